@@ -33,6 +33,10 @@ export interface SkeletonNode {
   fromExtension?: boolean;
   /** compaction / branch summary written by Bonsai's offline summarizer */
   offline?: boolean;
+  /** compaction: tokensBefore (the explorer shows it on the compaction node) */
+  tokensBefore?: number;
+  /** assistant message with at least one non-empty thinking block */
+  thinking?: boolean;
 }
 
 export interface TreeSkeleton {
