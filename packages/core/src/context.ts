@@ -1,0 +1,163 @@
+/**
+ * buildSessionContext (spec: context-building.md §1): the ordered agent messages of the branch
+ * ending at a leaf, plus the settings in force there. Alongside each message it reports the id of
+ * the entry that produced it (for the compaction summary, the compaction entry's id).
+ */
+import type {
+  AgentMessage,
+  BranchSummaryEntry,
+  BranchSummaryMessage,
+  CompactionEntry,
+  CompactionSummaryMessage,
+  CustomMessage,
+  CustomMessageEntry,
+  MessageEntry,
+  SessionEntry,
+} from "./entries";
+import { getPath, type SessionIndex } from "./tree";
+
+export interface SessionContext {
+  messages: AgentMessage[];
+  /** entryIds[i] = id of the entry that produced messages[i] */
+  entryIds: string[];
+  thinkingLevel: string;
+  /** role ("default", "smol", …) -> "provider/modelId" */
+  models: Record<string, string>;
+  injectedTtsrRules: string[];
+  mode: string;
+  modeData?: Record<string, unknown>;
+}
+
+export function emptyContext(): SessionContext {
+  return { messages: [], entryIds: [], thinkingLevel: "off", models: {}, injectedTtsrRules: [], mode: "none" };
+}
+
+/** The message an entry contributes to the context, if any (compactions are handled by the caller). */
+export function messageFromEntry(entry: SessionEntry): AgentMessage | undefined {
+  switch (entry.type) {
+    case "message":
+      return (entry as MessageEntry).message;
+    case "custom_message": {
+      const e = entry as CustomMessageEntry;
+      const message: CustomMessage = {
+        role: "custom",
+        customType: e.customType,
+        content: e.content,
+        display: e.display,
+        details: e.details,
+        timestamp: Date.parse(e.timestamp),
+      };
+      return message;
+    }
+    case "branch_summary": {
+      const e = entry as BranchSummaryEntry;
+      if (!e.summary) return undefined;
+      const message: BranchSummaryMessage = { role: "branchSummary", summary: e.summary, fromId: e.fromId, timestamp: Date.parse(e.timestamp) };
+      return message;
+    }
+    default:
+      return undefined;
+  }
+}
+
+export function compactionSummaryMessage(entry: CompactionEntry): CompactionSummaryMessage {
+  return {
+    role: "compactionSummary",
+    summary: entry.summary,
+    shortSummary: entry.shortSummary,
+    tokensBefore: entry.tokensBefore,
+    timestamp: Date.parse(entry.timestamp),
+  };
+}
+
+/** Resolves the leaf: null -> none; unknown or undefined id -> the last entry in file order. */
+function resolveLeaf(entries: readonly SessionEntry[], leafId: string | null | undefined, byId: Map<string, SessionEntry>): SessionEntry | undefined {
+  if (typeof leafId === "string") {
+    const found = byId.get(leafId);
+    if (found) return found;
+  }
+  return entries[entries.length - 1];
+}
+
+function indexById(entries: readonly SessionEntry[]): Map<string, SessionEntry> {
+  const byId = new Map<string, SessionEntry>();
+  for (const e of entries) byId.set(e.id, e);
+  return byId;
+}
+
+/**
+ * @param entries all session entries (header excluded) in file order
+ * @param leafId null = empty context; undefined or unknown = the last entry
+ * @param byId optional id -> entry map (or a SessionIndex); built when absent (last duplicate wins)
+ */
+export function buildSessionContext(
+  entries: readonly SessionEntry[],
+  leafId?: string | null,
+  byId?: Map<string, SessionEntry> | Pick<SessionIndex, "byId">,
+): SessionContext {
+  if (leafId === null) return emptyContext();
+  const map = byId instanceof Map ? byId : (byId?.byId ?? indexById(entries));
+  const leaf = resolveLeaf(entries, leafId, map);
+  if (!leaf) return emptyContext();
+  const path = getPath({ byId: map }, leaf.id);
+
+  let thinkingLevel = "off";
+  const models: Record<string, string> = {};
+  const rules = new Set<string>();
+  let mode = "none";
+  let modeData: Record<string, unknown> | undefined;
+  let compactionIndex = -1;
+  for (let i = 0; i < path.length; i++) {
+    const e = path[i] as SessionEntry & Record<string, unknown>;
+    switch (e.type) {
+      case "thinking_level_change":
+        thinkingLevel = e.thinkingLevel as string;
+        break;
+      case "model_change":
+        if (e.model) models[(e.role as string | undefined) ?? "default"] = e.model as string;
+        break;
+      case "message": {
+        const m = (e as MessageEntry).message;
+        if (m?.role === "assistant") models.default = `${m.provider}/${m.model}`;
+        break;
+      }
+      case "compaction":
+        compactionIndex = i;
+        break;
+      case "ttsr_injection":
+        if (Array.isArray(e.injectedRules)) for (const r of e.injectedRules as string[]) rules.add(r);
+        break;
+      case "mode_change":
+        mode = e.mode as string;
+        modeData = e.data as Record<string, unknown> | undefined;
+        break;
+    }
+  }
+
+  const messages: AgentMessage[] = [];
+  const entryIds: string[] = [];
+  const append = (e: SessionEntry): void => {
+    const m = messageFromEntry(e);
+    if (m) {
+      messages.push(m);
+      entryIds.push(e.id);
+    }
+  };
+
+  if (compactionIndex < 0) {
+    for (const e of path) append(e);
+  } else {
+    const compaction = path[compactionIndex] as CompactionEntry;
+    messages.push(compactionSummaryMessage(compaction));
+    entryIds.push(compaction.id);
+    let keeping = false;
+    for (let i = 0; i < compactionIndex; i++) {
+      const e = path[i] as SessionEntry;
+      if (!keeping && compaction.firstKeptEntryId !== undefined && e.id === compaction.firstKeptEntryId) keeping = true;
+      if (keeping) append(e);
+    }
+    for (let i = compactionIndex + 1; i < path.length; i++) append(path[i] as SessionEntry);
+  }
+
+  return { messages, entryIds, thinkingLevel, models, injectedTtsrRules: [...rules], mode, modeData };
+}

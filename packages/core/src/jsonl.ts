@@ -1,0 +1,150 @@
+/**
+ * Lenient JSONL reading and writing of session files (spec: session-format.md §1).
+ *
+ * Reading never throws: every line that cannot be used is reported as a ParseIssue with its
+ * 1-based line number and skipped, and the rest loads. Whether the file is a session at all is
+ * decided by its first parsed value (an object with type "session" and a string id); when it is
+ * not, `header` is null, `entries` is empty and the reason is in `issues`.
+ */
+import type { SessionEntry, SessionHeader } from "./entries";
+
+export type ParseIssueKind =
+  /** the line is not valid JSON (skipped) */
+  | "invalid-json"
+  /** the last line is cut off (no final newline, not valid JSON): an interrupted write (skipped) */
+  | "truncated-line"
+  /** the line is valid JSON but not an object (skipped) */
+  | "not-an-object"
+  /** the first parsed value is not a session header: the file is not a session */
+  | "missing-header"
+  /** the first parsed value is a header whose id is not a string: the file is not a session */
+  | "invalid-header"
+  /** a second session header after the first one (skipped) */
+  | "extra-header"
+  /** nothing parsed at all (empty file, or no valid line): the file is not a session */
+  | "empty";
+
+export interface ParseIssue {
+  /** 1-based line number in the file (0 for whole-file issues such as "empty") */
+  line: number;
+  kind: ParseIssueKind;
+  message: string;
+}
+
+export interface ParsedSession {
+  /** null when the file is not a session (see issues) */
+  header: SessionHeader | null;
+  /** entries in file order, exactly as read (v1 entries have no id/parentId until migrated) */
+  entries: SessionEntry[];
+  issues: ParseIssue[];
+}
+
+/** Issue kinds that make the whole file "not a session". */
+export const NOT_A_SESSION_KINDS: readonly ParseIssueKind[] = ["missing-header", "invalid-header", "empty"];
+
+const MAX_MESSAGE_CHARS = 200;
+
+function clip(text: string): string {
+  return text.length > MAX_MESSAGE_CHARS ? `${text.slice(0, MAX_MESSAGE_CHARS - 3)}...` : text;
+}
+
+function isBlank(line: string): boolean {
+  return line.trim().length === 0;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return `a ${typeof value}`;
+}
+
+/**
+ * Parses the text of a session file. Linear in the text length; lines are visited by index,
+ * so the text is never split into a second full copy.
+ */
+export function parseSessionText(text: string): ParsedSession {
+  const issues: ParseIssue[] = [];
+  const entries: SessionEntry[] = [];
+  let header: SessionHeader | null = null;
+  let sawFirstValue = false;
+  let rejected = false;
+
+  let pos = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  let lineNo = 0;
+  while (pos < text.length) {
+    lineNo++;
+    const nl = text.indexOf("\n", pos);
+    const end = nl === -1 ? text.length : nl;
+    const line = text.slice(pos, end);
+    pos = end + 1;
+    if (isBlank(line)) continue;
+
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (err) {
+      const reason = err instanceof Error ? err.message : String(err);
+      const truncated = nl === -1;
+      issues.push({
+        line: lineNo,
+        kind: truncated ? "truncated-line" : "invalid-json",
+        message: clip(truncated ? `last line is incomplete (interrupted write?): ${reason}` : `invalid JSON: ${reason}`),
+      });
+      continue;
+    }
+
+    if (!sawFirstValue) {
+      sawFirstValue = true;
+      if (!isObject(value) || value.type !== "session") {
+        const what = isObject(value) ? `an entry of type ${JSON.stringify(value.type)}` : describeValue(value);
+        issues.push({ line: lineNo, kind: "missing-header", message: `not a session: the first value is ${what}, not a session header` });
+        rejected = true;
+        break;
+      }
+      if (typeof value.id !== "string") {
+        issues.push({ line: lineNo, kind: "invalid-header", message: `not a session: the header's id is ${describeValue(value.id)}, not a string` });
+        rejected = true;
+        break;
+      }
+      header = value as SessionHeader;
+      continue;
+    }
+
+    if (!isObject(value)) {
+      issues.push({ line: lineNo, kind: "not-an-object", message: `skipped: the line is ${describeValue(value)}, not an entry object` });
+      continue;
+    }
+    if (value.type === "session") {
+      issues.push({ line: lineNo, kind: "extra-header", message: "skipped: a second session header" });
+      continue;
+    }
+    entries.push(value as SessionEntry);
+  }
+
+  if (!sawFirstValue && !rejected) {
+    issues.push({ line: 0, kind: "empty", message: "not a session: the file has no valid JSON line" });
+  }
+  return { header, entries: rejected ? [] : entries, issues };
+}
+
+/** True when the parse found a session header (the file is a session). */
+export function isSession(parsed: ParsedSession): parsed is ParsedSession & { header: SessionHeader } {
+  return parsed.header !== null;
+}
+
+/** One JSONL line (JSON.stringify keeps key order; undefined-valued keys are dropped), newline-terminated. */
+export function serializeEntry(entry: SessionEntry | SessionHeader): string {
+  return `${JSON.stringify(entry)}\n`;
+}
+
+/** The whole file: header line, then one line per entry, each terminated by "\n". */
+export function serializeSession(header: SessionHeader, entries: readonly SessionEntry[]): string {
+  const lines = new Array<string>(entries.length + 1);
+  lines[0] = serializeEntry(header);
+  for (let i = 0; i < entries.length; i++) lines[i + 1] = serializeEntry(entries[i] as SessionEntry);
+  return lines.join("");
+}

@@ -1,0 +1,155 @@
+/**
+ * Token accounting (spec: compaction.md §2, §3): usage-based context size, the chars/4 estimate
+ * per message (omp-exact, including its quirks), the compaction threshold and the display estimate.
+ */
+import type { AgentMessage, AssistantMessage, SessionEntry, Usage } from "./entries";
+
+/** Characters per image block in toolResult/hookMessage estimates (= 1200 tokens). */
+export const IMAGE_CHARS = 4800;
+
+function num(value: unknown): number {
+  return typeof value === "number" && Number.isFinite(value) ? value : 0;
+}
+
+/** totalTokens, or (when missing or 0) input + output + cacheRead + cacheWrite. */
+export function calculateContextTokens(usage: Usage): number {
+  return num(usage.totalTokens) || num(usage.input) + num(usage.output) + num(usage.cacheRead) + num(usage.cacheWrite);
+}
+
+/** input + cacheRead + cacheWrite when positive, else calculateContextTokens. */
+export function calculatePromptTokens(usage: Usage): number {
+  const prompt = num(usage.input) + num(usage.cacheRead) + num(usage.cacheWrite);
+  return prompt > 0 ? prompt : calculateContextTokens(usage);
+}
+
+/** An assistant message whose usage can be trusted: has usage, not aborted, not an error. */
+function validAssistantUsage(entry: SessionEntry): Usage | undefined {
+  if (entry.type !== "message") return undefined;
+  const message = (entry as { message?: AgentMessage }).message;
+  if (!message || message.role !== "assistant") return undefined;
+  const { usage, stopReason } = message as AssistantMessage;
+  if (!usage || stopReason === "aborted" || stopReason === "error") return undefined;
+  return usage;
+}
+
+/** Usage of the last assistant message (scanning from the end) that is neither aborted nor an error. */
+export function getLastAssistantUsage(entries: readonly SessionEntry[]): Usage | undefined {
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const usage = validAssistantUsage(entries[i] as SessionEntry);
+    if (usage) return usage;
+  }
+  return undefined;
+}
+
+function textLength(value: unknown): number {
+  return typeof value === "string" ? value.length : 0;
+}
+
+type Block = { type?: unknown; text?: unknown; thinking?: unknown; name?: unknown; arguments?: unknown };
+
+function blocksOf(content: unknown): Block[] {
+  return Array.isArray(content) ? (content as Block[]).filter((b) => typeof b === "object" && b !== null) : [];
+}
+
+function userChars(content: unknown): number {
+  if (typeof content === "string") return content.length;
+  let chars = 0;
+  for (const b of blocksOf(content)) if (b.type === "text") chars += textLength(b.text);
+  return chars;
+}
+
+function toolResultChars(content: unknown): number {
+  if (typeof content === "string") return content.length;
+  let chars = 0;
+  for (const b of blocksOf(content)) {
+    if (b.type === "text") chars += textLength(b.text);
+    else if (b.type === "image") chars += IMAGE_CHARS;
+  }
+  return chars;
+}
+
+function assistantChars(content: unknown): number {
+  let chars = 0;
+  for (const b of blocksOf(content)) {
+    if (b.type === "text") chars += textLength(b.text);
+    else if (b.type === "thinking") chars += textLength(b.thinking);
+    else if (b.type === "toolCall") chars += textLength(b.name) + textLength(JSON.stringify(b.arguments ?? {}));
+  }
+  return chars;
+}
+
+/** Characters counted for a message by the chars/4 heuristic (omp: custom/python/fileMention count 0). */
+export function estimateChars(message: AgentMessage): number {
+  const m = message as unknown as Record<string, unknown>;
+  switch (message.role) {
+    case "user":
+      return userChars(m.content);
+    case "assistant":
+      return assistantChars(m.content);
+    case "toolResult":
+    case "hookMessage":
+      return toolResultChars(m.content);
+    case "bashExecution":
+      return textLength(m.command) + textLength(m.output);
+    case "branchSummary":
+    case "compactionSummary":
+      return textLength(m.summary);
+    default:
+      return 0;
+  }
+}
+
+/** ceil(chars / 4) for one message (compaction.md §2.4). */
+export function estimateTokens(message: AgentMessage): number {
+  return Math.ceil(estimateChars(message) / 4);
+}
+
+/** Sum of estimateTokens over messages. */
+export function estimateMessagesTokens(messages: readonly AgentMessage[]): number {
+  let total = 0;
+  for (const m of messages) total += estimateTokens(m);
+  return total;
+}
+
+export interface ThresholdSettings {
+  enabled: boolean;
+  reserveTokens: number;
+}
+
+/** enabled && contextTokens > contextWindow - reserveTokens (strict). */
+export function shouldCompact(contextTokens: number, contextWindow: number, settings: ThresholdSettings): boolean {
+  return settings.enabled && contextTokens > contextWindow - settings.reserveTokens;
+}
+
+export interface ContextUsageEstimate {
+  /** usage tokens of the last assistant message with a usage object + estimates of the messages after it */
+  tokens: number;
+  /** tokens / contextWindow * 100; undefined when contextWindow <= 0 */
+  percent: number | undefined;
+  /** tokens taken from usage (0 when no message had usage) */
+  usageTokens: number;
+  /** tokens estimated for messages after that assistant message (or for all, without usage) */
+  trailingTokens: number;
+  /** index in `messages` of the assistant message whose usage was used, -1 if none */
+  lastUsageIndex: number;
+}
+
+/**
+ * The status-display estimate (compaction.md §2.6): the last assistant message with a usage object
+ * (aborted and error ones included here) supplies calculateContextTokens; later messages are estimated.
+ */
+export function estimateContextUsage(messages: readonly AgentMessage[], contextWindow: number): ContextUsageEstimate {
+  let lastUsageIndex = -1;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i] as AgentMessage;
+    if (m.role === "assistant" && (m as AssistantMessage).usage) {
+      lastUsageIndex = i;
+      break;
+    }
+  }
+  const usageTokens = lastUsageIndex >= 0 ? calculateContextTokens((messages[lastUsageIndex] as AssistantMessage).usage) : 0;
+  let trailingTokens = 0;
+  for (let i = lastUsageIndex + 1; i < messages.length; i++) trailingTokens += estimateTokens(messages[i] as AgentMessage);
+  const tokens = usageTokens + trailingTokens;
+  return { tokens, percent: contextWindow > 0 ? (tokens / contextWindow) * 100 : undefined, usageTokens, trailingTokens, lastUsageIndex };
+}
