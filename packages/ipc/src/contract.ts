@@ -1,0 +1,267 @@
+/**
+ * THE contract between the renderer and the backend: every call (method: input schema -> output
+ * schema) and every pushed event (name -> payload schema). Both transports (Electron IPC and the
+ * browser-mode WebSocket) carry exactly this; the backend's handlers are typed from it
+ * (`Handlers`), and every input is validated against it where it enters the backend.
+ *
+ * Inputs are strict objects: an unknown key is a typo and is refused. Outputs are typed from the
+ * schemas (the backend is trusted) and validated in tests.
+ */
+import { z } from "zod";
+import { agree, type Same } from "./type-checks";
+import type { METHOD_NAMES, EVENT_NAMES } from "./names";
+import {
+  compactionOutcomeSchema,
+  compactionPlanSchema,
+  compactionResultSchema,
+  contextPreviewSchema,
+  entryDetailSchema,
+  idSchema,
+  importFileSchema,
+  importResultSchema,
+  leafIdSchema,
+  prunePlanSchema,
+  searchHitSchema,
+  sessionSummarySchema,
+  settingsPatchSchema,
+  settingsStateSchema,
+  treeSkeletonSchema,
+} from "./schemas";
+
+const method = <I extends z.ZodType, O extends z.ZodType>(input: I, output: O) => ({ input, output });
+const none = z.strictObject({});
+const sessionRef = { sessionId: idSchema };
+/** optional client-chosen id echoed in the events of a long-running call (progress, deltas) */
+const requestId = z.string().min(1).max(100).optional();
+const instructions = z.string().max(20_000, "instructions are longer than 20,000 characters").optional();
+
+export const contract = {
+  // ------------------------------------------------------------ app
+  /** which host runs the backend, and what it can do */
+  getAppInfo: method(
+    none,
+    z.object({
+      mode: z.enum(["electron", "browser"]),
+      version: z.string(),
+      dataDir: z.string(),
+      /** the host can show a native file picker (chooseSessionFiles) */
+      nativeDialogs: z.boolean(),
+    }),
+  ),
+  /** Electron: the native multi-file picker. Browser mode: { paths: null } (the renderer uses <input type=file>). */
+  chooseSessionFiles: method(none, z.object({ paths: z.array(z.string()).nullable() })),
+
+  // ------------------------------------------------------------ sessions
+  listSessions: method(none, z.object({ sessions: z.array(sessionSummarySchema) })),
+  /** import JSONL files by path (Electron, CLI-like) or by content (browser drag-and-drop / file input) */
+  importSessions: method(
+    z
+      .strictObject({
+        paths: z.array(z.string().min(1).max(4096)).max(1000).optional(),
+        files: z.array(importFileSchema).max(1000).optional(),
+        requestId,
+      })
+      .refine((v) => (v.paths?.length ?? 0) + (v.files?.length ?? 0) > 0, "give at least one path or file"),
+    z.object({ results: z.array(importResultSchema) }),
+  ),
+  /** the session's summary and tree skeleton (and start following its source file for appends) */
+  openSession: method(
+    z.strictObject(sessionRef),
+    z.object({ session: sessionSummarySchema, skeleton: treeSkeletonSchema }),
+  ),
+  getSkeleton: method(z.strictObject(sessionRef), treeSkeletonSchema),
+  getEntry: method(z.strictObject({ ...sessionRef, entryId: idSchema }), entryDetailSchema),
+  getEntries: method(
+    z.strictObject({ ...sessionRef, entryIds: z.array(idSchema).min(1).max(500) }),
+    z.object({ entries: z.array(entryDetailSchema) }),
+  ),
+  /** without `path`: the file's contents come back (browser download); with `path` the backend writes it */
+  exportSession: method(
+    z.strictObject({ ...sessionRef, format: z.enum(["jsonl", "markdown"]), path: z.string().min(1).max(4096).optional() }),
+    z.object({
+      fileName: z.string(),
+      mimeType: z.string(),
+      /** set when no path was given */
+      content: z.string().nullable(),
+      /** set when the backend wrote the file */
+      path: z.string().nullable(),
+    }),
+  ),
+  searchSessions: method(
+    z.strictObject({
+      query: z.string().trim().min(1, "search text is empty").max(1000),
+      sessionId: idSchema.optional(),
+      limit: z.number().int().min(1).max(500).optional(),
+    }),
+    z.object({ hits: z.array(searchHitSchema) }),
+  ),
+  deleteSession: method(z.strictObject(sessionRef), z.object({ deleted: z.boolean() })),
+
+  // ------------------------------------------------------------ what the model sees
+  getContextPreview: method(
+    z.strictObject({ ...sessionRef, leafId: leafIdSchema.optional() }),
+    contextPreviewSchema,
+  ),
+
+  // ------------------------------------------------------------ compaction
+  planCompaction: method(z.strictObject({ ...sessionRef, leafId: leafIdSchema.optional() }), compactionPlanSchema),
+  /** run a manual compaction at the leaf; dryRun generates the summary without appending it */
+  compact: method(
+    z.strictObject({ ...sessionRef, leafId: leafIdSchema.optional(), instructions, dryRun: z.boolean().optional(), requestId }),
+    compactionOutcomeSchema,
+  ),
+  /** append a (possibly user-edited) result of a dry run */
+  commitCompaction: method(
+    z.strictObject({ ...sessionRef, leafId: leafIdSchema.optional(), result: compactionResultSchema }),
+    z.object({ entryId: z.string() }),
+  ),
+  /** abort what runs on the session: a compaction, a branch summary, a prompt turn, or all of them */
+  abort: method(
+    z.strictObject({ ...sessionRef, what: z.enum(["compaction", "branchSummary", "prompt", "all"]).optional() }),
+    z.object({ aborted: z.boolean() }),
+  ),
+
+  // ------------------------------------------------------------ branches
+  /** move the leaf to targetId, optionally summarizing the abandoned branch */
+  navigate: method(
+    z.strictObject({ ...sessionRef, targetId: leafIdSchema, summarize: z.boolean(), instructions, requestId }),
+    z.object({
+      leafId: z.string().nullable(),
+      /** the branch_summary entry appended, if any */
+      summaryEntryId: z.string().nullable(),
+      /** the summary was cancelled (abort or hook): the leaf did not move */
+      cancelled: z.boolean(),
+    }),
+  ),
+
+  // ------------------------------------------------------------ pruning
+  planPrune: method(z.strictObject({ ...sessionRef, leafId: leafIdSchema.optional() }), prunePlanSchema),
+  applyPrune: method(
+    z.strictObject({ ...sessionRef, leafId: leafIdSchema.optional() }),
+    z.object({ prunedEntryIds: z.array(z.string()), tokensSaved: z.number() }),
+  ),
+  /** restore pruned tool outputs (all of the session's, or the given entries) */
+  restorePruned: method(
+    z.strictObject({ ...sessionRef, entryIds: z.array(idSchema).max(100_000).optional() }),
+    z.object({ restoredEntryIds: z.array(z.string()) }),
+  ),
+
+  // ------------------------------------------------------------ continue the session
+  /** send a prompt at the leaf; the reply streams as turnDelta events and the call resolves at turn end */
+  prompt: method(
+    z.strictObject({ ...sessionRef, text: z.string().trim().min(1, "prompt is empty").max(1_000_000), requestId }),
+    z.object({
+      /** entries appended by the turn (user message, assistant replies, compactions) */
+      entryIds: z.array(z.string()),
+      stopReason: z.string(),
+      errorMessage: z.string().nullable(),
+    }),
+  ),
+
+  // ------------------------------------------------------------ labels
+  setLabel: method(
+    z.strictObject({ ...sessionRef, entryId: idSchema, label: z.string().trim().max(200).nullable() }),
+    z.object({ labelEntryId: z.string() }),
+  ),
+
+  // ------------------------------------------------------------ settings and the API key
+  getSettings: method(none, settingsStateSchema),
+  /** validated patch; returns the new state or an invalid_payload error naming the field */
+  setSettings: method(z.strictObject({ patch: settingsPatchSchema }), settingsStateSchema),
+  /** store the API key (keychain in Electron, a 0600 file in browser mode); it never comes back */
+  setApiKey: method(z.strictObject({ key: z.string().trim().min(1, "the key is empty").max(10_000) }), settingsStateSchema),
+  clearApiKey: method(none, settingsStateSchema),
+  /** call the configured model endpoint with a tiny request */
+  testConnection: method(
+    none,
+    z.object({ ok: z.boolean(), model: z.string(), latencyMs: z.number(), message: z.string() }),
+  ),
+} as const;
+
+export type Contract = typeof contract;
+export type MethodName = keyof Contract;
+/** what the caller passes (before defaults) */
+export type MethodInput<M extends MethodName> = z.input<Contract[M]["input"]>;
+/** what the handler receives (after validation) */
+export type HandlerInput<M extends MethodName> = z.output<Contract[M]["input"]>;
+export type MethodOutput<M extends MethodName> = z.output<Contract[M]["output"]>;
+
+// ---------------------------------------------------------------- events (backend -> renderer)
+
+const count = () => z.number().int().nonnegative();
+const jobEnd = {
+  sessionId: z.string(),
+  ok: z.boolean(),
+  aborted: z.boolean(),
+  errorMessage: z.string().nullable(),
+};
+
+export const events = {
+  /** one per file of an importSessions call, plus progress inside large files */
+  importProgress: z.object({
+    requestId: z.string().nullable(),
+    source: z.string(),
+    fileIndex: count(),
+    fileCount: count(),
+    /** bytes or lines read so far in this file, and its total (0 when unknown) */
+    done: count(),
+    total: count(),
+    finished: z.boolean(),
+  }),
+  /** the list of sessions changed (import, delete) */
+  sessionsChanged: z.object({}),
+  /** a session's entries or leaf changed: refetch the skeleton (or append the ids) */
+  sessionUpdated: z.object({
+    sessionId: z.string(),
+    reason: z.enum(["entries-added", "leaf-moved", "pruned", "restored", "label", "reimported"]),
+    entryIds: z.array(z.string()),
+    leafId: z.string().nullable(),
+  }),
+  compactionStart: z.object({
+    sessionId: z.string(),
+    requestId: z.string().nullable(),
+    reason: z.enum(["manual", "threshold", "overflow"]),
+    dryRun: z.boolean(),
+  }),
+  compactionEnd: z.object({
+    ...jobEnd,
+    requestId: z.string().nullable(),
+    reason: z.enum(["manual", "threshold", "overflow"]),
+    entryId: z.string().nullable(),
+    willRetry: z.boolean(),
+  }),
+  branchSummaryStart: z.object({ sessionId: z.string(), requestId: z.string().nullable(), targetId: z.string().nullable() }),
+  branchSummaryEnd: z.object({ ...jobEnd, requestId: z.string().nullable(), entryId: z.string().nullable() }),
+  pruneDone: z.object({ sessionId: z.string(), prunedEntryIds: z.array(z.string()), tokensSaved: z.number() }),
+  turnDelta: z.object({
+    sessionId: z.string(),
+    requestId: z.string().nullable(),
+    kind: z.enum(["text", "thinking", "toolCall"]),
+    delta: z.string(),
+  }),
+  turnEnd: z.object({
+    sessionId: z.string(),
+    requestId: z.string().nullable(),
+    stopReason: z.string(),
+    errorMessage: z.string().nullable(),
+    entryIds: z.array(z.string()),
+  }),
+  /** user-facing messages (auto-compaction started/failed/cancelled, retries, ...) */
+  notification: z.object({
+    level: z.enum(["info", "warning", "error"]),
+    message: z.string(),
+    sessionId: z.string().nullable(),
+  }),
+  hookError: z.object({ hook: z.string(), file: z.string().nullable(), message: z.string() }),
+  /** Electron application menu commands (never sent in browser mode) */
+  menuCommand: z.object({ command: z.enum(["import", "export", "preferences", "search", "zoomToFit", "zoomToLeaf"]) }),
+} as const;
+
+export type Events = typeof events;
+export type EventName = keyof Events;
+export type EventPayload<E extends EventName> = z.output<Events[E]>;
+
+// ---------------------------------------------------------------- the names lists agree with the contract
+
+agree<Same<MethodName, (typeof METHOD_NAMES)[number]>>();
+agree<Same<EventName, (typeof EVENT_NAMES)[number]>>();

@@ -1,0 +1,65 @@
+/**
+ * The backend side of the contract, transport-neutral: validate the method name and the payload,
+ * run the handler, and turn every outcome into a CallResult. Nothing a client sends can throw out
+ * of `dispatch`.
+ */
+import type { z } from "zod";
+import { contract, type HandlerInput, type MethodName, type MethodOutput } from "./contract";
+import { IpcError, type CallResult, type IpcIssue } from "./errors";
+
+/** One handler per contract method, checked at compile time: a missing or mistyped one is an error. */
+export type Handlers = {
+  [M in MethodName]: (input: HandlerInput<M>) => Promise<MethodOutput<M>> | MethodOutput<M>;
+};
+
+export type Dispatch = (method: unknown, params: unknown) => Promise<CallResult>;
+
+export interface DispatcherOptions {
+  /** turn a handler's own errors (store/engine errors) into typed ones; return undefined to keep "internal" */
+  mapError?: (err: unknown, method: MethodName) => IpcError | undefined;
+  /** called for errors that end up as "internal" (log them) */
+  onInternalError?: (err: unknown, method: MethodName) => void;
+}
+
+export function isMethodName(v: unknown): v is MethodName {
+  return typeof v === "string" && Object.prototype.hasOwnProperty.call(contract, v);
+}
+
+export function zodIssues(error: z.ZodError): IpcIssue[] {
+  return error.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message }));
+}
+
+function describeIssues(issues: IpcIssue[]): string {
+  return issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; ");
+}
+
+/** Validate `params` against the method's input schema; throws an invalid_payload IpcError. */
+export function parseInput<M extends MethodName>(method: M, params: unknown): HandlerInput<M> {
+  const parsed = contract[method].input.safeParse(params ?? {});
+  if (!parsed.success) {
+    const issues = zodIssues(parsed.error);
+    throw new IpcError("invalid_payload", `${method}: ${describeIssues(issues)}`, issues);
+  }
+  return parsed.data as HandlerInput<M>;
+}
+
+export function createDispatcher(handlers: Handlers, options: DispatcherOptions = {}): Dispatch {
+  return async (method, params) => {
+    if (!isMethodName(method)) {
+      return { ok: false, error: { code: "unknown_method", message: `unknown method ${JSON.stringify(String(method)).slice(0, 120)}` } };
+    }
+    try {
+      const input = parseInput(method, params);
+      const handler = handlers[method] as (input: unknown) => unknown;
+      const value = await handler(input);
+      return { ok: true, value };
+    } catch (err) {
+      if (err instanceof IpcError) return { ok: false, error: err.toData() };
+      const mapped = options.mapError?.(err, method);
+      if (mapped) return { ok: false, error: mapped.toData() };
+      options.onInternalError?.(err, method);
+      const message = err instanceof Error ? err.message : String(err);
+      return { ok: false, error: { code: "internal", message: `${method} failed: ${message}` } };
+    }
+  };
+}

@@ -1,0 +1,70 @@
+/**
+ * The WebSocket protocol (browser mode): JSON text frames.
+ *   client -> server  {"t":"call","id":7,"method":"listSessions","params":{}}
+ *   server -> client  {"t":"result","id":7,"result":{"ok":true,"value":...}}
+ *   server -> client  {"t":"event","event":"sessionUpdated","payload":{...}}
+ * A frame that is not a call gets a result with id null (or its id) and a bad_frame error.
+ */
+import { z } from "zod";
+import type { Dispatch } from "./dispatch";
+import type { CallResult } from "./errors";
+
+export const MAX_FRAME_BYTES = 600 * 1024 * 1024;
+
+const callFrameSchema = z.object({
+  t: z.literal("call"),
+  id: z.number().int().nonnegative(),
+  method: z.string().max(100),
+  params: z.unknown().optional(),
+});
+
+export interface ResultFrame {
+  t: "result";
+  id: number | null;
+  result: CallResult;
+}
+
+export interface EventFrame {
+  t: "event";
+  event: string;
+  payload: unknown;
+}
+
+export type ServerFrame = ResultFrame | EventFrame;
+
+/** Handle one incoming text frame; always resolves to the reply frame (serialized). */
+export async function handleCallFrame(text: string, dispatch: Dispatch): Promise<string> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return JSON.stringify(badFrame(null, "frame is not JSON"));
+  }
+  const parsed = callFrameSchema.safeParse(raw);
+  if (!parsed.success) {
+    const id = typeof (raw as { id?: unknown } | null)?.id === "number" ? (raw as { id: number }).id : null;
+    return JSON.stringify(badFrame(id, "frame must be {t:\"call\", id, method, params}"));
+  }
+  const { id, method, params } = parsed.data;
+  const result = await dispatch(method, params);
+  return serializeFrame({ t: "result", id, result });
+}
+
+export function eventFrame(event: string, payload: unknown): string {
+  return serializeFrame({ t: "event", event, payload });
+}
+
+function badFrame(id: number | null, message: string): ResultFrame {
+  return { t: "result", id, result: { ok: false, error: { code: "bad_frame", message } } };
+}
+
+function serializeFrame(frame: ServerFrame): string {
+  try {
+    return JSON.stringify(frame);
+  } catch (err) {
+    // e.g. a BigInt or a cycle in a handler's value: report it instead of dropping the call
+    const id = frame.t === "result" ? frame.id : null;
+    const message = `result could not be serialized: ${err instanceof Error ? err.message : String(err)}`;
+    return JSON.stringify({ t: "result", id, result: { ok: false, error: { code: "internal", message } } });
+  }
+}

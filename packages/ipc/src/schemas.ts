@@ -1,0 +1,292 @@
+/**
+ * DTO schemas shared by the contract: what crosses between renderer and backend.
+ * Every shape here is a zod schema; its TypeScript type is derived with z.infer, and where core
+ * already names the type (TreeSkeleton, BonsaiSettings, SessionEntry) a compile-time check below
+ * keeps the two in step.
+ */
+import { z } from "zod";
+import { agree, type Same } from "./type-checks";
+import type { BonsaiSettings, SessionEntry, SkeletonNode, TreeSkeleton } from "@bonsai/core";
+
+// ---------------------------------------------------------------- primitives
+
+/** Session and entry ids: non-empty, bounded, no control characters. */
+export const idSchema = z
+  .string()
+  .min(1, "id must not be empty")
+  .max(200, "id is longer than 200 characters")
+  .refine((s) => ![...s].some((c) => c.charCodeAt(0) < 32), "id contains control characters");
+
+/** A leaf id: an entry id, or null for "before the first entry". Absent = the session's current leaf. */
+export const leafIdSchema = idSchema.nullable();
+
+const count = z.number().int().nonnegative();
+const tokens = z.number().nonnegative();
+
+// ---------------------------------------------------------------- sessions
+
+export const sessionSummarySchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  cwd: z.string(),
+  /** ISO timestamp of the session header */
+  createdAt: z.string(),
+  /** ISO timestamp of the newest entry (or of the import) */
+  updatedAt: z.string(),
+  entryCount: count,
+  leafId: z.string().nullable(),
+  /** the JSONL file it was imported from (write-through target), null for uploaded contents */
+  sourcePath: z.string().nullable(),
+});
+export type SessionSummary = z.infer<typeof sessionSummarySchema>;
+
+export const importFileSchema = z.strictObject({
+  /** file name as the user picked it (no path in browser mode) */
+  name: z.string().min(1).max(1000),
+  /** the file's text (JSONL) */
+  content: z.string().max(512 * 1024 * 1024, "file is larger than 512 MiB"),
+});
+
+export const importResultSchema = z.object({
+  /** path or file name as given */
+  source: z.string(),
+  ok: z.boolean(),
+  sessionId: z.string().nullable(),
+  title: z.string().nullable(),
+  /** entries stored by this import (new ones on a re-import) */
+  entriesImported: count,
+  /** lines that could not be read, format migrations applied, ... (human readable) */
+  warnings: z.array(z.string()),
+  /** set when ok is false */
+  error: z.string().nullable(),
+});
+export type ImportResult = z.infer<typeof importResultSchema>;
+
+export const searchHitSchema = z.object({
+  sessionId: z.string(),
+  sessionTitle: z.string(),
+  entryId: z.string(),
+  type: z.string(),
+  role: z.string().nullable(),
+  timestamp: z.string(),
+  /** text around the match; the matched words are wrapped in [[ and ]] */
+  snippet: z.string(),
+});
+export type SearchHit = z.infer<typeof searchHitSchema>;
+
+// ---------------------------------------------------------------- tree and entries
+
+export const skeletonNodeSchema = z.object({
+  id: z.string(),
+  parentId: z.string().nullable(),
+  type: z.string(),
+  role: z.string().nullable(),
+  timestamp: z.string(),
+  tokens: z.number(),
+  preview: z.string(),
+  label: z.string().optional(),
+  toolName: z.string().optional(),
+  pruned: z.boolean().optional(),
+  stopReason: z.string().optional(),
+  customType: z.string().optional(),
+  firstKeptEntryId: z.string().optional(),
+  fromId: z.string().optional(),
+  fromExtension: z.boolean().optional(),
+  offline: z.boolean().optional(),
+});
+
+export const treeSkeletonSchema = z.object({
+  sessionId: z.string(),
+  leafId: z.string().nullable(),
+  nodes: z.array(skeletonNodeSchema),
+});
+
+/** A whole session entry, kept as the JSON object read from the file (unknown fields survive). */
+export const sessionEntrySchema = z.custom<SessionEntry>(
+  (v) =>
+    typeof v === "object" &&
+    v !== null &&
+    typeof (v as { id?: unknown }).id === "string" &&
+    typeof (v as { type?: unknown }).type === "string",
+  "not a session entry",
+);
+
+export const entryDetailSchema = z.object({
+  entry: sessionEntrySchema,
+  /** estimateTokens of the entry's message (0 for metadata) */
+  tokens: z.number(),
+  /** the original tool output of a pruned toolResult (content blocks), null when not pruned */
+  prunedOriginal: z.array(z.record(z.string(), z.unknown())).nullable(),
+  /** on the session's active path (root to current leaf) */
+  onActivePath: z.boolean(),
+});
+export type EntryDetail = z.infer<typeof entryDetailSchema>;
+
+// ---------------------------------------------------------------- context preview
+
+export const contextMessageSchema = z.object({
+  /** the entry this message comes from (null for synthetic messages, e.g. the compaction summary's template) */
+  entryId: z.string().nullable(),
+  /** role as the model sees it after convertToLlm: "user" | "assistant" | "toolResult" */
+  role: z.string(),
+  /** where it comes from: the session message's own role, or "compactionSummary" / "branchSummary" / "custom" */
+  sourceRole: z.string(),
+  tokens: tokens,
+  preview: z.string(),
+});
+export type ContextMessage = z.infer<typeof contextMessageSchema>;
+
+export const contextSizePointSchema = z.object({
+  entryId: z.string(),
+  /** estimated context size (tokens) if this entry were the leaf */
+  tokens: tokens,
+  /** this entry is a compaction (the series drops here) */
+  compaction: z.boolean(),
+});
+
+export const contextPreviewSchema = z.object({
+  sessionId: z.string(),
+  leafId: z.string().nullable(),
+  /** the system prompt the model gets (from session_init or settings), null when none is known */
+  systemPrompt: z.object({ text: z.string(), tokens: tokens }).nullable(),
+  messages: z.array(contextMessageSchema),
+  /** sum of the messages' (and the system prompt's) tokens */
+  totalTokens: tokens,
+  /** where totalTokens comes from: the last assistant usage plus trailing estimates, or estimates only */
+  totalSource: z.enum(["usage", "estimate"]),
+  contextWindow: count,
+  /** contextWindow - compaction.reserveTokens: above it a threshold compaction triggers */
+  threshold: z.number(),
+  overThreshold: z.boolean(),
+  /** latest compaction on the path: entries before firstKeptEntryId are not sent */
+  compaction: z
+    .object({ entryId: z.string(), firstKeptEntryId: z.string().nullable(), tokensBefore: z.number() })
+    .nullable(),
+  /** estimated context size along the active path (root to leaf) */
+  sizeSeries: z.array(contextSizePointSchema),
+});
+export type ContextPreview = z.infer<typeof contextPreviewSchema>;
+
+// ---------------------------------------------------------------- compaction
+
+export const compactionPlanSchema = z.object({
+  sessionId: z.string(),
+  leafId: z.string().nullable(),
+  /** false when there is nothing to compact (reason says why, e.g. "Already compacted") */
+  possible: z.boolean(),
+  reason: z.string().nullable(),
+  firstKeptEntryId: z.string().nullable(),
+  /** entries whose messages are summarized (history part) */
+  summarizedEntryIds: z.array(z.string()),
+  /** entries of the split turn's prefix (summarized separately), empty unless isSplitTurn */
+  turnPrefixEntryIds: z.array(z.string()),
+  /** entries kept verbatim (firstKeptEntryId to the leaf) */
+  keptEntryIds: z.array(z.string()),
+  isSplitTurn: z.boolean(),
+  tokensBefore: tokens,
+  /** estimate of the context after compaction, without the summary itself */
+  estimatedTokensAfter: tokens,
+  hasPreviousSummary: z.boolean(),
+  readFiles: z.array(z.string()),
+  modifiedFiles: z.array(z.string()),
+});
+export type CompactionPlan = z.infer<typeof compactionPlanSchema>;
+
+/** A compaction result (spec compaction.md §11), as generated or as edited by the user before commit. */
+export const compactionResultSchema = z.object({
+  summary: z.string().min(1, "summary must not be empty"),
+  shortSummary: z.string().optional(),
+  firstKeptEntryId: idSchema,
+  tokensBefore: z.number().nonnegative(),
+  details: z.unknown().optional(),
+  preserveData: z.record(z.string(), z.unknown()).optional(),
+  fromExtension: z.boolean().optional(),
+  /** produced by the offline extractive summarizer (no model configured) */
+  offline: z.boolean().optional(),
+});
+export type CompactionResultDto = z.infer<typeof compactionResultSchema>;
+
+export const compactionOutcomeSchema = z.object({
+  jobId: z.string(),
+  /** the generated (dry run) or appended result */
+  result: compactionResultSchema,
+  /** id of the appended compaction entry; null for a dry run */
+  entryId: z.string().nullable(),
+  /** estimated context size before and after (for the diff view) */
+  contextTokensBefore: tokens,
+  contextTokensAfter: tokens,
+});
+export type CompactionOutcome = z.infer<typeof compactionOutcomeSchema>;
+
+// ---------------------------------------------------------------- pruning
+
+export const prunePlanItemSchema = z.object({
+  entryId: z.string(),
+  toolName: z.string(),
+  tokens: tokens,
+});
+
+export const prunePlanSchema = z.object({
+  sessionId: z.string(),
+  items: z.array(prunePlanItemSchema),
+  tokensSaved: tokens,
+});
+export type PrunePlan = z.infer<typeof prunePlanSchema>;
+
+// ---------------------------------------------------------------- settings
+
+const nonNegInt = z.number().int().nonnegative();
+const posInt = z.number().int().positive();
+const url = z.string().refine((s) => s === "" || /^https?:\/\/[^\s]+$/u.test(s), "must be empty or an http(s) URL");
+
+export const settingsSchema = z.object({
+  compaction: z.object({
+    enabled: z.boolean(),
+    reserveTokens: nonNegInt,
+    keepRecentTokens: nonNegInt,
+    autoContinue: z.boolean(),
+    remoteEndpoint: url,
+  }),
+  branchSummary: z.object({ enabled: z.boolean(), reserveTokens: nonNegInt }),
+  retry: z.object({ enabled: z.boolean(), maxRetries: nonNegInt.max(100), baseDelayMs: nonNegInt.max(3_600_000) }),
+  model: z.object({
+    baseUrl: url,
+    model: z.string().max(200),
+    fallbackModels: z.array(z.string().min(1).max(200)).max(20),
+    contextWindow: posInt,
+    maxOutputTokens: posInt,
+    apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/u, "must be an environment variable name"),
+  }),
+  hooksDir: z.string().max(4096),
+  sessionDirs: z.array(z.string().min(1).max(4096)).max(100),
+  theme: z.enum(["system", "light", "dark"]),
+});
+
+/** A settings change: any subset of the fields, nested objects merged. Unknown keys are refused. */
+export const settingsPatchSchema = z.strictObject({
+  compaction: settingsSchema.shape.compaction.partial().strict().optional(),
+  branchSummary: settingsSchema.shape.branchSummary.partial().strict().optional(),
+  retry: settingsSchema.shape.retry.partial().strict().optional(),
+  model: settingsSchema.shape.model.partial().strict().optional(),
+  hooksDir: settingsSchema.shape.hooksDir.optional(),
+  sessionDirs: settingsSchema.shape.sessionDirs.optional(),
+  theme: settingsSchema.shape.theme.optional(),
+});
+export type SettingsPatch = z.infer<typeof settingsPatchSchema>;
+
+export const settingsStateSchema = z.object({
+  settings: settingsSchema,
+  /** an API key is available (from the environment, the OS keychain or the key file); the key itself never crosses */
+  hasApiKey: z.boolean(),
+  /** where the key in use comes from */
+  apiKeySource: z.enum(["env", "keychain", "file"]).nullable(),
+  /** where setApiKey stores a key: the OS keychain (Electron safeStorage) or a 0600 file in the data folder */
+  apiKeyStorage: z.enum(["keychain", "file"]),
+});
+export type SettingsState = z.infer<typeof settingsStateSchema>;
+
+// ---------------------------------------------------------------- compile-time agreement with core
+
+agree<Same<z.infer<typeof skeletonNodeSchema>, SkeletonNode>>();
+agree<Same<z.infer<typeof treeSkeletonSchema>, TreeSkeleton>>();
+agree<Same<z.infer<typeof settingsSchema>, BonsaiSettings>>();

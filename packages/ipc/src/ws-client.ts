@@ -1,0 +1,124 @@
+/**
+ * Browser-mode transport: a RawBridge over one WebSocket (the browser's, or `ws` in Node tests).
+ * Calls wait for the socket to open; if it closes, pending calls fail with "unavailable" and the
+ * client reconnects with a growing delay (the token stays valid for the server's lifetime).
+ */
+import type { EventListener, RawBridge } from "./client";
+import type { CallResult } from "./errors";
+import { METHOD_NAMES } from "./names";
+
+/** The subset of the WebSocket interface used here (browser WebSocket and `ws` both provide it). */
+export interface WebSocketLike {
+  readonly readyState: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  addEventListener(type: "open" | "close" | "error", listener: () => void): void;
+  addEventListener(type: "message", listener: (event: { data: unknown }) => void): void;
+}
+
+export type WebSocketFactory = (url: string) => WebSocketLike;
+
+export interface WsClientOptions {
+  url: string;
+  create: WebSocketFactory;
+  /** called when the connection state changes (for a "reconnecting..." banner) */
+  onStatus?: (status: "connecting" | "open" | "closed") => void;
+  /** stop reconnecting after this many failed attempts in a row (default: never stop) */
+  maxReconnects?: number;
+}
+
+export interface WsBridge extends RawBridge {
+  close(): void;
+}
+
+const OPEN = 1;
+// this package has no DOM or Node typings: reach the one timer it needs through globalThis
+const later = (fn: () => void, ms: number) =>
+  (globalThis as unknown as { setTimeout(fn: () => void, ms: number): unknown }).setTimeout(fn, ms);
+
+export function connectWebSocket(options: WsClientOptions): WsBridge {
+  let socket: WebSocketLike | null = null;
+  let nextId = 1;
+  let closedByUser = false;
+  let failures = 0;
+  let opened: Promise<void> = Promise.resolve();
+  const pending = new Map<number, (result: CallResult) => void>();
+  const listeners = new Set<EventListener>();
+
+  const failAll = (message: string) => {
+    for (const [, resolve] of pending) resolve({ ok: false, error: { code: "unavailable", message } });
+    pending.clear();
+  };
+
+  const open = () => {
+    options.onStatus?.("connecting");
+    const ws = options.create(options.url);
+    socket = ws;
+    opened = new Promise<void>((resolve, reject) => {
+      ws.addEventListener("open", () => {
+        failures = 0;
+        options.onStatus?.("open");
+        resolve();
+      });
+      ws.addEventListener("close", () => {
+        reject(new Error("connection closed"));
+        if (socket !== ws) return;
+        failAll("the connection to the Bonsai backend was lost");
+        options.onStatus?.("closed");
+        if (closedByUser) return;
+        failures++;
+        if (options.maxReconnects !== undefined && failures > options.maxReconnects) return;
+        later(open, Math.min(10_000, 250 * 2 ** Math.min(failures, 6)));
+      });
+    });
+    opened.catch(() => undefined);
+    ws.addEventListener("error", () => undefined);
+    ws.addEventListener("message", (event) => {
+      if (typeof event.data !== "string") return;
+      let frame: { t?: unknown; id?: unknown; result?: CallResult; event?: unknown; payload?: unknown };
+      try {
+        frame = JSON.parse(event.data) as typeof frame;
+      } catch {
+        return;
+      }
+      if (frame.t === "result" && typeof frame.id === "number") {
+        const resolve = pending.get(frame.id);
+        pending.delete(frame.id);
+        if (resolve && frame.result) resolve(frame.result);
+      } else if (frame.t === "event" && typeof frame.event === "string") {
+        for (const l of listeners) l(frame.event, frame.payload);
+      }
+    });
+  };
+
+  const call = async (method: string, params: unknown): Promise<CallResult> => {
+    if (closedByUser) return { ok: false, error: { code: "unavailable", message: "the client was closed" } };
+    try {
+      await opened;
+    } catch {
+      return { ok: false, error: { code: "unavailable", message: "cannot reach the Bonsai backend" } };
+    }
+    const ws = socket;
+    if (!ws || ws.readyState !== OPEN) return { ok: false, error: { code: "unavailable", message: "cannot reach the Bonsai backend" } };
+    const id = nextId++;
+    return new Promise<CallResult>((resolve) => {
+      pending.set(id, resolve);
+      ws.send(JSON.stringify({ t: "call", id, method, params }));
+    });
+  };
+
+  open();
+  const bridge: Record<string, unknown> = {
+    subscribe(listener: EventListener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    close() {
+      closedByUser = true;
+      socket?.close(1000, "client closed");
+      failAll("the client was closed");
+    },
+  };
+  for (const name of METHOD_NAMES) bridge[name] = (input: unknown) => call(name, input);
+  return bridge as unknown as WsBridge;
+}
