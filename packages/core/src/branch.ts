@@ -1,0 +1,123 @@
+/**
+ * Branch summaries (spec: branch-summary.md §2-4): which entries an abandoned branch consists of,
+ * which of their messages fit the summarization budget, and which files they touched.
+ */
+import type { AgentMessage, SessionEntry } from "./entries";
+import { compactionSummaryMessage, messageFromEntry } from "./context";
+import { branchSummaryMessageFromEntry } from "./cut-point";
+import { addFileListDetails, createFileOperations, extractFileOpsFromMessage, type FileOperations } from "./file-ops";
+import { estimateTokens } from "./tokens";
+import { getPath, type SessionIndex } from "./tree";
+
+export interface BranchCollection {
+  /** the abandoned entries, chronological (root side first), of every type */
+  entries: SessionEntry[];
+  /** deepest entry shared by both paths; null when none (or no old leaf) */
+  commonAncestorId: string | null;
+}
+
+/**
+ * §2: the entries from the old leaf back to (excluding) the deepest common ancestor with the
+ * target's path. Empty when the target descends from the old leaf or the old leaf is null.
+ */
+export function collectEntriesForBranchSummary(
+  index: SessionIndex,
+  oldLeafId: string | null,
+  targetId: string,
+): BranchCollection {
+  if (oldLeafId === null) return { entries: [], commonAncestorId: null };
+  const oldPath = getPath(index, oldLeafId);
+  const positionOnOldPath = new Map<string, number>();
+  oldPath.forEach((entry, i) => positionOnOldPath.set(entry.id, i));
+  const targetPath = getPath(index, targetId);
+  for (let i = targetPath.length - 1; i >= 0; i--) {
+    const id = (targetPath[i] as SessionEntry).id;
+    const position = positionOnOldPath.get(id);
+    if (position !== undefined) return { entries: oldPath.slice(position + 1), commonAncestorId: id };
+  }
+  return { entries: oldPath, commonAncestorId: null };
+}
+
+/**
+ * Branch variant (§3): tool results give nothing (their context lives in the assistant's call),
+ * compactions become `compactionSummary` messages, branch summaries `branchSummary` (even empty).
+ */
+export function getBranchMessageFromEntry(entry: SessionEntry): AgentMessage | undefined {
+  switch (entry.type) {
+    case "message":
+      return entry.message.role === "toolResult" ? undefined : entry.message;
+    case "custom_message":
+      return messageFromEntry(entry);
+    case "branch_summary":
+      return branchSummaryMessageFromEntry(entry);
+    case "compaction":
+      return compactionSummaryMessage(entry);
+    default:
+      return undefined;
+  }
+}
+
+export interface PreparedBranchEntries {
+  /** messages within the budget, chronological */
+  messages: AgentMessage[];
+  fileOps: FileOperations;
+  totalTokens: number;
+  /** ids of the entries whose messages were included, chronological (one per message) */
+  includedEntryIds: string[];
+  /** their indexes in the given entries */
+  includedIndexes: number[];
+}
+
+/**
+ * §4. Pass 1: file lists of internal branch summaries' details (compaction details are not used).
+ * Pass 2, newest to oldest: each message adds its file operations (before the budget check), then
+ * is included while the budget holds; a summary (compaction or branch) that overflows is still
+ * included when less than 90 % of the budget is used; the first overflow stops. Budget <= 0 is
+ * unlimited.
+ */
+export function prepareBranchEntries(entries: readonly SessionEntry[], tokenBudget = 0): PreparedBranchEntries {
+  const fileOps = createFileOperations();
+  for (const entry of entries) {
+    if (entry.type === "branch_summary" && !entry.fromExtension && entry.details) addFileListDetails(entry.details, fileOps);
+  }
+
+  const messages: AgentMessage[] = [];
+  const includedIndexes: number[] = [];
+  let totalTokens = 0;
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const entry = entries[i] as SessionEntry;
+    const message = getBranchMessageFromEntry(entry);
+    if (!message) continue;
+    extractFileOpsFromMessage(message, fileOps);
+    const tokens = estimateTokens(message);
+    if (tokenBudget > 0 && totalTokens + tokens > tokenBudget) {
+      const isSummary = entry.type === "compaction" || entry.type === "branch_summary";
+      if (isSummary && totalTokens < 0.9 * tokenBudget) {
+        messages.push(message);
+        includedIndexes.push(i);
+        totalTokens += tokens;
+      }
+      break;
+    }
+    messages.push(message);
+    includedIndexes.push(i);
+    totalTokens += tokens;
+  }
+  messages.reverse();
+  includedIndexes.reverse();
+  return {
+    messages,
+    fileOps,
+    totalTokens,
+    includedEntryIds: includedIndexes.map((i) => (entries[i] as SessionEntry).id),
+    includedIndexes,
+  };
+}
+
+/** The reference's fallback context window when the model does not say. */
+export const DEFAULT_BRANCH_SUMMARY_CONTEXT_WINDOW = 128_000;
+
+/** §5.1: `(contextWindow || 128000) - reserveTokens`; a result <= 0 means unlimited. */
+export function branchSummaryTokenBudget(contextWindow: number | undefined, reserveTokens: number): number {
+  return (contextWindow || DEFAULT_BRANCH_SUMMARY_CONTEXT_WINDOW) - reserveTokens;
+}

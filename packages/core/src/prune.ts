@@ -1,0 +1,122 @@
+/**
+ * Tool-output pruning (spec: pruning.md). Planning is separate from applying: `planPruning` decides
+ * which tool results would be replaced by a notice, `applyPruning` returns the replacement messages
+ * without touching the entries, so that the store can keep the originals (deviation 9).
+ */
+import type { SessionEntry, ToolResultMessage } from "./entries";
+import { estimateTokens } from "./tokens";
+
+export interface PruneConfig {
+  /** newest tool-output tokens that are never pruned */
+  protectTokens: number;
+  /** pruning happens only when it saves at least this many tokens */
+  minimumSavings: number;
+  /** tool names whose results are never pruned */
+  protectedTools: readonly string[];
+}
+
+/** Normative protected tools (design document, upstream oh-my-pi; decision D3). */
+export const NORMATIVE_PROTECTED_TOOLS: readonly string[] = ["skill", "read"];
+/** The reference checkout's protected tools (read results prunable), for compatibility checks. */
+export const CHECKOUT_PROTECTED_TOOLS: readonly string[] = ["skill"];
+
+export const DEFAULT_PRUNE_CONFIG: PruneConfig = {
+  protectTokens: 40_000,
+  minimumSavings: 20_000,
+  protectedTools: NORMATIVE_PROTECTED_TOOLS,
+};
+
+/** The text a pruned result's content is replaced with. */
+export function prunedNotice(tokens: number): string {
+  return `[Output truncated - ${tokens} tokens]`;
+}
+
+/** Estimated tokens saved by replacing a result of `tokens` estimated tokens with its notice. */
+export function pruneSavings(tokens: number): number {
+  return Math.max(0, tokens - Math.ceil(prunedNotice(tokens).length / 4));
+}
+
+export interface PruneCandidate {
+  entryId: string;
+  /** index of the entry in the list given to planPruning */
+  index: number;
+  toolName: string;
+  /** estimate of the result before pruning (the number written into the notice) */
+  tokens: number;
+  /** estimate saved by pruning this result */
+  savings: number;
+}
+
+export interface PrunePlan {
+  /** results that will be pruned, oldest first; empty when the minimum saving is not reached */
+  candidates: PruneCandidate[];
+  prunedCount: number;
+  tokensSaved: number;
+  /** what pruning every eligible result would save, even when below the minimum */
+  potentialTokensSaved: number;
+  /** how many results were eligible, even when below the minimum */
+  potentialCount: number;
+}
+
+function toolResultOf(entry: SessionEntry): ToolResultMessage | undefined {
+  return entry.type === "message" && entry.message.role === "toolResult" ? entry.message : undefined;
+}
+
+/**
+ * pruning.md §2 on `entries` (the current branch path, root -> leaf): walks newest to oldest,
+ * protects the newest `protectTokens` of tool output (decided before adding the current result),
+ * protected tools and already-pruned results; prunes only when the total saving reaches the minimum.
+ */
+export function planPruning(entries: readonly SessionEntry[], config: PruneConfig = DEFAULT_PRUNE_CONFIG): PrunePlan {
+  const protectedTools = new Set(config.protectedTools);
+  let accumulated = 0;
+  const eligible: PruneCandidate[] = [];
+  let potentialTokensSaved = 0;
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const entry = entries[i];
+    const message = entry && toolResultOf(entry);
+    if (!entry || !message) continue;
+    const tokens = estimateTokens(message);
+    const protectedByPosition = accumulated < config.protectTokens;
+    accumulated += tokens;
+    if (message.prunedAt !== undefined || protectedByPosition || protectedTools.has(message.toolName)) continue;
+    const savings = pruneSavings(tokens);
+    potentialTokensSaved += savings;
+    eligible.push({ entryId: entry.id, index: i, toolName: message.toolName, tokens, savings });
+  }
+  eligible.reverse();
+  const prunes = eligible.length > 0 && potentialTokensSaved >= config.minimumSavings;
+  return {
+    candidates: prunes ? eligible : [],
+    prunedCount: prunes ? eligible.length : 0,
+    tokensSaved: prunes ? potentialTokensSaved : 0,
+    potentialTokensSaved,
+    potentialCount: eligible.length,
+  };
+}
+
+export interface PrunedResult {
+  entryId: string;
+  index: number;
+  /** the replacement message; the entry's own message is left untouched */
+  message: ToolResultMessage;
+}
+
+/**
+ * The pruned form of every candidate of `plan`: the same message with its content replaced by one
+ * notice text block (images removed) and `prunedAt = now` (one timestamp for all, in ms).
+ */
+export function applyPruning(entries: readonly SessionEntry[], plan: PrunePlan, now: number): PrunedResult[] {
+  const results: PrunedResult[] = [];
+  for (const candidate of plan.candidates) {
+    const entry = entries[candidate.index];
+    const message = entry && entry.id === candidate.entryId ? toolResultOf(entry) : undefined;
+    if (!message) throw new Error(`Pruning plan does not match the entries: no tool result ${candidate.entryId} at index ${candidate.index}`);
+    results.push({
+      entryId: candidate.entryId,
+      index: candidate.index,
+      message: { ...message, content: [{ type: "text", text: prunedNotice(candidate.tokens) }], prunedAt: now },
+    });
+  }
+  return results;
+}
