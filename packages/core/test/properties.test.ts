@@ -1,0 +1,119 @@
+/**
+ * Property tests on generated session trees: cut points, the context after a compaction, and
+ * pruning never touching protected tools.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { AgentMessage, SessionEntry } from "../src/entries";
+import { buildIndex, getPath } from "../src/tree";
+import { buildSessionContext, messageFromEntry } from "../src/context";
+import { findCutPoint, findValidCutPoints } from "../src/cut-point";
+import { prepareCompaction } from "../src/prepare-compaction";
+import { CHECKOUT_PROTECTED_TOOLS, DEFAULT_PRUNE_CONFIG, applyPruning, planPruning } from "../src/prune";
+import { sessionArb } from "./support/arbitrary-session";
+import { timestampOf } from "./support/notation";
+
+const RUNS = { numRuns: 150 };
+
+/** A session, one of its entries as the leaf, and a keep budget. */
+const scenarioArb = sessionArb.chain((entries) =>
+  fc.record({
+    entries: fc.constant(entries),
+    leaf: fc.constantFrom(...entries.map((e) => e.id)),
+    keep: fc.integer({ min: 1, max: 40000 }),
+  }),
+);
+
+function assertEveryToolResultHasItsCall(messages: readonly AgentMessage[]): void {
+  const calls = new Set<string>();
+  for (const message of messages) {
+    if (message.role === "assistant") {
+      for (const block of message.content) if (block.type === "toolCall") calls.add(block.id);
+    } else if (message.role === "toolResult") {
+      expect(calls.has(message.toolCallId), `tool result ${message.toolCallId} without its call`).toBe(true);
+    }
+  }
+}
+
+function isToolResultEntry(entry: SessionEntry | undefined): boolean {
+  return entry?.type === "message" && entry.message.role === "toolResult";
+}
+
+describe("properties of cut points and compacted contexts", () => {
+  it("no cut lands on a toolResult when the range has a valid cut point", () => {
+    fc.assert(
+      fc.property(scenarioArb, fc.nat(), ({ entries, leaf, keep }, startSeed) => {
+        const path = getPath(buildIndex(entries), leaf);
+        const start = path.length > 0 ? startSeed % path.length : 0;
+        const result = findCutPoint(path, start, path.length, keep);
+        if (findValidCutPoints(path, start, path.length).length > 0) {
+          expect(isToolResultEntry(path[result.firstKeptEntryIndex])).toBe(false);
+        }
+        expect(result.firstKeptEntryIndex).toBeGreaterThanOrEqual(start);
+        if (result.isSplitTurn) expect(result.turnStartIndex).toBeLessThanOrEqual(result.firstKeptEntryIndex);
+      }),
+      RUNS,
+    );
+  });
+
+  it("after a compaction the context holds no toolResult without its call and the kept region starts at firstKeptEntryId", () => {
+    fc.assert(
+      fc.property(scenarioArb, ({ entries, leaf, keep }) => {
+        const index = buildIndex(entries);
+        const path = getPath(index, leaf);
+        assertEveryToolResultHasItsCall(buildSessionContext(entries, leaf, index).messages);
+
+        const prep = prepareCompaction(path, { keepRecentTokens: keep });
+        if (!prep) return;
+        expect(prep.keptEntryIds[0]).toBe(prep.firstKeptEntryId);
+        expect(isToolResultEntry(path[prep.firstKeptEntryIndex])).toBe(false);
+
+        const compaction = {
+          type: "compaction",
+          id: "compaction-under-test",
+          parentId: leaf,
+          timestamp: timestampOf(entries.length),
+          summary: "s",
+          firstKeptEntryId: prep.firstKeptEntryId,
+          tokensBefore: prep.tokensBefore,
+        } as SessionEntry;
+        const compacted = [...entries, compaction];
+        const context = buildSessionContext(compacted, compaction.id);
+        expect(context.messages[0]?.role).toBe("compactionSummary");
+        assertEveryToolResultHasItsCall(context.messages);
+
+        const keptWithMessages = prep.keptEntryIds.filter((id) => {
+          const entry = index.byId.get(id) as SessionEntry;
+          return messageFromEntry(entry) !== undefined;
+        });
+        expect(context.entryIds.slice(1)).toEqual(keptWithMessages);
+        expect(context.messages.length - 1).toBeLessThanOrEqual(prep.recentMessages.length);
+      }),
+      RUNS,
+    );
+  });
+});
+
+describe("properties of pruning", () => {
+  it("pruning never touches protected tools, already pruned results or non-tool entries", () => {
+    fc.assert(
+      fc.property(scenarioArb, fc.boolean(), ({ entries, leaf }, checkout) => {
+        const config = checkout ? { ...DEFAULT_PRUNE_CONFIG, protectedTools: CHECKOUT_PROTECTED_TOOLS } : DEFAULT_PRUNE_CONFIG;
+        const path = getPath(buildIndex(entries), leaf);
+        const before = JSON.stringify(path);
+        const plan = planPruning(path, config);
+        for (const candidate of plan.candidates) {
+          const entry = path[candidate.index];
+          expect(entry?.type === "message" && entry.message.role === "toolResult").toBe(true);
+          expect(config.protectedTools).not.toContain(candidate.toolName);
+        }
+        expect(plan.prunedCount).toBe(plan.candidates.length);
+        if (plan.prunedCount > 0) expect(plan.tokensSaved).toBeGreaterThanOrEqual(config.minimumSavings);
+        const pruned = applyPruning(path, plan, 1);
+        expect(pruned.every((p) => p.message.prunedAt === 1 && p.message.content.length === 1)).toBe(true);
+        expect(JSON.stringify(path)).toBe(before);
+      }),
+      RUNS,
+    );
+  });
+});
