@@ -14,3 +14,7 @@ export * from "./file-ops";
 export * from "./prune";
 export * from "./branch";
 export * from "./context";
+export * from "./convert";
+export * from "./output-notice";
+export * from "./templates";
+export * from "./overflow";

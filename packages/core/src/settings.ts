@@ -65,3 +65,133 @@ export const DEFAULT_SETTINGS: BonsaiSettings = {
   sessionDirs: [],
   theme: "system",
 };
+
+// ---------------------------------------------------------------- validation and merging
+
+/** A partial update of BonsaiSettings: any subset of sections and of the fields inside them. */
+export type SettingsPatch = {
+  [K in keyof BonsaiSettings]?: BonsaiSettings[K] extends unknown[] ? BonsaiSettings[K] : BonsaiSettings[K] extends object ? Partial<BonsaiSettings[K]> : BonsaiSettings[K];
+};
+
+export interface SettingsError {
+  /** dotted path of the offending field, e.g. "compaction.reserveTokens" ("" for the patch itself) */
+  field: string;
+  message: string;
+}
+
+export type SettingsValidation = { ok: true; value: SettingsPatch } | { ok: false; errors: SettingsError[] };
+
+type Check = (value: unknown, field: string) => string | undefined;
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+const boolean: Check = (v, f) => (typeof v === "boolean" ? undefined : `${f} must be true or false`);
+const nonNegativeInteger: Check = (v, f) =>
+  Number.isSafeInteger(v) && (v as number) >= 0 ? undefined : `${f} must be a non-negative integer`;
+const positiveInteger: Check = (v, f) => (Number.isSafeInteger(v) && (v as number) >= 1 ? undefined : `${f} must be a positive integer`);
+const anyString: Check = (v, f) => (typeof v === "string" ? undefined : `${f} must be a string`);
+
+const HTTP_URL = /^https?:\/\/(?:[^\s/?#@]+@)?(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\])(?::(\d{1,5}))?(?:[/?#]\S*)?$/;
+
+/** "" (unset) or an absolute http(s) URL. */
+const optionalUrl: Check = (v, f) => {
+  if (typeof v !== "string") return `${f} must be a string (an http(s) URL, or empty)`;
+  if (v === "") return undefined;
+  const match = HTTP_URL.exec(v);
+  if (!match || (match[1] !== undefined && Number(match[1]) > 65535)) return `${f} must be an http:// or https:// URL (got ${JSON.stringify(v)})`;
+  return undefined;
+};
+
+const envVarName: Check = (v, f) =>
+  typeof v === "string" && (v === "" || /^[A-Za-z_][A-Za-z0-9_]*$/.test(v)) ? undefined : `${f} must be an environment variable name (letters, digits, _)`;
+
+const nonEmptyStrings: Check = (v, f) =>
+  Array.isArray(v) && v.every((s) => typeof s === "string" && s.trim() !== "") ? undefined : `${f} must be a list of non-empty strings`;
+
+const oneOf =
+  (...allowed: string[]): Check =>
+  (v, f) =>
+    typeof v === "string" && allowed.includes(v) ? undefined : `${f} must be one of ${allowed.map((a) => `"${a}"`).join(", ")}`;
+
+const SECTION_CHECKS: { [K in keyof BonsaiSettings]: BonsaiSettings[K] extends unknown[] ? Check : BonsaiSettings[K] extends object ? Record<keyof BonsaiSettings[K], Check> : Check } = {
+  compaction: { enabled: boolean, reserveTokens: nonNegativeInteger, keepRecentTokens: nonNegativeInteger, autoContinue: boolean, remoteEndpoint: optionalUrl },
+  branchSummary: { enabled: boolean, reserveTokens: nonNegativeInteger },
+  retry: { enabled: boolean, maxRetries: nonNegativeInteger, baseDelayMs: nonNegativeInteger },
+  model: {
+    baseUrl: optionalUrl,
+    model: anyString,
+    fallbackModels: nonEmptyStrings,
+    contextWindow: nonNegativeInteger,
+    maxOutputTokens: positiveInteger,
+    apiKeyEnv: envVarName,
+  },
+  hooksDir: anyString,
+  sessionDirs: nonEmptyStrings,
+  theme: oneOf("system", "light", "dark"),
+};
+
+/** Cross-field sanity on the merged result: budgets that cannot fit the context window. */
+function crossFieldErrors(s: BonsaiSettings, patch: SettingsPatch): SettingsError[] {
+  const errors: SettingsError[] = [];
+  const window = s.model.contextWindow;
+  if (window <= 0) return errors;
+  const touched = (section: keyof SettingsPatch, key: string): boolean =>
+    (isPlainObject(patch[section]) && key in (patch[section] as object)) || (isPlainObject(patch.model) && "contextWindow" in patch.model);
+  const tooBig = (section: "compaction" | "branchSummary", key: "reserveTokens" | "keepRecentTokens", value: number): void => {
+    if (value >= window && touched(section, key)) {
+      errors.push({ field: `${section}.${key}`, message: `${section}.${key} (${value}) must be smaller than model.contextWindow (${window})` });
+    }
+  };
+  tooBig("compaction", "reserveTokens", s.compaction.reserveTokens);
+  tooBig("compaction", "keepRecentTokens", s.compaction.keepRecentTokens);
+  tooBig("branchSummary", "reserveTokens", s.branchSummary.reserveTokens);
+  return errors;
+}
+
+/**
+ * Validates a settings update from outside (IPC, CLI, a settings file). Every field is checked
+ * against its type and range; unknown sections and fields are errors; each message names its field.
+ * Budget fields are also checked against `model.contextWindow` of `base` merged with the patch.
+ */
+export function validateSettingsPatch(patch: unknown, base: BonsaiSettings = DEFAULT_SETTINGS): SettingsValidation {
+  if (!isPlainObject(patch)) return { ok: false, errors: [{ field: "", message: "settings must be an object" }] };
+  const errors: SettingsError[] = [];
+  const value: Record<string, unknown> = {};
+  for (const [section, sectionValue] of Object.entries(patch)) {
+    const checks = (SECTION_CHECKS as Record<string, Check | Record<string, Check>>)[section];
+    if (checks === undefined) {
+      errors.push({ field: section, message: `${section} is not a setting` });
+    } else if (typeof checks === "function") {
+      const message = checks(sectionValue, section);
+      if (message) errors.push({ field: section, message });
+      else value[section] = Array.isArray(sectionValue) ? [...sectionValue] : sectionValue;
+    } else if (!isPlainObject(sectionValue)) {
+      errors.push({ field: section, message: `${section} must be an object` });
+    } else {
+      const out: Record<string, unknown> = {};
+      for (const [key, fieldValue] of Object.entries(sectionValue)) {
+        const field = `${section}.${key}`;
+        const check = checks[key];
+        const message = check ? check(fieldValue, field) : `${field} is not a setting`;
+        if (message) errors.push({ field, message });
+        else out[key] = Array.isArray(fieldValue) ? [...fieldValue] : fieldValue;
+      }
+      value[section] = out;
+    }
+  }
+  if (errors.length === 0) errors.push(...crossFieldErrors(mergeSettings(base, value as SettingsPatch), value as SettingsPatch));
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, value: value as SettingsPatch };
+}
+
+/** base with the patch applied section by section (a new object; arrays are replaced, not merged). */
+export function mergeSettings(base: BonsaiSettings, patch: SettingsPatch): BonsaiSettings {
+  return {
+    compaction: { ...base.compaction, ...patch.compaction },
+    branchSummary: { ...base.branchSummary, ...patch.branchSummary },
+    retry: { ...base.retry, ...patch.retry },
+    model: { ...base.model, ...patch.model, fallbackModels: [...(patch.model?.fallbackModels ?? base.model.fallbackModels)] },
+    hooksDir: patch.hooksDir ?? base.hooksDir,
+    sessionDirs: [...(patch.sessionDirs ?? base.sessionDirs)],
+    theme: patch.theme ?? base.theme,
+  };
+}
