@@ -93,6 +93,8 @@ export const skeletonNodeSchema = z.object({
   fromId: z.string().optional(),
   fromExtension: z.boolean().optional(),
   offline: z.boolean().optional(),
+  tokensBefore: z.number().optional(),
+  thinking: z.boolean().optional(),
 });
 
 export const treeSkeletonSchema = z.object({
@@ -288,5 +290,7 @@ export type SettingsState = z.infer<typeof settingsStateSchema>;
 // ---------------------------------------------------------------- compile-time agreement with core
 
 agree<Same<z.infer<typeof skeletonNodeSchema>, SkeletonNode>>();
+agree<Same<keyof z.infer<typeof skeletonNodeSchema>, keyof SkeletonNode>>();
 agree<Same<z.infer<typeof treeSkeletonSchema>, TreeSkeleton>>();
 agree<Same<z.infer<typeof settingsSchema>, BonsaiSettings>>();
+agree<Same<keyof z.infer<typeof settingsSchema>, keyof BonsaiSettings>>();

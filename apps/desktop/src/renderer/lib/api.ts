@@ -1,0 +1,72 @@
+/**
+ * The renderer's one way to the backend: a typed client of the @bonsai/ipc contract.
+ *   Electron:     window.bonsai (exposed by the preload: one function per contract method)
+ *   browser mode: a WebSocket to the `bonsai serve` that served this page (token from the URL)
+ * Calls resolve with the method's output or reject with an IpcError (code + message).
+ */
+import { createApi, connectWebSocket, IpcError, type BonsaiApi, type RawBridge } from "@bonsai/ipc";
+
+declare global {
+  interface Window {
+    /** set by the Electron preload */
+    bonsai?: RawBridge;
+  }
+}
+
+export type ConnectionStatus = "connecting" | "open" | "closed";
+type StatusListener = (status: ConnectionStatus) => void;
+
+const TOKEN_KEY = "bonsai.token";
+let instance: BonsaiApi | null = null;
+let status: ConnectionStatus = "connecting";
+const statusListeners = new Set<StatusListener>();
+
+export const mode: "electron" | "browser" = typeof window !== "undefined" && window.bonsai ? "electron" : "browser";
+
+/** Browser mode: the token comes in the URL once (?token=...), then lives in sessionStorage; the URL bar is cleaned. */
+export function takeToken(): string | null {
+  const url = new URL(window.location.href);
+  const fromUrl = url.searchParams.get("token");
+  if (fromUrl) {
+    sessionStorage.setItem(TOKEN_KEY, fromUrl);
+    url.searchParams.delete("token");
+    window.history.replaceState(null, "", url.pathname + url.search + url.hash);
+    return fromUrl;
+  }
+  return sessionStorage.getItem(TOKEN_KEY);
+}
+
+function setStatus(s: ConnectionStatus) {
+  status = s;
+  for (const l of statusListeners) l(s);
+}
+
+export function api(): BonsaiApi {
+  if (instance) return instance;
+  if (window.bonsai) {
+    setStatus("open");
+    instance = createApi(window.bonsai);
+    return instance;
+  }
+  const token = takeToken();
+  const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
+  const url = `${scheme}//${window.location.host}/ws?token=${encodeURIComponent(token ?? "")}`;
+  instance = createApi(connectWebSocket({ url, create: (u) => new WebSocket(u), onStatus: setStatus }));
+  return instance;
+}
+
+export function connectionStatus(): ConnectionStatus {
+  return status;
+}
+
+export function onConnectionStatus(listener: StatusListener): () => void {
+  statusListeners.add(listener);
+  return () => statusListeners.delete(listener);
+}
+
+/** A one-line message for any error a call rejects with. */
+export function errorMessage(err: unknown): string {
+  if (err instanceof IpcError) return err.message;
+  if (err instanceof Error) return err.message;
+  return String(err);
+}

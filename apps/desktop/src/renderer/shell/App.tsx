@@ -1,0 +1,183 @@
+/** The app shell: header, session list, the open session's view, import progress, notifications. */
+import { useEffect, useState, type DragEvent } from "react";
+import { features } from "../features";
+import { useBonsai } from "../state/store";
+import { connectStoreToBackend } from "../state/backend-events";
+import { api, mode } from "../lib/api";
+import { SessionList } from "./SessionList";
+import { SimpleTree } from "./SimpleTree";
+import { chooseAndImport, exportOpenSession, registerFileInput } from "./import";
+
+function hasFiles(e: DragEvent): boolean {
+  return Array.from(e.dataTransfer.types).includes("Files");
+}
+
+export function App() {
+  const [dragging, setDragging] = useState(false);
+  const importFiles = useBonsai((s) => s.importFiles);
+
+  useEffect(() => {
+    const off = connectStoreToBackend();
+    const offMenu = api().on("menuCommand", ({ command }) => {
+      if (command === "import") void chooseAndImport();
+      if (command === "export") void exportOpenSession("jsonl");
+    });
+    return () => {
+      off();
+      offMenu();
+    };
+  }, []);
+
+  return (
+    <div
+      className={`app${dragging ? " is-dragging" : ""}`}
+      onDragOver={(e) => {
+        if (!hasFiles(e)) return;
+        e.preventDefault();
+        e.dataTransfer.dropEffect = "copy";
+        setDragging(true);
+      }}
+      onDragLeave={(e) => {
+        if (e.currentTarget === e.target) setDragging(false);
+      }}
+      onDrop={(e) => {
+        if (!hasFiles(e)) return;
+        e.preventDefault();
+        setDragging(false);
+        void importFiles(Array.from(e.dataTransfer.files));
+      }}
+    >
+      <Header />
+      <div className="app__body">
+        <aside className="app__sidebar">
+          <SessionList />
+        </aside>
+        <main className="app__main">
+          <SessionArea />
+        </main>
+      </div>
+      <ImportStatus />
+      <Notifications />
+      {features.Overlays ? <features.Overlays /> : null}
+      {dragging ? <div className="drop-overlay">Drop .jsonl session files to import them</div> : null}
+    </div>
+  );
+}
+
+function Header() {
+  const connection = useBonsai((s) => s.connection);
+  const importing = useBonsai((s) => s.importProgress !== null);
+  const importFiles = useBonsai((s) => s.importFiles);
+  const session = useBonsai((s) => s.session);
+  return (
+    <header className="app__header">
+      <span className="app__brand">Bonsai</span>
+      <button type="button" data-testid="import-button" onClick={() => void chooseAndImport()} disabled={importing}>
+        Import…
+      </button>
+      <input
+        ref={registerFileInput}
+        type="file"
+        accept=".jsonl,application/x-ndjson,application/jsonl"
+        multiple
+        hidden
+        data-testid="import-input"
+        onChange={(e) => {
+          const files = Array.from(e.currentTarget.files ?? []);
+          e.currentTarget.value = "";
+          void importFiles(files);
+        }}
+      />
+      {session ? (
+        <button type="button" data-testid="export-button" onClick={() => void exportOpenSession("jsonl")}>
+          Export JSONL
+        </button>
+      ) : null}
+      <span className="app__spacer" />
+      {features.HeaderItems ? <features.HeaderItems /> : null}
+      {connection !== "open" ? (
+        <span className="app__connection" role="status">
+          {connection === "connecting" ? "Connecting to the backend…" : mode === "browser" ? "Disconnected from bonsai serve — reconnecting…" : "Disconnected"}
+        </span>
+      ) : null}
+    </header>
+  );
+}
+
+function SessionArea() {
+  const openId = useBonsai((s) => s.openSessionId);
+  const session = useBonsai((s) => s.session);
+  const skeleton = useBonsai((s) => s.skeleton);
+  const loading = useBonsai((s) => s.sessionLoading);
+  const error = useBonsai((s) => s.sessionError);
+  if (!openId) return <div className="empty">Choose a session on the left, or import one.</div>;
+  if (error) return <div className="empty error" role="alert">Could not open the session: {error}</div>;
+  if (loading || !session || !skeleton) return <div className="empty">Opening…</div>;
+  const View = features.SessionView;
+  return (
+    <section className="session-area" data-testid="session-view" data-session-id={openId}>
+      <h1 className="session-area__title" title={session.cwd}>
+        {session.title || "(untitled session)"}
+      </h1>
+      {View ? <View sessionId={openId} session={session} skeleton={skeleton} /> : <SimpleTree skeleton={skeleton} />}
+    </section>
+  );
+}
+
+function ImportStatus() {
+  const progress = useBonsai((s) => s.importProgress);
+  const results = useBonsai((s) => s.lastImport);
+  const dismiss = useBonsai((s) => s.dismissImport);
+  if (progress) {
+    const pct = progress.total > 0 ? Math.round((100 * progress.done) / progress.total) : null;
+    return (
+      <div className="import-status" role="status" data-testid="import-progress">
+        Importing {progress.fileCount > 1 ? `file ${progress.fileIndex + 1} of ${progress.fileCount}: ` : ""}
+        {progress.source}
+        <progress max={100} value={pct ?? undefined} />
+      </div>
+    );
+  }
+  if (!results || results.length === 0) return null;
+  const failed = results.filter((r) => !r.ok);
+  const warnings = results.flatMap((r) => r.warnings.map((w) => `${r.source}: ${w}`));
+  return (
+    <div className={`import-status${failed.length ? " has-errors" : ""}`} role="status" data-testid="import-result">
+      <div>
+        Imported {results.length - failed.length} of {results.length} file{results.length === 1 ? "" : "s"} (
+        {results.reduce((n, r) => n + r.entriesImported, 0).toLocaleString()} entries).
+      </div>
+      {failed.map((r) => (
+        <div key={r.source} className="error">
+          {r.source}: {r.error}
+        </div>
+      ))}
+      {warnings.slice(0, 5).map((w) => (
+        <div key={w} className="warning">
+          {w}
+        </div>
+      ))}
+      <button type="button" onClick={dismiss}>
+        Dismiss
+      </button>
+    </div>
+  );
+}
+
+function Notifications() {
+  const notifications = useBonsai((s) => s.notifications);
+  const dismiss = useBonsai((s) => s.dismissNotification);
+  if (notifications.length === 0) return null;
+  return (
+    <div className="notifications" aria-live="polite">
+      {notifications.map((n) => (
+        <div key={n.id} className={`notification notification--${n.level}`} role={n.level === "error" ? "alert" : "status"}>
+          <span>{n.message}</span>
+          <button type="button" aria-label="Dismiss" onClick={() => dismiss(n.id)}>
+            ×
+          </button>
+        </div>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,28 @@
+/** Wire the backend's pushed events into the store (called once at start-up). */
+import { api, onConnectionStatus } from "../lib/api";
+import { useBonsai } from "./store";
+
+export function connectStoreToBackend(): () => void {
+  const s = () => useBonsai.getState();
+  const a = api();
+  const offs = [
+    onConnectionStatus((status) => {
+      s().setConnection(status);
+      if (status === "open") void s().refreshSessions();
+    }),
+    a.on("sessionsChanged", () => void s().refreshSessions()),
+    a.on("sessionUpdated", (p) => s().onSessionUpdated(p)),
+    a.on("importProgress", (p) => s().onImportProgress(p)),
+    a.on("notification", (p) => s().notify(p.level, p.message, p.sessionId)),
+    a.on("hookError", (p) => s().notify("error", `Hook ${p.hook}${p.file ? ` (${p.file})` : ""} failed: ${p.message}`)),
+    a.on("compactionEnd", (p) => {
+      if (p.reason !== "manual" && !p.ok && !p.aborted && p.errorMessage) {
+        s().notify("warning", `Auto-compaction failed; continuing without compaction (${p.errorMessage})`, p.sessionId);
+      }
+    }),
+  ];
+  void a.getAppInfo().then((info) => s().setAppInfo(info), () => undefined);
+  void s().refreshSessions();
+  void s().loadSettings();
+  return () => offs.forEach((off) => off());
+}
