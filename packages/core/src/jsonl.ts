@@ -63,6 +63,25 @@ function describeValue(value: unknown): string {
 }
 
 /**
+ * Visits the non-blank lines of a JSONL text in order, by index (no split copy of the text):
+ * `visit(line, lineNo, terminated)` gets the line without its "\n" (and without a final "\r"), its
+ * 1-based number, and whether a "\n" ended it. A leading BOM is skipped. Returning false stops.
+ */
+export function forEachLine(text: string, visit: (line: string, lineNo: number, terminated: boolean) => boolean | void): void {
+  let pos = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  let lineNo = 0;
+  while (pos < text.length) {
+    lineNo++;
+    const nl = text.indexOf("\n", pos);
+    const end = nl === -1 ? text.length : nl;
+    const line = text.slice(pos, end);
+    pos = end + 1;
+    if (isBlank(line)) continue;
+    if (visit(line.endsWith("\r") ? line.slice(0, -1) : line, lineNo, nl !== -1) === false) return;
+  }
+}
+
+/**
  * Parses the text of a session file. Linear in the text length; lines are visited by index,
  * so the text is never split into a second full copy.
  */
@@ -73,28 +92,18 @@ export function parseSessionText(text: string): ParsedSession {
   let sawFirstValue = false;
   let rejected = false;
 
-  let pos = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  let lineNo = 0;
-  while (pos < text.length) {
-    lineNo++;
-    const nl = text.indexOf("\n", pos);
-    const end = nl === -1 ? text.length : nl;
-    const line = text.slice(pos, end);
-    pos = end + 1;
-    if (isBlank(line)) continue;
-
+  forEachLine(text, (line, lineNo, terminated) => {
     let value: unknown;
     try {
       value = JSON.parse(line);
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
-      const truncated = nl === -1;
       issues.push({
         line: lineNo,
-        kind: truncated ? "truncated-line" : "invalid-json",
-        message: clip(truncated ? `last line is incomplete (interrupted write?): ${reason}` : `invalid JSON: ${reason}`),
+        kind: terminated ? "invalid-json" : "truncated-line",
+        message: clip(terminated ? `invalid JSON: ${reason}` : `last line is incomplete (interrupted write?): ${reason}`),
       });
-      continue;
+      return;
     }
 
     if (!sawFirstValue) {
@@ -103,27 +112,27 @@ export function parseSessionText(text: string): ParsedSession {
         const what = isObject(value) ? `an entry of type ${JSON.stringify(value.type)}` : describeValue(value);
         issues.push({ line: lineNo, kind: "missing-header", message: `not a session: the first value is ${what}, not a session header` });
         rejected = true;
-        break;
+        return false;
       }
       if (typeof value.id !== "string") {
         issues.push({ line: lineNo, kind: "invalid-header", message: `not a session: the header's id is ${describeValue(value.id)}, not a string` });
         rejected = true;
-        break;
+        return false;
       }
       header = value as SessionHeader;
-      continue;
+      return;
     }
 
     if (!isObject(value)) {
       issues.push({ line: lineNo, kind: "not-an-object", message: `skipped: the line is ${describeValue(value)}, not an entry object` });
-      continue;
+      return;
     }
     if (value.type === "session") {
       issues.push({ line: lineNo, kind: "extra-header", message: "skipped: a second session header" });
-      continue;
+      return;
     }
     entries.push(value as SessionEntry);
-  }
+  });
 
   if (!sawFirstValue && !rejected) {
     issues.push({ line: 0, kind: "empty", message: "not a session: the file has no valid JSON line" });
