@@ -1,2 +1,3 @@
 export {};
+export * from "./mock-openai-server";
 export * from "./generate-session";

@@ -1,0 +1,102 @@
+/**
+ * The automatic-compaction retry policy (triggers-and-hooks.md §2.2): candidates are tried in order;
+ * each is retried on transient failures (status 429/5xx, network, or an explicit retry hint) with
+ * exponential backoff `baseDelayMs × 2^attempt`, raised to the server's retry hint; a wait longer
+ * than 30 s moves on to the next candidate unless this is the last one. Context-overflow errors are
+ * never retried. Abort stops everything immediately, including a pending wait.
+ */
+import { isOverflowErrorMessage, isRetryable, parseRetryAfter } from "@bonsai/core";
+
+export interface RetryPolicy {
+  enabled: boolean;
+  maxRetries: number;
+  baseDelayMs: number;
+}
+
+export interface Candidate<T> {
+  label: string;
+  /** false when the candidate has no API key: skipped without an attempt */
+  available: boolean;
+  run(signal: AbortSignal | undefined): Promise<T>;
+}
+
+export interface RetryNotice {
+  candidate: string;
+  /** 1-based number of the retry about to happen */
+  attempt: number;
+  maxAttempts: number;
+  delayMs: number;
+  errorMessage: string;
+}
+
+export const MAX_RETRY_WAIT_BEFORE_NEXT_CANDIDATE_MS = 30_000;
+
+export class AbortedError extends Error {
+  constructor(message = "Aborted") {
+    super(message);
+    this.name = "AbortError";
+  }
+}
+
+/** Waits `ms`, rejecting with an AbortError as soon as the signal fires. */
+export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new AbortedError());
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new AbortedError());
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export async function runWithCandidates<T>(
+  candidates: readonly Candidate<T>[],
+  policy: RetryPolicy,
+  signal?: AbortSignal,
+  onRetry?: (notice: RetryNotice) => void,
+): Promise<T> {
+  let lastError: unknown;
+  for (let index = 0; index < candidates.length; index++) {
+    const candidate = candidates[index] as Candidate<T>;
+    if (!candidate.available) continue;
+    const isLast = index === candidates.length - 1;
+    for (let attempt = 0; ; ) {
+      if (signal?.aborted) throw new AbortedError();
+      try {
+        return await candidate.run(signal);
+      } catch (error) {
+        if (signal?.aborted) throw error;
+        const message = messageOf(error);
+        if (isOverflowErrorMessage(message)) {
+          lastError = error;
+          break;
+        }
+        const retryAfterMs = parseRetryAfter(message, Date.now());
+        const shouldRetry = policy.enabled && attempt < policy.maxRetries && (retryAfterMs !== undefined || isRetryable(message));
+        if (!shouldRetry) {
+          lastError = error;
+          break;
+        }
+        let delay = policy.baseDelayMs * 2 ** attempt;
+        if (retryAfterMs !== undefined) delay = Math.max(delay, retryAfterMs);
+        if (delay > MAX_RETRY_WAIT_BEFORE_NEXT_CANDIDATE_MS && !isLast) {
+          lastError = error;
+          break;
+        }
+        attempt++;
+        onRetry?.({ candidate: candidate.label, attempt, maxAttempts: policy.maxRetries, delayMs: delay, errorMessage: message });
+        await abortableSleep(delay, signal);
+      }
+    }
+  }
+  throw lastError ?? new Error("Compaction failed: no available model");
+}
