@@ -1,0 +1,104 @@
+/**
+ * Opening the SQLite file: refuse a database written by a newer Bonsai (without touching it),
+ * apply pending migrations in one transaction, and set WAL mode.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { MIGRATIONS, SCHEMA_VERSION, type Migration } from "./migrations/index";
+
+export interface OpenDatabaseOptions {
+  /** file path, or ":memory:" */
+  path: string;
+  /** path of a better_sqlite3.node built for the host (Electron passes its own build) */
+  nativeBinding?: string;
+  /** open without writing anything: no migrations, no WAL switch (read-only) */
+  readonly?: boolean;
+}
+
+/** Thrown when the file's schema is newer than this build knows: the file is left untouched. */
+export class NewerDatabaseError extends Error {
+  constructor(
+    readonly file: string,
+    readonly fileVersion: number,
+    readonly supportedVersion: number,
+  ) {
+    super(
+      `${file} was written by a newer Bonsai (database schema ${fileVersion}; this version understands up to ${supportedVersion}). ` +
+        "Update Bonsai to open it; the file was not modified.",
+    );
+    this.name = "NewerDatabaseError";
+  }
+}
+
+/** Thrown when the file is not a SQLite database or cannot be opened. */
+export class DatabaseOpenError extends Error {
+  constructor(
+    readonly file: string,
+    cause: unknown,
+  ) {
+    super(`cannot open the Bonsai database ${file}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = "DatabaseOpenError";
+  }
+}
+
+function readUserVersion(db: Database.Database): number {
+  return db.pragma("user_version", { simple: true }) as number;
+}
+
+/** Applies every migration above the file's version in one transaction (all or nothing). */
+export function migrate(db: Database.Database, migrations: readonly Migration[] = MIGRATIONS): { from: number; to: number } {
+  const from = readUserVersion(db);
+  const target = migrations[migrations.length - 1]?.version ?? 0;
+  const pending = migrations.filter((m) => m.version > from);
+  if (pending.length === 0) return { from, to: from };
+  db.transaction(() => {
+    for (const m of pending) {
+      m.up(db);
+      db.pragma(`user_version = ${m.version}`);
+    }
+  }).immediate();
+  return { from, to: target };
+}
+
+export function openDatabase(options: OpenDatabaseOptions): Database.Database {
+  const file = options.path;
+  const memory = file === ":memory:";
+  if (!memory) {
+    const dir = path.dirname(path.resolve(file));
+    if (!options.readonly) fs.mkdirSync(dir, { recursive: true });
+  }
+  let db: Database.Database;
+  try {
+    // Open read-only first to check the version: a newer database must not be modified at all,
+    // not even by the WAL switch or a hot-journal rollback.
+    if (!memory && fs.existsSync(file)) {
+      const probe = new Database(file, { readonly: true, fileMustExist: true, nativeBinding: options.nativeBinding });
+      try {
+        const version = readUserVersion(probe);
+        if (version > SCHEMA_VERSION) throw new NewerDatabaseError(file, version, SCHEMA_VERSION);
+      } finally {
+        probe.close();
+      }
+    }
+    db = new Database(file, { readonly: options.readonly ?? false, nativeBinding: options.nativeBinding });
+  } catch (err) {
+    if (err instanceof NewerDatabaseError) throw err;
+    throw new DatabaseOpenError(file, err);
+  }
+  try {
+    if (!options.readonly) {
+      if (!memory) db.pragma("journal_mode = WAL");
+      db.pragma("synchronous = NORMAL");
+      db.pragma("foreign_keys = ON");
+      db.pragma("busy_timeout = 5000");
+      migrate(db);
+    } else if (readUserVersion(db) !== SCHEMA_VERSION) {
+      throw new Error(`the database schema is ${readUserVersion(db)}, expected ${SCHEMA_VERSION}; open it writable once to migrate`);
+    }
+    return db;
+  } catch (err) {
+    db.close();
+    throw err instanceof NewerDatabaseError ? err : new DatabaseOpenError(file, err);
+  }
+}

@@ -1,0 +1,258 @@
+/**
+ * Derived columns of an entry: what the tree skeleton, the session list and search need without
+ * parsing the entry's JSON again (role, token estimate, preview, tool names, flags, FTS text).
+ */
+import { estimateTokens, type AgentMessage, type SessionEntry } from "@bonsai/core";
+
+export const FLAG_PRUNED = 1;
+export const FLAG_THINKING = 2;
+export const FLAG_FROM_EXTENSION = 4;
+export const FLAG_OFFLINE = 8;
+
+export const PREVIEW_CHARS = 160;
+/** Per-entry cap of the text indexed for search (the JSON itself is always kept whole). */
+export const SEARCH_TEXT_CHARS = 64 * 1024;
+
+export interface DerivedColumns {
+  role: string | null;
+  tokens: number;
+  preview: string;
+  toolName: string | null;
+  customType: string | null;
+  stopReason: string | null;
+  refId: string | null;
+  tokensBefore: number | null;
+  flags: number;
+  /** FTS columns */
+  body: string;
+  tools: string;
+  paths: string;
+  /** user text of a user message (the session list's "first message") */
+  userText: string | null;
+}
+
+type Obj = Record<string, unknown>;
+
+function isObj(v: unknown): v is Obj {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function str(v: unknown): string | null {
+  return typeof v === "string" ? v : null;
+}
+
+/** Text of a string-or-blocks content (text blocks joined by a space; images as "[image]"). */
+function contentText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  const parts: string[] = [];
+  for (const b of content) {
+    if (!isObj(b)) continue;
+    if (b.type === "text" && typeof b.text === "string") parts.push(b.text);
+    else if (b.type === "image") parts.push("[image]");
+  }
+  return parts.join(" ");
+}
+
+export function oneLine(text: string, max = PREVIEW_CHARS): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+const PATH_KEYS = ["path", "file_path", "filePath", "file", "filename", "cwd", "directory"];
+
+function collectArgPaths(args: unknown, out: Set<string>): void {
+  if (!isObj(args)) return;
+  for (const key of PATH_KEYS) {
+    const v = args[key];
+    if (typeof v === "string" && v.length > 0 && v.length < 1024) out.add(v);
+  }
+  const paths = args.paths;
+  if (Array.isArray(paths)) for (const p of paths) if (typeof p === "string" && p.length < 1024) out.add(p);
+}
+
+function collectDetailPaths(details: unknown, out: Set<string>): void {
+  if (!isObj(details)) return;
+  for (const key of ["readFiles", "modifiedFiles"]) {
+    const list = details[key];
+    if (Array.isArray(list)) for (const p of list) if (typeof p === "string") out.add(p);
+  }
+}
+
+function capped(text: string): string {
+  return text.length > SEARCH_TEXT_CHARS ? text.slice(0, SEARCH_TEXT_CHARS) : text;
+}
+
+/** custom messages (entry or message role): customType, content */
+function customColumns(d: DerivedColumns, source: Obj): void {
+  d.customType = str(source.customType);
+  const text = contentText(source.content);
+  d.preview = oneLine(`[${d.customType ?? "custom"}] ${text}`);
+  d.body = text;
+}
+
+function messageColumns(message: Obj, d: DerivedColumns, paths: Set<string>): void {
+  const role = str(message.role);
+  d.role = role;
+  try {
+    d.tokens = estimateTokens(message as unknown as AgentMessage);
+  } catch {
+    d.tokens = 0;
+  }
+  switch (role) {
+    case "user": {
+      const text = contentText(message.content);
+      d.userText = text;
+      d.preview = oneLine(text);
+      d.body = text;
+      break;
+    }
+    case "assistant": {
+      const texts: string[] = [];
+      const tools: string[] = [];
+      let thinking = false;
+      const content = Array.isArray(message.content) ? message.content : [];
+      for (const b of content) {
+        if (!isObj(b)) continue;
+        if (b.type === "text" && typeof b.text === "string") texts.push(b.text);
+        else if (b.type === "thinking" && typeof b.thinking === "string") {
+          if (b.thinking.trim().length > 0) thinking = true;
+          texts.push(b.thinking);
+        } else if (b.type === "toolCall") {
+          if (typeof b.name === "string") tools.push(b.name);
+          collectArgPaths(b.arguments, paths);
+          const args = isObj(b.arguments) ? b.arguments : {};
+          const command = str(args.command);
+          if (command) texts.push(command);
+        }
+      }
+      if (thinking) d.flags |= FLAG_THINKING;
+      const stop = str(message.stopReason);
+      if (stop === "error" || stop === "aborted") d.stopReason = stop;
+      d.toolName = tools.length > 0 ? [...new Set(tools)].join(",") : null;
+      d.tools = tools.join(" ");
+      const visible = content
+        .filter((b): b is Obj => isObj(b) && b.type === "text" && typeof b.text === "string")
+        .map((b) => b.text as string)
+        .join(" ");
+      const err = str(message.errorMessage);
+      d.preview = oneLine(visible || (tools.length > 0 ? `→ ${tools.join(", ")}` : err ? `error: ${err}` : `(${stop ?? "empty"})`));
+      d.body = [...texts, err ?? ""].join("\n");
+      break;
+    }
+    case "toolResult": {
+      const name = str(message.toolName);
+      d.toolName = name;
+      d.tools = name ?? "";
+      if (message.prunedAt !== undefined) d.flags |= FLAG_PRUNED;
+      const text = contentText(message.content);
+      d.preview = oneLine(`${name ?? "tool"}: ${text}`);
+      d.body = text;
+      break;
+    }
+    case "bashExecution":
+    case "pythonExecution": {
+      const code = str(message.command) ?? str(message.code) ?? "";
+      const output = str(message.output) ?? "";
+      d.preview = oneLine(`${role === "bashExecution" ? "$" : ">>>"} ${code}`);
+      d.body = `${code}\n${output}`;
+      break;
+    }
+    case "fileMention": {
+      const files = Array.isArray(message.files) ? message.files.filter(isObj) : [];
+      for (const f of files) if (typeof f.path === "string") paths.add(f.path);
+      d.preview = oneLine(`@ ${files.map((f) => str(f.path) ?? "?").join(", ")}`);
+      d.body = files.map((f) => str(f.content) ?? "").join("\n");
+      break;
+    }
+    case "custom":
+    case "hookMessage":
+      customColumns(d, message);
+      break;
+    default: {
+      const text = contentText(message.content);
+      d.preview = oneLine(text || `(${role ?? "message"})`);
+      d.body = text;
+    }
+  }
+}
+
+/** Derived columns of one entry (never throws: unexpected shapes give empty columns). */
+export function deriveColumns(entry: SessionEntry): DerivedColumns {
+  const e = entry as unknown as Obj;
+  const d: DerivedColumns = {
+    role: null,
+    tokens: 0,
+    preview: "",
+    toolName: null,
+    customType: null,
+    stopReason: null,
+    refId: null,
+    tokensBefore: null,
+    flags: 0,
+    body: "",
+    tools: "",
+    paths: "",
+    userText: null,
+  };
+  const paths = new Set<string>();
+  const summaryEntry = (role: "compactionSummary" | "branchSummary"): void => {
+    const summary = str(e.summary) ?? "";
+    d.tokens = Math.ceil(summary.length / 4);
+    d.body = summary;
+    collectDetailPaths(e.details, paths);
+    if (e.fromExtension === true || e.fromHook === true) d.flags |= FLAG_FROM_EXTENSION;
+    if (isObj(e.details) && e.details.offline === true) d.flags |= FLAG_OFFLINE;
+    d.preview = oneLine(`${role === "compactionSummary" ? "Compaction" : "Branch summary"}: ${str(e.shortSummary) ?? summary}`);
+  };
+  switch (e.type) {
+    case "message":
+      if (isObj(e.message)) messageColumns(e.message, d, paths);
+      else d.preview = "(message without payload)";
+      break;
+    case "compaction":
+      summaryEntry("compactionSummary");
+      d.refId = str(e.firstKeptEntryId);
+      d.tokensBefore = typeof e.tokensBefore === "number" ? e.tokensBefore : null;
+      break;
+    case "branch_summary":
+      summaryEntry("branchSummary");
+      d.refId = str(e.fromId);
+      break;
+    case "custom_message":
+      customColumns(d, e);
+      break;
+    case "custom":
+      d.customType = str(e.customType);
+      d.preview = oneLine(`[${d.customType ?? "custom"}]`);
+      break;
+    case "label":
+      d.preview = oneLine(`label ${str(e.targetId) ?? "?"}: ${str(e.label) ?? "(cleared)"}`);
+      d.body = str(e.label) ?? "";
+      break;
+    case "model_change":
+      d.preview = oneLine(`model: ${str(e.model) ?? [str(e.provider), str(e.modelId)].filter(Boolean).join("/")}${e.role ? ` (${String(e.role)})` : ""}`);
+      break;
+    case "thinking_level_change":
+      d.preview = oneLine(`thinking: ${String(e.thinkingLevel)}`);
+      break;
+    case "mode_change":
+      d.preview = oneLine(`mode: ${String(e.mode)}`);
+      break;
+    case "session_info":
+      d.preview = oneLine(`name: ${str(e.name) ?? ""}`);
+      break;
+    case "session_init":
+      d.preview = oneLine(`task: ${str(e.task) ?? ""}`);
+      d.body = `${str(e.task) ?? ""}`;
+      break;
+    case "ttsr_injection":
+      d.preview = oneLine(`rules: ${Array.isArray(e.injectedRules) ? e.injectedRules.join(", ") : ""}`);
+      break;
+    default:
+      d.preview = oneLine(String(e.type));
+  }
+  d.body = capped(d.body);
+  d.paths = [...paths].join("\n");
+  return d;
+}

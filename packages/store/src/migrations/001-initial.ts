@@ -1,0 +1,103 @@
+import type { Migration } from "./types";
+
+/**
+ * The first schema: sessions, entries (JSON as read + derived columns), labels (derived index of
+ * label entries), pruned originals, import reports, settings, and the FTS5 index.
+ */
+export const migration001Initial: Migration = {
+  version: 1,
+  name: "initial",
+  up(db) {
+    db.exec(`
+      CREATE TABLE sessions (
+        id              TEXT PRIMARY KEY,          -- Bonsai's id: the header id, suffixed only when two files share it
+        header_id       TEXT NOT NULL,             -- the session id written in the file's header
+        title           TEXT,
+        cwd             TEXT NOT NULL DEFAULT '',
+        header_json     TEXT NOT NULL,             -- header as it is written on export (current format)
+        source_path     TEXT UNIQUE,               -- absolute path of the JSONL source; NULL for store-only sessions
+        source_format   TEXT NOT NULL,             -- 'pi-jsonl' or 'bonsai'
+        source_version  INTEGER NOT NULL,          -- format version of the source as read (1, 2, 3)
+        leaf_id         TEXT,                      -- current leaf; NULL = before the first entry
+        created_at      TEXT NOT NULL,             -- header timestamp
+        updated_at      TEXT NOT NULL,             -- last change seen (entry timestamp or write)
+        imported_at     TEXT,
+        entry_count     INTEGER NOT NULL DEFAULT 0,
+        message_count   INTEGER NOT NULL DEFAULT 0,
+        first_message   TEXT NOT NULL DEFAULT '',
+        file_size       INTEGER,                   -- size of the source when last read
+        file_offset     INTEGER,                   -- bytes consumed (end of the last complete line)
+        file_lines      INTEGER,                   -- lines consumed
+        file_mtime_ms   REAL,
+        head_hash       TEXT,                      -- sha256 of the first line (the header) as read
+        tail_hash       TEXT,                      -- sha256 of the last <= 64 KiB before file_offset
+        generation      INTEGER NOT NULL DEFAULT 1 -- bumped when the source is re-imported whole
+      );
+      CREATE INDEX sessions_header_id ON sessions(header_id);
+
+      CREATE TABLE entries (
+        pk            INTEGER PRIMARY KEY,
+        session_id    TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        seq           INTEGER NOT NULL,            -- file order, 0-based
+        line          INTEGER,                     -- 1-based line in the source; NULL when not from a file
+        id            TEXT NOT NULL,
+        parent_id     TEXT,
+        parent_seq    INTEGER,                     -- seq of the parent (last entry with that id); NULL = root/orphan
+        type          TEXT NOT NULL,
+        timestamp     TEXT NOT NULL DEFAULT '',
+        json          TEXT NOT NULL,               -- the entry as read (current form: pruned text when pruned)
+        role          TEXT,
+        tokens        INTEGER NOT NULL DEFAULT 0,
+        preview       TEXT NOT NULL DEFAULT '',
+        tool_name     TEXT,
+        custom_type   TEXT,
+        stop_reason   TEXT,
+        ref_id        TEXT,                        -- compaction: firstKeptEntryId; branch_summary: fromId
+        tokens_before INTEGER,
+        flags         INTEGER NOT NULL DEFAULT 0,  -- 1 pruned, 2 thinking, 4 fromExtension, 8 offline
+        UNIQUE (session_id, seq)
+      );
+      CREATE INDEX entries_by_id ON entries(session_id, id);
+
+      CREATE TABLE labels (
+        session_id  TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        target_id   TEXT NOT NULL,
+        label       TEXT,                          -- NULL = cleared
+        entry_seq   INTEGER NOT NULL,              -- the label entry that set it (last one wins)
+        PRIMARY KEY (session_id, target_id)
+      ) WITHOUT ROWID;
+
+      CREATE TABLE pruned_outputs (
+        session_id     TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        entry_id       TEXT NOT NULL,
+        original_json  TEXT NOT NULL,              -- the entry before pruning
+        pruned_json    TEXT NOT NULL,              -- the entry as pruning wrote it
+        pruned_at      INTEGER NOT NULL,
+        PRIMARY KEY (session_id, entry_id)
+      ) WITHOUT ROWID;
+
+      CREATE TABLE import_reports (
+        id             INTEGER PRIMARY KEY,
+        source_path    TEXT NOT NULL,
+        session_id     TEXT,
+        status         TEXT NOT NULL,              -- imported | appended | unchanged | reimported | not-a-session | failed
+        started_at     TEXT NOT NULL,
+        bytes_read     INTEGER NOT NULL DEFAULT 0,
+        entries_added  INTEGER NOT NULL DEFAULT 0,
+        issues_json    TEXT NOT NULL DEFAULT '[]', -- [{line, kind, message, text?}]
+        message        TEXT
+      );
+      CREATE INDEX import_reports_by_path ON import_reports(source_path, id);
+
+      CREATE TABLE settings (
+        key    TEXT PRIMARY KEY,
+        value  TEXT NOT NULL                       -- JSON
+      ) WITHOUT ROWID;
+
+      CREATE VIRTUAL TABLE entries_fts USING fts5(
+        body, tools, paths,
+        tokenize = 'unicode61 remove_diacritics 2'
+      );
+    `);
+  },
+};

@@ -1,0 +1,276 @@
+/**
+ * The one typed interface to everything Bonsai keeps in SQLite. All SQL lives behind it
+ * (packages/store/src/sqlite-session-store.ts); the backend, the engine and the CLI see only this.
+ *
+ * Reads are synchronous (better-sqlite3); anything that reads or writes files in bulk (import,
+ * export) is asynchronous, reports progress and can be aborted. Every multi-row change is one
+ * transaction. Sessions that came from a JSONL file are written through to it (see the README of
+ * this package for the exact rules).
+ */
+import type { ParseIssueKind, PrunedResult, SessionEntry, SessionHeader, TreeSkeleton } from "@bonsai/core";
+
+export type ImportIssueKind =
+  /** from core's lenient parser */
+  | ParseIssueKind
+  // tree checks done by the store
+  | "missing-id"
+  | "duplicate-id"
+  | "missing-parent"
+  | "parent-cycle"
+  // the source changed in a way that is not an append
+  | "rewritten"
+  // the file could not be read
+  | "io-error";
+
+export interface ImportIssue {
+  /** 1-based line of the source file (0 = the whole file) */
+  line: number;
+  kind: ImportIssueKind;
+  message: string;
+  /** the entry concerned, when there is one */
+  entryId?: string;
+  /** the offending line itself (lines that could not be loaded are kept here, never dropped silently) */
+  text?: string;
+}
+
+export type ImportStatus =
+  /** first import of the file */
+  | "imported"
+  /** the file only grew: the new lines were read from the last offset */
+  | "appended"
+  /** nothing changed since the last import */
+  | "unchanged"
+  /** the file changed other than by appending: it was read again as a new generation of the same session */
+  | "reimported"
+  /** the file is not a session (no header): nothing stored */
+  | "not-a-session"
+  /** the file could not be read or the import failed; nothing was changed */
+  | "failed";
+
+export interface ImportReport {
+  /** row id of the stored report (0 when not stored, e.g. "unchanged") */
+  reportId: number;
+  sourcePath: string;
+  sessionId: string | null;
+  status: ImportStatus;
+  /** bytes of the file read by this import */
+  bytesRead: number;
+  entriesAdded: number;
+  issues: ImportIssue[];
+  /** one-line human summary (why it failed, what changed) */
+  message: string;
+  /** ISO time */
+  startedAt: string;
+}
+
+export interface ImportProgress {
+  filesDone: number;
+  filesTotal: number;
+  bytesDone: number;
+  bytesTotal: number;
+  /** the file being read */
+  currentFile?: string;
+}
+
+export interface ImportOptions {
+  signal?: AbortSignal;
+  onProgress?: (progress: ImportProgress) => void;
+}
+
+export interface ImportPathsResult {
+  reports: ImportReport[];
+  filesTotal: number;
+  bytesTotal: number;
+  /** true when the signal stopped the run (files already done stay imported) */
+  aborted: boolean;
+}
+
+export interface SessionSummary {
+  id: string;
+  /** the session id in the file header (differs from id only when two files share one) */
+  headerId: string;
+  /** header title, else the last compaction's shortSummary, else null */
+  title: string | null;
+  cwd: string;
+  sourcePath: string | null;
+  sourceFormat: "pi-jsonl" | "bonsai";
+  /** version the source was written in (1, 2, 3); 3 after a write-through rewrote a legacy file */
+  sourceVersion: number;
+  createdAt: string;
+  updatedAt: string;
+  importedAt: string | null;
+  entryCount: number;
+  messageCount: number;
+  /** text of the first user message ("" when none) */
+  firstMessage: string;
+  leafId: string | null;
+  /** tool outputs currently pruned with the original kept */
+  prunedCount: number;
+  /** bumped whenever the source was re-imported whole */
+  generation: number;
+}
+
+export interface StoredEntryInfo {
+  entry: SessionEntry;
+  /** position in file order (0-based) */
+  seq: number;
+  /** 1-based source line, null when not from a file */
+  line: number | null;
+}
+
+export interface PrunedOriginal {
+  entryId: string;
+  /** the entry before pruning */
+  original: SessionEntry;
+  /** ms */
+  prunedAt: number;
+}
+
+export interface SearchHit {
+  sessionId: string;
+  sessionTitle: string | null;
+  entryId: string;
+  type: string;
+  role: string | null;
+  timestamp: string;
+  /** matched text with the hits wrapped in [ and ] (… where cut) */
+  snippet: string;
+  /** bm25 rank (lower is better) */
+  rank: number;
+}
+
+export interface SearchOptions {
+  sessionId?: string;
+  /** default 50, at most 500 */
+  limit?: number;
+}
+
+/** What appendEntry needs: the entry body; id, parentId and timestamp are filled in. */
+export type NewEntry = { type: string; [field: string]: unknown };
+
+export interface AppendOptions {
+  /** parent of the new entry: default the current leaf; null makes a new root */
+  parentId?: string | null;
+}
+
+export interface ExportOptions {
+  /** default: the current leaf (Markdown only) */
+  leafId?: string | null;
+}
+
+export interface FollowOptions {
+  /** restrict to these sessions (default: every session with a source file) */
+  sessionIds?: string[];
+  /** polling interval of the fallback poller in ms (default 500) */
+  pollIntervalMs?: number;
+}
+
+export interface Follower {
+  /** sessions currently watched */
+  readonly sessionIds: readonly string[];
+  close(): void;
+}
+
+export interface StoreEvents {
+  /** entries were stored (import, follow, append): in file order */
+  "entries-added": { sessionId: string; entries: SessionEntry[]; source: "import" | "follow" | "append" };
+  /** metadata, leaf, pruning or a whole re-import changed a session */
+  "session-updated": { sessionId: string; reason: "imported" | "reimported" | "leaf" | "pruned" | "restored" | "appended" | "removed" };
+  "import-progress": ImportProgress;
+  /** a followed file produced a report with issues or failed */
+  "follow-error": { sessionId: string; message: string };
+}
+
+export type StoreEventName = keyof StoreEvents;
+export type StoreListener<K extends StoreEventName> = (payload: StoreEvents[K]) => void;
+
+export interface SessionStore {
+  // ------------------------------------------------------------ import
+  /** Imports one JSONL file (idempotent; incremental when the file only grew). Never writes to the file. */
+  importFile(file: string, options?: ImportOptions): Promise<ImportReport>;
+  /** Imports files and folders (recursively, *.jsonl); no paths = defaultSessionDirs(settings). */
+  importPaths(paths?: readonly string[], options?: ImportOptions): Promise<ImportPathsResult>;
+  /** Reports of a session or a source path, newest first. */
+  getImportReports(sessionIdOrPath: string, limit?: number): ImportReport[];
+
+  // ------------------------------------------------------------ sessions
+  listSessions(): SessionSummary[];
+  getSession(sessionId: string): SessionSummary | undefined;
+  /** a full id or a unique prefix of one; throws SessionLookupError otherwise */
+  resolveSessionId(idOrPrefix: string): string;
+  getHeader(sessionId: string): SessionHeader;
+  /** a new session kept only in the store (no source file) */
+  createSession(init?: { cwd?: string; title?: string; id?: string }): SessionSummary;
+  /** removes the session from the store (never touches its file) */
+  deleteSession(sessionId: string): void;
+
+  // ------------------------------------------------------------ entries
+  /** every entry in file order */
+  loadEntries(sessionId: string): SessionEntry[];
+  getEntry(sessionId: string, entryId: string): SessionEntry | undefined;
+  getEntryInfo(sessionId: string, entryId: string): StoredEntryInfo | undefined;
+  /** one row per entry, file order, without parsing any entry JSON */
+  getSkeleton(sessionId: string): TreeSkeleton;
+  /** root -> leaf (default leaf: the current one); cycles stop at the repeated entry */
+  getPath(sessionId: string, leafId?: string | null): SessionEntry[];
+  /**
+   * The entries buildSessionContext needs for `leafId`, as a root -> leaf chain: the path from the
+   * latest compaction's first kept entry, preceded by the settings entries of the older part of the
+   * path (model/thinking/mode changes, ttsr injections, the last assistant message). Same context,
+   * a fraction of the JSON to parse.
+   */
+  getContextEntries(sessionId: string, leafId?: string | null): SessionEntry[];
+
+  getLeaf(sessionId: string): string | null;
+  /** moves the leaf (branch switch without summary; not written to the file, as in pi) */
+  setLeaf(sessionId: string, leafId: string | null): void;
+  /** appends at the leaf (or options.parentId); new omp-style id, timestamp now; the leaf moves */
+  appendEntry(sessionId: string, entry: NewEntry, options?: AppendOptions): SessionEntry;
+  /** appends a label entry (label undefined/"" clears) */
+  appendLabel(sessionId: string, targetId: string, label: string | undefined): SessionEntry;
+
+  // ------------------------------------------------------------ pruning
+  /** replaces tool results by their pruned form (core applyPruning), keeping the originals */
+  applyPruning(sessionId: string, results: readonly Pick<PrunedResult, "entryId" | "message">[]): number;
+  /** restores the originals of the given entries (default: all); returns how many */
+  restorePruned(sessionId: string, entryIds?: readonly string[]): number;
+  listPruned(sessionId: string): PrunedOriginal[];
+
+  // ------------------------------------------------------------ export
+  /** the session in the current JSONL format (pruned form), written atomically */
+  exportJsonl(sessionId: string, file: string): Promise<void>;
+  /** the same text exportJsonl writes */
+  renderJsonl(sessionId: string): string;
+  /** the path root -> leaf as Markdown; written atomically when file is given */
+  exportMarkdown(sessionId: string, file?: string, options?: ExportOptions): Promise<string>;
+
+  // ------------------------------------------------------------ search, settings
+  search(query: string, options?: SearchOptions): SearchHit[];
+  getSettingsJson(): unknown;
+  saveSettingsJson(value: unknown): void;
+
+  // ------------------------------------------------------------ live follow, events
+  /** watches the source files (fs.watch + polling fallback) and imports what agents append */
+  follow(options?: FollowOptions): Follower;
+  on<K extends StoreEventName>(event: K, listener: StoreListener<K>): () => void;
+  off<K extends StoreEventName>(event: K, listener: StoreListener<K>): void;
+
+  close(): void;
+}
+
+export class SessionLookupError extends Error {
+  constructor(
+    message: string,
+    readonly candidates: readonly string[] = [],
+  ) {
+    super(message);
+    this.name = "SessionLookupError";
+  }
+}
+
+export class StoreError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "StoreError";
+  }
+}

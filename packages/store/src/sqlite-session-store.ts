@@ -1,0 +1,1265 @@
+/**
+ * SessionStore on better-sqlite3: the only place with SQL. See session-store.ts for the contract
+ * and ../README.md for import, write-through and follow semantics.
+ */
+import { EventEmitter } from "node:events";
+import fs from "node:fs";
+import path from "node:path";
+import type Database from "better-sqlite3";
+import {
+  CURRENT_SESSION_VERSION,
+  EntryIdGenerator,
+  defaultRandomSource,
+  generateSessionId,
+  serializeEntry,
+  type RandomSource,
+  type SessionEntry,
+  type SessionHeader,
+  type SkeletonNode,
+  type TreeSkeleton,
+} from "@bonsai/core";
+import { appendSync, atomicWriteFileSync } from "./atomic-write";
+import { openDatabase } from "./database";
+import { deriveColumns, FLAG_FROM_EXTENSION, FLAG_OFFLINE, FLAG_PRUNED, FLAG_THINKING, oneLine } from "./derive";
+import { startFollower } from "./follow";
+import { renderMarkdown } from "./markdown";
+import { defaultSessionDirs } from "./paths";
+import { scanPaths } from "./scan";
+import {
+  SessionLookupError,
+  StoreError,
+  type AppendOptions,
+  type ExportOptions,
+  type Follower,
+  type FollowOptions,
+  type ImportIssue,
+  type ImportOptions,
+  type ImportPathsResult,
+  type ImportReport,
+  type ImportStatus,
+  type NewEntry,
+  type PrunedOriginal,
+  type SearchHit,
+  type SearchOptions,
+  type SessionStore,
+  type SessionSummary,
+  type StoredEntryInfo,
+  type StoreEventName,
+  type StoreEvents,
+  type StoreListener,
+} from "./session-store";
+import { readAppended, readWhole, sha256, TAIL_WINDOW, type ReadEntry, type ReadResult } from "./source-reader";
+
+export interface OpenStoreOptions {
+  /** database file (":memory:" for a throwaway store) */
+  path: string;
+  /** better_sqlite3.node built for the host (Electron passes its own) */
+  nativeBinding?: string;
+  /** ids and clock (tests) */
+  random?: RandomSource;
+}
+
+export function openStore(options: OpenStoreOptions): SqliteSessionStore {
+  const db = openDatabase({ path: options.path, nativeBinding: options.nativeBinding });
+  return new SqliteSessionStore(db, options.random ?? defaultRandomSource);
+}
+
+// ---------------------------------------------------------------- row shapes (SQL side)
+
+interface SessionRow {
+  id: string;
+  header_id: string;
+  title: string | null;
+  cwd: string;
+  header_json: string;
+  source_path: string | null;
+  source_format: "pi-jsonl" | "bonsai";
+  source_version: number;
+  leaf_id: string | null;
+  created_at: string;
+  updated_at: string;
+  imported_at: string | null;
+  entry_count: number;
+  message_count: number;
+  first_message: string;
+  file_size: number | null;
+  file_offset: number | null;
+  file_lines: number | null;
+  file_mtime_ms: number | null;
+  head_hash: string | null;
+  tail_hash: string | null;
+  generation: number;
+}
+
+interface ReportRow {
+  id: number;
+  source_path: string;
+  session_id: string | null;
+  status: ImportStatus;
+  started_at: string;
+  bytes_read: number;
+  entries_added: number;
+  issues_json: string;
+  message: string | null;
+}
+
+interface FileState {
+  size: number;
+  mtimeMs: number;
+  offset: number;
+  lines: number;
+  headHash: string;
+  tailHash: string;
+}
+
+/** an entry ready to insert */
+interface PendingEntry {
+  entry: SessionEntry;
+  json: string;
+  line: number | null;
+}
+
+const SKELETON_COLUMNS = "id, parent_id, type, role, timestamp, tokens, preview, tool_name, custom_type, stop_reason, ref_id, tokens_before, flags";
+type SkeletonRow = [
+  string,
+  string | null,
+  string,
+  string | null,
+  string,
+  number,
+  string,
+  string | null,
+  string | null,
+  string | null,
+  string | null,
+  number | null,
+  number,
+];
+
+/** entry types whose effect on the context comes from anywhere on the path (context-building.md §1.4) */
+const SETTINGS_TYPES = new Set(["thinking_level_change", "model_change", "mode_change", "ttsr_injection"]);
+
+function nowIso(): string {
+  return new Date().toISOString();
+}
+
+function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+function isAbortError(err: unknown): boolean {
+  return err instanceof Error && err.name === "AbortError";
+}
+
+function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) {
+    const err = new Error("import aborted");
+    err.name = "AbortError";
+    throw err;
+  }
+}
+
+function readRange(fd: number, start: number, end: number): Buffer {
+  const buf = Buffer.allocUnsafe(Math.max(0, end - start));
+  let done = 0;
+  while (done < buf.length) {
+    const n = fs.readSync(fd, buf, done, buf.length - done, start + done);
+    if (n === 0) break;
+    done += n;
+  }
+  return done === buf.length ? buf : buf.subarray(0, done);
+}
+
+function fileStateOf(buf: Buffer, stat: fs.Stats, read: ReadResult): FileState {
+  return {
+    size: stat.size,
+    mtimeMs: stat.mtimeMs,
+    offset: read.endOffset,
+    lines: read.endLines,
+    headHash: sha256(buf.subarray(0, Math.min(TAIL_WINDOW, read.endOffset))),
+    tailHash: sha256(buf.subarray(Math.max(0, read.endOffset - TAIL_WINDOW), read.endOffset)),
+  };
+}
+
+export class SqliteSessionStore implements SessionStore {
+  private readonly emitter = new EventEmitter();
+  private readonly followers = new Set<Follower>();
+  private closed = false;
+
+  constructor(
+    readonly db: Database.Database,
+    private readonly random: RandomSource = defaultRandomSource,
+  ) {
+    this.emitter.setMaxListeners(100);
+  }
+
+  // ================================================================ statements
+
+  private readonly stmtCache = new Map<string, Database.Statement>();
+
+  private sql(text: string): Database.Statement {
+    let s = this.stmtCache.get(text);
+    if (!s) {
+      s = this.db.prepare(text);
+      this.stmtCache.set(text, s);
+    }
+    return s;
+  }
+
+  private sessionRow(id: string): SessionRow | undefined {
+    return this.sql("SELECT * FROM sessions WHERE id = ?").get(id) as SessionRow | undefined;
+  }
+
+  private requireSession(id: string): SessionRow {
+    const row = this.sessionRow(id);
+    if (!row) throw new SessionLookupError(`no session ${id} in the store`);
+    return row;
+  }
+
+  private sessionBySource(file: string): SessionRow | undefined {
+    return this.sql("SELECT * FROM sessions WHERE source_path = ?").get(file) as SessionRow | undefined;
+  }
+
+  // ================================================================ events
+
+  on<K extends StoreEventName>(event: K, listener: StoreListener<K>): () => void {
+    this.emitter.on(event, listener);
+    return () => this.off(event, listener);
+  }
+
+  off<K extends StoreEventName>(event: K, listener: StoreListener<K>): void {
+    this.emitter.off(event, listener);
+  }
+
+  private emit<K extends StoreEventName>(event: K, payload: StoreEvents[K]): void {
+    this.emitter.emit(event, payload);
+  }
+
+  // ================================================================ import
+
+  async importFile(file: string, options: ImportOptions = {}): Promise<ImportReport> {
+    throwIfAborted(options.signal);
+    await Promise.resolve();
+    return this.syncFile(path.resolve(file), "import", options.signal);
+  }
+
+  async importPaths(paths?: readonly string[], options: ImportOptions = {}): Promise<ImportPathsResult> {
+    const targets = paths && paths.length > 0 ? paths : defaultSessionDirs(this.settingsSessionDirs()).filter((d) => fs.existsSync(d));
+    const scan = scanPaths(targets);
+    const reports: ImportReport[] = [];
+    for (const m of scan.missing) {
+      reports.push(this.storeReport({ sourcePath: m.path, sessionId: null, status: "failed", bytesRead: 0, entriesAdded: 0, issues: [], message: m.message }));
+    }
+    const bytesTotal = scan.files.reduce((n, f) => n + f.size, 0);
+    const progress = { filesDone: 0, filesTotal: scan.files.length, bytesDone: 0, bytesTotal };
+    const report = (currentFile?: string): void => {
+      const p = currentFile ? { ...progress, currentFile } : { ...progress };
+      options.onProgress?.(p);
+      this.emit("import-progress", p);
+    };
+    report();
+    let aborted = false;
+    for (const f of scan.files) {
+      if (options.signal?.aborted) {
+        aborted = true;
+        break;
+      }
+      report(f.path);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      try {
+        reports.push(this.syncFile(f.path, "import", options.signal));
+      } catch (err) {
+        if (!isAbortError(err)) throw err;
+        aborted = true;
+        break;
+      }
+      progress.filesDone++;
+      progress.bytesDone += f.size;
+      report();
+    }
+    return { reports, filesTotal: scan.files.length, bytesTotal, aborted };
+  }
+
+  private settingsSessionDirs(): string[] {
+    const s = this.getSettingsJson();
+    const dirs = typeof s === "object" && s !== null ? (s as { sessionDirs?: unknown }).sessionDirs : undefined;
+    return Array.isArray(dirs) ? dirs.filter((d): d is string => typeof d === "string") : [];
+  }
+
+  getImportReports(sessionIdOrPath: string, limit = 20): ImportReport[] {
+    const rows = this.sql("SELECT * FROM import_reports WHERE session_id = ? OR source_path = ? ORDER BY id DESC LIMIT ?").all(
+      sessionIdOrPath,
+      path.isAbsolute(sessionIdOrPath) ? sessionIdOrPath : path.resolve(sessionIdOrPath),
+      limit,
+    ) as ReportRow[];
+    return rows.map((r) => ({
+      reportId: r.id,
+      sourcePath: r.source_path,
+      sessionId: r.session_id,
+      status: r.status,
+      bytesRead: r.bytes_read,
+      entriesAdded: r.entries_added,
+      issues: JSON.parse(r.issues_json) as ImportIssue[],
+      message: r.message ?? "",
+      startedAt: r.started_at,
+    }));
+  }
+
+  private storeReport(r: Omit<ImportReport, "reportId" | "startedAt">): ImportReport {
+    const startedAt = nowIso();
+    const info = this.sql(
+      "INSERT INTO import_reports (source_path, session_id, status, started_at, bytes_read, entries_added, issues_json, message) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    ).run(r.sourcePath, r.sessionId, r.status, startedAt, r.bytesRead, r.entriesAdded, JSON.stringify(r.issues), r.message);
+    return { ...r, reportId: Number(info.lastInsertRowid), startedAt };
+  }
+
+  /**
+   * Brings the store up to date with one file: no-op when unchanged, the appended bytes when it
+   * only grew, everything again (same session, new generation) when it changed otherwise.
+   * Synchronous; one transaction for the data change.
+   */
+  private syncFile(file: string, source: "import" | "follow" | "append", signal?: AbortSignal): ImportReport {
+    const existing = this.sessionBySource(file);
+    let fd: number;
+    let stat: fs.Stats;
+    try {
+      fd = fs.openSync(file, "r");
+      stat = fs.fstatSync(fd);
+      if (!stat.isFile()) {
+        fs.closeSync(fd);
+        throw new Error("not a regular file");
+      }
+    } catch (err) {
+      const message = `cannot read ${file}: ${errorMessage(err)}`;
+      return this.storeReport({
+        sourcePath: file,
+        sessionId: existing?.id ?? null,
+        status: "failed",
+        bytesRead: 0,
+        entriesAdded: 0,
+        issues: [{ line: 0, kind: "io-error", message }],
+        message,
+      });
+    }
+    try {
+      if (existing && existing.file_size === stat.size && existing.file_mtime_ms === stat.mtimeMs) {
+        return this.unchanged(existing, file);
+      }
+      if (existing && existing.file_offset !== null && stat.size >= existing.file_offset && this.onlyGrew(fd, existing)) {
+        if (stat.size === existing.file_offset) {
+          this.sql("UPDATE sessions SET file_size = ?, file_mtime_ms = ? WHERE id = ?").run(stat.size, stat.mtimeMs, existing.id);
+          return this.unchanged(existing, file);
+        }
+        return this.importAppended(fd, stat, existing, source, signal);
+      }
+      const buf = readRange(fd, 0, stat.size);
+      throwIfAborted(signal);
+      return this.importWhole(file, buf, stat, existing, signal);
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
+  private unchanged(row: SessionRow, file: string): ImportReport {
+    return {
+      reportId: 0,
+      sourcePath: file,
+      sessionId: row.id,
+      status: "unchanged",
+      bytesRead: 0,
+      entriesAdded: 0,
+      issues: [],
+      message: "unchanged since the last import",
+      startedAt: nowIso(),
+    };
+  }
+
+  private onlyGrew(fd: number, row: SessionRow): boolean {
+    const offset = row.file_offset ?? 0;
+    const head = readRange(fd, 0, Math.min(TAIL_WINDOW, offset));
+    if (sha256(head) !== row.head_hash) return false;
+    const tail = readRange(fd, Math.max(0, offset - TAIL_WINDOW), offset);
+    return sha256(tail) === row.tail_hash;
+  }
+
+  private importAppended(fd: number, stat: fs.Stats, row: SessionRow, source: "import" | "follow" | "append", signal?: AbortSignal): ImportReport {
+    const offset = row.file_offset ?? 0;
+    const chunk = readRange(fd, offset, stat.size);
+    const read = readAppended(chunk, offset, row.file_lines ?? 0, row.header_json, row.source_version, this.random);
+    throwIfAborted(signal);
+    const state: FileState = {
+      size: stat.size,
+      mtimeMs: stat.mtimeMs,
+      offset: read.endOffset,
+      lines: read.endLines,
+      headHash: sha256(readRange(fd, 0, Math.min(TAIL_WINDOW, read.endOffset))),
+      tailHash: sha256(readRange(fd, Math.max(0, read.endOffset - TAIL_WINDOW), read.endOffset)),
+    };
+    const issues = [...read.issues];
+    let added: SessionEntry[] = [];
+    const report = this.db
+      .transaction(() => {
+        const pending = this.checkAppended(row, read.entries, issues);
+        added = this.insertEntries(row.id, pending, { fixFirstParentOfLegacy: row.source_version < 2 });
+        this.refreshSessionMeta(row.id, added.length > 0 ? added[added.length - 1]?.id : undefined);
+        this.saveFileState(row.id, state);
+        return this.storeReport({
+          sourcePath: row.source_path ?? "",
+          sessionId: row.id,
+          status: "appended",
+          bytesRead: chunk.length,
+          entriesAdded: added.length,
+          issues,
+          message: `${added.length} new entries${issues.length > 0 ? `, ${issues.length} issues` : ""}`,
+        });
+      })
+      .immediate();
+    if (added.length > 0) this.emit("entries-added", { sessionId: row.id, entries: added, source });
+    return report;
+  }
+
+  private importWhole(file: string, buf: Buffer, stat: fs.Stats, existing: SessionRow | undefined, signal?: AbortSignal): ImportReport {
+    const read = readWhole(buf, this.random);
+    throwIfAborted(signal);
+    const issues = [...read.issues];
+    if (!read.header) {
+      const message = issues.find((i) => i.kind === "missing-header" || i.kind === "invalid-header" || i.kind === "empty")?.message ?? "not a session file";
+      return this.storeReport({ sourcePath: file, sessionId: existing?.id ?? null, status: "not-a-session", bytesRead: buf.length, entriesAdded: 0, issues, message });
+    }
+    const header = read.header;
+    const state = fileStateOf(buf, stat, read);
+    const pending = this.checkWhole(read.entries, issues);
+    const status: ImportStatus = existing ? "reimported" : "imported";
+    if (existing) {
+      issues.unshift({
+        line: 0,
+        kind: "rewritten",
+        message: "the file changed other than by appending (rewritten, truncated or edited): it was read again as a new generation of the session; pruned originals of entries that are still pruned were kept",
+      });
+    }
+    let sessionId = "";
+    const report = this.db
+      .transaction(() => {
+        sessionId = existing ? existing.id : this.newSessionIdFor(header.id, file);
+        if (existing) {
+          this.clearEntries(sessionId);
+          this.sql(
+            "UPDATE sessions SET header_id = ?, header_json = ?, cwd = ?, source_version = ?, created_at = ?, generation = generation + 1 WHERE id = ?",
+          ).run(header.id, JSON.stringify(header), header.cwd ?? "", read.fromVersion, header.timestamp ?? "", sessionId);
+        } else {
+          this.sql(
+            `INSERT INTO sessions (id, header_id, cwd, header_json, source_path, source_format, source_version, created_at, updated_at, imported_at)
+             VALUES (?, ?, ?, ?, ?, 'pi-jsonl', ?, ?, ?, ?)`,
+          ).run(sessionId, header.id, header.cwd ?? "", JSON.stringify(header), file, read.fromVersion, header.timestamp ?? "", header.timestamp ?? "", nowIso());
+        }
+        const added = this.insertEntries(sessionId, pending, {});
+        if (existing) this.dropStalePrunedOriginals(sessionId);
+        this.refreshSessionMeta(sessionId, added.length > 0 ? (added[added.length - 1]?.id ?? null) : null);
+        this.saveFileState(sessionId, state);
+        return this.storeReport({
+          sourcePath: file,
+          sessionId,
+          status,
+          bytesRead: buf.length,
+          entriesAdded: added.length,
+          issues,
+          message: `${added.length} entries (format v${read.fromVersion}${read.fromVersion < CURRENT_SESSION_VERSION ? `, migrated to v${CURRENT_SESSION_VERSION} in the store only` : ""})${issues.length > 0 ? `, ${issues.length} issues` : ""}`,
+        });
+      })
+      .immediate();
+    this.emit("session-updated", { sessionId, reason: existing ? "reimported" : "imported" });
+    return report;
+  }
+
+  /** The header id, unless another file already brought a session with that id. */
+  private newSessionIdFor(headerId: string, file: string): string {
+    if (!this.sessionRow(headerId)) return headerId;
+    const suffix = sha256(file).slice(0, 8);
+    let id = `${headerId}-${suffix}`;
+    for (let n = 2; this.sessionRow(id); n++) id = `${headerId}-${suffix}-${n}`;
+    return id;
+  }
+
+  private clearEntries(sessionId: string): void {
+    this.sql("DELETE FROM entries_fts WHERE rowid IN (SELECT pk FROM entries WHERE session_id = ?)").run(sessionId);
+    this.sql("DELETE FROM entries WHERE session_id = ?").run(sessionId);
+    this.sql("DELETE FROM labels WHERE session_id = ?").run(sessionId);
+  }
+
+  private dropStalePrunedOriginals(sessionId: string): void {
+    // keep an original only while its entry exists and is still pruned
+    this.sql(
+      `DELETE FROM pruned_outputs WHERE session_id = ? AND entry_id NOT IN
+         (SELECT id FROM entries WHERE session_id = ? AND (flags & ${FLAG_PRUNED}) != 0)`,
+    ).run(sessionId, sessionId);
+  }
+
+  // ---------------------------------------------------------------- tree checks
+
+  /** Entries without an id are reported (with their text) and not loaded; the rest is checked as a whole. */
+  private checkWhole(entries: readonly ReadEntry[], issues: ImportIssue[]): PendingEntry[] {
+    const pending = this.withIds(entries, issues);
+    const lastById = new Map<string, number>();
+    const firstLine = new Map<string, number | null>();
+    pending.forEach((p, i) => {
+      const prev = firstLine.get(p.entry.id);
+      if (prev !== undefined) {
+        issues.push({
+          line: p.line ?? 0,
+          kind: "duplicate-id",
+          entryId: p.entry.id,
+          message: `duplicate entry id ${p.entry.id} (first on line ${prev ?? "?"}): both are kept, lookups by id find this later one`,
+        });
+      } else firstLine.set(p.entry.id, p.line);
+      lastById.set(p.entry.id, i);
+    });
+    const parentIndex = pending.map((p) => {
+      const parent = p.entry.parentId;
+      if (parent === null || parent === undefined || parent === "") return -1;
+      const idx = lastById.get(parent);
+      if (idx === undefined) {
+        issues.push({
+          line: p.line ?? 0,
+          kind: "missing-parent",
+          entryId: p.entry.id,
+          message: `entry ${p.entry.id}: parent ${String(parent)} is not in the file; the entry is treated as a root`,
+        });
+        return -1;
+      }
+      return idx;
+    });
+    // cycles: colour walk over the parent links (0 new, 1 on the current walk, 2 done)
+    const colour = new Uint8Array(pending.length);
+    for (let start = 0; start < pending.length; start++) {
+      if (colour[start] !== 0) continue;
+      const walk: number[] = [];
+      let i = start;
+      while (i !== -1 && colour[i] === 0) {
+        colour[i] = 1;
+        walk.push(i);
+        i = parentIndex[i] ?? -1;
+      }
+      if (i !== -1 && colour[i] === 1) {
+        const p = pending[i] as PendingEntry;
+        const members = walk.slice(walk.indexOf(i)).map((k) => (pending[k] as PendingEntry).entry.id);
+        issues.push({
+          line: p.line ?? 0,
+          kind: "parent-cycle",
+          entryId: p.entry.id,
+          message: `parent cycle ${members.join(" -> ")} -> ${p.entry.id}: paths stop at the repeated entry`,
+        });
+      }
+      for (const k of walk) colour[k] = 2;
+    }
+    return pending;
+  }
+
+  private checkAppended(row: SessionRow, entries: readonly ReadEntry[], issues: ImportIssue[]): PendingEntry[] {
+    const pending = this.withIds(entries, issues);
+    const legacy = row.source_version < 2;
+    const inChunk = new Map<string, number | null>();
+    pending.forEach((p, i) => {
+      const id = p.entry.id;
+      const earlier = inChunk.get(id) ?? this.entryLine(row.id, id);
+      if (earlier !== undefined) {
+        issues.push({ line: p.line ?? 0, kind: "duplicate-id", entryId: id, message: `duplicate entry id ${id} (first on line ${earlier ?? "?"}): both are kept, lookups by id find this later one` });
+      }
+      inChunk.set(id, p.line);
+      const parent = p.entry.parentId;
+      if (legacy && i === 0) return; // linked to the previous entry on insert
+      if (parent === null || parent === undefined || parent === "") return;
+      if (!inChunk.has(parent) && this.entryLine(row.id, parent) === undefined) {
+        issues.push({ line: p.line ?? 0, kind: "missing-parent", entryId: id, message: `entry ${id}: parent ${String(parent)} is not in the file; the entry is treated as a root` });
+      } else if (parent === id) {
+        issues.push({ line: p.line ?? 0, kind: "parent-cycle", entryId: id, message: `entry ${id} is its own parent: paths stop there` });
+      }
+    });
+    return pending;
+  }
+
+  private entryLine(sessionId: string, id: string): number | null | undefined {
+    const r = this.sql("SELECT line FROM entries WHERE session_id = ? AND id = ? ORDER BY seq DESC LIMIT 1").get(sessionId, id) as
+      | { line: number | null }
+      | undefined;
+    return r ? r.line : undefined;
+  }
+
+  private withIds(entries: readonly ReadEntry[], issues: ImportIssue[]): PendingEntry[] {
+    const out: PendingEntry[] = [];
+    for (const e of entries) {
+      const id = (e.entry as { id?: unknown }).id;
+      if (typeof id !== "string" || id === "") {
+        issues.push({ line: e.line, kind: "missing-id", message: "entry without an id: not loaded (kept in this report)", text: e.json });
+        continue;
+      }
+      out.push({ entry: e.entry, json: e.json, line: e.line });
+    }
+    return out;
+  }
+
+  // ---------------------------------------------------------------- inserting
+
+  /** Inserts entries after the session's last one (file order); returns them. Caller holds the transaction. */
+  private insertEntries(sessionId: string, pending: PendingEntry[], opts: { fixFirstParentOfLegacy?: boolean }): SessionEntry[] {
+    if (pending.length === 0) return [];
+    const last = this.sql("SELECT seq, id FROM entries WHERE session_id = ? ORDER BY seq DESC LIMIT 1").get(sessionId) as
+      | { seq: number; id: string }
+      | undefined;
+    let seq = last ? last.seq + 1 : 0;
+    if (opts.fixFirstParentOfLegacy && pending[0]) {
+      // a v1 file's appended lines have no ids: core migration chained them starting from null
+      const first = pending[0];
+      first.entry.parentId = last ? last.id : null;
+      first.json = JSON.stringify(first.entry);
+    }
+    // parents resolve to the last entry with that id: in this batch, else already stored
+    const batchIds = new Map<string, number>();
+    const startSeq = seq;
+    pending.forEach((p, i) => batchIds.set(p.entry.id, startSeq + i));
+    const insert = this.sql(
+      `INSERT INTO entries (session_id, seq, line, id, parent_id, parent_seq, type, timestamp, json, role, tokens, preview, tool_name, custom_type, stop_reason, ref_id, tokens_before, flags)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const insertFts = this.sql("INSERT INTO entries_fts (rowid, body, tools, paths) VALUES (?, ?, ?, ?)");
+    const storedSeq = this.sql("SELECT seq FROM entries WHERE session_id = ? AND id = ? ORDER BY seq DESC LIMIT 1").pluck();
+    const upsertLabel = this.sql(
+      "INSERT INTO labels (session_id, target_id, label, entry_seq) VALUES (?, ?, ?, ?) ON CONFLICT (session_id, target_id) DO UPDATE SET label = excluded.label, entry_seq = excluded.entry_seq",
+    );
+    const out: SessionEntry[] = [];
+    for (const p of pending) {
+      const e = p.entry;
+      const parent = typeof e.parentId === "string" && e.parentId !== "" ? e.parentId : null;
+      let parentSeq: number | null = null;
+      if (parent !== null && parent !== e.id) {
+        const inBatch = batchIds.get(parent);
+        parentSeq = inBatch ?? ((storedSeq.get(sessionId, parent) as number | undefined) ?? null);
+      }
+      const d = deriveColumns(e);
+      const info = insert.run(
+        sessionId,
+        seq,
+        p.line,
+        e.id,
+        parent,
+        parentSeq,
+        String(e.type),
+        typeof e.timestamp === "string" ? e.timestamp : "",
+        p.json,
+        d.role,
+        d.tokens,
+        d.preview,
+        d.toolName,
+        d.customType,
+        d.stopReason,
+        d.refId,
+        d.tokensBefore,
+        d.flags,
+      );
+      if (d.body !== "" || d.tools !== "" || d.paths !== "") insertFts.run(info.lastInsertRowid, d.body, d.tools, d.paths);
+      if (e.type === "label") {
+        const { targetId, label } = e as { targetId?: unknown; label?: unknown };
+        if (typeof targetId === "string") upsertLabel.run(sessionId, targetId, typeof label === "string" && label !== "" ? label : null, seq);
+      }
+      out.push(e);
+      seq++;
+    }
+    return out;
+  }
+
+  /** Counts, title, first message, updated time; the leaf moves to `leafId` when given. */
+  private refreshSessionMeta(sessionId: string, leafId?: string | null): void {
+    const row = this.requireSession(sessionId);
+    const header = JSON.parse(row.header_json) as SessionHeader;
+    const counts = this.sql(
+      "SELECT count(*) AS n, coalesce(sum(type = 'message'), 0) AS m, max(timestamp) AS latest FROM entries WHERE session_id = ?",
+    ).get(sessionId) as { n: number; m: number; latest: string | null };
+    const firstUser = this.sql(
+      "SELECT json FROM entries WHERE session_id = ? AND type = 'message' AND role = 'user' ORDER BY seq LIMIT 1",
+    ).pluck().get(sessionId) as string | undefined;
+    let firstMessage = "";
+    if (firstUser) firstMessage = deriveColumns(JSON.parse(firstUser) as SessionEntry).userText ?? "";
+    let title: string | null = typeof header.title === "string" && header.title !== "" ? header.title : null;
+    if (title === null) {
+      const info = this.sql("SELECT json FROM entries WHERE session_id = ? AND type = 'session_info' ORDER BY seq DESC LIMIT 1").pluck().get(sessionId) as
+        | string
+        | undefined;
+      const name = info ? (JSON.parse(info) as { name?: unknown }).name : undefined;
+      if (typeof name === "string" && name !== "") title = name;
+    }
+    if (title === null) {
+      const short = this.sql(
+        "SELECT json FROM entries WHERE session_id = ? AND type = 'compaction' AND json LIKE '%\"shortSummary\"%' ORDER BY seq DESC LIMIT 1",
+      ).pluck().get(sessionId) as string | undefined;
+      const s = short ? (JSON.parse(short) as { shortSummary?: unknown }).shortSummary : undefined;
+      if (typeof s === "string" && s !== "") title = s;
+    }
+    const updated = counts.latest && counts.latest > row.updated_at ? counts.latest : row.updated_at;
+    this.sql("UPDATE sessions SET entry_count = ?, message_count = ?, first_message = ?, title = ?, updated_at = ? WHERE id = ?").run(
+      counts.n,
+      counts.m,
+      oneLine(firstMessage, 500),
+      title,
+      updated,
+      sessionId,
+    );
+    if (leafId !== undefined) this.sql("UPDATE sessions SET leaf_id = ? WHERE id = ?").run(leafId, sessionId);
+  }
+
+  private saveFileState(sessionId: string, s: FileState): void {
+    this.sql(
+      "UPDATE sessions SET file_size = ?, file_mtime_ms = ?, file_offset = ?, file_lines = ?, head_hash = ?, tail_hash = ?, imported_at = ? WHERE id = ?",
+    ).run(s.size, s.mtimeMs, s.offset, s.lines, s.headHash, s.tailHash, nowIso(), sessionId);
+  }
+
+  /** Records the file as Bonsai just wrote it (whole text known). */
+  private saveWrittenFileState(sessionId: string, file: string, text: Buffer): void {
+    const stat = fs.statSync(file);
+    const lines = text.reduce((n, b) => (b === 0x0a ? n + 1 : n), 0);
+    this.saveFileState(sessionId, {
+      size: stat.size,
+      mtimeMs: stat.mtimeMs,
+      offset: text.length,
+      lines,
+      headHash: sha256(text.subarray(0, Math.min(TAIL_WINDOW, text.length))),
+      tailHash: sha256(text.subarray(Math.max(0, text.length - TAIL_WINDOW))),
+    });
+  }
+
+  // ================================================================ sessions
+
+  private toSummary(r: SessionRow & { pruned_count?: number }): SessionSummary {
+    return {
+      id: r.id,
+      headerId: r.header_id,
+      title: r.title,
+      cwd: r.cwd,
+      sourcePath: r.source_path,
+      sourceFormat: r.source_format,
+      sourceVersion: r.source_version,
+      createdAt: r.created_at,
+      updatedAt: r.updated_at,
+      importedAt: r.imported_at,
+      entryCount: r.entry_count,
+      messageCount: r.message_count,
+      firstMessage: r.first_message,
+      leafId: r.leaf_id,
+      prunedCount: r.pruned_count ?? 0,
+      generation: r.generation,
+    };
+  }
+
+  listSessions(): SessionSummary[] {
+    const rows = this.sql(
+      `SELECT s.*, (SELECT count(*) FROM pruned_outputs p WHERE p.session_id = s.id) AS pruned_count
+       FROM sessions s ORDER BY s.updated_at DESC, s.id`,
+    ).all() as (SessionRow & { pruned_count: number })[];
+    return rows.map((r) => this.toSummary(r));
+  }
+
+  getSession(sessionId: string): SessionSummary | undefined {
+    const r = this.sql(
+      "SELECT s.*, (SELECT count(*) FROM pruned_outputs p WHERE p.session_id = s.id) AS pruned_count FROM sessions s WHERE s.id = ?",
+    ).get(sessionId) as (SessionRow & { pruned_count: number }) | undefined;
+    return r ? this.toSummary(r) : undefined;
+  }
+
+  resolveSessionId(idOrPrefix: string): string {
+    const q = idOrPrefix.trim();
+    if (q === "") throw new SessionLookupError("empty session id");
+    if (this.sessionRow(q)) return q;
+    const escaped = q.replace(/[\\%_]/g, (c) => `\\${c}`);
+    const ids = this.sql("SELECT id FROM sessions WHERE id LIKE ? ESCAPE '\\' OR header_id = ? ORDER BY id LIMIT 11").pluck().all(`${escaped}%`, q) as string[];
+    if (ids.length === 1) return ids[0] as string;
+    if (ids.length === 0) throw new SessionLookupError(`no stored session matches "${q}" (run "bonsai ls" to see them)`);
+    throw new SessionLookupError(`"${q}" matches ${ids.length > 10 ? "more than 10" : ids.length} sessions: ${ids.slice(0, 10).join(", ")}; give more characters`, ids);
+  }
+
+  getHeader(sessionId: string): SessionHeader {
+    return JSON.parse(this.requireSession(sessionId).header_json) as SessionHeader;
+  }
+
+  createSession(init: { cwd?: string; title?: string; id?: string } = {}): SessionSummary {
+    const id = init.id ?? generateSessionId(this.random);
+    if (this.sessionRow(id)) throw new StoreError(`a session ${id} already exists`);
+    const timestamp = nowIso();
+    const header: SessionHeader = { type: "session", version: CURRENT_SESSION_VERSION, id, timestamp, cwd: init.cwd ?? "" };
+    if (init.title) header.title = init.title;
+    this.sql(
+      `INSERT INTO sessions (id, header_id, title, cwd, header_json, source_format, source_version, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, 'bonsai', ?, ?, ?)`,
+    ).run(id, id, init.title ?? null, header.cwd, JSON.stringify(header), CURRENT_SESSION_VERSION, timestamp, timestamp);
+    return this.getSession(id) as SessionSummary;
+  }
+
+  deleteSession(sessionId: string): void {
+    this.requireSession(sessionId);
+    this.db.transaction(() => {
+      this.clearEntries(sessionId);
+      this.sql("DELETE FROM pruned_outputs WHERE session_id = ?").run(sessionId);
+      this.sql("DELETE FROM sessions WHERE id = ?").run(sessionId);
+    })();
+    this.emit("session-updated", { sessionId, reason: "removed" });
+  }
+
+  // ================================================================ entries
+
+  loadEntries(sessionId: string): SessionEntry[] {
+    this.requireSession(sessionId);
+    const rows = this.sql("SELECT json FROM entries WHERE session_id = ? ORDER BY seq").pluck().all(sessionId) as string[];
+    return rows.map((j) => JSON.parse(j) as SessionEntry);
+  }
+
+  getEntry(sessionId: string, entryId: string): SessionEntry | undefined {
+    return this.getEntryInfo(sessionId, entryId)?.entry;
+  }
+
+  getEntryInfo(sessionId: string, entryId: string): StoredEntryInfo | undefined {
+    const r = this.sql("SELECT json, seq, line FROM entries WHERE session_id = ? AND id = ? ORDER BY seq DESC LIMIT 1").get(sessionId, entryId) as
+      | { json: string; seq: number; line: number | null }
+      | undefined;
+    return r ? { entry: JSON.parse(r.json) as SessionEntry, seq: r.seq, line: r.line } : undefined;
+  }
+
+  getSkeleton(sessionId: string): TreeSkeleton {
+    const row = this.requireSession(sessionId);
+    const labels = new Map<string, string>();
+    for (const l of this.sql("SELECT target_id, label FROM labels WHERE session_id = ? AND label IS NOT NULL").raw().all(sessionId) as [string, string][]) {
+      labels.set(l[0], l[1]);
+    }
+    const rows = this.sql(`SELECT ${SKELETON_COLUMNS} FROM entries WHERE session_id = ? ORDER BY seq`).raw().all(sessionId) as SkeletonRow[];
+    const nodes: SkeletonNode[] = new Array<SkeletonNode>(rows.length);
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i] as SkeletonRow;
+      const [id, parentId, type, role, timestamp, tokens, preview, toolName, customType, stopReason, refId, tokensBefore, flags] = r;
+      const node: SkeletonNode = { id, parentId, type, role, timestamp, tokens, preview };
+      const label = labels.get(id);
+      if (label !== undefined) node.label = label;
+      if (toolName !== null) node.toolName = toolName;
+      if (flags & FLAG_PRUNED) node.pruned = true;
+      if (flags & FLAG_THINKING) node.thinking = true;
+      if (flags & FLAG_FROM_EXTENSION) node.fromExtension = true;
+      if (flags & FLAG_OFFLINE) node.offline = true;
+      if (stopReason !== null) node.stopReason = stopReason;
+      if (customType !== null) node.customType = customType;
+      if (refId !== null) {
+        if (type === "compaction") node.firstKeptEntryId = refId;
+        else node.fromId = refId;
+      }
+      if (tokensBefore !== null) node.tokensBefore = tokensBefore;
+      nodes[i] = node;
+    }
+    return { sessionId, leafId: row.leaf_id, nodes };
+  }
+
+  /** seq list of the path root -> leaf, from the parent links alone (no JSON parsed). */
+  private pathSeqs(sessionId: string, leafId: string | null | undefined): { seqs: number[]; types: string[]; roles: (string | null)[]; refs: (string | null)[]; ids: string[] } {
+    const empty = { seqs: [], types: [], roles: [], refs: [], ids: [] };
+    const leaf = leafId === undefined ? this.requireSession(sessionId).leaf_id : leafId;
+    if (leaf === null) return empty;
+    const leafSeq = this.sql("SELECT seq FROM entries WHERE session_id = ? AND id = ? ORDER BY seq DESC LIMIT 1").pluck().get(sessionId, leaf) as
+      | number
+      | undefined;
+    if (leafSeq === undefined) return empty;
+    type PathRow = [number | null, string, string | null, string | null, string];
+    const rows = this.sql("SELECT parent_seq, type, role, ref_id, id FROM entries WHERE session_id = ? ORDER BY seq").raw().all(sessionId) as PathRow[];
+    const seqs: number[] = [];
+    const seen = new Uint8Array(rows.length);
+    let s: number | null = leafSeq;
+    while (s !== null && s < rows.length && seen[s] === 0) {
+      seen[s] = 1;
+      seqs.push(s);
+      s = (rows[s] as PathRow)[0];
+    }
+    seqs.reverse();
+    const at = (q: number): PathRow => rows[q] as PathRow;
+    return {
+      seqs,
+      types: seqs.map((q) => at(q)[1]),
+      roles: seqs.map((q) => at(q)[2]),
+      refs: seqs.map((q) => at(q)[3]),
+      ids: seqs.map((q) => at(q)[4]),
+    };
+  }
+
+  private entriesBySeq(sessionId: string, seqs: readonly number[]): SessionEntry[] {
+    if (seqs.length === 0) return [];
+    const wanted = new Set(seqs);
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (const q of seqs) {
+      if (q < lo) lo = q;
+      if (q > hi) hi = q;
+    }
+    // one range scan when the path is dense (the usual linear session), point lookups otherwise
+    const bySeq = new Map<number, string>();
+    if (hi - lo + 1 <= seqs.length * 2) {
+      for (const [seq, json] of this.sql("SELECT seq, json FROM entries WHERE session_id = ? AND seq BETWEEN ? AND ?").raw().all(sessionId, lo, hi) as [
+        number,
+        string,
+      ][]) {
+        if (wanted.has(seq)) bySeq.set(seq, json);
+      }
+    } else {
+      const one = this.sql("SELECT json FROM entries WHERE session_id = ? AND seq = ?").pluck();
+      for (const seq of seqs) bySeq.set(seq, one.get(sessionId, seq) as string);
+    }
+    return seqs.map((q) => JSON.parse(bySeq.get(q) as string) as SessionEntry);
+  }
+
+  getPath(sessionId: string, leafId?: string | null): SessionEntry[] {
+    return this.entriesBySeq(sessionId, this.pathSeqs(sessionId, leafId).seqs);
+  }
+
+  getContextEntries(sessionId: string, leafId?: string | null): SessionEntry[] {
+    const p = this.pathSeqs(sessionId, leafId);
+    // the latest compaction on the path and the position of its first kept entry
+    let cut = 0;
+    for (let i = p.seqs.length - 1; i >= 0; i--) {
+      if (p.types[i] !== "compaction") continue;
+      const kept = p.refs[i];
+      const k = kept ? p.ids.lastIndexOf(kept, i) : -1;
+      cut = k >= 0 ? k : i;
+      break;
+    }
+    if (cut === 0) return this.entriesBySeq(sessionId, p.seqs);
+    const chosen: number[] = [];
+    let lastAssistant = -1;
+    for (let i = 0; i < cut; i++) {
+      if (SETTINGS_TYPES.has(p.types[i] as string)) chosen.push(i);
+      else if (p.types[i] === "message" && p.roles[i] === "assistant") lastAssistant = i;
+    }
+    if (lastAssistant >= 0) chosen.push(lastAssistant);
+    chosen.sort((a, b) => a - b);
+    for (let i = cut; i < p.seqs.length; i++) chosen.push(i);
+    const entries = this.entriesBySeq(
+      sessionId,
+      chosen.map((i) => p.seqs[i] as number),
+    );
+    // relink as one chain so that a context builder walking parentId sees exactly this list
+    for (let i = 0; i < entries.length; i++) (entries[i] as SessionEntry).parentId = i === 0 ? null : (entries[i - 1] as SessionEntry).id;
+    return entries;
+  }
+
+  getLeaf(sessionId: string): string | null {
+    return this.requireSession(sessionId).leaf_id;
+  }
+
+  setLeaf(sessionId: string, leafId: string | null): void {
+    this.requireSession(sessionId);
+    if (leafId !== null && !this.getEntryInfo(sessionId, leafId)) throw new StoreError(`Entry ${leafId} not found`);
+    this.sql("UPDATE sessions SET leaf_id = ? WHERE id = ?").run(leafId, sessionId);
+    this.emit("session-updated", { sessionId, reason: "leaf" });
+  }
+
+  // ================================================================ writes
+
+  /** Before any write-through: read what the agent appended (or a rewrite) so the file and the store agree. */
+  private syncSource(row: SessionRow): SessionRow {
+    if (row.source_path === null) return row;
+    if (!fs.existsSync(row.source_path)) {
+      throw new StoreError(`the source file ${row.source_path} of session ${row.id} is missing; export the session to keep working on it`);
+    }
+    const report = this.syncFile(row.source_path, "follow");
+    if (report.status === "failed" || report.status === "not-a-session") {
+      throw new StoreError(`cannot write session ${row.id}: its source file cannot be read (${report.message})`);
+    }
+    return this.requireSession(row.id);
+  }
+
+  /** A legacy (v1/v2) source is rewritten in the current format, atomically, before the first write. */
+  private upgradeSourceFormat(row: SessionRow): SessionRow {
+    if (row.source_path === null || row.source_version >= CURRENT_SESSION_VERSION) return row;
+    this.rewriteSource(row);
+    this.sql("UPDATE sessions SET source_version = ? WHERE id = ?").run(CURRENT_SESSION_VERSION, row.id);
+    return this.requireSession(row.id);
+  }
+
+  /** Replaces the source file with the store's version of the session (temp file + rename). */
+  private rewriteSource(row: SessionRow): void {
+    if (row.source_path === null) return;
+    const text = Buffer.from(this.renderJsonl(row.id), "utf8");
+    atomicWriteFileSync(row.source_path, text);
+    this.saveWrittenFileState(row.id, row.source_path, text);
+    // the rewritten file has the header on line 1 and entry seq n on line n + 2
+    this.sql("UPDATE entries SET line = seq + 2 WHERE session_id = ?").run(row.id);
+  }
+
+  appendEntry(sessionId: string, body: NewEntry, options: AppendOptions = {}): SessionEntry {
+    let row = this.requireSession(sessionId);
+    row = this.syncSource(row);
+    row = this.upgradeSourceFormat(row);
+    const parentId = options.parentId === undefined ? row.leaf_id : options.parentId;
+    if (parentId !== null && !this.getEntryInfo(sessionId, parentId)) throw new StoreError(`Entry ${parentId} not found`);
+    const taken = { has: (id: string): boolean => this.entryLine(sessionId, id) !== undefined };
+    const id = new EntryIdGenerator(this.random).next(taken);
+    const entry = this.shapeEntry(body, id, parentId, new Date(this.random.now()).toISOString());
+    const json = JSON.stringify(entry);
+    if (row.source_path === null) {
+      const added = this.db
+        .transaction(() => {
+          const out = this.insertEntries(sessionId, [{ entry, json, line: null }], {});
+          this.refreshSessionMeta(sessionId, id);
+          this.sql("UPDATE sessions SET updated_at = ? WHERE id = ?").run(nowIso(), sessionId);
+          return out;
+        })
+        .immediate();
+      this.emit("entries-added", { sessionId, entries: added, source: "append" });
+      return entry;
+    }
+    // file first, then the store reads the new line back like any appended line (one transaction)
+    const file = row.source_path;
+    const size = fs.statSync(file).size;
+    const needsNewline = size > 0 && !this.endsWithNewline(file, size);
+    appendSync(file, `${needsNewline ? "\n" : ""}${serializeEntry(entry)}`);
+    const report = this.syncFile(file, "append");
+    const stored = this.getEntryInfo(sessionId, id);
+    if (!stored) throw new StoreError(`the entry was written to ${file} but could not be read back (${report.message})`);
+    this.sql("UPDATE sessions SET leaf_id = ? WHERE id = ?").run(id, sessionId);
+    this.emit("session-updated", { sessionId, reason: "appended" });
+    return stored.entry;
+  }
+
+  private endsWithNewline(file: string, size: number): boolean {
+    const fd = fs.openSync(file, "r");
+    try {
+      return readRange(fd, size - 1, size)[0] === 0x0a;
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
+  /** omp key order: type, id, parentId, timestamp, body — custom/custom_message put their body first. */
+  private shapeEntry(body: NewEntry, id: string, parentId: string | null, timestamp: string): SessionEntry {
+    const { type, id: _i, parentId: _p, timestamp: _t, ...rest } = body;
+    if (type === "custom" || type === "custom_message") return { type, ...rest, id, parentId, timestamp } as SessionEntry;
+    return { type, id, parentId, timestamp, ...rest } as SessionEntry;
+  }
+
+  appendLabel(sessionId: string, targetId: string, label: string | undefined): SessionEntry {
+    if (!this.getEntryInfo(sessionId, targetId)) throw new StoreError(`Entry ${targetId} not found`);
+    const body: NewEntry = { type: "label", targetId };
+    if (label !== undefined && label !== "") body.label = label;
+    return this.appendEntry(sessionId, body);
+  }
+
+  // ================================================================ pruning
+
+  applyPruning(sessionId: string, results: readonly { entryId: string; message: unknown }[]): number {
+    if (results.length === 0) return 0;
+    let row = this.requireSession(sessionId);
+    row = this.syncSource(row);
+    const changed = this.db
+      .transaction(() => {
+        let n = 0;
+        for (const r of results) {
+          const info = this.getEntryInfo(sessionId, r.entryId);
+          if (!info || info.entry.type !== "message") throw new StoreError(`cannot prune ${r.entryId}: no such tool result in session ${sessionId}`);
+          const original = this.sql("SELECT json FROM entries WHERE session_id = ? AND seq = ?").pluck().get(sessionId, info.seq) as string;
+          const pruned = { ...info.entry, message: r.message } as SessionEntry;
+          const prunedJson = JSON.stringify(pruned);
+          const prunedAt = (r.message as { prunedAt?: unknown }).prunedAt;
+          // the first original is the one worth keeping (pruning an already pruned entry keeps it)
+          this.sql(
+            `INSERT INTO pruned_outputs (session_id, entry_id, original_json, pruned_json, pruned_at) VALUES (?, ?, ?, ?, ?)
+             ON CONFLICT (session_id, entry_id) DO UPDATE SET pruned_json = excluded.pruned_json, pruned_at = excluded.pruned_at`,
+          ).run(sessionId, r.entryId, original, prunedJson, typeof prunedAt === "number" ? prunedAt : Date.now());
+          this.replaceEntryJson(sessionId, info.seq, pruned, prunedJson);
+          n++;
+        }
+        this.sql("UPDATE sessions SET updated_at = ? WHERE id = ?").run(nowIso(), sessionId);
+        return n;
+      })
+      .immediate();
+    this.writeThroughRewrite(row, () => this.restoreRows(sessionId, results.map((r) => r.entryId)));
+    this.emit("session-updated", { sessionId, reason: "pruned" });
+    return changed;
+  }
+
+  restorePruned(sessionId: string, entryIds?: readonly string[]): number {
+    let row = this.requireSession(sessionId);
+    row = this.syncSource(row);
+    const ids = entryIds ?? (this.sql("SELECT entry_id FROM pruned_outputs WHERE session_id = ?").pluck().all(sessionId) as string[]);
+    const restored = this.db.transaction(() => this.restoreRows(sessionId, ids)).immediate();
+    if (restored.length === 0) return 0;
+    this.writeThroughRewrite(row, () => {
+      throw new StoreError("restoring could not be written to the source file");
+    });
+    this.emit("session-updated", { sessionId, reason: "restored" });
+    return restored.length;
+  }
+
+  /** Puts originals back (caller holds the transaction); returns the restored entry ids. */
+  private restoreRows(sessionId: string, ids: readonly string[]): string[] {
+    const done: string[] = [];
+    for (const id of ids) {
+      const kept = this.sql("SELECT original_json FROM pruned_outputs WHERE session_id = ? AND entry_id = ?").pluck().get(sessionId, id) as string | undefined;
+      if (kept === undefined) continue;
+      const info = this.getEntryInfo(sessionId, id);
+      if (info) this.replaceEntryJson(sessionId, info.seq, JSON.parse(kept) as SessionEntry, kept);
+      this.sql("DELETE FROM pruned_outputs WHERE session_id = ? AND entry_id = ?").run(sessionId, id);
+      done.push(id);
+    }
+    return done;
+  }
+
+  private replaceEntryJson(sessionId: string, seq: number, entry: SessionEntry, json: string): void {
+    const d = deriveColumns(entry);
+    const pk = this.sql("SELECT pk FROM entries WHERE session_id = ? AND seq = ?").pluck().get(sessionId, seq) as number;
+    this.sql(
+      "UPDATE entries SET json = ?, tokens = ?, preview = ?, tool_name = ?, flags = ?, stop_reason = ?, custom_type = ?, ref_id = ?, tokens_before = ?, role = ? WHERE pk = ?",
+    ).run(json, d.tokens, d.preview, d.toolName, d.flags, d.stopReason, d.customType, d.refId, d.tokensBefore, d.role, pk);
+    this.sql("DELETE FROM entries_fts WHERE rowid = ?").run(pk);
+    if (d.body !== "" || d.tools !== "" || d.paths !== "") this.sql("INSERT INTO entries_fts (rowid, body, tools, paths) VALUES (?, ?, ?, ?)").run(pk, d.body, d.tools, d.paths);
+  }
+
+  /**
+   * After a committed rewrite (pruning, restore): replace the source file atomically. If that fails,
+   * the store change is undone so the store and the file keep agreeing, and the error is raised.
+   */
+  private writeThroughRewrite(row: SessionRow, undo: () => void): void {
+    if (row.source_path === null) return;
+    try {
+      this.rewriteSource(this.requireSession(row.id));
+      if (row.source_version < CURRENT_SESSION_VERSION) this.sql("UPDATE sessions SET source_version = ? WHERE id = ?").run(CURRENT_SESSION_VERSION, row.id);
+    } catch (err) {
+      try {
+        this.db.transaction(undo).immediate();
+      } catch {
+        // the original error matters more
+      }
+      throw new StoreError(`could not write ${row.source_path}: ${errorMessage(err)}; the store was left unchanged`);
+    }
+  }
+
+  listPruned(sessionId: string): PrunedOriginal[] {
+    const rows = this.sql("SELECT entry_id, original_json, pruned_at FROM pruned_outputs WHERE session_id = ? ORDER BY pruned_at, entry_id").all(sessionId) as {
+      entry_id: string;
+      original_json: string;
+      pruned_at: number;
+    }[];
+    return rows.map((r) => ({ entryId: r.entry_id, original: JSON.parse(r.original_json) as SessionEntry, prunedAt: r.pruned_at }));
+  }
+
+  // ================================================================ export
+
+  renderJsonl(sessionId: string): string {
+    const row = this.requireSession(sessionId);
+    const parts: string[] = [`${row.header_json}\n`];
+    for (const json of this.sql("SELECT json FROM entries WHERE session_id = ? ORDER BY seq").pluck().iterate(sessionId) as IterableIterator<string>) {
+      parts.push(`${json}\n`);
+    }
+    return parts.join("");
+  }
+
+  async exportJsonl(sessionId: string, file: string): Promise<void> {
+    const text = this.renderJsonl(sessionId);
+    await Promise.resolve();
+    atomicWriteFileSync(path.resolve(file), text);
+  }
+
+  async exportMarkdown(sessionId: string, file?: string, options: ExportOptions = {}): Promise<string> {
+    const row = this.requireSession(sessionId);
+    const entries = this.getPath(sessionId, options.leafId === undefined ? row.leaf_id : options.leafId);
+    const md = renderMarkdown(JSON.parse(row.header_json) as SessionHeader, row.title, entries);
+    await Promise.resolve();
+    if (file) atomicWriteFileSync(path.resolve(file), md);
+    return md;
+  }
+
+  // ================================================================ search
+
+  search(query: string, options: SearchOptions = {}): SearchHit[] {
+    const match = toFtsQuery(query);
+    if (match === null) return [];
+    const limit = Math.min(Math.max(1, options.limit ?? 50), 500);
+    const where = options.sessionId ? "AND e.session_id = ?" : "";
+    const params: unknown[] = [match];
+    if (options.sessionId) params.push(options.sessionId);
+    params.push(limit);
+    const rows = this.sql(
+      `SELECT e.session_id, s.title, e.id, e.type, e.role, e.timestamp,
+              snippet(entries_fts, -1, '[', ']', '…', 16) AS snip, f.rank AS rank
+       FROM entries_fts f JOIN entries e ON e.pk = f.rowid JOIN sessions s ON s.id = e.session_id
+       WHERE entries_fts MATCH ? ${where}
+       ORDER BY f.rank LIMIT ?`,
+    )
+      .raw()
+      .all(...params) as [string, string | null, string, string, string | null, string, string, number][];
+    return rows.map(([sessionId, sessionTitle, entryId, type, role, timestamp, snippet, rank]) => ({
+      sessionId,
+      sessionTitle,
+      entryId,
+      type,
+      role,
+      timestamp,
+      snippet: oneLine(snippet, 400),
+      rank,
+    }));
+  }
+
+  // ================================================================ settings
+
+  getSettingsJson(): unknown {
+    const v = this.sql("SELECT value FROM settings WHERE key = 'settings'").pluck().get() as string | undefined;
+    return v === undefined ? undefined : (JSON.parse(v) as unknown);
+  }
+
+  saveSettingsJson(value: unknown): void {
+    const json = JSON.stringify(value);
+    if (json === undefined) throw new StoreError("settings must be JSON-serializable");
+    this.sql("INSERT INTO settings (key, value) VALUES ('settings', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(json);
+  }
+
+  // ================================================================ follow
+
+  follow(options: FollowOptions = {}): Follower {
+    const rows = this.sql("SELECT id, source_path FROM sessions WHERE source_path IS NOT NULL").all() as { id: string; source_path: string }[];
+    const wanted = options.sessionIds ? new Set(options.sessionIds) : null;
+    const targets = rows.filter((r) => !wanted || wanted.has(r.id)).map((r) => ({ sessionId: r.id, file: r.source_path }));
+    const follower = startFollower(targets, {
+      pollIntervalMs: options.pollIntervalMs ?? 500,
+      sync: (t) => {
+        if (this.closed) return;
+        try {
+          const report = this.syncFile(t.file, "follow");
+          if (report.status === "failed") this.emit("follow-error", { sessionId: t.sessionId, message: report.message });
+        } catch (err) {
+          this.emit("follow-error", { sessionId: t.sessionId, message: errorMessage(err) });
+        }
+      },
+      onClose: () => this.followers.delete(follower),
+    });
+    this.followers.add(follower);
+    return follower;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    for (const f of [...this.followers]) f.close();
+    this.closed = true;
+    this.emitter.removeAllListeners();
+    this.db.close();
+  }
+}
+
+/**
+ * A user query as an FTS5 expression: words are quoted (so punctuation and operators in them are
+ * literal) and must all match; a trailing * keeps prefix search; "quoted phrases" stay phrases.
+ */
+export function toFtsQuery(query: string): string | null {
+  const terms: string[] = [];
+  const re = /"([^"]*)"|(\S+)/g;
+  for (let m = re.exec(query); m !== null; m = re.exec(query)) {
+    const phrase = m[1];
+    if (phrase !== undefined) {
+      if (phrase.trim() !== "") terms.push(`"${phrase.replace(/"/g, '""')}"`);
+      continue;
+    }
+    let word = m[2] ?? "";
+    const prefix = word.endsWith("*");
+    if (prefix) word = word.replace(/\*+$/, "");
+    if (word === "") continue;
+    terms.push(`"${word.replace(/"/g, '""')}"${prefix ? "*" : ""}`);
+  }
+  return terms.length === 0 ? null : terms.join(" AND ");
+}
