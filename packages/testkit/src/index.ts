@@ -1,3 +1,4 @@
 export {};
 export * from "./mock-openai-server";
 export * from "./generate-session";
+export * from "./bench";

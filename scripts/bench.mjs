@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+// `pnpm bench`: runs every benchmark file, each in its own Node process (so that peak memory is per
+// benchmark), and prints what they print (their tables).
+//
+//   pnpm bench                 every packages/*/bench/*.bench.ts and apps/*/bench/*.bench.ts
+//   pnpm bench core store      only files whose path contains one of the words
+//
+// Benchmarks are TypeScript run with `node --import tsx`. A benchmark that exits non-zero is
+// reported and makes the run exit 1; the others still run.
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const filters = process.argv.slice(2);
+
+function benchFiles() {
+  const files = [];
+  for (const group of ["packages", "apps"]) {
+    const groupDir = path.join(root, group);
+    if (!fs.existsSync(groupDir)) continue;
+    for (const pkg of fs.readdirSync(groupDir).sort()) {
+      const dir = path.join(groupDir, pkg, "bench");
+      if (!fs.existsSync(dir)) continue;
+      for (const name of fs.readdirSync(dir).sort()) {
+        if (name.endsWith(".bench.ts")) files.push(path.join(dir, name));
+      }
+    }
+  }
+  return files.filter((f) => filters.length === 0 || filters.some((w) => path.relative(root, f).includes(w)));
+}
+
+const files = benchFiles();
+if (files.length === 0) {
+  console.error(filters.length ? `bench: no benchmark matches ${filters.join(", ")}` : "bench: no benchmark files found");
+  process.exit(1);
+}
+
+const failed = [];
+for (const file of files) {
+  const rel = path.relative(root, file);
+  console.log(`\n## ${rel}\n`);
+  const started = Date.now();
+  const result = spawnSync(process.execPath, ["--import", "tsx", file], { cwd: root, stdio: "inherit", env: { ...process.env, BONSAI_BENCH: "1" } });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  if (result.status !== 0) {
+    failed.push(rel);
+    console.log(`\n${rel} FAILED (exit ${result.status ?? result.signal}) after ${seconds} s`);
+  } else {
+    console.log(`\n(${rel}: ${seconds} s)`);
+  }
+}
+console.log(`\n${files.length - failed.length} benchmark files passed, ${failed.length} failed`);
+process.exit(failed.length ? 1 : 0);
