@@ -1,0 +1,64 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import type { StoreEvents } from "../src/index";
+import { HEADER, line, newStore, tempDir, userEntry, waitFor } from "./support";
+
+describe("live follow", () => {
+  it("entries an agent appends reach the store within a second, with an event", async () => {
+    const dir = tempDir();
+    const file = path.join(dir, "live.jsonl");
+    fs.writeFileSync(file, line(HEADER) + line(userEntry("a", null, "start")));
+    const store = newStore(dir);
+    const id = (await store.importFile(file)).sessionId as string;
+    const events: StoreEvents["entries-added"][] = [];
+    store.on("entries-added", (e) => events.push(e));
+    const follower = store.follow();
+    expect(follower.sessionIds).toEqual([id]);
+
+    const t0 = Date.now();
+    fs.appendFileSync(file, line(userEntry("b", "a", "appended by the agent", 1)));
+    await waitFor(() => events.length > 0, 1000, "the entries-added event");
+    expect(Date.now() - t0).toBeLessThan(1000);
+    expect(events[0]).toMatchObject({ sessionId: id, source: "follow" });
+    expect(events[0]!.entries.map((e) => e.id)).toEqual(["b"]);
+    expect(store.getLeaf(id)).toBe("b");
+
+    // a line written in two parts is stored once it is complete
+    const half = line(userEntry("c", "b", "written in two steps", 2));
+    fs.appendFileSync(file, half.slice(0, 20));
+    await new Promise((r) => setTimeout(r, 200));
+    fs.appendFileSync(file, half.slice(20));
+    await waitFor(() => store.getEntry(id, "c") !== undefined, 1000, "entry c");
+    expect(store.loadEntries(id).map((e) => e.id)).toEqual(["a", "b", "c"]);
+
+    // an atomic rewrite (temp file + rename, as agents do) is picked up as a new generation
+    const updated = events.length;
+    const rewritten = line({ ...HEADER, title: "renamed" }) + line(userEntry("a", null, "start")) + line(userEntry("b", "a", "appended by the agent", 1)) + half;
+    fs.writeFileSync(path.join(dir, ".live.jsonl.tmp"), rewritten);
+    fs.renameSync(path.join(dir, ".live.jsonl.tmp"), file);
+    await waitFor(() => store.getSession(id)?.title === "renamed", 1500, "the rewrite");
+    expect(store.getSession(id)!.generation).toBe(2);
+    expect(events.length).toBe(updated);
+
+    follower.close();
+    fs.appendFileSync(file, line(userEntry("d", "c", "after close", 3)));
+    await new Promise((r) => setTimeout(r, 700));
+    expect(store.getEntry(id, "d")).toBeUndefined();
+  });
+
+  it("polling alone (no watch event) still follows within a second", async () => {
+    const dir = tempDir();
+    const file = path.join(dir, "poll.jsonl");
+    fs.writeFileSync(file, line(HEADER) + line(userEntry("a", null, "start")));
+    const store = newStore(dir);
+    const id = (await store.importFile(file)).sessionId as string;
+    const follower = store.follow({ sessionIds: [id], pollIntervalMs: 100 });
+    // write through a hard link in another folder: the watched folder sees no event for its name
+    const other = path.join(tempDir(), "link.jsonl");
+    fs.linkSync(file, other);
+    fs.appendFileSync(other, line(userEntry("b", "a", "via the link", 1)));
+    await waitFor(() => store.getEntry(id, "b") !== undefined, 1000, "entry b");
+    follower.close();
+  });
+});

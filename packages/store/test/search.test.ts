@@ -1,0 +1,72 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { toFtsQuery } from "../src/index";
+import { BEFORE_COMPACTION, HAVE_FIXTURES, HEADER, LARGE_SESSION, line, newStore, tempDir, toolResultEntry, userEntry } from "./support";
+
+describe("search", () => {
+  it("finds message text, tool names and file paths across sessions, with snippets", async () => {
+    const dir = tempDir();
+    const a = path.join(dir, "a.jsonl");
+    const b = path.join(dir, "b.jsonl");
+    fs.writeFileSync(
+      a,
+      line(HEADER) +
+        line(userEntry("u1", null, "Please refactor the tokenizer module", 1)) +
+        line({
+          type: "message",
+          id: "as1",
+          parentId: "u1",
+          timestamp: "2025-01-01T00:00:02.000Z",
+          message: {
+            role: "assistant",
+            content: [{ type: "toolCall", id: "c1", name: "edit", arguments: { path: "src/lexer/tokenizer.ts", oldText: "a", newText: "b" } }],
+            api: "x",
+            provider: "p",
+            model: "m",
+            usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 },
+            stopReason: "toolUse",
+            timestamp: 2,
+          },
+        }) +
+        line(toolResultEntry("t1", "as1", "edit", "Successfully replaced text", 3)),
+    );
+    fs.writeFileSync(b, line({ ...HEADER, id: "other-session" }) + line(userEntry("x1", null, "unrelated: the weather is nice", 1)));
+    const store = newStore(dir);
+    await store.importPaths([dir]);
+
+    const text = store.search("tokenizer");
+    expect(text.map((h) => h.entryId).sort()).toEqual(["as1", "u1"]);
+    const u1 = text.find((h) => h.entryId === "u1")!;
+    expect(u1).toMatchObject({ sessionId: HEADER.id, type: "message", role: "user" });
+    expect(u1.snippet).toContain("[tokenizer]");
+
+    expect(store.search("edit").map((h) => h.entryId).sort()).toEqual(["as1", "t1"]); // tool names
+    expect(store.search("src/lexer/tokenizer.ts").map((h) => h.entryId)).toEqual(["as1"]); // file paths
+    expect(store.search("weather").map((h) => h.sessionId)).toEqual(["other-session"]);
+    expect(store.search("weather", { sessionId: HEADER.id })).toEqual([]);
+    expect(store.search("tokeni*").length).toBe(2); // prefix
+    expect(store.search('"refactor the tokenizer"').map((h) => h.entryId)).toEqual(["u1"]); // phrase
+    // operators and quotes in user input are literal text, never a syntax error
+    for (const q of ['AND OR NOT', '"unbalanced', "col:on", "(paren", "a*b", "NEAR(", "-x", "^start"]) expect(() => store.search(q)).not.toThrow();
+    expect(store.search("   ")).toEqual([]);
+  });
+
+  it("builds safe FTS5 expressions", () => {
+    expect(toFtsQuery("foo bar")).toBe('"foo" AND "bar"');
+    expect(toFtsQuery("pre*")).toBe('"pre"*');
+    expect(toFtsQuery('say "hello world"')).toBe('"say" AND "hello world"');
+    expect(toFtsQuery('a"b')).toBe('"a""b"');
+    expect(toFtsQuery("")).toBeNull();
+  });
+
+  it.skipIf(!HAVE_FIXTURES)("searches the fixtures", async () => {
+    const store = newStore();
+    await store.importFile(BEFORE_COMPACTION);
+    await store.importFile(LARGE_SESSION);
+    const hits = store.search("compaction", { limit: 10 });
+    expect(hits.length).toBe(10);
+    for (const h of hits) expect(h.snippet.toLowerCase()).toContain("[compaction");
+    expect(store.search("bash").length).toBeGreaterThan(0);
+  });
+});
