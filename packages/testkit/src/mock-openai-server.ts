@@ -100,7 +100,11 @@ export interface MockOpenAiServer {
   remoteRequests(): { systemPrompt?: unknown; prompt?: unknown; [k: string]: unknown }[];
   /** resolves once at least `count` requests matching `path` (default: chat completions) have arrived */
   waitForRequests(count: number, path?: string, timeoutMs?: number): Promise<void>;
-  /** forget recorded requests and queued replies */
+  /** replace the answer used when the chat queue is empty (undefined = the default) */
+  setChatFallback(fallback: ((body: ChatRequestBody, n: number) => ChatReply) | undefined): void;
+  /** replace the answer used when the remote queue is empty (undefined = the default) */
+  setRemoteFallback(fallback: ((body: unknown, n: number) => RemoteReply) | undefined): void;
+  /** forget recorded requests, queued replies and replaced fallbacks */
   reset(): void;
   /** number of queued replies not consumed yet */
   pending(): number;
@@ -145,8 +149,8 @@ export async function startMockOpenAiServer(options: MockOpenAiServerOptions = {
   let seq = 0;
   const waiters: { count: number; path: string; resolve: () => void }[] = [];
   const sockets = new Set<Socket>();
-  const fallbackChat = options.fallbackChat ?? defaultChat;
-  const fallbackRemote = options.fallbackRemote ?? defaultRemote;
+  let fallbackChat = options.fallbackChat ?? defaultChat;
+  let fallbackRemote = options.fallbackRemote ?? defaultRemote;
   const models = options.models ?? ["mock-model"];
 
   const countFor = (path: string) => requests.filter((r) => r.path === path).length;
@@ -257,6 +261,8 @@ export async function startMockOpenAiServer(options: MockOpenAiServerOptions = {
     remoteQueue = [];
     chatCount = 0;
     remoteCount = 0;
+    fallbackChat = options.fallbackChat ?? defaultChat;
+    fallbackRemote = options.fallbackRemote ?? defaultRemote;
   };
 
   const server = http.createServer((req, res) => {
@@ -337,6 +343,8 @@ export async function startMockOpenAiServer(options: MockOpenAiServerOptions = {
         const timer = setTimeout(() => reject(new Error(`mock server: ${count} request(s) to ${path} did not arrive within ${timeoutMs} ms`)), timeoutMs);
         waiters.push({ count, path, resolve: () => (clearTimeout(timer), resolve()) });
       }),
+    setChatFallback: (f) => void (fallbackChat = f ?? options.fallbackChat ?? defaultChat),
+    setRemoteFallback: (f) => void (fallbackRemote = f ?? options.fallbackRemote ?? defaultRemote),
     reset: resetState,
     pending: () => chatQueue.length + remoteQueue.length,
     close: () =>

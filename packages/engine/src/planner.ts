@@ -1,0 +1,162 @@
+/**
+ * The CPU part of a compaction: load the branch, plan it (core prepareCompaction) and serialize the
+ * conversation texts. `InlinePlanner` does it on the calling thread (CLI, tests); `WorkerPlanner`
+ * hands it to a pool of worker threads that open their own read-only connection to the SQLite file
+ * (WAL), so the host's main thread never blocks on a large session. The store on the main side stays
+ * the single writer.
+ */
+import { Worker } from "node:worker_threads";
+import { prepareCompaction, type CompactionPreparation, type CompactionSettings, type SessionEntry } from "@bonsai/core";
+import { serializePreparation, type SerializedPreparation } from "./compact";
+
+export interface PlanRequest {
+  sessionId: string;
+  /** the leaf to plan from (the session's current leaf) */
+  leafId: string | null;
+  settings: CompactionSettings;
+  /** also return the branch entries (for session_before_compact handlers) */
+  withBranchEntries: boolean;
+}
+
+export interface CompactionPlan {
+  leafId: string | null;
+  /** the last path entry is a compaction ("Already compacted") */
+  lastEntryIsCompaction: boolean;
+  pathLength: number;
+  preparation?: CompactionPreparation;
+  serialized?: SerializedPreparation;
+  branchEntries?: SessionEntry[];
+}
+
+/** Plans a compaction of a loaded branch (root -> leaf). */
+export function planFromPath(path: SessionEntry[], request: PlanRequest): CompactionPlan {
+  const last = path[path.length - 1];
+  const plan: CompactionPlan = { leafId: request.leafId, lastEntryIsCompaction: last?.type === "compaction", pathLength: path.length };
+  const preparation = prepareCompaction(path, request.settings);
+  if (preparation) {
+    plan.preparation = preparation;
+    plan.serialized = serializePreparation(preparation);
+  }
+  if (request.withBranchEntries) plan.branchEntries = path;
+  return plan;
+}
+
+export interface CompactionPlanner {
+  plan(request: PlanRequest): Promise<CompactionPlan>;
+  close(): Promise<void>;
+}
+
+export interface PathSource {
+  getPath(sessionId: string, leafId?: string | null): SessionEntry[];
+}
+
+export class InlinePlanner implements CompactionPlanner {
+  constructor(private readonly source: PathSource) {}
+
+  async plan(request: PlanRequest): Promise<CompactionPlan> {
+    return planFromPath(this.source.getPath(request.sessionId, request.leafId), request);
+  }
+
+  async close(): Promise<void> {}
+}
+
+/** Messages between the pool and a worker. */
+export interface WorkerJob {
+  id: number;
+  dbPath: string;
+  nativeBinding?: string;
+  request: PlanRequest;
+}
+export type WorkerReply = { id: number; ok: true; plan: CompactionPlan } | { id: number; ok: false; error: string };
+
+export interface WorkerPlannerOptions {
+  /** compaction-worker.mjs (bundled) or compaction-worker.ts (with execArgv ["--import", "tsx"]) */
+  workerUrl: URL;
+  dbPath: string;
+  nativeBinding?: string;
+  /** number of worker threads (default 2) */
+  size?: number;
+  execArgv?: string[];
+}
+
+interface Slot {
+  worker: Worker;
+  busy: boolean;
+}
+
+interface Pending {
+  job: WorkerJob;
+  resolve: (plan: CompactionPlan) => void;
+  reject: (error: Error) => void;
+}
+
+export class WorkerPlanner implements CompactionPlanner {
+  readonly #slots: Slot[] = [];
+  readonly #queue: Pending[] = [];
+  readonly #running = new Map<number, { slot: Slot; pending: Pending }>();
+  #nextId = 1;
+  #closed = false;
+
+  constructor(private readonly options: WorkerPlannerOptions) {}
+
+  #spawn(): Slot {
+    const worker = new Worker(this.options.workerUrl, { execArgv: this.options.execArgv ?? [] });
+    const slot: Slot = { worker, busy: false };
+    worker.unref();
+    worker.on("message", (reply: WorkerReply) => {
+      const running = this.#running.get(reply.id);
+      if (!running) return;
+      this.#running.delete(reply.id);
+      slot.busy = false;
+      if (reply.ok) running.pending.resolve(reply.plan);
+      else running.pending.reject(new Error(reply.error));
+      this.#drain();
+    });
+    const fail = (error: Error) => {
+      const i = this.#slots.indexOf(slot);
+      if (i >= 0) this.#slots.splice(i, 1);
+      for (const [id, running] of this.#running) {
+        if (running.slot !== slot) continue;
+        this.#running.delete(id);
+        running.pending.reject(new Error(`compaction worker failed: ${error.message}`));
+      }
+      this.#drain();
+    };
+    worker.on("error", fail);
+    worker.on("exit", (code) => {
+      if (!this.#closed) fail(new Error(`exited with code ${code}`));
+    });
+    this.#slots.push(slot);
+    return slot;
+  }
+
+  #drain(): void {
+    while (this.#queue.length > 0 && !this.#closed) {
+      let slot = this.#slots.find((s) => !s.busy);
+      if (!slot && this.#slots.length < (this.options.size ?? 2)) slot = this.#spawn();
+      if (!slot) return;
+      const pending = this.#queue.shift() as Pending;
+      slot.busy = true;
+      this.#running.set(pending.job.id, { slot, pending });
+      slot.worker.ref();
+      slot.worker.postMessage(pending.job);
+    }
+    for (const s of this.#slots) if (!s.busy) s.worker.unref();
+  }
+
+  plan(request: PlanRequest): Promise<CompactionPlan> {
+    if (this.#closed) return Promise.reject(new Error("the compaction worker pool is closed"));
+    return new Promise((resolve, reject) => {
+      const job: WorkerJob = { id: this.#nextId++, dbPath: this.options.dbPath, request };
+      if (this.options.nativeBinding) job.nativeBinding = this.options.nativeBinding;
+      this.#queue.push({ job, resolve, reject });
+      this.#drain();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const p of this.#queue.splice(0)) p.reject(new Error("the compaction worker pool is closed"));
+    await Promise.all(this.#slots.splice(0).map((s) => s.worker.terminate()));
+  }
+}
