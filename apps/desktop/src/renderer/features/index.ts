@@ -3,5 +3,8 @@
  * The explorer replaces the shell's simple tree by setting SessionView here.
  */
 import type { Features } from "../shell/slots";
+import { ExplorerView } from "./ExplorerView";
+import { HeaderItems, Overlays } from "./Overlays";
+import "./explorer.css";
 
-export const features: Features = {};
+export const features: Features = { SessionView: ExplorerView, HeaderItems, Overlays };

@@ -1,0 +1,198 @@
+/**
+ * Compact by click: the plan for the current leaf (summarized vs kept, split turn, tokens before
+ * and after), instructions, Run with progress and Abort, and a dry run whose summary can be read,
+ * compared (before/after context) and edited before it is appended.
+ */
+import { useEffect, useState } from "react";
+import type { CompactionOutcome } from "@bonsai/ipc";
+import { api } from "../../lib/api";
+import { errorMessage, newRequestId, useExplorer } from "../store";
+import { formatInt } from "../tree/format";
+import { Elapsed } from "./Elapsed";
+
+export function CompactionPanel() {
+  const sessionId = useExplorer((s) => s.sessionId);
+  const leafId = useExplorer((s) => s.skeleton?.leafId ?? null);
+  const plan = useExplorer((s) => s.plan);
+  const planError = useExplorer((s) => s.planError);
+  const job = useExplorer((s) => s.job);
+  const dryRun = useExplorer((s) => s.dryRun);
+  const context = useExplorer((s) => s.context);
+  const setState = useExplorer((s) => s.setState);
+  const notify = useExplorer((s) => s.notify);
+  const [instructions, setInstructions] = useState("");
+  const [summary, setSummary] = useState("");
+  const [shortSummary, setShortSummary] = useState("");
+
+  useEffect(() => {
+    if (!sessionId) return;
+    let live = true;
+    setState({ planError: null });
+    api()
+      .planCompaction({ sessionId, leafId })
+      .then((p) => live && setState({ plan: p }))
+      .catch((err: unknown) => live && setState({ plan: null, planError: errorMessage(err) }));
+    return () => {
+      live = false;
+    };
+  }, [sessionId, leafId, setState]);
+
+  useEffect(() => {
+    setSummary(dryRun?.result.summary ?? "");
+    setShortSummary(dryRun?.result.shortSummary ?? "");
+  }, [dryRun]);
+
+  const running = job.kind === "running" && (job.what === "compaction" || job.what === "dryRun");
+
+  const run = async (dry: boolean) => {
+    if (!sessionId) return;
+    const requestId = newRequestId(dry ? "dry" : "compact");
+    setState({ job: { kind: "running", what: dry ? "dryRun" : "compaction", requestId, startedAt: Date.now() }, dryRun: null });
+    try {
+      const outcome: CompactionOutcome = await api().compact({
+        sessionId,
+        leafId,
+        instructions: instructions.trim() === "" ? undefined : instructions,
+        dryRun: dry,
+        requestId,
+      });
+      setState({ job: { kind: "idle" } });
+      if (dry) {
+        setState({ dryRun: outcome });
+      } else {
+        notify("info", `Compacted: ${formatInt(outcome.contextTokensBefore)} → ${formatInt(outcome.contextTokensAfter)} tokens.`);
+        await useExplorer.getState().reloadSkeleton();
+        if (outcome.entryId) useExplorer.getState().reveal(outcome.entryId, "context");
+      }
+    } catch (err) {
+      const aborted = (err as { code?: string }).code === "aborted";
+      setState({ job: aborted ? { kind: "idle" } : { kind: "failed", message: errorMessage(err) } });
+      notify(aborted ? "warning" : "error", aborted ? "Compaction cancelled" : `Compaction failed: ${errorMessage(err)}`);
+    }
+  };
+
+  const abort = async () => {
+    if (!sessionId) return;
+    try {
+      await api().abort({ sessionId, what: "compaction" });
+    } catch (err) {
+      notify("error", `Abort failed: ${errorMessage(err)}`);
+    }
+  };
+
+  const commit = async () => {
+    if (!sessionId || !dryRun) return;
+    try {
+      const result = { ...dryRun.result, summary };
+      if (shortSummary.trim() !== "") result.shortSummary = shortSummary.trim();
+      else delete result.shortSummary;
+      const { entryId } = await api().commitCompaction({ sessionId, leafId, result });
+      setState({ dryRun: null });
+      notify("info", "Compaction appended.");
+      await useExplorer.getState().reloadSkeleton();
+      useExplorer.getState().reveal(entryId, "context");
+    } catch (err) {
+      notify("error", `Could not append the compaction: ${errorMessage(err)}`);
+    }
+  };
+
+  if (!sessionId) return null;
+  const removed = new Set([...(plan?.summarizedEntryIds ?? []), ...(plan?.turnPrefixEntryIds ?? [])]);
+  return (
+    <div className="bz-panel" data-testid="compaction-panel">
+      <h3>Compact at the leaf</h3>
+      {planError ? <div className="bz-error">{planError}</div> : null}
+      {plan ? (
+        plan.possible ? (
+          <dl className="bz-fields" data-testid="compaction-plan">
+            <dt>summarized</dt>
+            <dd data-testid="plan-summarized">{plan.summarizedEntryIds.length} entries{plan.hasPreviousSummary ? " + the previous summary" : ""}</dd>
+            <dt>kept verbatim</dt>
+            <dd data-testid="plan-kept">
+              {plan.keptEntryIds.length} entries from{" "}
+              {plan.firstKeptEntryId ? (
+                <button type="button" className="bz-link" onClick={() => useExplorer.getState().reveal(plan.firstKeptEntryId as string, "compact")}>
+                  {plan.firstKeptEntryId}
+                </button>
+              ) : (
+                "—"
+              )}
+            </dd>
+            <dt>split turn</dt>
+            <dd data-testid="plan-split">{plan.isSplitTurn ? `yes (${plan.turnPrefixEntryIds.length} entries of the turn summarized separately)` : "no"}</dd>
+            <dt>tokens before</dt>
+            <dd data-testid="plan-before">{formatInt(plan.tokensBefore)}</dd>
+            <dt>after (without summary)</dt>
+            <dd data-testid="plan-after">{formatInt(plan.estimatedTokensAfter)}</dd>
+            <dt>files</dt>
+            <dd>
+              {plan.readFiles.length} read, {plan.modifiedFiles.length} modified
+            </dd>
+          </dl>
+        ) : (
+          <div className="bz-empty" data-testid="plan-impossible">Nothing to compact: {plan.reason}</div>
+        )
+      ) : !planError ? (
+        <div className="bz-empty">Planning…</div>
+      ) : null}
+      <label className="bz-label-block">
+        Instructions for the summary (optional)
+        <textarea value={instructions} onChange={(e) => setInstructions(e.target.value)} rows={3} maxLength={20000} data-testid="compaction-instructions" placeholder="e.g. Focus on the database migration decisions" />
+      </label>
+      <div className="bz-row">
+        <button type="button" disabled={running || !plan?.possible} onClick={() => void run(false)} data-testid="compaction-run">
+          Run compaction
+        </button>
+        <button type="button" disabled={running || !plan?.possible} onClick={() => void run(true)} data-testid="compaction-dry-run">
+          Dry run
+        </button>
+        {running ? (
+          <>
+            <span className="bz-progress" data-testid="compaction-progress">
+              <span className="bz-spinner" /> Summarizing… <Elapsed since={job.startedAt} />
+            </span>
+            <button type="button" onClick={() => void abort()} data-testid="compaction-abort">
+              Abort
+            </button>
+          </>
+        ) : null}
+      </div>
+      {job.kind === "failed" ? <div className="bz-error" data-testid="compaction-error">{job.message}</div> : null}
+      {dryRun ? (
+        <div className="bz-dryrun" data-testid="dry-run-result">
+          <h4>Generated summary (edit before appending)</h4>
+          <textarea value={summary} onChange={(e) => setSummary(e.target.value)} rows={12} data-testid="dry-run-summary" />
+          <label className="bz-label-block">
+            Short summary
+            <input value={shortSummary} onChange={(e) => setShortSummary(e.target.value)} data-testid="dry-run-short-summary" />
+          </label>
+          <div className="bz-diff" data-testid="dry-run-diff">
+            <div>
+              Context: <strong>{formatInt(dryRun.contextTokensBefore)}</strong> → <strong data-testid="dry-run-after">{formatInt(dryRun.contextTokensAfter)}</strong> tokens
+            </div>
+            <ol className="bz-msgs">
+              <li className="bz-msg bz-diff-add">
+                <span className="bz-msg-role">+ summary</span>
+                <span className="bz-msg-preview">{summary.slice(0, 200)}</span>
+              </li>
+              {(context?.messages ?? []).map((m, i) => (
+                <li key={`${m.entryId ?? "s"}-${i}`} className={`bz-msg ${m.entryId && removed.has(m.entryId) ? "bz-diff-del" : m.sourceRole === "compactionSummary" ? "bz-diff-del" : ""}`}>
+                  <span className="bz-msg-role">{m.entryId && removed.has(m.entryId) ? "−" : m.sourceRole === "compactionSummary" ? "− old summary" : " "} {m.role}</span>
+                  <span className="bz-msg-preview">{m.preview}</span>
+                </li>
+              ))}
+            </ol>
+          </div>
+          <div className="bz-row">
+            <button type="button" disabled={summary.trim() === ""} onClick={() => void commit()} data-testid="dry-run-commit">
+              Append this compaction
+            </button>
+            <button type="button" onClick={() => setState({ dryRun: null })} data-testid="dry-run-discard">
+              Discard
+            </button>
+          </div>
+        </div>
+      ) : null}
+    </div>
+  );
+}

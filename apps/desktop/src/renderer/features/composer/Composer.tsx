@@ -1,0 +1,91 @@
+/**
+ * Continue the session: a prompt sent at the leaf to the configured model; the reply streams in
+ * (turnDelta events) and threshold / overflow auto-compaction happens live (notifications).
+ */
+import { useState } from "react";
+import { api } from "../../lib/api";
+import { errorMessage, newRequestId, useExplorer } from "../store";
+import { Elapsed } from "../compaction/Elapsed";
+
+export function Composer() {
+  const sessionId = useExplorer((s) => s.sessionId);
+  const job = useExplorer((s) => s.job);
+  const streaming = useExplorer((s) => s.streaming);
+  const setState = useExplorer((s) => s.setState);
+  const notify = useExplorer((s) => s.notify);
+  const [text, setText] = useState("");
+  const busy = job.kind === "running" && job.what === "prompt";
+
+  const send = async () => {
+    if (!sessionId || text.trim() === "") return;
+    const requestId = newRequestId("prompt");
+    setState({ job: { kind: "running", what: "prompt", requestId, startedAt: Date.now() }, streaming: "" });
+    try {
+      const r = await api().prompt({ sessionId, text, requestId });
+      setText("");
+      setState({ job: { kind: "idle" } });
+      if (r.errorMessage) notify("error", r.errorMessage);
+      await useExplorer.getState().reloadSkeleton();
+    } catch (err) {
+      setState({ job: { kind: "idle" } });
+      notify((err as { code?: string }).code === "aborted" ? "warning" : "error", `Prompt failed: ${errorMessage(err)}`);
+    }
+  };
+
+  const stop = async () => {
+    if (!sessionId) return;
+    try {
+      await api().abort({ sessionId, what: "prompt" });
+    } catch (err) {
+      notify("error", `Abort failed: ${errorMessage(err)}`);
+    }
+  };
+
+  if (!sessionId) return null;
+  return (
+    <div className="bz-composer" data-testid="composer">
+      {busy || streaming ? (
+        <div className="bz-stream" data-testid="composer-stream">
+          {streaming}
+          {busy ? (
+            <span className="bz-progress">
+              <span className="bz-spinner" /> <Elapsed since={job.startedAt} />
+            </span>
+          ) : null}
+        </div>
+      ) : null}
+      <form
+        className="bz-row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void send();
+        }}
+      >
+        <textarea
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
+              e.preventDefault();
+              void send();
+            }
+          }}
+          rows={2}
+          placeholder="Continue the session at the leaf… (Ctrl+Enter to send)"
+          data-testid="composer-input"
+          aria-label="Prompt"
+          disabled={busy}
+        />
+        {busy ? (
+          <button type="button" onClick={() => void stop()} data-testid="composer-stop">
+            Stop
+          </button>
+        ) : (
+          <button type="submit" disabled={text.trim() === ""} data-testid="composer-send">
+            Send
+          </button>
+        )}
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,100 @@
+/** Search across all sessions (FTS on the main side); choosing a hit opens its session and reveals the entry. */
+import { useEffect, useRef, useState } from "react";
+import { api } from "../../lib/api";
+import { errorMessage, useExplorer } from "../store";
+import { formatTime } from "../tree/format";
+import { snippetParts } from "./snippet";
+
+export function SearchPanel() {
+  const open = useExplorer((s) => s.searchOpen);
+  if (!open) return null;
+  return <Search />;
+}
+
+function Search() {
+  const hits = useExplorer((s) => s.searchHits);
+  const error = useExplorer((s) => s.searchError);
+  const setState = useExplorer((s) => s.setState);
+  const jumpTo = useExplorer((s) => s.jumpTo);
+  const [query, setQuery] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [active, setActive] = useState(0);
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => input.current?.focus(), []);
+
+  const close = () => setState({ searchOpen: false });
+  const run = async () => {
+    if (query.trim() === "") return;
+    setBusy(true);
+    try {
+      const r = await api().searchSessions({ query, limit: 100 });
+      setState({ searchHits: r.hits, searchError: null });
+      setActive(0);
+    } catch (err) {
+      setState({ searchError: errorMessage(err), searchHits: [] });
+    } finally {
+      setBusy(false);
+    }
+  };
+  const choose = (i: number) => {
+    const hit = hits[i];
+    if (!hit) return;
+    close();
+    jumpTo(hit.sessionId, hit.entryId);
+  };
+
+  return (
+    <div className="bz-modal-backdrop" onClick={close}>
+      <div className="bz-modal bz-search" role="dialog" aria-modal="true" aria-label="Search sessions" data-testid="search-panel" onClick={(e) => e.stopPropagation()}>
+        <form
+          className="bz-row"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void run();
+          }}
+        >
+          <input
+            ref={input}
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === "Escape") close();
+              else if (e.key === "ArrowDown") {
+                e.preventDefault();
+                setActive((a) => Math.min(hits.length - 1, a + 1));
+              } else if (e.key === "ArrowUp") {
+                e.preventDefault();
+                setActive((a) => Math.max(0, a - 1));
+              } else if (e.key === "Enter" && hits.length > 0 && e.altKey) {
+                e.preventDefault();
+                choose(active);
+              }
+            }}
+            placeholder="Search all sessions…"
+            aria-label="Search text"
+            data-testid="search-input"
+          />
+          <button type="submit" disabled={busy} data-testid="search-submit">
+            {busy ? "Searching…" : "Search"}
+          </button>
+        </form>
+        {error ? <div className="bz-error" data-testid="search-error">{error}</div> : null}
+        <ol className="bz-hits" data-testid="search-hits">
+          {hits.map((h, i) => (
+            <li key={`${h.sessionId}:${h.entryId}`}>
+              <button type="button" className={`bz-hit ${i === active ? "bz-hit-active" : ""}`} onClick={() => choose(i)} data-testid="search-hit" data-entry-id={h.entryId} data-session-id={h.sessionId}>
+                <span className="bz-hit-head">
+                  <strong>{h.sessionTitle || "(untitled)"}</strong> · {h.role ?? h.type} · <span className="bz-muted">{formatTime(h.timestamp)}</span>
+                </span>
+                <span className="bz-hit-snippet">
+                  {snippetParts(h.snippet).map((p, k) => (p.match ? <mark key={k}>{p.text}</mark> : <span key={k}>{p.text}</span>))}
+                </span>
+              </button>
+            </li>
+          ))}
+        </ol>
+        {hits.length === 0 && !error && !busy ? <div className="bz-muted">Enter words to find; Enter searches, ↑/↓ and Alt+Enter choose a hit.</div> : null}
+      </div>
+    </div>
+  );
+}

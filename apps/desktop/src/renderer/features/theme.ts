@@ -1,0 +1,31 @@
+/** Light / dark / system theme from the settings, applied as <html data-theme>. */
+import { useEffect, useSyncExternalStore } from "react";
+import { useBonsai } from "../state/store";
+
+const query = typeof window !== "undefined" && window.matchMedia ? window.matchMedia("(prefers-color-scheme: dark)") : null;
+
+function subscribe(cb: () => void): () => void {
+  query?.addEventListener("change", cb);
+  return () => query?.removeEventListener("change", cb);
+}
+
+function systemDark(): boolean {
+  return query?.matches ?? false;
+}
+
+/** Whether the UI is dark right now (the setting, or the system's when it is "system"). */
+export function useDarkTheme(): boolean {
+  const theme = useBonsai((s) => s.settingsState?.settings.theme ?? "system");
+  const sys = useSyncExternalStore(subscribe, systemDark, () => false);
+  return theme === "dark" || (theme === "system" && sys);
+}
+
+/** Keeps <html data-theme> in step with the setting (the shell's CSS variables follow it). */
+export function useApplyTheme(): void {
+  const theme = useBonsai((s) => s.settingsState?.settings.theme ?? "system");
+  useEffect(() => {
+    const root = document.documentElement;
+    if (theme === "system") delete root.dataset.theme;
+    else root.dataset.theme = theme;
+  }, [theme]);
+}

@@ -1,0 +1,57 @@
+/** Small display helpers shared by the tree, the inspector and the panels (pure, tested). */
+import type { EntryNodeData } from "./layout";
+
+const compact = new Intl.NumberFormat("en", { notation: "compact", maximumFractionDigits: 1 });
+const full = new Intl.NumberFormat("en");
+
+/** 950 -> "950", 15320 -> "15.3K" */
+export function formatTokens(n: number): string {
+  return n < 1000 ? String(Math.round(n)) : compact.format(n);
+}
+
+/** 150000 -> "150,000" */
+export function formatInt(n: number): string {
+  return full.format(Math.round(n));
+}
+
+const META_TITLES: Record<string, string> = {
+  model_change: "Model change",
+  thinking_level_change: "Thinking level",
+  label: "Label",
+  session_info: "Session info",
+  session_init: "Session init",
+  mode_change: "Mode change",
+  ttsr_injection: "Rules injected",
+  custom: "Extension data",
+};
+
+/** The title line of an entry node. */
+export function nodeTitle(d: Pick<EntryNodeData, "kind" | "type" | "role" | "toolName" | "customType" | "stopReason">): string {
+  switch (d.kind) {
+    case "user":
+      return "User";
+    case "assistant": {
+      const base = d.stopReason === "error" ? "Assistant · error" : d.stopReason === "aborted" ? "Assistant · aborted" : "Assistant";
+      return d.toolName ? `${base} → ${d.toolName}` : base;
+    }
+    case "toolResult":
+      return d.toolName ? `Tool result · ${d.toolName}` : "Tool result";
+    case "bash":
+      return d.role === "pythonExecution" ? "Python" : "Bash";
+    case "custom":
+      return d.customType ? `Custom · ${d.customType}` : d.role === "fileMention" ? "File mention" : "Custom message";
+    case "compaction":
+      return "Compaction";
+    case "branchSummary":
+      return "Branch summary";
+    case "meta":
+      return META_TITLES[d.type] ?? d.type;
+  }
+}
+
+/** "2026-01-01T10:00:00.000Z" -> local "Jan 1, 10:00:00" (the raw value when unparsable) */
+export function formatTime(iso: string): string {
+  const ms = Date.parse(iso);
+  if (Number.isNaN(ms)) return iso;
+  return new Date(ms).toLocaleString(undefined, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit" });
+}
