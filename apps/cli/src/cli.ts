@@ -1,0 +1,59 @@
+/**
+ * The `bonsai` command line: dispatch to the command modules of commands/index.ts, help texts, and
+ * the error policy (user mistakes: one line on stderr, non-zero exit, no stack trace).
+ */
+import { formatCommandHelp, parseArgs, usageLine } from "./args";
+import { COMMANDS } from "./commands/index";
+import type { Command } from "./commands/command";
+import { INTERNAL_ERROR_EXIT, UsageError, UserError } from "./errors";
+import type { Io } from "./output";
+
+export function findCommand(name: string): Command | undefined {
+  return COMMANDS.find((c) => c.spec.name === name);
+}
+
+export function formatMainHelp(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.spec.name.length));
+  return [
+    "Usage: bonsai <command> [arguments] [--json]",
+    "",
+    "See and shape AI coding-agent sessions (pi / oh-my-pi JSONL).",
+    "",
+    "Commands:",
+    ...COMMANDS.map((c) => `  ${c.spec.name.padEnd(width)}  ${usageLine(c.spec).slice("bonsai ".length + c.spec.name.length + 1)}`),
+    "",
+    "Run `bonsai <command> --help` for a command's options.",
+    "",
+  ].join("\n");
+}
+
+/** Runs one command line; returns the exit status. Never throws. */
+export async function runCli(argv: readonly string[], io: Io): Promise<number> {
+  try {
+    const [name, ...rest] = argv;
+    if (name === undefined) throw new UsageError("missing command (run `bonsai --help` for the list)");
+    if (name === "--help" || name === "-h" || name === "help") {
+      const target = name === "help" && rest[0] ? findCommand(rest[0]) : undefined;
+      io.stdout(target ? formatCommandHelp(target.spec) : formatMainHelp());
+      return 0;
+    }
+    const command = findCommand(name);
+    if (!command) throw new UsageError(`unknown command ${JSON.stringify(name)} (run \`bonsai --help\` for the list)`);
+    const args = parseArgs(rest, command.spec);
+    if (args.help) {
+      io.stdout(formatCommandHelp(command.spec));
+      return 0;
+    }
+    return (await command.run(args, io)) ?? 0;
+  } catch (err) {
+    if (err instanceof UserError) {
+      io.stderr(`bonsai: ${err.message}\n`);
+      return err.exitCode;
+    }
+    const message = err instanceof Error ? err.message : String(err);
+    io.stderr(`bonsai: unexpected error: ${message}\n`);
+    if (process.env.BONSAI_DEBUG && err instanceof Error && err.stack) io.stderr(`${err.stack}\n`);
+    else io.stderr("bonsai: (this is a bug; set BONSAI_DEBUG=1 to see where it happened)\n");
+    return INTERNAL_ERROR_EXIT;
+  }
+}

@@ -1,0 +1,11 @@
+/**
+ * The command registry: one line per command module (each owner adds its own).
+ */
+import type { Command } from "./command";
+import { contextCommand } from "./context";
+import { migrateCommand } from "./migrate";
+
+export const COMMANDS: readonly Command[] = [
+  contextCommand,
+  migrateCommand,
+];

@@ -1,0 +1,54 @@
+/**
+ * `bonsai migrate SESSION [-o OUT] [--json]`: the session in the current format version (v3).
+ * Without -o the JSONL goes to stdout; with -o it replaces OUT atomically. The source is never changed
+ * unless OUT names it.
+ */
+import { CURRENT_SESSION_VERSION, serializeSession } from "@bonsai/core";
+import * as path from "node:path";
+import { writeFileAtomic } from "../atomic-write";
+import { UserError, describeFsError } from "../errors";
+import { printJson, warn } from "../output";
+import { loadSession, reportIssues } from "../session-source";
+import { JSON_OPTION, type Command } from "./command";
+
+export const migrateCommand: Command = {
+  spec: {
+    name: "migrate",
+    summary: `Write a session in the current format version (${CURRENT_SESSION_VERSION}). Legacy v1 entries get ids and parents, v2 hookMessage roles become custom.`,
+    positionals: [{ name: "SESSION", description: "a session JSONL file (any format version)" }],
+    options: [
+      { name: "output", short: "o", type: "string", valueName: "OUT", description: "write to this file (atomically) instead of stdout" },
+      { ...JSON_OPTION, description: "with -o, print a JSON summary of what was written" },
+    ],
+  },
+  async run(args, io) {
+    const session = await loadSession(args.positionals[0] as string);
+    reportIssues(io, session);
+    if (session.issues.length > 0) warn(io, `${session.issues.length} unreadable line(s) of ${session.label} are not in the migrated output`);
+    const text = serializeSession(session.header, session.entries);
+    const out = args.options.output as string | undefined;
+    if (out === undefined) {
+      if (args.options.json) throw new UserError("--json needs -o OUT (without -o the migrated session itself goes to stdout)", 2);
+      io.stdout(text);
+      return;
+    }
+    try {
+      writeFileAtomic(out, text);
+    } catch (err) {
+      throw new UserError(`cannot write ${out}: ${describeFsError(err)}`);
+    }
+    const summary = {
+      output: path.resolve(out),
+      migrated: session.migration.migrated,
+      fromVersion: session.migration.fromVersion,
+      toVersion: session.migration.toVersion,
+      entries: session.entries.length,
+      skippedLines: session.issues.length,
+    };
+    if (args.options.json) printJson(io, summary);
+    else {
+      const what = summary.migrated ? `migrated v${summary.fromVersion} -> v${summary.toVersion}` : `already v${summary.toVersion}, copied unchanged`;
+      io.stdout(`${out}: ${what}, ${summary.entries} entries\n`);
+    }
+  },
+};

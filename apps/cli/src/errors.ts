@@ -1,0 +1,51 @@
+/**
+ * Errors the CLI reports as one line on stderr, without a stack trace: user mistakes (missing file,
+ * not a session, unknown entry id, bad option). Anything else is an internal error.
+ */
+
+export class UserError extends Error {
+  /** process exit status (1 = the request cannot be done, 2 = the command line is wrong) */
+  readonly exitCode: number;
+
+  constructor(message: string, exitCode = 1) {
+    super(message);
+    this.name = "UserError";
+    this.exitCode = exitCode;
+  }
+}
+
+/** A wrong command line (unknown option, missing argument): exit status 2. */
+export class UsageError extends UserError {
+  constructor(message: string) {
+    super(message, 2);
+    this.name = "UsageError";
+  }
+}
+
+/** Exit status for an unexpected internal failure (EX_SOFTWARE). */
+export const INTERNAL_ERROR_EXIT = 70;
+
+interface NodeError {
+  code?: string;
+}
+
+/** A readable reason for a file-system error ("no such file", "permission denied", …). */
+export function describeFsError(err: unknown): string {
+  switch ((err as NodeError | undefined)?.code) {
+    case "ENOENT":
+      return "no such file or directory";
+    case "EACCES":
+    case "EPERM":
+      return "permission denied";
+    case "EISDIR":
+      return "is a directory";
+    case "ENOTDIR":
+      return "a parent of the path is not a directory";
+    case "ENOSPC":
+      return "no space left on the device";
+    case "EROFS":
+      return "read-only file system";
+    default:
+      return err instanceof Error ? err.message : String(err);
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * Turns the SESSION argument of a read command into a loaded session: the file is read once,
+ * parsed leniently, migrated to the current format in memory (never written back) and indexed.
+ *
+ * Extension seam: today a SESSION argument is a JSONL file path. Stored sessions (a session id of
+ * the Bonsai store) plug in as another SessionSource kind, resolved in `resolveSource`.
+ */
+import { readFileSync, statSync } from "node:fs";
+import * as path from "node:path";
+import {
+  buildIndex,
+  migrateSession,
+  parseSessionText,
+  type MigrationResult,
+  type ParseIssue,
+  type SessionEntry,
+  type SessionHeader,
+  type SessionIndex,
+} from "@bonsai/core";
+import { UserError, describeFsError } from "./errors";
+import { warn, type Io } from "./output";
+
+export type SessionSource = { kind: "file"; path: string };
+
+export interface LoadedSession {
+  source: SessionSource;
+  /** what the user typed, for messages */
+  label: string;
+  header: SessionHeader;
+  /** entries in file order, migrated to the current version */
+  entries: SessionEntry[];
+  index: SessionIndex;
+  /** corrupt or skipped lines (the rest loaded) */
+  issues: ParseIssue[];
+  migration: MigrationResult;
+}
+
+/** Decides what a SESSION argument names. */
+function resolveSource(arg: string): SessionSource {
+  if (arg.trim() === "") throw new UserError("the session argument is empty");
+  let st: ReturnType<typeof statSync>;
+  try {
+    st = statSync(arg);
+  } catch (err) {
+    throw new UserError(`${arg}: ${describeFsError(err)}`);
+  }
+  if (st.isDirectory()) throw new UserError(`${arg}: is a directory, not a session file`);
+  if (!st.isFile()) throw new UserError(`${arg}: not a regular file`);
+  return { kind: "file", path: path.resolve(arg) };
+}
+
+function readText(source: SessionSource, label: string): string {
+  try {
+    return readFileSync(source.path, "utf8");
+  } catch (err) {
+    throw new UserError(`${label}: ${describeFsError(err)}`);
+  }
+}
+
+/** Parses, migrates (in memory) and indexes session text; `label` names it in error messages. */
+export function loadSessionText(text: string, source: SessionSource, label: string): LoadedSession {
+  const parsed = parseSessionText(text);
+  if (!parsed.header) {
+    const reason = parsed.issues.find((i) => i.kind === "missing-header" || i.kind === "invalid-header" || i.kind === "empty");
+    const where = reason && reason.line > 0 ? ` (line ${reason.line})` : "";
+    throw new UserError(`${label}: not a session file: ${reason ? reason.message.replace(/^not a session: /, "") : "no session header"}${where}`);
+  }
+  const { header, entries, issues } = parsed;
+  const migration = migrateSession(header, entries);
+  return { source, label, header, entries, index: buildIndex(entries), issues, migration };
+}
+
+/** Loads the session a command argument names (see the module comment). */
+export async function loadSession(arg: string): Promise<LoadedSession> {
+  const source = resolveSource(arg);
+  return loadSessionText(readText(source, arg), source, arg);
+}
+
+const MAX_ISSUE_LINES = 5;
+
+/** Warns on stderr about lines that were skipped while loading (at most a few, then a count). */
+export function reportIssues(io: Io, session: LoadedSession): void {
+  const { issues, label } = session;
+  for (const issue of issues.slice(0, MAX_ISSUE_LINES)) warn(io, `${label} line ${issue.line}: ${issue.message}`);
+  if (issues.length > MAX_ISSUE_LINES) warn(io, `${label}: ${issues.length - MAX_ISSUE_LINES} more lines skipped`);
+}
+
+/** The entry id a `--leaf` option names, checked against the session; undefined = the default leaf. */
+export function requireEntryId(session: LoadedSession, id: string | undefined, option = "--leaf"): string | undefined {
+  if (id === undefined) return undefined;
+  if (!session.index.byId.has(id)) throw new UserError(`${option} ${id}: no entry with this id in ${session.label}`);
+  return id;
+}
