@@ -124,9 +124,11 @@ export const contract = {
   // ------------------------------------------------------------ branches
   /** move the leaf to targetId, optionally summarizing the abandoned branch */
   navigate: method(
-    z.strictObject({ ...sessionRef, targetId: leafIdSchema, summarize: z.boolean(), instructions, requestId }),
+    z.strictObject({ ...sessionRef, targetId: idSchema, summarize: z.boolean(), instructions, requestId }),
     z.object({
       leafId: z.string().nullable(),
+      /** choosing a user message puts its text back for editing (the leaf moves to its parent) */
+      editorText: z.string().nullable(),
       /** the branch_summary entry appended, if any */
       summaryEntryId: z.string().nullable(),
       /** the summary was cancelled (abort or hook): the leaf did not move */

@@ -69,7 +69,7 @@ export const searchHitSchema = z.object({
   type: z.string(),
   role: z.string().nullable(),
   timestamp: z.string(),
-  /** text around the match; the matched words are wrapped in [[ and ]] */
+  /** text around the match on one line; the matched words are wrapped in [ and ], … where cut */
   snippet: z.string(),
 });
 export type SearchHit = z.infer<typeof searchHitSchema>;

@@ -4,8 +4,10 @@
 import type { Command } from "./command";
 import { contextCommand } from "./context";
 import { migrateCommand } from "./migrate";
+import { serveCommand } from "./serve";
 
 export const COMMANDS: readonly Command[] = [
   contextCommand,
   migrateCommand,
+  serveCommand,
 ];

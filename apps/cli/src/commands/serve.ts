@@ -1,0 +1,104 @@
+/**
+ * `bonsai serve [--port N] [--data-dir D] [--no-open]`: browser mode. Serves the built renderer and
+ * the backend (WebSocket) on 127.0.0.1 only, prints the URL with a random token, opens it in the
+ * default browser unless --no-open, and runs until interrupted (Ctrl-C).
+ */
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createBackend, API_KEY_FILE } from "@bonsai/backend";
+import { startServer } from "@bonsai/backend/server";
+import { defaultDataDir } from "@bonsai/store";
+import { UserError } from "../errors";
+import type { Command } from "./command";
+
+/** The renderer built by `pnpm build` (apps/desktop/out/renderer), found from the CLI bundle or the source. */
+function findRendererDir(): string | null {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const candidates = [process.env.BONSAI_RENDERER_DIR, path.resolve(here, "../../desktop/out/renderer"), path.resolve(here, "../../../desktop/out/renderer")];
+  return candidates.find((d): d is string => !!d && fs.existsSync(path.join(d, "index.html"))) ?? null;
+}
+
+function findWorker(): URL | undefined {
+  const url = new URL("./compaction-worker.mjs", import.meta.url);
+  return fs.existsSync(fileURLToPath(url)) ? url : undefined;
+}
+
+function openInBrowser(url: string): void {
+  const [cmd, args] =
+    process.platform === "darwin" ? ["open", [url]] : process.platform === "win32" ? ["cmd", ["/c", "start", "", url]] : ["xdg-open", [url]];
+  try {
+    const child = spawn(cmd, args, { stdio: "ignore", detached: true });
+    child.on("error", () => undefined);
+    child.unref();
+  } catch {
+    // no browser opener: the URL is printed anyway
+  }
+}
+
+export const serveCommand: Command = {
+  spec: {
+    name: "serve",
+    summary:
+      "Run Bonsai in your browser: serves the app and its backend on 127.0.0.1 only and prints the address with a private token. Runs until Ctrl-C.",
+    positionals: [],
+    options: [
+      { name: "port", short: "p", type: "integer", valueName: "N", description: "port to listen on (default: a free port)" },
+      { name: "data-dir", type: "string", valueName: "DIR", description: "Bonsai's data folder (default: the desktop app's, e.g. ~/.config/Bonsai)" },
+      { name: "no-open", type: "boolean", description: "do not open the browser, only print the address" },
+    ],
+  },
+  async run(args, io) {
+    const port = args.options.port as number | undefined;
+    if (port !== undefined && port > 65535) throw new UserError(`--port must be at most 65535, got ${port}`, 2);
+    const rendererDir = findRendererDir();
+    if (!rendererDir) throw new UserError("the app is not built (apps/desktop/out/renderer is missing): run `pnpm build` in the Bonsai checkout first");
+    const dataDir = path.resolve((args.options["data-dir"] as string | undefined) ?? defaultDataDir());
+
+    let backend;
+    try {
+      backend = createBackend({
+        dataDir,
+        mode: "browser",
+        version: process.env.npm_package_version ?? "0.1.0",
+        worker: (() => {
+          const url = findWorker();
+          return url ? { url } : undefined;
+        })(),
+        onInternalError: (err, method) => io.stderr(`bonsai: internal error in ${method}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`),
+      });
+    } catch (err) {
+      throw new UserError(err instanceof Error ? err.message : String(err));
+    }
+    let server;
+    try {
+      server = await startServer({ backend, rendererDir, port, host: "127.0.0.1" });
+    } catch (err) {
+      await backend.close();
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === "EADDRINUSE") throw new UserError(`port ${port} is already in use; pick another with --port or leave it out`);
+      throw new UserError(err instanceof Error ? err.message : String(err));
+    }
+
+    io.stdout(`Bonsai is running at ${server.url}\n`);
+    io.stdout(`  data folder: ${dataDir}\n`);
+    io.stdout(`  only this machine can connect, and only with the token in the address. Press Ctrl-C to stop.\n`);
+    io.stdout(`  model API key: from $${backend.engine.getSettings().model.apiKeyEnv}, or saved in Preferences to ${path.join(dataDir, API_KEY_FILE)} (mode 0600, never in the database)\n`);
+    if (!args.options["no-open"]) openInBrowser(server.url);
+
+    await new Promise<void>((resolve) => {
+      const stop = () => {
+        process.off("SIGINT", stop);
+        process.off("SIGTERM", stop);
+        resolve();
+      };
+      process.on("SIGINT", stop);
+      process.on("SIGTERM", stop);
+    });
+    io.stderr("bonsai: stopping\n");
+    await server.close();
+    await backend.close();
+    return 0;
+  },
+};

@@ -1,0 +1,148 @@
+/**
+ * The Electron main process: owns the backend (store + engine; compaction planning runs in the
+ * engine's worker threads), one window, the application menu, and the security policy of
+ * Electron's checklist (context isolation, sandbox, no Node in the renderer, CSP, no navigation,
+ * no new windows, no permissions). The renderer reaches the backend only through the preload's
+ * contract functions.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { app, BrowserWindow, dialog, ipcMain, Menu, session, shell } from "electron";
+import { createBackend, type Backend } from "@bonsai/backend";
+import { serveOverIpcMain, eventMessage } from "@bonsai/ipc/electron";
+import { keychainKeyProvider } from "./key-store";
+import { buildMenu } from "./menu";
+import { loadWindowState, trackWindowState } from "./window-state";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const rendererIndex = path.join(here, "../renderer/index.html");
+const rendererUrl = pathToFileURL(rendererIndex).href;
+const devServerUrl = !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined;
+
+let win: BrowserWindow | null = null;
+let backend: Backend | null = null;
+
+/** The renderer's own pages: the built index.html, or the dev server in `electron-vite dev`. */
+function isAppUrl(url: string): boolean {
+  if (devServerUrl) return url.startsWith(devServerUrl);
+  return url.split(/[?#]/)[0] === rendererUrl;
+}
+
+function workerUrl(): URL | undefined {
+  const file = path.join(here, "compaction-worker.js");
+  return fs.existsSync(file) ? pathToFileURL(file) : undefined;
+}
+
+function createWindow(userData: string): BrowserWindow {
+  const state = loadWindowState(userData);
+  const w = new BrowserWindow({
+    ...state.bounds,
+    minWidth: 720,
+    minHeight: 480,
+    show: false,
+    title: "Bonsai",
+    webPreferences: {
+      preload: path.join(here, "../preload/index.cjs"),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      spellcheck: false,
+    },
+  });
+  if (state.maximized) w.maximize();
+  trackWindowState(w, userData);
+  w.once("ready-to-show", () => w.show());
+  if (devServerUrl) void w.loadURL(devServerUrl);
+  else void w.loadFile(rendererIndex);
+  return w;
+}
+
+function lockDown(): void {
+  app.on("web-contents-created", (_e, contents) => {
+    contents.on("will-navigate", (event, url) => {
+      if (!isAppUrl(url)) event.preventDefault();
+    });
+    contents.on("will-attach-webview", (event) => event.preventDefault());
+    contents.setWindowOpenHandler(({ url }) => {
+      if (/^https?:\/\//.test(url)) void shell.openExternal(url);
+      return { action: "deny" };
+    });
+  });
+  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+  session.defaultSession.setPermissionCheckHandler(() => false);
+}
+
+async function main(): Promise<void> {
+  if (!app.requestSingleInstanceLock()) {
+    app.quit();
+    return;
+  }
+  await app.whenReady();
+  lockDown();
+  const userData = app.getPath("userData");
+
+  try {
+    backend = createBackend({
+      dataDir: userData,
+      // better-sqlite3 built for Electron's ABI (scripts/start.mjs builds it; packaged apps rebuild it in place)
+      nativeBinding: process.env.BONSAI_NATIVE_BINDING || undefined,
+      keyProvider: keychainKeyProvider(userData),
+      mode: "electron",
+      version: app.getVersion(),
+      worker: (() => {
+        const url = workerUrl();
+        return url ? { url } : undefined;
+      })(),
+      chooseSessionFiles: async () => {
+        const options: Electron.OpenDialogOptions = {
+          title: "Import sessions",
+          properties: ["openFile", "multiSelections"],
+          filters: [{ name: "Agent sessions", extensions: ["jsonl"] }, { name: "All files", extensions: ["*"] }],
+        };
+        const r = win ? await dialog.showOpenDialog(win, options) : await dialog.showOpenDialog(options);
+        return r.canceled ? null : r.filePaths;
+      },
+      onInternalError: (err, method) => console.error(`bonsai: internal error in ${method}:`, err),
+    });
+  } catch (err) {
+    dialog.showErrorBox("Bonsai cannot start", err instanceof Error ? err.message : String(err));
+    app.exit(1);
+    return;
+  }
+
+  serveOverIpcMain(ipcMain, backend.dispatch, isAppUrl);
+  backend.onEvent((event, payload) => {
+    if (win && !win.isDestroyed()) win.webContents.send(...eventMessage(event, payload));
+  });
+
+  const sendMenuCommand = (command: Parameters<Parameters<typeof buildMenu>[0]>[0]) => {
+    if (win && !win.isDestroyed()) win.webContents.send(...eventMessage("menuCommand", { command }));
+  };
+  Menu.setApplicationMenu(buildMenu(sendMenuCommand, userData));
+  win = createWindow(userData);
+  win.on("closed", () => (win = null));
+
+  app.on("second-instance", () => {
+    if (win) {
+      if (win.isMinimized()) win.restore();
+      win.focus();
+    }
+  });
+  app.on("activate", () => {
+    if (!win) win = createWindow(userData);
+  });
+  app.on("window-all-closed", () => {
+    if (process.platform !== "darwin") app.quit();
+  });
+  let closing = false;
+  app.on("before-quit", (event) => {
+    if (closing || !backend) return;
+    closing = true;
+    event.preventDefault();
+    void backend.close().finally(() => app.exit(0));
+  });
+}
+
+void main();

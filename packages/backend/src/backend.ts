@@ -1,0 +1,161 @@
+/**
+ * createBackend: the store and the engine bound to the @bonsai/ipc contract. The same object serves
+ * Electron (ipcMain) and browser mode (startServer): `dispatch` validates and runs a call, `onEvent`
+ * feeds the pushed events. Handlers are thin; the store and the engine do the work.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { createEngine, SettingsValidationError, EngineError, type Engine, type CreateEngineOptions } from "@bonsai/engine";
+import { createDispatcher, IpcError, type Dispatch, type EventName, type EventPayload, type EventSink, type Handlers, type MethodName } from "@bonsai/ipc";
+import { openStore, SessionLookupError, StoreError, NewerDatabaseError, DB_FILE_NAME, type SessionStore } from "@bonsai/store";
+import { engineHandlers, RequestTracker } from "./engine-handlers";
+import { fileKeyProvider, resolveApiKey, type KeyProvider } from "./keys";
+import { sessionHandlers, SkeletonCache } from "./session-handlers";
+import { forwardEngineEvents, forwardStoreEvents } from "./event-bridge";
+
+export interface BackendOptions {
+  /** Bonsai's data folder (database, uploads, api-key file, hooks) */
+  dataDir: string;
+  /** default <dataDir>/bonsai.db */
+  dbPath?: string;
+  /** better_sqlite3.node built for the host's ABI (Electron passes its own build) */
+  nativeBinding?: string;
+  /** where setApiKey stores the key: Electron's safeStorage keychain; default a 0600 file in dataDir */
+  keyProvider?: KeyProvider;
+  mode?: "electron" | "browser";
+  version?: string;
+  /** the native file picker (Electron); absent in browser mode */
+  chooseSessionFiles?: () => Promise<string[] | null>;
+  /** the engine's compaction worker pool (the bundled compaction-worker.mjs) */
+  worker?: { url: URL; size?: number };
+  /** engine options for tests and the CLI (summarizer factory, overrides, offline) */
+  engine?: Pick<CreateEngineOptions, "summarizerFactory" | "settings" | "offline" | "hooks" | "pruneConfig">;
+  env?: NodeJS.ProcessEnv;
+  /** errors that became "internal" (a bug): log them */
+  onInternalError?: (err: unknown, method: MethodName) => void;
+}
+
+export interface Backend {
+  dispatch: Dispatch;
+  handlers: Handlers;
+  store: SessionStore;
+  engine: Engine;
+  dataDir: string;
+  dbPath: string;
+  onEvent(listener: (event: string, payload: unknown) => void): () => void;
+  /** the API key for the host's own use (never sent to the renderer) */
+  apiKey(): string | null;
+  close(): Promise<void>;
+}
+
+/** Store, engine and settings errors as typed IPC errors. */
+export function mapBackendError(err: unknown): IpcError | undefined {
+  if (err instanceof SettingsValidationError) {
+    return new IpcError("invalid_payload", err.message, err.errors.map((e) => ({ path: e.field ? `patch.${e.field}` : "patch", message: e.message })));
+  }
+  if (err instanceof SessionLookupError) return new IpcError("not_found", err.message);
+  if (err instanceof EngineError) {
+    if (/cancelled|aborted/i.test(err.message)) return new IpcError("aborted", err.message);
+    if (/not found/i.test(err.message)) return new IpcError("not_found", err.message);
+    if (/No model configured|No API key/i.test(err.message)) return new IpcError("unavailable", err.message);
+    return new IpcError("conflict", err.message);
+  }
+  if (err instanceof StoreError) return new IpcError("conflict", err.message);
+  if (err instanceof Error && /^(ENOENT|EACCES|EISDIR|ENOTDIR|EPERM)$/.test((err as NodeJS.ErrnoException).code ?? "")) {
+    return new IpcError("not_found", err.message);
+  }
+  return undefined;
+}
+
+export function createBackend(options: BackendOptions): Backend {
+  const dataDir = path.resolve(options.dataDir);
+  fs.mkdirSync(dataDir, { recursive: true });
+  const dbPath = options.dbPath ? path.resolve(options.dbPath) : path.join(dataDir, DB_FILE_NAME);
+  const env = options.env ?? process.env;
+  const keys = options.keyProvider ?? fileKeyProvider(dataDir);
+
+  let store: SessionStore;
+  try {
+    store = openStore({ path: dbPath, nativeBinding: options.nativeBinding });
+  } catch (err) {
+    if (err instanceof NewerDatabaseError) throw err;
+    throw new Error(`cannot open the database ${dbPath}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+  }
+
+  const engine = createEngine({
+    ...options.engine,
+    store,
+    dataDir,
+    env,
+    apiKeyProvider: (model) => resolveApiKey(keys, model.apiKeyEnv, env).key ?? undefined,
+    worker: options.worker ? { url: options.worker.url, size: options.worker.size, dbPath, nativeBinding: options.nativeBinding } : undefined,
+  });
+
+  const listeners = new Set<(event: string, payload: unknown) => void>();
+  const emit: EventSink = <E extends EventName>(event: E, payload: EventPayload<E>) => {
+    for (const l of listeners) {
+      try {
+        l(event, payload);
+      } catch (err) {
+        options.onInternalError?.(err, "getAppInfo");
+      }
+    }
+  };
+
+  const skeletons = new SkeletonCache(store);
+  const requests = new RequestTracker();
+  let follower: { close(): void } | null = null;
+  const followed = new Set<string>();
+  const follow = (sessionId: string) => {
+    if (followed.has(sessionId)) return;
+    followed.add(sessionId);
+    if (followed.size > 16) followed.delete(followed.values().next().value as string);
+    follower?.close();
+    follower = store.follow({ sessionIds: [...followed] });
+  };
+
+  const offStore = forwardStoreEvents(store, emit, skeletons);
+  const offEngine = forwardEngineEvents(engine, emit, requests);
+  void engine.loadUserHooks().catch((err: unknown) => emit("hookError", { hook: "load", file: null, message: err instanceof Error ? err.message : String(err) }));
+
+  const handlers: Handlers = {
+    getAppInfo: () => ({
+      mode: options.mode ?? "browser",
+      version: options.version ?? "0.0.0",
+      dataDir,
+      nativeDialogs: options.chooseSessionFiles !== undefined,
+    }),
+    chooseSessionFiles: async () => ({ paths: options.chooseSessionFiles ? await options.chooseSessionFiles() : null }),
+    ...sessionHandlers({ store, dataDir, emit, settings: () => engine.getSettings(), skeletons, follow }),
+    ...engineHandlers({ store, engine, keys, emit, env, requests }),
+  };
+
+  const dispatch = createDispatcher(handlers, { mapError: mapBackendError, onInternalError: options.onInternalError });
+
+  let closed = false;
+  return {
+    dispatch,
+    handlers,
+    store,
+    engine,
+    dataDir,
+    dbPath,
+    onEvent(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    apiKey: () => resolveApiKey(keys, engine.getSettings().model.apiKeyEnv, env).key,
+    async close() {
+      if (closed) return;
+      closed = true;
+      follower?.close();
+      offStore();
+      offEngine();
+      engine.abortCompaction();
+      engine.abortBranchSummary();
+      await engine.close();
+      store.close();
+      listeners.clear();
+    },
+  };
+}

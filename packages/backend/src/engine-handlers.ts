@@ -1,0 +1,259 @@
+/**
+ * Handlers over the engine: compaction (plan, run, dry run, commit, abort), navigation, pruning,
+ * prompts, settings and the API key. Thin: the engine does the work and emits the events.
+ */
+import {
+  buildSessionContext,
+  DEFAULT_PRUNE_CONFIG,
+  estimateMessagesTokens,
+  planPruning,
+  prepareCompaction,
+  type CompactionEntry,
+  type SessionEntry,
+} from "@bonsai/core";
+import type { Engine } from "@bonsai/engine";
+import { IpcError, type CompactionPlan, type EventSink, type Handlers, type SettingsState } from "@bonsai/ipc";
+import type { SessionStore } from "@bonsai/store";
+import { resolveApiKey, type KeyProvider } from "./keys";
+import { requireSession } from "./session-handlers";
+import { testConnection } from "./test-connection";
+
+type EngineHandlerNames =
+  | "planCompaction"
+  | "compact"
+  | "commitCompaction"
+  | "abort"
+  | "navigate"
+  | "planPrune"
+  | "applyPrune"
+  | "restorePruned"
+  | "prompt"
+  | "getSettings"
+  | "setSettings"
+  | "setApiKey"
+  | "clearApiKey"
+  | "testConnection";
+
+export interface EngineHandlerDeps {
+  store: SessionStore;
+  engine: Engine;
+  keys: KeyProvider;
+  emit: EventSink;
+  env: NodeJS.ProcessEnv;
+  /** requestIds of the running calls, by session, for the engine's events */
+  requests: RequestTracker;
+}
+
+/** Which client request a session's running compaction / branch summary / turn belongs to. */
+export class RequestTracker {
+  readonly #ids = new Map<string, string | null>();
+  set(kind: "compaction" | "branchSummary" | "prompt", sessionId: string, requestId: string | undefined): void {
+    this.#ids.set(`${kind}:${sessionId}`, requestId ?? null);
+  }
+  get(kind: "compaction" | "branchSummary" | "prompt", sessionId: string): string | null {
+    return this.#ids.get(`${kind}:${sessionId}`) ?? null;
+  }
+  clear(kind: "compaction" | "branchSummary" | "prompt", sessionId: string): void {
+    this.#ids.delete(`${kind}:${sessionId}`);
+  }
+}
+
+/** The engine works at the session's current leaf: a different leaf is a conflict, not a silent switch. */
+function requireCurrentLeaf(store: SessionStore, sessionId: string, leafId: string | null | undefined, what: string): void {
+  if (leafId === undefined) return;
+  const current = store.getLeaf(sessionId);
+  if (leafId !== current) throw new IpcError("conflict", `${what} runs at the session's current leaf (${current ?? "none"}); switch to ${leafId ?? "the root"} first`);
+}
+
+export function engineHandlers(deps: EngineHandlerDeps): Pick<Handlers, EngineHandlerNames> {
+  const { store, engine, keys, requests } = deps;
+
+  const settingsState = (): SettingsState => {
+    const settings = engine.getSettings();
+    const { source } = resolveApiKey(keys, settings.model.apiKeyEnv, deps.env);
+    return { settings, hasApiKey: source !== null, apiKeySource: source, apiKeyStorage: keys.storage };
+  };
+
+  return {
+    planCompaction: ({ sessionId, leafId }) => {
+      requireSession(store, sessionId);
+      const leaf = leafId === undefined ? store.getLeaf(sessionId) : leafId;
+      const path = leaf === null ? [] : store.getPath(sessionId, leaf);
+      const settings = engine.getSettings();
+      const empty: CompactionPlan = {
+        sessionId,
+        leafId: leaf,
+        possible: false,
+        reason: null,
+        firstKeptEntryId: null,
+        summarizedEntryIds: [],
+        turnPrefixEntryIds: [],
+        keptEntryIds: [],
+        isSplitTurn: false,
+        tokensBefore: 0,
+        estimatedTokensAfter: 0,
+        hasPreviousSummary: false,
+        readFiles: [],
+        modifiedFiles: [],
+      };
+      if (path.length === 0) return { ...empty, reason: "The session is empty" };
+      if (path[path.length - 1]!.type === "compaction") return { ...empty, reason: "Already compacted" };
+      const prep = prepareCompaction(path, settings.compaction);
+      if (!prep) return { ...empty, reason: "Nothing to compact (session too small)" };
+      const nothing = prep.summarizeEntryIds.length === 0 && prep.turnPrefixEntryIds.length === 0 && !prep.previousSummary;
+      return {
+        ...empty,
+        possible: !nothing,
+        reason: nothing ? "Nothing to compact (session too small)" : null,
+        firstKeptEntryId: prep.firstKeptEntryId,
+        summarizedEntryIds: prep.summarizeEntryIds,
+        turnPrefixEntryIds: prep.turnPrefixEntryIds,
+        keptEntryIds: prep.keptEntryIds,
+        isSplitTurn: prep.isSplitTurn,
+        tokensBefore: prep.tokensBefore,
+        estimatedTokensAfter: estimateMessagesTokens(prep.recentMessages),
+        hasPreviousSummary: prep.previousSummary !== undefined,
+        readFiles: [...prep.fileOps.read].sort(),
+        modifiedFiles: [...new Set([...prep.fileOps.edited, ...prep.fileOps.written])].sort(),
+      };
+    },
+
+    compact: async ({ sessionId, leafId, instructions, dryRun, requestId }) => {
+      requireSession(store, sessionId);
+      requireCurrentLeaf(store, sessionId, leafId, "Compaction");
+      const before = estimateContext(store, sessionId);
+      requests.set("compaction", sessionId, requestId);
+      try {
+        const outcome = await engine.compact(sessionId, { instructions, dryRun });
+        const r = outcome.result;
+        const after = outcome.entry ? estimateContext(store, sessionId) : estimateContext(store, sessionId, r);
+        return {
+          jobId: requestId ?? `${sessionId}:${Date.now()}`,
+          result: {
+            summary: r.summary,
+            shortSummary: r.shortSummary,
+            firstKeptEntryId: r.firstKeptEntryId,
+            tokensBefore: r.tokensBefore,
+            details: r.details,
+            preserveData: r.preserveData,
+            fromExtension: outcome.fromExtension,
+            offline: (r.details as { summarizer?: unknown } | undefined)?.summarizer === "offline",
+          },
+          entryId: outcome.entry?.id ?? null,
+          contextTokensBefore: before,
+          contextTokensAfter: Math.max(0, after),
+        };
+      } finally {
+        requests.clear("compaction", sessionId);
+      }
+    },
+
+    commitCompaction: async ({ sessionId, leafId, result }) => {
+      requireSession(store, sessionId);
+      const { fromExtension: _f, offline: _o, ...plain } = result;
+      const outcome = await engine.commitCompaction(sessionId, plain, leafId);
+      if (!outcome.entry) throw new IpcError("internal", "the compaction was not appended");
+      return { entryId: outcome.entry.id };
+    },
+
+    abort: ({ sessionId, what = "all" }) => {
+      requireSession(store, sessionId);
+      const running =
+        (what === "all" || what === "compaction" ? engine.isCompacting(sessionId) : false) ||
+        (what === "all" || what === "prompt" ? engine.isTurnRunning(sessionId) : false) ||
+        ((what === "all" || what === "branchSummary") && requests.get("branchSummary", sessionId) !== null);
+      if (what === "all" || what === "compaction") engine.abortCompaction(sessionId);
+      if (what === "all" || what === "prompt") engine.abortTurn(sessionId);
+      if (what === "all" || what === "branchSummary") engine.abortBranchSummary(sessionId);
+      return { aborted: running };
+    },
+
+    navigate: async ({ sessionId, targetId, summarize, instructions, requestId }) => {
+      requireSession(store, sessionId);
+      if (!store.getEntry(sessionId, targetId)) throw new IpcError("not_found", `no entry ${targetId} in session ${sessionId}`);
+      requests.set("branchSummary", sessionId, requestId ?? "");
+      try {
+        const out = await engine.navigateTree(sessionId, targetId, { summarize, instructions });
+        return { leafId: out.leafId, editorText: out.editorText ?? null, summaryEntryId: out.summaryEntry?.id ?? null, cancelled: out.cancelled };
+      } finally {
+        requests.clear("branchSummary", sessionId);
+      }
+    },
+
+    planPrune: ({ sessionId, leafId }) => {
+      requireSession(store, sessionId);
+      const leaf = leafId === undefined ? store.getLeaf(sessionId) : leafId;
+      const plan = planPruning(leaf === null ? [] : store.getPath(sessionId, leaf), DEFAULT_PRUNE_CONFIG);
+      return {
+        sessionId,
+        items: plan.candidates.map((c) => ({ entryId: c.entryId, toolName: c.toolName, tokens: c.tokens })),
+        tokensSaved: plan.tokensSaved,
+      };
+    },
+
+    applyPrune: async ({ sessionId, leafId }) => {
+      requireSession(store, sessionId);
+      requireCurrentLeaf(store, sessionId, leafId, "Pruning");
+      const out = await engine.pruneToolOutputs(sessionId);
+      return { prunedEntryIds: out.entryIds, tokensSaved: out.tokensSaved };
+    },
+
+    restorePruned: ({ sessionId, entryIds }) => {
+      requireSession(store, sessionId);
+      const before = new Set(store.listPruned(sessionId).map((p) => p.entryId));
+      store.restorePruned(sessionId, entryIds);
+      const after = new Set(store.listPruned(sessionId).map((p) => p.entryId));
+      return { restoredEntryIds: [...before].filter((id) => !after.has(id)) };
+    },
+
+    prompt: async ({ sessionId, text, requestId }) => {
+      requireSession(store, sessionId);
+      requests.set("prompt", sessionId, requestId);
+      try {
+        const out = await engine.prompt(sessionId, text);
+        return {
+          entryIds: [out.userEntryId, ...(out.assistantEntryId ? [out.assistantEntryId] : [])],
+          stopReason: out.message.stopReason,
+          errorMessage: out.message.errorMessage ?? null,
+        };
+      } finally {
+        requests.clear("prompt", sessionId);
+      }
+    },
+
+    getSettings: () => settingsState(),
+    setSettings: ({ patch }) => {
+      engine.updateSettings(patch);
+      return settingsState();
+    },
+    setApiKey: ({ key }) => {
+      keys.set(key);
+      return settingsState();
+    },
+    clearApiKey: () => {
+      keys.clear();
+      return settingsState();
+    },
+    testConnection: () => {
+      const model = engine.getSettings().model;
+      return testConnection(model, resolveApiKey(keys, model.apiKeyEnv, deps.env).key);
+    },
+  };
+}
+
+/**
+ * Estimated context tokens at the current leaf (messages only); with `compaction`, as if that
+ * compaction were appended at the leaf (the dry run's "after", computed by core's context builder).
+ */
+function estimateContext(store: SessionStore, sessionId: string, compaction?: { summary: string; firstKeptEntryId: string; tokensBefore: number }): number {
+  const leaf = store.getLeaf(sessionId);
+  if (leaf === null) return 0;
+  const entries: SessionEntry[] = store.getContextEntries(sessionId, leaf);
+  let target = leaf;
+  if (compaction) {
+    target = "bonsai-preview-compaction";
+    const preview: CompactionEntry = { type: "compaction", id: target, parentId: leaf, timestamp: new Date().toISOString(), ...compaction };
+    entries.push(preview);
+  }
+  return estimateMessagesTokens(buildSessionContext(entries, target).messages);
+}

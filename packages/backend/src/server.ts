@@ -1,0 +1,198 @@
+/**
+ * Browser mode (`bonsai serve`): the built renderer over HTTP and the backend over a WebSocket, on
+ * 127.0.0.1 only. A random token is printed in the URL; a WebSocket upgrade without that token,
+ * from a foreign Origin, or to a foreign Host (DNS rebinding) is refused with 403.
+ */
+import { randomBytes, timingSafeEqual } from "node:crypto";
+import * as fs from "node:fs";
+import * as http from "node:http";
+import * as path from "node:path";
+import type { AddressInfo } from "node:net";
+import { WebSocketServer, type WebSocket } from "ws";
+import { eventFrame, handleCallFrame, MAX_FRAME_BYTES, type Dispatch } from "@bonsai/ipc";
+
+export interface ServableBackend {
+  dispatch: Dispatch;
+  /** subscribe to every event the backend pushes */
+  onEvent(listener: (event: string, payload: unknown) => void): () => void;
+}
+
+export interface ServerOptions {
+  backend: ServableBackend;
+  /** the built renderer (apps/desktop/out/renderer) */
+  rendererDir: string;
+  /** 0 or absent = a free port */
+  port?: number;
+  /** only loopback hosts are accepted */
+  host?: "127.0.0.1" | "localhost" | "::1";
+  /** fixed token (tests); default 32 random bytes, base64url */
+  token?: string;
+}
+
+export interface RunningServer {
+  /** http://127.0.0.1:PORT/?token=... */
+  url: string;
+  origin: string;
+  port: number;
+  token: string;
+  /** connected WebSocket clients */
+  clientCount(): number;
+  close(): Promise<void>;
+}
+
+const MIME: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".json": "application/json; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".ico": "image/x-icon",
+  ".woff2": "font/woff2",
+  ".map": "application/json; charset=utf-8",
+};
+
+function csp(port: number): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self'",
+    `connect-src 'self' ws://127.0.0.1:${port} ws://localhost:${port}`,
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
+
+function sameToken(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** Hosts a loopback server answers to (anything else is a rebinding attempt). */
+function allowedHosts(port: number): Set<string> {
+  return new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
+}
+
+export function startServer(options: ServerOptions): Promise<RunningServer> {
+  const host = options.host ?? "127.0.0.1";
+  if (!["127.0.0.1", "localhost", "::1"].includes(host)) {
+    return Promise.reject(new Error(`bonsai serve binds to loopback only (got host ${host})`));
+  }
+  const rendererDir = path.resolve(options.rendererDir);
+  const indexFile = path.join(rendererDir, "index.html");
+  if (!fs.existsSync(indexFile)) {
+    return Promise.reject(new Error(`the renderer is not built (${indexFile} is missing); run \`pnpm build\` first`));
+  }
+  const token = options.token ?? randomBytes(32).toString("base64url");
+  let port = 0;
+
+  const server = http.createServer((req, res) => {
+    if (!allowedHosts(port).has(req.headers.host ?? "")) {
+      res.writeHead(403, { "content-type": "text/plain" }).end("forbidden host\n");
+      return;
+    }
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      res.writeHead(405, { allow: "GET, HEAD" }).end();
+      return;
+    }
+    let pathname: string;
+    try {
+      pathname = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname);
+    } catch {
+      res.writeHead(400).end();
+      return;
+    }
+    let file = path.join(rendererDir, path.normalize(pathname));
+    if (!file.startsWith(rendererDir + path.sep) && file !== rendererDir) {
+      res.writeHead(404).end();
+      return;
+    }
+    if (pathname === "/" || !fs.existsSync(file) || fs.statSync(file).isDirectory()) file = indexFile;
+    const type = MIME[path.extname(file)] ?? "application/octet-stream";
+    res.writeHead(200, {
+      "content-type": type,
+      "cache-control": file === indexFile ? "no-store" : "public, max-age=3600",
+      "content-security-policy": csp(port),
+      "x-content-type-options": "nosniff",
+      "referrer-policy": "no-referrer",
+      "cross-origin-opener-policy": "same-origin",
+    });
+    if (req.method === "HEAD") res.end();
+    else fs.createReadStream(file).pipe(res);
+  });
+
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
+  const clients = new Set<WebSocket>();
+
+  server.on("upgrade", (req, socket, head) => {
+    const refuse = (why: string) => {
+      socket.write(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n${why}\n`);
+      socket.destroy();
+    };
+    let url: URL;
+    try {
+      url = new URL(req.url ?? "/", "http://x");
+    } catch {
+      return refuse("bad request");
+    }
+    if (url.pathname !== "/ws") return refuse("not found");
+    if (!allowedHosts(port).has(req.headers.host ?? "")) return refuse("forbidden host");
+    const origin = req.headers.origin;
+    // browsers always send Origin: it must be this server; non-browser clients (no Origin) need the token like everyone
+    if (origin !== undefined && !allowedHosts(port).has(origin.replace(/^http:\/\//, ""))) return refuse("forbidden origin");
+    if (!sameToken(url.searchParams.get("token") ?? "", token)) return refuse("missing or wrong token");
+    wss.handleUpgrade(req, socket, head, (ws) => wss.emit("connection", ws));
+  });
+
+  wss.on("connection", (ws: WebSocket) => {
+    clients.add(ws);
+    ws.on("close", () => clients.delete(ws));
+    ws.on("error", () => clients.delete(ws));
+    ws.on("message", (data, isBinary) => {
+      if (isBinary) {
+        ws.send(JSON.stringify({ t: "result", id: null, result: { ok: false, error: { code: "bad_frame", message: "binary frames are not accepted" } } }));
+        return;
+      }
+      const text = Array.isArray(data) ? Buffer.concat(data).toString("utf8") : Buffer.from(data as ArrayBuffer).toString("utf8");
+      void handleCallFrame(text, options.backend.dispatch).then((reply) => {
+        if (ws.readyState === ws.OPEN) ws.send(reply);
+      });
+    });
+  });
+
+  const offEvents = options.backend.onEvent((event, payload) => {
+    if (clients.size === 0) return;
+    const frame = eventFrame(event, payload);
+    for (const ws of clients) if (ws.readyState === ws.OPEN) ws.send(frame);
+  });
+
+  return new Promise<RunningServer>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off("error", reject);
+      port = (server.address() as AddressInfo).port;
+      const origin = `http://${host === "::1" ? "[::1]" : host}:${port}`;
+      resolve({
+        url: `${origin}/?token=${token}`,
+        origin,
+        port,
+        token,
+        clientCount: () => clients.size,
+        close: () =>
+          new Promise<void>((done) => {
+            offEvents();
+            for (const ws of clients) ws.terminate();
+            wss.close();
+            server.close(() => done());
+            server.closeAllConnections();
+          }),
+      });
+    });
+  });
+}

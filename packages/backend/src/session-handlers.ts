@@ -1,0 +1,207 @@
+/**
+ * Handlers over the store (and pure core): sessions, imports, tree and entry reads, export, search,
+ * labels, context preview, plans. Thin: each maps contract DTOs to store calls.
+ */
+import * as path from "node:path";
+import { estimateTokens, messageFromEntry, type BonsaiSettings, type TreeSkeleton } from "@bonsai/core";
+import { IpcError, type EntryDetail, type EventSink, type Handlers, type ImportResult, type SessionSummary } from "@bonsai/ipc";
+import type { ImportReport, SessionStore, SessionSummary as StoredSummary } from "@bonsai/store";
+import { contextPreview, skeletonPath } from "./context-preview";
+import { saveUpload } from "./uploads";
+
+type SessionHandlerNames =
+  | "listSessions"
+  | "importSessions"
+  | "openSession"
+  | "getSkeleton"
+  | "getEntry"
+  | "getEntries"
+  | "exportSession"
+  | "searchSessions"
+  | "deleteSession"
+  | "getContextPreview"
+  | "setLabel";
+
+export interface SessionHandlerDeps {
+  store: SessionStore;
+  dataDir: string;
+  emit: EventSink;
+  settings: () => BonsaiSettings;
+  skeletons: SkeletonCache;
+  /** start following the source file of an opened session */
+  follow: (sessionId: string) => void;
+}
+
+const MAX_WARNINGS = 20;
+
+export function toSummary(s: StoredSummary): SessionSummary {
+  const firstLine = s.firstMessage.split("\n", 1)[0]?.trim() ?? "";
+  const title = s.title ?? (firstLine !== "" ? firstLine.slice(0, 120) : s.sourcePath ? path.basename(s.sourcePath) : s.id);
+  return {
+    id: s.id,
+    title,
+    cwd: s.cwd,
+    createdAt: s.createdAt,
+    updatedAt: s.updatedAt,
+    entryCount: s.entryCount,
+    leafId: s.leafId,
+    sourcePath: s.sourcePath,
+  };
+}
+
+function toImportResult(source: string, report: ImportReport, store: SessionStore): ImportResult {
+  const ok = report.status !== "failed" && report.status !== "not-a-session";
+  const warnings = report.issues.slice(0, MAX_WARNINGS).map((i) => (i.line > 0 ? `line ${i.line}: ${i.message}` : i.message));
+  if (report.issues.length > MAX_WARNINGS) warnings.push(`… and ${report.issues.length - MAX_WARNINGS} more issues`);
+  const session = report.sessionId ? store.getSession(report.sessionId) : undefined;
+  return {
+    source,
+    ok,
+    sessionId: ok ? report.sessionId : null,
+    title: session ? toSummary(session).title : null,
+    entriesImported: report.entriesAdded,
+    warnings,
+    error: ok ? null : report.message,
+  };
+}
+
+/** Skeletons per session, dropped when the store reports a change (the renderer refetches often). */
+export class SkeletonCache {
+  readonly #cache = new Map<string, TreeSkeleton>();
+  constructor(private readonly store: SessionStore) {}
+  get(sessionId: string): TreeSkeleton {
+    let s = this.#cache.get(sessionId);
+    if (!s) {
+      s = this.store.getSkeleton(sessionId);
+      this.#cache.set(sessionId, s);
+      if (this.#cache.size > 8) this.#cache.delete(this.#cache.keys().next().value as string);
+    }
+    return s;
+  }
+  invalidate(sessionId: string): void {
+    this.#cache.delete(sessionId);
+  }
+}
+
+export function requireSession(store: SessionStore, sessionId: string): StoredSummary {
+  const s = store.getSession(sessionId);
+  if (!s) throw new IpcError("not_found", `no session ${sessionId}`);
+  return s;
+}
+
+export function sessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, SessionHandlerNames> {
+  const { store, emit, skeletons } = deps;
+
+  const detail = (sessionId: string, entryId: string, active: Set<string>): EntryDetail => {
+    const entry = store.getEntry(sessionId, entryId);
+    if (!entry) throw new IpcError("not_found", `no entry ${entryId} in session ${sessionId}`);
+    const message = messageFromEntry(entry);
+    const pruned = store.listPruned(sessionId).find((p) => p.entryId === entryId);
+    const original = pruned ? (messageFromEntry(pruned.original) as { content?: unknown } | undefined) : undefined;
+    return {
+      entry,
+      tokens: message ? estimateTokens(message) : 0,
+      prunedOriginal: Array.isArray(original?.content) ? (original.content as Record<string, unknown>[]) : null,
+      onActivePath: active.has(entryId),
+    };
+  };
+  const activeIds = (sessionId: string) => new Set(skeletonPath(skeletons.get(sessionId), store.getLeaf(sessionId)).map((n) => n.id));
+
+  return {
+    listSessions: () => ({ sessions: store.listSessions().map(toSummary) }),
+
+    importSessions: async ({ paths = [], files = [], requestId }) => {
+      const sources: { source: string; file: string }[] = [
+        ...paths.map((p) => ({ source: p, file: path.resolve(p) })),
+        ...files.map((f) => ({ source: f.name, file: saveUpload(deps.dataDir, f.name, f.content) })),
+      ];
+      const results: ImportResult[] = [];
+      for (let i = 0; i < sources.length; i++) {
+        const { source, file } = sources[i]!;
+        const progress = (done: number, total: number, finished: boolean) =>
+          emit("importProgress", { requestId: requestId ?? null, source, fileIndex: i, fileCount: sources.length, done, total, finished });
+        progress(0, 0, false);
+        try {
+          const report = await store.importFile(file, { onProgress: (p) => progress(p.bytesDone, p.bytesTotal, false) });
+          results.push(toImportResult(source, report, store));
+          if (report.sessionId) skeletons.invalidate(report.sessionId);
+        } catch (err) {
+          results.push({ source, ok: false, sessionId: null, title: null, entriesImported: 0, warnings: [], error: err instanceof Error ? err.message : String(err) });
+        }
+        progress(1, 1, true);
+      }
+      // the store announces new and re-imported sessions (sessionsChanged) itself
+      return { results };
+    },
+
+    openSession: ({ sessionId }) => {
+      const session = requireSession(store, sessionId);
+      if (session.sourcePath) deps.follow(sessionId);
+      return { session: toSummary(session), skeleton: skeletons.get(sessionId) };
+    },
+
+    getSkeleton: ({ sessionId }) => {
+      requireSession(store, sessionId);
+      return skeletons.get(sessionId);
+    },
+
+    getEntry: ({ sessionId, entryId }) => {
+      requireSession(store, sessionId);
+      return detail(sessionId, entryId, activeIds(sessionId));
+    },
+
+    getEntries: ({ sessionId, entryIds }) => {
+      requireSession(store, sessionId);
+      const active = activeIds(sessionId);
+      return { entries: entryIds.map((id) => detail(sessionId, id, active)) };
+    },
+
+    exportSession: async ({ sessionId, format, path: target }) => {
+      const s = requireSession(store, sessionId);
+      const stem = (s.sourcePath ? path.basename(s.sourcePath, ".jsonl") : s.id).replace(/^[0-9a-f]{16}-/, "");
+      const fileName = `${stem}.${format === "jsonl" ? "jsonl" : "md"}`;
+      const mimeType = format === "jsonl" ? "application/x-ndjson" : "text/markdown; charset=utf-8";
+      if (target) {
+        const file = path.resolve(target);
+        if (format === "jsonl") await store.exportJsonl(sessionId, file);
+        else await store.exportMarkdown(sessionId, file);
+        return { fileName: path.basename(file), mimeType, content: null, path: file };
+      }
+      const content = format === "jsonl" ? store.renderJsonl(sessionId) : await store.exportMarkdown(sessionId);
+      return { fileName, mimeType, content, path: null };
+    },
+
+    searchSessions: ({ query, sessionId, limit }) => ({
+      hits: store.search(query, { sessionId, limit }).map((h) => ({
+        sessionId: h.sessionId,
+        sessionTitle: h.sessionTitle ?? h.sessionId,
+        entryId: h.entryId,
+        type: h.type,
+        role: h.role,
+        timestamp: h.timestamp,
+        snippet: h.snippet,
+      })),
+    }),
+
+    deleteSession: ({ sessionId }) => {
+      if (!store.getSession(sessionId)) return { deleted: false };
+      store.deleteSession(sessionId);
+      skeletons.invalidate(sessionId);
+      emit("sessionsChanged", {});
+      return { deleted: true };
+    },
+
+    getContextPreview: ({ sessionId, leafId }) => {
+      requireSession(store, sessionId);
+      if (leafId && !store.getEntry(sessionId, leafId)) throw new IpcError("not_found", `no entry ${leafId} in session ${sessionId}`);
+      return contextPreview(store, sessionId, leafId, skeletons.get(sessionId), deps.settings());
+    },
+
+    setLabel: ({ sessionId, entryId, label }) => {
+      requireSession(store, sessionId);
+      if (!store.getEntry(sessionId, entryId)) throw new IpcError("not_found", `no entry ${entryId} in session ${sessionId}`);
+      const entry = store.appendLabel(sessionId, entryId, label ?? undefined);
+      return { labelEntryId: entry.id };
+    },
+  };
+}

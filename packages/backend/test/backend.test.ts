@@ -1,0 +1,162 @@
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { METHOD_NAMES, contract, type CallResult } from "@bonsai/ipc";
+import { createBackend, type Backend } from "../src/index";
+
+const fixture = path.resolve(import.meta.dirname, "../../../../shared/fixtures/before-compaction.jsonl");
+const hasFixture = fs.existsSync(fixture);
+
+let dir: string;
+let backend: Backend;
+
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "bonsai-backend-"));
+  backend = createBackend({ dataDir: dir, env: { BONSAI_TEST_KEY: "" } });
+});
+afterEach(async () => {
+  await backend.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function call(method: string, params: unknown): Promise<CallResult> {
+  return backend.dispatch(method, params);
+}
+
+function ok<T>(r: CallResult): T {
+  if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
+  return r.value as T;
+}
+
+/** A small valid session: header + user + assistant. */
+function tinySession(id = "s-tiny"): string {
+  const lines = [
+    { type: "session", version: 3, id, timestamp: "2026-01-01T00:00:00.000Z", cwd: "/tmp/project" },
+    { type: "message", id: "u1", parentId: null, timestamp: "2026-01-01T00:00:01.000Z", message: { role: "user", content: "hello there", timestamp: 1 } },
+    {
+      type: "message",
+      id: "a1",
+      parentId: "u1",
+      timestamp: "2026-01-01T00:00:02.000Z",
+      message: { role: "assistant", content: [{ type: "text", text: "hi" }], api: "x", provider: "p", model: "m", usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 }, stopReason: "stop", timestamp: 2 },
+    },
+  ];
+  return lines.map((l) => JSON.stringify(l)).join("\n") + "\n";
+}
+
+describe("createBackend", () => {
+  it("has a handler for every contract method (and nothing else)", () => {
+    expect(Object.keys(backend.handlers).sort()).toEqual([...METHOD_NAMES].sort());
+  });
+
+  it("validates every method's payload before any handler runs", async () => {
+    for (const method of METHOD_NAMES) {
+      const r = await call(method, { sessionId: ["not", "a", "string"], surprise: 1 });
+      expect(r.ok, method).toBe(false);
+      if (!r.ok) expect(r.error.code, method).toBe("invalid_payload");
+    }
+    // and keeps serving
+    expect(ok<{ sessions: unknown[] }>(await call("listSessions", {})).sessions).toEqual([]);
+  });
+
+  it("imports uploaded contents, lists, opens and reads the session; outputs match the contract", async () => {
+    const events: string[] = [];
+    backend.onEvent((e) => events.push(e));
+    const imported = ok<{ results: { ok: boolean; sessionId: string; entriesImported: number }[] }>(
+      await call("importSessions", { files: [{ name: "tiny.jsonl", content: tinySession() }], requestId: "r1" }),
+    );
+    expect(imported.results).toMatchObject([{ ok: true, entriesImported: 2 }]);
+    expect(events).toContain("importProgress");
+    expect(events).toContain("sessionsChanged");
+    const sessionId = imported.results[0]!.sessionId;
+
+    const list = ok(await call("listSessions", {}));
+    expect(contract.listSessions.output.parse(list).sessions).toMatchObject([{ id: sessionId, cwd: "/tmp/project", entryCount: 2, title: "hello there" }]);
+
+    const opened = ok(await call("openSession", { sessionId }));
+    expect(contract.openSession.output.parse(opened).skeleton.nodes.map((n) => n.id)).toEqual(["u1", "a1"]);
+
+    const entry = contract.getEntry.output.parse(ok(await call("getEntry", { sessionId, entryId: "u1" })));
+    expect(entry).toMatchObject({ entry: { id: "u1", type: "message" }, onActivePath: true, prunedOriginal: null });
+    expect(entry.tokens).toBeGreaterThan(0);
+
+    const preview = contract.getContextPreview.output.parse(ok(await call("getContextPreview", { sessionId })));
+    expect(preview.messages.map((m) => m.entryId)).toEqual(["u1", "a1"]);
+    expect(preview.sizeSeries.map((p) => p.entryId)).toEqual(["u1", "a1"]);
+    expect(preview.contextWindow).toBe(200000);
+
+    const exported = contract.exportSession.output.parse(ok(await call("exportSession", { sessionId, format: "jsonl" })));
+    expect(exported.content?.split("\n").filter(Boolean)).toHaveLength(3);
+    expect(exported.fileName).toBe("tiny.jsonl");
+
+    const missing = await call("getEntry", { sessionId, entryId: "nope" });
+    expect(missing.ok ? null : missing.error.code).toBe("not_found");
+  });
+
+  it("reports a file that is not a session as a failed import, not a crash", async () => {
+    const r = ok<{ results: { ok: boolean; error: string | null }[] }>(await call("importSessions", { files: [{ name: "notes.jsonl", content: "hello\nworld\n" }] }));
+    expect(r.results[0]!.ok).toBe(false);
+    expect(r.results[0]!.error).toBeTruthy();
+    const missing = ok<{ results: { ok: boolean; error: string | null }[] }>(await call("importSessions", { paths: [path.join(dir, "absent.jsonl")] }));
+    expect(missing.results[0]!.ok).toBe(false);
+  });
+
+  it("refuses invalid settings naming the field, and persists valid ones", async () => {
+    const bad = await call("setSettings", { patch: { compaction: { reserveTokens: -1 } } });
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) expect(bad.error.issues?.[0]?.path).toBe("patch.compaction.reserveTokens");
+    const crossField = await call("setSettings", { patch: { compaction: { reserveTokens: 500000 } } });
+    expect(crossField.ok ? null : crossField.error.code).toBe("invalid_payload");
+    const good = ok<{ settings: { compaction: { keepRecentTokens: number } } }>(await call("setSettings", { patch: { compaction: { keepRecentTokens: 12345 } } }));
+    expect(good.settings.compaction.keepRecentTokens).toBe(12345);
+    await backend.close();
+    backend = createBackend({ dataDir: dir, env: {} });
+    expect(ok<{ settings: { compaction: { keepRecentTokens: number } } }>(await call("getSettings", {})).settings.compaction.keepRecentTokens).toBe(12345);
+  });
+
+  it("stores the API key outside the database (0600) and never returns it", async () => {
+    const secret = "sk-test-do-not-leak-1234567890";
+    const state = ok(await call("setApiKey", { key: secret }));
+    expect(state).toMatchObject({ hasApiKey: true, apiKeySource: "file", apiKeyStorage: "file" });
+    expect(JSON.stringify(state)).not.toContain(secret);
+    const file = path.join(dir, "api-key");
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(fs.readFileSync(backend.dbPath).includes(Buffer.from(secret))).toBe(false);
+    expect(JSON.stringify(ok(await call("getSettings", {})))).not.toContain(secret);
+    expect(backend.apiKey()).toBe(secret);
+    expect(ok(await call("clearApiKey", {}))).toMatchObject({ hasApiKey: false, apiKeySource: null });
+  });
+
+  it("an environment key wins and is reported as such", async () => {
+    await backend.close();
+    backend = createBackend({ dataDir: dir, env: { OPENAI_API_KEY: "sk-env" } });
+    expect(ok(await call("getSettings", {}))).toMatchObject({ hasApiKey: true, apiKeySource: "env" });
+  });
+
+  it.skipIf(!hasFixture)("compacts the real fixture (offline summarizer): dry run, commit of an edited summary, abort when idle", async () => {
+    // the fixture lives in ../shared: import an uploaded copy so write-through can never touch it
+    const original = fs.readFileSync(fixture);
+    const copy = ok<{ results: { sessionId: string; ok: boolean }[] }>(
+      await call("importSessions", { files: [{ name: "copy.jsonl", content: original.toString("utf8") }] }),
+    );
+    expect(copy.results[0]!.ok).toBe(true);
+    const id = copy.results[0]!.sessionId;
+    expect(ok<{ sessions: { sourcePath: string }[] }>(await call("listSessions", {})).sessions[0]!.sourcePath.startsWith(dir)).toBe(true);
+    const plan = contract.planCompaction.output.parse(ok(await call("planCompaction", { sessionId: id })));
+    expect(plan.possible).toBe(true);
+    const dry = contract.compact.output.parse(ok(await call("compact", { sessionId: id, dryRun: true, instructions: "focus on the refactor" })));
+    expect(dry.entryId).toBeNull();
+    expect(dry.result.offline).toBe(true);
+    expect(dry.contextTokensAfter).toBeLessThan(dry.contextTokensBefore);
+    const before = ok<{ nodes: unknown[] }>(await call("getSkeleton", { sessionId: id })).nodes.length;
+    const committed = ok<{ entryId: string }>(await call("commitCompaction", { sessionId: id, result: { ...dry.result, summary: "Edited by the user." } }));
+    const after = ok<{ nodes: { id: string; type: string }[]; leafId: string }>(await call("getSkeleton", { sessionId: id }));
+    expect(after.nodes.length).toBe(before + 1);
+    expect(after.leafId).toBe(committed.entryId);
+    const again = await call("compact", { sessionId: id });
+    expect(again.ok ? null : again.error.code).toBe("conflict"); // "Already compacted"
+    expect(ok(await call("abort", { sessionId: id }))).toEqual({ aborted: false });
+    expect(fs.readFileSync(fixture).equals(original)).toBe(true);
+  });
+});
