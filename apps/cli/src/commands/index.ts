@@ -4,10 +4,16 @@
 import type { Command } from "./command";
 import { contextCommand } from "./context";
 import { migrateCommand } from "./migrate";
+import { planCommand } from "./plan";
+import { pruneCommand } from "./prune";
+import { branchCommand } from "./branch";
 import { serveCommand } from "./serve";
 
 export const COMMANDS: readonly Command[] = [
   contextCommand,
   migrateCommand,
+  planCommand,
+  pruneCommand,
+  branchCommand,
   serveCommand,
 ];

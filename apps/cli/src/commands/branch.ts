@@ -1,0 +1,97 @@
+/**
+ * `bonsai branch SESSION --to TARGET [--from OLD_LEAF] [--budget N] [--json]`: what a branch summary
+ * would cover when moving from OLD_LEAF (default: the last entry) to TARGET (branch-summary.md §2-4).
+ * Read only; no model call.
+ */
+import {
+  collectEntriesForBranchSummary,
+  computeFileLists,
+  defaultLeafId,
+  prepareBranchEntries,
+  type PreparedBranchEntries,
+} from "@bonsai/core";
+import { UsageError } from "../errors";
+import { printJson, type Io } from "../output";
+import { loadSession, reportIssues, requireEntryId, type LoadedSession } from "../session-source";
+import { JSON_OPTION, type Command } from "./command";
+
+/** The budget used when --budget is not given (the issue's default; 0 means unlimited). */
+export const DEFAULT_BRANCH_BUDGET = 100_000;
+
+export interface BranchReport {
+  commonAncestorId: string | null;
+  /** every abandoned entry, chronological */
+  entryIds: string[];
+  /** the entries whose messages fit the budget, chronological */
+  includedEntryIds: string[];
+  readFiles: string[];
+  modifiedFiles: string[];
+  totalTokens: number;
+  fromId: string | null;
+  toId: string;
+  budget: number;
+}
+
+export function branchReport(session: LoadedSession, fromOption: string | undefined, toOption: string, budget: number): { report: BranchReport; prepared: PreparedBranchEntries } {
+  const fromId = requireEntryId(session, fromOption, "--from") ?? defaultLeafId(session.entries);
+  const toId = requireEntryId(session, toOption, "--to") as string;
+  const collected = collectEntriesForBranchSummary(session.index, fromId, toId);
+  const prepared = prepareBranchEntries(collected.entries, budget);
+  const { readFiles, modifiedFiles } = computeFileLists(prepared.fileOps);
+  return {
+    prepared,
+    report: {
+      commonAncestorId: collected.commonAncestorId,
+      entryIds: collected.entries.map((e) => e.id),
+      includedEntryIds: prepared.includedEntryIds,
+      readFiles,
+      modifiedFiles,
+      totalTokens: prepared.totalTokens,
+      fromId,
+      toId,
+      budget,
+    },
+  };
+}
+
+function printText(io: Io, session: LoadedSession, report: BranchReport): void {
+  const lines = [
+    `Branch summary plan for ${session.label}: from ${report.fromId ?? "(none)"} to ${report.toId}`,
+    `Common ancestor: ${report.commonAncestorId ?? "none (the two entries share no ancestor)"}`,
+    `Abandoned entries: ${report.entryIds.length}`,
+  ];
+  if (report.entryIds.length === 0) {
+    lines.push("Nothing would be summarized: the target is on the way forward from the old leaf.");
+  } else {
+    const budget = report.budget > 0 ? `budget ${report.budget}` : "no budget";
+    lines.push(`Summarized messages: ${report.includedEntryIds.length} (${report.totalTokens} estimated tokens, ${budget})`);
+    if (report.includedEntryIds.length > 0) lines.push(`  from ${report.includedEntryIds[0]} to ${report.includedEntryIds[report.includedEntryIds.length - 1]}`);
+    lines.push(report.readFiles.length ? `Read files (${report.readFiles.length}):` : "Read files: none", ...report.readFiles.map((f) => `  ${f}`));
+    lines.push(report.modifiedFiles.length ? `Modified files (${report.modifiedFiles.length}):` : "Modified files: none", ...report.modifiedFiles.map((f) => `  ${f}`));
+  }
+  io.stdout(`${lines.join("\n")}\n`);
+}
+
+export const branchCommand: Command = {
+  spec: {
+    name: "branch",
+    summary: "Show which abandoned entries a branch summary would cover when moving from one leaf to another entry, within a token budget.",
+    positionals: [{ name: "SESSION", description: "a session JSONL file (any format version; read only)" }],
+    options: [
+      { name: "from", type: "string", valueName: "OLD_LEAF", description: "the leaf being left (default: the last entry of the file)" },
+      { name: "to", type: "string", valueName: "TARGET", description: "the entry navigated to (required)" },
+      { name: "budget", type: "integer", valueName: "N", description: `token budget of the summarized messages (default ${DEFAULT_BRANCH_BUDGET}; 0 = unlimited)` },
+      JSON_OPTION,
+    ],
+  },
+  async run(args, io) {
+    const to = args.options.to as string | undefined;
+    if (to === undefined) throw new UsageError("missing --to TARGET: usage: bonsai branch SESSION --to TARGET [--from OLD_LEAF] [--budget N] [--json]");
+    const session = await loadSession(args.positionals[0] as string);
+    reportIssues(io, session);
+    const budget = (args.options.budget as number | undefined) ?? DEFAULT_BRANCH_BUDGET;
+    const { report } = branchReport(session, args.options.from as string | undefined, to, budget);
+    if (args.options.json) printJson(io, report);
+    else printText(io, session, report);
+  },
+};

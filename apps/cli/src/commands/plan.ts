@@ -1,0 +1,119 @@
+/**
+ * `bonsai plan SESSION [--leaf ID] [--reserve N] [--keep-recent N] [--json]`: what a compaction of the
+ * branch ending at the leaf would summarize and keep (compaction.md §5). Read only; no model call.
+ */
+import {
+  DEFAULT_SETTINGS,
+  computeFileLists,
+  defaultLeafId,
+  getPath,
+  prepareCompaction,
+  type CompactionPreparation,
+  type CompactionSettings,
+} from "@bonsai/core";
+import { printJson, type Io } from "../output";
+import { loadSession, reportIssues, requireEntryId, type LoadedSession } from "../session-source";
+import { JSON_OPTION, type Command } from "./command";
+
+export interface PlanReport {
+  firstKeptEntryId: string;
+  isSplitTurn: boolean;
+  /** entries whose messages are summarized (one per message), in branch order */
+  summarizeEntryIds: string[];
+  /** entries of the split turn's prefix (one per message) */
+  turnPrefixEntryIds: string[];
+  tokensBefore: number;
+  hasPreviousSummary: boolean;
+  readFiles: string[];
+  modifiedFiles: string[];
+  /** the leaf the plan was made from */
+  leafId: string | null;
+  /** keepRecentTokens after the usage-ratio adaptation (estimate units) */
+  keepRecentTokens: number;
+  /** ids of the entries kept verbatim (from firstKeptEntryId to the leaf) */
+  keptEntryIds: string[];
+}
+
+export function planReport(session: LoadedSession, leafOption: string | undefined, settings: CompactionSettings): {
+  report: PlanReport | null;
+  preparation: CompactionPreparation | undefined;
+} {
+  const leafId = requireEntryId(session, leafOption) ?? defaultLeafId(session.entries);
+  const preparation = prepareCompaction(getPath(session.index, leafId), settings);
+  if (!preparation) return { report: null, preparation };
+  const { readFiles, modifiedFiles } = computeFileLists(preparation.fileOps);
+  return {
+    preparation,
+    report: {
+      firstKeptEntryId: preparation.firstKeptEntryId,
+      isSplitTurn: preparation.isSplitTurn,
+      summarizeEntryIds: preparation.summarizeEntryIds,
+      turnPrefixEntryIds: preparation.turnPrefixEntryIds,
+      tokensBefore: preparation.tokensBefore,
+      hasPreviousSummary: preparation.previousSummary !== undefined,
+      readFiles,
+      modifiedFiles,
+      leafId,
+      keepRecentTokens: preparation.keepRecentTokens,
+      keptEntryIds: preparation.keptEntryIds,
+    },
+  };
+}
+
+function idRange(ids: readonly string[]): string {
+  if (ids.length === 0) return "";
+  return ids.length === 1 ? ` (${ids[0]})` : ` (${ids[0]} … ${ids[ids.length - 1]})`;
+}
+
+function fileLines(title: string, files: readonly string[]): string[] {
+  return files.length === 0 ? [`${title}: none`] : [`${title} (${files.length}):`, ...files.map((f) => `  ${f}`)];
+}
+
+function printText(io: Io, session: LoadedSession, report: PlanReport | null, prep: CompactionPreparation | undefined, settings: CompactionSettings): void {
+  if (!report || !prep) {
+    io.stdout(`Nothing to compact in ${session.label}: the branch is empty or already ends with a compaction.\n`);
+    return;
+  }
+  const adapted = report.keepRecentTokens === settings.keepRecentTokens ? "" : ` (configured ${settings.keepRecentTokens}, adapted by the usage ratio)`;
+  const lines = [
+    `Compaction plan for ${session.label} (leaf ${report.leafId})`,
+    `Window: ${prep.previousCompactionId ? `after compaction ${prep.previousCompactionId} (its summary is updated)` : "the whole branch (first compaction)"}`,
+    `Context before: ${report.tokensBefore} tokens (last assistant usage)`,
+    `Keep budget: ${report.keepRecentTokens} estimated tokens${adapted}`,
+    `Summarize: ${report.summarizeEntryIds.length} messages${idRange(report.summarizeEntryIds)}`,
+    report.isSplitTurn
+      ? `Split turn: yes, turn prefix of ${report.turnPrefixEntryIds.length} messages${idRange(report.turnPrefixEntryIds)} summarized separately`
+      : "Split turn: no",
+    `Keep from: ${report.firstKeptEntryId} (${report.keptEntryIds.length} entries, ${prep.recentMessages.length} messages)`,
+    `Summary budgets: history ${Math.floor(0.8 * settings.reserveTokens)}, turn prefix ${Math.floor(0.5 * settings.reserveTokens)}, short ${Math.min(512, Math.floor(0.2 * settings.reserveTokens))} tokens`,
+    ...fileLines("Read files", report.readFiles),
+    ...fileLines("Modified files", report.modifiedFiles),
+  ];
+  io.stdout(`${lines.join("\n")}\n`);
+}
+
+export const planCommand: Command = {
+  spec: {
+    name: "plan",
+    summary: "Show what compacting the branch at a leaf (default: the last entry) would summarize and keep, without calling a model. JSON null = nothing to compact.",
+    positionals: [{ name: "SESSION", description: "a session JSONL file (any format version; read only)" }],
+    options: [
+      { name: "leaf", type: "string", valueName: "ID", description: "entry id of the leaf whose branch is planned" },
+      { name: "reserve", type: "integer", valueName: "N", description: `compaction.reserveTokens (default ${DEFAULT_SETTINGS.compaction.reserveTokens})` },
+      { name: "keep-recent", type: "integer", valueName: "N", description: `compaction.keepRecentTokens (default ${DEFAULT_SETTINGS.compaction.keepRecentTokens})` },
+      JSON_OPTION,
+    ],
+  },
+  async run(args, io) {
+    const session = await loadSession(args.positionals[0] as string);
+    reportIssues(io, session);
+    const settings: CompactionSettings = {
+      ...DEFAULT_SETTINGS.compaction,
+      reserveTokens: (args.options.reserve as number | undefined) ?? DEFAULT_SETTINGS.compaction.reserveTokens,
+      keepRecentTokens: (args.options["keep-recent"] as number | undefined) ?? DEFAULT_SETTINGS.compaction.keepRecentTokens,
+    };
+    const { report, preparation } = planReport(session, args.options.leaf as string | undefined, settings);
+    if (args.options.json) printJson(io, report);
+    else printText(io, session, report, preparation, settings);
+  },
+};

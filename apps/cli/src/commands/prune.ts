@@ -1,0 +1,99 @@
+/**
+ * `bonsai prune SESSION --dry-run [--leaf ID] [--protect TOOLS] [--json]`: which tool results pruning
+ * would replace by a notice on the branch at the leaf (pruning.md §2), and the tokens saved.
+ *
+ * The dry run is read only and self-contained (`pruneDryRun`). Applying pruning changes a session and
+ * belongs to stored sessions (the engine, with restorable originals): a session *file* is never
+ * modified, so for a file the command always answers with the dry run, with or without --dry-run.
+ */
+import {
+  DEFAULT_PRUNE_CONFIG,
+  defaultLeafId,
+  getPath,
+  planPruning,
+  type PruneConfig,
+  type PrunePlan,
+} from "@bonsai/core";
+import { column, printJson, type Io } from "../output";
+import { loadSession, reportIssues, requireEntryId, type LoadedSession } from "../session-source";
+import { JSON_OPTION, type Command } from "./command";
+
+export interface PruneDryRunReport {
+  /** tool results that would be pruned, oldest first */
+  prunedEntryIds: string[];
+  tokensSaved: number;
+  prunedCount: number;
+  leafId: string | null;
+  protectedTools: string[];
+}
+
+/** Parses `--protect read,skill` (an empty value protects no tool). */
+export function parseProtectedTools(value: string | undefined): readonly string[] {
+  if (value === undefined) return DEFAULT_PRUNE_CONFIG.protectedTools;
+  return value
+    .split(",")
+    .map((t) => t.trim())
+    .filter((t) => t !== "");
+}
+
+export function pruneDryRun(session: LoadedSession, leafOption: string | undefined, config: PruneConfig): { report: PruneDryRunReport; plan: PrunePlan } {
+  const leafId = requireEntryId(session, leafOption) ?? defaultLeafId(session.entries);
+  const plan = planPruning(getPath(session.index, leafId), config);
+  return {
+    plan,
+    report: {
+      prunedEntryIds: plan.candidates.map((c) => c.entryId),
+      tokensSaved: plan.tokensSaved,
+      prunedCount: plan.prunedCount,
+      leafId,
+      protectedTools: [...config.protectedTools],
+    },
+  };
+}
+
+function printText(io: Io, session: LoadedSession, report: PruneDryRunReport, plan: PrunePlan, config: PruneConfig): void {
+  const lines = [`Pruning plan for ${session.label} (leaf ${report.leafId ?? "(none)"}), dry run: nothing is changed`];
+  lines.push(`Protected: the newest ${config.protectTokens} tool-output tokens and tools ${report.protectedTools.join(", ") || "(none)"}`);
+  if (plan.prunedCount === 0) {
+    lines.push(
+      plan.potentialCount === 0
+        ? "Nothing to prune: no unprotected tool result."
+        : `Nothing to prune: ${plan.potentialCount} results would save only ${plan.potentialTokensSaved} tokens (minimum ${config.minimumSavings}).`,
+    );
+  } else {
+    lines.push(`Would prune ${plan.prunedCount} tool results, saving about ${plan.tokensSaved} tokens:`, "");
+    lines.push(`  ${column("entry", 16)}  ${column("tool", 12)}  ${"tokens".padStart(7)}  ${"saved".padStart(7)}`);
+    for (const c of plan.candidates) {
+      lines.push(`  ${column(c.entryId, 16)}  ${column(c.toolName, 12)}  ${String(c.tokens).padStart(7)}  ${String(c.savings).padStart(7)}`);
+    }
+  }
+  io.stdout(`${lines.join("\n")}\n`);
+}
+
+export const pruneCommand: Command = {
+  spec: {
+    name: "prune",
+    summary: "Show which old tool outputs pruning would replace by a notice on the branch at a leaf, and the tokens saved (--dry-run: nothing is written).",
+    positionals: [{ name: "SESSION", description: "a session JSONL file (any format version; read only)" }],
+    options: [
+      { name: "dry-run", type: "boolean", description: "only show the plan (always the case for a session file, which is never modified)" },
+      { name: "leaf", type: "string", valueName: "ID", description: "entry id of the leaf whose branch is pruned" },
+      {
+        name: "protect",
+        type: "string",
+        valueName: "TOOLS",
+        description: `comma-separated tool names never pruned (default ${DEFAULT_PRUNE_CONFIG.protectedTools.join(",")}; the reference checkout used "skill")`,
+      },
+      JSON_OPTION,
+    ],
+  },
+  async run(args, io) {
+    const session = await loadSession(args.positionals[0] as string);
+    reportIssues(io, session);
+    const config: PruneConfig = { ...DEFAULT_PRUNE_CONFIG, protectedTools: parseProtectedTools(args.options.protect as string | undefined) };
+    // A file source is always a dry run; applying to stored sessions is the engine's path.
+    const { report, plan } = pruneDryRun(session, args.options.leaf as string | undefined, config);
+    if (args.options.json) printJson(io, report);
+    else printText(io, session, report, plan, config);
+  },
+};
