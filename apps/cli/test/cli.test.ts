@@ -188,6 +188,34 @@ describe("bonsai (CLI framework)", () => {
     expect(run("migrate", out, "-o", out).stdout).toMatch(/already v3, copied unchanged, 5 entries/);
   });
 
+  it("case 8: reading never writes: a v1 session and a file with a bad header keep their bytes", () => {
+    const v1 = writeJsonl("v1-readonly.jsonl", [
+      { type: "session", id: "old", timestamp: ts(0), cwd: "/p" },
+      { type: "message", timestamp: ts(1), message: user("a") },
+    ]);
+    const bad = writeJsonl("bad-header.jsonl", [{ type: "session", id: 5, timestamp: ts(0), cwd: "/p" }]);
+    const before = [readFileSync(v1, "utf8"), readFileSync(bad, "utf8")];
+    const listing = readdirSync(dir).sort();
+    expect(run("context", v1, "--json").code).toBe(0);
+    expect(run("context", v1).code).toBe(0);
+    expectOneLineError(run("context", bad, "--json"), 1, /not a session file: the header's id is a number, not a string \(line 1\)/);
+    expect([readFileSync(v1, "utf8"), readFileSync(bad, "utf8")]).toEqual(before);
+    expect(readdirSync(dir).sort()).toEqual(listing);
+  });
+
+  it("a session with a header and no entries has an empty context", () => {
+    const empty = writeJsonl("empty.jsonl", [{ type: "session", version: 3, id: "e", timestamp: ts(0), cwd: "/p" }]);
+    expect(JSON.parse(run("context", empty, "--json").stdout)).toEqual({
+      leafId: null,
+      entryIds: [],
+      roles: [],
+      llmRoles: [],
+      estimatedTokens: 0,
+      model: {},
+      thinkingLevel: "off",
+    });
+  });
+
   it.skipIf(!haveFixtures)("context on the large-session fixture matches the reference (ids mapped by position)", () => {
     const migrated = path.join(dir, "large.jsonl");
     expect(run("migrate", path.join(fixtures, "large-session.jsonl"), "-o", migrated).code).toBe(0);

@@ -49,7 +49,9 @@ function clip(text: string): string {
 }
 
 function isBlank(line: string): boolean {
-  return line.trim().length === 0;
+  const first = line.charCodeAt(0);
+  // the common case, a line starting with "{", needs no scan
+  return first !== 0x7b && line.trim().length === 0;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

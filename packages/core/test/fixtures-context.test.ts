@@ -18,6 +18,7 @@ import {
   getPath,
   migrateSession,
   parseSessionText,
+  serializeSession,
   type CompactionEntry,
   type MessageEntry,
   type SessionEntry,
@@ -107,7 +108,7 @@ describe.skipIf(!haveLegacy)("O. legacy fixtures: migration and context", () => 
 const real = (name: string) => resolve(realPiDir, name);
 
 describe.skipIf(!haveReal)("real pi v3 sessions (../shared/fixtures/real/pi)", () => {
-  it("every file parses cleanly, is v3 and needs no migration, with a single root", () => {
+  it("every file parses cleanly, is v3, needs no migration, has a single root and serializes back byte for byte", () => {
     const files = [
       "codyborders__yinshi__34_1a3af3e9ec_3_full.jsonl",
       "codyborders__yinshi__entire-metadata_019dd1b7-a5a1-776d-a01b-8e0a84059557_full.jsonl",
@@ -118,6 +119,7 @@ describe.skipIf(!haveReal)("real pi v3 sessions (../shared/fixtures/real/pi)", (
     ];
     for (const f of files) {
       const { header, entries } = load(real(f));
+      expect(serializeSession(header, entries) === readFileSync(real(f), "utf8"), f).toBe(true);
       expect(header.version, f).toBe(3);
       const before = JSON.stringify(entries);
       expect(migrateSession(header, entries).migrated, f).toBe(false);
