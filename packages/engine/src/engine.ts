@@ -475,7 +475,7 @@ export class Engine {
     this.#compactions.set(sessionId, state);
     const signal = controller.signal;
     const end = (payload: Omit<EngineEvents["auto_compaction_end"], "sessionId" | "reason">) =>
-      this.#events.emit("auto_compaction_end", withoutUndefined({ sessionId, reason, ...payload }));
+      this.#events.emit("auto_compaction_end", { ...withoutUndefined({ sessionId, reason, ...payload }), result: payload.result });
     try {
       const candidates = await this.#compactionCandidates();
       const retry = this.#settings.get().retry;

@@ -1,18 +1,15 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { prepareCompaction, type CompactionPreparation } from "@bonsai/core";
 import { OfflineSummarizer, OpenAiSummarizer, RemoteSummarizer } from "@bonsai/llm";
-import { startMockOpenAiServer, type MockOpenAiServer } from "@bonsai/testkit";
+import { useMockOpenAiServer, type MockOpenAiServer } from "@bonsai/testkit";
 import { compact, stripFileTags } from "../src/index";
 import { answerByKind, FILES, linear, N, P, S, userPrompt, xs } from "./support";
 
+const mock = useMockOpenAiServer({ beforeAll, afterAll, beforeEach });
 let server: MockOpenAiServer;
-beforeAll(async () => {
-  server = await startMockOpenAiServer();
+beforeEach(() => {
+  server = mock();
 });
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
 
 const model = () => new OpenAiSummarizer({ baseUrl: server.baseUrl, apiKey: "k" }, "mock-model");
 const prep = (entries: ReturnType<typeof linear>, keep: number, reserve = 16384) => {

@@ -1,20 +1,17 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { buildSessionContext, type BranchSummaryEntry, type SessionEntry } from "@bonsai/core";
 import { OpenAiSummarizer } from "@bonsai/llm";
-import { startMockOpenAiServer, type MockOpenAiServer } from "@bonsai/testkit";
+import { useMockOpenAiServer, type MockOpenAiServer } from "@bonsai/testkit";
 import { generateBranchSummary, NO_CONTENT_TO_SUMMARIZE, type SessionTreeEvent } from "../src/index";
 import { eventsOf, harness, modelSettings, type Harness } from "./harness";
 import { FILES, N, P, userPrompt } from "./support";
 
+const mock = useMockOpenAiServer({ beforeAll, afterAll, beforeEach });
 let server: MockOpenAiServer;
-beforeAll(async () => {
-  server = await startMockOpenAiServer();
-});
-afterAll(async () => {
-  await server.close();
+beforeEach(() => {
+  server = mock();
 });
 let h: Harness | undefined;
-beforeEach(() => server.reset());
 afterEach(async () => {
   await h?.close();
   h = undefined;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { isContextOverflow, isOverflowErrorMessage, type LlmMessage } from "@bonsai/core";
-import { startMockOpenAiServer, type MockOpenAiServer } from "@bonsai/testkit";
+import { useMockOpenAiServer, type MockOpenAiServer } from "@bonsai/testkit";
 import {
   OfflineSummarizer,
   OpenAiSummarizer,
@@ -14,14 +14,11 @@ import {
   type RetryNotice,
 } from "../src/index";
 
+const mock = useMockOpenAiServer({ beforeAll, afterAll, beforeEach });
 let server: MockOpenAiServer;
-beforeAll(async () => {
-  server = await startMockOpenAiServer();
+beforeEach(() => {
+  server = mock();
 });
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
 
 const endpoint = () => ({ baseUrl: server.baseUrl, apiKey: "sk-test" });
 

@@ -354,3 +354,22 @@ export async function startMockOpenAiServer(options: MockOpenAiServerOptions = {
       }),
   };
 }
+
+type Hook = (fn: () => unknown) => void;
+
+/**
+ * One server per test file, reset before each test: pass vitest's hook functions.
+ * `const server = useMockOpenAiServer({ beforeAll, afterAll, beforeEach })` then call `server()`.
+ */
+export function useMockOpenAiServer(hooks: { beforeAll: Hook; afterAll: Hook; beforeEach: Hook }, options?: MockOpenAiServerOptions): () => MockOpenAiServer {
+  let server: MockOpenAiServer | undefined;
+  hooks.beforeAll(async () => {
+    server = await startMockOpenAiServer(options);
+  });
+  hooks.afterAll(() => server?.close());
+  hooks.beforeEach(() => server?.reset());
+  return () => {
+    if (!server) throw new Error("the mock OpenAI server is not started yet (use it inside a test)");
+    return server;
+  };
+}
