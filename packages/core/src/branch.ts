@@ -45,7 +45,7 @@ export function collectEntriesForBranchSummary(
 export function getBranchMessageFromEntry(entry: SessionEntry): AgentMessage | undefined {
   switch (entry.type) {
     case "message":
-      return entry.message.role === "toolResult" ? undefined : entry.message;
+      return !entry.message || entry.message.role === "toolResult" ? undefined : entry.message;
     case "custom_message":
       return messageFromEntry(entry);
     case "branch_summary":

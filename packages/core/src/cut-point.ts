@@ -22,7 +22,7 @@ export function branchSummaryMessageFromEntry(entry: BranchSummaryEntry): Branch
 export function getCompactionMessageFromEntry(entry: SessionEntry): AgentMessage | undefined {
   switch (entry.type) {
     case "message":
-      return entry.message;
+      return entry.message ?? undefined;
     case "custom_message":
       return messageFromEntry(entry);
     case "branch_summary":
@@ -54,7 +54,7 @@ const CUT_POINT_ROLES: ReadonlySet<string> = new Set([
 
 /** Whether a compaction may keep history starting at this entry (§4.2); never at a tool result. */
 export function isValidCutPoint(entry: SessionEntry): boolean {
-  if (entry.type === "message") return CUT_POINT_ROLES.has(entry.message.role);
+  if (entry.type === "message") return CUT_POINT_ROLES.has(entry.message?.role ?? "");
   return entry.type === "custom_message" || entry.type === "branch_summary";
 }
 
@@ -70,7 +70,8 @@ export function findValidCutPoints(entries: readonly SessionEntry[], start: numb
 
 function isTurnStart(entry: SessionEntry): boolean {
   if (entry.type === "branch_summary" || entry.type === "custom_message") return true;
-  return entry.type === "message" && (entry.message.role === "user" || entry.message.role === "bashExecution");
+  const role = entry.type === "message" ? entry.message?.role : undefined;
+  return role === "user" || role === "bashExecution";
 }
 
 /** The nearest turn start at or before `index` and not before `start` (§4.3); -1 when none. */
@@ -112,7 +113,7 @@ export function findCutPoint(
     while (next > 0 && (cuts[next - 1] as number) >= i) next--;
     const entry = entries[i];
     if (entry?.type !== "message") continue;
-    accumulated += estimateTokens(entry.message);
+    if (entry.message) accumulated += estimateTokens(entry.message);
     if (accumulated >= keepRecentTokens) {
       const smallestCutAtOrAfter = cuts[next];
       if (smallestCutAtOrAfter !== undefined) cutIndex = smallestCutAtOrAfter;
@@ -127,7 +128,7 @@ export function findCutPoint(
   }
 
   const cutEntry = entries[cutIndex];
-  const isUser = cutEntry?.type === "message" && cutEntry.message.role === "user";
+  const isUser = cutEntry?.type === "message" && cutEntry.message?.role === "user";
   const turnStartIndex = isUser ? -1 : findTurnStartIndex(entries, cutIndex, start);
   return { firstKeptEntryIndex: cutIndex, turnStartIndex, isSplitTurn: !isUser && turnStartIndex !== -1 };
 }

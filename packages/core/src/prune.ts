@@ -59,7 +59,7 @@ export interface PrunePlan {
 }
 
 function toolResultOf(entry: SessionEntry): ToolResultMessage | undefined {
-  return entry.type === "message" && entry.message.role === "toolResult" ? entry.message : undefined;
+  return entry.type === "message" && entry.message?.role === "toolResult" ? entry.message : undefined;
 }
 
 /**

@@ -9,8 +9,9 @@ import type { LlmMessage, ToolCall, UserContentBlock } from "./entries";
 
 function concatenatedText(content: string | readonly UserContentBlock[]): string {
   if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
   let text = "";
-  for (const block of content) if (block.type === "text") text += block.text;
+  for (const block of content) if (block?.type === "text" && typeof block.text === "string") text += block.text;
   return text;
 }
 
@@ -26,6 +27,7 @@ function assistantParts(content: LlmMessage["content"], parts: string[]): void {
   const text: string[] = [];
   const calls: string[] = [];
   for (const block of content) {
+    if (!block) continue;
     if (block.type === "thinking") thinking.push(block.thinking);
     else if (block.type === "text") text.push(block.text);
     else if (block.type === "toolCall") calls.push(formatToolCall(block));

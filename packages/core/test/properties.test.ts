@@ -4,14 +4,18 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { AgentMessage, SessionEntry } from "../src/entries";
+import type { AgentMessage, AssistantContentBlock, SessionEntry, UserContentBlock } from "../src/entries";
+import { convertToLlm } from "../src/convert";
+import { computeFileLists } from "../src/file-ops";
+import { prepareBranchEntries } from "../src/branch";
+import { serializeConversation } from "../src/serialize-conversation";
 import { buildIndex, getPath } from "../src/tree";
 import { buildSessionContext, messageFromEntry } from "../src/context";
 import { findCutPoint, findValidCutPoints } from "../src/cut-point";
 import { prepareCompaction } from "../src/prepare-compaction";
 import { CHECKOUT_PROTECTED_TOOLS, DEFAULT_PRUNE_CONFIG, applyPruning, planPruning } from "../src/prune";
 import { sessionArb } from "./support/arbitrary-session";
-import { timestampOf } from "./support/notation";
+import { A, AC, TR, U, call, chain, timestampOf } from "./support/notation";
 
 const RUNS = { numRuns: 150 };
 
@@ -115,5 +119,25 @@ describe("properties of pruning", () => {
       }),
       RUNS,
     );
+  });
+});
+
+describe("malformed entries do not break planning", () => {
+  it("a message entry without a message, odd content and null blocks are skipped, not fatal", () => {
+    const entries = chain(
+      U(400),
+      { type: "message" },
+      AC([{ type: "text", text: "a" }, null as unknown as AssistantContentBlock, call("edit", { path: "m.ts" })]),
+      TR(undefined as unknown as UserContentBlock[]),
+      U(400),
+      A(400),
+    );
+    expect(() => findCutPoint(entries, 0, entries.length, 10)).not.toThrow();
+    const prep = prepareCompaction(entries, { keepRecentTokens: 10 });
+    expect(prep?.firstKeptEntryId).toBe("e5");
+    expect(computeFileLists(prep!.fileOps).modifiedFiles).toEqual(["m.ts"]);
+    expect(() => planPruning(entries)).not.toThrow();
+    expect(prepareBranchEntries(entries).messages.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
+    expect(serializeConversation(convertToLlm(prep!.messagesToSummarize))).toContain("[Assistant tool calls]: edit(");
   });
 });
