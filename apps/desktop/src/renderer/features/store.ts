@@ -147,7 +147,9 @@ export const useExplorer = create<ExplorerState>()((set, get) => ({
     const expanded = same ? prev.expanded : new Set<string>();
     const { graph, layoutMs } = layout(index, skeleton.leafId, expanded);
     if (!same) {
-      set({ ...initialSession, follow: prev.follow, pendingReveal: prev.pendingReveal, sessionId, title, skeleton, index, graph, layoutMs, focus: { target: "fit", seq: ++focusSeq } });
+      // a small tree is shown whole; a large one opens on its leaf at a readable zoom
+      const target = graph.nodes.length <= 60 || !skeleton.leafId ? "fit" : skeleton.leafId;
+      set({ ...initialSession, follow: prev.follow, pendingReveal: prev.pendingReveal, sessionId, title, skeleton, index, graph, layoutMs, focus: { target, seq: ++focusSeq } });
     } else {
       // entries changed on the main side (appends, pruning, labels): cached details may be stale
       const leafMoved = prev.skeleton?.leafId !== skeleton.leafId;

@@ -24,6 +24,9 @@ function minimapColor(node: Node): string {
   return REGION_COLORS[region] ?? "#999";
 }
 
+/** keeps the fitted tree clear of the controls (bottom left) and the minimap (bottom right, 200 px) */
+const FIT_PADDING = { top: "24px", bottom: "24px", left: "64px", right: "232px" } as const;
+
 function FocusController() {
   const focus = useExplorer((s) => s.focus);
   const flow = useReactFlow();
@@ -34,7 +37,7 @@ function FocusController() {
     // wait a frame: a relayout that came with the request must reach React Flow first
     const raf = requestAnimationFrame(() => {
       if (focus.target === "fit") {
-        void flow.fitView({ padding: 0.1, maxZoom: 1, duration: 0 });
+        void flow.fitView({ padding: FIT_PADDING, maxZoom: 1, duration: 0 });
         return;
       }
       const v = graph.flowIndex.get(focus.target);

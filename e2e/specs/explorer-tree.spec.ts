@@ -1,0 +1,69 @@
+/**
+ * The tree view: compaction and branch-summary nodes, the compaction boundary (not sent / kept /
+ * the link from the compaction to its firstKeptEntryId), segments that expand, the inspector.
+ */
+import { generateSession } from "@bonsai/testkit";
+import { expect, generatedSessionFile, importAndOpen, screenshot, test } from "./explorer-fixtures";
+
+const OPTIONS = { entries: 300, seed: 3, compactionInterval: 120, branchProbability: 0.08 };
+
+/** Root-to-leaf path of a generated session (the leaf is its last entry). */
+function activePath(): { ids: string[]; compactionId: string; firstKeptId: string } {
+  const { entries } = generateSession(OPTIONS);
+  const byId = new Map(entries.map((e) => [e.id, e]));
+  const ids: string[] = [];
+  for (let e = entries[entries.length - 1]; e; e = e.parentId ? byId.get(e.parentId) : undefined) ids.unshift(e.id);
+  const compaction = [...ids].reverse().map((id) => byId.get(id)).find((e) => e?.type === "compaction") as { id: string; firstKeptEntryId: string };
+  return { ids, compactionId: compaction.id, firstKeptId: compaction.firstKeptEntryId };
+}
+
+test("compaction and branch-summary nodes with the boundary drawn", async ({ app: page }, testInfo) => {
+  const file = await generatedSessionFile(testInfo, "Tree fixture", OPTIONS);
+  await importAndOpen(page, file, "Tree fixture");
+  const expected = activePath();
+
+  const status = page.getByTestId("tree-status");
+  await expect(status).toHaveAttribute("data-active-path", String(expected.ids.length));
+  await expect(status).toHaveAttribute("data-entry-count", "300");
+  await page.getByTestId("zoom-fit").click();
+
+  await expect(page.locator('[data-kind="compaction"]').first()).toBeVisible();
+  await expect(page.locator('[data-kind="branchSummary"]').first()).toBeVisible();
+  // the boundary: entries summarized by the latest compaction are "not sent", the rest is sent
+  await expect(page.locator('[data-region="summarized"]').first()).toBeVisible();
+  await expect(page.locator('[data-region="kept"]').first()).toBeVisible();
+  const latest = page.getByTestId(`tree-node-${expected.compactionId}`);
+  await expect(latest).toHaveAttribute("data-region", "compaction");
+  await expect(latest.getByTestId("compaction-tokens-before")).toContainText("tokens before");
+  const kept = page.getByTestId(`tree-node-${expected.firstKeptId}`);
+  await expect(kept).toHaveAttribute("data-region", "kept");
+  await expect(kept).toContainText("first kept");
+  // the edge from the latest compaction to its firstKeptEntryId
+  await expect(page.locator(".react-flow__edge.edge-kept-active")).toHaveCount(1);
+  await expect(page.locator(`.react-flow__edge[data-id="kept:${expected.compactionId}"]`)).toHaveCount(1);
+  await screenshot(page, testInfo, "tree-boundary");
+
+  // inspect the compaction: full summary, tokens before, first kept link
+  await latest.click();
+  const inspector = page.getByTestId("inspector");
+  await expect(inspector).toHaveAttribute("data-entry-id", expected.compactionId);
+  await expect(page.getByTestId("inspector-compaction")).toBeVisible();
+  await expect(page.getByTestId("inspector-summary")).not.toBeEmpty();
+  await expect(page.getByTestId("inspector-origin")).toHaveText("the summarization model");
+  await page.getByTestId(`link-${expected.firstKeptId}`).click();
+  await expect(inspector).toHaveAttribute("data-entry-id", expected.firstKeptId);
+  await expect(kept).toHaveAttribute("data-selected", "true");
+
+  // a branch summary shows where it comes from
+  await page.getByTestId("zoom-fit").click();
+  await page.locator('[data-kind="branchSummary"]').first().click();
+  await expect(page.getByTestId("inspector-branch-summary")).toBeVisible();
+
+  // a collapsed run expands on click into its entries
+  const before = Number(await status.getAttribute("data-flow-nodes"));
+  const segment = page.locator('[data-testid^="tree-segment-"]').first();
+  const count = Number(((await segment.locator(".bz-node-title").textContent()) ?? "0").split(" ")[0]);
+  await segment.click();
+  await expect(status).toHaveAttribute("data-flow-nodes", String(before - 1 + count));
+  await screenshot(page, testInfo, "tree-expanded");
+});
