@@ -2,6 +2,7 @@
  * Conformance section O (141, 143, 144) on the real sessions in ../shared/fixtures.
  * Skipped with a message when that folder is absent.
  */
+import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -21,8 +22,24 @@ import { planShape } from "./support/plan-shape";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 const fixturesDir = resolve(repoRoot, "../shared/fixtures");
-const present = existsSync(resolve(fixturesDir, "before-compaction.jsonl")) && existsSync(resolve(fixturesDir, "large-session.jsonl"));
-if (!present) console.warn(`fixture cases 141, 143, 144 skipped: ${fixturesDir} not found`);
+/** SHA-256 of the fixtures as ../shared/fixtures/README.md states them: the expected values hold for these bytes. */
+const FIXTURE_SHA256: Record<string, string> = {
+  "before-compaction.jsonl": "1350e4bb514a511b3f64c21cf294ef481b050653410293cf535b2b4500ca7fa5",
+  "large-session.jsonl": "e3fd7f495fa8b9cc7defef430667d438aa7e73ec68db0474b2f3742313cc718f",
+};
+
+function fixtureProblem(): string | undefined {
+  for (const [name, sha] of Object.entries(FIXTURE_SHA256)) {
+    const file = resolve(fixturesDir, name);
+    if (!existsSync(file)) return `${file} not found`;
+    if (createHash("sha256").update(readFileSync(file)).digest("hex") !== sha) return `${file} was modified (SHA-256 differs from the fixture README)`;
+  }
+  return undefined;
+}
+
+const problem = fixtureProblem();
+const present = problem === undefined;
+if (problem) console.warn(`fixture cases 141, 143, 144 skipped: ${problem}`);
 
 function loadFixture(name: string): SessionEntry[] {
   const parsed = parseSessionText(readFileSync(resolve(fixturesDir, name), "utf8"));
