@@ -70,7 +70,7 @@ export interface WorkerJob {
 export type WorkerReply = { id: number; ok: true; plan: CompactionPlan } | { id: number; ok: false; error: string };
 
 export interface WorkerPlannerOptions {
-  /** compaction-worker.mjs (bundled) or compaction-worker.ts (with execArgv ["--import", "tsx"]) */
+  /** compaction-worker.mjs (bundled), or compaction-worker.ts (tests, dev: loaded through tsx) */
   workerUrl: URL;
   dbPath: string;
   nativeBinding?: string;
@@ -100,7 +100,14 @@ export class WorkerPlanner implements CompactionPlanner {
   constructor(private readonly options: WorkerPlannerOptions) {}
 
   #spawn(): Slot {
-    const worker = new Worker(this.options.workerUrl, { execArgv: this.options.execArgv ?? [] });
+    const url = this.options.workerUrl;
+    // the TypeScript source (tests, dev): register tsx inside the worker, then load the module
+    const worker = url.pathname.endsWith(".ts")
+      ? new Worker(
+          `import(${JSON.stringify(import.meta.resolve("tsx/esm/api"))}).then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); })`,
+          { eval: true, execArgv: this.options.execArgv ?? [] },
+        )
+      : new Worker(url, { execArgv: this.options.execArgv ?? [] });
     const slot: Slot = { worker, busy: false };
     worker.unref();
     worker.on("message", (reply: WorkerReply) => {

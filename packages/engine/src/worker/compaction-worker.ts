@@ -22,6 +22,7 @@ parentPort?.on("message", (job: WorkerJob) => {
   let reply: WorkerReply;
   try {
     const store = reader(job.dbPath, job.nativeBinding);
+    if (!store.getSession(job.request.sessionId)) throw new Error(`Session ${job.request.sessionId} not found`);
     const path = store.getPath(job.request.sessionId, job.request.leafId);
     reply = { id: job.id, ok: true, plan: planFromPath(path, job.request) };
   } catch (error) {
