@@ -92,6 +92,10 @@ export function openDatabase(options: OpenDatabaseOptions): Database.Database {
       db.pragma("synchronous = NORMAL");
       db.pragma("foreign_keys = ON");
       db.pragma("busy_timeout = 5000");
+      // big imports are single transactions: keep their pages in memory instead of spilling early
+      db.pragma("cache_size = -65536");
+      // checkpoints run in the background after writes (SqliteSessionStore), not inside an import's commit
+      if (!memory) db.pragma("wal_autocheckpoint = 16384");
       migrate(db);
     } else if (readUserVersion(db) !== SCHEMA_VERSION) {
       throw new Error(`the database schema is ${readUserVersion(db)}, expected ${SCHEMA_VERSION}; open it writable once to migrate`);

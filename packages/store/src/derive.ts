@@ -55,7 +55,9 @@ function contentText(content: unknown): string {
 }
 
 export function oneLine(text: string, max = PREVIEW_CHARS): string {
-  const flat = text.replace(/\s+/g, " ").trim();
+  // only the start matters: never scan a whole tool output for a 160-char preview
+  const head = text.length > max * 2 ? text.slice(0, max * 2) : text;
+  const flat = head.replace(/\s+/g, " ").trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 

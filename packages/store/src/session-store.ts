@@ -245,7 +245,10 @@ export interface SessionStore {
   exportMarkdown(sessionId: string, file?: string, options?: ExportOptions): Promise<string>;
 
   // ------------------------------------------------------------ search, settings
+  /** FTS5 over message text, tool names and file paths (brings the index up to date first) */
   search(query: string, options?: SearchOptions): SearchHit[];
+  /** indexes entries stored since the last indexing (runs in the background after writes); returns how many */
+  indexSearch(maxEntries?: number): number;
   getSettingsJson(): unknown;
   saveSettingsJson(value: unknown): void;
 

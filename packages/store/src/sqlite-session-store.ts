@@ -48,6 +48,7 @@ import {
   type StoreEvents,
   type StoreListener,
 } from "./session-store";
+import { makeSnippet, parseQuery, toFtsQuery } from "./search-text";
 import { readAppended, readWhole, sha256, TAIL_WINDOW, type ReadEntry, type ReadResult } from "./source-reader";
 
 export interface OpenStoreOptions {
@@ -137,6 +138,9 @@ type SkeletonRow = [
 ];
 
 /** entry types whose effect on the context comes from anywhere on the path (context-building.md §1.4) */
+/** entries indexed for search per transaction in the background */
+const INDEX_BATCH = 500;
+
 const SETTINGS_TYPES = new Set(["thinking_level_change", "model_change", "mode_change", "ttsr_injection"]);
 
 function nowIso(): string {
@@ -414,6 +418,7 @@ export class SqliteSessionStore implements SessionStore {
         });
       })
       .immediate();
+    this.scheduleIndexing();
     if (added.length > 0) this.emit("entries-added", { sessionId: row.id, entries: added, source });
     return report;
   }
@@ -467,6 +472,7 @@ export class SqliteSessionStore implements SessionStore {
         });
       })
       .immediate();
+    this.scheduleIndexing();
     this.emit("session-updated", { sessionId, reason: existing ? "reimported" : "imported" });
     return report;
   }
@@ -481,7 +487,7 @@ export class SqliteSessionStore implements SessionStore {
   }
 
   private clearEntries(sessionId: string): void {
-    this.sql("DELETE FROM entries_fts WHERE rowid IN (SELECT pk FROM entries WHERE session_id = ?)").run(sessionId);
+    this.sql("DELETE FROM entries_fts WHERE rowid IN (SELECT pk FROM entries WHERE session_id = ? AND indexed = 1)").run(sessionId);
     this.sql("DELETE FROM entries WHERE session_id = ?").run(sessionId);
     this.sql("DELETE FROM labels WHERE session_id = ?").run(sessionId);
   }
@@ -620,7 +626,6 @@ export class SqliteSessionStore implements SessionStore {
       `INSERT INTO entries (session_id, seq, line, id, parent_id, parent_seq, type, timestamp, json, role, tokens, preview, tool_name, custom_type, stop_reason, ref_id, tokens_before, flags)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    const insertFts = this.sql("INSERT INTO entries_fts (rowid, body, tools, paths) VALUES (?, ?, ?, ?)");
     const storedSeq = this.sql("SELECT seq FROM entries WHERE session_id = ? AND id = ? ORDER BY seq DESC LIMIT 1").pluck();
     const upsertLabel = this.sql(
       "INSERT INTO labels (session_id, target_id, label, entry_seq) VALUES (?, ?, ?, ?) ON CONFLICT (session_id, target_id) DO UPDATE SET label = excluded.label, entry_seq = excluded.entry_seq",
@@ -635,7 +640,7 @@ export class SqliteSessionStore implements SessionStore {
         parentSeq = inBatch ?? ((storedSeq.get(sessionId, parent) as number | undefined) ?? null);
       }
       const d = deriveColumns(e);
-      const info = insert.run(
+      insert.run(
         sessionId,
         seq,
         p.line,
@@ -655,7 +660,6 @@ export class SqliteSessionStore implements SessionStore {
         d.tokensBefore,
         d.flags,
       );
-      if (d.body !== "" || d.tools !== "" || d.paths !== "") insertFts.run(info.lastInsertRowid, d.body, d.tools, d.paths);
       if (e.type === "label") {
         const { targetId, label } = e as { targetId?: unknown; label?: unknown };
         if (typeof targetId === "string") upsertLabel.run(sessionId, targetId, typeof label === "string" && label !== "" ? label : null, seq);
@@ -1003,6 +1007,7 @@ export class SqliteSessionStore implements SessionStore {
           return out;
         })
         .immediate();
+      this.scheduleIndexing();
       this.emit("entries-added", { sessionId, entries: added, source: "append" });
       return entry;
     }
@@ -1104,12 +1109,12 @@ export class SqliteSessionStore implements SessionStore {
 
   private replaceEntryJson(sessionId: string, seq: number, entry: SessionEntry, json: string): void {
     const d = deriveColumns(entry);
-    const pk = this.sql("SELECT pk FROM entries WHERE session_id = ? AND seq = ?").pluck().get(sessionId, seq) as number;
+    const row = this.sql("SELECT pk, indexed FROM entries WHERE session_id = ? AND seq = ?").get(sessionId, seq) as { pk: number; indexed: number };
     this.sql(
-      "UPDATE entries SET json = ?, tokens = ?, preview = ?, tool_name = ?, flags = ?, stop_reason = ?, custom_type = ?, ref_id = ?, tokens_before = ?, role = ? WHERE pk = ?",
-    ).run(json, d.tokens, d.preview, d.toolName, d.flags, d.stopReason, d.customType, d.refId, d.tokensBefore, d.role, pk);
-    this.sql("DELETE FROM entries_fts WHERE rowid = ?").run(pk);
-    if (d.body !== "" || d.tools !== "" || d.paths !== "") this.sql("INSERT INTO entries_fts (rowid, body, tools, paths) VALUES (?, ?, ?, ?)").run(pk, d.body, d.tools, d.paths);
+      "UPDATE entries SET json = ?, tokens = ?, preview = ?, tool_name = ?, flags = ?, stop_reason = ?, custom_type = ?, ref_id = ?, tokens_before = ?, role = ?, indexed = 0 WHERE pk = ?",
+    ).run(json, d.tokens, d.preview, d.toolName, d.flags, d.stopReason, d.customType, d.refId, d.tokensBefore, d.role, row.pk);
+    if (row.indexed === 1) this.sql("DELETE FROM entries_fts WHERE rowid = ?").run(row.pk);
+    this.scheduleIndexing();
   }
 
   /**
@@ -1171,30 +1176,89 @@ export class SqliteSessionStore implements SessionStore {
   search(query: string, options: SearchOptions = {}): SearchHit[] {
     const match = toFtsQuery(query);
     if (match === null) return [];
+    this.indexSearch();
+    const terms = parseQuery(query);
     const limit = Math.min(Math.max(1, options.limit ?? 50), 500);
     const where = options.sessionId ? "AND e.session_id = ?" : "";
     const params: unknown[] = [match];
     if (options.sessionId) params.push(options.sessionId);
     params.push(limit);
     const rows = this.sql(
-      `SELECT e.session_id, s.title, e.id, e.type, e.role, e.timestamp,
-              snippet(entries_fts, -1, '[', ']', '…', 16) AS snip, f.rank AS rank
+      `SELECT e.session_id, s.title, e.id, e.type, e.role, e.timestamp, e.json, f.rank
        FROM entries_fts f JOIN entries e ON e.pk = f.rowid JOIN sessions s ON s.id = e.session_id
        WHERE entries_fts MATCH ? ${where}
        ORDER BY f.rank LIMIT ?`,
     )
       .raw()
       .all(...params) as [string, string | null, string, string, string | null, string, string, number][];
-    return rows.map(([sessionId, sessionTitle, entryId, type, role, timestamp, snippet, rank]) => ({
-      sessionId,
-      sessionTitle,
-      entryId,
-      type,
-      role,
-      timestamp,
-      snippet: oneLine(snippet, 400),
-      rank,
-    }));
+    return rows.map(([sessionId, sessionTitle, entryId, type, role, timestamp, json, rank]) => {
+      const d = deriveColumns(JSON.parse(json) as SessionEntry);
+      const snippet = makeSnippet(d.body, terms) || makeSnippet(d.tools, terms) || makeSnippet(d.paths.replace(/\n/g, " "), terms) || d.preview;
+      return { sessionId, sessionTitle, entryId, type, role, timestamp, snippet, rank };
+    });
+  }
+
+  /**
+   * Brings the search index up to date (entries are indexed after they are stored, so that an
+   * import never waits for it). Returns how many entries were indexed. Batches of one transaction.
+   */
+  indexSearch(maxEntries = Infinity): number {
+    const next = this.sql("SELECT pk, json FROM entries WHERE indexed = 0 ORDER BY pk LIMIT ?").raw();
+    const insert = this.sql("INSERT INTO entries_fts (rowid, body, tools, paths) VALUES (?, ?, ?, ?)");
+    const mark = this.sql("UPDATE entries SET indexed = 1 WHERE pk = ?");
+    let done = 0;
+    while (done < maxEntries) {
+      const batch = next.all(Math.min(INDEX_BATCH, maxEntries - done)) as [number, string][];
+      if (batch.length === 0) break;
+      this.db.transaction(() => {
+        for (const [pk, json] of batch) {
+          const d = deriveColumns(JSON.parse(json) as SessionEntry);
+          if (d.body !== "" || d.tools !== "" || d.paths !== "") insert.run(pk, d.body, d.tools, d.paths);
+          mark.run(pk);
+        }
+      })();
+      done += batch.length;
+    }
+    return done;
+  }
+
+  private indexingScheduled = false;
+
+  /** Indexes pending entries in the background, one batch per turn of the event loop. */
+  private scheduleIndexing(): void {
+    if (this.indexingScheduled || this.closed || this.inTransaction()) {
+      if (this.inTransaction()) queueMicrotask(() => this.scheduleIndexing());
+      return;
+    }
+    this.indexingScheduled = true;
+    const step = (): void => {
+      if (this.closed) return;
+      let n = 0;
+      try {
+        n = this.indexSearch(INDEX_BATCH);
+      } catch {
+        n = 0; // retried on the next search or write
+      }
+      if (n === INDEX_BATCH) setImmediate(step);
+      else {
+        this.indexingScheduled = false;
+        this.checkpoint();
+      }
+    };
+    setImmediate(step);
+  }
+
+  /** Copies the WAL into the database file without waiting for readers (idle time). */
+  private checkpoint(): void {
+    try {
+      this.db.pragma("wal_checkpoint(PASSIVE)");
+    } catch {
+      // busy: SQLite's own auto-checkpoint catches up later
+    }
+  }
+
+  private inTransaction(): boolean {
+    return this.db.inTransaction;
   }
 
   // ================================================================ settings
@@ -1240,26 +1304,4 @@ export class SqliteSessionStore implements SessionStore {
     this.emitter.removeAllListeners();
     this.db.close();
   }
-}
-
-/**
- * A user query as an FTS5 expression: words are quoted (so punctuation and operators in them are
- * literal) and must all match; a trailing * keeps prefix search; "quoted phrases" stay phrases.
- */
-export function toFtsQuery(query: string): string | null {
-  const terms: string[] = [];
-  const re = /"([^"]*)"|(\S+)/g;
-  for (let m = re.exec(query); m !== null; m = re.exec(query)) {
-    const phrase = m[1];
-    if (phrase !== undefined) {
-      if (phrase.trim() !== "") terms.push(`"${phrase.replace(/"/g, '""')}"`);
-      continue;
-    }
-    let word = m[2] ?? "";
-    const prefix = word.endsWith("*");
-    if (prefix) word = word.replace(/\*+$/, "");
-    if (word === "") continue;
-    terms.push(`"${word.replace(/"/g, '""')}"${prefix ? "*" : ""}`);
-  }
-  return terms.length === 0 ? null : terms.join(" AND ");
 }

@@ -2,7 +2,8 @@ import type { Migration } from "./types";
 
 /**
  * The first schema: sessions, entries (JSON as read + derived columns), labels (derived index of
- * label entries), pruned originals, import reports, settings, and the FTS5 index.
+ * label entries), pruned originals, import reports, settings, and the FTS5 index (contentless,
+ * indexed in the background after an import so that opening a session never waits for it).
  */
 export const migration001Initial: Migration = {
   version: 1,
@@ -55,9 +56,11 @@ export const migration001Initial: Migration = {
         ref_id        TEXT,                        -- compaction: firstKeptEntryId; branch_summary: fromId
         tokens_before INTEGER,
         flags         INTEGER NOT NULL DEFAULT 0,  -- 1 pruned, 2 thinking, 4 fromExtension, 8 offline
+        indexed       INTEGER NOT NULL DEFAULT 0,  -- 1 once the entry's text is in entries_fts
         UNIQUE (session_id, seq)
       );
       CREATE INDEX entries_by_id ON entries(session_id, id);
+      CREATE INDEX entries_unindexed ON entries(pk) WHERE indexed = 0;
 
       CREATE TABLE labels (
         session_id  TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
@@ -94,8 +97,10 @@ export const migration001Initial: Migration = {
         value  TEXT NOT NULL                       -- JSON
       ) WITHOUT ROWID;
 
+      -- contentless: the text lives in entries.json only; rowid = entries.pk; filled after import
       CREATE VIRTUAL TABLE entries_fts USING fts5(
         body, tools, paths,
+        content = '', contentless_delete = 1,
         tokenize = 'unicode61 remove_diacritics 2'
       );
     `);

@@ -1,0 +1,65 @@
+/**
+ * User search input -> FTS5 expression, and the snippet shown for a hit. The FTS table is
+ * contentless (the text lives once, in entries.json), so snippets are cut here from the entry's
+ * derived text, with the same notion of a match: whole words, or word prefixes with a trailing *.
+ */
+
+export interface QueryTerm {
+  text: string;
+  prefix: boolean;
+}
+
+/** Words (optionally with a trailing *) and "quoted phrases". */
+export function parseQuery(query: string): QueryTerm[] {
+  const terms: QueryTerm[] = [];
+  const re = /"([^"]*)"|(\S+)/g;
+  for (let m = re.exec(query); m !== null; m = re.exec(query)) {
+    const phrase = m[1];
+    if (phrase !== undefined) {
+      if (phrase.trim() !== "") terms.push({ text: phrase.trim(), prefix: false });
+      continue;
+    }
+    const word = m[2] ?? "";
+    const prefix = word.endsWith("*");
+    const text = word.replace(/\*+$/, "");
+    if (text !== "") terms.push({ text, prefix });
+  }
+  return terms;
+}
+
+/**
+ * A user query as an FTS5 expression: every term quoted (punctuation and operators in it are
+ * literal), all terms required, a trailing * keeps prefix search; null when there is nothing to find.
+ */
+export function toFtsQuery(query: string): string | null {
+  const terms = parseQuery(query);
+  if (terms.length === 0) return null;
+  return terms.map((t) => `"${t.text.replace(/"/g, '""')}"${t.prefix ? "*" : ""}`).join(" AND ");
+}
+
+const WORD = "[\\p{L}\\p{N}_]";
+
+function termPattern(t: QueryTerm): string {
+  // FTS tokenizes on non-alphanumerics: match the term's words separated by any non-word run
+  const words = t.text.split(new RegExp(`(?:(?!${WORD}).)+`, "u")).filter((w) => w !== "");
+  if (words.length === 0) return "";
+  const body = words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join(`(?:(?!${WORD}).)+`);
+  return `(?<!${WORD})${body}${t.prefix ? `${WORD}*` : `(?!${WORD})`}`;
+}
+
+const BEFORE = 60;
+const AFTER = 160;
+
+/** The text around the first match, matches wrapped in [ ], "…" where cut; "" when nothing matches. */
+export function makeSnippet(text: string, terms: readonly QueryTerm[]): string {
+  const patterns = terms.map(termPattern).filter((p) => p !== "");
+  if (patterns.length === 0 || text === "") return "";
+  const re = new RegExp(patterns.join("|"), "giu");
+  const first = re.exec(text);
+  if (!first) return "";
+  const start = Math.max(0, first.index - BEFORE);
+  const end = Math.min(text.length, first.index + AFTER);
+  const window = text.slice(start, end);
+  const marked = window.replace(new RegExp(patterns.join("|"), "giu"), (m) => `[${m}]`);
+  return `${start > 0 ? "…" : ""}${marked.replace(/\s+/g, " ").trim()}${end < text.length ? "…" : ""}`;
+}
