@@ -35,8 +35,11 @@ export function emptyContext(): SessionContext {
 /** The message an entry contributes to the context, if any (compactions are handled by the caller). */
 export function messageFromEntry(entry: SessionEntry): AgentMessage | undefined {
   switch (entry.type) {
-    case "message":
-      return (entry as MessageEntry).message;
+    case "message": {
+      const message = (entry as MessageEntry).message as unknown;
+      // a malformed line (message missing or not an object) contributes nothing
+      return typeof message === "object" && message !== null ? (message as AgentMessage) : undefined;
+    }
     case "custom_message": {
       const e = entry as CustomMessageEntry;
       const message: CustomMessage = {
