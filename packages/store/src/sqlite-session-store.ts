@@ -1233,7 +1233,7 @@ export class SqliteSessionStore implements SessionStore {
     this.indexingScheduled = true;
     const step = (): void => {
       if (this.closed) return;
-      let n = 0;
+      let n: number;
       try {
         n = this.indexSearch(INDEX_BATCH);
       } catch {
