@@ -45,6 +45,8 @@ export function describeFsError(err: unknown): string {
       return "no space left on the device";
     case "EROFS":
       return "read-only file system";
+    case "ERR_STRING_TOO_LONG":
+      return "too large to load (more than about 512 MB of text)";
     default:
       return err instanceof Error ? err.message : String(err);
   }
