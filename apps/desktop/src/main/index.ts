@@ -20,6 +20,9 @@ const rendererIndex = path.join(here, "../renderer/index.html");
 const rendererUrl = pathToFileURL(rendererIndex).href;
 const devServerUrl = !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined;
 
+// tests and portable setups may put the data folder elsewhere (before anything reads userData)
+if (process.env.BONSAI_USER_DATA_DIR) app.setPath("userData", path.resolve(process.env.BONSAI_USER_DATA_DIR));
+
 let win: BrowserWindow | null = null;
 let backend: Backend | null = null;
 
