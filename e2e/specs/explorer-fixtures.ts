@@ -137,6 +137,7 @@ export async function useLoopbackModel(page: Page, model: MockOpenAiServer): Pro
 /** Types a value into a text preference and waits until it is saved. */
 export async function setPreference(page: Page, key: string, value: string): Promise<void> {
   const input = page.getByTestId(`pref-${key}`);
+  if ((await input.inputValue()) === value) return;
   await input.fill(value);
   await input.press("Enter");
   await expect(page.getByTestId(`pref-${key}-saved`)).toBeVisible();
