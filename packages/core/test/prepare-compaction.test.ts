@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { prepareCompaction } from "../src/prepare-compaction";
 import { computeFileLists } from "../src/file-ops";
+import { convertToLlm } from "../src/convert";
+import { serializeConversation } from "../src/serialize-conversation";
 import { A, AT, C, MC, S, T, TL, U, call, chain, usage } from "./support/notation";
 import { planShape } from "./support/plan-shape";
 
@@ -108,5 +110,43 @@ describe("G. prepareCompaction", () => {
   it("carries the settings it was given", () => {
     const settings = { ...S(1000), autoContinue: false, remoteEndpoint: "http://127.0.0.1:9/x" };
     expect(prepareCompaction(chain(U("a"), A("b")), settings)?.settings).toBe(settings);
+  });
+});
+
+describe("J. the preparation side of compact() (the LLM part is the engine's)", () => {
+  it("case 80: split turn preparation, summarized conversation and file lists", () => {
+    const entries = chain(
+      U("hello"),
+      AT(call("read", { path: "a.ts" })),
+      T("file a"),
+      U(4000),
+      AT(call("edit", { path: "b.ts", oldText: "x", newText: "y" })),
+      T("done"),
+      A(4000),
+    );
+    const prep = prepareCompaction(entries, S(1000));
+    expect(planShape(prep)).toEqual({ firstKeptEntryId: "e6", isSplitTurn: true, tokensBefore: 0, keep: 1000, summarize: 3, prefix: 3, recent: 1 });
+    expect(serializeConversation(convertToLlm(prep!.messagesToSummarize))).toBe('[User]: hello\n\n[Assistant tool calls]: read(path="a.ts")\n\n[Tool result]: file a');
+    expect(serializeConversation(convertToLlm(prep!.turnPrefixMessages))).toBe(
+      `[User]: ${"x".repeat(4000)}\n\n[Assistant tool calls]: edit(path="b.ts", oldText="x", newText="y")\n\n[Tool result]: done`,
+    );
+    expect(computeFileLists(prep!.fileOps)).toEqual({ readFiles: ["a.ts"], modifiedFiles: ["b.ts"] });
+  });
+
+  it("case 81: iterative preparation keeps from e5 without a split", () => {
+    const prep = prepareCompaction(chain(U("a"), A("b"), C("PREV", "e0"), U(4000), A(400), U(4000), A(400)), S(1000));
+    expect(prep).toMatchObject({ firstKeptEntryId: "e5", isSplitTurn: false, previousSummary: "PREV", summarizeEntryIds: ["e3", "e4"] });
+  });
+
+  it("case 83: split with empty history", () => {
+    const entries = chain(U("a"), A("b"), C("P", "e0", { details: { readFiles: ["old.ts"] } }), U(400), AT(call("read", { path: "n.ts" })), T("r"), A(4000));
+    const prep = prepareCompaction(entries, S(1000));
+    expect(prep).toMatchObject({ isSplitTurn: true, summarizeEntryIds: [], turnPrefixEntryIds: ["e3", "e4", "e5"] });
+    expect(computeFileLists(prep!.fileOps)).toEqual({ readFiles: ["n.ts", "old.ts"], modifiedFiles: [] });
+  });
+
+  it("case 85: split at e5 with the turn starting at e2", () => {
+    const prep = prepareCompaction(chain(U(4000), A(400), U(400), AT(call("read", { path: "a" })), T("r"), A(4000)), S(1000));
+    expect(prep).toMatchObject({ firstKeptEntryId: "e5", firstKeptEntryIndex: 5, turnStartIndex: 2, isSplitTurn: true });
   });
 });
