@@ -8,6 +8,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { safeStorage } from "electron";
 import type { KeyProvider } from "@bonsai/backend";
+import { IpcError } from "@bonsai/ipc";
 
 export function keychainKeyProvider(userData: string): KeyProvider {
   const file = path.join(userData, "api-key.enc");
@@ -24,7 +25,7 @@ export function keychainKeyProvider(userData: string): KeyProvider {
     },
     set(key) {
       if (!safeStorage.isEncryptionAvailable()) {
-        throw new Error("this system offers no keychain to store the key in; set the environment variable named in Preferences instead");
+        throw new IpcError("unavailable", "this system offers no keychain to store the key in; set the environment variable named in Preferences instead");
       }
       fs.mkdirSync(userData, { recursive: true });
       const tmp = `${file}.tmp`;
