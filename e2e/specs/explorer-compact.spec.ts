@@ -52,8 +52,10 @@ test("abort a running compaction: nothing is appended", async ({ app: page, mode
   model.enqueue({ kind: "hang" });
   await page.getByTestId("tab-compact").click();
   await expect(page.getByTestId("compaction-plan")).toBeVisible();
+  const pending = model.chatRequests().length;
   await page.getByTestId("compaction-run").click();
   await expect(page.getByTestId("compaction-progress")).toBeVisible();
+  await model.waitForRequests(pending + 1);
   await screenshot(page, testInfo, "compaction-running");
   await page.getByTestId("compaction-abort").click();
   await expect(page.getByTestId("compaction-progress")).toBeHidden({ timeout: 15_000 });

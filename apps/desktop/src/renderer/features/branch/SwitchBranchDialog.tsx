@@ -37,11 +37,14 @@ function Dialog({ target }: { target: string }) {
 
   const cancel = async () => {
     if (running !== null && sessionId) {
+      close();
       try {
         await api().abort({ sessionId, what: "branchSummary" });
+        notify("warning", "Branch summarization cancelled");
       } catch (err) {
         notify("error", `Abort failed: ${errorMessage(err)}`);
       }
+      return;
     }
     close();
   };

@@ -1,0 +1,84 @@
+/**
+ * Switch branch by click: without a summary, with a summary of the abandoned branch (loopback
+ * model, custom instructions), and cancelled (Escape / Cancel, and Escape while summarizing).
+ */
+import type { Page } from "@playwright/test";
+import { expect, generatedSessionFile, importAndOpen, leafNode, screenshot, test, useLoopbackModel } from "./explorer-fixtures";
+
+/** An assistant entry off the active path, visible in the fitted tree; returns its entry id. */
+async function pickOffPath(page: Page, skip: readonly string[] = []): Promise<string> {
+  await page.getByTestId("zoom-fit").click();
+  const nodes = page.locator('[data-onpath="false"][data-kind="assistant"]');
+  await expect(nodes.first()).toBeVisible();
+  for (const testId of await nodes.evaluateAll((els) => els.map((e) => e.getAttribute("data-testid") ?? ""))) {
+    const id = testId.replace("tree-node-", "");
+    if (!skip.includes(id)) return id;
+  }
+  throw new Error("no off-path assistant node left");
+}
+
+async function openSwitchDialog(page: Page, entryId: string): Promise<void> {
+  await page.getByTestId(`tree-node-${entryId}`).click();
+  await expect(page.getByTestId("inspector")).toHaveAttribute("data-entry-id", entryId);
+  await page.getByTestId("inspector-switch").click();
+  await expect(page.getByTestId("switch-dialog")).toBeVisible();
+}
+
+test("switch branch without and with a summary, and cancel", async ({ app: page, model }, testInfo) => {
+  await useLoopbackModel(page, model);
+  const file = await generatedSessionFile(testInfo, "Branch fixture", { entries: 300, seed: 3, compactionInterval: 120, branchProbability: 0.08 });
+  await importAndOpen(page, file, "Branch fixture");
+  const status = page.getByTestId("tree-status");
+  await expect(status).toHaveAttribute("data-entry-count", "300");
+
+  // without a summary (the default, branchSummary.enabled is off): the leaf moves, nothing is written
+  const first = await pickOffPath(page);
+  await openSwitchDialog(page, first);
+  await expect(page.getByTestId("switch-summarize")).not.toBeChecked();
+  await screenshot(page, testInfo, "switch-dialog");
+  await page.getByTestId("switch-confirm").click();
+  await expect(page.getByTestId("switch-dialog")).toBeHidden();
+  await expect(page.getByTestId(`tree-node-${first}`)).toHaveAttribute("data-leaf", "true");
+  await expect(page.getByTestId(`tree-node-${first}`)).toHaveAttribute("data-onpath", "true");
+  await expect(status).toHaveAttribute("data-entry-count", "300");
+
+  // cancel with Escape, and with the Cancel button: the leaf stays
+  const second = await pickOffPath(page, [first]);
+  await openSwitchDialog(page, second);
+  await page.keyboard.press("Escape");
+  await expect(page.getByTestId("switch-dialog")).toBeHidden();
+  await openSwitchDialog(page, second);
+  await page.getByTestId("switch-cancel").click();
+  await expect(page.getByTestId("switch-dialog")).toBeHidden();
+  await expect(leafNode(page)).toHaveAttribute("data-testid", `tree-node-${first}`);
+
+  // Escape while the summary is being generated aborts it: nothing changes
+  model.enqueue({ kind: "hang" });
+  await openSwitchDialog(page, second);
+  await page.getByTestId("switch-summarize").check();
+  const pending = model.chatRequests().length;
+  await page.getByTestId("switch-confirm").click();
+  await expect(page.getByTestId("switch-progress")).toBeVisible();
+  await model.waitForRequests(pending + 1);
+  await page.keyboard.press("Escape");
+  await expect(page.getByTestId("switch-dialog")).toBeHidden();
+  await expect(page.getByText("Branch summarization cancelled")).toBeVisible();
+  await expect(leafNode(page)).toHaveAttribute("data-testid", `tree-node-${first}`);
+  await expect(status).toHaveAttribute("data-entry-count", "300");
+
+  // with a summary and instructions: a branch_summary entry becomes the new leaf, under the target
+  const requestsBefore = model.chatRequests().length;
+  await openSwitchDialog(page, second);
+  await page.getByTestId("switch-summarize").check();
+  await page.getByTestId("switch-instructions").fill("Mention which tests the abandoned branch broke");
+  await page.getByTestId("switch-confirm").click();
+  await expect(page.getByTestId("switch-dialog")).toBeHidden({ timeout: 30_000 });
+  await expect(status).toHaveAttribute("data-entry-count", "301");
+  const leaf = leafNode(page);
+  await expect(leaf).toHaveAttribute("data-kind", "branchSummary");
+  await expect(leaf).toContainText(`from ${second}`);
+  await expect(page.getByTestId(`tree-node-${second}`)).toHaveAttribute("data-onpath", "true");
+  const sent = model.chatRequests().slice(requestsBefore).map((r) => JSON.stringify(r.messages));
+  expect(sent.some((m) => m.includes("Mention which tests the abandoned branch broke"))).toBe(true);
+  await screenshot(page, testInfo, "switched-with-summary");
+});
