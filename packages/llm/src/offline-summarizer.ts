@@ -227,10 +227,15 @@ function joinSections(sections: string[]): string {
   return sections.filter((s) => s !== "").join("\n\n");
 }
 
+/** The first real request: slash commands ("/model", "/compact") are not goals. */
+function firstRequest(x: Extract): string | undefined {
+  return x.requests.find((r) => !r.startsWith("/")) ?? x.requests[0];
+}
+
 function historySummary(x: Extract, previous: string | undefined): string {
   const prev = previous ? previousSections(previous) : new Map<string, string[]>();
   const carried = (name: string) => (prev.get(name) ?? []).map(bulletText);
-  const goal = prev.get("Goal")?.join(" ") || x.requests[0] || "(no user request in this part of the conversation)";
+  const goal = prev.get("Goal")?.join(" ") || firstRequest(x) || "(no user request in this part of the conversation)";
   const requests = lastItems(x.requests, LIMITS.requests);
   const constraints = unique([...carried("Constraints & Preferences"), ...x.constraints], LIMITS.constraints * 2);
   const done = unique([...carried("Done"), ...x.done, ...x.commands.map((c) => `Ran \`${c}\``)], LIMITS.done * 2);
@@ -274,7 +279,7 @@ function turnPrefixSummary(x: Extract): string {
     ...(x.modified.length ? [`Files modified: ${unique(x.modified, 50).join(", ")}`] : []),
   ];
   return joinSections([
-    `## Original Request\n\n${x.requests[0] ?? "(not part of this prefix)"}`,
+    `## Original Request\n\n${firstRequest(x) ?? "(not part of this prefix)"}`,
     section("## Early Progress", progress.map((p) => `- ${p}`)),
     section("## Context for Suffix", (context.length ? context : ["The suffix continues the work above."]).map((c) => `- ${c}`)),
   ]);
@@ -306,7 +311,7 @@ function branchSummary(x: Extract): string {
   const last = lastItems(x.requests, 1)[0];
   const decisions = unique(x.decisions, LIMITS.decisions);
   return joinSections([
-    `## Goal\n\n${x.requests[0] ?? "(no user request on this branch)"}`,
+    `## Goal\n\n${firstRequest(x) ?? "(no user request on this branch)"}`,
     section("## Constraints & Preferences", (constraints.length ? constraints : ["(none)"]).map((c) => `- ${c}`)),
     "## Progress",
     section("### Done", done.map((d) => `- [x] ${d}`)),

@@ -8,6 +8,9 @@ import { planCommand } from "./plan";
 import { pruneCommand } from "./prune";
 import { branchCommand } from "./branch";
 import { serveCommand } from "./serve";
+import { compactCommand } from "./compact";
+import { navigateCommand } from "./navigate";
+import { promptCommand } from "./prompt";
 
 export const COMMANDS: readonly Command[] = [
   contextCommand,
@@ -16,4 +19,7 @@ export const COMMANDS: readonly Command[] = [
   pruneCommand,
   branchCommand,
   serveCommand,
+  compactCommand,
+  navigateCommand,
+  promptCommand,
 ];

@@ -17,6 +17,10 @@ import {
 import { column, printJson, type Io } from "../output";
 import { loadSession, reportIssues, requireEntryId, type LoadedSession } from "../session-source";
 import { JSON_OPTION, type Command } from "./command";
+import { existsSync } from "node:fs";
+import { DATA_DIR_OPTION } from "../engine-session";
+import { UserError } from "../errors";
+import { applyPruneToStoredSession } from "./prune-apply";
 
 export interface PruneDryRunReport {
   /** tool results that would be pruned, oldest first */
@@ -74,7 +78,7 @@ export const pruneCommand: Command = {
   spec: {
     name: "prune",
     summary: "Show which old tool outputs pruning would replace by a notice on the branch at a leaf, and the tokens saved (--dry-run: nothing is written).",
-    positionals: [{ name: "SESSION", description: "a session JSONL file (any format version; read only)" }],
+    positionals: [{ name: "SESSION", description: "a session JSONL file (read only: always a dry run), or a stored session id (pruned unless --dry-run)" }],
     options: [
       { name: "dry-run", type: "boolean", description: "only show the plan (always the case for a session file, which is never modified)" },
       { name: "leaf", type: "string", valueName: "ID", description: "entry id of the leaf whose branch is pruned" },
@@ -84,10 +88,16 @@ export const pruneCommand: Command = {
         valueName: "TOOLS",
         description: `comma-separated tool names never pruned (default ${DEFAULT_PRUNE_CONFIG.protectedTools.join(",")}; the reference checkout used "skill")`,
       },
+      DATA_DIR_OPTION,
       JSON_OPTION,
     ],
   },
   async run(args, io) {
+    // a stored session (id or prefix): pruned for real (originals kept) unless --dry-run
+    if (!existsSync(args.positionals[0] as string)) {
+      if (args.options.leaf !== undefined || args.options.protect !== undefined) throw new UserError("--leaf and --protect apply to session files; a stored session is pruned at its current leaf with the default protection", 2);
+      return applyPruneToStoredSession(args, io, args.options["dry-run"] === true);
+    }
     const session = await loadSession(args.positionals[0] as string);
     reportIssues(io, session);
     const config: PruneConfig = { ...DEFAULT_PRUNE_CONFIG, protectedTools: parseProtectedTools(args.options.protect as string | undefined) };

@@ -1,0 +1,43 @@
+/**
+ * `bonsai navigate SESSION TARGET [--summarize] [--instructions TEXT] [--json]`: moves the leaf of a
+ * stored session to TARGET; with --summarize the abandoned branch is summarized into a branch
+ * summary attached at the destination (branch-summary.md §1).
+ */
+import { MODEL_OPTIONS, SESSION_POSITIONAL, withEngineSession } from "../engine-session";
+import { printJson } from "../output";
+import { JSON_OPTION, type Command } from "./command";
+
+export const navigateCommand: Command = {
+  spec: {
+    name: "navigate",
+    summary: "Move a session's leaf to another entry; with --summarize, summarize the branch being left and attach the summary at the destination.",
+    positionals: [
+      SESSION_POSITIONAL,
+      { name: "TARGET", description: "id of the entry to move to (a user message: the leaf goes to its parent and its text is printed for re-editing)" },
+    ],
+    options: [
+      { name: "summarize", type: "boolean", description: "summarize the abandoned branch" },
+      { name: "instructions", type: "string", valueName: "TEXT", description: "custom summary instructions (replace the default prompt)" },
+      ...MODEL_OPTIONS,
+      JSON_OPTION,
+    ],
+  },
+  async run(args, io) {
+    await withEngineSession(args, io, async ({ engine, store, sessionId }) => {
+      const from = store.getLeaf(sessionId);
+      const target = args.positionals[1] as string;
+      const out = await engine.navigateTree(sessionId, target, { summarize: args.options.summarize === true, instructions: args.options.instructions as string | undefined });
+      if (args.options.json) {
+        printJson(io, { sessionId, fromLeafId: from, ...out });
+        return;
+      }
+      const lines: string[] = [];
+      if (out.cancelled) lines.push(out.aborted ? "Branch summarization cancelled; nothing changed." : "Navigation cancelled by a hook; nothing changed.");
+      else if (from === out.leafId && !out.summaryEntry) lines.push(`Already at ${target}.`);
+      else lines.push(`Moved the leaf of session ${sessionId} from ${from ?? "(root)"} to ${out.leafId ?? "(before the first entry)"}.`);
+      if (out.summaryEntry) lines.push(`Added branch summary ${out.summaryEntry.id} under ${out.summaryEntry.parentId ?? "(root)"}:`, "", out.summaryEntry.summary);
+      if (out.editorText !== undefined) lines.push("", "Text of the selected message (to edit and send again):", out.editorText);
+      io.stdout(`${lines.join("\n")}\n`);
+    });
+  },
+};

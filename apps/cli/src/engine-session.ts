@@ -1,0 +1,125 @@
+/**
+ * What the engine commands (compact, navigate, prompt, applying prune) share: the Bonsai store of
+ * the data directory, the SESSION argument (a stored session id or unique prefix, or a session file,
+ * which is imported first), and an engine configured from the persisted settings plus the
+ * `--model`, `--base-url` and `--offline` flags (not persisted).
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { SettingsPatch } from "@bonsai/core";
+import { createEngine, EngineError, SettingsValidationError, type Engine } from "@bonsai/engine";
+import { DB_FILE_NAME, defaultDbPath, openStore, SessionLookupError, StoreError, type SqliteSessionStore } from "@bonsai/store";
+import type { OptionSpec, ParsedArgs, PositionalSpec } from "./args";
+import { UserError } from "./errors";
+import type { Io } from "./output";
+
+export const SESSION_POSITIONAL: PositionalSpec = { name: "SESSION", description: "a stored session id (or unique prefix), or a session file (imported first)" };
+
+export const DATA_DIR_OPTION: OptionSpec = { name: "data-dir", type: "string", valueName: "DIR", description: "Bonsai's data folder (default: the desktop app's)" };
+
+export const MODEL_OPTIONS: OptionSpec[] = [
+  { name: "model", type: "string", valueName: "ID", description: "model id for this run (default: settings model.model)" },
+  { name: "base-url", type: "string", valueName: "URL", description: "OpenAI-compatible endpoint for this run, e.g. http://127.0.0.1:8080/v1" },
+  { name: "offline", type: "boolean", description: "use the offline extractive summarizer, no model" },
+  DATA_DIR_OPTION,
+];
+
+export interface EngineSession {
+  store: SqliteSessionStore;
+  engine: Engine;
+  sessionId: string;
+  close(): Promise<void>;
+}
+
+function bundledWorker(): URL | undefined {
+  const url = new URL("./compaction-worker.mjs", import.meta.url);
+  return fs.existsSync(fileURLToPath(url)) ? url : undefined;
+}
+
+/** Turns library errors a user can act on into one-line CLI errors. */
+export function userFacing(error: unknown): unknown {
+  if (error instanceof EngineError || error instanceof SettingsValidationError || error instanceof SessionLookupError || error instanceof StoreError) return new UserError(error.message);
+  return error;
+}
+
+/** <--data-dir>/bonsai.db, else the desktop app's database (BONSAI_DB overrides it). */
+export function cliDbPathFor(args: ParsedArgs): string {
+  const dataDir = args.options["data-dir"] as string | undefined;
+  return dataDir !== undefined ? path.join(path.resolve(dataDir), DB_FILE_NAME) : defaultDbPath();
+}
+
+export function openStoreForCli(args: ParsedArgs): SqliteSessionStore {
+  try {
+    return openStore({ path: cliDbPathFor(args) });
+  } catch (error) {
+    throw new UserError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** A session id (or unique prefix) of the store; an existing file is imported and its session used. */
+export async function resolveStoredSession(store: SqliteSessionStore, arg: string, io: Io): Promise<string> {
+  if (arg.trim() === "") throw new UserError("the session argument is empty");
+  if (fs.existsSync(arg) && fs.statSync(arg).isFile()) {
+    const report = await store.importFile(path.resolve(arg));
+    if (!report.sessionId) throw new UserError(`${arg}: ${report.message}`);
+    if (report.status !== "unchanged") io.stderr(`bonsai: ${report.message}\n`);
+    return report.sessionId;
+  }
+  try {
+    return store.resolveSessionId(arg);
+  } catch (error) {
+    throw userFacing(error);
+  }
+}
+
+export async function openEngineSession(args: ParsedArgs, io: Io): Promise<EngineSession> {
+  const store = openStoreForCli(args);
+  try {
+    const sessionId = await resolveStoredSession(store, args.positionals[0] as string, io);
+    const overrides: SettingsPatch = {};
+    const model = args.options.model as string | undefined;
+    const baseUrl = args.options["base-url"] as string | undefined;
+    if (model !== undefined || baseUrl !== undefined) overrides.model = { ...(model !== undefined ? { model } : {}), ...(baseUrl !== undefined ? { baseUrl } : {}) };
+    const worker = bundledWorker();
+    const dbPath = cliDbPathFor(args);
+    let engine: Engine;
+    try {
+      engine = createEngine({
+        store,
+        settings: overrides,
+        offline: args.options.offline === true,
+        dataDir: path.dirname(dbPath),
+        ...(worker ? { worker: { url: worker, dbPath, size: 1 } } : {}),
+      });
+    } catch (error) {
+      throw userFacing(error);
+    }
+    engine.on("hook_error", (e) => io.stderr(`bonsai: warning: hook ${e.source} (${e.event}) failed: ${e.error}\n`));
+    await engine.loadUserHooks();
+    return {
+      store,
+      engine,
+      sessionId,
+      close: async () => {
+        await engine.close();
+        store.close();
+      },
+    };
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+}
+
+/** Runs `body` with an engine session, closing it and mapping errors either way. */
+export async function withEngineSession<T>(args: ParsedArgs, io: Io, body: (s: EngineSession) => Promise<T>): Promise<T> {
+  const session = await openEngineSession(args, io);
+  try {
+    return await body(session);
+  } catch (error) {
+    throw userFacing(error);
+  } finally {
+    await session.close();
+  }
+}

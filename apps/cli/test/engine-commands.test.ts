@@ -1,0 +1,143 @@
+/**
+ * `bonsai compact`, `navigate`, `prompt` and applying `prune`, run in process through runCli against a
+ * store in a temp data dir and the loopback model server.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { openStore } from "@bonsai/store";
+import { useMockOpenAiServer, type MockOpenAiServer } from "@bonsai/testkit";
+import { runCli } from "../src/cli";
+
+const mock = useMockOpenAiServer({ beforeAll, afterAll, beforeEach });
+let server: MockOpenAiServer;
+let dir = "";
+beforeEach(() => {
+  server = mock();
+  dir = mkdtempSync(path.join(tmpdir(), "bonsai-cli-engine-"));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+async function bonsai(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = "";
+  let stderr = "";
+  const code = await runCli(argv, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) });
+  return { code, stdout, stderr };
+}
+
+const t = (i: number) => new Date(Date.UTC(2025, 0, 1, 0, 0, i)).toISOString();
+const x = (n: number) => "x".repeat(n);
+
+/** a v3 session file: u1 -> a1 -> u2 -> a2 (+ big tool outputs when asked) */
+function writeSession(withTools = false): string {
+  const file = path.join(dir, "s.jsonl");
+  const lines: unknown[] = [{ type: "session", version: 3, id: "sess", timestamp: t(0), cwd: "/p" }];
+  const entries: [string, Record<string, unknown>][] = [
+    ["u1", { role: "user", content: `Fix the parser ${x(16000)}`, timestamp: 1 }],
+    ["a1", { role: "assistant", content: [{ type: "text", text: x(1600) }, { type: "toolCall", id: "c1", name: "edit", arguments: { path: "src/parse.ts" } }], api: "x", provider: "anthropic", model: "m", usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, stopReason: "toolUse", timestamp: 2 }],
+    ...(withTools
+      ? ([
+          ["t1", { role: "toolResult", toolCallId: "c1", toolName: "bash", content: [{ type: "text", text: x(100000) }], isError: false, timestamp: 3 }],
+          ["t2", { role: "toolResult", toolCallId: "c1", toolName: "bash", content: [{ type: "text", text: x(160000) }], isError: false, timestamp: 4 }],
+        ] as [string, Record<string, unknown>][])
+      : []),
+    ["u2", { role: "user", content: `Now the printer ${x(90000)}`, timestamp: 5 }],
+    ["a2", { role: "assistant", content: [{ type: "text", text: "done" }], api: "x", provider: "anthropic", model: "m", usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, stopReason: "stop", timestamp: 6 }],
+  ];
+  let parent: string | null = null;
+  for (const [id, message] of entries) {
+    lines.push({ type: "message", id, parentId: parent, timestamp: t(lines.length), message });
+    parent = id;
+  }
+  writeFileSync(file, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+  return file;
+}
+
+const dataDir = () => path.join(dir, "data");
+
+describe("bonsai compact", () => {
+  it("compacts a session file offline (imported into the store, written through) and prints the summary", async () => {
+    const file = writeSession();
+    const r = await bonsai("compact", file, "--offline", "--data-dir", dataDir());
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^Compacted session \S+: entry \S+ keeps the history from u2 \(0 tokens before\)\. Summary by the offline summarizer:/);
+    expect(r.stdout).toContain("## Goal\nFix the parser");
+    expect(readFileSync(file, "utf8")).toContain('"type":"compaction"');
+  });
+
+  it("--dry-run --json with the loopback model: nothing written; the prompt carries the instructions", async () => {
+    const file = writeSession();
+    const r = await bonsai("compact", file, "--dry-run", "--json", "--instructions", "parser only", "--base-url", server.baseUrl, "--model", "mock-model", "--data-dir", dataDir());
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.stdout) as { dryRun: boolean; entryId: string | null; result: { summary: string; firstKeptEntryId: string } };
+    expect(j).toMatchObject({ dryRun: true, entryId: null, result: { firstKeptEntryId: "u2" } });
+    expect(readFileSync(file, "utf8")).not.toContain('"type":"compaction"');
+    expect(server.chatRequests().some((b) => String(b.messages[1]?.content).endsWith("Additional focus: parser only"))).toBe(true);
+  });
+
+  it("errors are one line: unknown session, bad base URL", async () => {
+    const a = await bonsai("compact", "nope", "--data-dir", dataDir());
+    expect(a.code).toBe(1);
+    expect(a.stderr.trim().split("\n")).toHaveLength(1);
+    const b = await bonsai("compact", writeSession(), "--base-url", "ftp://x", "--model", "m", "--data-dir", dataDir());
+    expect(b.code).toBe(1);
+    expect(b.stderr).toMatch(/model\.baseUrl/);
+  });
+});
+
+describe("bonsai navigate / prompt / prune", () => {
+  it("prune --leaf on a stored session is refused with one line", async () => {
+    const file = writeSession();
+    const j = JSON.parse((await bonsai("compact", file, "--offline", "--dry-run", "--json", "--data-dir", dataDir())).stdout) as { sessionId: string };
+    const r = await bonsai("prune", j.sessionId, "--leaf", "u1", "--data-dir", dataDir());
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--leaf and --protect apply to session files/);
+  });
+
+  it("navigate --summarize attaches an offline branch summary and prints the editor text", async () => {
+    const file = writeSession();
+    const r = await bonsai("navigate", file, "u2", "--summarize", "--offline", "--data-dir", dataDir());
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^Moved the leaf of session \S+ from a2 to \S+\./);
+    expect(r.stdout).toContain("Added branch summary");
+    expect(r.stdout).toContain("Text of the selected message (to edit and send again):\nNow the printer");
+  });
+
+  it("prompt streams the reply and appends both messages", async () => {
+    const file = writeSession();
+    server.enqueue({ kind: "text", text: "Here is the answer." });
+    const r = await bonsai("prompt", file, "What next?", "--base-url", server.baseUrl, "--model", "mock-model", "--data-dir", dataDir());
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("Here is the answer.\n");
+    const text = readFileSync(file, "utf8");
+    expect(text).toContain('"content":[{"type":"text","text":"What next?"}]');
+    expect(text).toContain("Here is the answer.");
+    const failing = await bonsai("prompt", file, "again", "--base-url", server.baseUrl, "--model", "mock-model", "--data-dir", dataDir());
+    expect(failing.code).toBe(0);
+    const none = await bonsai("prompt", file, "x", "--data-dir", dataDir());
+    expect(none.code).toBe(1);
+    expect(none.stderr).toMatch(/No model configured/);
+  });
+
+  it("prune SESSION applies to a stored session (originals kept); --dry-run keeps the plan path", async () => {
+    const file = writeSession(true);
+    const imported = await bonsai("compact", file, "--offline", "--dry-run", "--json", "--data-dir", dataDir());
+    const sessionId = (JSON.parse(imported.stdout) as { sessionId: string }).sessionId;
+    const dry = await bonsai("prune", sessionId, "--dry-run", "--data-dir", dataDir());
+    expect(dry.stdout).toBe(`Dry run: would prune 1 old tool outputs of session ${sessionId}, saving about 24991 tokens.\n  t1\n`);
+    expect(readFileSync(file, "utf8")).not.toContain("[Output truncated");
+    const r = await bonsai("prune", sessionId, "--data-dir", dataDir());
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^Pruned 1 old tool outputs of session \S+, saving about 24991 tokens \(originals kept: restorable\)\.\n {2}t1\n$/);
+    expect(readFileSync(file, "utf8")).toContain("[Output truncated - 25000 tokens]");
+    const store = openStore({ path: path.join(dataDir(), "bonsai.db") });
+    try {
+      expect(store.listPruned(sessionId).map((p) => p.entryId)).toEqual(["t1"]);
+    } finally {
+      store.close();
+    }
+    const again = await bonsai("prune", sessionId, "--data-dir", dataDir());
+    expect(again.stdout).toMatch(/^Nothing pruned/);
+  });
+});
