@@ -7,13 +7,36 @@ import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } fro
 import * as path from "node:path";
 import { randomBytes } from "node:crypto";
 
-export function writeFileAtomic(target: string, text: string): void {
+const BLOCK_CHARS = 1 << 20;
+
+/** Writes all of `text` (write(2) may take fewer bytes than given). */
+function writeAll(fd: number, text: string): void {
+  const bytes = Buffer.from(text, "utf8");
+  let offset = 0;
+  while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
+}
+
+function writeChunks(fd: number, chunks: Iterable<string>): void {
+  let block = "";
+  for (const chunk of chunks) {
+    block += chunk;
+    if (block.length >= BLOCK_CHARS) {
+      writeAll(fd, block);
+      block = "";
+    }
+  }
+  if (block.length > 0) writeAll(fd, block);
+}
+
+/** Replaces `target` with `text`, given whole or as chunks (gathered into ~1 MB blocks, never one whole-file string). */
+export function writeFileAtomic(target: string, text: string | Iterable<string>): void {
   const dir = path.dirname(target);
   const temp = path.join(dir, `.${path.basename(target)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
   let fd: number | undefined;
   try {
     fd = openSync(temp, "wx", 0o644);
-    writeSync(fd, text, null, "utf8");
+    if (typeof text === "string") writeAll(fd, text);
+    else writeChunks(fd, text);
     fsyncSync(fd);
     closeSync(fd);
     fd = undefined;

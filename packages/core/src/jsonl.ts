@@ -152,6 +152,12 @@ export function serializeEntry(entry: SessionEntry | SessionHeader): string {
   return `${JSON.stringify(entry)}\n`;
 }
 
+/** The lines of serializeSession one by one (for writers that stream instead of building one string). */
+export function* sessionLines(header: SessionHeader, entries: readonly SessionEntry[]): Generator<string> {
+  yield serializeEntry(header);
+  for (const entry of entries) yield serializeEntry(entry);
+}
+
 /** The whole file: header line, then one line per entry, each terminated by "\n". */
 export function serializeSession(header: SessionHeader, entries: readonly SessionEntry[]): string {
   const lines = new Array<string>(entries.length + 1);

@@ -3,7 +3,7 @@
  * Without -o the JSONL goes to stdout; with -o it replaces OUT atomically. The source is never changed
  * unless OUT names it.
  */
-import { CURRENT_SESSION_VERSION, serializeSession } from "@bonsai/core";
+import { CURRENT_SESSION_VERSION, serializeSession, sessionLines } from "@bonsai/core";
 import * as path from "node:path";
 import { writeFileAtomic } from "../atomic-write";
 import { UserError, describeFsError } from "../errors";
@@ -25,15 +25,14 @@ export const migrateCommand: Command = {
     const session = await loadSession(args.positionals[0] as string);
     reportIssues(io, session);
     if (session.issues.length > 0) warn(io, `${session.issues.length} unreadable line(s) of ${session.label} are not in the migrated output`);
-    const text = serializeSession(session.header, session.entries);
     const out = args.options.output as string | undefined;
     if (out === undefined) {
       if (args.options.json) throw new UserError("--json needs -o OUT (without -o the migrated session itself goes to stdout)", 2);
-      io.stdout(text);
+      io.stdout(serializeSession(session.header, session.entries));
       return;
     }
     try {
-      writeFileAtomic(out, text);
+      writeFileAtomic(out, sessionLines(session.header, session.entries));
     } catch (err) {
       throw new UserError(`cannot write ${out}: ${describeFsError(err)}`);
     }
