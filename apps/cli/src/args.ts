@@ -22,6 +22,8 @@ export interface PositionalSpec {
   name: string;
   description: string;
   optional?: boolean;
+  /** the last positional may take any number of values (shown as NAME...) */
+  variadic?: boolean;
 }
 
 export interface CommandSpec {
@@ -121,7 +123,7 @@ export function parseArgs(argv: readonly string[], spec: CommandSpec): ParsedArg
       const missing = spec.positionals[positionals.length] as PositionalSpec;
       throw new UsageError(`missing ${missing.name}: usage: ${usageLine(spec)}`);
     }
-    if (positionals.length > spec.positionals.length) {
+    if (positionals.length > spec.positionals.length && !spec.positionals[spec.positionals.length - 1]?.variadic) {
       throw new UsageError(`unexpected argument ${JSON.stringify(positionals[spec.positionals.length])}: usage: ${usageLine(spec)}`);
     }
   }

@@ -2,8 +2,8 @@
  * Turns the SESSION argument of a read command into a loaded session: the file is read once,
  * parsed leniently, migrated to the current format in memory (never written back) and indexed.
  *
- * Extension seam: today a SESSION argument is a JSONL file path. Stored sessions (a session id of
- * the Bonsai store) plug in as another SessionSource kind, resolved in `resolveSource`.
+ * A SESSION argument is a JSONL file path or, when no such file exists, a session id (or unique
+ * prefix) of the Bonsai database (BONSAI_DB or the desktop app's), read through @bonsai/store.
  */
 import { readFileSync, statSync } from "node:fs";
 import * as path from "node:path";
@@ -18,9 +18,10 @@ import {
   type SessionIndex,
 } from "@bonsai/core";
 import { UserError, describeFsError } from "./errors";
+import { loadStoredSession, looksLikeSessionId, resolveStoredSource } from "./stored-session";
 import { warn, type Io } from "./output";
 
-export type SessionSource = { kind: "file"; path: string };
+export type SessionSource = { kind: "file"; path: string } | { kind: "stored"; sessionId: string; dbPath: string };
 
 export interface LoadedSession {
   source: SessionSource;
@@ -33,6 +34,12 @@ export interface LoadedSession {
   /** corrupt or skipped lines (the rest loaded) */
   issues: ParseIssue[];
   migration: MigrationResult;
+  /** stored sessions: the current leaf of the store (files: the last entry) */
+  leafId?: string | null;
+  /** stored sessions: the session's title */
+  title?: string | null;
+  /** stored sessions: the JSONL the store exports (the lines exactly as stored) */
+  stored?: { sessionId: string; jsonl(): string };
 }
 
 /** Decides what a SESSION argument names. */
@@ -42,6 +49,7 @@ function resolveSource(arg: string): SessionSource {
   try {
     st = statSync(arg);
   } catch (err) {
+    if ((err as { code?: string }).code === "ENOENT" && looksLikeSessionId(arg)) return resolveStoredSource(arg);
     throw new UserError(`${arg}: ${describeFsError(err)}`);
   }
   if (st.isDirectory()) throw new UserError(`${arg}: is a directory, not a session file`);
@@ -49,7 +57,7 @@ function resolveSource(arg: string): SessionSource {
   return { kind: "file", path: path.resolve(arg) };
 }
 
-function readText(source: SessionSource, label: string): string {
+function readText(source: SessionSource & { kind: "file" }, label: string): string {
   try {
     return readFileSync(source.path, "utf8");
   } catch (err) {
@@ -73,6 +81,7 @@ export function loadSessionText(text: string, source: SessionSource, label: stri
 /** Loads the session a command argument names (see the module comment). */
 export async function loadSession(arg: string): Promise<LoadedSession> {
   const source = resolveSource(arg);
+  if (source.kind === "stored") return loadStoredSession(source, arg);
   return loadSessionText(readText(source, arg), source, arg);
 }
 

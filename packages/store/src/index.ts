@@ -5,3 +5,4 @@ export { openDatabase, migrate, NewerDatabaseError, DatabaseOpenError, type Open
 export { MIGRATIONS, SCHEMA_VERSION } from "./migrations/index";
 export { defaultDataDir, defaultDbPath, defaultSessionDirs, APP_NAME, DB_FILE_NAME } from "./paths";
 export { scanPaths } from "./scan";
+export { renderMarkdown } from "./markdown";

@@ -11,6 +11,10 @@ import { serveCommand } from "./serve";
 import { compactCommand } from "./compact";
 import { navigateCommand } from "./navigate";
 import { promptCommand } from "./prompt";
+import { importCommand } from "./import";
+import { lsCommand } from "./ls";
+import { exportCommand } from "./export";
+import { searchCommand } from "./search";
 
 export const COMMANDS: readonly Command[] = [
   contextCommand,
@@ -22,4 +26,8 @@ export const COMMANDS: readonly Command[] = [
   compactCommand,
   navigateCommand,
   promptCommand,
+  importCommand,
+  lsCommand,
+  exportCommand,
+  searchCommand,
 ];

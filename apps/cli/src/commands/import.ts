@@ -1,0 +1,84 @@
+/**
+ * `bonsai import [PATH...] [--json]`: imports session files and folders (recursively) into the
+ * Bonsai database. Without a path: ~/.pi/agent/sessions, ~/.omp/agent/sessions, BONSAI_SESSIONS_DIRS
+ * and the settings' sessionDirs. Unchanged files are skipped, grown files read from where the last
+ * import stopped. Source files are never modified. Ctrl-C stops after the current file.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { defaultSessionDirs, type ImportReport } from "@bonsai/store";
+import { UserError } from "../errors";
+import { printJson, warn, type Io } from "../output";
+import { withCliStore } from "../store-db";
+import { JSON_OPTION, type Command } from "./command";
+
+function describe(r: ImportReport): string {
+  const name = r.sourcePath;
+  switch (r.status) {
+    case "imported":
+    case "appended":
+    case "reimported":
+      return `${r.status.padEnd(10)} ${name} -> ${r.sessionId}: ${r.message}`;
+    case "unchanged":
+      return `unchanged  ${name}`;
+    default:
+      return `${r.status.padEnd(10)} ${name}: ${r.message}`;
+  }
+}
+
+function printIssues(io: Io, r: ImportReport): void {
+  const shown = r.issues.filter((i) => i.kind !== "rewritten").slice(0, 5);
+  for (const i of shown) warn(io, `${r.sourcePath}${i.line > 0 ? ` line ${i.line}` : ""}: ${i.message}`);
+  const more = r.issues.length - shown.length;
+  if (more > 0) warn(io, `${r.sourcePath}: ${more} more issues (see --json)`);
+}
+
+export const importCommand: Command = {
+  spec: {
+    name: "import",
+    summary:
+      "Import pi / oh-my-pi session files or folders (recursively) into the Bonsai database. Without PATH: the agents' session folders. Source files are never modified.",
+    positionals: [
+      { name: "PATH...", description: "session files or folders (default: ~/.pi/agent/sessions, ~/.omp/agent/sessions, BONSAI_SESSIONS_DIRS)", optional: true, variadic: true },
+    ],
+    options: [JSON_OPTION],
+  },
+  async run(args, io) {
+    const given = args.positionals;
+    for (const p of given) if (!fs.existsSync(p)) throw new UserError(`${p}: no such file or directory`);
+    const controller = new AbortController();
+    const onSigint = (): void => controller.abort();
+    process.once("SIGINT", onSigint);
+    try {
+      return await withCliStore({ create: true }, async (store) => {
+        let paths = given.map((p) => path.resolve(p));
+        if (paths.length === 0) {
+          const settings = store.getSettingsJson() as { sessionDirs?: unknown } | undefined;
+          const extra = Array.isArray(settings?.sessionDirs) ? settings.sessionDirs.filter((d): d is string => typeof d === "string") : [];
+          paths = defaultSessionDirs(extra).filter((d) => fs.existsSync(d));
+          if (paths.length === 0) throw new UserError(`no session folders found (looked in ${defaultSessionDirs(extra).join(", ")}); give a PATH`);
+        }
+        const result = await store.importPaths(paths, { signal: controller.signal });
+        const explicitFiles = new Set(paths.filter((p) => fs.statSync(p).isFile()));
+        if (args.options.json) printJson(io, result);
+        else {
+          for (const r of result.reports) {
+            io.stdout(`${describe(r)}\n`);
+            if (r.status !== "not-a-session" && r.status !== "failed") printIssues(io, r);
+          }
+          const counts = new Map<string, number>();
+          for (const r of result.reports) counts.set(r.status, (counts.get(r.status) ?? 0) + 1);
+          const summary = [...counts].map(([s, n]) => `${n} ${s}`).join(", ") || "no session files found";
+          io.stdout(`${result.filesTotal} files: ${summary}${result.aborted ? " (stopped: interrupted)" : ""}\n`);
+        }
+        const failedExplicit = result.reports.filter((r) => explicitFiles.has(r.sourcePath) && (r.status === "failed" || r.status === "not-a-session"));
+        if (failedExplicit.length > 0 && !args.options.json) {
+          throw new UserError(failedExplicit.length === 1 ? `${failedExplicit[0]!.sourcePath}: ${failedExplicit[0]!.message}` : `${failedExplicit.length} files could not be imported`);
+        }
+        return failedExplicit.length > 0 || result.aborted ? 1 : 0;
+      });
+    } finally {
+      process.removeListener("SIGINT", onSigint);
+    }
+  },
+};

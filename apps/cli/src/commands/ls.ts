@@ -1,0 +1,34 @@
+/** `bonsai ls [--json]`: the sessions in the Bonsai database, most recently updated first. */
+import { column, printJson } from "../output";
+import { withCliStore } from "../store-db";
+import { JSON_OPTION, type Command } from "./command";
+
+export const lsCommand: Command = {
+  spec: {
+    name: "ls",
+    summary: "List the sessions in the Bonsai database (most recently updated first): id, last update, entries, title or first message, folder.",
+    positionals: [],
+    options: [JSON_OPTION],
+  },
+  async run(args, io) {
+    await withCliStore({ create: false }, (store) => {
+      const sessions = store.listSessions();
+      if (args.options.json) {
+        printJson(io, sessions);
+        return;
+      }
+      if (sessions.length === 0) {
+        io.stdout('no sessions yet (run "bonsai import")\n');
+        return;
+      }
+      const idWidth = Math.min(40, Math.max(...sessions.map((s) => s.id.length)));
+      io.stdout(`${column("ID", idWidth)}  ${column("UPDATED", 16)}  ${"ENTRIES".padStart(7)}  TITLE / FIRST MESSAGE\n`);
+      for (const s of sessions) {
+        const updated = s.updatedAt.replace("T", " ").slice(0, 16);
+        const title = s.title ?? (s.firstMessage || "(no messages)");
+        const where = s.cwd ? `  [${s.cwd}]` : "";
+        io.stdout(`${column(s.id, idWidth)}  ${column(updated, 16)}  ${String(s.entryCount).padStart(7)}  ${column(title, 70).trimEnd()}${where}\n`);
+      }
+    });
+  },
+};

@@ -1,0 +1,43 @@
+/** `bonsai search QUERY [--session ID] [--limit N] [--json]`: full-text search over every stored session. */
+import { UserError } from "../errors";
+import { column, printJson } from "../output";
+import { withCliStore } from "../store-db";
+import { JSON_OPTION, type Command } from "./command";
+
+export const searchCommand: Command = {
+  spec: {
+    name: "search",
+    summary:
+      'Search message text, tool names and file paths of every stored session. Words must all match; word* matches a prefix; "a phrase" matches in order.',
+    positionals: [{ name: "QUERY", description: "what to look for" }],
+    options: [
+      { name: "session", type: "string", valueName: "ID", description: "only this stored session (id or unique prefix)" },
+      { name: "limit", type: "integer", valueName: "N", description: "at most N hits (default 50, at most 500)" },
+      JSON_OPTION,
+    ],
+  },
+  async run(args, io) {
+    const query = args.positionals[0] as string;
+    if (query.trim() === "") throw new UserError("the search query is empty", 2);
+    await withCliStore({ create: false }, (store) => {
+      const sessionOption = args.options.session as string | undefined;
+      const sessionId = sessionOption === undefined ? undefined : store.resolveSessionId(sessionOption);
+      const limit = args.options.limit as number | undefined;
+      const hits = store.search(query, { ...(sessionId ? { sessionId } : {}), ...(limit !== undefined ? { limit } : {}) });
+      if (args.options.json) {
+        printJson(io, hits);
+        return;
+      }
+      if (hits.length === 0) {
+        io.stdout(`no matches for ${JSON.stringify(query)}\n`);
+        return;
+      }
+      // ids are printed whole (they are what the other commands take), padded to line up
+      const sw = Math.max(...hits.map((h) => h.sessionId.length));
+      const ew = Math.max(...hits.map((h) => h.entryId.length));
+      for (const h of hits) {
+        io.stdout(`${h.sessionId.padEnd(sw)}  ${h.entryId.padEnd(ew)}  ${column(h.role ?? h.type, 12)} ${h.snippet}\n`);
+      }
+    });
+  },
+};
