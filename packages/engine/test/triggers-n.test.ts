@@ -119,6 +119,7 @@ describe("N. threshold trigger", () => {
     replies(() => reply("ok"));
     await h.engine.prompt(h.sessionId, "again");
     expect(eventsOf(h, "auto_compaction_start")).toEqual([{ sessionId: h.sessionId, reason: "threshold" }]);
+    expect(userMessages(h).some((m) => m.synthetic)).toBe(false); // B-E2: no continue prompt before the user's
   });
 
   it("case 139 (Bonsai deviation 2): a stale usage before the latest compaction triggers nothing", async () => {
@@ -174,6 +175,19 @@ describe("N. overflow recovery", () => {
     h = await harness({ settings: modelSettings(server) });
     const [u] = h.add(N.U("a"), N.A("b"));
     h.add(N.C("S", (u as SessionEntry).id), N.U("c"), ours({ stopReason: "error", errorMessage: "prompt is too long", timestamp: Date.now() - 60_000 }));
+    replies(() => reply("ok"));
+    await h.engine.prompt(h.sessionId, "next");
+    expect(h.names()).not.toContain("auto_compaction_start");
+  });
+
+  it("Bonsai deviation 3: an overflow error older than the latest (not the oldest) compaction compacts nothing", async () => {
+    h = await harness({ settings: modelSettings(server) });
+    const [a] = h.add(N.U("a"), N.A("b"));
+    h.add(N.C("C1", (a as SessionEntry).id));
+    await new Promise((r) => setTimeout(r, 5));
+    const [c] = h.add(N.U("c"), ours({ stopReason: "error", errorMessage: "prompt is too long: 213462 tokens > 200000 maximum", timestamp: Date.now() }));
+    await new Promise((r) => setTimeout(r, 5));
+    h.add(N.C("C2", (c as SessionEntry).id));
     replies(() => reply("ok"));
     await h.engine.prompt(h.sessionId, "next");
     expect(h.names()).not.toContain("auto_compaction_start");
