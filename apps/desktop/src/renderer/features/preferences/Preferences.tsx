@@ -10,7 +10,7 @@ import { api } from "../../lib/api";
 import { errorMessage, useExplorer } from "../store";
 import { useBonsai } from "../../state/store";
 import { defaultOf, FIELDS, formatField, getField, parseField, patchFor } from "./fields";
-import type { FieldSpec } from "./fields";
+import type { FieldSpec, FieldValue } from "./fields";
 
 function issueMessage(err: unknown): string {
   const issues = (err as { issues?: Array<{ message: string }> }).issues;
@@ -18,11 +18,14 @@ function issueMessage(err: unknown): string {
 }
 
 function SettingRow({ spec, state }: { spec: FieldSpec; state: SettingsState }) {
-  const value = getField(state.settings, spec.path);
+  const stored = getField(state.settings, spec.path);
+  // a switch or choice shows the new value at once; it reverts if the backend refuses it
+  const [pending, setPending] = useState<FieldValue | null>(null);
+  const value = pending ?? stored;
   const [text, setText] = useState(() => formatField(spec, value));
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
-  useEffect(() => setText(formatField(spec, value)), [spec, value]);
+  useEffect(() => setText(formatField(spec, stored)), [spec, stored]);
 
   const commit = async (raw: string | boolean) => {
     const parsed = parseField(spec, raw);
@@ -31,14 +34,17 @@ function SettingRow({ spec, state }: { spec: FieldSpec; state: SettingsState }) 
       return;
     }
     setError(null);
-    if (JSON.stringify(parsed.value) === JSON.stringify(value)) return;
-        try {
+    if (JSON.stringify(parsed.value) === JSON.stringify(stored)) return;
+    if (spec.kind === "bool" || spec.kind === "theme") setPending(parsed.value);
+    try {
       const next = await api().setSettings({ patch: patchFor(spec.path, parsed.value) });
       useBonsai.setState({ settingsState: next });
       setSaved(true);
       setTimeout(() => setSaved(false), 1500);
     } catch (err) {
       setError(issueMessage(err));
+    } finally {
+      setPending(null);
     }
   };
 
@@ -104,7 +110,7 @@ function ApiKey({ state }: { state: SettingsState }) {
   const [message, setMessage] = useState<string | null>(null);
   const [testing, setTesting] = useState(false);
   const save = async () => {
-        try {
+    try {
       setSettings(await api().setApiKey({ key }));
       setKey("");
       setMessage("Key stored.");
@@ -113,7 +119,7 @@ function ApiKey({ state }: { state: SettingsState }) {
     }
   };
   const clear = async () => {
-        try {
+    try {
       setSettings(await api().clearApiKey());
       setMessage("Stored key removed.");
     } catch (err) {
@@ -121,7 +127,7 @@ function ApiKey({ state }: { state: SettingsState }) {
     }
   };
   const test = async () => {
-        setTesting(true);
+    setTesting(true);
     try {
       const r = await api().testConnection();
       setMessage(r.ok ? `Connected to ${r.model} in ${Math.round(r.latencyMs)} ms.` : `Connection failed: ${r.message}`);
