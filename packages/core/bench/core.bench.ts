@@ -31,6 +31,8 @@ import { generateSession, writeSessionJsonl } from "../../testkit/src/generate-s
 const OPERATIONS = ["load+context", "plan", "prune", "branch"] as const;
 type Operation = (typeof OPERATIONS)[number];
 const REPEATS = 5;
+/** child processes per (session, operation); the one with the least CPU time is reported */
+const CHILD_RUNS = Number(process.env.BONSAI_BENCH_RUNS ?? 2);
 const BRANCH_BUDGET = 100_000;
 
 interface CaseResult {
@@ -115,7 +117,11 @@ async function main(): Promise<void> {
     for (const session of sessions) {
       const sizeMb = (readFileSync(session.file).byteLength / 1e6).toFixed(1);
       for (const operation of OPERATIONS) {
-        const r = runBenchChild<CaseResult>(self, ["--case", operation, "--file", session.file]);
+        let r = runBenchChild<CaseResult>(self, ["--case", operation, "--file", session.file]);
+        for (let run = 1; run < CHILD_RUNS; run++) {
+          const again = runBenchChild<CaseResult>(self, ["--case", operation, "--file", session.file]);
+          if (again.cpuMs < r.cpuMs) r = again;
+        }
         rows.push([
           session.name,
           `${sizeMb} MB`,
@@ -124,16 +130,17 @@ async function main(): Promise<void> {
           r.ms.toFixed(1),
           r.cpuMs.toFixed(1),
           Math.round(r.entries / (r.cpuMs / 1000)).toLocaleString("en-US"),
+          ((r.cpuMs * 1000) / r.entries).toFixed(2),
           r.peakRssMb.toFixed(0),
           r.note,
         ]);
       }
     }
     console.log(
-      markdownTable(["session", "file", "entries", "operation", "wall (ms)", "CPU (ms)", "entries/s (CPU)", "peak RSS (MB)", "result"], rows),
+      markdownTable(["session", "file", "entries", "operation", "wall (ms)", "CPU (ms)", "entries/s (CPU)", "µs/entry (CPU)", "peak RSS (MB)", "result"], rows),
     );
     console.log(
-      `\nload+context = read + parse + migrate + index + buildSessionContext (one run); plan / prune / branch = path + operation, median of ${REPEATS} runs after loading; branch = old leaf -> entry at 1/3 of the path, budget ${BRANCH_BUDGET}. Node ${process.version}.`,
+      `\nload+context = read + parse + migrate + index + buildSessionContext (one run); plan / prune / branch = path + operation, median of ${REPEATS} runs after loading; best of ${CHILD_RUNS} processes by CPU time; branch = old leaf -> entry at 1/3 of the path, budget ${BRANCH_BUDGET}. Node ${process.version}.`,
     );
   } finally {
     rmSync(tmp, { recursive: true, force: true });
