@@ -96,7 +96,9 @@ export function sessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, Sessio
     const entry = store.getEntry(sessionId, entryId);
     if (!entry) throw new IpcError("not_found", `no entry ${entryId} in session ${sessionId}`);
     const message = messageFromEntry(entry);
-    const pruned = store.listPruned(sessionId).find((p) => p.entryId === entryId);
+    // only a pruned tool result has an original to show (listPruned reads every original of the session)
+    const isPruned = message?.role === "toolResult" && message.prunedAt !== undefined;
+    const pruned = isPruned ? store.listPruned(sessionId).find((p) => p.entryId === entryId) : undefined;
     const original = pruned ? (messageFromEntry(pruned.original) as { content?: unknown } | undefined) : undefined;
     return {
       entry,

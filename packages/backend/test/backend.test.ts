@@ -3,6 +3,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { METHOD_NAMES, contract, type CallResult } from "@bonsai/ipc";
+import { generateSession, sessionToJsonl } from "@bonsai/testkit";
 import { createBackend, type Backend } from "../src/index";
 
 const fixture = path.resolve(import.meta.dirname, "../../../../shared/fixtures/before-compaction.jsonl");
@@ -158,5 +159,27 @@ describe("createBackend", () => {
     expect(again.ok ? null : again.error.code).toBe("conflict"); // "Already compacted"
     expect(ok(await call("abort", { sessionId: id }))).toEqual({ aborted: false });
     expect(fs.readFileSync(fixture).equals(original)).toBe(true);
+  });
+
+  it("plans, applies and restores pruning; the inspector shows the original of a pruned output", async () => {
+    const content = sessionToJsonl(generateSession({ entries: 400, seed: 7, contentScale: 12, compactionInterval: 0, branchProbability: 0 }));
+    const { results } = ok<{ results: { sessionId: string }[] }>(await call("importSessions", { files: [{ name: "big.jsonl", content }] }));
+    const sessionId = results[0]!.sessionId;
+    const plan = contract.planPrune.output.parse(ok(await call("planPrune", { sessionId })));
+    expect(plan.items.length).toBeGreaterThan(0);
+    expect(plan.tokensSaved).toBeGreaterThan(0);
+    const events: string[] = [];
+    backend.onEvent((e) => events.push(e));
+    const applied = ok<{ prunedEntryIds: string[]; tokensSaved: number }>(await call("applyPrune", { sessionId }));
+    expect(applied.prunedEntryIds).toEqual(plan.items.map((i) => i.entryId));
+    expect(events).toContain("pruneDone");
+    const first = plan.items[0]!.entryId;
+    const detail = contract.getEntry.output.parse(ok(await call("getEntry", { sessionId, entryId: first })));
+    expect(detail.prunedOriginal).not.toBeNull();
+    expect(JSON.stringify(detail.entry)).toContain("[Output truncated");
+    expect(ok<{ nodes: { id: string; pruned?: boolean }[] }>(await call("getSkeleton", { sessionId })).nodes.find((n) => n.id === first)?.pruned).toBe(true);
+    const restored = ok<{ restoredEntryIds: string[] }>(await call("restorePruned", { sessionId, entryIds: [first] }));
+    expect(restored.restoredEntryIds).toEqual([first]);
+    expect(contract.getEntry.output.parse(ok(await call("getEntry", { sessionId, entryId: first }))).prunedOriginal).toBeNull();
   });
 });

@@ -50,6 +50,8 @@ export interface SerializedPreparation {
   history: string;
   turnPrefix: string;
   recent: string;
+  /** message counts of the plan (so the message arrays need not cross a thread boundary) */
+  counts: { history: number; turnPrefix: number; recent: number };
 }
 
 export function serializePreparation(preparation: Pick<CompactionPreparation, "messagesToSummarize" | "turnPrefixMessages" | "recentMessages">): SerializedPreparation {
@@ -57,6 +59,7 @@ export function serializePreparation(preparation: Pick<CompactionPreparation, "m
     history: serializeConversation(convertToLlm(preparation.messagesToSummarize)),
     turnPrefix: serializeConversation(convertToLlm(preparation.turnPrefixMessages)),
     recent: serializeConversation(convertToLlm(preparation.recentMessages)),
+    counts: { history: preparation.messagesToSummarize.length, turnPrefix: preparation.turnPrefixMessages.length, recent: preparation.recentMessages.length },
   };
 }
 
@@ -123,12 +126,13 @@ export async function compact(preparation: PrepForCompact, summarizers: Compacti
 
   let summary: string;
   const previousWithoutTags = preparation.previousSummary !== undefined ? stripFileTags(preparation.previousSummary) : undefined;
-  if (preparation.isSplitTurn && preparation.turnPrefixMessages.length > 0) {
+  const { counts } = serialized;
+  if (preparation.isSplitTurn && counts.turnPrefix > 0) {
     const history =
-      preparation.messagesToSummarize.length > 0 ? generateHistory() : Promise.resolve(previousWithoutTags || NO_PRIOR_HISTORY); // deviation 4
+      counts.history > 0 ? generateHistory() : Promise.resolve(previousWithoutTags || NO_PRIOR_HISTORY); // deviation 4
     const [historyText, prefixText] = await Promise.all([history, generateTurnPrefix()]);
     summary = `${historyText}${SPLIT_TURN_SEPARATOR}${prefixText}`;
-  } else if (preparation.messagesToSummarize.length > 0) {
+  } else if (counts.history > 0) {
     summary = await generateHistory();
   } else if (previousWithoutTags !== undefined) {
     summary = previousWithoutTags; // deviation 5: its tags come back once, below

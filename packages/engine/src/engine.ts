@@ -293,9 +293,9 @@ export class Engine {
 
   // ------------------------------------------------------------------ compaction
 
-  async #plan(sessionId: string, withBranchEntries: boolean): Promise<CompactionPlan> {
+  async #plan(sessionId: string, withBranchEntries: boolean, withMessages: boolean): Promise<CompactionPlan> {
     const settings = this.#settings.get();
-    return this.#planner.plan({ sessionId, leafId: this.#store.getLeaf(sessionId), settings: settings.compaction, withBranchEntries });
+    return this.#planner.plan({ sessionId, leafId: this.#store.getLeaf(sessionId), settings: settings.compaction, withBranchEntries, withMessages });
   }
 
   #appendCompaction(sessionId: string, result: CompactionResult, fromExtension: boolean, preserveData: Record<string, unknown> | undefined): CompactionEntry {
@@ -329,7 +329,7 @@ export class Engine {
     await this.#hooksLoaded;
     this.#events.emit("compaction_progress", { sessionId, stage: "preparing" });
     const wantBranch = this.#hooks.has("session_before_compact");
-    const plan = await this.#plan(sessionId, wantBranch);
+    const plan = await this.#plan(sessionId, wantBranch, wantBranch || this.#hooks.has("session.compacting"));
     if (!plan.preparation) return { kind: "empty", plan };
     const preparation = plan.preparation;
     const ctx = { sessionId };

@@ -16,6 +16,11 @@ export interface PlanRequest {
   settings: CompactionSettings;
   /** also return the branch entries (for session_before_compact handlers) */
   withBranchEntries: boolean;
+  /**
+   * keep the preparation's message arrays (hooks read them); default true. A worker leaves them
+   * out when false: the serialized texts and counts are all the summarization needs.
+   */
+  withMessages?: boolean;
 }
 
 export interface CompactionPlan {
@@ -34,8 +39,9 @@ export function planFromPath(path: SessionEntry[], request: PlanRequest): Compac
   const plan: CompactionPlan = { leafId: request.leafId, lastEntryIsCompaction: last?.type === "compaction", pathLength: path.length };
   const preparation = prepareCompaction(path, request.settings);
   if (preparation) {
-    plan.preparation = preparation;
     plan.serialized = serializePreparation(preparation);
+    plan.preparation =
+      request.withMessages === false ? { ...preparation, messagesToSummarize: [], turnPrefixMessages: [], recentMessages: [] } : preparation;
   }
   if (request.withBranchEntries) plan.branchEntries = path;
   return plan;

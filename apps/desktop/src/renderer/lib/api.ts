@@ -51,8 +51,14 @@ export function api(): BonsaiApi {
   const token = takeToken();
   const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
   const url = `${scheme}//${window.location.host}/ws?token=${encodeURIComponent(token ?? "")}`;
-  instance = createApi(connectWebSocket({ url, create: (u) => new WebSocket(u), onStatus: setStatus }));
+  // without a token the server refuses every attempt: say so once instead of retrying forever
+  instance = createApi(connectWebSocket({ url, create: (u) => new WebSocket(u), onStatus: setStatus, maxReconnects: token ? undefined : 0 }));
   return instance;
+}
+
+/** Browser mode opened without the token of `bonsai serve`'s address. */
+export function missingToken(): boolean {
+  return mode === "browser" && !sessionStorage.getItem(TOKEN_KEY);
 }
 
 export function connectionStatus(): ConnectionStatus {

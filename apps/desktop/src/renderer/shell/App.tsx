@@ -3,7 +3,7 @@ import { useEffect, useState, type DragEvent } from "react";
 import { features } from "../features";
 import { useBonsai } from "../state/store";
 import { connectStoreToBackend } from "../state/backend-events";
-import { api, mode } from "../lib/api";
+import { api, missingToken, mode } from "../lib/api";
 import { SessionList } from "./SessionList";
 import { SimpleTree } from "./SimpleTree";
 import { chooseAndImport, exportOpenSession, registerFileInput } from "./import";
@@ -97,7 +97,13 @@ function Header() {
       {features.HeaderItems ? <features.HeaderItems /> : null}
       {connection !== "open" ? (
         <span className="app__connection" role="status">
-          {connection === "connecting" ? "Connecting to the backend…" : mode === "browser" ? "Disconnected from bonsai serve — reconnecting…" : "Disconnected"}
+          {connection === "connecting"
+            ? "Connecting to the backend…"
+            : mode === "electron"
+              ? "Disconnected"
+              : missingToken()
+                ? "Not connected: open the full address that `bonsai serve` printed (it contains the access token)."
+                : "Disconnected from bonsai serve — reconnecting…"}
         </span>
       ) : null}
     </header>

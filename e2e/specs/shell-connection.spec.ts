@@ -1,0 +1,16 @@
+/** Browser mode refuses a page that lacks the token, and says what to do. */
+import { test, expect } from "../support/fixtures";
+
+test("without the token the page explains how to connect, and no data is served", async ({ bonsai, page, target }, testInfo) => {
+  test.skip(target === "electron", "browser mode only");
+  const origin = new URL(bonsai.url).origin;
+  await page.goto(`${origin}/`);
+  await expect(page.getByRole("status").filter({ hasText: "open the full address" })).toBeVisible();
+  await expect(page.getByTestId("session-list")).toHaveCount(0);
+  await page.screenshot({ path: testInfo.outputPath("no-token.png") });
+
+  // with the token, the same page connects (and the token leaves the address bar)
+  await page.goto(bonsai.url);
+  await expect(page.getByTestId("session-list-empty")).toBeVisible();
+  expect(page.url()).not.toContain("token=");
+});
