@@ -12,7 +12,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { generateSession, startMockOpenAiServer, writeSessionJsonl } from "@bonsai/testkit";
-import type { GenerateSessionOptions, MockOpenAiServer } from "@bonsai/testkit";
+import type { GeneratedSession, GenerateSessionOptions, MockOpenAiServer } from "@bonsai/testkit";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const cli = path.join(repoRoot, "apps/cli/bin/bonsai.mjs");
@@ -105,9 +105,15 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 export { expect };
 
 /** Writes a generated session (with its own title) into the test's output folder. */
-export async function generatedSessionFile(testInfo: TestInfo, title: string, options: GenerateSessionOptions): Promise<string> {
+export async function generatedSessionFile(
+  testInfo: TestInfo,
+  title: string,
+  options: GenerateSessionOptions,
+  edit?: (session: GeneratedSession) => void,
+): Promise<string> {
   const session = generateSession(options);
   session.header.title = title;
+  edit?.(session);
   const file = testInfo.outputPath(`${title.replace(/\W+/gu, "-")}.jsonl`);
   await writeSessionJsonl(file, session);
   return file;

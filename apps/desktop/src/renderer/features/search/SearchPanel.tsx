@@ -18,6 +18,8 @@ function Search() {
   const jumpTo = useExplorer((s) => s.jumpTo);
   const [query, setQuery] = useState("");
   const [busy, setBusy] = useState(false);
+  /** the query the shown hits answer (the input may have changed since) */
+  const [searched, setSearched] = useState("");
   const [active, setActive] = useState(0);
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => input.current?.focus(), []);
@@ -29,6 +31,7 @@ function Search() {
     try {
       const r = await api().searchSessions({ query, limit: 100 });
       setState({ searchHits: r.hits, searchError: null });
+      setSearched(query);
       setActive(0);
     } catch (err) {
       setState({ searchError: errorMessage(err), searchHits: [] });
@@ -87,7 +90,7 @@ function Search() {
                   <strong>{h.sessionTitle || "(untitled)"}</strong> · {h.role ?? h.type} · <span className="bz-muted">{formatTime(h.timestamp)}</span>
                 </span>
                 <span className="bz-hit-snippet">
-                  {snippetParts(h.snippet).map((p, k) => (p.match ? <mark key={k}>{p.text}</mark> : <span key={k}>{p.text}</span>))}
+                  {snippetParts(h.snippet, searched).map((p, k) => (p.match ? <mark key={k}>{p.text}</mark> : <span key={k}>{p.text}</span>))}
                 </span>
               </button>
             </li>

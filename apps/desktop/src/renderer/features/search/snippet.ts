@@ -1,17 +1,52 @@
-/** Splits a search snippet whose matches are wrapped in [[ and ]] into plain and matched parts. */
-export function snippetParts(snippet: string): Array<{ text: string; match: boolean }> {
-  const out: Array<{ text: string; match: boolean }> = [];
+/**
+ * Splits a search snippet into plain and matched parts. The contract marks matches as [[word]];
+ * the store's snippets (so far) mark them as [word]: with the query given, a single-bracketed
+ * part counts as a match only when it is one of the query's words (so real brackets in the text
+ * stay text).
+ */
+export interface SnippetPart {
+  text: string;
+  match: boolean;
+}
+
+export function queryWords(query: string): string[] {
+  return query
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}_]+/u)
+    .filter((w) => w !== "" && w !== "and" && w !== "or" && w !== "not");
+}
+
+export function snippetParts(snippet: string, query = ""): SnippetPart[] {
+  if (snippet.includes("[[")) return split(snippet, "[[", "]]", () => true);
+  const words = queryWords(query);
+  if (words.length === 0) return snippet === "" ? [] : [{ text: snippet, match: false }];
+  return split(snippet, "[", "]", (inner) => {
+    const w = inner.toLowerCase();
+    return words.some((q) => w.startsWith(q));
+  });
+}
+
+function split(snippet: string, open: string, close: string, isMatch: (inner: string) => boolean): SnippetPart[] {
+  const out: SnippetPart[] = [];
+  const push = (text: string, match: boolean) => {
+    if (text === "") return;
+    const last = out[out.length - 1];
+    if (last && !last.match && !match) last.text += text;
+    else out.push({ text, match });
+  };
   let rest = snippet;
   while (rest.length > 0) {
-    const open = rest.indexOf("[[");
-    const close = open < 0 ? -1 : rest.indexOf("]]", open + 2);
-    if (open < 0 || close < 0) {
-      out.push({ text: rest, match: false });
+    const at = rest.indexOf(open);
+    const end = at < 0 ? -1 : rest.indexOf(close, at + open.length);
+    if (at < 0 || end < 0) {
+      push(rest, false);
       break;
     }
-    if (open > 0) out.push({ text: rest.slice(0, open), match: false });
-    out.push({ text: rest.slice(open + 2, close), match: true });
-    rest = rest.slice(close + 2);
+    const inner = rest.slice(at + open.length, end);
+    push(rest.slice(0, at), false);
+    if (isMatch(inner)) push(inner, true);
+    else push(rest.slice(at, end + close.length), false);
+    rest = rest.slice(end + close.length);
   }
   return out;
 }

@@ -1,0 +1,42 @@
+/** Search across sessions: a hit in another session opens it and reveals the entry in its tree. */
+import type { GeneratedSession } from "@bonsai/testkit";
+import { expect, generatedSessionFile, importAndOpen, screenshot, test } from "./explorer-fixtures";
+
+const WORD = "zanzibarquux";
+
+test("search across sessions and jump to the hit", async ({ app: page }, testInfo) => {
+  let target = "";
+  let targetSession = "";
+  const plant = (s: GeneratedSession) => {
+    // a user prompt in the middle of the session, inside a collapsed run of the tree
+    const users = s.entries.filter((e) => e.type === "message" && (e as { message: { role: string } }).message.role === "user");
+    const entry = users[Math.floor(users.length / 2)] as { id: string; message: { content: unknown } };
+    entry.message.content = `Please look at the ${WORD} adapter before the release`;
+    target = entry.id;
+    targetSession = s.header.id;
+  };
+  const other = await generatedSessionFile(testInfo, "Search haystack", { entries: 240, seed: 31, compactionInterval: 0 });
+  const withWord = await generatedSessionFile(testInfo, "Search needle", { entries: 240, seed: 32, compactionInterval: 0 }, plant);
+  await importAndOpen(page, withWord, "Search needle");
+  await importAndOpen(page, other, "Search haystack");
+  await expect(page.getByTestId("session-view")).not.toHaveAttribute("data-session-id", targetSession);
+
+  await page.getByTestId("open-search").click();
+  await page.getByTestId("search-input").fill(WORD);
+  await page.getByTestId("search-input").press("Enter");
+  const hit = page.getByTestId("search-hit").filter({ has: page.locator("mark", { hasText: WORD }) });
+  await expect(hit).toHaveCount(1);
+  await expect(hit).toHaveAttribute("data-entry-id", target);
+  await expect(hit).toContainText("Search needle");
+  await screenshot(page, testInfo, "search-hits");
+
+  await hit.click();
+  await expect(page.getByTestId("search-panel")).toBeHidden();
+  await expect(page.getByTestId("session-view")).toHaveAttribute("data-session-id", targetSession);
+  await expect(page.getByTestId("inspector")).toHaveAttribute("data-entry-id", target);
+  await expect(page.getByTestId("inspector")).toContainText(WORD);
+  const node = page.getByTestId(`tree-node-${target}`);
+  await expect(node).toBeVisible();
+  await expect(node).toHaveAttribute("data-selected", "true");
+  await screenshot(page, testInfo, "search-jumped");
+});
