@@ -488,6 +488,7 @@ export class SqliteSessionStore implements SessionStore {
 
   private clearEntries(sessionId: string): void {
     this.sql("DELETE FROM entries_fts WHERE rowid IN (SELECT pk FROM entries WHERE session_id = ? AND indexed = 1)").run(sessionId);
+    this.sql("DELETE FROM entry_json WHERE pk IN (SELECT pk FROM entries WHERE session_id = ?)").run(sessionId);
     this.sql("DELETE FROM entries WHERE session_id = ?").run(sessionId);
     this.sql("DELETE FROM labels WHERE session_id = ?").run(sessionId);
   }
@@ -623,9 +624,10 @@ export class SqliteSessionStore implements SessionStore {
     const startSeq = seq;
     pending.forEach((p, i) => batchIds.set(p.entry.id, startSeq + i));
     const insert = this.sql(
-      `INSERT INTO entries (session_id, seq, line, id, parent_id, parent_seq, type, timestamp, json, role, tokens, preview, tool_name, custom_type, stop_reason, ref_id, tokens_before, flags)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO entries (session_id, seq, line, id, parent_id, parent_seq, type, timestamp, role, tokens, preview, tool_name, custom_type, stop_reason, ref_id, tokens_before, flags)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
+    const insertJson = this.sql("INSERT INTO entry_json (pk, json) VALUES (?, ?)");
     const storedSeq = this.sql("SELECT seq FROM entries WHERE session_id = ? AND id = ? ORDER BY seq DESC LIMIT 1").pluck();
     const upsertLabel = this.sql(
       "INSERT INTO labels (session_id, target_id, label, entry_seq) VALUES (?, ?, ?, ?) ON CONFLICT (session_id, target_id) DO UPDATE SET label = excluded.label, entry_seq = excluded.entry_seq",
@@ -640,7 +642,7 @@ export class SqliteSessionStore implements SessionStore {
         parentSeq = inBatch ?? ((storedSeq.get(sessionId, parent) as number | undefined) ?? null);
       }
       const d = deriveColumns(e);
-      insert.run(
+      const info = insert.run(
         sessionId,
         seq,
         p.line,
@@ -649,7 +651,6 @@ export class SqliteSessionStore implements SessionStore {
         parentSeq,
         String(e.type),
         typeof e.timestamp === "string" ? e.timestamp : "",
-        p.json,
         d.role,
         d.tokens,
         d.preview,
@@ -660,6 +661,7 @@ export class SqliteSessionStore implements SessionStore {
         d.tokensBefore,
         d.flags,
       );
+      insertJson.run(info.lastInsertRowid, p.json);
       if (e.type === "label") {
         const { targetId, label } = e as { targetId?: unknown; label?: unknown };
         if (typeof targetId === "string") upsertLabel.run(sessionId, targetId, typeof label === "string" && label !== "" ? label : null, seq);
@@ -678,13 +680,13 @@ export class SqliteSessionStore implements SessionStore {
       "SELECT count(*) AS n, coalesce(sum(type = 'message'), 0) AS m, max(timestamp) AS latest FROM entries WHERE session_id = ?",
     ).get(sessionId) as { n: number; m: number; latest: string | null };
     const firstUser = this.sql(
-      "SELECT json FROM entries WHERE session_id = ? AND type = 'message' AND role = 'user' ORDER BY seq LIMIT 1",
+      "SELECT j.json FROM entries e JOIN entry_json j ON j.pk = e.pk WHERE e.session_id = ? AND e.type = 'message' AND e.role = 'user' ORDER BY e.seq LIMIT 1",
     ).pluck().get(sessionId) as string | undefined;
     let firstMessage = "";
     if (firstUser) firstMessage = deriveColumns(JSON.parse(firstUser) as SessionEntry).userText ?? "";
     let title: string | null = typeof header.title === "string" && header.title !== "" ? header.title : null;
     if (title === null) {
-      const info = this.sql("SELECT json FROM entries WHERE session_id = ? AND type = 'session_info' ORDER BY seq DESC LIMIT 1").pluck().get(sessionId) as
+      const info = this.sql("SELECT j.json FROM entries e JOIN entry_json j ON j.pk = e.pk WHERE e.session_id = ? AND e.type = 'session_info' ORDER BY e.seq DESC LIMIT 1").pluck().get(sessionId) as
         | string
         | undefined;
       const name = info ? (JSON.parse(info) as { name?: unknown }).name : undefined;
@@ -692,7 +694,7 @@ export class SqliteSessionStore implements SessionStore {
     }
     if (title === null) {
       const short = this.sql(
-        "SELECT json FROM entries WHERE session_id = ? AND type = 'compaction' AND json LIKE '%\"shortSummary\"%' ORDER BY seq DESC LIMIT 1",
+        "SELECT j.json FROM entries e JOIN entry_json j ON j.pk = e.pk WHERE e.session_id = ? AND e.type = 'compaction' AND j.json LIKE '%\"shortSummary\"%' ORDER BY e.seq DESC LIMIT 1",
       ).pluck().get(sessionId) as string | undefined;
       const s = short ? (JSON.parse(short) as { shortSummary?: unknown }).shortSummary : undefined;
       if (typeof s === "string" && s !== "") title = s;
@@ -809,7 +811,7 @@ export class SqliteSessionStore implements SessionStore {
 
   loadEntries(sessionId: string): SessionEntry[] {
     this.requireSession(sessionId);
-    const rows = this.sql("SELECT json FROM entries WHERE session_id = ? ORDER BY seq").pluck().all(sessionId) as string[];
+    const rows = this.sql("SELECT j.json FROM entries e JOIN entry_json j ON j.pk = e.pk WHERE e.session_id = ? ORDER BY e.seq").pluck().all(sessionId) as string[];
     return rows.map((j) => JSON.parse(j) as SessionEntry);
   }
 
@@ -818,7 +820,7 @@ export class SqliteSessionStore implements SessionStore {
   }
 
   getEntryInfo(sessionId: string, entryId: string): StoredEntryInfo | undefined {
-    const r = this.sql("SELECT json, seq, line FROM entries WHERE session_id = ? AND id = ? ORDER BY seq DESC LIMIT 1").get(sessionId, entryId) as
+    const r = this.sql("SELECT j.json, e.seq, e.line FROM entries e JOIN entry_json j ON j.pk = e.pk WHERE e.session_id = ? AND e.id = ? ORDER BY e.seq DESC LIMIT 1").get(sessionId, entryId) as
       | { json: string; seq: number; line: number | null }
       | undefined;
     return r ? { entry: JSON.parse(r.json) as SessionEntry, seq: r.seq, line: r.line } : undefined;
@@ -855,17 +857,15 @@ export class SqliteSessionStore implements SessionStore {
     return { sessionId, leafId: row.leaf_id, nodes };
   }
 
-  /** seq list of the path root -> leaf, from the parent links alone (no JSON parsed). */
-  private pathSeqs(sessionId: string, leafId: string | null | undefined): { seqs: number[]; types: string[]; roles: (string | null)[]; refs: (string | null)[]; ids: string[] } {
-    const empty = { seqs: [], types: [], roles: [], refs: [], ids: [] };
+  /** seq list of the path root -> leaf, from the parent links alone (an index-only scan, no JSON). */
+  private pathSeqs(sessionId: string, leafId: string | null | undefined): { seqs: number[]; types: string[]; roles: (string | null)[] } {
+    const empty = { seqs: [], types: [], roles: [] };
     const leaf = leafId === undefined ? this.requireSession(sessionId).leaf_id : leafId;
     if (leaf === null) return empty;
-    const leafSeq = this.sql("SELECT seq FROM entries WHERE session_id = ? AND id = ? ORDER BY seq DESC LIMIT 1").pluck().get(sessionId, leaf) as
-      | number
-      | undefined;
+    const leafSeq = this.seqOf(sessionId, leaf);
     if (leafSeq === undefined) return empty;
-    type PathRow = [number | null, string, string | null, string | null, string];
-    const rows = this.sql("SELECT parent_seq, type, role, ref_id, id FROM entries WHERE session_id = ? ORDER BY seq").raw().all(sessionId) as PathRow[];
+    type PathRow = [number | null, string, string | null];
+    const rows = this.sql("SELECT parent_seq, type, role FROM entries WHERE session_id = ? ORDER BY seq").raw().all(sessionId) as PathRow[];
     const seqs: number[] = [];
     const seen = new Uint8Array(rows.length);
     let s: number | null = leafSeq;
@@ -876,13 +876,12 @@ export class SqliteSessionStore implements SessionStore {
     }
     seqs.reverse();
     const at = (q: number): PathRow => rows[q] as PathRow;
-    return {
-      seqs,
-      types: seqs.map((q) => at(q)[1]),
-      roles: seqs.map((q) => at(q)[2]),
-      refs: seqs.map((q) => at(q)[3]),
-      ids: seqs.map((q) => at(q)[4]),
-    };
+    return { seqs, types: seqs.map((q) => at(q)[1]), roles: seqs.map((q) => at(q)[2]) };
+  }
+
+  /** seq of the entry lookups by id find (the last one with that id) */
+  private seqOf(sessionId: string, entryId: string): number | undefined {
+    return this.sql("SELECT seq FROM entries WHERE session_id = ? AND id = ? ORDER BY seq DESC LIMIT 1").pluck().get(sessionId, entryId) as number | undefined;
   }
 
   private entriesBySeq(sessionId: string, seqs: readonly number[]): SessionEntry[] {
@@ -897,14 +896,14 @@ export class SqliteSessionStore implements SessionStore {
     // one range scan when the path is dense (the usual linear session), point lookups otherwise
     const bySeq = new Map<number, string>();
     if (hi - lo + 1 <= seqs.length * 2) {
-      for (const [seq, json] of this.sql("SELECT seq, json FROM entries WHERE session_id = ? AND seq BETWEEN ? AND ?").raw().all(sessionId, lo, hi) as [
+      for (const [seq, json] of this.sql("SELECT e.seq, j.json FROM entries e JOIN entry_json j ON j.pk = e.pk WHERE e.session_id = ? AND e.seq BETWEEN ? AND ?").raw().all(sessionId, lo, hi) as [
         number,
         string,
       ][]) {
         if (wanted.has(seq)) bySeq.set(seq, json);
       }
     } else {
-      const one = this.sql("SELECT json FROM entries WHERE session_id = ? AND seq = ?").pluck();
+      const one = this.sql("SELECT j.json FROM entries e JOIN entry_json j ON j.pk = e.pk WHERE e.session_id = ? AND e.seq = ?").pluck();
       for (const seq of seqs) bySeq.set(seq, one.get(sessionId, seq) as string);
     }
     return seqs.map((q) => JSON.parse(bySeq.get(q) as string) as SessionEntry);
@@ -920,8 +919,9 @@ export class SqliteSessionStore implements SessionStore {
     let cut = 0;
     for (let i = p.seqs.length - 1; i >= 0; i--) {
       if (p.types[i] !== "compaction") continue;
-      const kept = p.refs[i];
-      const k = kept ? p.ids.lastIndexOf(kept, i) : -1;
+      const kept = this.sql("SELECT ref_id FROM entries WHERE session_id = ? AND seq = ?").pluck().get(sessionId, p.seqs[i]) as string | null;
+      const keptSeq = kept ? this.seqOf(sessionId, kept) : undefined;
+      const k = keptSeq === undefined ? -1 : p.seqs.lastIndexOf(keptSeq, i);
       cut = k >= 0 ? k : i;
       break;
     }
@@ -1059,7 +1059,7 @@ export class SqliteSessionStore implements SessionStore {
         for (const r of results) {
           const info = this.getEntryInfo(sessionId, r.entryId);
           if (!info || info.entry.type !== "message") throw new StoreError(`cannot prune ${r.entryId}: no such tool result in session ${sessionId}`);
-          const original = this.sql("SELECT json FROM entries WHERE session_id = ? AND seq = ?").pluck().get(sessionId, info.seq) as string;
+          const original = this.sql("SELECT j.json FROM entries e JOIN entry_json j ON j.pk = e.pk WHERE e.session_id = ? AND e.seq = ?").pluck().get(sessionId, info.seq) as string;
           const pruned = { ...info.entry, message: r.message } as SessionEntry;
           const prunedJson = JSON.stringify(pruned);
           const prunedAt = (r.message as { prunedAt?: unknown }).prunedAt;
@@ -1111,8 +1111,9 @@ export class SqliteSessionStore implements SessionStore {
     const d = deriveColumns(entry);
     const row = this.sql("SELECT pk, indexed FROM entries WHERE session_id = ? AND seq = ?").get(sessionId, seq) as { pk: number; indexed: number };
     this.sql(
-      "UPDATE entries SET json = ?, tokens = ?, preview = ?, tool_name = ?, flags = ?, stop_reason = ?, custom_type = ?, ref_id = ?, tokens_before = ?, role = ?, indexed = 0 WHERE pk = ?",
-    ).run(json, d.tokens, d.preview, d.toolName, d.flags, d.stopReason, d.customType, d.refId, d.tokensBefore, d.role, row.pk);
+      "UPDATE entries SET tokens = ?, preview = ?, tool_name = ?, flags = ?, stop_reason = ?, custom_type = ?, ref_id = ?, tokens_before = ?, role = ?, indexed = 0 WHERE pk = ?",
+    ).run(d.tokens, d.preview, d.toolName, d.flags, d.stopReason, d.customType, d.refId, d.tokensBefore, d.role, row.pk);
+    this.sql("UPDATE entry_json SET json = ? WHERE pk = ?").run(json, row.pk);
     if (row.indexed === 1) this.sql("DELETE FROM entries_fts WHERE rowid = ?").run(row.pk);
     this.scheduleIndexing();
   }
@@ -1150,7 +1151,7 @@ export class SqliteSessionStore implements SessionStore {
   renderJsonl(sessionId: string): string {
     const row = this.requireSession(sessionId);
     const parts: string[] = [`${row.header_json}\n`];
-    for (const json of this.sql("SELECT json FROM entries WHERE session_id = ? ORDER BY seq").pluck().iterate(sessionId) as IterableIterator<string>) {
+    for (const json of this.sql("SELECT j.json FROM entries e JOIN entry_json j ON j.pk = e.pk WHERE e.session_id = ? ORDER BY e.seq").pluck().iterate(sessionId) as IterableIterator<string>) {
       parts.push(`${json}\n`);
     }
     return parts.join("");
@@ -1184,8 +1185,8 @@ export class SqliteSessionStore implements SessionStore {
     if (options.sessionId) params.push(options.sessionId);
     params.push(limit);
     const rows = this.sql(
-      `SELECT e.session_id, s.title, e.id, e.type, e.role, e.timestamp, e.json, f.rank
-       FROM entries_fts f JOIN entries e ON e.pk = f.rowid JOIN sessions s ON s.id = e.session_id
+      `SELECT e.session_id, s.title, e.id, e.type, e.role, e.timestamp, j.json, f.rank
+       FROM entries_fts f JOIN entries e ON e.pk = f.rowid JOIN entry_json j ON j.pk = e.pk JOIN sessions s ON s.id = e.session_id
        WHERE entries_fts MATCH ? ${where}
        ORDER BY f.rank LIMIT ?`,
     )
@@ -1203,7 +1204,7 @@ export class SqliteSessionStore implements SessionStore {
    * import never waits for it). Returns how many entries were indexed. Batches of one transaction.
    */
   indexSearch(maxEntries = Infinity): number {
-    const next = this.sql("SELECT pk, json FROM entries WHERE indexed = 0 ORDER BY pk LIMIT ?").raw();
+    const next = this.sql("SELECT e.pk, j.json FROM entries e JOIN entry_json j ON j.pk = e.pk WHERE e.indexed = 0 ORDER BY e.pk LIMIT ?").raw();
     const insert = this.sql("INSERT INTO entries_fts (rowid, body, tools, paths) VALUES (?, ?, ?, ?)");
     const mark = this.sql("UPDATE entries SET indexed = 1 WHERE pk = ?");
     let done = 0;

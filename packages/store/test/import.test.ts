@@ -81,7 +81,7 @@ describe.skipIf(REAL_PI_FILES.length === 0)("import of the real pi sessions", ()
     expect(report.issues).toEqual([]);
     expect(report.entriesAdded).toBe(lines.length - 1);
     const id = report.sessionId as string;
-    const stored = store.db.prepare("SELECT json FROM entries WHERE session_id = ? ORDER BY seq").pluck().all(id) as string[];
+    const stored = store.db.prepare("SELECT j.json FROM entries e JOIN entry_json j ON j.pk = e.pk WHERE e.session_id = ? ORDER BY e.seq").pluck().all(id) as string[];
     expect(stored).toEqual(lines.slice(1));
     const parsed = parseSessionText(text);
     const lastId = parsed.entries[parsed.entries.length - 1]!.id;

@@ -46,7 +46,6 @@ export const migration001Initial: Migration = {
         parent_seq    INTEGER,                     -- seq of the parent (last entry with that id); NULL = root/orphan
         type          TEXT NOT NULL,
         timestamp     TEXT NOT NULL DEFAULT '',
-        json          TEXT NOT NULL,               -- the entry as read (current form: pruned text when pruned)
         role          TEXT,
         tokens        INTEGER NOT NULL DEFAULT 0,
         preview       TEXT NOT NULL DEFAULT '',
@@ -60,7 +59,16 @@ export const migration001Initial: Migration = {
         UNIQUE (session_id, seq)
       );
       CREATE INDEX entries_by_id ON entries(session_id, id);
+      -- covers the path walk (parent links in file order) without touching the table rows
+      CREATE INDEX entries_path ON entries(session_id, seq, parent_seq, type, role);
       CREATE INDEX entries_unindexed ON entries(pk) WHERE indexed = 0;
+
+      -- the entry JSON apart from the narrow rows above, so that skeleton and path queries never
+      -- read it: the entry as read (its current form: the pruned text when pruned)
+      CREATE TABLE entry_json (
+        pk    INTEGER PRIMARY KEY REFERENCES entries(pk) ON DELETE CASCADE,
+        json  TEXT NOT NULL
+      );
 
       CREATE TABLE labels (
         session_id  TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
