@@ -533,7 +533,7 @@ export class Engine {
     const pruned = await this.pruneToolOutputs(sessionId, { dryRun: false });
     if (skipAbortedCheck && message.stopReason === "aborted") return "none";
     // deviation 2 (and 3): a message not newer than the latest compaction on the branch is stale
-    const latest = [...this.#store.getPath(sessionId)].reverse().find((e) => e.type === "compaction");
+    const latest = [...this.#store.getContextEntries(sessionId)].reverse().find((e) => e.type === "compaction");
     if (latest && message.timestamp <= Date.parse(latest.timestamp)) return "none";
     const contextWindow = this.modelConfigured ? settings.model.contextWindow : 0;
     const sameModel = this.modelConfigured && message.provider === TURN_PROVIDER && message.model === settings.model.model;
@@ -696,7 +696,8 @@ export class Engine {
     if (this.#branchSummaries.has(sessionId)) throw new EngineError("A branch summary is already running for this session");
     await this.#hooksLoaded;
     const summarize = request.summarize === true;
-    const index = buildIndex(this.#store.loadEntries(sessionId));
+    // the two paths hold every entry the collection walks: no need to load the whole session
+    const index = buildIndex([...this.#store.getPath(sessionId, oldLeafId), ...this.#store.getPath(sessionId, targetId)]);
     const { entries, commonAncestorId } = collectEntriesForBranchSummary(index, oldLeafId, targetId);
     const controller = new AbortController();
     this.#branchSummaries.set(sessionId, controller);
