@@ -135,3 +135,33 @@ describe("bonsai serve: calls", () => {
     await expect(api.getSkeleton({ sessionId: "no-such-session" })).rejects.toMatchObject({ name: "IpcError", code: "not_found" });
   });
 });
+
+describe("the WebSocket client", () => {
+  it("fails pending calls when the server goes away and reconnects when it is back", async () => {
+    const rendererDir = path.join(dir, "renderer");
+    const first = await startServer({ backend, rendererDir, token: "fixed-token-for-this-test" });
+    const port = first.port;
+    const statuses: string[] = [];
+    const bridge = connectWebSocket({
+      url: `ws://127.0.0.1:${port}/ws?token=fixed-token-for-this-test`,
+      create: (u) => new WebSocket(u) as unknown as ReturnType<Parameters<typeof connectWebSocket>[0]["create"]>,
+      onStatus: (s) => statuses.push(s),
+    });
+    const api = createApi(bridge);
+    try {
+      expect((await api.listSessions()).sessions).toEqual([]);
+      await first.close();
+      await expect.poll(() => statuses.at(-1)).not.toBe("open");
+      await expect(api.listSessions()).rejects.toMatchObject({ code: "unavailable" });
+      const second = await startServer({ backend, rendererDir, port, token: "fixed-token-for-this-test" });
+      try {
+        await expect.poll(() => statuses.at(-1), { timeout: 15_000 }).toBe("open");
+        expect((await api.listSessions()).sessions).toEqual([]);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      bridge.close();
+    }
+  });
+});
