@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { AgentMessage, AssistantContentBlock, SessionEntry, UserContentBlock } from "../src/entries";
 import { convertToLlm } from "../src/convert";
 import { computeFileLists } from "../src/file-ops";
-import { prepareBranchEntries } from "../src/branch";
+import { collectEntriesForBranchSummary, getBranchMessageFromEntry, prepareBranchEntries } from "../src/branch";
 import { serializeConversation } from "../src/serialize-conversation";
 import { buildIndex, getPath } from "../src/tree";
 import { buildSessionContext, messageFromEntry } from "../src/context";
@@ -139,5 +139,27 @@ describe("malformed entries do not break planning", () => {
     expect(() => planPruning(entries)).not.toThrow();
     expect(prepareBranchEntries(entries).messages.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
     expect(serializeConversation(convertToLlm(prep!.messagesToSummarize))).toContain("[Assistant tool calls]: edit(");
+  });
+});
+
+describe("properties of branch summary preparation", () => {
+  it("included messages are the newest ones, within the budget unless a summary took the 90 % exception", () => {
+    fc.assert(
+      fc.property(scenarioArb, fc.integer({ min: 0, max: 60000 }), ({ entries, leaf }, budget) => {
+        const index = buildIndex(entries);
+        const target = entries[0]?.id as string;
+        const { entries: abandoned } = collectEntriesForBranchSummary(index, leaf, target);
+        const prepared = prepareBranchEntries(abandoned, budget);
+        const withMessages = abandoned.filter((e) => getBranchMessageFromEntry(e) !== undefined).map((e) => e.id);
+        // a suffix of the entries that give messages, in order
+        expect(prepared.includedEntryIds).toEqual(withMessages.slice(withMessages.length - prepared.includedEntryIds.length));
+        if (budget > 0 && prepared.totalTokens > budget) {
+          const oldest = index.byId.get(prepared.includedEntryIds[0] as string);
+          expect(oldest?.type === "compaction" || oldest?.type === "branch_summary").toBe(true);
+        }
+        if (budget === 0) expect(prepared.includedEntryIds).toEqual(withMessages);
+      }),
+      RUNS,
+    );
   });
 });
