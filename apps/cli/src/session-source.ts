@@ -9,6 +9,7 @@ import { readFileSync, statSync } from "node:fs";
 import * as path from "node:path";
 import {
   buildIndex,
+  defaultLeafId,
   migrateSession,
   parseSessionText,
   type MigrationResult,
@@ -92,6 +93,16 @@ export function reportIssues(io: Io, session: LoadedSession): void {
   const { issues, label } = session;
   for (const issue of issues.slice(0, MAX_ISSUE_LINES)) warn(io, `${label} line ${issue.line}: ${issue.message}`);
   if (issues.length > MAX_ISSUE_LINES) warn(io, `${label}: ${issues.length - MAX_ISSUE_LINES} more lines skipped`);
+}
+
+/**
+ * The leaf a read command works from: the `--leaf` option (checked), else the session's own leaf
+ * (a stored session's current leaf; for a file, the last entry in file order).
+ */
+export function resolveLeafId(session: LoadedSession, leafOption: string | undefined, option = "--leaf"): string | null {
+  const explicit = requireEntryId(session, leafOption, option);
+  if (explicit !== undefined) return explicit;
+  return session.leafId !== undefined ? session.leafId : defaultLeafId(session.entries);
 }
 
 /** The entry id a `--leaf` option names, checked against the session; undefined = the default leaf. */

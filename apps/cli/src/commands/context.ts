@@ -4,13 +4,12 @@
 import {
   buildSessionContext,
   convertToLlm,
-  defaultLeafId,
   estimateTokens,
   type AgentMessage,
   type SessionContext,
 } from "@bonsai/core";
 import { column, printJson, type Io } from "../output";
-import { loadSession, reportIssues, requireEntryId, type LoadedSession } from "../session-source";
+import { loadSession, reportIssues, resolveLeafId, type LoadedSession } from "../session-source";
 import { JSON_OPTION, type Command } from "./command";
 
 export interface ContextReport {
@@ -29,7 +28,7 @@ export interface ContextReport {
 }
 
 export function contextReport(session: LoadedSession, leafOption: string | undefined): { report: ContextReport; context: SessionContext; tokens: number[] } {
-  const leafId = requireEntryId(session, leafOption) ?? defaultLeafId(session.entries);
+  const leafId = resolveLeafId(session, leafOption);
   const context = buildSessionContext(session.entries, leafId, session.index);
   const tokens = context.messages.map(estimateTokens);
   const report: ContextReport = {
