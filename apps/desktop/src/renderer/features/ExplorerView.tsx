@@ -33,7 +33,7 @@ function Toolbar() {
   const pathLength = graph?.active.path.length ?? 0;
   return (
     <div className="bz-toolbar">
-      <span className="bz-status" data-testid="tree-status" data-active-path={pathLength} data-entry-count={entryCount} data-flow-nodes={graph?.nodes.length ?? 0}>
+      <span className="bz-status" data-testid="tree-status" data-active-path={pathLength} data-entry-count={entryCount} data-flow-nodes={graph?.nodes.length ?? 0} data-leaf-id={leafId ?? ""}>
         {entryCount.toLocaleString()} entries · <span data-testid="active-path-count">{pathLength.toLocaleString()}</span> on the active path · {graph?.nodes.length.toLocaleString() ?? 0} nodes drawn
         <span className="bz-muted"> · layout {Math.round(layoutMs)} ms</span>
       </span>

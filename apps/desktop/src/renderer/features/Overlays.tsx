@@ -6,7 +6,7 @@ import { useEffect } from "react";
 import { api } from "../lib/api";
 import { useBonsai } from "../state/store";
 import { SwitchBranchDialog } from "./branch/SwitchBranchDialog";
-import { isTyping, step } from "./keyboard/navigate";
+import { isActivatable, isTyping, step } from "./keyboard/navigate";
 import type { Direction } from "./keyboard/navigate";
 import { Preferences } from "./preferences/Preferences";
 import { SearchPanel } from "./search/SearchPanel";
@@ -20,6 +20,8 @@ function useShortcuts(): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented || e.altKey || e.metaKey || isTyping(e.target)) return;
+      // Enter on a focused button or link activates it; it is not a tree shortcut
+      if (e.key === "Enter" && isActivatable(e.target)) return;
       const s = useExplorer.getState();
       if (e.ctrlKey) {
         if (e.key === "k") {

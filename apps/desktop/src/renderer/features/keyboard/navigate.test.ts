@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { SkeletonNode } from "@bonsai/core";
 import { toFlow } from "../tree/layout";
 import { indexTree } from "../tree/model";
-import { isTyping, step } from "./navigate";
+import { isActivatable, isTyping, step } from "./navigate";
 
 const n = (id: string, parentId: string | null): SkeletonNode => ({ id, parentId, type: "message", role: "user", timestamp: "", tokens: 1, preview: id });
 
@@ -41,5 +41,14 @@ describe("isTyping", () => {
     expect(isTyping({ tagName: "DIV", isContentEditable: true } as unknown as EventTarget)).toBe(true);
     expect(isTyping({ tagName: "DIV" } as unknown as EventTarget)).toBe(false);
     expect(isTyping(null)).toBe(false);
+  });
+});
+
+describe("isActivatable", () => {
+  it("recognises controls Enter activates", () => {
+    expect(isActivatable({ tagName: "BUTTON" } as unknown as EventTarget)).toBe(true);
+    expect(isActivatable({ tagName: "A" } as unknown as EventTarget)).toBe(true);
+    expect(isActivatable({ tagName: "DIV" } as unknown as EventTarget)).toBe(false);
+    expect(isActivatable(null)).toBe(false);
   });
 });

@@ -47,3 +47,9 @@ export function isTyping(target: EventTarget | null): boolean {
   const el = target as unknown as { tagName: string; isContentEditable?: boolean };
   return el.tagName === "INPUT" || el.tagName === "TEXTAREA" || el.tagName === "SELECT" || el.isContentEditable === true;
 }
+
+/** A focused control that Enter activates by itself (button, link, summary). */
+export function isActivatable(target: EventTarget | null): boolean {
+  const tag = (target as { tagName?: unknown } | null)?.tagName;
+  return tag === "BUTTON" || tag === "A" || tag === "SUMMARY";
+}

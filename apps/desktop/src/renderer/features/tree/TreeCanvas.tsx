@@ -2,7 +2,7 @@
  * The session tree in React Flow: nodes and edges come ready-made from the store (toFlow ran in
  * an action); this component only draws them, forwards clicks and serves focus requests.
  */
-import { useCallback, useEffect } from "react";
+import { useCallback, useEffect, useRef } from "react";
 import { Background, BackgroundVariant, Controls, MiniMap, ReactFlow, ReactFlowProvider, useReactFlow } from "@xyflow/react";
 import type { Node, NodeMouseHandler } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
@@ -103,8 +103,14 @@ function Canvas({ dark }: { dark: boolean }) {
 }
 
 export function TreeCanvas({ dark }: { dark: boolean }) {
+  const sessionId = useExplorer((s) => s.sessionId);
+  const box = useRef<HTMLDivElement>(null);
+  // keyboard users land in the tree when a session opens (arrows, Enter, shortcuts work from here)
+  useEffect(() => {
+    if (sessionId) box.current?.focus({ preventScroll: true });
+  }, [sessionId]);
   return (
-    <div className="bz-canvas" data-testid="tree-canvas">
+    <div className="bz-canvas" data-testid="tree-canvas" ref={box} tabIndex={0} aria-label="Session tree: arrows move, Enter inspects, S switches branch, C compacts">
       <ReactFlowProvider>
         <Canvas dark={dark} />
       </ReactFlowProvider>
