@@ -6,13 +6,12 @@
 import {
   collectEntriesForBranchSummary,
   computeFileLists,
-  defaultLeafId,
   prepareBranchEntries,
   type PreparedBranchEntries,
 } from "@bonsai/core";
 import { UsageError } from "../errors";
 import { printJson, type Io } from "../output";
-import { loadSession, reportIssues, requireEntryId, type LoadedSession } from "../session-source";
+import { loadSession, reportIssues, requireEntryId, resolveLeafId, type LoadedSession } from "../session-source";
 import { JSON_OPTION, type Command } from "./command";
 
 /** The budget used when --budget is not given (the issue's default; 0 means unlimited). */
@@ -33,7 +32,7 @@ export interface BranchReport {
 }
 
 export function branchReport(session: LoadedSession, fromOption: string | undefined, toOption: string, budget: number): { report: BranchReport; prepared: PreparedBranchEntries } {
-  const fromId = requireEntryId(session, fromOption, "--from") ?? defaultLeafId(session.entries);
+  const fromId = resolveLeafId(session, fromOption, "--from");
   const toId = requireEntryId(session, toOption, "--to") as string;
   const collected = collectEntriesForBranchSummary(session.index, fromId, toId);
   const prepared = prepareBranchEntries(collected.entries, budget);
@@ -78,7 +77,7 @@ export const branchCommand: Command = {
     summary: "Show which abandoned entries a branch summary would cover when moving from one leaf to another entry, within a token budget.",
     positionals: [{ name: "SESSION", description: "a session JSONL file (any format version; read only)" }],
     options: [
-      { name: "from", type: "string", valueName: "OLD_LEAF", description: "the leaf being left (default: the last entry of the file)" },
+      { name: "from", type: "string", valueName: "OLD_LEAF", description: "the leaf being left (default: the session's leaf, for a file its last entry)" },
       { name: "to", type: "string", valueName: "TARGET", description: "the entry navigated to (required)" },
       { name: "budget", type: "integer", valueName: "N", description: `token budget of the summarized messages (default ${DEFAULT_BRANCH_BUDGET}; 0 = unlimited)` },
       JSON_OPTION,

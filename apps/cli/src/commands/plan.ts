@@ -5,14 +5,13 @@
 import {
   DEFAULT_SETTINGS,
   computeFileLists,
-  defaultLeafId,
   getPath,
   prepareCompaction,
   type CompactionPreparation,
   type CompactionSettings,
 } from "@bonsai/core";
 import { printJson, type Io } from "../output";
-import { loadSession, reportIssues, requireEntryId, type LoadedSession } from "../session-source";
+import { loadSession, reportIssues, resolveLeafId, type LoadedSession } from "../session-source";
 import { JSON_OPTION, type Command } from "./command";
 
 export interface PlanReport {
@@ -38,7 +37,7 @@ export function planReport(session: LoadedSession, leafOption: string | undefine
   report: PlanReport | null;
   preparation: CompactionPreparation | undefined;
 } {
-  const leafId = requireEntryId(session, leafOption) ?? defaultLeafId(session.entries);
+  const leafId = resolveLeafId(session, leafOption);
   const preparation = prepareCompaction(getPath(session.index, leafId), settings);
   if (!preparation) return { report: null, preparation };
   const { readFiles, modifiedFiles } = computeFileLists(preparation.fileOps);

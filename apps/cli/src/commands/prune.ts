@@ -8,14 +8,13 @@
  */
 import {
   DEFAULT_PRUNE_CONFIG,
-  defaultLeafId,
   getPath,
   planPruning,
   type PruneConfig,
   type PrunePlan,
 } from "@bonsai/core";
 import { column, printJson, type Io } from "../output";
-import { loadSession, reportIssues, requireEntryId, type LoadedSession } from "../session-source";
+import { loadSession, reportIssues, resolveLeafId, type LoadedSession } from "../session-source";
 import { JSON_OPTION, type Command } from "./command";
 import { existsSync } from "node:fs";
 import { DATA_DIR_OPTION } from "../engine-session";
@@ -41,7 +40,7 @@ export function parseProtectedTools(value: string | undefined): readonly string[
 }
 
 export function pruneDryRun(session: LoadedSession, leafOption: string | undefined, config: PruneConfig): { report: PruneDryRunReport; plan: PrunePlan } {
-  const leafId = requireEntryId(session, leafOption) ?? defaultLeafId(session.entries);
+  const leafId = resolveLeafId(session, leafOption);
   const plan = planPruning(getPath(session.index, leafId), config);
   return {
     plan,
