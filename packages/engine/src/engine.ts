@@ -271,6 +271,14 @@ export class Engine {
     return isLoopback(model.baseUrl) ? "" : undefined;
   }
 
+  /** The key for the configured model, or `No API key for <model>`. */
+  async #requireApiKey(): Promise<string> {
+    const key = await this.#apiKey();
+    const model = this.#settings.get().model;
+    if (key === undefined) throw new EngineError(`No API key for ${model.model} (set ${model.apiKeyEnv || "an API key"})`);
+    return key;
+  }
+
   #modelSummarizer(model: string, apiKey: string): Summarizer {
     const settings = this.#settings.get();
     if (this.#options.summarizerFactory) return this.#options.summarizerFactory({ model, settings, apiKey });
@@ -285,10 +293,8 @@ export class Engine {
   /** The current model's summarizer (manual compaction, branch summaries), or the offline one. */
   async #currentSummarizer(): Promise<Summarizer> {
     if (!this.modelConfigured) return new OfflineSummarizer();
-    const key = await this.#apiKey();
-    const model = this.#settings.get().model;
-    if (key === undefined) throw new EngineError(`No API key for ${model.model} (set ${model.apiKeyEnv || "an API key"})`);
-    return this.#modelSummarizer(model.model, key);
+    const key = await this.#requireApiKey();
+    return this.#modelSummarizer(this.#settings.get().model.model, key);
   }
 
   // ------------------------------------------------------------------ compaction
@@ -595,6 +601,7 @@ export class Engine {
       const last = [...this.#liveMessages(sessionId)].reverse().find((m): m is AssistantMessage => m.role === "assistant");
       await this.#checkCompaction(sessionId, last, false, false);
     }
+    await this.#requireApiKey(); // before anything is appended
     const content = [{ type: "text" as const, text }];
     const userMessage = withoutUndefined({ role: "user" as const, content, timestamp: Date.now(), synthetic: options.synthetic ? true : undefined });
     const userEntry = this.#store.appendEntry(sessionId, { type: "message", message: userMessage });
@@ -644,8 +651,7 @@ export class Engine {
 
   async #turn(sessionId: string, userEntryId: string): Promise<PromptOutcome> {
     const settings = this.#settings.get();
-    const apiKey = await this.#apiKey();
-    if (apiKey === undefined) throw new EngineError(`No API key for ${settings.model.model} (set ${settings.model.apiKeyEnv || "an API key"})`);
+    const apiKey = await this.#requireApiKey();
     const controller = new AbortController();
     const state: TurnState = { controller, discard: false };
     this.#turns.set(sessionId, state);

@@ -242,7 +242,9 @@ describe("N. candidates, failures, manual compaction", () => {
 
     h = await harness({ settings: modelSettings(server, { model: { baseUrl: "https://models.example.invalid/v1" } }), env: {} });
     h.add(N.U("hello"), ours({ usage: usageOf(190000) }));
+    const before = h.store.loadEntries(h.sessionId).length;
     await expect(h.engine.prompt(h.sessionId, "next")).rejects.toThrow("No API key for mock-model");
+    expect(h.store.loadEntries(h.sessionId)).toHaveLength(before); // nothing appended
     expect(eventsOf(h, "auto_compaction_end")[0]?.errorMessage).toBe("Auto-compaction failed: Compaction failed: no available model");
   });
 
