@@ -122,6 +122,15 @@ describe("N. threshold trigger", () => {
     expect(userMessages(h).some((m) => m.synthetic)).toBe(false); // B-E2: no continue prompt before the user's
   });
 
+  it("compaction.enabled false: no pruning and no automatic compaction (manual still works)", async () => {
+    h = await harness({ settings: modelSettings(server, { compaction: { enabled: false, keepRecentTokens: 1000 } }) });
+    h.add(N.U("q"), N.T(100000, "bash"), N.T(160000, "bash"), N.T(80000, "bash"), N.A(400));
+    replies(() => reply("big", 199000));
+    await h.engine.prompt(h.sessionId, "go");
+    expect(h.names().filter((n) => n === "pruning_done" || n === "auto_compaction_start")).toEqual([]);
+    expect((await h.engine.compact(h.sessionId)).entry?.type).toBe("compaction");
+  });
+
   it("case 139 (Bonsai deviation 2): a stale usage before the latest compaction triggers nothing", async () => {
     h = await harness({ settings: modelSettings(server, { compaction: { autoContinue: false } }) });
     replies(() => reply("big", 190000));
@@ -503,6 +512,18 @@ describe("dry run, commit, concurrency, settings", () => {
     expect(h.engine.isCompacting(h.sessionId)).toBe(true);
     h.engine.abortCompaction(h.sessionId);
     await expect(first).rejects.toThrow("Compaction cancelled");
+  });
+
+  it("invalid stored settings: the valid fields are kept, the others fall back to defaults and are reported", async () => {
+    h = await harness();
+    h.store.saveSettingsJson({ compaction: { reserveTokens: "lots", keepRecentTokens: 1234 }, theme: "neon" });
+    const { createEngine } = await import("../src/index");
+    const engine = createEngine({ store: h.store });
+    expect(engine.getSettings().compaction.keepRecentTokens).toBe(1234);
+    expect(engine.getSettings().compaction.reserveTokens).toBe(16384);
+    expect(engine.getSettings().theme).toBe("system");
+    expect(engine.settingsLoadErrors.map((e) => e.field).sort()).toEqual(["compaction.reserveTokens", "theme"]);
+    await engine.close();
   });
 
   it("settings: defaults, invalid values refused naming the field, persisted and changed at run time", async () => {
