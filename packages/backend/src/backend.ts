@@ -5,7 +5,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { createEngine, SettingsValidationError, EngineError, type Engine, type CreateEngineOptions } from "@bonsai/engine";
+import { createEngine, InlinePlanner, SettingsValidationError, EngineError, WorkerPlanner, type CompactionPlanner, type Engine, type CreateEngineOptions } from "@bonsai/engine";
 import { createDispatcher, IpcError, type Dispatch, type EventName, type EventPayload, type EventSink, type Handlers, type MethodName } from "@bonsai/ipc";
 import { openStore, SessionLookupError, StoreError, NewerDatabaseError, DB_FILE_NAME, type SessionStore } from "@bonsai/store";
 import { engineHandlers, RequestTracker } from "./engine-handlers";
@@ -102,6 +102,9 @@ export function createBackend(options: BackendOptions): Backend {
     }
   };
 
+  const planner: CompactionPlanner = options.worker
+    ? new WorkerPlanner({ workerUrl: options.worker.url, dbPath, nativeBinding: options.nativeBinding, size: 1 })
+    : new InlinePlanner(store);
   const skeletons = new SkeletonCache(store);
   const requests = new RequestTracker();
   let follower: { close(): void } | null = null;
@@ -127,7 +130,7 @@ export function createBackend(options: BackendOptions): Backend {
     }),
     chooseSessionFiles: async () => ({ paths: options.chooseSessionFiles ? await options.chooseSessionFiles() : null }),
     ...sessionHandlers({ store, dataDir, emit, settings: () => engine.getSettings(), skeletons, follow }),
-    ...engineHandlers({ store, engine, keys, emit, env, requests }),
+    ...engineHandlers({ store, engine, keys, emit, env, requests, planner }),
   };
 
   const dispatch = createDispatcher(handlers, { mapError: mapBackendError, onInternalError: options.onInternalError });
@@ -154,6 +157,7 @@ export function createBackend(options: BackendOptions): Backend {
       engine.abortCompaction();
       engine.abortBranchSummary();
       await engine.close();
+      await planner.close();
       store.close();
       listeners.clear();
     },

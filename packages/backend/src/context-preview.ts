@@ -92,14 +92,8 @@ export function sizeSeries(path: readonly SkeletonNode[], summaryTokens: (compac
   });
 }
 
-export function contextPreview(
-  store: SessionStore,
-  sessionId: string,
-  leafArg: string | null | undefined,
-  skeleton: TreeSkeleton,
-  settings: BonsaiSettings,
-): ContextPreview {
-  const leafId = leafArg === undefined ? store.getLeaf(sessionId) : leafArg;
+/** @param path the skeleton's root -> leaf nodes for `leafId` */
+export function contextPreview(store: SessionStore, sessionId: string, leafId: string | null, path: readonly SkeletonNode[], settings: BonsaiSettings): ContextPreview {
   const entries = leafId === null ? [] : store.getContextEntries(sessionId, leafId);
   const ctx = buildSessionContext(entries, leafId);
   const messages: ContextMessage[] = [];
@@ -131,7 +125,6 @@ export function contextPreview(
     }
   }
 
-  const path = skeletonPath(skeleton, leafId);
   const series = sizeSeries(path, (id) => {
     const e = store.getEntry(sessionId, id);
     return e && isCompactionEntry(e) ? estimateTokens(compactionSummaryMessage(e)) : 0;

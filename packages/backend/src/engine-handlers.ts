@@ -7,11 +7,10 @@ import {
   DEFAULT_PRUNE_CONFIG,
   estimateMessagesTokens,
   planPruning,
-  prepareCompaction,
   type CompactionEntry,
   type SessionEntry,
 } from "@bonsai/core";
-import type { Engine } from "@bonsai/engine";
+import type { CompactionPlanner, Engine } from "@bonsai/engine";
 import { IpcError, type CompactionPlan, type EventSink, type Handlers, type SettingsState } from "@bonsai/ipc";
 import type { SessionStore } from "@bonsai/store";
 import { resolveApiKey, type KeyProvider } from "./keys";
@@ -42,6 +41,8 @@ export interface EngineHandlerDeps {
   env: NodeJS.ProcessEnv;
   /** requestIds of the running calls, by session, for the engine's events */
   requests: RequestTracker;
+  /** compaction planning (a worker pool in the app and `bonsai serve`, inline in tests) */
+  planner: CompactionPlanner;
 }
 
 /** Which client request a session's running compaction / branch summary / turn belongs to. */
@@ -75,11 +76,9 @@ export function engineHandlers(deps: EngineHandlerDeps): Pick<Handlers, EngineHa
   };
 
   return {
-    planCompaction: ({ sessionId, leafId }) => {
+    planCompaction: async ({ sessionId, leafId }) => {
       requireSession(store, sessionId);
       const leaf = leafId === undefined ? store.getLeaf(sessionId) : leafId;
-      const path = leaf === null ? [] : store.getPath(sessionId, leaf);
-      const settings = engine.getSettings();
       const empty: CompactionPlan = {
         sessionId,
         leafId: leaf,
@@ -96,9 +95,12 @@ export function engineHandlers(deps: EngineHandlerDeps): Pick<Handlers, EngineHa
         readFiles: [],
         modifiedFiles: [],
       };
-      if (path.length === 0) return { ...empty, reason: "The session is empty" };
-      if (path[path.length - 1]!.type === "compaction") return { ...empty, reason: "Already compacted" };
-      const prep = prepareCompaction(path, settings.compaction);
+      if (leaf === null) return { ...empty, reason: "The session is empty" };
+      // loading and planning a long branch is heavy: the planner runs it on a worker thread when the host has one
+      const plan = await deps.planner.plan({ sessionId, leafId: leaf, settings: engine.getSettings().compaction, withBranchEntries: false });
+      if (plan.pathLength === 0) return { ...empty, reason: "The session is empty" };
+      if (plan.lastEntryIsCompaction) return { ...empty, reason: "Already compacted" };
+      const prep = plan.preparation;
       if (!prep) return { ...empty, reason: "Nothing to compact (session too small)" };
       const nothing = prep.summarizeEntryIds.length === 0 && prep.turnPrefixEntryIds.length === 0 && !prep.previousSummary;
       return {

@@ -3,7 +3,7 @@
  * labels, context preview, plans. Thin: each maps contract DTOs to store calls.
  */
 import * as path from "node:path";
-import { estimateTokens, messageFromEntry, type BonsaiSettings, type TreeSkeleton } from "@bonsai/core";
+import { estimateTokens, messageFromEntry, type BonsaiSettings, type SkeletonNode, type TreeSkeleton } from "@bonsai/core";
 import { IpcError, type EntryDetail, type EventSink, type Handlers, type ImportResult, type SessionSummary } from "@bonsai/ipc";
 import type { ImportReport, SessionStore, SessionSummary as StoredSummary } from "@bonsai/store";
 import { contextPreview, skeletonPath } from "./context-preview";
@@ -65,18 +65,33 @@ function toImportResult(source: string, report: ImportReport, store: SessionStor
   };
 }
 
-/** Skeletons per session, dropped when the store reports a change (the renderer refetches often). */
+/**
+ * Skeletons per session, dropped when the store reports a change (the renderer refetches often),
+ * with the root -> leaf path of the last leaf asked for (inspector and context reads need it).
+ */
 export class SkeletonCache {
-  readonly #cache = new Map<string, TreeSkeleton>();
+  readonly #cache = new Map<string, { skeleton: TreeSkeleton; path?: { leafId: string | null; nodes: SkeletonNode[]; ids: Set<string> } }>();
   constructor(private readonly store: SessionStore) {}
-  get(sessionId: string): TreeSkeleton {
-    let s = this.#cache.get(sessionId);
-    if (!s) {
-      s = this.store.getSkeleton(sessionId);
-      this.#cache.set(sessionId, s);
+  #slot(sessionId: string) {
+    let slot = this.#cache.get(sessionId);
+    if (!slot) {
+      slot = { skeleton: this.store.getSkeleton(sessionId) };
+      this.#cache.set(sessionId, slot);
       if (this.#cache.size > 8) this.#cache.delete(this.#cache.keys().next().value as string);
     }
-    return s;
+    return slot;
+  }
+  get(sessionId: string): TreeSkeleton {
+    return this.#slot(sessionId).skeleton;
+  }
+  /** root -> leaf nodes and their ids */
+  path(sessionId: string, leafId: string | null): { nodes: SkeletonNode[]; ids: Set<string> } {
+    const slot = this.#slot(sessionId);
+    if (!slot.path || slot.path.leafId !== leafId) {
+      const nodes = skeletonPath(slot.skeleton, leafId);
+      slot.path = { leafId, nodes, ids: new Set(nodes.map((n) => n.id)) };
+    }
+    return slot.path;
   }
   invalidate(sessionId: string): void {
     this.#cache.delete(sessionId);
@@ -107,7 +122,7 @@ export function sessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, Sessio
       onActivePath: active.has(entryId),
     };
   };
-  const activeIds = (sessionId: string) => new Set(skeletonPath(skeletons.get(sessionId), store.getLeaf(sessionId)).map((n) => n.id));
+  const activeIds = (sessionId: string) => skeletons.path(sessionId, store.getLeaf(sessionId)).ids;
 
   return {
     listSessions: () => ({ sessions: store.listSessions().map(toSummary) }),
@@ -196,7 +211,8 @@ export function sessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, Sessio
     getContextPreview: ({ sessionId, leafId }) => {
       requireSession(store, sessionId);
       if (leafId && !store.getEntry(sessionId, leafId)) throw new IpcError("not_found", `no entry ${leafId} in session ${sessionId}`);
-      return contextPreview(store, sessionId, leafId, skeletons.get(sessionId), deps.settings());
+      const leaf = leafId === undefined ? store.getLeaf(sessionId) : leafId;
+      return contextPreview(store, sessionId, leaf, skeletons.path(sessionId, leaf).nodes, deps.settings());
     },
 
     setLabel: ({ sessionId, entryId, label }) => {

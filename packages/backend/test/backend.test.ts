@@ -182,4 +182,16 @@ describe("createBackend", () => {
     expect(restored.restoredEntryIds).toEqual([first]);
     expect(contract.getEntry.output.parse(ok(await call("getEntry", { sessionId, entryId: first }))).prunedOriginal).toBeNull();
   });
+
+  it.skipIf(!hasFixture)("plans a compaction on the worker thread exactly as inline", async () => {
+    const content = fs.readFileSync(fixture, "utf8");
+    const { results } = ok<{ results: { sessionId: string }[] }>(await call("importSessions", { files: [{ name: "copy.jsonl", content }] }));
+    const sessionId = results[0]!.sessionId;
+    const inline = ok(await call("planCompaction", { sessionId }));
+    await backend.close();
+    backend = createBackend({ dataDir: dir, env: {}, worker: { url: new URL("../../engine/src/worker/compaction-worker.ts", import.meta.url) } });
+    const threaded = ok(await call("planCompaction", { sessionId }));
+    expect(threaded).toEqual(inline);
+    expect(contract.planCompaction.output.parse(threaded).possible).toBe(true);
+  });
 });
