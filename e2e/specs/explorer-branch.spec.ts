@@ -24,6 +24,9 @@ async function openSwitchDialog(page: Page, entryId: string): Promise<void> {
   await expect(page.getByTestId("switch-dialog")).toBeVisible();
 }
 
+// several flows (or two server starts) in one test: allow for a loaded CI machine
+test.describe.configure({ timeout: 120_000 });
+
 test("switch branch without and with a summary, and cancel", async ({ app: page, model }, testInfo) => {
   await useLoopbackModel(page, model);
   const file = await generatedSessionFile(testInfo, "Branch fixture", { entries: 300, seed: 3, compactionInterval: 120, branchProbability: 0.08 });

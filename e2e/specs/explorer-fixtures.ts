@@ -1,31 +1,26 @@
 /**
- * Support for the explorer specs: one `bonsai serve` per worker on a temporary data folder (it
- * can be restarted on the same folder), one loopback OpenAI-compatible model server per worker,
- * generated sessions written into the test's output folder, and small page helpers.
+ * Support for the explorer specs, on top of the shell's fixtures (support/fixtures.ts): a loopback
+ * OpenAI-compatible model server per worker, a restartable `bonsai serve` for the specs that need
+ * a restart on the same data folder, generated sessions written into the test's output folder,
+ * and small page helpers.
  */
-import { test as base, expect } from "@playwright/test";
-import type { Locator, Page, TestInfo } from "@playwright/test";
+import { test as shellTest, expect } from "../support/fixtures";
+import { CLI, REPO_ROOT } from "../support/paths";
+import type { Locator, Page, TestInfo, TestType } from "@playwright/test";
 import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
-import { fileURLToPath } from "node:url";
 import { generateSession, startMockOpenAiServer, writeSessionJsonl } from "@bonsai/testkit";
 import type { GeneratedSession, GenerateSessionOptions, MockOpenAiServer } from "@bonsai/testkit";
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const cli = path.join(repoRoot, "apps/cli/bin/bonsai.mjs");
-
-/** A `bonsai serve` child process on a data folder. */
+/** A `bonsai serve` child process on a data folder that can be restarted on the same folder. */
 export class BonsaiServer {
   url = "";
   private child: ChildProcess | null = null;
   constructor(readonly dataDir: string) {}
 
   async start(): Promise<void> {
-    const child = spawn(process.execPath, [cli, "serve", "--no-open", "--port", "0", "--data-dir", this.dataDir], {
-      cwd: repoRoot,
+    const child = spawn(process.execPath, [CLI, "serve", "--no-open", "--port", "0", "--data-dir", this.dataDir], {
+      cwd: REPO_ROOT,
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, OPENAI_API_KEY: "" },
     });
@@ -67,22 +62,17 @@ export class BonsaiServer {
   }
 }
 
-type WorkerFixtures = { bonsai: BonsaiServer; model: MockOpenAiServer };
-type TestFixtures = { app: Page };
+/**
+ * The shell's fixtures (a fresh `bonsai serve` and the app page per test) plus a loopback model
+ * server per worker and a check that the page threw nothing.
+ */
+type ShellTestArgs = typeof shellTest extends TestType<infer T, infer _W> ? T : never;
+type ShellWorkerArgs = typeof shellTest extends TestType<infer _T, infer W> ? W : never;
 
-export const test = base.extend<TestFixtures, WorkerFixtures>({
-  bonsai: [
-    // eslint-disable-next-line no-empty-pattern
-    async ({}, use) => {
-      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bonsai-e2e-explorer-"));
-      const server = new BonsaiServer(dataDir);
-      await server.start();
-      await use(server);
-      await server.stop();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
-    { scope: "worker" },
-  ],
+export const test: TestType<ShellTestArgs & { pageErrors: void }, ShellWorkerArgs & { model: MockOpenAiServer }> = shellTest.extend<
+  { pageErrors: void },
+  { model: MockOpenAiServer }
+>({
   model: [
     // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
@@ -92,14 +82,15 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     },
     { scope: "worker" },
   ],
-  app: async ({ page, bonsai }, use) => {
-    const errors: string[] = [];
-    page.on("pageerror", (e) => errors.push(e.message));
-    await page.goto(bonsai.url);
-    await expect(page.getByTestId("import-button")).toBeVisible();
-    await use(page);
-    expect(errors, "uncaught errors in the page").toEqual([]);
-  },
+  pageErrors: [
+    async ({ page }, use) => {
+      const errors: string[] = [];
+      page.on("pageerror", (e) => errors.push(e.message));
+      await use();
+      expect(errors, "uncaught errors in the page").toEqual([]);
+    },
+    { auto: true },
+  ],
 });
 
 export { expect };

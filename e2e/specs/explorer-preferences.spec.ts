@@ -53,6 +53,9 @@ async function check(page: Page, c: Change): Promise<void> {
   } else await expect(input).toHaveValue(c.value as string);
 }
 
+// several flows (or two server starts) in one test: allow for a loaded CI machine
+test.describe.configure({ timeout: 120_000 });
+
 test("every preference is applied at once and survives a restart", async ({ page }, testInfo) => {
   const dir = (name: string) => {
     const d = testInfo.outputPath(name);
