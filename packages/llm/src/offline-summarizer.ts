@@ -90,7 +90,18 @@ function lastItems(items: string[], max: number): string[] {
 
 const CONSTRAINT = /\b(must|must not|should|shouldn't|don't|do not|never|always|prefer|avoid|without|only use|make sure)\b/i;
 const DECISION = /\b(I'll|I will|I'm going to|we'll|we will|let's|decided|decision|chose|choose|instead of|the plan is|going with|switch(ed)? to)\b/i;
-const ERROR = /\b(error|errors|failed|failure|exception|traceback|panic|cannot|can't|not found|denied|undefined is not|segmentation fault|ENOENT|EACCES)\b/i;
+const ERROR = /\b(error|errors|failed|failure|exception|traceback|panic|cannot|not found|denied|undefined is not|segmentation fault|ENOENT|EACCES)\b/i;
+/** in the assistant's own words only a report of something broken counts as an error seen */
+const ASSISTANT_ERROR = /\b(fails|failed|failing|broken|crash(es|ed)?|throws)\b/i;
+
+/** A sentence worth keeping as a constraint or decision: not a question, not a lead-in to a tool call. */
+function statement(s: string): boolean {
+  return s.length >= 20 && !s.endsWith("?") && !s.endsWith(":");
+}
+
+function stripBullet(s: string): string {
+  return s.replace(/^(?:[-*•]\s+|\d+[.)]\s+)+/, "");
+}
 
 interface ToolCall {
   name: string;
@@ -163,12 +174,12 @@ function extract(parts: Part[]): Extract {
   for (const part of parts) {
     if (part.kind === "user") {
       if (part.text) requests.push(oneLine(part.text));
-      for (const s of sentences(part.text)) if (CONSTRAINT.test(s)) constraints.push(oneLine(s, 160));
+      for (const s of sentences(part.text).map(stripBullet)) if (CONSTRAINT.test(s) && statement(s)) constraints.push(oneLine(s, 160));
     } else if (part.kind === "assistant") {
       if (part.text) lastAssistant = part.text;
-      for (const s of sentences(part.text)) {
-        if (DECISION.test(s)) decisions.push(oneLine(s, 200));
-        if (ERROR.test(s)) errors.push(oneLine(s, 200));
+      for (const s of sentences(part.text).map(stripBullet)) {
+        if (DECISION.test(s) && statement(s)) decisions.push(oneLine(s, 200));
+        if (ASSISTANT_ERROR.test(s) && statement(s)) errors.push(oneLine(s, 200));
       }
     } else if (part.kind === "toolResult") {
       const line = part.text.split("\n").find((l) => ERROR.test(l));

@@ -313,6 +313,20 @@ describe("offline summarizer", () => {
     expect(t).toContain("Open question: now the changelog");
   });
 
+  it("keeps statements, not questions or lead-ins; bullets stripped; the assistant's own errors only when something broke", () => {
+    const c = [
+      "[User]: - please avoid global state in the parser\nshould we stream, right?",
+      "[Assistant]: Now let's check if it compiles:",
+      "[Assistant]: I'll keep the cache in the session object. The error handling stays as it is. The build fails on Node 18 because of fetch.",
+    ].join("\n\n");
+    const t = summarizeOffline(`<conversation>\n${c}\n</conversation>\n\n${prompt("summary")}`, "history");
+    expect(t).toContain("## Constraints & Preferences\n- please avoid global state in the parser\n\n");
+    expect(t).not.toContain("compiles");
+    expect(t).toContain("**Stated**: I'll keep the cache in the session object.");
+    expect(t).toContain("Error seen: The build fails on Node 18 because of fetch.");
+    expect(t).not.toContain("Error seen: The error handling");
+  });
+
   it("parses serialized parts back, multi-line texts included", () => {
     const parts = parseConversation("[User]: a\nb\n\n[Assistant]: c\n\n[Tool result]: x\n[User]: not a part");
     expect(parts).toEqual([
