@@ -1,6 +1,6 @@
 export * from "./session-store";
 export { openStore, SqliteSessionStore, type OpenStoreOptions } from "./sqlite-session-store";
-export { toFtsQuery, parseQuery, makeSnippet } from "./search-text";
+export { toFtsQuery, parseQuery, makeSnippet, snippetMaker } from "./search-text";
 export { openDatabase, migrate, NewerDatabaseError, DatabaseOpenError, type OpenDatabaseOptions } from "./database";
 export { MIGRATIONS, SCHEMA_VERSION } from "./migrations/index";
 export { defaultDataDir, defaultDbPath, defaultSessionDirs, APP_NAME, DB_FILE_NAME } from "./paths";

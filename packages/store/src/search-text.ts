@@ -50,16 +50,35 @@ function termPattern(t: QueryTerm): string {
 const BEFORE = 60;
 const AFTER = 160;
 
-/** The text around the first match, matches wrapped in [ ], "…" where cut; "" when nothing matches. */
-export function makeSnippet(text: string, terms: readonly QueryTerm[]): string {
+/** only this much of an entry's text is scanned for the snippet (the hit may come from further on) */
+const SCAN_CHARS = 16 * 1024;
+
+/**
+ * A snippet maker for one query: the text around the first match, matches wrapped in [ ], "…"
+ * where cut; "" when nothing matches (the regular expression is compiled once per query).
+ */
+export function snippetMaker(terms: readonly QueryTerm[]): (text: string) => string {
   const patterns = terms.map(termPattern).filter((p) => p !== "");
-  if (patterns.length === 0 || text === "") return "";
-  const re = new RegExp(patterns.join("|"), "giu");
-  const first = re.exec(text);
-  if (!first) return "";
-  const start = Math.max(0, first.index - BEFORE);
-  const end = Math.min(text.length, first.index + AFTER);
-  const window = text.slice(start, end);
-  const marked = window.replace(new RegExp(patterns.join("|"), "giu"), (m) => `[${m}]`);
-  return `${start > 0 ? "…" : ""}${marked.replace(/\s+/g, " ").trim()}${end < text.length ? "…" : ""}`;
+  if (patterns.length === 0) return () => "";
+  const source = patterns.join("|");
+  const find = new RegExp(source, "iu");
+  const mark = new RegExp(source, "giu");
+  // a cheap test before the regular expression: some term's first word must occur at all
+  const needles = terms.map((t) => (t.text.split(/\s+/)[0] ?? "").toLowerCase()).filter((w) => w !== "");
+  return (text) => {
+    const scanned = text.length > SCAN_CHARS ? text.slice(0, SCAN_CHARS) : text;
+    const lower = scanned.toLowerCase();
+    if (!needles.some((n) => lower.includes(n))) return "";
+    const first = find.exec(scanned);
+    if (!first) return "";
+    const start = Math.max(0, first.index - BEFORE);
+    const end = Math.min(text.length, first.index + AFTER);
+    const marked = text.slice(start, end).replace(mark, (m) => `[${m}]`);
+    return `${start > 0 ? "…" : ""}${marked.replace(/\s+/g, " ").trim()}${end < text.length ? "…" : ""}`;
+  };
+}
+
+/** One snippet (see snippetMaker). */
+export function makeSnippet(text: string, terms: readonly QueryTerm[]): string {
+  return snippetMaker(terms)(text);
 }

@@ -48,7 +48,7 @@ import {
   type StoreEvents,
   type StoreListener,
 } from "./session-store";
-import { makeSnippet, parseQuery, toFtsQuery } from "./search-text";
+import { parseQuery, snippetMaker, toFtsQuery } from "./search-text";
 import { readAppended, readWhole, sha256, TAIL_WINDOW, type ReadEntry, type ReadResult } from "./source-reader";
 
 export interface OpenStoreOptions {
@@ -90,6 +90,7 @@ interface SessionRow {
   head_hash: string | null;
   tail_hash: string | null;
   generation: number;
+  irregular: number;
 }
 
 interface ReportRow {
@@ -138,6 +139,9 @@ type SkeletonRow = [
 ];
 
 /** entry types whose effect on the context comes from anywhere on the path (context-building.md §1.4) */
+/** search ranks at most this many of the newest matches */
+const RANK_WINDOW = 2000;
+
 /** entries indexed for search per transaction in the background */
 const INDEX_BATCH = 500;
 
@@ -491,6 +495,7 @@ export class SqliteSessionStore implements SessionStore {
     this.sql("DELETE FROM entry_json WHERE pk IN (SELECT pk FROM entries WHERE session_id = ?)").run(sessionId);
     this.sql("DELETE FROM entries WHERE session_id = ?").run(sessionId);
     this.sql("DELETE FROM labels WHERE session_id = ?").run(sessionId);
+    this.sql("UPDATE sessions SET irregular = 0 WHERE id = ?").run(sessionId);
   }
 
   private dropStalePrunedOriginals(sessionId: string): void {
@@ -624,14 +629,20 @@ export class SqliteSessionStore implements SessionStore {
     const startSeq = seq;
     pending.forEach((p, i) => batchIds.set(p.entry.id, startSeq + i));
     const insert = this.sql(
-      `INSERT INTO entries (session_id, seq, line, id, parent_id, parent_seq, type, timestamp, role, tokens, preview, tool_name, custom_type, stop_reason, ref_id, tokens_before, flags)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO entries (session_id, seq, line, id, parent_id, parent_seq, type, timestamp, role, tokens, preview, tool_name, custom_type, stop_reason, ref_id, tokens_before, flags, anchor_seq, settings_seq)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const insertJson = this.sql("INSERT INTO entry_json (pk, json) VALUES (?, ?)");
     const storedSeq = this.sql("SELECT seq FROM entries WHERE session_id = ? AND id = ? ORDER BY seq DESC LIMIT 1").pluck();
     const upsertLabel = this.sql(
       "INSERT INTO labels (session_id, target_id, label, entry_seq) VALUES (?, ?, ?, ?) ON CONFLICT (session_id, target_id) DO UPDATE SET label = excluded.label, entry_seq = excluded.entry_seq",
     );
+    const storedLinks = this.sql("SELECT anchor_seq, settings_seq FROM entries WHERE session_id = ? AND seq = ?").raw();
+    // path shortcuts (anchor_seq, settings_seq) inherited from the parent; unreliable when a parent
+    // comes later in the file or an id is duplicated: the session is then marked irregular
+    const anchors: (number | null)[] = [];
+    const settings: (number | null)[] = [];
+    let irregular = batchIds.size !== pending.length;
     const out: SessionEntry[] = [];
     for (const p of pending) {
       const e = p.entry;
@@ -641,6 +652,14 @@ export class SqliteSessionStore implements SessionStore {
         const inBatch = batchIds.get(parent);
         parentSeq = inBatch ?? ((storedSeq.get(sessionId, parent) as number | undefined) ?? null);
       }
+      let inherited: [number | null, number | null] = [null, null];
+      if (parentSeq !== null && parentSeq >= seq) irregular = true;
+      else if (parentSeq !== null && parentSeq >= startSeq) inherited = [anchors[parentSeq - startSeq] ?? null, settings[parentSeq - startSeq] ?? null];
+      else if (parentSeq !== null) inherited = (storedLinks.get(sessionId, parentSeq) as [number | null, number | null] | undefined) ?? [null, null];
+      const anchor = e.type === "compaction" ? seq : inherited[0];
+      const setting = SETTINGS_TYPES.has(String(e.type)) ? seq : inherited[1];
+      anchors.push(anchor);
+      settings.push(setting);
       const d = deriveColumns(e);
       const info = insert.run(
         sessionId,
@@ -660,6 +679,8 @@ export class SqliteSessionStore implements SessionStore {
         d.refId,
         d.tokensBefore,
         d.flags,
+        anchor,
+        setting,
       );
       insertJson.run(info.lastInsertRowid, p.json);
       if (e.type === "label") {
@@ -669,6 +690,17 @@ export class SqliteSessionStore implements SessionStore {
       out.push(e);
       seq++;
     }
+    if (!irregular && last) {
+      // an appended entry reusing a stored id changes which entry that id resolves to
+      const dup = this.sql("SELECT 1 FROM entries WHERE session_id = ? AND seq < ? AND id IN (SELECT id FROM entries WHERE session_id = ? AND seq >= ?) LIMIT 1").get(
+        sessionId,
+        startSeq,
+        sessionId,
+        startSeq,
+      );
+      if (dup) irregular = true;
+    }
+    if (irregular) this.sql("UPDATE sessions SET irregular = 1 WHERE id = ?").run(sessionId);
     return out;
   }
 
@@ -914,18 +946,29 @@ export class SqliteSessionStore implements SessionStore {
   }
 
   getContextEntries(sessionId: string, leafId?: string | null): SessionEntry[] {
-    const p = this.pathSeqs(sessionId, leafId);
+    const row = this.requireSession(sessionId);
+    const leaf = leafId === undefined ? row.leaf_id : leafId;
+    const fast = row.irregular === 0 && leaf !== null ? this.contextSeqsFromAnchor(sessionId, leaf) : null;
+    const seqs = fast ?? this.contextSeqsFromPath(sessionId, leaf);
+    const entries = this.entriesBySeq(sessionId, seqs);
+    // relink as one chain so that a context builder walking parentId sees exactly this list
+    for (let i = 0; i < entries.length; i++) (entries[i] as SessionEntry).parentId = i === 0 ? null : (entries[i - 1] as SessionEntry).id;
+    return entries;
+  }
+
+  /** The context's entries from the whole path (any tree, cycles and duplicates included). */
+  private contextSeqsFromPath(sessionId: string, leaf: string | null): number[] {
+    const p = this.pathSeqs(sessionId, leaf);
     // the latest compaction on the path and the position of its first kept entry
     let cut = 0;
     for (let i = p.seqs.length - 1; i >= 0; i--) {
       if (p.types[i] !== "compaction") continue;
-      const kept = this.sql("SELECT ref_id FROM entries WHERE session_id = ? AND seq = ?").pluck().get(sessionId, p.seqs[i]) as string | null;
-      const keptSeq = kept ? this.seqOf(sessionId, kept) : undefined;
+      const keptSeq = this.keptSeqOf(sessionId, p.seqs[i] as number);
       const k = keptSeq === undefined ? -1 : p.seqs.lastIndexOf(keptSeq, i);
       cut = k >= 0 ? k : i;
       break;
     }
-    if (cut === 0) return this.entriesBySeq(sessionId, p.seqs);
+    if (cut === 0) return p.seqs;
     const chosen: number[] = [];
     let lastAssistant = -1;
     for (let i = 0; i < cut; i++) {
@@ -935,13 +978,58 @@ export class SqliteSessionStore implements SessionStore {
     if (lastAssistant >= 0) chosen.push(lastAssistant);
     chosen.sort((a, b) => a - b);
     for (let i = cut; i < p.seqs.length; i++) chosen.push(i);
-    const entries = this.entriesBySeq(
-      sessionId,
-      chosen.map((i) => p.seqs[i] as number),
-    );
-    // relink as one chain so that a context builder walking parentId sees exactly this list
-    for (let i = 0; i < entries.length; i++) (entries[i] as SessionEntry).parentId = i === 0 ? null : (entries[i - 1] as SessionEntry).id;
-    return entries;
+    return chosen.map((i) => p.seqs[i] as number);
+  }
+
+  private keptSeqOf(sessionId: string, compactionSeq: number): number | undefined {
+    const kept = this.sql("SELECT ref_id FROM entries WHERE session_id = ? AND seq = ?").pluck().get(sessionId, compactionSeq) as string | null;
+    return kept ? this.seqOf(sessionId, kept) : undefined;
+  }
+
+  /**
+   * The same entries as contextSeqsFromPath, from the stored shortcuts instead of the whole path:
+   * walk from the leaf to the first kept entry of its latest compaction (anchor_seq), then take the
+   * older settings entries by their settings_seq chain and the last assistant message before the
+   * kept part. Null when the leaf has no compaction on its path (the whole path is needed then).
+   */
+  private contextSeqsFromAnchor(sessionId: string, leaf: string): number[] | null {
+    const leafSeq = this.seqOf(sessionId, leaf);
+    if (leafSeq === undefined) return [];
+    type Link = [number | null, string, string | null, number | null, number | null];
+    const linkStmt = this.sql("SELECT parent_seq, type, role, anchor_seq, settings_seq FROM entries WHERE session_id = ? AND seq = ?").raw();
+    const link = (seq: number): Link => linkStmt.get(sessionId, seq) as Link;
+    const anchor = link(leafSeq)[3];
+    if (anchor === null) return null;
+    const keptSeq = this.keptSeqOf(sessionId, anchor);
+    // kept part: leaf -> anchor -> first kept entry (when the kept entry is not above the anchor, cut at the anchor)
+    const tail: number[] = [];
+    let s: number | null = leafSeq;
+    let anchorIndex = -1;
+    while (s !== null) {
+      tail.push(s);
+      if (s === anchor) anchorIndex = tail.length - 1;
+      if (anchorIndex >= 0 && (keptSeq === undefined || s === keptSeq)) break;
+      s = link(s)[0];
+    }
+    if (s === null) tail.length = anchorIndex + 1; // first kept entry not on the path
+    const cutSeq = tail[tail.length - 1] as number;
+    // older part: settings entries (via the chain) and the last assistant message, nearest first
+    const older: number[] = [];
+    let up = link(cutSeq)[0];
+    let assistantFound = false;
+    while (up !== null && !assistantFound) {
+      const l = link(up);
+      if (l[1] === "message" && l[2] === "assistant") assistantFound = true;
+      if (assistantFound || SETTINGS_TYPES.has(l[1])) older.push(up);
+      up = l[0];
+    }
+    let setting = up === null ? null : link(up)[4];
+    while (setting !== null) {
+      older.push(setting);
+      const parent = link(setting)[0];
+      setting = parent === null ? null : link(parent)[4];
+    }
+    return [...older.reverse(), ...tail.reverse()];
   }
 
   getLeaf(sessionId: string): string | null {
@@ -1178,24 +1266,26 @@ export class SqliteSessionStore implements SessionStore {
     const match = toFtsQuery(query);
     if (match === null) return [];
     this.indexSearch();
-    const terms = parseQuery(query);
+    const snippet = snippetMaker(parseQuery(query));
     const limit = Math.min(Math.max(1, options.limit ?? 50), 500);
-    const where = options.sessionId ? "AND e.session_id = ?" : "";
+    const where = options.sessionId ? "AND rowid IN (SELECT pk FROM entries WHERE session_id = ?)" : "";
     const params: unknown[] = [match];
     if (options.sessionId) params.push(options.sessionId);
     params.push(limit);
     const rows = this.sql(
+      // bm25 ranks the newest RANK_WINDOW matches (FTS5 walks matches in rowid order, so a word
+      // found in every entry costs RANK_WINDOW scores, not one per entry of the database)
       `SELECT e.session_id, s.title, e.id, e.type, e.role, e.timestamp, j.json, f.rank
-       FROM entries_fts f JOIN entries e ON e.pk = f.rowid JOIN entry_json j ON j.pk = e.pk JOIN sessions s ON s.id = e.session_id
-       WHERE entries_fts MATCH ? ${where}
+       FROM (SELECT rowid, rank FROM entries_fts WHERE entries_fts MATCH ? ${where} ORDER BY rowid DESC LIMIT ${RANK_WINDOW}) f
+       JOIN entries e ON e.pk = f.rowid JOIN entry_json j ON j.pk = e.pk JOIN sessions s ON s.id = e.session_id
        ORDER BY f.rank LIMIT ?`,
     )
       .raw()
       .all(...params) as [string, string | null, string, string, string | null, string, string, number][];
     return rows.map(([sessionId, sessionTitle, entryId, type, role, timestamp, json, rank]) => {
       const d = deriveColumns(JSON.parse(json) as SessionEntry);
-      const snippet = makeSnippet(d.body, terms) || makeSnippet(d.tools, terms) || makeSnippet(d.paths.replace(/\n/g, " "), terms) || d.preview;
-      return { sessionId, sessionTitle, entryId, type, role, timestamp, snippet, rank };
+      const text = snippet(d.body) || snippet(d.tools) || snippet(d.paths.replace(/\n/g, " ")) || d.preview;
+      return { sessionId, sessionTitle, entryId, type, role, timestamp, snippet: text, rank };
     });
   }
 

@@ -83,8 +83,15 @@ describe("context entries", () => {
     const store = newStore(dir);
     const id = (await store.importFile(file)).sessionId as string;
     const all = store.loadEntries(id);
-    const leaves = [store.getLeaf(id) as string, all[100]!.id, all[1234]!.id, all[2500]!.id, all[3999]!.id];
-    for (const compaction of all.filter((e) => e.type === "compaction").slice(0, 3)) leaves.push(compaction.id);
+    // the stored path shortcuts are in use (a regular session) and agree with the whole path
+    expect(store.db.prepare("SELECT irregular FROM sessions WHERE id = ?").pluck().get(id)).toBe(0);
+    const leaves = [store.getLeaf(id) as string, ...all.filter((_, i) => i % 211 === 0).map((e) => e.id)];
+    for (const e of all) if (e.type === "compaction" || e.type === "branch_summary") leaves.push(e.id);
+    const viaPath = store as unknown as { contextSeqsFromPath(s: string, l: string): number[]; contextSeqsFromAnchor(s: string, l: string): number[] | null };
+    for (const leaf of leaves) {
+      const fast = viaPath.contextSeqsFromAnchor(id, leaf);
+      if (fast !== null) expect(fast).toEqual(viaPath.contextSeqsFromPath(id, leaf));
+    }
     // after a compaction only the kept part (plus settings entries) is loaded
     expect(store.getContextEntries(id).length).toBeLessThan(store.getPath(id).length / 2);
     for (const leaf of leaves) {

@@ -134,6 +134,9 @@ describe("damaged files", () => {
     // a cycle ends the path instead of looping
     expect(store.getPath(id, "y").map((e) => e.id)).toEqual(["x", "y"]);
     expect(store.getPath(id, "c").map((e) => e.id)).toEqual(["c"]);
+    // duplicates and forward links: the context comes from the whole path, still cycle-safe
+    expect(store.db.prepare("SELECT irregular FROM sessions WHERE id = ?").pluck().get(id)).toBe(1);
+    expect(store.getContextEntries(id, "y").map((e) => e.id)).toEqual(["x", "y"]);
     // the report is stored
     expect(store.getImportReports(id)[0]!.issues).toHaveLength(8);
 

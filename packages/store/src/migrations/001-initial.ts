@@ -32,7 +32,8 @@ export const migration001Initial: Migration = {
         file_mtime_ms   REAL,
         head_hash       TEXT,                      -- sha256 of the first line (the header) as read
         tail_hash       TEXT,                      -- sha256 of the last <= 64 KiB before file_offset
-        generation      INTEGER NOT NULL DEFAULT 1 -- bumped when the source is re-imported whole
+        generation      INTEGER NOT NULL DEFAULT 1, -- bumped when the source is re-imported whole
+        irregular       INTEGER NOT NULL DEFAULT 0  -- 1 when duplicate ids or forward parent links make anchor_seq/settings_seq unreliable
       );
       CREATE INDEX sessions_header_id ON sessions(header_id);
 
@@ -56,6 +57,8 @@ export const migration001Initial: Migration = {
         tokens_before INTEGER,
         flags         INTEGER NOT NULL DEFAULT 0,  -- 1 pruned, 2 thinking, 4 fromExtension, 8 offline
         indexed       INTEGER NOT NULL DEFAULT 0,  -- 1 once the entry's text is in entries_fts
+        anchor_seq    INTEGER,                     -- nearest compaction on the path to this entry (itself included)
+        settings_seq  INTEGER,                     -- nearest thinking/model/mode change or ttsr injection on the path (itself included)
         UNIQUE (session_id, seq)
       );
       CREATE INDEX entries_by_id ON entries(session_id, id);
