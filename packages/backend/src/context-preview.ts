@@ -6,7 +6,6 @@
  */
 import {
   buildSessionContext,
-  compactionSummaryMessage,
   convertMessageToLlm,
   estimateContextUsage,
   estimateTokens,
@@ -71,12 +70,16 @@ export function skeletonPath(skeleton: TreeSkeleton, leafId: string | null): Ske
   return path.reverse();
 }
 
-/** Estimated context size if each path entry were the leaf; drops at each compaction to summary + kept part. */
-export function sizeSeries(path: readonly SkeletonNode[], summaryTokens: (compactionId: string) => number): ContextPreview["sizeSeries"] {
+/**
+ * Estimated context size if each path entry were the leaf; drops at each compaction to its summary
+ * (the skeleton's estimate of a compaction is its summary's) plus the kept part. No entry is read.
+ */
+export function sizeSeries(path: readonly SkeletonNode[]): ContextPreview["sizeSeries"] {
   const prefix = new Float64Array(path.length + 1);
   const indexOf = new Map<string, number>();
   for (let i = 0; i < path.length; i++) {
-    prefix[i + 1] = prefix[i]! + path[i]!.tokens;
+    // a compaction's own estimate is its summary, counted as `base` below, not as a kept message
+    prefix[i + 1] = prefix[i]! + (path[i]!.type === "compaction" ? 0 : path[i]!.tokens);
     indexOf.set(path[i]!.id, i);
   }
   let base = 0;
@@ -84,7 +87,7 @@ export function sizeSeries(path: readonly SkeletonNode[], summaryTokens: (compac
   return path.map((n, i) => {
     const compaction = n.type === "compaction";
     if (compaction) {
-      base = summaryTokens(n.id);
+      base = n.tokens;
       const kept = n.firstKeptEntryId !== undefined ? indexOf.get(n.firstKeptEntryId) : undefined;
       start = kept !== undefined && kept <= i ? kept : i + 1;
     }
@@ -125,10 +128,7 @@ export function contextPreview(store: SessionStore, sessionId: string, leafId: s
     }
   }
 
-  const series = sizeSeries(path, (id) => {
-    const e = store.getEntry(sessionId, id);
-    return e && isCompactionEntry(e) ? estimateTokens(compactionSummaryMessage(e)) : 0;
-  });
+  const series = sizeSeries(path);
 
   return {
     sessionId,
