@@ -22,14 +22,14 @@ export interface FollowerOptions {
 /** delay that merges bursts of watch events into one sync */
 const DEBOUNCE_MS = 40;
 
-export function startFollower(targets: readonly FollowTarget[], options: FollowerOptions): Follower {
+/** A Follower that can take more files after it started (sessions imported later). */
+export interface GrowingFollower extends Follower {
+  add(target: FollowTarget): void;
+}
+
+export function startFollower(initial: readonly FollowTarget[], options: FollowerOptions): GrowingFollower {
+  const targets: FollowTarget[] = [];
   const byDir = new Map<string, Map<string, FollowTarget>>();
-  for (const t of targets) {
-    const dir = path.dirname(t.file);
-    let files = byDir.get(dir);
-    if (!files) byDir.set(dir, (files = new Map()));
-    files.set(path.basename(t.file), t);
-  }
   const watchers: fs.FSWatcher[] = [];
   const timers = new Map<string, NodeJS.Timeout>();
   const lastSeen = new Map<string, string>();
@@ -59,7 +59,7 @@ export function startFollower(targets: readonly FollowTarget[], options: Followe
     );
   };
 
-  for (const [dir, files] of byDir) {
+  const watchDir = (dir: string, files: Map<string, FollowTarget>): void => {
     try {
       const w = fs.watch(dir, { persistent: false }, (_event, name) => {
         if (name === null) {
@@ -76,8 +76,20 @@ export function startFollower(targets: readonly FollowTarget[], options: Followe
     } catch {
       // fs.watch unavailable: polling only
     }
-  }
-  for (const t of targets) lastSeen.set(t.file, statKey(t.file));
+  };
+  const add = (t: FollowTarget): void => {
+    if (closed || targets.some((x) => x.file === t.file)) return;
+    targets.push(t);
+    lastSeen.set(t.file, statKey(t.file));
+    const dir = path.dirname(t.file);
+    let files = byDir.get(dir);
+    if (!files) {
+      byDir.set(dir, (files = new Map()));
+      watchDir(dir, files);
+    }
+    files.set(path.basename(t.file), t);
+  };
+  for (const t of initial) add(t);
   const poller = setInterval(() => {
     for (const t of targets) {
       if (statKey(t.file) !== lastSeen.get(t.file)) schedule(t);
@@ -86,7 +98,10 @@ export function startFollower(targets: readonly FollowTarget[], options: Followe
   poller.unref();
 
   return {
-    sessionIds: targets.map((t) => t.sessionId),
+    get sessionIds(): readonly string[] {
+      return targets.map((t) => t.sessionId);
+    },
+    add,
     close(): void {
       if (closed) return;
       closed = true;

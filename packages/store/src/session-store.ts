@@ -159,7 +159,7 @@ export interface ExportOptions {
 }
 
 export interface FollowOptions {
-  /** restrict to these sessions (default: every session with a source file) */
+  /** restrict to these sessions (default: every session with a source file, including ones imported later) */
   sessionIds?: string[];
   /** polling interval of the fallback poller in ms (default 500) */
   pollIntervalMs?: number;

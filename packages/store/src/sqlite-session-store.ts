@@ -1382,8 +1382,19 @@ export class SqliteSessionStore implements SessionStore {
           this.emit("follow-error", { sessionId: t.sessionId, message: errorMessage(err) });
         }
       },
-      onClose: () => this.followers.delete(follower),
+      onClose: () => {
+        this.followers.delete(follower);
+        stopAdding();
+      },
     });
+    // without a fixed list, sessions imported later are followed too
+    const stopAdding = wanted
+      ? () => undefined
+      : this.on("session-updated", (e) => {
+          if (e.reason !== "imported") return;
+          const file = this.sessionRow(e.sessionId)?.source_path;
+          if (file) follower.add({ sessionId: e.sessionId, file });
+        });
     this.followers.add(follower);
     return follower;
   }

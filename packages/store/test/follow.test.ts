@@ -47,6 +47,20 @@ describe("live follow", () => {
     expect(store.getEntry(id, "d")).toBeUndefined();
   });
 
+  it("a follower started first also follows sessions imported afterwards", async () => {
+    const dir = tempDir();
+    const store = newStore(dir);
+    const follower = store.follow();
+    expect(follower.sessionIds).toEqual([]);
+    const file = path.join(dir, "later.jsonl");
+    fs.writeFileSync(file, line(HEADER) + line(userEntry("a", null, "start")));
+    const id = (await store.importFile(file)).sessionId as string;
+    expect(follower.sessionIds).toEqual([id]);
+    fs.appendFileSync(file, line(userEntry("b", "a", "more", 1)));
+    await waitFor(() => store.getEntry(id, "b") !== undefined, 1000, "entry b");
+    follower.close();
+  });
+
   it("polling alone (no watch event) still follows within a second", async () => {
     const dir = tempDir();
     const file = path.join(dir, "poll.jsonl");
