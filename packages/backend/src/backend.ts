@@ -6,7 +6,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { createEngine, InlinePlanner, SettingsValidationError, EngineError, WorkerPlanner, type CompactionPlanner, type Engine, type CreateEngineOptions } from "@bonsai/engine";
-import { createDispatcher, IpcError, type Dispatch, type EventName, type EventPayload, type EventSink, type Handlers, type MethodName } from "@bonsai/ipc";
+import { createDispatcher, IpcError, type Dispatch, type EventName, type EventPayload, type EventSink, type Handlers } from "@bonsai/ipc";
 import { openStore, SessionLookupError, StoreError, NewerDatabaseError, DB_FILE_NAME, type SessionStore } from "@bonsai/store";
 import { engineHandlers, RequestTracker } from "./engine-handlers";
 import { fileKeyProvider, resolveApiKey, type KeyProvider } from "./keys";
@@ -31,8 +31,8 @@ export interface BackendOptions {
   /** engine options for tests and the CLI (summarizer factory, overrides, offline) */
   engine?: Pick<CreateEngineOptions, "summarizerFactory" | "settings" | "offline" | "hooks" | "pruneConfig">;
   env?: NodeJS.ProcessEnv;
-  /** errors that became "internal" (a bug): log them */
-  onInternalError?: (err: unknown, method: MethodName) => void;
+  /** errors that became "internal" (a bug) and failing event listeners: log them */
+  onInternalError?: (err: unknown, where: string) => void;
 }
 
 export interface Backend {
@@ -97,7 +97,7 @@ export function createBackend(options: BackendOptions): Backend {
       try {
         l(event, payload);
       } catch (err) {
-        options.onInternalError?.(err, "getAppInfo");
+        options.onInternalError?.(err, `a listener of the ${event} event`);
       }
     }
   };

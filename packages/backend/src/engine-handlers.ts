@@ -54,6 +54,10 @@ export class RequestTracker {
   get(kind: "compaction" | "branchSummary" | "prompt", sessionId: string): string | null {
     return this.#ids.get(`${kind}:${sessionId}`) ?? null;
   }
+  /** a call of this kind is running on the session */
+  has(kind: "compaction" | "branchSummary" | "prompt", sessionId: string): boolean {
+    return this.#ids.has(`${kind}:${sessionId}`);
+  }
   clear(kind: "compaction" | "branchSummary" | "prompt", sessionId: string): void {
     this.#ids.delete(`${kind}:${sessionId}`);
   }
@@ -163,7 +167,7 @@ export function engineHandlers(deps: EngineHandlerDeps): Pick<Handlers, EngineHa
       const running =
         (what === "all" || what === "compaction" ? engine.isCompacting(sessionId) : false) ||
         (what === "all" || what === "prompt" ? engine.isTurnRunning(sessionId) : false) ||
-        ((what === "all" || what === "branchSummary") && requests.get("branchSummary", sessionId) !== null);
+        ((what === "all" || what === "branchSummary") && requests.has("branchSummary", sessionId));
       if (what === "all" || what === "compaction") engine.abortCompaction(sessionId);
       if (what === "all" || what === "prompt") engine.abortTurn(sessionId);
       if (what === "all" || what === "branchSummary") engine.abortBranchSummary(sessionId);
@@ -173,7 +177,7 @@ export function engineHandlers(deps: EngineHandlerDeps): Pick<Handlers, EngineHa
     navigate: async ({ sessionId, targetId, summarize, instructions, requestId }) => {
       requireSession(store, sessionId);
       if (!store.getEntry(sessionId, targetId)) throw new IpcError("not_found", `no entry ${targetId} in session ${sessionId}`);
-      requests.set("branchSummary", sessionId, requestId ?? "");
+      requests.set("branchSummary", sessionId, requestId);
       try {
         const out = await engine.navigateTree(sessionId, targetId, { summarize, instructions });
         return { leafId: out.leafId, editorText: out.editorText ?? null, summaryEntryId: out.summaryEntry?.id ?? null, cancelled: out.cancelled };

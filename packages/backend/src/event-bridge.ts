@@ -84,12 +84,12 @@ export function forwardEngineEvents(engine: Engine, emit: EventSink, requests: R
       }),
     ),
     engine.on("branch_summary_start", ({ sessionId, targetId }) =>
-      emit("branchSummaryStart", { sessionId, requestId: requests.get("branchSummary", sessionId) || null, targetId }),
+      emit("branchSummaryStart", { sessionId, requestId: requests.get("branchSummary", sessionId), targetId }),
     ),
     engine.on("branch_summary_end", (e) =>
       emit("branchSummaryEnd", {
         sessionId: e.sessionId,
-        requestId: requests.get("branchSummary", e.sessionId) || null,
+        requestId: requests.get("branchSummary", e.sessionId),
         ok: !e.cancelled && e.errorMessage === undefined,
         aborted: e.aborted,
         errorMessage: e.errorMessage ?? null,

@@ -194,4 +194,41 @@ describe("createBackend", () => {
     expect(threaded).toEqual(inline);
     expect(contract.planCompaction.output.parse(threaded).possible).toBe(true);
   });
+
+  it("navigates with and without a branch summary, and puts a chosen user message back for editing", async () => {
+    const header = { type: "session", version: 3, id: "s-nav", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/tmp/nav" };
+    const msg = (id: string, parentId: string | null, role: "user" | "assistant", text: string) => ({
+      type: "message",
+      id,
+      parentId,
+      timestamp: "2026-01-01T00:00:01.000Z",
+      message:
+        role === "user"
+          ? { role, content: text, timestamp: 1 }
+          : { role, content: [{ type: "text", text }], api: "x", provider: "p", model: "m", usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 }, stopReason: "stop", timestamp: 2 },
+    });
+    const lines = [header, msg("u1", null, "user", "first question"), msg("a1", "u1", "assistant", "first answer"), msg("u2", "a1", "user", "second question"), msg("a2", "u2", "assistant", "second answer")];
+    const { results } = ok<{ results: { sessionId: string }[] }>(await call("importSessions", { files: [{ name: "nav.jsonl", content: lines.map((l) => JSON.stringify(l)).join("\n") }] }));
+    const sessionId = results[0]!.sessionId;
+    const events: { event: string; payload: Record<string, unknown> }[] = [];
+    backend.onEvent((event, payload) => events.push({ event, payload: payload as Record<string, unknown> }));
+
+    // leaving u2 -> a2 for a1 abandons that branch: it is summarized (offline summarizer) under a1
+    const summarized = contract.navigate.output.parse(ok(await call("navigate", { sessionId, targetId: "a1", summarize: true, requestId: "nav-1" })));
+    expect(summarized.summaryEntryId).not.toBeNull();
+    expect(summarized.leafId).toBe(summarized.summaryEntryId);
+    expect(events.find((e) => e.event === "branchSummaryEnd")?.payload).toMatchObject({ requestId: "nav-1", ok: true, entryId: summarized.summaryEntryId });
+    const skeleton = ok<{ nodes: { id: string; type: string; parentId: string | null }[] }>(await call("getSkeleton", { sessionId }));
+    expect(skeleton.nodes.find((n) => n.id === summarized.summaryEntryId)).toMatchObject({ type: "branch_summary", parentId: "a1" });
+
+    const plain = contract.navigate.output.parse(ok(await call("navigate", { sessionId, targetId: "a2", summarize: false })));
+    expect(plain).toEqual({ leafId: "a2", editorText: null, summaryEntryId: null, cancelled: false });
+    expect(events.some((e) => e.event === "sessionUpdated" && e.payload.reason === "leaf-moved" && e.payload.leafId === "a2")).toBe(true);
+
+    const edit = contract.navigate.output.parse(ok(await call("navigate", { sessionId, targetId: "u2", summarize: false })));
+    expect(edit).toMatchObject({ leafId: "a1", editorText: "second question" });
+
+    const missing = await call("navigate", { sessionId, targetId: "nope", summarize: false });
+    expect(missing.ok ? null : missing.error.code).toBe("not_found");
+  });
 });
