@@ -48,7 +48,7 @@ export type ImportStatus =
   | "failed";
 
 export interface ImportReport {
-  /** row id of the stored report (0 when not stored, e.g. "unchanged") */
+  /** row id of the stored report (0 when not stored: "unchanged", and "appended" without issues) */
   reportId: number;
   sourcePath: string;
   sessionId: string | null;

@@ -411,7 +411,7 @@ export class SqliteSessionStore implements SessionStore {
         added = this.insertEntries(row.id, pending, { fixFirstParentOfLegacy: row.source_version < 2 });
         this.refreshSessionMeta(row.id, added.length > 0 ? added[added.length - 1]?.id : undefined);
         this.saveFileState(row.id, state);
-        return this.storeReport({
+        const report: Omit<ImportReport, "reportId" | "startedAt"> = {
           sourcePath: row.source_path ?? "",
           sessionId: row.id,
           status: "appended",
@@ -419,7 +419,9 @@ export class SqliteSessionStore implements SessionStore {
           entriesAdded: added.length,
           issues,
           message: `${added.length} new entries${issues.length > 0 ? `, ${issues.length} issues` : ""}`,
-        });
+        };
+        // appends are frequent under live follow: a report row is kept only when there is something to report
+        return issues.length > 0 ? this.storeReport(report) : { ...report, reportId: 0, startedAt: nowIso() };
       })
       .immediate();
     this.scheduleIndexing();

@@ -58,7 +58,15 @@ export const importCommand: Command = {
           paths = defaultSessionDirs(extra).filter((d) => fs.existsSync(d));
           if (paths.length === 0) throw new UserError(`no session folders found (looked in ${defaultSessionDirs(extra).join(", ")}); give a PATH`);
         }
-        const result = await store.importPaths(paths, { signal: controller.signal });
+        // progress on a terminal only (a line rewritten in place); pipes and --json stay clean
+        const showProgress = process.stderr.isTTY === true && !args.options.json;
+        const result = await store.importPaths(paths, {
+          signal: controller.signal,
+          onProgress: showProgress
+            ? (p) => io.stderr(`\rimporting ${p.filesDone}/${p.filesTotal} files, ${(p.bytesDone / 1e6).toFixed(1)}/${(p.bytesTotal / 1e6).toFixed(1)} MB\x1b[K`)
+            : undefined,
+        });
+        if (showProgress) io.stderr("\r\x1b[K");
         const explicitFiles = new Set(paths.filter((p) => fs.statSync(p).isFile()));
         if (args.options.json) printJson(io, result);
         else {
