@@ -101,8 +101,8 @@ function startBrowserMode(why) {
   say(`starting browser mode because ${why}.`);
   say("the same app runs in your browser, served by this machine only (127.0.0.1, private token).");
   const child = spawn(process.execPath, [path.join(root, "apps/cli/bin/bonsai.mjs"), "serve", ...serveArgs], { stdio: "inherit", cwd: root });
-  const forward = (sig) => child.kill(sig);
-  process.on("SIGINT", forward);
-  process.on("SIGTERM", forward);
+  // Ctrl-C reaches the whole process group (the server stops by itself); SIGTERM is passed on
+  process.on("SIGINT", () => undefined);
+  process.on("SIGTERM", () => child.kill("SIGTERM"));
   child.on("exit", (code) => process.exit(code ?? 0));
 }
