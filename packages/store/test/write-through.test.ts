@@ -151,6 +151,21 @@ describe("pruning and restore", () => {
     expect(store.restorePruned(id)).toBe(0);
   });
 
+  it("pruning keeps what the agent appended since the last read", async () => {
+    const dir = tempDir();
+    const file = path.join(dir, "p.jsonl");
+    writePrunable(file);
+    const store = newStore(dir);
+    const id = (await store.importFile(file)).sessionId as string;
+    const p = store.getPath(id);
+    const results = applyPruning(p, planPruning(p), 7);
+    fs.appendFileSync(file, line(userEntry("late", "t11", "appended by the agent meanwhile", 99)));
+    store.applyPruning(id, results);
+    const onDisk = parseSessionText(fs.readFileSync(file, "utf8")).entries;
+    expect(onDisk[onDisk.length - 1]!.id).toBe("late");
+    expect(onDisk).toEqual(store.loadEntries(id));
+  });
+
   it("pruned originals survive a whole re-import while the entry is still pruned", async () => {
     const dir = tempDir();
     const file = path.join(dir, "p.jsonl");
