@@ -1,0 +1,101 @@
+/**
+ * Explorer benchmark: generated sessions of 10,000 and 100,000 entries (every entry type,
+ * branches, compactions), imported by path, then opened in the UI. Reports (median of 3 opens):
+ *   open -> first visible tree   click on the session until the first tree node is on screen
+ *     of which backend           the openSession call (sent -> answer received over the WebSocket)
+ *     of which renderer          answer received -> first node on screen (parse, layout, React Flow)
+ *   click -> inspector           click on the leaf node until the inspector shows that entry
+ *   layout                       toFlow in the renderer (from the status bar)
+ */
+import * as fs from "node:fs";
+import { generateSession, median, writeSessionJsonl } from "@bonsai/testkit";
+import { expect, test } from "../support/fixtures";
+
+const SIZES = [10_000, 100_000];
+const RUNS = 3;
+
+for (const size of SIZES) {
+  test(`explorer with ${size.toLocaleString("en")} entries`, async ({ app: page, bonsai }, testInfo) => {
+    const file = testInfo.outputPath(`bench-${size}.jsonl`);
+    const session = generateSession({ entries: size, seed: 100, contentScale: 0.25 });
+    session.header.title = `Bench ${size}`;
+    await writeSessionJsonl(file, session);
+    const importStart = Date.now();
+    const imported = await bonsai.call<{ results: Array<{ ok: boolean; sessionId: string | null; error: string | null }> }>("importSessions", { paths: [file] });
+    const importMs = Date.now() - importStart;
+    expect(imported.results[0]?.ok, imported.results[0]?.error ?? "").toBe(true);
+    await page.reload();
+    const item = page.getByTestId("session-item").filter({ hasText: `Bench ${size}` });
+    await expect(item).toBeVisible();
+
+    // the openSession round trip, seen from the WebSocket frames
+    let sentAt = 0;
+    let answeredAt = 0;
+    page.on("websocket", (ws) => {
+      ws.on("framesent", (f) => {
+        if (String(f.payload).includes('"method":"openSession"')) sentAt = Date.now();
+      });
+      ws.on("framereceived", (f) => {
+        const p = String(f.payload);
+        if (p.startsWith('{"t":"result"') && p.includes('"skeleton"')) answeredAt = Date.now();
+      });
+    });
+    const backend: number[] = [];
+    const renderer: number[] = [];
+    const open: number[] = [];
+    const inspect: number[] = [];
+    const layout: number[] = [];
+    let flowNodes = 0;
+    for (let run = 0; run < RUNS; run++) {
+      // open: from the click to the first tree node on screen
+      const t0 = Date.now();
+      await item.click();
+      await page.locator(".react-flow__node").first().waitFor({ state: "visible" });
+      const visibleAt = Date.now();
+      open.push(visibleAt - t0);
+      backend.push(answeredAt - sentAt);
+      renderer.push(visibleAt - answeredAt);
+      const status = page.getByTestId("tree-status");
+      await expect(status).toHaveAttribute("data-entry-count", String(size));
+      flowNodes = Number(await status.getAttribute("data-flow-nodes"));
+      layout.push(Number(/layout (\d+) ms/u.exec((await status.textContent()) ?? "")?.[1] ?? "NaN"));
+
+      // inspector: from the click on the leaf to the inspector showing it
+      const leafId = (await status.getAttribute("data-leaf-id")) ?? "";
+      const leaf = page.getByTestId(`tree-node-${leafId}`);
+      await expect(leaf).toBeVisible();
+      const t1 = await page.evaluate(() => performance.now());
+      await leaf.click();
+      await expect(page.getByTestId("inspector")).toHaveAttribute("data-entry-id", leafId);
+      inspect.push((await page.evaluate(() => performance.now())) - t1);
+
+      // navigable: fit the whole tree, walk up with the keyboard
+      await page.getByTestId("zoom-fit").click();
+      await page.keyboard.press("ArrowUp");
+      await expect(page.locator('[data-selected="true"]')).toHaveCount(1);
+
+      // close it again (open another view) so the next run opens from scratch
+      await page.reload();
+      await expect(item).toBeVisible();
+    }
+    const result = {
+      entries: size,
+      fileMb: Math.round(fs.statSync(file).size / 1e5) / 10,
+      importMs,
+      flowNodes,
+      openMs: Math.round(median(open)),
+      backendOpenSessionMs: Math.round(median(backend)),
+      rendererMs: Math.round(median(renderer)),
+      inspectorMs: Math.round(median(inspect)),
+      layoutMs: Math.round(median(layout)),
+      openRuns: open.map(Math.round),
+      inspectorRuns: inspect.map(Math.round),
+    };
+    console.log(`explorer bench ${JSON.stringify(result)}`);
+    fs.writeFileSync(testInfo.outputPath("result.json"), JSON.stringify(result, null, 2));
+    await testInfo.attach("result", { body: JSON.stringify(result, null, 2), contentType: "application/json" });
+    await page.getByTestId("session-item").filter({ hasText: `Bench ${size}` }).click();
+    await page.locator(".react-flow__node").first().waitFor({ state: "visible" });
+    await page.screenshot({ path: testInfo.outputPath(`bench-${size}.png`) });
+  });
+}
