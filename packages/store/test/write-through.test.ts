@@ -105,6 +105,16 @@ describe("appends", () => {
   });
 });
 
+/** a prunable session imported from its own file in a temp dir */
+async function importedPrunable(): Promise<{ dir: string; file: string; store: ReturnType<typeof newStore>; id: string }> {
+  const dir = tempDir();
+  const file = path.join(dir, "p.jsonl");
+  writePrunable(file);
+  const store = newStore(dir);
+  const id = (await store.importFile(file)).sessionId as string;
+  return { dir, file, store, id };
+}
+
 describe("pruning and restore", () => {
   it("replaces tool outputs in the store and the file, keeps the originals, and restores them", async () => {
     const dir = tempDir();
@@ -152,11 +162,7 @@ describe("pruning and restore", () => {
   });
 
   it("pruning keeps what the agent appended since the last read", async () => {
-    const dir = tempDir();
-    const file = path.join(dir, "p.jsonl");
-    writePrunable(file);
-    const store = newStore(dir);
-    const id = (await store.importFile(file)).sessionId as string;
+    const { file, store, id } = await importedPrunable();
     const p = store.getPath(id);
     const results = applyPruning(p, planPruning(p), 7);
     fs.appendFileSync(file, line(userEntry("late", "t11", "appended by the agent meanwhile", 99)));
@@ -167,11 +173,7 @@ describe("pruning and restore", () => {
   });
 
   it("pruned originals survive a whole re-import while the entry is still pruned", async () => {
-    const dir = tempDir();
-    const file = path.join(dir, "p.jsonl");
-    writePrunable(file);
-    const store = newStore(dir);
-    const id = (await store.importFile(file)).sessionId as string;
+    const { file, store, id } = await importedPrunable();
     const p = store.getPath(id);
     const results = applyPruning(p, planPruning(p), 1);
     store.applyPruning(id, results);
@@ -205,11 +207,7 @@ describe("pruning and restore", () => {
 
   // root writes into read-only folders anyway: the test needs an ordinary user
   it.skipIf(process.getuid?.() === 0)("a read-only folder: the rewrite fails with a clear error and the store is left unchanged", async () => {
-    const dir = tempDir();
-    const file = path.join(dir, "p.jsonl");
-    writePrunable(file);
-    const store = newStore(dir);
-    const id = (await store.importFile(file)).sessionId as string;
+    const { dir, store, id } = await importedPrunable();
     fs.chmodSync(dir, 0o555);
     try {
       const p = store.getPath(id);
