@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
@@ -15,6 +16,17 @@ describe("schema and migrations", () => {
       (n) => !n.startsWith("entries_fts_"),
     );
     expect(names).toEqual(["entries", "entries_fts", "entry_json", "import_reports", "labels", "pruned_outputs", "sessions", "settings"]);
+  });
+
+  it("opens with an explicit native binding (how Electron passes its own build)", () => {
+    const binding = createRequire(import.meta.url)
+      .resolve("better-sqlite3/package.json")
+      .replace(/package\.json$/, "build/Release/better_sqlite3.node");
+    expect(fs.existsSync(binding)).toBe(true);
+    const store = openStore({ path: path.join(tempDir(), "native.db"), nativeBinding: binding });
+    expect(store.listSessions()).toEqual([]);
+    store.close();
+    expect(() => openStore({ path: path.join(tempDir(), "bad.db"), nativeBinding: "/nonexistent/better_sqlite3.node" })).toThrow(DatabaseOpenError);
   });
 
   it("reopening a current database changes nothing", () => {

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { applyPruning, parseSessionText, planPruning, type SessionEntry } from "@bonsai/core";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { StoreEvents } from "../src/index";
 import { BEFORE_COMPACTION, HAVE_FIXTURES, HEADER, copyInto, line, newStore, sha256File, tempDir, toolResultEntry, userEntry } from "./support";
 
@@ -205,16 +205,22 @@ describe("pruning and restore", () => {
     expect(u.parentId).toBeNull();
   });
 
-  // root writes into read-only folders anyway: the test needs an ordinary user
-  it.skipIf(process.getuid?.() === 0)("a read-only folder: the rewrite fails with a clear error and the store is left unchanged", async () => {
-    const { dir, store, id } = await importedPrunable();
-    fs.chmodSync(dir, 0o555);
+  it("when the file cannot be replaced, the rewrite fails with a clear error and the store is left unchanged", async () => {
+    const { file, store, id } = await importedPrunable();
+    const before = fs.readFileSync(file, "utf8");
+    // the disk refuses the rename (injected: root ignores read-only folders)
+    const refuse = vi.spyOn(fs, "renameSync").mockImplementationOnce(() => {
+      throw Object.assign(new Error("EROFS: read-only file system, rename"), { code: "EROFS" });
+    });
     try {
       const p = store.getPath(id);
-      expect(() => store.applyPruning(id, applyPruning(p, planPruning(p), 1))).toThrow(/could not write .*store was left unchanged/);
-      expect(store.listPruned(id)).toEqual([]);
+      expect(() => store.applyPruning(id, applyPruning(p, planPruning(p), 1))).toThrow(/could not write .*read-only file system.*store was left unchanged/);
     } finally {
-      fs.chmodSync(dir, 0o755);
+      refuse.mockRestore();
     }
+    expect(store.listPruned(id)).toEqual([]);
+    expect(store.getSkeleton(id).nodes.some((n) => n.pruned)).toBe(false);
+    expect(fs.readFileSync(file, "utf8")).toBe(before);
+    expect(fs.readdirSync(path.dirname(file)).filter((f) => f.endsWith(".tmp"))).toEqual([]);
   });
 });
