@@ -4,12 +4,18 @@
  * of `dispatch`.
  */
 import type { z } from "zod";
-import { contract, type HandlerInput, type MethodName, type MethodOutput } from "./contract";
+import { contract, type Contract, type HandlerInput, type MethodName } from "./contract";
 import { IpcError, type CallResult, type IpcIssue } from "./errors";
 
-/** One handler per contract method, checked at compile time: a missing or mistyped one is an error. */
-export type Handlers = {
-  [M in MethodName]: (input: HandlerInput<M>) => Promise<MethodOutput<M>> | MethodOutput<M>;
+/** The shape every contract has: method name -> input and output schemas. */
+export type ContractShape = Record<string, { input: z.ZodType; output: z.ZodType }>;
+
+/**
+ * One handler per method of a contract, checked at compile time: a missing, extra-typed or
+ * mistyped handler is an error. Each receives the validated input and returns the output.
+ */
+export type Handlers<C extends ContractShape = Contract> = {
+  -readonly [M in keyof C]: (input: z.output<C[M]["input"]>) => Promise<z.output<C[M]["output"]>> | z.output<C[M]["output"]>;
 };
 
 export type Dispatch = (method: unknown, params: unknown) => Promise<CallResult>;

@@ -35,6 +35,15 @@ describe("the contract", () => {
     expect(Object.keys(incomplete)).not.toContain("listSessions");
   });
 
+  it("Handlers<Contract> rejects a handler with the wrong output at compile time", () => {
+    const handlers = echoHandlers();
+    // @ts-expect-error listSessions must return { sessions: SessionSummary[] }
+    handlers.listSessions = () => ({ sessions: "none" });
+    // @ts-expect-error getEntry's input has no field `nope`
+    handlers.getEntry = (input) => ({ entry: { id: input.nope, type: "message", parentId: null, timestamp: "" }, tokens: 0, prunedOriginal: null, onActivePath: false });
+    expect(typeof handlers.listSessions).toBe("function");
+  });
+
   it("the default settings satisfy the settings schema", () => {
     expect(settingsSchema.parse(DEFAULT_SETTINGS)).toEqual(DEFAULT_SETTINGS);
   });
