@@ -363,6 +363,20 @@ export class SqliteSessionStore implements SessionStore {
       const buf = readRange(fd, 0, stat.size);
       throwIfAborted(signal);
       return this.importWhole(file, buf, stat, existing, signal);
+    } catch (err) {
+      if (isAbortError(err)) throw err;
+      // nothing was changed (the data change is one transaction): say why, keep going with other files
+      const tooLong = (err as { code?: string }).code === "ERR_STRING_TOO_LONG";
+      const message = tooLong ? `${file} is too large to import (more than about 512 MB of text)` : `import of ${file} failed: ${errorMessage(err)}`;
+      return this.storeReport({
+        sourcePath: file,
+        sessionId: existing?.id ?? null,
+        status: "failed",
+        bytesRead: 0,
+        entriesAdded: 0,
+        issues: [{ line: 0, kind: "io-error", message }],
+        message,
+      });
     } finally {
       fs.closeSync(fd);
     }

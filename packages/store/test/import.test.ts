@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { buildIndex, getPath, parseSessionText, type SessionEntry } from "@bonsai/core";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { ImportIssue, StoreEvents } from "../src/index";
 import {
   BEFORE_COMPACTION,
@@ -147,6 +147,25 @@ describe("damaged files", () => {
     expect(next.issues).toEqual([]);
     expect(store.getEntryInfo(id, "d")).toMatchObject({ seq: 6, line: 13 });
     expect(store.getLeaf(id)).toBe("d");
+  });
+
+  it("a read error during an import is reported, changes nothing, and the next import works", async () => {
+    const dir = tempDir();
+    const file = path.join(dir, "s.jsonl");
+    fs.writeFileSync(file, line(HEADER) + line(userEntry("a", null, "x")));
+    const store = newStore(dir);
+    const fail = vi.spyOn(fs, "readSync").mockImplementationOnce(() => {
+      throw Object.assign(new Error("EIO: i/o error, read"), { code: "EIO" });
+    });
+    try {
+      const report = await store.importFile(file);
+      expect(report.status).toBe("failed");
+      expect(report.message).toMatch(/import of .*s\.jsonl failed: EIO/);
+    } finally {
+      fail.mockRestore();
+    }
+    expect(store.listSessions()).toEqual([]);
+    expect((await store.importFile(file)).status).toBe("imported");
   });
 
   it("a file that is not a session is reported and nothing is stored", async () => {
