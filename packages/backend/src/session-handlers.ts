@@ -2,6 +2,7 @@
  * Handlers over the store (and pure core): sessions, imports, tree and entry reads, export, search,
  * labels, context preview, plans. Thin: each maps contract DTOs to store calls.
  */
+import * as fs from "node:fs";
 import * as path from "node:path";
 import { estimateTokens, messageFromEntry, type BonsaiSettings, type SkeletonNode, type TreeSkeleton } from "@bonsai/core";
 import { IpcError, type EntryDetail, type EventSink, type Handlers, type ImportResult, type SessionSummary } from "@bonsai/ipc";
@@ -33,6 +34,14 @@ export interface SessionHandlerDeps {
 }
 
 const MAX_WARNINGS = 20;
+
+function isDirectory(file: string): boolean {
+  try {
+    return fs.statSync(file).isDirectory();
+  } catch {
+    return false;
+  }
+}
 
 export function toSummary(s: StoredSummary): SessionSummary {
   const firstLine = s.firstMessage.split("\n", 1)[0]?.trim() ?? "";
@@ -139,9 +148,13 @@ export function sessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, Sessio
           emit("importProgress", { requestId: requestId ?? null, source, fileIndex: i, fileCount: sources.length, done, total, finished });
         progress(0, 0, false);
         try {
-          const report = await store.importFile(file, { onProgress: (p) => progress(p.bytesDone, p.bytesTotal, false) });
-          results.push(toImportResult(source, report, store));
-          if (report.sessionId) skeletons.invalidate(report.sessionId);
+          const onProgress = (p: { bytesDone: number; bytesTotal: number }) => progress(p.bytesDone, p.bytesTotal, false);
+          // a folder imports every *.jsonl below it (e.g. ~/.pi/agent/sessions)
+          const reports = isDirectory(file) ? (await store.importPaths([file], { onProgress })).reports : [await store.importFile(file, { onProgress })];
+          for (const report of reports) {
+            results.push(toImportResult(reports.length > 1 ? report.sourcePath : source, report, store));
+            if (report.sessionId) skeletons.invalidate(report.sessionId);
+          }
         } catch (err) {
           results.push({ source, ok: false, sessionId: null, title: null, entriesImported: 0, warnings: [], error: err instanceof Error ? err.message : String(err) });
         }

@@ -95,6 +95,16 @@ describe("createBackend", () => {
     expect(missing.ok ? null : missing.error.code).toBe("not_found");
   });
 
+  it("imports every session file of a folder", async () => {
+    const folder = path.join(dir, "agent-sessions");
+    fs.mkdirSync(path.join(folder, "project"), { recursive: true });
+    fs.writeFileSync(path.join(folder, "one.jsonl"), tinySession("s-one"));
+    fs.writeFileSync(path.join(folder, "project", "two.jsonl"), tinySession("s-two"));
+    const r = ok<{ results: { ok: boolean; source: string }[] }>(await call("importSessions", { paths: [folder] }));
+    expect(r.results.filter((x) => x.ok).map((x) => path.basename(x.source)).sort()).toEqual(["one.jsonl", "two.jsonl"]);
+    expect(ok<{ sessions: unknown[] }>(await call("listSessions", {})).sessions).toHaveLength(2);
+  });
+
   it("reports a file that is not a session as a failed import, not a crash", async () => {
     const r = ok<{ results: { ok: boolean; error: string | null }[] }>(await call("importSessions", { files: [{ name: "notes.jsonl", content: "hello\nworld\n" }] }));
     expect(r.results[0]!.ok).toBe(false);
