@@ -338,16 +338,7 @@ export class SqliteSessionStore implements SessionStore {
         throw new Error("not a regular file");
       }
     } catch (err) {
-      const message = `cannot read ${file}: ${errorMessage(err)}`;
-      return this.storeReport({
-        sourcePath: file,
-        sessionId: existing?.id ?? null,
-        status: "failed",
-        bytesRead: 0,
-        entriesAdded: 0,
-        issues: [{ line: 0, kind: "io-error", message }],
-        message,
-      });
+      return this.failedReport(file, existing, `cannot read ${file}: ${errorMessage(err)}`);
     }
     try {
       if (existing && existing.file_size === stat.size && existing.file_mtime_ms === stat.mtimeMs) {
@@ -367,19 +358,22 @@ export class SqliteSessionStore implements SessionStore {
       if (isAbortError(err)) throw err;
       // nothing was changed (the data change is one transaction): say why, keep going with other files
       const tooLong = (err as { code?: string }).code === "ERR_STRING_TOO_LONG";
-      const message = tooLong ? `${file} is too large to import (more than about 512 MB of text)` : `import of ${file} failed: ${errorMessage(err)}`;
-      return this.storeReport({
-        sourcePath: file,
-        sessionId: existing?.id ?? null,
-        status: "failed",
-        bytesRead: 0,
-        entriesAdded: 0,
-        issues: [{ line: 0, kind: "io-error", message }],
-        message,
-      });
+      return this.failedReport(file, existing, tooLong ? `${file} is too large to import (more than about 512 MB of text)` : `import of ${file} failed: ${errorMessage(err)}`);
     } finally {
       fs.closeSync(fd);
     }
+  }
+
+  private failedReport(file: string, existing: SessionRow | undefined, message: string): ImportReport {
+    return this.storeReport({
+      sourcePath: file,
+      sessionId: existing?.id ?? null,
+      status: "failed",
+      bytesRead: 0,
+      entriesAdded: 0,
+      issues: [{ line: 0, kind: "io-error", message }],
+      message,
+    });
   }
 
   private unchanged(row: SessionRow, file: string): ImportReport {
