@@ -167,6 +167,23 @@ function throwIfAborted(signal: AbortSignal | undefined): void {
   }
 }
 
+/** Suffix of the copy of a source file taken before Bonsai rewrites it the first time. */
+export const BACKUP_SUFFIX = ".bonsai-original";
+
+/**
+ * Before the first rewrite of a source file, a copy of it is kept next to it as
+ * `<name>.jsonl.bonsai-original` (never overwritten later; agents list only *.jsonl files).
+ */
+function keepOriginalOnce(file: string): void {
+  const backup = `${file}${BACKUP_SUFFIX}`;
+  if (fs.existsSync(backup)) return;
+  try {
+    fs.copyFileSync(file, backup, fs.constants.COPYFILE_EXCL);
+  } catch (err) {
+    if ((err as { code?: string }).code !== "EEXIST") throw err;
+  }
+}
+
 function readRange(fd: number, start: number, end: number): Buffer {
   const buf = Buffer.allocUnsafe(Math.max(0, end - start));
   let done = 0;
@@ -1080,6 +1097,7 @@ export class SqliteSessionStore implements SessionStore {
   private rewriteSource(row: SessionRow): void {
     if (row.source_path === null) return;
     const text = Buffer.from(this.renderJsonl(row.id), "utf8");
+    keepOriginalOnce(row.source_path);
     atomicWriteFileSync(row.source_path, text);
     this.saveWrittenFileState(row.id, row.source_path, text);
     // the rewritten file has the header on line 1 and entry seq n on line n + 2

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { applyPruning, parseSessionText, planPruning, type SessionEntry } from "@bonsai/core";
 import { describe, expect, it, vi } from "vitest";
-import type { StoreEvents } from "../src/index";
+import { BACKUP_SUFFIX, type StoreEvents } from "../src/index";
 import { BEFORE_COMPACTION, HAVE_FIXTURES, HEADER, copyInto, line, newStore, sha256File, tempDir, toolResultEntry, userEntry } from "./support";
 
 function bigOutput(n: number, seed: string): string {
@@ -101,6 +101,10 @@ describe("appends", () => {
     expect(parsed.entries).toEqual([...stored, e]);
     expect(store.getSession(id)!.sourceVersion).toBe(3);
     expect(fs.readdirSync(dir).filter((f) => f.endsWith(".tmp"))).toEqual([]);
+    // the legacy original is kept next to it, once
+    expect(sha256File(`${file}${BACKUP_SUFFIX}`)).toBe(sha256File(BEFORE_COMPACTION));
+    store.appendEntry(id, { type: "thinking_level_change", thinkingLevel: "low" });
+    expect(sha256File(`${file}${BACKUP_SUFFIX}`)).toBe(sha256File(BEFORE_COMPACTION));
     expect((await store.importFile(file)).status).toBe("unchanged");
   });
 });

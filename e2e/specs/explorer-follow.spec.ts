@@ -1,0 +1,51 @@
+/** Live follow: entries an agent appends to the session file appear in the open tree, centred on the new leaf. */
+import * as fs from "node:fs";
+import { generateSession, writeSessionJsonl } from "@bonsai/testkit";
+import { expect, screenshot, test } from "./explorer-fixtures";
+
+test("entries appended to the source file show up in the open tree", async ({ app: page, bonsai }, testInfo) => {
+  const file = testInfo.outputPath("followed.jsonl");
+  const session = generateSession({ entries: 60, seed: 61, compactionInterval: 0, branchProbability: 0 });
+  session.header.title = "Followed session";
+  await writeSessionJsonl(file, session);
+  const imported = await bonsai.call<{ results: Array<{ ok: boolean; error: string | null }> }>("importSessions", { paths: [file] });
+  expect(imported.results[0]?.ok, imported.results[0]?.error ?? "").toBe(true);
+  await page.reload();
+  const item = page.getByTestId("session-item").filter({ hasText: "Followed session" });
+  await item.click();
+  const status = page.getByTestId("tree-status");
+  await expect(status).toHaveAttribute("data-entry-count", "60");
+  await expect(page.getByTestId("follow-toggle")).toBeChecked();
+
+  // the agent writes a new prompt and a reply
+  const last = session.entries[session.entries.length - 1]?.id ?? null;
+  const now = Date.now();
+  const lines = [
+    { type: "message", id: "f0110001", parentId: last, timestamp: new Date(now).toISOString(), message: { role: "user", content: "Now follow me live", timestamp: now } },
+    {
+      type: "message",
+      id: "f0110002",
+      parentId: "f0110001",
+      timestamp: new Date(now + 1000).toISOString(),
+      message: {
+        role: "assistant",
+        content: [{ type: "text", text: "Following along." }],
+        api: "openai-completions",
+        provider: "mock",
+        model: "mock-model",
+        usage: { input: 10, output: 3, cacheRead: 0, cacheWrite: 0, totalTokens: 13 },
+        stopReason: "stop",
+        timestamp: now + 1000,
+      },
+    },
+  ];
+  fs.appendFileSync(file, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+
+  await expect(status).toHaveAttribute("data-entry-count", "62", { timeout: 30_000 });
+  await expect(status).toHaveAttribute("data-leaf-id", "f0110002");
+  const leaf = page.getByTestId("tree-node-f0110002");
+  await expect(leaf).toBeInViewport();
+  await expect(leaf).toHaveAttribute("data-leaf", "true");
+  await expect(leaf).toContainText("Following along.");
+  await screenshot(page, testInfo, "followed");
+});
