@@ -232,12 +232,12 @@ export function engineHandlers(deps: EngineHandlerDeps): Pick<Handlers, EngineHa
       engine.updateSettings(patch);
       return settingsState();
     },
-    setApiKey: ({ key }) => {
-      keys.set(key);
+    setApiKey: async ({ key }) => {
+      await keys.set(key);
       return settingsState();
     },
-    clearApiKey: () => {
-      keys.clear();
+    clearApiKey: async () => {
+      await keys.clear();
       return settingsState();
     },
     testConnection: () => {

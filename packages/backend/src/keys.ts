@@ -12,8 +12,9 @@ export interface KeyProvider {
   /** where set() stores the key */
   readonly storage: "keychain" | "file";
   get(): string | null;
-  set(key: string): void;
-  clear(): void;
+  /** may persist asynchronously (the desktop app's backend process asks the main process to encrypt it) */
+  set(key: string): void | Promise<void>;
+  clear(): void | Promise<void>;
 }
 
 export const API_KEY_FILE = "api-key";
