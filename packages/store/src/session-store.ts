@@ -163,6 +163,12 @@ export interface FollowOptions {
   sessionIds?: string[];
   /** polling interval of the fallback poller in ms (default 500) */
   pollIntervalMs?: number;
+  /**
+   * session folders in which new *.jsonl files are imported (and then followed) as agents create
+   * them, e.g. defaultSessionDirs(); scanned every folderScanMs (default 2000)
+   */
+  folders?: readonly string[];
+  folderScanMs?: number;
 }
 
 export interface Follower {

@@ -1423,8 +1423,39 @@ export class SqliteSessionStore implements SessionStore {
           const file = this.sessionRow(e.sessionId)?.source_path;
           if (file) follower.add({ sessionId: e.sessionId, file });
         });
+    const stopScanning = options.folders && options.folders.length > 0 ? this.watchFolders(options.folders, options.folderScanMs ?? 2000) : () => undefined;
+    const close = follower.close.bind(follower);
+    follower.close = () => {
+      stopScanning();
+      close();
+    };
     this.followers.add(follower);
     return follower;
+  }
+
+  /** Imports session files that appear in `folders` (new paths, or known non-sessions that changed). */
+  private watchFolders(folders: readonly string[], everyMs: number): () => void {
+    const skipped = new Map<string, string>(); // not a session: path -> size:mtime when last read
+    const scan = (): void => {
+      if (this.closed) return;
+      for (const f of scanPaths(folders.filter((d) => fs.existsSync(d))).files) {
+        if (this.sessionBySource(f.path)) continue; // followed already
+        let key: string;
+        try {
+          const st = fs.statSync(f.path);
+          key = `${st.size}:${st.mtimeMs}`;
+        } catch {
+          continue;
+        }
+        if (skipped.get(f.path) === key) continue;
+        const report = this.syncFile(f.path, "import");
+        if (report.status === "not-a-session" || report.status === "failed") skipped.set(f.path, key);
+      }
+    };
+    const timer = setInterval(scan, everyMs);
+    timer.unref();
+    setImmediate(scan);
+    return () => clearInterval(timer);
   }
 
   close(): void {

@@ -61,6 +61,25 @@ describe("live follow", () => {
     follower.close();
   });
 
+  it("with folders, new session files are imported as agents create them, then followed", async () => {
+    const dir = tempDir();
+    const sessions = path.join(dir, "sessions", "--x-proj--");
+    fs.mkdirSync(sessions, { recursive: true });
+    const store = newStore(dir);
+    const follower = store.follow({ folders: [path.join(dir, "sessions")], folderScanMs: 100 });
+    fs.writeFileSync(path.join(sessions, "notes.jsonl"), line({ type: "summary" }));
+    const file = path.join(sessions, "2025-01-01T00-00-00-000Z_new.jsonl");
+    fs.writeFileSync(file, line({ ...HEADER, id: "brand-new" }) + line(userEntry("a", null, "hello")));
+    await waitFor(() => store.getSession("brand-new") !== undefined, 2000, "the new session");
+    expect(follower.sessionIds).toContain("brand-new");
+    fs.appendFileSync(file, line(userEntry("b", "a", "more", 1)));
+    await waitFor(() => store.getEntry("brand-new", "b") !== undefined, 1000, "entry b");
+    // the non-session file was read once, not on every scan
+    await new Promise((r) => setTimeout(r, 350));
+    expect(store.getImportReports(path.join(sessions, "notes.jsonl"))).toHaveLength(1);
+    follower.close();
+  });
+
   it("polling alone (no watch event) still follows within a second", async () => {
     const dir = tempDir();
     const file = path.join(dir, "poll.jsonl");
