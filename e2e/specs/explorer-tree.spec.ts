@@ -50,6 +50,12 @@ test("compaction and branch-summary nodes with the boundary drawn", async ({ app
   await expect(page.getByTestId("inspector-compaction")).toBeVisible();
   await expect(page.getByTestId("inspector-summary")).not.toBeEmpty();
   await expect(page.getByTestId("inspector-origin")).toHaveText("the summarization model");
+  // labels: shown on the node, editable in the inspector, removable
+  await page.getByTestId("label-input").fill("before the refactor");
+  await page.getByTestId("label-save").click();
+  await expect(latest.getByTestId("node-label")).toHaveText("before the refactor");
+  await page.getByTestId("label-clear").click();
+  await expect(latest.getByTestId("node-label")).toHaveCount(0);
   await page.getByTestId(`link-${expected.firstKeptId}`).click();
   await expect(inspector).toHaveAttribute("data-entry-id", expected.firstKeptId);
   await expect(kept).toHaveAttribute("data-selected", "true");

@@ -30,6 +30,7 @@ function Toolbar() {
   const leafId = useExplorer((s) => s.skeleton?.leafId ?? null);
   const requestFocus = useExplorer((s) => s.requestFocus);
   const setFollow = useExplorer((s) => s.setFollow);
+  const setPanel = useExplorer((s) => s.setPanel);
   const pathLength = graph?.active.path.length ?? 0;
   return (
     <div className="bz-toolbar">
@@ -51,6 +52,9 @@ function Toolbar() {
       <label className="bz-check" title="Center the tree on the leaf when an agent appends entries">
         <input type="checkbox" checked={follow} onChange={(e) => setFollow(e.target.checked)} data-testid="follow-toggle" /> Follow
       </label>
+      <button type="button" disabled={!leafId} onClick={() => setPanel("compact")} data-testid="toolbar-compact" title="Compact at the leaf (C)">
+        Compact…
+      </button>
       <button type="button" onClick={() => requestFocus("fit")} data-testid="zoom-fit" title="Zoom to fit (F)">
         Fit
       </button>

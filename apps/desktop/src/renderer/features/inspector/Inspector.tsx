@@ -296,6 +296,7 @@ export function Inspector() {
   const detail = useExplorer((s) => (s.selectedId ? s.details[s.selectedId] : undefined));
   const detailError = useExplorer((s) => s.detailError);
   const setState = useExplorer((s) => s.setState);
+  const setPanel = useExplorer((s) => s.setPanel);
   const leafId = useExplorer((s) => s.skeleton?.leafId ?? null);
 
   if (!selectedId) return <div className="bz-empty">Select a node to inspect it (click, or arrows and Enter).</div>;
@@ -321,7 +322,12 @@ export function Inspector() {
               Switch branch here…
             </button>
           ) : (
-            <span className="bz-flag bz-flag-leaf">current leaf</span>
+            <>
+              <span className="bz-flag bz-flag-leaf">current leaf</span>
+              <button type="button" onClick={() => setPanel("compact")} data-testid="inspector-compact">
+                Compact…
+              </button>
+            </>
           )}
         </div>
         <LabelEditor entry={e} />
