@@ -18,6 +18,8 @@ export default defineConfig({
       rollupOptions: {
         input: {
           index: resolve(here, "src/main/index.ts"),
+          // the backend's utility process (store + engine), forked by main
+          "backend-host": resolve(here, "src/main/backend-host.ts"),
           // the engine's compaction planner threads (main looks for out/main/compaction-worker.js)
           "compaction-worker": resolve(here, "../../packages/engine/src/worker/compaction-worker.ts"),
         },

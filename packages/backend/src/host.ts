@@ -11,36 +11,12 @@
  * The API key reaches the host in memory only (from the keychain, via init); saving or clearing it
  * is asked of the main process, which owns safeStorage.
  */
-import { IpcError, type CallResult, type Dispatch } from "@bonsai/ipc";
+import { IpcError, type CallResult } from "@bonsai/ipc";
 import { createBackend, type Backend, type BackendOptions } from "./backend";
 import type { KeyProvider } from "./keys";
-
-export interface PortLike {
-  postMessage(message: unknown): void;
-  /** returns the unsubscribe function */
-  onMessage(listener: (message: unknown) => void): () => void;
-}
-
-export interface HostInit {
-  dataDir: string;
-  dbPath?: string;
-  nativeBinding?: string;
-  workerUrl?: string;
-  version: string;
-  /** the main process can show a native file picker */
-  nativeDialogs: boolean;
-  /** the stored key, decrypted by the main process (null when none) */
-  storedKey: string | null;
-  keyStorage: "keychain" | "file";
-}
+import type { HostInit, PortLike, PortMessage } from "./remote";
 
 type Ask = { what: "chooseSessionFiles" } | { what: "setKey"; key: string } | { what: "clearKey" };
-
-interface Message {
-  t?: unknown;
-  id?: unknown;
-  [k: string]: unknown;
-}
 
 /** Host side: wait for init, create the backend, answer calls, forward events. Resolves with the backend. */
 export function serveBackendOverPort(port: PortLike, extra: Pick<BackendOptions, "engine" | "env" | "onInternalError"> = {}): Promise<Backend> {
@@ -56,7 +32,7 @@ export function serveBackendOverPort(port: PortLike, extra: Pick<BackendOptions,
 
   return new Promise<Backend>((resolveBackend, rejectBackend) => {
     port.onMessage((raw) => {
-      const m = raw as Message;
+      const m = raw as PortMessage;
       if (m.t === "init" && !backend) {
         const init = m.options as HostInit;
         let memoryKey = init.storedKey;
@@ -112,92 +88,3 @@ export function serveBackendOverPort(port: PortLike, extra: Pick<BackendOptions,
   });
 }
 
-export interface HostAnswers {
-  chooseSessionFiles(): Promise<string[] | null>;
-  setKey(key: string): void | Promise<void>;
-  clearKey(): void | Promise<void>;
-}
-
-export interface RemoteBackend {
-  dispatch: Dispatch;
-  onEvent(listener: (event: string, payload: unknown) => void): () => void;
-  /** the host went away: every pending and later call fails with "unavailable" */
-  disconnect(reason: string): void;
-  /** ask the host to close the backend (database, workers); resolves when it did or after timeoutMs */
-  close(timeoutMs?: number): Promise<void>;
-}
-
-/** Main side: start the host with `init` and talk to it; resolves once the backend is ready. */
-export function connectBackendOverPort(port: PortLike, init: HostInit, answers: HostAnswers): Promise<RemoteBackend> {
-  let nextId = 1;
-  let down: string | null = null;
-  const pending = new Map<number, (r: CallResult) => void>();
-  const listeners = new Set<(event: string, payload: unknown) => void>();
-  let onClosed: (() => void) | null = null;
-
-  const remote: RemoteBackend = {
-    dispatch: (method, params) => {
-      if (down !== null) return Promise.resolve({ ok: false, error: { code: "unavailable", message: down } });
-      const id = nextId++;
-      return new Promise<CallResult>((resolve) => {
-        pending.set(id, resolve);
-        port.postMessage({ t: "call", id, method, params });
-      });
-    },
-    onEvent(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    disconnect(reason) {
-      down = reason;
-      for (const [, resolve] of pending) resolve({ ok: false, error: { code: "unavailable", message: reason } });
-      pending.clear();
-      onClosed?.();
-    },
-    close(timeoutMs = 5000) {
-      if (down !== null) return Promise.resolve();
-      return new Promise<void>((resolve) => {
-        const timer = setTimeout(done, timeoutMs);
-        function done() {
-          clearTimeout(timer);
-          onClosed = null;
-          resolve();
-        }
-        onClosed = done;
-        port.postMessage({ t: "close" });
-      }).then(() => remote.disconnect("the backend was closed"));
-    },
-  };
-
-  const answer = (id: number, work: () => unknown) => {
-    void Promise.resolve()
-      .then(work)
-      .then(
-        (value) => port.postMessage({ t: "answer", id, ok: true, value: value ?? null }),
-        (err: unknown) => port.postMessage({ t: "answer", id, ok: false, error: err instanceof Error ? err.message : String(err) }),
-      );
-  };
-
-  return new Promise<RemoteBackend>((resolve, reject) => {
-    port.onMessage((raw) => {
-      const m = raw as Message;
-      if (m.t === "ready") resolve(remote);
-      else if (m.t === "closed") onClosed?.();
-      else if (m.t === "init-error") reject(new Error(String(m.message)));
-      else if (m.t === "result" && typeof m.id === "number") {
-        const done = pending.get(m.id);
-        pending.delete(m.id);
-        done?.(m.result as CallResult);
-      } else if (m.t === "event" && typeof m.event === "string") {
-        for (const l of listeners) l(m.event, m.payload);
-      } else if (m.t === "ask" && typeof m.id === "number") {
-        const id = m.id;
-        if (m.what === "chooseSessionFiles") answer(id, () => answers.chooseSessionFiles());
-        else if (m.what === "setKey" && typeof m.key === "string") answer(id, () => answers.setKey(m.key as string));
-        else if (m.what === "clearKey") answer(id, () => answers.clearKey());
-        else answer(id, () => Promise.reject(new Error(`unknown request ${String(m.what)}`)));
-      }
-    });
-    port.postMessage({ t: "init", options: init });
-  });
-}

@@ -1,4 +1,5 @@
 export { createBackend, mapBackendError, type Backend, type BackendOptions } from "./backend";
 export { fileKeyProvider, resolveApiKey, API_KEY_FILE, type KeyProvider } from "./keys";
 // the browser-mode server (needs `ws`) is a separate entry: import { startServer } from "@bonsai/backend/server"
-export { serveBackendOverPort, connectBackendOverPort, type PortLike, type HostInit, type HostAnswers, type RemoteBackend } from "./host";
+export { serveBackendOverPort } from "./host";
+export { connectBackendOverPort, type PortLike, type PortMessage, type HostInit, type HostAnswers, type RemoteBackend } from "./remote";

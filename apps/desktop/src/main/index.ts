@@ -1,15 +1,17 @@
 /**
- * The Electron main process: owns the backend (store + engine; compaction planning runs in the
- * engine's worker threads), one window, the application menu, and the security policy of
- * Electron's checklist (context isolation, sandbox, no Node in the renderer, CSP, no navigation,
- * no new windows, no permissions). The renderer reaches the backend only through the preload's
- * contract functions.
+ * The Electron main process: one window, the application menu, the security policy of Electron's
+ * checklist (context isolation, sandbox, no Node in the renderer, CSP, no navigation, no new
+ * windows, no permissions), and the bridge between the window and the backend. The backend (store
+ * + engine, with the engine's compaction worker threads) runs in a utility process
+ * (backend-host.ts), so SQLite and long work never block this process; main answers what only it
+ * can do: native file dialogs and the OS keychain. The renderer reaches the backend only through
+ * the preload's contract functions.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { app, BrowserWindow, dialog, ipcMain, Menu, session, shell } from "electron";
-import { createBackend, type Backend } from "@bonsai/backend";
+import { app, BrowserWindow, dialog, ipcMain, Menu, session, shell, utilityProcess } from "electron";
+import { connectBackendOverPort, type RemoteBackend } from "@bonsai/backend/remote";
 import { serveOverIpcMain, eventMessage } from "@bonsai/ipc/electron";
 import { keychainKeyProvider } from "./key-store";
 import { buildMenu } from "./menu";
@@ -24,7 +26,7 @@ const devServerUrl = !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undef
 if (process.env.BONSAI_USER_DATA_DIR) app.setPath("userData", path.resolve(process.env.BONSAI_USER_DATA_DIR));
 
 let win: BrowserWindow | null = null;
-let backend: Backend | null = null;
+let backend: RemoteBackend | null = null;
 
 /** The renderer's own pages: the built index.html, or the dev server in `electron-vite dev`. */
 function isAppUrl(url: string): boolean {
@@ -32,9 +34,9 @@ function isAppUrl(url: string): boolean {
   return url.split(/[?#]/)[0] === rendererUrl;
 }
 
-function workerUrl(): URL | undefined {
+function workerUrl(): string | undefined {
   const file = path.join(here, "compaction-worker.js");
-  return fs.existsSync(file) ? pathToFileURL(file) : undefined;
+  return fs.existsSync(file) ? pathToFileURL(file).href : undefined;
 }
 
 function createWindow(userData: string): BrowserWindow {
@@ -77,6 +79,73 @@ function lockDown(): void {
   session.defaultSession.setPermissionCheckHandler(() => false);
 }
 
+function sendToWindow(event: string, payload: unknown): void {
+  if (win && !win.isDestroyed()) win.webContents.send(...eventMessage(event, payload));
+}
+
+/** Forks the backend process and connects to it. */
+async function startBackend(userData: string): Promise<RemoteBackend> {
+  const keychain = keychainKeyProvider(userData);
+  const child = utilityProcess.fork(path.join(here, "backend-host.js"), [], {
+    serviceName: "Bonsai backend",
+    stdio: "inherit",
+    env: { ...process.env },
+  });
+  const port = {
+    postMessage: (message: unknown) => child.postMessage(message),
+    onMessage: (listener: (message: unknown) => void) => {
+      child.on("message", listener);
+      return () => child.off("message", listener);
+    },
+  };
+  let remote: RemoteBackend | null = null;
+  let quitting = false;
+  app.once("before-quit", () => (quitting = true));
+  const exited = new Promise<number>((resolve) => child.once("exit", resolve));
+  void exited.then((code) => {
+    remote?.disconnect(`the backend process exited (code ${code})`);
+    if (!quitting) {
+      sendToWindow("notification", { level: "error", message: `Bonsai's backend stopped (exit code ${code}). Restart the app to continue.`, sessionId: null });
+    }
+  });
+  const connecting = connectBackendOverPort(
+    port,
+    {
+      dataDir: userData,
+      // better-sqlite3 built for Electron's ABI (scripts/start.mjs builds it; packaged apps rebuild it in place)
+      nativeBinding: process.env.BONSAI_NATIVE_BINDING || undefined,
+      workerUrl: workerUrl(),
+      version: app.getVersion(),
+      nativeDialogs: true,
+      storedKey: keychain.get(),
+      keyStorage: "keychain",
+    },
+    {
+      chooseSessionFiles: async () => {
+        const options: Electron.OpenDialogOptions = {
+          title: "Import sessions",
+          properties: ["openFile", "multiSelections"],
+          filters: [
+            { name: "Agent sessions", extensions: ["jsonl"] },
+            { name: "All files", extensions: ["*"] },
+          ],
+        };
+        const r = win ? await dialog.showOpenDialog(win, options) : await dialog.showOpenDialog(options);
+        return r.canceled ? null : r.filePaths;
+      },
+      setKey: (key) => keychain.set(key),
+      clearKey: () => keychain.clear(),
+    },
+  );
+  remote = await Promise.race([
+    connecting,
+    exited.then((code) => {
+      throw new Error(`the backend process exited during start-up (code ${code})`);
+    }),
+  ]);
+  return remote;
+}
+
 async function main(): Promise<void> {
   if (!app.requestSingleInstanceLock()) {
     app.quit();
@@ -87,42 +156,17 @@ async function main(): Promise<void> {
   const userData = app.getPath("userData");
 
   try {
-    backend = createBackend({
-      dataDir: userData,
-      // better-sqlite3 built for Electron's ABI (scripts/start.mjs builds it; packaged apps rebuild it in place)
-      nativeBinding: process.env.BONSAI_NATIVE_BINDING || undefined,
-      keyProvider: keychainKeyProvider(userData),
-      mode: "electron",
-      version: app.getVersion(),
-      worker: (() => {
-        const url = workerUrl();
-        return url ? { url } : undefined;
-      })(),
-      chooseSessionFiles: async () => {
-        const options: Electron.OpenDialogOptions = {
-          title: "Import sessions",
-          properties: ["openFile", "multiSelections"],
-          filters: [{ name: "Agent sessions", extensions: ["jsonl"] }, { name: "All files", extensions: ["*"] }],
-        };
-        const r = win ? await dialog.showOpenDialog(win, options) : await dialog.showOpenDialog(options);
-        return r.canceled ? null : r.filePaths;
-      },
-      onInternalError: (err, method) => console.error(`bonsai: internal error in ${method}:`, err),
-    });
+    backend = await startBackend(userData);
   } catch (err) {
     dialog.showErrorBox("Bonsai cannot start", err instanceof Error ? err.message : String(err));
     app.exit(1);
     return;
   }
+  const remote = backend;
 
-  serveOverIpcMain(ipcMain, backend.dispatch, isAppUrl);
-  backend.onEvent((event, payload) => {
-    if (win && !win.isDestroyed()) win.webContents.send(...eventMessage(event, payload));
-  });
-
-  const sendMenuCommand = (command: Parameters<Parameters<typeof buildMenu>[0]>[0]) => {
-    if (win && !win.isDestroyed()) win.webContents.send(...eventMessage("menuCommand", { command }));
-  };
+  serveOverIpcMain(ipcMain, remote.dispatch, isAppUrl);
+  remote.onEvent(sendToWindow);
+  const sendMenuCommand = (command: Parameters<Parameters<typeof buildMenu>[0]>[0]) => sendToWindow("menuCommand", { command });
   Menu.setApplicationMenu(buildMenu(sendMenuCommand, userData));
   win = createWindow(userData);
   win.on("closed", () => (win = null));
@@ -141,10 +185,10 @@ async function main(): Promise<void> {
   });
   let closing = false;
   app.on("before-quit", (event) => {
-    if (closing || !backend) return;
+    if (closing) return;
     closing = true;
     event.preventDefault();
-    void backend.close().finally(() => app.exit(0));
+    void remote.close().finally(() => app.exit(0));
   });
 }
 
