@@ -18,7 +18,10 @@ test("compact with instructions: new node at the leaf and the new context", asyn
   const countBefore = Number(await page.getByTestId("context-count").textContent());
   expect(countBefore).toBeGreaterThan(20);
 
-  await page.getByTestId("tab-compact").click();
+  // the Compact button of the current leaf opens the panel with the plan
+  await leafNode(page).click();
+  await page.getByTestId("inspector-compact").click();
+  await expect(page.getByTestId("side-panel")).toHaveAttribute("data-panel", "compact");
   await expect(page.getByTestId("compaction-plan")).toBeVisible();
   await expect(page.getByTestId("plan-summarized")).not.toHaveText(/^0 entries/u);
   const requestsBefore = model.chatRequests().length;
