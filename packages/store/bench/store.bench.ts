@@ -8,6 +8,7 @@
  *   + search index   indexing the entries for FTS (runs in the background after an import)
  *   reopen+context   open the database, getContextEntries(leaf), buildSessionContext
  *   FTS              store.search (limit 50), median over several queries
+ *   skeleton         getSkeleton: one row per entry (what the tree view draws)
  *
  * Targets (issue 3): reopen+context >= 20x faster than parse+context; import <= 2x parse; FTS < 50 ms.
  */
@@ -65,6 +66,7 @@ interface Row {
   reopen: Timed;
   fts: number;
   ftsWorst: number;
+  skeleton: Timed;
   contextMessages: number;
 }
 
@@ -120,7 +122,14 @@ async function benchFile(name: string, file: string, repeats: number, queries: s
     );
   }
   if (check !== contextMessages) throw new Error(`${name}: store context has ${check} messages, in-memory ${contextMessages}`);
-  // FTS
+  // FTS, and the tree skeleton (one row per entry, what the explorer draws)
+  // (a fresh store each time: the store keeps recent skeletons in memory, this measures building one)
+  const skeletonRuns: Timed[] = [];
+  for (let i = 0; i < 3; i++) {
+    const fresh = openStore({ path: db });
+    skeletonRuns.push(time(() => void fresh.getSkeleton(sessionId)));
+    fresh.close();
+  }
   const store = openStore({ path: db });
   const perQuery: number[] = [];
   for (const q of queries) {
@@ -141,6 +150,7 @@ async function benchFile(name: string, file: string, repeats: number, queries: s
     reopen: best(reopenRuns),
     fts: median(perQuery),
     ftsWorst: Math.max(...perQuery),
+    skeleton: best(skeletonRuns),
     contextMessages,
   };
 }
@@ -176,7 +186,7 @@ console.log(
 console.log();
 console.log(
   markdownTable(
-    ["session", "parse+context (ms)", "reopen+context (ms)", "speed-up", "context messages", "FTS median (ms)", "FTS slowest query (ms)"],
+    ["session", "parse+context (ms)", "reopen+context (ms)", "speed-up", "context messages", "FTS median (ms)", "FTS slowest query (ms)", "skeleton (ms)"],
     rows.map((r) => [
       r.name,
       `${f0(r.parseContext.wall)} (CPU ${f0(r.parseContext.cpu)})`,
@@ -185,6 +195,7 @@ console.log(
       f0(r.contextMessages),
       f1(r.fts),
       f1(r.ftsWorst),
+      `${f0(r.skeleton.wall)} (CPU ${f0(r.skeleton.cpu)})`,
     ]),
   ),
 );

@@ -139,6 +139,9 @@ type SkeletonRow = [
 ];
 
 /** entry types whose effect on the context comes from anywhere on the path (context-building.md §1.4) */
+/** skeletons kept in memory (the sessions most recently drawn) */
+const SKELETON_CACHE = 3;
+
 /** search ranks at most this many of the newest matches */
 const RANK_WINDOW = 2000;
 
@@ -518,6 +521,7 @@ export class SqliteSessionStore implements SessionStore {
   }
 
   private clearEntries(sessionId: string): void {
+    this.entryWrites++;
     this.sql("DELETE FROM entries_fts WHERE rowid IN (SELECT pk FROM entries WHERE session_id = ? AND indexed = 1)").run(sessionId);
     this.sql("DELETE FROM entry_json WHERE pk IN (SELECT pk FROM entries WHERE session_id = ?)").run(sessionId);
     this.sql("DELETE FROM entries WHERE session_id = ?").run(sessionId);
@@ -641,6 +645,7 @@ export class SqliteSessionStore implements SessionStore {
   /** Inserts entries after the session's last one (file order); returns them. Caller holds the transaction. */
   private insertEntries(sessionId: string, pending: PendingEntry[], opts: { fixFirstParentOfLegacy?: boolean }): SessionEntry[] {
     if (pending.length === 0) return [];
+    this.entryWrites++;
     const last = this.sql("SELECT seq, id FROM entries WHERE session_id = ? ORDER BY seq DESC LIMIT 1").get(sessionId) as
       | { seq: number; id: string }
       | undefined;
@@ -885,8 +890,29 @@ export class SqliteSessionStore implements SessionStore {
     return r ? { entry: JSON.parse(r.json) as SessionEntry, seq: r.seq, line: r.line } : undefined;
   }
 
+  /** the last skeletons built (a 100,000-entry session takes a noticeable moment to read) */
+  private readonly skeletons = new Map<string, { stamp: string; nodes: SkeletonNode[] }>();
+  /** bumped by every change of entry rows made through this store */
+  private entryWrites = 0;
+
+  /** Changes when entries change here or another connection (CLI, worker) commits to the file. */
+  private skeletonStamp(): string {
+    return `${String(this.db.pragma("data_version", { simple: true }))}:${this.entryWrites}`;
+  }
+
   getSkeleton(sessionId: string): TreeSkeleton {
     const row = this.requireSession(sessionId);
+    const stamp = this.skeletonStamp();
+    const cached = this.skeletons.get(sessionId);
+    if (cached && cached.stamp === stamp) return { sessionId, leafId: row.leaf_id, nodes: [...cached.nodes] };
+    const nodes = this.readSkeletonNodes(sessionId);
+    this.skeletons.delete(sessionId);
+    this.skeletons.set(sessionId, { stamp, nodes });
+    while (this.skeletons.size > SKELETON_CACHE) this.skeletons.delete(this.skeletons.keys().next().value as string);
+    return { sessionId, leafId: row.leaf_id, nodes: [...nodes] };
+  }
+
+  private readSkeletonNodes(sessionId: string): SkeletonNode[] {
     const labels = new Map<string, string>();
     for (const l of this.sql("SELECT target_id, label FROM labels WHERE session_id = ? AND label IS NOT NULL").raw().all(sessionId) as [string, string][]) {
       labels.set(l[0], l[1]);
@@ -913,7 +939,7 @@ export class SqliteSessionStore implements SessionStore {
       if (tokensBefore !== null) node.tokensBefore = tokensBefore;
       nodes[i] = node;
     }
-    return { sessionId, leafId: row.leaf_id, nodes };
+    return nodes;
   }
 
   /** seq list of the path root -> leaf, from the parent links alone (an index-only scan, no JSON). */
@@ -1224,6 +1250,7 @@ export class SqliteSessionStore implements SessionStore {
   }
 
   private replaceEntryJson(sessionId: string, seq: number, entry: SessionEntry, json: string): void {
+    this.entryWrites++;
     const d = deriveColumns(entry);
     const row = this.sql("SELECT pk, indexed FROM entries WHERE session_id = ? AND seq = ?").get(sessionId, seq) as { pk: number; indexed: number };
     this.sql(

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { applyPruning, parseSessionText, planPruning, type SessionEntry } from "@bonsai/core";
 import { describe, expect, it, vi } from "vitest";
-import { BACKUP_SUFFIX, type StoreEvents } from "../src/index";
+import { BACKUP_SUFFIX, openStore, type StoreEvents } from "../src/index";
 import { BEFORE_COMPACTION, HAVE_FIXTURES, HEADER, copyInto, line, newStore, sha256File, tempDir, toolResultEntry, userEntry } from "./support";
 
 function bigOutput(n: number, seed: string): string {
@@ -226,5 +226,31 @@ describe("pruning and restore", () => {
     expect(store.getSkeleton(id).nodes.some((n) => n.pruned)).toBe(false);
     expect(fs.readFileSync(file, "utf8")).toBe(before);
     expect(fs.readdirSync(path.dirname(file)).filter((f) => f.endsWith(".tmp"))).toEqual([]);
+  });
+});
+
+describe("skeleton", () => {
+  it("stays current across appends, leaf moves, pruning and writes by another connection", async () => {
+    const { file, store, id } = await importedPrunable();
+    const first = store.getSkeleton(id);
+    expect(first.nodes).toHaveLength(24);
+    first.nodes.pop(); // callers get their own array
+    expect(store.getSkeleton(id).nodes).toHaveLength(24);
+    const e = store.appendEntry(id, { type: "thinking_level_change", thinkingLevel: "high" });
+    expect(store.getSkeleton(id).nodes.map((n) => n.id).slice(-1)).toEqual([e.id]);
+    store.setLeaf(id, "u3");
+    expect(store.getSkeleton(id).leafId).toBe("u3");
+    const p = store.getPath(id, "t11");
+    store.applyPruning(id, applyPruning(p, planPruning(p), 3));
+    expect(store.getSkeleton(id).nodes.some((n) => n.pruned)).toBe(true);
+    // another process (the CLI, a worker) writes to the same database file
+    const other = openStore({ path: store.db.name });
+    try {
+      fs.appendFileSync(file, line(userEntry("from-other", e.id, "hi", 50)));
+      await other.importFile(file);
+    } finally {
+      other.close();
+    }
+    expect(store.getSkeleton(id).nodes.map((n) => n.id)).toContain("from-other");
   });
 });
