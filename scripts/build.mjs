@@ -17,10 +17,22 @@ const entryPoints = { bonsai: path.join(root, "apps/cli/src/main.ts") };
 const workerEntry = path.join(root, "packages/engine/src/worker/compaction-worker.ts");
 if (fs.existsSync(workerEntry)) entryPoints["compaction-worker"] = workerEntry;
 
-await build({
+// Code splitting: dist/bonsai.mjs holds the command line, the registry and the command specs; each
+// command implementation (and what it needs: engine, store, server, ...) is a chunk under
+// dist/chunks/, loaded by a dynamic import when that command runs. dist/compaction-worker.mjs stays
+// where the CLI's engine looks for it (apps/cli/src/bundle-paths.ts).
+const outdir = path.join(root, "apps/cli/dist");
+
+const result = await build({
   entryPoints,
-  outdir: path.join(root, "apps/cli/dist"),
+  outdir,
+  absWorkingDir: root, // metafile paths relative to the repository root
+  metafile: true,
+  write: false,
   outExtension: { ".js": ".mjs" },
+  splitting: true,
+  entryNames: "[name]",
+  chunkNames: "chunks/[name]-[hash]",
   bundle: true,
   platform: "node",
   format: "esm",
@@ -30,6 +42,27 @@ await build({
   banner: { js: "import { createRequire as __bonsaiCreateRequire } from 'node:module'; const require = __bonsaiCreateRequire(import.meta.url);" },
   logLevel: "warning",
 });
+// Others run the CLI while it is rebuilt: chunks (content-hashed names) are written first and the
+// entries last, each file by rename, so a starting `bonsai` never sees an entry without its chunks.
+// Chunks of earlier builds are removed once they are 10 minutes old (a running command may still
+// import one).
+function writeAtomic(file, contents) {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, contents);
+  fs.renameSync(tmp, file);
+}
+const isChunk = (file) => path.dirname(file) === path.join(outdir, "chunks");
+for (const out of result.outputFiles.filter((f) => isChunk(f.path))) writeAtomic(out.path, out.contents);
+for (const out of result.outputFiles.filter((f) => !isChunk(f.path))) writeAtomic(out.path, out.contents);
+const written = new Set(result.outputFiles.map((f) => f.path));
+const chunkDir = path.join(outdir, "chunks");
+for (const name of fs.existsSync(chunkDir) ? fs.readdirSync(chunkDir) : []) {
+  const file = path.join(chunkDir, name);
+  if (!written.has(file) && Date.now() - fs.statSync(file).mtimeMs > 10 * 60_000) fs.rmSync(file, { force: true });
+}
+// which chunk holds which source (apps/cli/test/lazy-commands.test.ts checks what each command loads)
+writeAtomic(path.join(outdir, "meta.json"), JSON.stringify(result.metafile));
 
 if (only !== "cli" && fs.existsSync(path.join(root, "apps/desktop/electron.vite.config.ts"))) {
   execFileSync("pnpm", ["--filter", "@bonsai/desktop", "build"], { stdio: "inherit", cwd: root });

@@ -4,11 +4,12 @@
  */
 import { formatCommandHelp, parseArgs, usageLine } from "./args";
 import { COMMANDS } from "./commands/index";
-import type { Command } from "./commands/command";
+import type { CommandEntry } from "./commands/command";
 import { INTERNAL_ERROR_EXIT, UsageError, UserError } from "./errors";
 import type { Io } from "./output";
 
-export function findCommand(name: string): Command | undefined {
+/** The registry line of a command (its spec; `load()` imports the implementation). */
+export function findCommand(name: string): CommandEntry | undefined {
   return COMMANDS.find((c) => c.spec.name === name);
 }
 
@@ -44,7 +45,9 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
       io.stdout(formatCommandHelp(command.spec));
       return 0;
     }
-    return (await command.run(args, io)) ?? 0;
+    // the implementation (and what it imports: engine, store, server...) is loaded only now
+    const implementation = await command.load();
+    return (await implementation.run(args, io)) ?? 0;
   } catch (err) {
     if (err instanceof UserError) {
       io.stderr(`bonsai: ${err.message}\n`);

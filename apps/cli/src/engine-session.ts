@@ -10,20 +10,13 @@ import { fileURLToPath } from "node:url";
 import type { SettingsPatch } from "@bonsai/core";
 import { createEngine, EngineError, SettingsValidationError, type Engine } from "@bonsai/engine";
 import { DB_FILE_NAME, defaultDbPath, openStore, SessionLookupError, StoreError, type SqliteSessionStore } from "@bonsai/store";
-import type { OptionSpec, ParsedArgs, PositionalSpec } from "./args";
+import type { ParsedArgs } from "./args";
+import { besideBundle } from "./bundle-paths";
 import { UserError } from "./errors";
 import type { Io } from "./output";
 
-export const SESSION_POSITIONAL: PositionalSpec = { name: "SESSION", description: "a stored session id (or unique prefix), or a session file (imported first)" };
-
-export const DATA_DIR_OPTION: OptionSpec = { name: "data-dir", type: "string", valueName: "DIR", description: "Bonsai's data folder (default: the desktop app's)" };
-
-export const MODEL_OPTIONS: OptionSpec[] = [
-  { name: "model", type: "string", valueName: "ID", description: "model id for this run (default: settings model.model)" },
-  { name: "base-url", type: "string", valueName: "URL", description: "OpenAI-compatible endpoint for this run, e.g. http://127.0.0.1:8080/v1" },
-  { name: "offline", type: "boolean", description: "use the offline extractive summarizer, no model" },
-  DATA_DIR_OPTION,
-];
+// the options the engine commands share live with the command specs (cheap to load)
+export { DATA_DIR_OPTION, MODEL_OPTIONS, SESSION_POSITIONAL } from "./commands/command";
 
 export interface EngineSession {
   store: SqliteSessionStore;
@@ -33,7 +26,7 @@ export interface EngineSession {
 }
 
 function bundledWorker(): URL | undefined {
-  const url = new URL("./compaction-worker.mjs", import.meta.url);
+  const url = besideBundle("compaction-worker.mjs");
   return fs.existsSync(fileURLToPath(url)) ? url : undefined;
 }
 

@@ -19,7 +19,6 @@ import {
   type SessionIndex,
 } from "@bonsai/core";
 import { UserError, describeFsError } from "./errors";
-import { loadStoredSession, looksLikeSessionId, resolveStoredSource } from "./stored-session";
 import { warn, type Io } from "./output";
 
 export type SessionSource = { kind: "file"; path: string } | { kind: "stored"; sessionId: string; dbPath: string };
@@ -43,14 +42,22 @@ export interface LoadedSession {
   stored?: { sessionId: string; jsonl(): string };
 }
 
-/** Decides what a SESSION argument names. */
-function resolveSource(arg: string): SessionSource {
+/** A path-like argument (a separator or a .jsonl name) is a missing file, never a stored id. */
+export function looksLikeSessionId(arg: string): boolean {
+  return !/[/\\]/.test(arg) && !arg.endsWith(".jsonl");
+}
+
+/**
+ * Decides what a SESSION argument names. The store (better-sqlite3) is imported only when the
+ * argument is not a file and may be a stored session id: reading a file never loads it.
+ */
+async function resolveSource(arg: string): Promise<SessionSource> {
   if (arg.trim() === "") throw new UserError("the session argument is empty");
   let st: ReturnType<typeof statSync>;
   try {
     st = statSync(arg);
   } catch (err) {
-    if ((err as { code?: string }).code === "ENOENT" && looksLikeSessionId(arg)) return resolveStoredSource(arg);
+    if ((err as { code?: string }).code === "ENOENT" && looksLikeSessionId(arg)) return (await import("./stored-session")).resolveStoredSource(arg);
     throw new UserError(`${arg}: ${describeFsError(err)}`);
   }
   if (st.isDirectory()) throw new UserError(`${arg}: is a directory, not a session file`);
@@ -81,8 +88,8 @@ export function loadSessionText(text: string, source: SessionSource, label: stri
 
 /** Loads the session a command argument names (see the module comment). */
 export async function loadSession(arg: string): Promise<LoadedSession> {
-  const source = resolveSource(arg);
-  if (source.kind === "stored") return loadStoredSession(source, arg);
+  const source = await resolveSource(arg);
+  if (source.kind === "stored") return (await import("./stored-session")).loadStoredSession(source, arg);
   return loadSessionText(readText(source, arg), source, arg);
 }
 

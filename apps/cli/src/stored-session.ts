@@ -9,11 +9,6 @@ import { UserError } from "./errors";
 import type { LoadedSession, SessionSource } from "./session-source";
 import { cliDbPath } from "./store-db";
 
-/** A path-like argument (a separator or a .jsonl name) is a missing file, never a stored id. */
-export function looksLikeSessionId(arg: string): boolean {
-  return !/[/\\]/.test(arg) && !arg.endsWith(".jsonl");
-}
-
 /** The stored session an argument names; a clear error when it is neither a file nor a stored id. */
 export function resolveStoredSource(arg: string): SessionSource {
   const dbPath = cliDbPath();

@@ -12,10 +12,10 @@ import {
 import { UsageError } from "../errors";
 import { printJson, type Io } from "../output";
 import { loadSession, reportIssues, requireEntryId, resolveLeafId, type LoadedSession } from "../session-source";
-import { JSON_OPTION, type Command } from "./command";
+import type { Command } from "./command";
+import { branchSpec, DEFAULT_BRANCH_BUDGET } from "./branch.spec";
 
-/** The budget used when --budget is not given (the issue's default; 0 means unlimited). */
-export const DEFAULT_BRANCH_BUDGET = 100_000;
+export { DEFAULT_BRANCH_BUDGET } from "./branch.spec";
 
 export interface BranchReport {
   commonAncestorId: string | null;
@@ -72,17 +72,7 @@ function printText(io: Io, session: LoadedSession, report: BranchReport): void {
 }
 
 export const branchCommand: Command = {
-  spec: {
-    name: "branch",
-    summary: "Show which abandoned entries a branch summary would cover when moving from one leaf to another entry, within a token budget.",
-    positionals: [{ name: "SESSION", description: "a session JSONL file (any format version; read only)" }],
-    options: [
-      { name: "from", type: "string", valueName: "OLD_LEAF", description: "the leaf being left (default: the session's leaf, for a file its last entry)" },
-      { name: "to", type: "string", valueName: "TARGET", description: "the entry navigated to (required)" },
-      { name: "budget", type: "integer", valueName: "N", description: `token budget of the summarized messages (default ${DEFAULT_BRANCH_BUDGET}; 0 = unlimited)` },
-      JSON_OPTION,
-    ],
-  },
+  spec: branchSpec,
   async run(args, io) {
     const to = args.options.to as string | undefined;
     if (to === undefined) throw new UsageError("missing --to TARGET: usage: bonsai branch SESSION --to TARGET [--from OLD_LEAF] [--budget N] [--json]");

@@ -1,5 +1,5 @@
 /** The shape of one `bonsai <name>` command module. */
-import type { CommandSpec, ParsedArgs } from "../args";
+import type { CommandSpec, OptionSpec, ParsedArgs, PositionalSpec } from "../args";
 import type { Io } from "../output";
 
 export interface Command {
@@ -8,5 +8,29 @@ export interface Command {
   run(args: ParsedArgs, io: Io): Promise<number | void> | number | void;
 }
 
+/**
+ * One line of the registry (index.ts): the spec, cheap to load (help, argument parsing), and the
+ * implementation, imported only when the command runs. `load()` must resolve to a command whose
+ * spec is this same object.
+ */
+export interface CommandEntry {
+  spec: CommandSpec;
+  load(): Promise<Command>;
+}
+
 /** The `--json` option every read command offers. */
 export const JSON_OPTION = { name: "json", type: "boolean", description: "print JSON instead of text" } as const;
+
+/** The SESSION argument of the read-only commands on a file. */
+export const FILE_POSITIONAL: PositionalSpec = { name: "SESSION", description: "a session JSONL file (any format version; read only)" };
+
+export const SESSION_POSITIONAL: PositionalSpec = { name: "SESSION", description: "a stored session id (or unique prefix), or a session file (imported first)" };
+
+export const DATA_DIR_OPTION: OptionSpec = { name: "data-dir", type: "string", valueName: "DIR", description: "Bonsai's data folder (default: the desktop app's)" };
+
+export const MODEL_OPTIONS: OptionSpec[] = [
+  { name: "model", type: "string", valueName: "ID", description: "model id for this run (default: settings model.model)" },
+  { name: "base-url", type: "string", valueName: "URL", description: "OpenAI-compatible endpoint for this run, e.g. http://127.0.0.1:8080/v1" },
+  { name: "offline", type: "boolean", description: "use the offline extractive summarizer, no model" },
+  DATA_DIR_OPTION,
+];

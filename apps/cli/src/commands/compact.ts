@@ -4,9 +4,10 @@
  * offline summarizer, and prints what was summarized and the summary.
  */
 import type { CompactionEntry } from "@bonsai/core";
-import { MODEL_OPTIONS, SESSION_POSITIONAL, withEngineSession } from "../engine-session";
+import { withEngineSession } from "../engine-session";
 import { printJson, type Io } from "../output";
-import { JSON_OPTION, type Command } from "./command";
+import type { Command } from "./command";
+import { compactSpec } from "./compact.spec";
 
 function describeSummarizer(details: unknown, model: string, offline: boolean): string {
   const d = details as { summarizer?: string } | undefined;
@@ -14,17 +15,7 @@ function describeSummarizer(details: unknown, model: string, offline: boolean): 
 }
 
 export const compactCommand: Command = {
-  spec: {
-    name: "compact",
-    summary: "Compact a session: summarize the older part of the current branch into a compaction entry (the summary can be previewed with --dry-run).",
-    positionals: [SESSION_POSITIONAL],
-    options: [
-      { name: "instructions", type: "string", valueName: "TEXT", description: "what the summary should focus on" },
-      { name: "dry-run", type: "boolean", description: "print the summary without adding it to the session" },
-      ...MODEL_OPTIONS,
-      JSON_OPTION,
-    ],
-  },
+  spec: compactSpec,
   async run(args, io: Io) {
     await withEngineSession(args, io, async ({ engine, sessionId }) => {
       engine.on("compaction_progress", (p) => {

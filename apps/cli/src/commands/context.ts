@@ -10,7 +10,8 @@ import {
 } from "@bonsai/core";
 import { column, printJson, type Io } from "../output";
 import { loadSession, reportIssues, resolveLeafId, type LoadedSession } from "../session-source";
-import { JSON_OPTION, type Command } from "./command";
+import type { Command } from "./command";
+import { contextSpec } from "./context.spec";
 
 export interface ContextReport {
   leafId: string | null;
@@ -99,12 +100,7 @@ function printText(io: Io, session: LoadedSession, report: ContextReport, contex
 }
 
 export const contextCommand: Command = {
-  spec: {
-    name: "context",
-    summary: "Show the messages the model sees from a leaf (default: the last entry of the file), with their producing entries, roles and token estimates.",
-    positionals: [{ name: "SESSION", description: "a session JSONL file (any format version; read only)" }],
-    options: [{ name: "leaf", type: "string", valueName: "ID", description: "entry id to build the context from" }, JSON_OPTION],
-  },
+  spec: contextSpec,
   async run(args, io) {
     const session = await loadSession(args.positionals[0] as string);
     reportIssues(io, session);

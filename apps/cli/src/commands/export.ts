@@ -9,18 +9,10 @@ import { writeFileAtomic } from "../atomic-write";
 import { UserError, describeFsError } from "../errors";
 import { loadSession, reportIssues, requireEntryId } from "../session-source";
 import type { Command } from "./command";
+import { exportSpec } from "./export.spec";
 
 export const exportCommand: Command = {
-  spec: {
-    name: "export",
-    summary: "Write a session as JSONL in the current format (resumable by pi / oh-my-pi) or as Markdown of the active path.",
-    positionals: [{ name: "SESSION", description: "a stored session id (or unique prefix) or a session file" }],
-    options: [
-      { name: "output", short: "o", type: "string", valueName: "FILE", description: "write to FILE (atomically) instead of stdout" },
-      { name: "format", type: "string", valueName: "jsonl|md", description: "jsonl (default) or md" },
-      { name: "leaf", type: "string", valueName: "ID", description: "Markdown: the path to this entry (default: the current leaf)" },
-    ],
-  },
+  spec: exportSpec,
   async run(args, io) {
     const format = (args.options.format as string | undefined) ?? "jsonl";
     if (format !== "jsonl" && format !== "md") throw new UserError(`--format must be jsonl or md, got ${JSON.stringify(format)}`, 2);

@@ -10,7 +10,8 @@ import { defaultSessionDirs, type ImportReport } from "@bonsai/store";
 import { UserError } from "../errors";
 import { printJson, warn, type Io } from "../output";
 import { withCliStore } from "../store-db";
-import { JSON_OPTION, type Command } from "./command";
+import type { Command } from "./command";
+import { importSpec } from "./import.spec";
 
 function describe(r: ImportReport): string {
   const name = r.sourcePath;
@@ -34,15 +35,7 @@ function printIssues(io: Io, r: ImportReport): void {
 }
 
 export const importCommand: Command = {
-  spec: {
-    name: "import",
-    summary:
-      "Import pi / oh-my-pi session files or folders (recursively) into the Bonsai database. Without PATH: the agents' session folders. Source files are never modified.",
-    positionals: [
-      { name: "PATH...", description: "session files or folders (default: ~/.pi/agent/sessions, ~/.omp/agent/sessions, BONSAI_SESSIONS_DIRS)", optional: true, variadic: true },
-    ],
-    options: [JSON_OPTION],
-  },
+  spec: importSpec,
   async run(args, io) {
     const given = args.positionals;
     for (const p of given) if (!fs.existsSync(p)) throw new UserError(`${p}: no such file or directory`);

@@ -1,15 +1,11 @@
 /** `bonsai ls [--json]`: the sessions in the Bonsai database, most recently updated first. */
 import { column, printJson } from "../output";
 import { withCliStore } from "../store-db";
-import { JSON_OPTION, type Command } from "./command";
+import type { Command } from "./command";
+import { lsSpec } from "./ls.spec";
 
 export const lsCommand: Command = {
-  spec: {
-    name: "ls",
-    summary: "List the sessions in the Bonsai database (most recently updated first): id, last update, entries, title or first message, folder.",
-    positionals: [],
-    options: [JSON_OPTION],
-  },
+  spec: lsSpec,
   async run(args, io) {
     await withCliStore({ create: false }, (store) => {
       const sessions = store.listSessions();

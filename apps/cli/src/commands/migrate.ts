@@ -3,24 +3,17 @@
  * Without -o the JSONL goes to stdout; with -o it replaces OUT atomically. The source is never changed
  * unless OUT names it.
  */
-import { CURRENT_SESSION_VERSION, serializeSession, sessionLines } from "@bonsai/core";
+import { serializeSession, sessionLines } from "@bonsai/core";
 import * as path from "node:path";
 import { writeFileAtomic } from "../atomic-write";
 import { UserError, describeFsError } from "../errors";
 import { printJson, warn } from "../output";
 import { loadSession, reportIssues } from "../session-source";
-import { JSON_OPTION, type Command } from "./command";
+import type { Command } from "./command";
+import { migrateSpec } from "./migrate.spec";
 
 export const migrateCommand: Command = {
-  spec: {
-    name: "migrate",
-    summary: `Write a session in the current format version (${CURRENT_SESSION_VERSION}). Legacy v1 entries get ids and parents, v2 hookMessage roles become custom.`,
-    positionals: [{ name: "SESSION", description: "a session JSONL file (any format version)" }],
-    options: [
-      { name: "output", short: "o", type: "string", valueName: "OUT", description: "write to this file (atomically) instead of stdout" },
-      { ...JSON_OPTION, description: "with -o, print a JSON summary of what was written" },
-    ],
-  },
+  spec: migrateSpec,
   async run(args, io) {
     const session = await loadSession(args.positionals[0] as string);
     reportIssues(io, session);

@@ -3,25 +3,13 @@
  * stored session to TARGET; with --summarize the abandoned branch is summarized into a branch
  * summary attached at the destination (branch-summary.md §1).
  */
-import { MODEL_OPTIONS, SESSION_POSITIONAL, withEngineSession } from "../engine-session";
+import { withEngineSession } from "../engine-session";
 import { printJson } from "../output";
-import { JSON_OPTION, type Command } from "./command";
+import type { Command } from "./command";
+import { navigateSpec } from "./navigate.spec";
 
 export const navigateCommand: Command = {
-  spec: {
-    name: "navigate",
-    summary: "Move a session's leaf to another entry; with --summarize, summarize the branch being left and attach the summary at the destination.",
-    positionals: [
-      SESSION_POSITIONAL,
-      { name: "TARGET", description: "id of the entry to move to (a user message: the leaf goes to its parent and its text is printed for re-editing)" },
-    ],
-    options: [
-      { name: "summarize", type: "boolean", description: "summarize the abandoned branch" },
-      { name: "instructions", type: "string", valueName: "TEXT", description: "custom summary instructions (replace the default prompt)" },
-      ...MODEL_OPTIONS,
-      JSON_OPTION,
-    ],
-  },
+  spec: navigateSpec,
   async run(args, io) {
     await withEngineSession(args, io, async ({ engine, store, sessionId }) => {
       const from = store.getLeaf(sessionId);

@@ -12,7 +12,8 @@ import {
 } from "@bonsai/core";
 import { printJson, type Io } from "../output";
 import { loadSession, reportIssues, resolveLeafId, type LoadedSession } from "../session-source";
-import { JSON_OPTION, type Command } from "./command";
+import type { Command } from "./command";
+import { planSpec } from "./plan.spec";
 
 export interface PlanReport {
   firstKeptEntryId: string;
@@ -92,17 +93,7 @@ function printText(io: Io, session: LoadedSession, report: PlanReport | null, pr
 }
 
 export const planCommand: Command = {
-  spec: {
-    name: "plan",
-    summary: "Show what compacting the branch at a leaf (default: the last entry) would summarize and keep, without calling a model. JSON null = nothing to compact.",
-    positionals: [{ name: "SESSION", description: "a session JSONL file (any format version; read only)" }],
-    options: [
-      { name: "leaf", type: "string", valueName: "ID", description: "entry id of the leaf whose branch is planned" },
-      { name: "reserve", type: "integer", valueName: "N", description: `compaction.reserveTokens (default ${DEFAULT_SETTINGS.compaction.reserveTokens})` },
-      { name: "keep-recent", type: "integer", valueName: "N", description: `compaction.keepRecentTokens (default ${DEFAULT_SETTINGS.compaction.keepRecentTokens})` },
-      JSON_OPTION,
-    ],
-  },
+  spec: planSpec,
   async run(args, io) {
     const session = await loadSession(args.positionals[0] as string);
     reportIssues(io, session);

@@ -3,21 +3,14 @@
  * context to the configured model, streams the reply, appends both messages, then prunes and runs
  * the automatic compaction checks (reported on stderr).
  */
-import { MODEL_OPTIONS, SESSION_POSITIONAL, withEngineSession } from "../engine-session";
+import { withEngineSession } from "../engine-session";
 import { UserError } from "../errors";
 import { printJson } from "../output";
-import { JSON_OPTION, type Command } from "./command";
+import type { Command } from "./command";
+import { promptSpec } from "./prompt.spec";
 
 export const promptCommand: Command = {
-  spec: {
-    name: "prompt",
-    summary: "Continue a session: send a message to the configured model, stream the reply, append both, and compact automatically when the context is full.",
-    positionals: [
-      SESSION_POSITIONAL,
-      { name: "TEXT", description: "the message to send" },
-    ],
-    options: MODEL_OPTIONS.filter((o) => o.name !== "offline").concat(JSON_OPTION),
-  },
+  spec: promptSpec,
   async run(args, io) {
     const text = args.positionals[1] as string;
     if (text.trim() === "") throw new UserError("the message is empty");

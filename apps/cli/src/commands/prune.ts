@@ -15,11 +15,10 @@ import {
 } from "@bonsai/core";
 import { column, printJson, type Io } from "../output";
 import { loadSession, reportIssues, resolveLeafId, type LoadedSession } from "../session-source";
-import { JSON_OPTION, type Command } from "./command";
+import type { Command } from "./command";
 import { existsSync } from "node:fs";
-import { DATA_DIR_OPTION } from "../engine-session";
 import { UserError } from "../errors";
-import { applyPruneToStoredSession } from "./prune-apply";
+import { pruneSpec } from "./prune.spec";
 
 export interface PruneDryRunReport {
   /** tool results that would be pruned, oldest first */
@@ -74,27 +73,13 @@ function printText(io: Io, session: LoadedSession, report: PruneDryRunReport, pl
 }
 
 export const pruneCommand: Command = {
-  spec: {
-    name: "prune",
-    summary: "Show which old tool outputs pruning would replace by a notice on the branch at a leaf, and the tokens saved (--dry-run: nothing is written).",
-    positionals: [{ name: "SESSION", description: "a session JSONL file (read only: always a dry run), or a stored session id (pruned unless --dry-run)" }],
-    options: [
-      { name: "dry-run", type: "boolean", description: "only show the plan (always the case for a session file, which is never modified)" },
-      { name: "leaf", type: "string", valueName: "ID", description: "entry id of the leaf whose branch is pruned" },
-      {
-        name: "protect",
-        type: "string",
-        valueName: "TOOLS",
-        description: `comma-separated tool names never pruned (default ${DEFAULT_PRUNE_CONFIG.protectedTools.join(",")}; the reference checkout used "skill")`,
-      },
-      DATA_DIR_OPTION,
-      JSON_OPTION,
-    ],
-  },
+  spec: pruneSpec,
   async run(args, io) {
     // a stored session (id or prefix): pruned for real (originals kept) unless --dry-run
     if (!existsSync(args.positionals[0] as string)) {
       if (args.options.leaf !== undefined || args.options.protect !== undefined) throw new UserError("--leaf and --protect apply to session files; a stored session is pruned at its current leaf with the default protection", 2);
+      // the engine and the store are loaded only for this path (a file's dry run never needs them)
+      const { applyPruneToStoredSession } = await import("./prune-apply");
       return applyPruneToStoredSession(args, io, args.options["dry-run"] === true);
     }
     const session = await loadSession(args.positionals[0] as string);

@@ -2,20 +2,11 @@
 import { UserError } from "../errors";
 import { column, printJson } from "../output";
 import { withCliStore } from "../store-db";
-import { JSON_OPTION, type Command } from "./command";
+import type { Command } from "./command";
+import { searchSpec } from "./search.spec";
 
 export const searchCommand: Command = {
-  spec: {
-    name: "search",
-    summary:
-      'Search message text, tool names and file paths of every stored session. Words must all match; word* matches a prefix; "a phrase" matches in order.',
-    positionals: [{ name: "QUERY", description: "what to look for" }],
-    options: [
-      { name: "session", type: "string", valueName: "ID", description: "only this stored session (id or unique prefix)" },
-      { name: "limit", type: "integer", valueName: "N", description: "at most N hits (default 50, at most 500)" },
-      JSON_OPTION,
-    ],
-  },
+  spec: searchSpec,
   async run(args, io) {
     const query = args.positionals[0] as string;
     if (query.trim() === "") throw new UserError("the search query is empty", 2);

@@ -10,18 +10,20 @@ import { fileURLToPath } from "node:url";
 import { createBackend, API_KEY_FILE } from "@bonsai/backend";
 import { startServer } from "@bonsai/backend/server";
 import { defaultDataDir } from "@bonsai/store";
+import { besideBundle } from "../bundle-paths";
 import { UserError } from "../errors";
 import type { Command } from "./command";
+import { serveSpec } from "./serve.spec";
 
 /** The renderer built by `pnpm build` (apps/desktop/out/renderer), found from the CLI bundle or the source. */
 function findRendererDir(): string | null {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  const candidates = [process.env.BONSAI_RENDERER_DIR, path.resolve(here, "../../desktop/out/renderer"), path.resolve(here, "../../../desktop/out/renderer")];
+  // apps/cli/dist (the bundle) or apps/cli/src (the sources): the renderer is in apps/desktop/out
+  const candidates = [process.env.BONSAI_RENDERER_DIR, fileURLToPath(besideBundle("../../desktop/out/renderer"))];
   return candidates.find((d): d is string => !!d && fs.existsSync(path.join(d, "index.html"))) ?? null;
 }
 
 function findWorker(): URL | undefined {
-  const url = new URL("./compaction-worker.mjs", import.meta.url);
+  const url = besideBundle("compaction-worker.mjs");
   return fs.existsSync(fileURLToPath(url)) ? url : undefined;
 }
 
@@ -38,17 +40,7 @@ function openInBrowser(url: string): void {
 }
 
 export const serveCommand: Command = {
-  spec: {
-    name: "serve",
-    summary:
-      "Run Bonsai in your browser: serves the app and its backend on 127.0.0.1 only and prints the address with a private token. Runs until Ctrl-C.",
-    positionals: [],
-    options: [
-      { name: "port", short: "p", type: "integer", valueName: "N", description: "port to listen on (default: a free port)" },
-      { name: "data-dir", type: "string", valueName: "DIR", description: "Bonsai's data folder (default: the desktop app's, e.g. ~/.config/Bonsai)" },
-      { name: "no-open", type: "boolean", description: "do not open the browser, only print the address" },
-    ],
-  },
+  spec: serveSpec,
   async run(args, io) {
     const port = args.options.port as number | undefined;
     if (port !== undefined && port > 65535) throw new UserError(`--port must be at most 65535, got ${port}`, 2);

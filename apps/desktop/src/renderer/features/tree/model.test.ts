@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { SkeletonNode } from "@bonsai/core";
-import { activePath, childrenOf, contextSeries, downsample, indexTree, kindOf, Region, REGION_NAMES } from "./model";
+import { activePath, childrenOf, downsample, indexTree, kindOf, Region, REGION_NAMES } from "./model";
 
 let clock = 0;
 function node(id: string, parentId: string | null, extra: Partial<SkeletonNode> = {}): SkeletonNode {
@@ -121,16 +121,7 @@ describe("activePath and the compaction boundary", () => {
   });
 });
 
-describe("contextSeries", () => {
-  it("grows along the path and drops to summary + kept at a compaction", () => {
-    const nodes = [u("a", null, 100), a("b", "a", 200), u("c", "b", 50), a("d", "c", 50), cmp("k", "d", "c", 30), u("e", "k", 10)];
-    const t = indexTree(nodes);
-    const act = activePath(t, "e");
-    const s = contextSeries(t, act.path);
-    expect(s.map((p) => p.tokens)).toEqual([100, 300, 350, 400, 30 + 100, 140]);
-    expect(s.map((p) => p.compaction)).toEqual([false, false, false, false, true, false]);
-  });
-
+describe("downsample", () => {
   it("downsamples to the bucket count but keeps every compaction point", () => {
     const series = Array.from({ length: 10_000 }, (_, pos) => ({ pos, entryId: String(pos), tokens: pos % 997, compaction: pos % 2500 === 1234 }));
     const d = downsample(series, 200);

@@ -1,5 +1,6 @@
 /**
- * Deterministic synthetic skeletons for tests and the renderer's own demos: a main line of
+ * Deterministic synthetic skeletons for the explorer's unit tests (the e2e specs and the benchmark
+ * use whole generated sessions from @bonsai/testkit instead): a main line of
  * agent turns with side branches, compactions (with firstKeptEntryId a few turns back), branch
  * summaries, labels, pruned tool results and metadata entries.
  */

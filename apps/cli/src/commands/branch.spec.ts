@@ -1,0 +1,18 @@
+/** The `bonsai branch` command's spec (name, summary, arguments): cheap to load, see index.ts. */
+import type { CommandSpec } from "../args";
+import { FILE_POSITIONAL, JSON_OPTION } from "./command";
+
+/** The budget used when --budget is not given (the issue's default; 0 means unlimited). */
+export const DEFAULT_BRANCH_BUDGET = 100_000;
+
+export const branchSpec: CommandSpec = {
+  name: "branch",
+  summary: "Show which abandoned entries a branch summary would cover when moving from one leaf to another entry, within a token budget.",
+  positionals: [FILE_POSITIONAL],
+  options: [
+    { name: "from", type: "string", valueName: "OLD_LEAF", description: "the leaf being left (default: the session's leaf, for a file its last entry)" },
+    { name: "to", type: "string", valueName: "TARGET", description: "the entry navigated to (required)" },
+    { name: "budget", type: "integer", valueName: "N", description: `token budget of the summarized messages (default ${DEFAULT_BRANCH_BUDGET}; 0 = unlimited)` },
+    JSON_OPTION,
+  ],
+};

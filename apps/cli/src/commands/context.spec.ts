@@ -1,0 +1,10 @@
+/** The `bonsai context` command's spec (name, summary, arguments): cheap to load, see index.ts. */
+import type { CommandSpec } from "../args";
+import { FILE_POSITIONAL, JSON_OPTION } from "./command";
+
+export const contextSpec: CommandSpec = {
+  name: "context",
+  summary: "Show the messages the model sees from a leaf (default: the last entry of the file), with their producing entries, roles and token estimates.",
+  positionals: [FILE_POSITIONAL],
+  options: [{ name: "leaf", type: "string", valueName: "ID", description: "entry id to build the context from" }, JSON_OPTION],
+};

@@ -1,0 +1,10 @@
+/** The `bonsai ls` command's spec (name, summary, arguments): cheap to load, see index.ts. */
+import type { CommandSpec } from "../args";
+import { JSON_OPTION } from "./command";
+
+export const lsSpec: CommandSpec = {
+  name: "ls",
+  summary: "List the sessions in the Bonsai database (most recently updated first): id, last update, entries, title or first message, folder.",
+  positionals: [],
+  options: [JSON_OPTION],
+};

@@ -1,0 +1,100 @@
+/**
+ * Commands load lazily: the registry holds each command's spec, and the implementation is imported
+ * only when the command runs. In the bundle (scripts/build.mjs, esbuild code splitting), start-up
+ * and the read commands on a file must not load the engine, the store, the server or their
+ * dependencies. The bundle's layout is read from apps/cli/dist/meta.json (esbuild's metafile).
+ */
+import { existsSync, readFileSync } from "node:fs";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { COMMANDS } from "../src/commands/index";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+const dist = path.join(root, "apps/cli/dist");
+
+interface Metafile {
+  outputs: Record<string, { entryPoint?: string; imports: { path: string; kind: string; external?: boolean }[]; inputs: Record<string, unknown> }>;
+}
+
+function readMeta(): Metafile {
+  const file = path.join(dist, "meta.json");
+  if (!existsSync(file)) throw new Error(`${file} is missing: run \`pnpm build:cli\` first`);
+  return JSON.parse(readFileSync(file, "utf8")) as Metafile;
+}
+
+/** Every source file and external module loaded when `output` is imported (static imports only). */
+function staticClosure(meta: Metafile, output: string): { inputs: Set<string>; externals: Set<string> } {
+  const inputs = new Set<string>();
+  const externals = new Set<string>();
+  const seen = new Set<string>();
+  const visit = (out: string): void => {
+    if (seen.has(out)) return;
+    seen.add(out);
+    const o = meta.outputs[out];
+    if (!o) throw new Error(`${out} is not an output of the build`);
+    for (const input of Object.keys(o.inputs)) inputs.add(input);
+    for (const imp of o.imports) {
+      if (imp.kind !== "import-statement") continue; // dynamic imports load later, on demand
+      if (imp.external) externals.add(imp.path);
+      else visit(imp.path);
+    }
+  };
+  visit(output);
+  return { inputs, externals };
+}
+
+function outputOf(meta: Metafile, entryPoint: string): string {
+  const found = Object.entries(meta.outputs).find(([, o]) => o.entryPoint === entryPoint);
+  if (!found) throw new Error(`no output for ${entryPoint}`);
+  return found[0];
+}
+
+const HEAVY = [/^packages\/(engine|store|backend|llm|ipc)\//, /node_modules/];
+
+describe("lazy commands", () => {
+  it("every registry line loads the implementation of its own spec", async () => {
+    const names = COMMANDS.map((c) => c.spec.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const entry of COMMANDS) {
+      const command = await entry.load();
+      expect(command.spec, entry.spec.name).toBe(entry.spec);
+      expect(typeof command.run).toBe("function");
+    }
+  });
+
+  it("the bundle is split: the entry, the worker where the engine expects it, and the chunks", () => {
+    const meta = readMeta();
+    expect(existsSync(path.join(dist, "bonsai.mjs"))).toBe(true);
+    expect(existsSync(path.join(dist, "compaction-worker.mjs"))).toBe(true);
+    expect(outputOf(meta, "apps/cli/src/main.ts")).toBe("apps/cli/dist/bonsai.mjs");
+    expect(outputOf(meta, "packages/engine/src/worker/compaction-worker.ts")).toBe("apps/cli/dist/compaction-worker.mjs");
+    for (const command of ["context", "serve", "compact", "import"]) {
+      expect(outputOf(meta, `apps/cli/src/commands/${command}.ts`)).toMatch(new RegExp(`^apps/cli/dist/chunks/${command}-[A-Z0-9]+\\.mjs$`));
+    }
+  });
+
+  it("start-up (help, argument errors) loads only the CLI frame, the specs and core", () => {
+    const meta = readMeta();
+    const { inputs, externals } = staticClosure(meta, "apps/cli/dist/bonsai.mjs");
+    const heavy = [...inputs].filter((i) => HEAVY.some((re) => re.test(i)));
+    expect(heavy).toEqual([]);
+    expect([...externals].filter((e) => !e.startsWith("node:"))).toEqual([]);
+    expect([...inputs].some((i) => i.startsWith("apps/cli/src/commands/") && !i.endsWith(".spec.ts") && !i.endsWith("/index.ts") && !i.endsWith("/command.ts"))).toBe(false);
+  });
+
+  it.each(["context", "plan", "branch", "migrate", "prune"])("`bonsai %s FILE` loads only core and its command (no engine, store, server)", (command) => {
+    const meta = readMeta();
+    const { inputs, externals } = staticClosure(meta, outputOf(meta, `apps/cli/src/commands/${command}.ts`));
+    expect([...inputs].filter((i) => HEAVY.some((re) => re.test(i)))).toEqual([]);
+    expect([...externals].filter((e) => !e.startsWith("node:"))).toEqual([]);
+    expect(inputs.has(`apps/cli/src/commands/${command}.ts`)).toBe(true);
+  });
+
+  it("the engine commands do load the engine (the check above can fail)", () => {
+    const meta = readMeta();
+    const { inputs, externals } = staticClosure(meta, outputOf(meta, "apps/cli/src/commands/compact.ts"));
+    expect([...inputs].some((i) => i.startsWith("packages/engine/"))).toBe(true);
+    expect(externals.has("better-sqlite3")).toBe(true);
+  });
+});
