@@ -3,6 +3,7 @@
  * the link from the compaction to its firstKeptEntryId), segments that expand, the inspector.
  */
 import { generateSession } from "@bonsai/testkit";
+import { sharedFixture } from "../support/paths";
 import { expect, generatedSessionFile, importAndOpen, screenshot, test } from "./explorer-fixtures";
 
 const OPTIONS = { entries: 300, seed: 3, compactionInterval: 120, branchProbability: 0.08 };
@@ -72,4 +73,25 @@ test("compaction and branch-summary nodes with the boundary drawn", async ({ app
   await segment.click();
   await expect(status).toHaveAttribute("data-flow-nodes", String(before - 1 + count));
   await screenshot(page, testInfo, "tree-expanded");
+});
+
+test("a recorded pi session with two legacy compactions", async ({ app: page }, testInfo) => {
+  const file = sharedFixture("before-compaction.jsonl");
+  test.skip(!file, "../shared/fixtures/before-compaction.jsonl is not here");
+  await page.getByTestId("import-input").setInputFiles(file as string);
+  await page.getByTestId("session-item").filter({ hasText: "1,002 entries" }).click();
+  await expect(page.getByTestId("tree-status")).toHaveAttribute("data-entry-count", "1002");
+  await page.getByTestId("zoom-fit").click();
+  // both compactions are on the path; the older one lies in the region the latest one summarized
+  const compactions = page.locator('[data-kind="compaction"]');
+  await expect(compactions).toHaveCount(2);
+  await expect(compactions.nth(0)).toHaveAttribute("data-region", "summarized");
+  await expect(compactions.nth(1)).toHaveAttribute("data-region", "compaction");
+  await expect(page.locator(".react-flow__edge.edge-kept-active")).toHaveCount(1);
+  // what the model sees from the leaf: the summary, then the kept and later messages
+  await page.getByTestId("tab-context").click();
+  await expect(page.getByTestId("context-count")).toHaveText("446");
+  await expect(page.getByTestId("context-message").first()).toHaveAttribute("data-source-role", "compactionSummary");
+  await expect(page.getByTestId("chart-compaction")).toHaveCount(2);
+  await screenshot(page, testInfo, "recorded-session");
 });
