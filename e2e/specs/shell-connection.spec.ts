@@ -6,7 +6,9 @@ test("without the token the page explains how to connect, and no data is served"
   const origin = new URL(bonsai.url).origin;
   await page.goto(`${origin}/`);
   await expect(page.getByRole("status").filter({ hasText: "open the full address" })).toBeVisible();
+  await expect(page.getByTestId("session-list-unavailable")).toContainText("cannot reach the Bonsai backend");
   await expect(page.getByTestId("session-list")).toHaveCount(0);
+  await expect(page.getByTestId("session-list-empty")).toHaveCount(0);
   await page.screenshot({ path: testInfo.outputPath("no-token.png") });
 
   // with the token, the same page connects (and the token leaves the address bar)

@@ -70,6 +70,11 @@ export function onConnectionStatus(listener: StatusListener): () => void {
   return () => statusListeners.delete(listener);
 }
 
+/** The call failed because the backend cannot be reached (not because of what was asked). */
+export function isUnavailable(err: unknown): boolean {
+  return err instanceof IpcError && err.code === "unavailable";
+}
+
 /** A one-line message for any error a call rejects with. */
 export function errorMessage(err: unknown): string {
   if (err instanceof IpcError) return err.message;

@@ -11,10 +11,17 @@ function formatDate(iso: string): string {
 export function SessionList() {
   const sessions = useBonsai((s) => s.sessions);
   const loaded = useBonsai((s) => s.sessionsLoaded);
+  const error = useBonsai((s) => s.sessionsError);
   const openId = useBonsai((s) => s.openSessionId);
   const openSession = useBonsai((s) => s.openSession);
 
-  if (!loaded) return <div className="session-list__empty">Loading sessions…</div>;
+  if (!loaded) {
+    return (
+      <div className="session-list__empty" data-testid="session-list-unavailable">
+        {error ? `Sessions cannot be shown: ${error}` : "Loading sessions…"}
+      </div>
+    );
+  }
   if (sessions.length === 0) {
     return (
       <div className="session-list__empty" data-testid="session-list-empty">

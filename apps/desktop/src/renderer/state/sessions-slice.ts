@@ -1,6 +1,6 @@
 /** The session list and imports. */
 import type { EventPayload, ImportResult, SessionSummary } from "@bonsai/ipc";
-import { api, errorMessage } from "../lib/api";
+import { api, errorMessage, isUnavailable } from "../lib/api";
 import type { Slice } from "./types";
 
 export interface ImportProgress {
@@ -15,6 +15,8 @@ export interface ImportProgress {
 export interface SessionsSlice {
   sessions: SessionSummary[];
   sessionsLoaded: boolean;
+  /** why the list could not be loaded (null when it was) */
+  sessionsError: string | null;
   /** the running import, null when idle */
   importProgress: ImportProgress | null;
   /** results of the last import (shown until dismissed) */
@@ -50,16 +52,18 @@ export const createSessionsSlice: Slice<SessionsSlice> = (set, get) => {
   return {
     sessions: [],
     sessionsLoaded: false,
+    sessionsError: null,
     importProgress: null,
     lastImport: null,
 
     async refreshSessions() {
       try {
         const { sessions } = await api().listSessions();
-        set({ sessions, sessionsLoaded: true });
+        set({ sessions, sessionsLoaded: true, sessionsError: null });
       } catch (err) {
-        set({ sessionsLoaded: true });
-        get().notify("error", `Could not list sessions: ${errorMessage(err)}`);
+        set({ sessionsError: errorMessage(err) });
+        // a lost connection is shown in the header already
+        if (!isUnavailable(err)) get().notify("error", `Could not list sessions: ${errorMessage(err)}`);
       }
     },
 

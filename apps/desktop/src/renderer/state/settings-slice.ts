@@ -1,6 +1,6 @@
 /** Settings as the backend holds them (validated there); `hasApiKey` instead of the key. */
 import type { SettingsPatch, SettingsState } from "@bonsai/ipc";
-import { api, errorMessage } from "../lib/api";
+import { api, errorMessage, isUnavailable } from "../lib/api";
 import type { Slice } from "./types";
 
 export interface SettingsSlice {
@@ -16,7 +16,7 @@ export const createSettingsSlice: Slice<SettingsSlice> = (set, get) => ({
     try {
       set({ settingsState: await api().getSettings() });
     } catch (err) {
-      get().notify("error", `Could not load settings: ${errorMessage(err)}`);
+      if (!isUnavailable(err)) get().notify("error", `Could not load settings: ${errorMessage(err)}`);
     }
   },
   async updateSettings(patch) {
