@@ -3,6 +3,7 @@
  * model, custom instructions), and cancelled (Escape / Cancel, and Escape while summarizing).
  */
 import type { Page } from "@playwright/test";
+import { generateSession } from "@bonsai/testkit";
 import { expect, generatedSessionFile, importAndOpen, leafNode, screenshot, test, useLoopbackModel } from "./explorer-fixtures";
 
 /** An assistant entry off the active path, visible in the fitted tree; returns its entry id. */
@@ -84,4 +85,30 @@ test("switch branch without and with a summary, and cancel", async ({ app: page,
   const sent = model.chatRequests().slice(requestsBefore).map((r) => JSON.stringify(r.messages));
   expect(sent.some((m) => m.includes("Mention which tests the abandoned branch broke"))).toBe(true);
   await screenshot(page, testInfo, "switched-with-summary");
+});
+
+test("switching to a user message re-opens its prompt in the composer", async ({ app: page }, testInfo) => {
+  const options = { entries: 300, seed: 3, compactionInterval: 120, branchProbability: 0.08 };
+  const file = await generatedSessionFile(testInfo, "Re-edit fixture", options);
+  await importAndOpen(page, file, "Re-edit fixture");
+  await page.getByTestId("zoom-fit").click();
+  // open the collapsed runs off the active path until a user message shows
+  const user = page.locator('[data-onpath="false"][data-kind="user"]').first();
+  for (let i = 0; i < 10 && (await user.count()) === 0; i++) {
+    await page.locator('[data-testid^="tree-segment-"][data-onpath="false"]').first().click();
+    await page.getByTestId("zoom-fit").click();
+  }
+  await expect(user).toBeVisible();
+  const id = ((await user.getAttribute("data-testid")) ?? "").replace("tree-node-", "");
+  const entry = generateSession(options).entries.find((e) => e.id === id) as { parentId: string; message: { content: string | Array<{ type: string; text?: string }> } };
+  const content = entry.message.content;
+  const prompt = typeof content === "string" ? content : content.map((b) => (b.type === "text" ? (b.text ?? "") : "")).join("");
+
+  await openSwitchDialog(page, id);
+  await page.getByTestId("switch-confirm").click();
+  await expect(page.getByTestId("switch-dialog")).toBeHidden();
+  // the leaf goes to the message's parent and the prompt waits in the composer to be sent again
+  await expect(page.getByTestId("tree-status")).toHaveAttribute("data-leaf-id", entry.parentId);
+  await expect(page.getByTestId("composer-input")).toHaveValue(prompt);
+  await screenshot(page, testInfo, "re-edit");
 });

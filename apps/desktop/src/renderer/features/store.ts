@@ -62,6 +62,8 @@ interface WorkSlice {
   switchTarget: string | null;
   /** text of the reply streaming in */
   streaming: string;
+  /** text put into the composer (the prompt of a user message navigated to, to re-send it differently) */
+  composerDraft: string | null;
   /** an automatic compaction running on the open session */
   autoCompaction: "threshold" | "overflow" | null;
 }
@@ -129,6 +131,7 @@ const initialSession: SessionSlice & SelectionSlice & WorkSlice = {
   prunePlan: null,
   switchTarget: null,
   streaming: "",
+  composerDraft: null,
   autoCompaction: null,
 };
 

@@ -86,6 +86,7 @@ function Dialog({ target }: { target: string }) {
         return;
       }
       close();
+      if (r.editorText) setState({ composerDraft: r.editorText });
       notify("info", r.summaryEntryId ? "Navigated to selected point, with a summary of the abandoned branch" : "Navigated to selected point");
       await useExplorer.getState().reloadSkeleton();
       const focusId = r.summaryEntryId ?? r.leafId;

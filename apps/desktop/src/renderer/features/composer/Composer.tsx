@@ -2,7 +2,7 @@
  * Continue the session: a prompt sent at the leaf to the configured model; the reply streams in
  * (turnDelta events) and threshold / overflow auto-compaction happens live (notifications).
  */
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { api } from "../../lib/api";
 import { errorMessage, newRequestId, useExplorer } from "../store";
 import { Elapsed } from "../compaction/Elapsed";
@@ -14,6 +14,13 @@ export function Composer() {
   const setState = useExplorer((s) => s.setState);
   const notify = useExplorer((s) => s.notify);
   const [text, setText] = useState("");
+  const draft = useExplorer((s) => s.composerDraft);
+  // a prompt handed over by navigation (re-edit a user message) fills the editor once, if it is empty
+  useEffect(() => {
+    if (draft === null) return;
+    setText((current) => (current.trim() === "" ? draft : current));
+    setState({ composerDraft: null });
+  }, [draft, setState]);
   const busy = job.kind === "running" && job.what === "prompt";
 
   const send = async () => {
