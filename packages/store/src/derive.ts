@@ -93,7 +93,7 @@ function customColumns(d: DerivedColumns, source: Obj): void {
   d.body = text;
 }
 
-function messageColumns(message: Obj, d: DerivedColumns, paths: Set<string>): void {
+function messageColumns(message: Obj, d: DerivedColumns, paths: Set<string>, forSearch: boolean): void {
   const role = str(message.role);
   d.role = role;
   try {
@@ -133,13 +133,15 @@ function messageColumns(message: Obj, d: DerivedColumns, paths: Set<string>): vo
       if (stop === "error" || stop === "aborted") d.stopReason = stop;
       d.toolName = tools.length > 0 ? [...new Set(tools)].join(",") : null;
       d.tools = tools.join(" ");
-      const visible = content
-        .filter((b): b is Obj => isObj(b) && b.type === "text" && typeof b.text === "string")
-        .map((b) => b.text as string)
-        .join(" ");
+      // the preview needs only the start of the visible text: never copy all of it
+      let visible = "";
+      for (const b of content) {
+        if (visible.length >= PREVIEW_CHARS * 2) break;
+        if (isObj(b) && b.type === "text" && typeof b.text === "string") visible += `${visible ? " " : ""}${b.text.slice(0, PREVIEW_CHARS * 2)}`;
+      }
       const err = str(message.errorMessage);
       d.preview = oneLine(visible || (tools.length > 0 ? `→ ${tools.join(", ")}` : err ? `error: ${err}` : `(${stop ?? "empty"})`));
-      d.body = [...texts, err ?? ""].join("\n");
+      if (forSearch) d.body = [...texts, err ?? ""].join("\n");
       break;
     }
     case "toolResult": {
@@ -148,7 +150,7 @@ function messageColumns(message: Obj, d: DerivedColumns, paths: Set<string>): vo
       d.tools = name ?? "";
       if (message.prunedAt !== undefined) d.flags |= FLAG_PRUNED;
       const text = contentText(message.content);
-      d.preview = oneLine(`${name ?? "tool"}: ${text}`);
+      d.preview = oneLine(`${name ?? "tool"}: ${text.slice(0, PREVIEW_CHARS * 2)}`);
       d.body = text;
       break;
     }
@@ -164,7 +166,7 @@ function messageColumns(message: Obj, d: DerivedColumns, paths: Set<string>): vo
       const files = Array.isArray(message.files) ? message.files.filter(isObj) : [];
       for (const f of files) if (typeof f.path === "string") paths.add(f.path);
       d.preview = oneLine(`@ ${files.map((f) => str(f.path) ?? "?").join(", ")}`);
-      d.body = files.map((f) => str(f.content) ?? "").join("\n");
+      if (forSearch) d.body = files.map((f) => str(f.content) ?? "").join("\n");
       break;
     }
     case "custom":
@@ -179,8 +181,11 @@ function messageColumns(message: Obj, d: DerivedColumns, paths: Set<string>): vo
   }
 }
 
-/** Derived columns of one entry (never throws: unexpected shapes give empty columns). */
-export function deriveColumns(entry: SessionEntry): DerivedColumns {
+/**
+ * Derived columns of one entry (never throws: unexpected shapes give empty columns). With
+ * `forSearch` false (what an import stores) the search text (body) may be left incomplete.
+ */
+export function deriveColumns(entry: SessionEntry, forSearch = true): DerivedColumns {
   const e = entry as unknown as Obj;
   const d: DerivedColumns = {
     role: null,
@@ -209,7 +214,7 @@ export function deriveColumns(entry: SessionEntry): DerivedColumns {
   };
   switch (e.type) {
     case "message":
-      if (isObj(e.message)) messageColumns(e.message, d, paths);
+      if (isObj(e.message)) messageColumns(e.message, d, paths, forSearch);
       else d.preview = "(message without payload)";
       break;
     case "compaction":
@@ -254,7 +259,9 @@ export function deriveColumns(entry: SessionEntry): DerivedColumns {
     default:
       d.preview = oneLine(String(e.type));
   }
-  d.body = capped(d.body);
-  d.paths = [...paths].join("\n");
+  if (forSearch) {
+    d.body = capped(d.body);
+    d.paths = [...paths].join("\n");
+  }
   return d;
 }

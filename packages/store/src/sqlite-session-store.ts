@@ -692,7 +692,7 @@ export class SqliteSessionStore implements SessionStore {
       const setting = SETTINGS_TYPES.has(String(e.type)) ? seq : inherited[1];
       anchors.push(anchor);
       settings.push(setting);
-      const d = deriveColumns(e);
+      const d = deriveColumns(e, false);
       const info = insert.run(
         sessionId,
         seq,
@@ -1251,7 +1251,7 @@ export class SqliteSessionStore implements SessionStore {
 
   private replaceEntryJson(sessionId: string, seq: number, entry: SessionEntry, json: string): void {
     this.entryWrites++;
-    const d = deriveColumns(entry);
+    const d = deriveColumns(entry, false);
     const row = this.sql("SELECT pk, indexed FROM entries WHERE session_id = ? AND seq = ?").get(sessionId, seq) as { pk: number; indexed: number };
     this.sql(
       "UPDATE entries SET tokens = ?, preview = ?, tool_name = ?, flags = ?, stop_reason = ?, custom_type = ?, ref_id = ?, tokens_before = ?, role = ?, indexed = 0 WHERE pk = ?",
