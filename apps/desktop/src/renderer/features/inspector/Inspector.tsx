@@ -98,9 +98,10 @@ function FileLists({ details }: { details: unknown }) {
   );
 }
 
-function origin(e: { fromExtension?: boolean; fromHook?: boolean; offline?: unknown }): string {
+function origin(e: { fromExtension?: boolean; fromHook?: boolean; offline?: unknown; details?: unknown }): string {
   if (e.fromExtension || e.fromHook) return "a hook or extension";
-  if (e.offline === true) return "Bonsai's offline summarizer";
+  const details = typeof e.details === "object" && e.details !== null ? (e.details as { offline?: unknown }) : {};
+  if (e.offline === true || details.offline === true) return "Bonsai's offline summarizer";
   return "the summarization model";
 }
 

@@ -49,6 +49,11 @@ export function nodeTitle(d: Pick<EntryNodeData, "kind" | "type" | "role" | "too
   }
 }
 
+/** A summary node's preview without the "Compaction: " / "Branch summary: " prefix its title already says. */
+export function summaryPreview(preview: string): string {
+  return preview.replace(/^(Compaction|Branch summary): /u, "");
+}
+
 /** "2026-01-01T10:00:00.000Z" -> local "Jan 1, 10:00:00" (the raw value when unparsable) */
 export function formatTime(iso: string): string {
   const ms = Date.parse(iso);

@@ -6,7 +6,7 @@ import { memo } from "react";
 import { Handle, Position } from "@xyflow/react";
 import type { NodeProps, NodeTypes } from "@xyflow/react";
 import { useExplorer } from "../store";
-import { formatTokens, nodeTitle } from "./format";
+import { formatTokens, nodeTitle, summaryPreview } from "./format";
 import type { EntryFlowNode, SegmentFlowNode } from "./layout";
 
 const hidden = { opacity: 0, pointerEvents: "none" } as const;
@@ -56,7 +56,7 @@ function EntryNodeView({ id, data }: NodeProps<EntryFlowNode>) {
       </div>
       {data.kind === "compaction" ? (
         <div className="bz-node-body">
-          <div className="bz-node-preview">{data.preview}</div>
+          <div className="bz-node-preview">{summaryPreview(data.preview)}</div>
           <div className="bz-node-sub" data-testid="compaction-tokens-before">
             {data.tokensBefore !== undefined ? `${formatTokens(data.tokensBefore)} tokens before` : ""}
             {data.fromExtension ? " · hook" : data.offline ? " · offline" : ""}
@@ -64,7 +64,7 @@ function EntryNodeView({ id, data }: NodeProps<EntryFlowNode>) {
         </div>
       ) : data.kind === "branchSummary" ? (
         <div className="bz-node-body">
-          <div className="bz-node-preview">{data.preview}</div>
+          <div className="bz-node-preview">{summaryPreview(data.preview)}</div>
           <div className="bz-node-sub">from {data.fromId ?? "?"}</div>
         </div>
       ) : (

@@ -1,0 +1,25 @@
+import { describe, expect, it } from "vitest";
+import { formatInt, formatTokens, nodeTitle, summaryPreview } from "./format";
+
+describe("format", () => {
+  it("formats token counts", () => {
+    expect(formatTokens(950)).toBe("950");
+    expect(formatTokens(15320)).toBe("15.3K");
+    expect(formatInt(150000)).toBe("150,000");
+  });
+
+  it("titles nodes by kind", () => {
+    const base = { type: "message", role: "assistant" as string | null, toolName: undefined as string | undefined, customType: undefined, stopReason: undefined as string | undefined };
+    expect(nodeTitle({ ...base, kind: "assistant", toolName: "read,bash" })).toBe("Assistant → read,bash");
+    expect(nodeTitle({ ...base, kind: "assistant", stopReason: "aborted" })).toBe("Assistant · aborted");
+    expect(nodeTitle({ ...base, kind: "toolResult", role: "toolResult", toolName: "grep" })).toBe("Tool result · grep");
+    expect(nodeTitle({ ...base, kind: "meta", type: "model_change", role: null })).toBe("Model change");
+    expect(nodeTitle({ ...base, kind: "meta", type: "some_future_type", role: null })).toBe("some_future_type");
+  });
+
+  it("drops the kind prefix from summary previews", () => {
+    expect(summaryPreview("Compaction: Parser work")).toBe("Parser work");
+    expect(summaryPreview("Branch summary: tried X")).toBe("tried X");
+    expect(summaryPreview("Compaction of Y")).toBe("Compaction of Y");
+  });
+});
