@@ -9,6 +9,11 @@ const session = (seed: number) => ({ entries: 260, seed, compactionInterval: 0, 
 
 test("compact with instructions: new node at the leaf and the new context", async ({ app: page, model }, testInfo) => {
   await useLoopbackModel(page, model);
+  // the preferences' Test connection reaches the loopback model
+  await page.getByTestId("open-preferences").click();
+  await page.getByTestId("pref-test-connection").click();
+  await expect(page.getByTestId("pref-apiKey-message")).toContainText("Connected to mock-model");
+  await page.getByTestId("preferences-close").click();
   const file = await generatedSessionFile(testInfo, "Compact fixture", session(21));
   await importAndOpen(page, file, "Compact fixture");
   const status = page.getByTestId("tree-status");
