@@ -56,7 +56,8 @@ describe("crash safety", () => {
     const outcomes = { none: 0, all: 0 };
     for (let round = 0; round < ROUNDS; round++) {
       const db = path.join(dir, `import-${round}.db`);
-      const delay = Math.floor(Math.random() * 1500);
+      // spread over the import: early rounds die while parsing, later ones around the commit
+      const delay = round * 450 + Math.floor(Math.random() * 600);
       await runAndKill(["import", db, file], delay);
       const store = openStore({ path: db });
       try {
