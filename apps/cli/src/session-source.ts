@@ -5,20 +5,21 @@
  * A SESSION argument is a JSONL file path or, when no such file exists, a session id (or unique
  * prefix) of the Bonsai database (BONSAI_DB or the desktop app's), read through @bonsai/store.
  */
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import * as path from "node:path";
 import {
   buildIndex,
   defaultLeafId,
   migrateSession,
-  parseSessionText,
   type MigrationResult,
+  type ParsedSession,
   type ParseIssue,
   type SessionEntry,
   type SessionHeader,
   type SessionIndex,
 } from "@bonsai/core";
 import { UserError, describeFsError } from "./errors";
+import { readSessionFile } from "./read-session-file";
 import { warn, type Io } from "./output";
 
 export type SessionSource = { kind: "file"; path: string } | { kind: "stored"; sessionId: string; dbPath: string };
@@ -65,17 +66,16 @@ async function resolveSource(arg: string): Promise<SessionSource> {
   return { kind: "file", path: path.resolve(arg) };
 }
 
-function readText(source: SessionSource & { kind: "file" }, label: string): string {
+function readFile(source: SessionSource & { kind: "file" }, label: string): ParsedSession {
   try {
-    return readFileSync(source.path, "utf8");
+    return readSessionFile(source.path);
   } catch (err) {
     throw new UserError(`${label}: ${describeFsError(err)}`);
   }
 }
 
-/** Parses, migrates (in memory) and indexes session text; `label` names it in error messages. */
-export function loadSessionText(text: string, source: SessionSource, label: string): LoadedSession {
-  const parsed = parseSessionText(text);
+/** Migrates (in memory) and indexes a parsed session; `label` names it in error messages. */
+export function loadParsedSession(parsed: ParsedSession, source: SessionSource, label: string): LoadedSession {
   if (!parsed.header) {
     const reason = parsed.issues.find((i) => i.kind === "missing-header" || i.kind === "invalid-header" || i.kind === "empty");
     const where = reason && reason.line > 0 ? ` (line ${reason.line})` : "";
@@ -90,7 +90,7 @@ export function loadSessionText(text: string, source: SessionSource, label: stri
 export async function loadSession(arg: string): Promise<LoadedSession> {
   const source = await resolveSource(arg);
   if (source.kind === "stored") return (await import("./stored-session")).loadStoredSession(source, arg);
-  return loadSessionText(readText(source, arg), source, arg);
+  return loadParsedSession(readFile(source, arg), source, arg);
 }
 
 const MAX_ISSUE_LINES = 5;

@@ -127,38 +127,92 @@ function headerProblem(value: unknown, lineNo: number): ParseIssue | null {
 }
 
 /**
- * Parses the text of a session file. Linear in the text length and close to the cost of a bare
- * `JSON.parse` per line: lines are found with indexOf and sliced (no split copy of the text, no
- * regular expression, no per-line closure), each is parsed once inside one try/catch, and the
- * header is checked once, on the first parsed value.
+ * The lenient parser, fed in pieces: `push` any split of the text (a line may span pieces), then
+ * `end`. parseSessionText is one push of the whole text; a reader can instead push a file block by
+ * block, so the whole file never exists as one string. Any split gives the same result.
+ *
+ * Close to the cost of a bare `JSON.parse` per line: lines are found with indexOf and sliced (no
+ * split copy, no regular expression), each is parsed once inside one try/catch, and the header is
+ * checked once, on the first parsed value.
  */
-export function parseSessionText(text: string): ParsedSession;
-export function parseSessionText(text: string, options: ParseOptions & { lines: true }): ParsedSession & ParsedLines;
-export function parseSessionText(text: string, options?: ParseOptions): ParsedSession & Partial<ParsedLines>;
-export function parseSessionText(text: string, options: ParseOptions = {}): ParsedSession & Partial<ParsedLines> {
-  const keepLines = options.lines === true;
-  const issues: ParseIssue[] = [];
-  const entries: SessionEntry[] = [];
-  const entryLines: number[] = [];
-  const entryTexts: string[] = [];
-  let header: SessionHeader | null = null;
-  let headerLine = 0;
-  let headerText = "";
-  let rejected = false;
+export class SessionParser {
+  readonly #keepLines: boolean;
+  readonly #issues: ParseIssue[] = [];
+  readonly #entries: SessionEntry[] = [];
+  readonly #entryLines: number[] = [];
+  readonly #entryTexts: string[] = [];
+  #header: SessionHeader | null = null;
+  #headerLine = 0;
+  #headerText = "";
+  #rejected = false;
+  #started = false;
+  #ended = false;
+  #lineNo = 0;
+  /** the start of a line whose "\n" has not been pushed yet */
+  #carry = "";
 
-  const length = text.length;
-  let pos = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  let lineNo = 0;
-  while (pos < length) {
-    lineNo++;
-    const nl = text.indexOf("\n", pos);
-    const terminated = nl !== -1;
-    let end = terminated ? nl : length;
-    const start = pos;
-    pos = end + 1;
-    const first = text.charCodeAt(start);
+  constructor(options: ParseOptions = {}) {
+    this.#keepLines = options.lines === true;
+  }
+
+  /** Feeds the next piece of the text. */
+  push(text: string): void {
+    if (this.#ended) throw new Error("SessionParser: push after end");
+    if (this.#rejected || text.length === 0) return;
+    let pos = 0;
+    if (!this.#started) {
+      this.#started = true;
+      if (text.charCodeAt(0) === 0xfeff) pos = 1;
+    }
+    if (this.#carry !== "") {
+      const nl = text.indexOf("\n");
+      if (nl === -1) {
+        this.#carry += text;
+        return;
+      }
+      const line = this.#carry + text.slice(0, nl);
+      this.#carry = "";
+      this.#line(line, 0, line.length, true);
+      pos = nl + 1;
+    }
+    const length = text.length;
+    while (pos < length && !this.#rejected) {
+      const nl = text.indexOf("\n", pos);
+      if (nl === -1) {
+        this.#carry = text.slice(pos);
+        return;
+      }
+      this.#line(text, pos, nl, true);
+      pos = nl + 1;
+    }
+  }
+
+  /** Ends the text (a pending line without "\n" is its last line) and returns the result. */
+  end(): ParsedSession & Partial<ParsedLines> {
+    if (!this.#ended) {
+      this.#ended = true;
+      if (this.#carry !== "" && !this.#rejected) this.#line(this.#carry, 0, this.#carry.length, false);
+      this.#carry = "";
+      if (this.#header === null && !this.#rejected) {
+        this.#issues.push({ line: 0, kind: "empty", message: "not a session: the file has no valid JSON line" });
+      }
+    }
+    const rejected = this.#rejected;
+    const parsed: ParsedSession & Partial<ParsedLines> = { header: this.#header, entries: rejected ? [] : this.#entries, issues: this.#issues };
+    if (this.#keepLines) {
+      parsed.entryLines = rejected ? [] : this.#entryLines;
+      parsed.entryTexts = rejected ? [] : this.#entryTexts;
+      parsed.headerLine = this.#headerLine;
+      parsed.headerText = this.#headerText;
+    }
+    return parsed;
+  }
+
+  /** One line: text[start, end), without its "\n"; `terminated` = a "\n" followed it. */
+  #line(text: string, start: number, end: number, terminated: boolean): void {
+    const lineNo = ++this.#lineNo;
     // the common case, a line starting with "{", needs no blank check
-    if (first !== 0x7b && text.slice(start, end).trim().length === 0) continue;
+    if (text.charCodeAt(start) !== 0x7b && text.slice(start, end).trim().length === 0) return;
     if (end > start && text.charCodeAt(end - 1) === 0x0d) end--;
     const line = text.slice(start, end);
 
@@ -166,50 +220,48 @@ export function parseSessionText(text: string, options: ParseOptions = {}): Pars
     try {
       value = JSON.parse(line);
     } catch (err) {
-      issues.push(parseFailure(lineNo, terminated, err));
-      continue;
+      this.#issues.push(parseFailure(lineNo, terminated, err));
+      return;
     }
 
-    if (header === null) {
+    if (this.#header === null) {
       const problem = headerProblem(value, lineNo);
       if (problem) {
-        issues.push(problem);
-        rejected = true;
-        break;
+        this.#issues.push(problem);
+        this.#rejected = true;
+        return;
       }
-      header = value as SessionHeader;
-      headerLine = lineNo;
-      headerText = line;
-      continue;
+      this.#header = value as SessionHeader;
+      this.#headerLine = lineNo;
+      this.#headerText = line;
+      return;
     }
 
     // entries are objects (and JSON.parse never returns a function): one typeof + null + array test
     if (typeof value !== "object" || value === null || Array.isArray(value)) {
-      issues.push({ line: lineNo, kind: "not-an-object", message: `skipped: the line is ${describeValue(value)}, not an entry object` });
-      continue;
+      this.#issues.push({ line: lineNo, kind: "not-an-object", message: `skipped: the line is ${describeValue(value)}, not an entry object` });
+      return;
     }
     if ((value as { type?: unknown }).type === "session") {
-      issues.push({ line: lineNo, kind: "extra-header", message: "skipped: a second session header" });
-      continue;
+      this.#issues.push({ line: lineNo, kind: "extra-header", message: "skipped: a second session header" });
+      return;
     }
-    entries.push(value as SessionEntry);
-    if (keepLines) {
-      entryLines.push(lineNo);
-      entryTexts.push(line);
+    this.#entries.push(value as SessionEntry);
+    if (this.#keepLines) {
+      this.#entryLines.push(lineNo);
+      this.#entryTexts.push(line);
     }
   }
+}
 
-  if (header === null && !rejected) {
-    issues.push({ line: 0, kind: "empty", message: "not a session: the file has no valid JSON line" });
-  }
-  const parsed: ParsedSession & Partial<ParsedLines> = { header, entries: rejected ? [] : entries, issues };
-  if (keepLines) {
-    parsed.entryLines = rejected ? [] : entryLines;
-    parsed.entryTexts = rejected ? [] : entryTexts;
-    parsed.headerLine = headerLine;
-    parsed.headerText = headerText;
-  }
-  return parsed;
+/** Parses the whole text of a session file (see SessionParser). Linear in the text length. */
+export function parseSessionText(text: string): ParsedSession;
+export function parseSessionText(text: string, options: ParseOptions & { lines: true }): ParsedSession & ParsedLines;
+export function parseSessionText(text: string, options?: ParseOptions): ParsedSession & Partial<ParsedLines>;
+export function parseSessionText(text: string, options: ParseOptions = {}): ParsedSession & Partial<ParsedLines> {
+  const parser = new SessionParser(options);
+  parser.push(text);
+  return parser.end();
 }
 
 /** True when the parse found a session header (the file is a session). */

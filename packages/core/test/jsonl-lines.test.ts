@@ -1,5 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { forEachLine, parseSessionText } from "../src/index";
+import { SessionParser, forEachLine, parseSessionText } from "../src/index";
 
 const HEADER = `{"type":"session","id":"abc","timestamp":"2025-01-01T00:00:00Z","cwd":"/p"}`;
 const entry = (id: string): string => `{"type":"message","id":"${id}","parentId":null,"timestamp":"t","message":{"role":"user","content":"${id}","timestamp":1}}`;
@@ -52,5 +53,47 @@ describe("parseSessionText with { lines: true }", () => {
     const empty = parseSessionText("\n\n", { lines: true });
     expect(empty.issues).toEqual([expect.objectContaining({ line: 0, kind: "empty" })]);
     expect(empty.headerText).toBe("");
+  });
+});
+
+describe("SessionParser: the text pushed in pieces", () => {
+  const messy = `\uFEFF${HEADER}\r\n\n  \t \n${entry("m1")}\r\nnot json\n42\n${HEADER}\n${entry("é✓😀")}\n\r\n${entry("m3")}\n{"type":"message","id":"m4"`;
+
+  function pushed(text: string, cuts: number[], lines: boolean): ReturnType<typeof parseSessionText> {
+    const parser = new SessionParser({ lines });
+    let from = 0;
+    for (const cut of [...cuts].sort((a, b) => a - b)) {
+      parser.push(text.slice(from, cut));
+      from = cut;
+    }
+    parser.push(text.slice(from));
+    return parser.end();
+  }
+
+  it("any single cut gives what the whole text gives (line numbers, issues, entries, line texts)", () => {
+    for (const text of [messy, `${HEADER}\n${entry("a")}\n`, `${entry("a")}\n${HEADER}\n`, "\n\n", `${HEADER}\r`]) {
+      const whole = parseSessionText(text, { lines: true });
+      for (let cut = 0; cut <= text.length; cut++) expect(pushed(text, [cut], true), `cut at ${cut}`).toStrictEqual(whole);
+    }
+  });
+
+  it("property: any number of cuts anywhere gives the same result", () => {
+    fc.assert(
+      fc.property(fc.array(fc.nat({ max: messy.length }), { maxLength: 12 }), fc.boolean(), (cuts, lines) => {
+        expect(pushed(messy, cuts, lines)).toStrictEqual(parseSessionText(messy, { lines }));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("a rejected file stops reading; push after end is a mistake", () => {
+    const parser = new SessionParser();
+    parser.push(`${entry("a")}\n`);
+    parser.push(`${HEADER}\n${entry("b")}\n`);
+    const result = parser.end();
+    expect(result.header).toBeNull();
+    expect(result.issues).toEqual([expect.objectContaining({ line: 1, kind: "missing-header" })]);
+    expect(() => parser.push("x")).toThrow(/after end/);
+    expect(parser.end()).toStrictEqual(result);
   });
 });
