@@ -11,6 +11,7 @@ import {
   estimateTokens,
   isCompactionEntry,
   type AgentMessage,
+  type SessionContext,
   type BonsaiSettings,
   type SessionEntry,
   type SkeletonNode,
@@ -95,6 +96,39 @@ export function sizeSeries(path: readonly SkeletonNode[]): ContextPreview["sizeS
   });
 }
 
+/**
+ * The context size from the model's own count (compaction.md §2.6) over the live context `ctx` built
+ * from `entries` (the leaf's context entries): the usage of the last assistant message with a usage,
+ * plus the estimates of the messages after it. Only a usage newer than the latest compaction counts
+ * (Bonsai deviation 2): the kept messages before a compaction carry usages of the old, larger context.
+ * `null` when no usage qualifies (the caller sums the estimates).
+ */
+export function liveContextUsage(entries: readonly SessionEntry[], ctx: Pick<SessionContext, "messages" | "entryIds">): { tokens: number; usageIndex: number } | null {
+  let compactionAt = -1;
+  for (let i = entries.length - 1; i >= 0; i--) {
+    if (isCompactionEntry(entries[i]!)) {
+      compactionAt = i;
+      break;
+    }
+  }
+  const usage = estimateContextUsage(ctx.messages, 0);
+  if (usage.lastUsageIndex < 0) return null;
+  if (compactionAt >= 0) {
+    // position of the message's entry in the context entries (the last one with that id)
+    const id = ctx.entryIds[usage.lastUsageIndex];
+    let at = -1;
+    for (let i = entries.length - 1; i > compactionAt; i--) {
+      if (entries[i]!.id === id) {
+        at = i;
+        break;
+      }
+    }
+    // not after the latest compaction: it and every earlier usage describe the context before it
+    if (at < 0) return null;
+  }
+  return { tokens: usage.tokens, usageIndex: usage.lastUsageIndex };
+}
+
 /** @param path the skeleton's root -> leaf nodes for `leafId` */
 export function contextPreview(store: SessionStore, sessionId: string, leafId: string | null, path: readonly SkeletonNode[], settings: BonsaiSettings): ContextPreview {
   const entries = leafId === null ? [] : store.getContextEntries(sessionId, leafId);
@@ -114,9 +148,9 @@ export function contextPreview(store: SessionStore, sessionId: string, leafId: s
   });
   const prompt = systemPromptOf(entries);
   const systemPrompt = prompt === null ? null : { text: prompt, tokens: chars4(prompt) };
-  const usage = estimateContextUsage(ctx.messages, settings.model.contextWindow);
+  const usage = liveContextUsage(entries, ctx);
   const estimateOnly = messages.reduce((n, m) => n + m.tokens, 0) + (systemPrompt?.tokens ?? 0);
-  const totalTokens = usage.lastUsageIndex >= 0 ? usage.tokens : estimateOnly;
+  const totalTokens = usage !== null ? usage.tokens : estimateOnly;
   const threshold = settings.model.contextWindow - settings.compaction.reserveTokens;
 
   let compaction: ContextPreview["compaction"] = null;
@@ -136,7 +170,7 @@ export function contextPreview(store: SessionStore, sessionId: string, leafId: s
     systemPrompt,
     messages,
     totalTokens,
-    totalSource: usage.lastUsageIndex >= 0 ? "usage" : "estimate",
+    totalSource: usage !== null ? "usage" : "estimate",
     contextWindow: settings.model.contextWindow,
     threshold,
     overThreshold: settings.compaction.enabled && totalTokens > threshold,

@@ -1,6 +1,11 @@
-import { describe, expect, it } from "vitest";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { SkeletonNode, TreeSkeleton } from "@bonsai/core";
+import { contract } from "@bonsai/ipc";
 import { sizeSeries, skeletonPath } from "../src/context-preview";
+import { createBackend, type Backend } from "../src/index";
 
 const node = (id: string, parentId: string | null, tokens: number, extra: Partial<SkeletonNode> = {}): SkeletonNode => ({
   id,
@@ -45,5 +50,86 @@ describe("context size along the path", () => {
     expect(skeletonPath(skeleton, "c").map((n) => n.id)).toEqual(["a", "b", "c"]);
     expect(skeletonPath(skeleton, "y").map((n) => n.id)).toEqual(["x", "y"]);
     expect(skeletonPath(skeleton, null)).toEqual([]);
+  });
+});
+
+describe("context total after a compaction (compaction.md §2.6 over the live context, deviation 2)", () => {
+  let dir: string;
+  let backend: Backend;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "bonsai-preview-"));
+    backend = createBackend({ dataDir: dir, env: {} });
+  });
+  afterEach(async () => {
+    await backend.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
+  const user = (id: string, parentId: string | null, s: number, text: string) => ({
+    type: "message",
+    id,
+    parentId,
+    timestamp: at(s),
+    message: { role: "user", content: text, timestamp: Date.parse(at(s)) },
+  });
+  const assistant = (id: string, parentId: string, s: number, text: string, input: number) => ({
+    type: "message",
+    id,
+    parentId,
+    timestamp: at(s),
+    message: {
+      role: "assistant",
+      content: [{ type: "text", text }],
+      api: "openai-completions",
+      provider: "p",
+      model: "m",
+      usage: { input, output: 16, cacheRead: 0, cacheWrite: 0 },
+      stopReason: "stop",
+      timestamp: Date.parse(at(s)),
+    },
+  });
+  const big = "x".repeat(4000);
+  // u1 a1 u2 a2(usage 35,984) | compaction keeping from u2 | u3 (no usage yet)
+  const lines = [
+    { type: "session", version: 3, id: "s-preview", timestamp: at(0), cwd: "/tmp/p" },
+    user("u1", null, 1, big),
+    assistant("a1", "u1", 2, big, 20000),
+    user("u2", "a1", 3, "second question"),
+    assistant("a2", "u2", 4, "second answer", 35968),
+    { type: "compaction", id: "c1", parentId: "a2", timestamp: at(5), summary: "## Goal\nshort summary", firstKeptEntryId: "u2", tokensBefore: 35984 },
+    user("u3", "c1", 6, "third question"),
+  ];
+  const jsonl = (extra: object[] = []) => [...lines, ...extra].map((l) => JSON.stringify(l)).join("\n") + "\n";
+
+  async function preview(content: string) {
+    const imported = await backend.dispatch("importSessions", { files: [{ name: "s.jsonl", content }], requestId: "r" });
+    if (!imported.ok) throw new Error(imported.error.message);
+    const sessionId = (imported.value as { results: { sessionId: string }[] }).results[0]!.sessionId;
+    const r = await backend.dispatch("getContextPreview", { sessionId });
+    if (!r.ok) throw new Error(r.error.message);
+    return contract.getContextPreview.output.parse(r.value);
+  }
+
+  it("ignores the kept messages' usage from before the compaction: the estimates are the total", async () => {
+    const p = await preview(jsonl());
+    expect(p.messages.map((m) => m.entryId)).toEqual(["c1", "u2", "a2", "u3"]);
+    const sum = p.messages.reduce((n, m) => n + m.tokens, 0) + (p.systemPrompt?.tokens ?? 0);
+    expect(p.totalSource).toBe("estimate");
+    expect(p.totalTokens).toBe(sum);
+    expect(p.totalTokens).toBeLessThan(1000);
+  });
+
+  it("uses the first usage reported after the compaction, plus the estimates of the messages after it", async () => {
+    const p = await preview(jsonl([assistant("a3", "u3", 7, "third answer", 7000), user("u4", "a3", 8, "fourth question")]));
+    expect(p.messages.map((m) => m.entryId)).toEqual(["c1", "u2", "a2", "u3", "a3", "u4"]);
+    expect(p.totalSource).toBe("usage");
+    expect(p.totalTokens).toBe(7016 + p.messages.at(-1)!.tokens);
+  });
+
+  it("without a compaction, the last usage counts as before", async () => {
+    const p = await preview(jsonl().split("\n").slice(0, 5).join("\n") + "\n");
+    expect(p.totalSource).toBe("usage");
+    expect(p.totalTokens).toBe(35984);
   });
 });
