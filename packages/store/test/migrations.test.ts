@@ -92,6 +92,49 @@ describe("schema and migrations", () => {
     db.close();
   });
 
+  it("migration 2 converts a database of an early schema-1 layout (JSON inside entries) without losing entries", () => {
+    const dir = tempDir();
+    const file = path.join(dir, "early.db");
+    const raw = new Database(file);
+    raw.exec(`
+      CREATE TABLE sessions (id TEXT PRIMARY KEY, header_id TEXT NOT NULL, title TEXT, cwd TEXT NOT NULL DEFAULT '', header_json TEXT NOT NULL,
+        source_path TEXT UNIQUE, source_format TEXT NOT NULL, source_version INTEGER NOT NULL, leaf_id TEXT, created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL, imported_at TEXT, entry_count INTEGER NOT NULL DEFAULT 0, message_count INTEGER NOT NULL DEFAULT 0,
+        first_message TEXT NOT NULL DEFAULT '', file_size INTEGER, file_offset INTEGER, file_lines INTEGER, file_mtime_ms REAL,
+        head_hash TEXT, tail_hash TEXT, generation INTEGER NOT NULL DEFAULT 1);
+      CREATE TABLE entries (pk INTEGER PRIMARY KEY, session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE, seq INTEGER NOT NULL,
+        line INTEGER, id TEXT NOT NULL, parent_id TEXT, parent_seq INTEGER, type TEXT NOT NULL, timestamp TEXT NOT NULL DEFAULT '',
+        json TEXT NOT NULL, role TEXT, tokens INTEGER NOT NULL DEFAULT 0, preview TEXT NOT NULL DEFAULT '', tool_name TEXT,
+        custom_type TEXT, stop_reason TEXT, ref_id TEXT, tokens_before INTEGER, flags INTEGER NOT NULL DEFAULT 0, UNIQUE (session_id, seq));
+      CREATE INDEX entries_by_id ON entries(session_id, id);
+      CREATE TABLE labels (session_id TEXT NOT NULL, target_id TEXT NOT NULL, label TEXT, entry_seq INTEGER NOT NULL, PRIMARY KEY (session_id, target_id)) WITHOUT ROWID;
+      CREATE TABLE pruned_outputs (session_id TEXT NOT NULL, entry_id TEXT NOT NULL, original_json TEXT NOT NULL, pruned_json TEXT NOT NULL,
+        pruned_at INTEGER NOT NULL, PRIMARY KEY (session_id, entry_id)) WITHOUT ROWID;
+      CREATE TABLE import_reports (id INTEGER PRIMARY KEY, source_path TEXT NOT NULL, session_id TEXT, status TEXT NOT NULL, started_at TEXT NOT NULL,
+        bytes_read INTEGER NOT NULL DEFAULT 0, entries_added INTEGER NOT NULL DEFAULT 0, issues_json TEXT NOT NULL DEFAULT '[]', message TEXT);
+      CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+      CREATE VIRTUAL TABLE entries_fts USING fts5(body, tools, paths, tokenize = 'unicode61 remove_diacritics 2');
+      INSERT INTO sessions (id, header_id, header_json, source_format, source_version, leaf_id, created_at, updated_at, entry_count)
+        VALUES ('s1', 's1', '{"type":"session","version":3,"id":"s1","timestamp":"2025-01-01T00:00:00.000Z","cwd":"/p"}', 'bonsai', 3, 'b', '2025', '2025', 2);
+    `);
+    const a = { type: "message", id: "a", parentId: null, timestamp: "2025-01-01T00:00:01.000Z", message: { role: "user", content: "remember the walrus", timestamp: 1 } };
+    const b = { type: "thinking_level_change", id: "b", parentId: "a", timestamp: "2025-01-01T00:00:02.000Z", thinkingLevel: "high" };
+    const insert = raw.prepare("INSERT INTO entries (session_id, seq, id, parent_id, parent_seq, type, timestamp, json, role) VALUES ('s1', ?, ?, ?, ?, ?, ?, ?, ?)");
+    insert.run(0, "a", null, null, "message", a.timestamp, JSON.stringify(a), "user");
+    insert.run(1, "b", "a", 0, "thinking_level_change", b.timestamp, JSON.stringify(b), null);
+    raw.pragma("user_version = 1");
+    raw.close();
+
+    const store = openStore({ path: file });
+    expect(store.db.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
+    expect(store.loadEntries("s1")).toEqual([a, b]);
+    expect(store.getSkeleton("s1").nodes.map((n) => n.id)).toEqual(["a", "b"]);
+    expect(store.getContextEntries("s1").map((e) => e.id)).toEqual(["a", "b"]);
+    expect(store.search("walrus").map((h) => h.entryId)).toEqual(["a"]);
+    expect(store.appendEntry("s1", { type: "label", targetId: "a", label: "x" }).parentId).toBe("b");
+    store.close();
+  });
+
   it("a file that is not a database gets a clear error and is not modified", () => {
     const dir = tempDir();
     const file = path.join(dir, "notes.db");

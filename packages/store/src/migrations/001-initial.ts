@@ -1,3 +1,4 @@
+import { ENTRIES_FTS_SQL, ENTRIES_TABLE_SQL, ENTRY_JSON_TABLE_SQL } from "./schema-1-tables";
 import type { Migration } from "./types";
 
 /**
@@ -37,42 +38,13 @@ export const migration001Initial: Migration = {
       );
       CREATE INDEX sessions_header_id ON sessions(header_id);
 
-      CREATE TABLE entries (
-        pk            INTEGER PRIMARY KEY,
-        session_id    TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
-        seq           INTEGER NOT NULL,            -- file order, 0-based
-        line          INTEGER,                     -- 1-based line in the source; NULL when not from a file
-        id            TEXT NOT NULL,
-        parent_id     TEXT,
-        parent_seq    INTEGER,                     -- seq of the parent (last entry with that id); NULL = root/orphan
-        type          TEXT NOT NULL,
-        timestamp     TEXT NOT NULL DEFAULT '',
-        role          TEXT,
-        tokens        INTEGER NOT NULL DEFAULT 0,
-        preview       TEXT NOT NULL DEFAULT '',
-        tool_name     TEXT,
-        custom_type   TEXT,
-        stop_reason   TEXT,
-        ref_id        TEXT,                        -- compaction: firstKeptEntryId; branch_summary: fromId
-        tokens_before INTEGER,
-        flags         INTEGER NOT NULL DEFAULT 0,  -- 1 pruned, 2 thinking, 4 fromExtension, 8 offline
-        indexed       INTEGER NOT NULL DEFAULT 0,  -- 1 once the entry's text is in entries_fts
-        anchor_seq    INTEGER,                     -- nearest compaction on the path to this entry (itself included)
-        settings_seq  INTEGER,                     -- nearest thinking/model/mode change or ttsr injection on the path (itself included)
-        UNIQUE (session_id, seq)
-      );
+      ${ENTRIES_TABLE_SQL}
       CREATE INDEX entries_by_id ON entries(session_id, id);
       -- covers the path walk (parent links in file order) without touching the table rows
       CREATE INDEX entries_path ON entries(session_id, seq, parent_seq, type, role);
       CREATE INDEX entries_unindexed ON entries(pk) WHERE indexed = 0;
 
-      -- the entry JSON apart from the narrow rows above, so that skeleton and path queries never
-      -- read it: the entry as read (its current form: the pruned text when pruned)
-      CREATE TABLE entry_json (
-        pk    INTEGER PRIMARY KEY REFERENCES entries(pk) ON DELETE CASCADE,
-        json  TEXT NOT NULL
-      );
-
+      ${ENTRY_JSON_TABLE_SQL}
       CREATE TABLE labels (
         session_id  TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
         target_id   TEXT NOT NULL,
@@ -108,12 +80,7 @@ export const migration001Initial: Migration = {
         value  TEXT NOT NULL                       -- JSON
       ) WITHOUT ROWID;
 
-      -- contentless: the text lives in entries.json only; rowid = entries.pk; filled after import
-      CREATE VIRTUAL TABLE entries_fts USING fts5(
-        body, tools, paths,
-        content = '', contentless_delete = 1,
-        tokenize = 'unicode61 remove_diacritics 2'
-      );
+      ${ENTRIES_FTS_SQL}
     `);
   },
 };

@@ -1,9 +1,10 @@
 import { migration001Initial } from "./001-initial";
+import { migration002SplitEntryJson } from "./002-split-entry-json";
 import type { Migration } from "./types";
 
 export type { Migration } from "./types";
 
 /** Every migration in order; the last one's version is the schema this build writes. */
-export const MIGRATIONS: readonly Migration[] = [migration001Initial];
+export const MIGRATIONS: readonly Migration[] = [migration001Initial, migration002SplitEntryJson];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
