@@ -50,11 +50,30 @@ export function defaultLeafId(entries: readonly SessionEntry[]): string | null {
 /**
  * Path from the root to `leafId` (root first). The walk stops at a null/empty parent, an unknown
  * parent (an orphan behaves as a root) or an entry already visited (a cycle: the repeated node is
- * treated as the root). An unknown leaf gives an empty path.
+ * treated as the root). An unknown leaf gives an empty path. `byId` maps each entry's own id to it
+ * (as buildIndex does).
  */
 export function getPath(index: Pick<SessionIndex, "byId">, leafId: string | null | undefined): SessionEntry[] {
   const path: SessionEntry[] = [];
   if (leafId === null || leafId === undefined) return path;
+  // The walk is deterministic: once it meets an entry twice it would cycle forever. So a walk that
+  // ends (root, orphan) within byId.size steps met no entry twice and needs no visited set; only a
+  // longer walk (a cycle) is redone with one.
+  const limit = index.byId.size;
+  let node = index.byId.get(leafId);
+  while (node) {
+    if (path.length >= limit) return getPathChecked(index, leafId);
+    path.push(node);
+    const parent = node.parentId;
+    if (parent === null || parent === undefined || parent === "") break;
+    node = index.byId.get(parent);
+  }
+  return path.reverse();
+}
+
+/** getPath with a visited set: stops before the first entry met twice. */
+function getPathChecked(index: Pick<SessionIndex, "byId">, leafId: string): SessionEntry[] {
+  const path: SessionEntry[] = [];
   const seen = new Set<string>();
   let current = index.byId.get(leafId);
   while (current && !seen.has(current.id)) {
