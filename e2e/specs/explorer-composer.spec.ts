@@ -1,7 +1,7 @@
 /**
  * Continue the session from the composer against the loopback model: the reply streams in, and a
  * reply whose usage crosses the threshold triggers an automatic compaction, announced (and, when
- * the summarizer fails, reported with the seed's message) as a notification.
+ * the summarizer fails, reported once, with the seed's message verbatim) as a notification.
  */
 import type { Page } from "@playwright/test";
 import type { ChatReply, ChatRequestBody, MockOpenAiServer } from "@bonsai/testkit";
@@ -69,14 +69,26 @@ test("a streamed reply over the threshold compacts automatically", async ({ app:
 test("a failing automatic compaction is reported with the seed's message", async ({ app: page, model }, testInfo) => {
   await useLoopbackModel(page, model);
   await smallWindow(page, false);
-  const file = await generatedSessionFile(testInfo, "Composer failure fixture", { entries: 40, seed: 52, compactionInterval: 0, branchProbability: 0 });
+  // the recorded replies' usage stays far under the threshold, so the reply below triggers the only automatic compaction
+  const file = await generatedSessionFile(testInfo, "Composer failure fixture", { entries: 40, seed: 52, compactionInterval: 0, branchProbability: 0 }, (session) => {
+    for (const e of session.entries) {
+      if (e.type === "message" && e.message.role === "assistant") e.message.usage = { input: 900, output: 40, cacheRead: 0, cacheWrite: 0, totalTokens: 940 };
+    }
+  });
   await importAndOpen(page, file, "Composer failure fixture");
 
   scriptModel(model, ["Done."], () => ({ kind: "error", status: 400, message: "summarizer refused the request" }));
   try {
     await send(page, "Finish the release notes");
-    await expect(page.getByText(/Auto-compaction failed: /u).first()).toBeVisible({ timeout: 60_000 });
+    // exactly one notification, whose text is the engine's message itself (triggers-and-hooks.md §2 step 12)
+    await expect(page.locator(".notification").filter({ hasText: "compacting…" })).toHaveCount(1, { timeout: 60_000 });
+    const failed = page.locator(".notification").filter({ hasText: "Auto-compaction failed" });
+    await expect(failed).toHaveCount(1, { timeout: 60_000 });
+    await expect(failed.locator("span")).toHaveText("Auto-compaction failed: Summarization failed: 400 summarizer refused the request");
     await expect(page.getByTestId("composer-stream")).toContainText("Done.", { timeout: 60_000 });
+    // nothing arrives late (a second listener would add its copy with the same event)
+    await page.waitForTimeout(500);
+    await expect(failed).toHaveCount(1);
     await screenshot(page, testInfo, "auto-compaction-failed");
   } finally {
     model.setChatFallback(undefined);

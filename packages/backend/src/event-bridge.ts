@@ -1,6 +1,6 @@
 /** Store and engine events -> contract events (and user-facing notifications). */
-import type { Engine } from "@bonsai/engine";
-import type { EventSink } from "@bonsai/ipc";
+import type { Engine, EngineEvents } from "@bonsai/engine";
+import type { EventPayload, EventSink } from "@bonsai/ipc";
 import type { SessionStore } from "@bonsai/store";
 import type { RequestTracker } from "./engine-handlers";
 import type { SkeletonCache } from "./session-handlers";
@@ -39,6 +39,18 @@ export function forwardStoreEvents(store: SessionStore, emit: EventSink, skeleto
   return () => offs.forEach((off) => off());
 }
 
+/**
+ * The one notification of an automatic compaction's outcome (triggers-and-hooks.md §5), in the seed's
+ * words: cancelled; compacted; failed with the engine's message verbatim (`Auto-compaction failed: …`
+ * / `Context overflow recovery failed: …`); nothing to do (no model, nothing to summarize).
+ */
+export function autoCompactionNotification(e: Pick<EngineEvents["auto_compaction_end"], "result" | "aborted" | "errorMessage">): Pick<EventPayload<"notification">, "level" | "message"> {
+  if (e.aborted) return { level: "info", message: "Auto-compaction cancelled" };
+  if (e.result !== undefined) return { level: "info", message: "Context compacted automatically" };
+  if (e.errorMessage) return { level: "warning", message: e.errorMessage };
+  return { level: "warning", message: "Auto-compaction failed; continuing without compaction" };
+}
+
 export function forwardEngineEvents(engine: Engine, emit: EventSink, requests: RequestTracker): () => void {
   const offs = [
     engine.on("compaction_start", ({ sessionId, dryRun }) =>
@@ -72,9 +84,7 @@ export function forwardEngineEvents(engine: Engine, emit: EventSink, requests: R
         entryId: e.entry?.id ?? null,
         willRetry: e.willRetry,
       });
-      if (e.aborted) emit("notification", { level: "info", message: "Auto-compaction cancelled", sessionId: e.sessionId });
-      else if (ok) emit("notification", { level: "info", message: "Context compacted automatically", sessionId: e.sessionId });
-      else if (e.errorMessage) emit("notification", { level: "warning", message: `Auto-compaction failed; continuing without compaction (${e.errorMessage})`, sessionId: e.sessionId });
+      emit("notification", { ...autoCompactionNotification(e), sessionId: e.sessionId });
     }),
     engine.on("auto_retry_start", (e) =>
       emit("notification", {

@@ -13,13 +13,9 @@ export function connectStoreToBackend(): () => void {
     a.on("sessionsChanged", () => void s().refreshSessions()),
     a.on("sessionUpdated", (p) => s().onSessionUpdated(p)),
     a.on("importProgress", (p) => s().onImportProgress(p)),
+    // the backend words every user-facing outcome (automatic compactions included) exactly once
     a.on("notification", (p) => s().notify(p.level, p.message, p.sessionId)),
     a.on("hookError", (p) => s().notify("error", `Hook ${p.hook}${p.file ? ` (${p.file})` : ""} failed: ${p.message}`)),
-    a.on("compactionEnd", (p) => {
-      if (p.reason !== "manual" && !p.ok && !p.aborted && p.errorMessage) {
-        s().notify("warning", `Auto-compaction failed; continuing without compaction (${p.errorMessage})`, p.sessionId);
-      }
-    }),
   ];
   void a.getAppInfo().then((info) => s().setAppInfo(info), () => undefined);
   void s().refreshSessions();
