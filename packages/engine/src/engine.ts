@@ -184,6 +184,8 @@ export class Engine {
   readonly #planner: CompactionPlanner;
   readonly #options: CreateEngineOptions;
   readonly #turns = new Map<string, TurnState>();
+  /** prompts from their call to their end (registered before the first await, so no abort is lost) */
+  readonly #prompts = new Map<string, AbortController>();
   readonly #compactions = new Map<string, CompactionState>();
   readonly #branchSummaries = new Map<string, AbortController>();
   #hooksLoaded: Promise<string[]> = Promise.resolve([]);
@@ -239,13 +241,15 @@ export class Engine {
     return this.#compactions.has(sessionId);
   }
 
+  /** a prompt (or its turn) is running on the session */
   isTurnRunning(sessionId: string): boolean {
-    return this.#turns.has(sessionId);
+    return this.#turns.has(sessionId) || this.#prompts.has(sessionId);
   }
 
   async close(): Promise<void> {
     this.abortCompaction();
     for (const c of this.#branchSummaries.values()) c.abort();
+    for (const c of this.#prompts.values()) c.abort();
     for (const t of this.#turns.values()) t.controller.abort();
     await this.#planner.close();
   }
@@ -335,7 +339,9 @@ export class Engine {
     await this.#hooksLoaded;
     this.#events.emit("compaction_progress", { sessionId, stage: "preparing" });
     const wantBranch = this.#hooks.has("session_before_compact");
+    if (signal.aborted) return { kind: "cancelled" };
     const plan = await this.#plan(sessionId, wantBranch, wantBranch || this.#hooks.has("session.compacting"));
+    if (signal.aborted) return { kind: "cancelled" };
     if (!plan.preparation) return { kind: "empty", plan };
     const preparation = plan.preparation;
     const ctx = { sessionId };
@@ -364,6 +370,7 @@ export class Engine {
         if (r.preserveData && typeof r.preserveData === "object") preserveData = r.preserveData;
       }
     }
+    if (signal.aborted) return { kind: "cancelled" };
     const result = await summarize(plan as PlannedCompaction, extra);
     if (preserveData) result.preserveData = preserveData;
     return { kind: "done", result, fromExtension: false, preserveData, leafId: plan.leafId };
@@ -473,12 +480,13 @@ export class Engine {
     const existing = this.#compactions.get(sessionId);
     if (existing?.kind === "manual") return "none";
     existing?.controller.abort();
-    if (existing) await existing.done.catch(() => undefined);
-    this.#events.emit("auto_compaction_start", { sessionId, reason });
+    // registered before any await: an abortCompaction from now on reaches this run
     const controller = new AbortController();
     let finish: () => void = () => undefined;
     const state: CompactionState = { controller, kind: "auto", done: new Promise<void>((r) => (finish = r)) };
     this.#compactions.set(sessionId, state);
+    if (existing) await existing.done.catch(() => undefined);
+    this.#events.emit("auto_compaction_start", { sessionId, reason });
     const signal = controller.signal;
     const end = (payload: Omit<EngineEvents["auto_compaction_end"], "sessionId" | "reason">) =>
       this.#events.emit("auto_compaction_end", { ...withoutUndefined({ sessionId, reason, ...payload }), result: payload.result });
@@ -579,6 +587,7 @@ export class Engine {
 
   /** Aborts the running conversation turn of a session (its partial reply is kept, stopReason "aborted"). */
   abortTurn(sessionId: string): void {
+    this.#prompts.get(sessionId)?.abort();
     this.#turns.get(sessionId)?.controller.abort();
   }
 
@@ -593,24 +602,42 @@ export class Engine {
   async #prompt(sessionId: string, text: string, options: { synthetic: boolean; depth: number }): Promise<PromptOutcome> {
     if (!this.modelConfigured) throw new EngineError("No model configured: set model.baseUrl and model.model in the settings (or --base-url and --model)");
     if (text.trim() === "") throw new EngineError("The prompt is empty");
-    if (this.#turns.has(sessionId) && options.depth === 0) throw new EngineError("A turn is already running for this session");
+    if (options.depth > 0) {
+      // the auto-continue prompt runs inside the user's prompt and is aborted with it
+      const signal = this.#prompts.get(sessionId)?.signal ?? new AbortController().signal;
+      return this.#promptSteps(sessionId, text, options, signal);
+    }
+    if (this.#turns.has(sessionId) || this.#prompts.has(sessionId)) throw new EngineError("A turn is already running for this session");
+    // registered before the first await: an abortTurn from now on reaches this prompt
+    const controller = new AbortController();
+    this.#prompts.set(sessionId, controller);
+    try {
+      return await this.#promptSteps(sessionId, text, options, controller.signal);
+    } finally {
+      if (this.#prompts.get(sessionId) === controller) this.#prompts.delete(sessionId);
+    }
+  }
+
+  async #promptSteps(sessionId: string, text: string, options: { synthetic: boolean; depth: number }, signal: AbortSignal): Promise<PromptOutcome> {
     const running = this.#compactions.get(sessionId);
     if (running) await running.done.catch(() => undefined);
     // pre-prompt check with the last assistant message of the live context (aborted ones included)
-    if (options.depth === 0) {
+    if (options.depth === 0 && !signal.aborted) {
       const last = [...this.#liveMessages(sessionId)].reverse().find((m): m is AssistantMessage => m.role === "assistant");
       await this.#checkCompaction(sessionId, last, false, false);
     }
     await this.#requireApiKey(); // before anything is appended
+    // aborted before the user message was appended: nothing happened
+    if (signal.aborted) throw new EngineError("Prompt cancelled");
     const content = [{ type: "text" as const, text }];
     const userMessage = withoutUndefined({ role: "user" as const, content, timestamp: Date.now(), synthetic: options.synthetic ? true : undefined });
     const userEntry = this.#store.appendEntry(sessionId, { type: "message", message: userMessage });
     this.#events.emit("leaf_changed", { sessionId, leafId: userEntry.id });
-    let outcome = await this.#turnWithRetries(sessionId, userEntry.id);
+    let outcome = await this.#turnWithRetries(sessionId, userEntry.id, signal);
     // overflow recovery: compact, then send the turn once more
     const check = await this.#checkCompaction(sessionId, outcome.message, true, options.depth < 2);
-    if (check === "retry") {
-      outcome = await this.#turnWithRetries(sessionId, userEntry.id);
+    if (check === "retry" && !signal.aborted) {
+      outcome = await this.#turnWithRetries(sessionId, userEntry.id, signal);
       await this.#checkCompaction(sessionId, outcome.message, true, false);
     }
     return outcome;
@@ -622,10 +649,10 @@ export class Engine {
   }
 
   /** One turn plus the generic retries of transient failures (triggers-and-hooks.md §2.3). */
-  async #turnWithRetries(sessionId: string, userEntryId: string): Promise<PromptOutcome> {
+  async #turnWithRetries(sessionId: string, userEntryId: string, signal: AbortSignal): Promise<PromptOutcome> {
     const retry = this.#settings.get().retry;
     for (let attempt = 0; ; attempt++) {
-      const outcome = await this.#turn(sessionId, userEntryId);
+      const outcome = await this.#turn(sessionId, userEntryId, signal);
       const msg = outcome.message;
       const window = this.#settings.get().model.contextWindow;
       if (!(retry.enabled && attempt < retry.maxRetries && isRetryableAssistantError(msg, window))) {
@@ -639,23 +666,27 @@ export class Engine {
       const controller = new AbortController();
       const state: TurnState = { controller, discard: false };
       this.#turns.set(sessionId, state);
+      const unlink = follow(signal, controller);
       try {
         await abortableSleep(delayMs, controller.signal);
       } catch {
         return outcome;
       } finally {
+        unlink();
         if (this.#turns.get(sessionId) === state) this.#turns.delete(sessionId);
       }
     }
   }
 
-  async #turn(sessionId: string, userEntryId: string): Promise<PromptOutcome> {
+  async #turn(sessionId: string, userEntryId: string, signal: AbortSignal): Promise<PromptOutcome> {
     const settings = this.#settings.get();
-    const apiKey = await this.#requireApiKey();
     const controller = new AbortController();
     const state: TurnState = { controller, discard: false };
     this.#turns.set(sessionId, state);
+    // an abort of the prompt (also one sent before this turn started) aborts the turn
+    const unlink = follow(signal, controller);
     try {
+      const apiKey = await this.#requireApiKey();
       // the context without trailing failed replies (they are kept in the session, not re-sent)
       const messages = [...this.#liveMessages(sessionId)];
       while (messages.length > 0) {
@@ -682,6 +713,7 @@ export class Engine {
       this.#events.emit("turn_end", { sessionId, message, entryId });
       return withoutUndefined({ message, userEntryId, assistantEntryId: entryId });
     } finally {
+      unlink();
       if (this.#turns.get(sessionId) === state) this.#turns.delete(sessionId);
     }
   }
@@ -700,20 +732,26 @@ export class Engine {
     const target = this.#store.getEntry(sessionId, targetId);
     if (!target) throw new EngineError(`Entry ${targetId} not found`);
     if (this.#branchSummaries.has(sessionId)) throw new EngineError("A branch summary is already running for this session");
-    await this.#hooksLoaded;
-    const summarize = request.summarize === true;
-    // the two paths hold every entry the collection walks: no need to load the whole session
-    const index = buildIndex([...this.#store.getPath(sessionId, oldLeafId), ...this.#store.getPath(sessionId, targetId)]);
-    const { entries, commonAncestorId } = collectEntriesForBranchSummary(index, oldLeafId, targetId);
+    // registered before the first await: an abortBranchSummary from now on reaches this navigation
     const controller = new AbortController();
     this.#branchSummaries.set(sessionId, controller);
     const signal = controller.signal;
+    const summarize = request.summarize === true;
     const ctx = { sessionId };
     if (summarize) this.#events.emit("branch_summary_start", { sessionId, targetId });
     const endSummary = (payload: Omit<EngineEvents["branch_summary_end"], "sessionId" | "targetId">) => {
       if (summarize) this.#events.emit("branch_summary_end", withoutUndefined({ sessionId, targetId, ...payload }));
     };
+    const aborted = (): NavigateOutcome => {
+      endSummary({ cancelled: true, aborted: true });
+      return { cancelled: true, aborted: true, leafId: oldLeafId };
+    };
     try {
+      await this.#hooksLoaded;
+      if (signal.aborted) return aborted();
+      // the two paths hold every entry the collection walks: no need to load the whole session
+      const index = buildIndex([...this.#store.getPath(sessionId, oldLeafId), ...this.#store.getPath(sessionId, targetId)]);
+      const { entries, commonAncestorId } = collectEntriesForBranchSummary(index, oldLeafId, targetId);
       const before = await this.#hooks.beforeTree(
         { type: "session_before_tree", preparation: { targetId, oldLeafId, commonAncestorId, entriesToSummarize: entries, userWantsSummary: summarize }, signal },
         ctx,
@@ -722,6 +760,7 @@ export class Engine {
         endSummary({ cancelled: true, aborted: false });
         return { cancelled: true, leafId: oldLeafId };
       }
+      if (signal.aborted) return aborted();
       let summaryText: string | undefined;
       let summaryDetails: unknown;
       let fromExtension = false;
@@ -731,27 +770,23 @@ export class Engine {
         fromExtension = true;
       } else if (summarize && entries.length > 0) {
         const settings = this.#settings.get();
+        const summarizer = await this.#currentSummarizer();
+        if (signal.aborted) return aborted();
         const outcome = await generateBranchSummary(entries, {
-          summarizer: await this.#currentSummarizer(),
+          summarizer,
           signal,
           customInstructions: request.instructions?.trim() || undefined,
           reserveTokens: settings.branchSummary.reserveTokens,
           contextWindow: this.modelConfigured ? settings.model.contextWindow : 0,
         });
-        if (outcome.aborted || signal.aborted) {
-          endSummary({ cancelled: true, aborted: true });
-          return { cancelled: true, aborted: true, leafId: oldLeafId };
-        }
+        if (outcome.aborted || signal.aborted) return aborted();
         if (outcome.error !== undefined) throw new EngineError(outcome.error);
         summaryText = outcome.summary;
         const details: SummaryDetails = { readFiles: outcome.readFiles, modifiedFiles: outcome.modifiedFiles };
         if (outcome.offline) details.summarizer = "offline";
         summaryDetails = details;
       }
-      if (signal.aborted) {
-        endSummary({ cancelled: true, aborted: true });
-        return { cancelled: true, aborted: true, leafId: oldLeafId };
-      }
+      if (signal.aborted) return aborted();
       let newLeafId: string | null = targetId;
       let editorText: string | undefined;
       if (target.type === "message" && target.message.role === "user") {
@@ -783,6 +818,17 @@ export class Engine {
       this.#branchSummaries.delete(sessionId);
     }
   }
+}
+
+/** Aborts `controller` when `signal` aborts (at once if it already has); returns the unlink. */
+function follow(signal: AbortSignal, controller: AbortController): () => void {
+  if (signal.aborted) {
+    controller.abort();
+    return () => undefined;
+  }
+  const abort = () => controller.abort();
+  signal.addEventListener("abort", abort, { once: true });
+  return () => signal.removeEventListener("abort", abort);
 }
 
 /** Creates the engine; call `loadUserHooks()` to read the hook modules of the data directory. */
