@@ -32,6 +32,13 @@ export function forwardStoreEvents(store: SessionStore, emit: EventSink, skeleto
         case "restored":
           emit("sessionUpdated", { sessionId, reason, entryIds: [], leafId: store.getLeaf(sessionId) });
           return;
+        case "detached": {
+          // the source file (or its folder) is read-only or write-through is off: say so once
+          emit("sessionsChanged", {});
+          const why = store.getSession(sessionId)?.detached ?? "the source file is not written";
+          emit("notification", { level: "warning", message: `Changes to this session are kept in Bonsai only: ${why}.`, sessionId });
+          return;
+        }
       }
     }),
     store.on("follow-error", ({ sessionId, message }) => emit("notification", { level: "warning", message, sessionId })),

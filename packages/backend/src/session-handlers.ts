@@ -8,6 +8,7 @@ import { estimateTokens, messageFromEntry, type BonsaiSettings, type SkeletonNod
 import { IpcError, type EntryDetail, type EventSink, type Handlers, type ImportResult, type SessionSummary } from "@bonsai/ipc";
 import type { ImportReport, SessionStore, SessionSummary as StoredSummary } from "@bonsai/store";
 import { contextPreview, skeletonPath } from "./context-preview";
+import { contractSnippets } from "./search-snippet";
 import { saveUpload } from "./uploads";
 
 type SessionHandlerNames =
@@ -55,6 +56,7 @@ export function toSummary(s: StoredSummary): SessionSummary {
     entryCount: s.entryCount,
     leafId: s.leafId,
     sourcePath: s.sourcePath,
+    ...(s.detached !== null ? { detached: s.detached } : {}),
   };
 }
 
@@ -201,17 +203,20 @@ export function sessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, Sessio
       return { fileName, mimeType, content, path: null };
     },
 
-    searchSessions: ({ query, sessionId, limit }) => ({
-      hits: store.search(query, { sessionId, limit }).map((h) => ({
-        sessionId: h.sessionId,
-        sessionTitle: h.sessionTitle ?? h.sessionId,
-        entryId: h.entryId,
-        type: h.type,
-        role: h.role,
-        timestamp: h.timestamp,
-        snippet: h.snippet,
-      })),
-    }),
+    searchSessions: ({ query, sessionId, limit }) => {
+      const snippet = contractSnippets(query);
+      return {
+        hits: store.search(query, { sessionId, limit }).map((h) => ({
+          sessionId: h.sessionId,
+          sessionTitle: h.sessionTitle ?? h.sessionId,
+          entryId: h.entryId,
+          type: h.type,
+          role: h.role,
+          timestamp: h.timestamp,
+          snippet: snippet(h.snippet),
+        })),
+      };
+    },
 
     deleteSession: ({ sessionId }) => {
       if (!store.getSession(sessionId)) return { deleted: false };

@@ -37,6 +37,12 @@ export const sessionSummarySchema = z.object({
   leafId: z.string().nullable(),
   /** the JSONL file it was imported from (write-through target), null for uploaded contents */
   sourcePath: z.string().nullable(),
+  /**
+   * Set when changes no longer go to sourcePath (the file or its folder is read-only, or
+   * write-through is off): the reason in words, e.g. "the source file is read-only; export to write
+   * the changes to a file". Absent while changes are written through.
+   */
+  detached: z.string().optional(),
 });
 export type SessionSummary = z.infer<typeof sessionSummarySchema>;
 
@@ -69,7 +75,7 @@ export const searchHitSchema = z.object({
   type: z.string(),
   role: z.string().nullable(),
   timestamp: z.string(),
-  /** text around the match on one line; the matched words are wrapped in [ and ], … where cut */
+  /** text around the match on one line; the matched words are wrapped in [[ and ]], … where cut */
   snippet: z.string(),
 });
 export type SearchHit = z.infer<typeof searchHitSchema>;

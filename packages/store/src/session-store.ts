@@ -108,6 +108,12 @@ export interface SessionSummary {
   prunedCount: number;
   /** bumped whenever the source was re-imported whole */
   generation: number;
+  /**
+   * Set when changes are no longer written to the source file (it or its folder is read-only, or
+   * write-through is turned off): why, in words for the user ("the source file is read-only; export
+   * to write the changes to a file"). The file is then neither written nor read again.
+   */
+  detached: string | null;
 }
 
 export interface StoredEntryInfo {
@@ -181,7 +187,7 @@ export interface StoreEvents {
   /** entries were stored (import, follow, append): in file order */
   "entries-added": { sessionId: string; entries: SessionEntry[]; source: "import" | "follow" | "append" };
   /** metadata, leaf, pruning or a whole re-import changed a session */
-  "session-updated": { sessionId: string; reason: "imported" | "reimported" | "leaf" | "pruned" | "restored" | "appended" | "removed" };
+  "session-updated": { sessionId: string; reason: "imported" | "reimported" | "leaf" | "pruned" | "restored" | "appended" | "removed" | "detached" };
   "import-progress": ImportProgress;
   /** a followed file produced a report with issues or failed */
   "follow-error": { sessionId: string; message: string };

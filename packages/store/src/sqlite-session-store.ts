@@ -58,11 +58,23 @@ export interface OpenStoreOptions {
   nativeBinding?: string;
   /** ids and clock (tests) */
   random?: RandomSource;
+  /**
+   * Write changes through to the sessions' source files (default: true unless the environment has
+   * BONSAI_NO_WRITE_THROUGH=1). When false, every change stays in the store and the session is
+   * marked detached from its source.
+   */
+  writeThrough?: boolean;
+}
+
+/** true unless BONSAI_NO_WRITE_THROUGH is set to a true value ("1", "true", "yes") */
+export function writeThroughFromEnv(env: NodeJS.ProcessEnv = process.env): boolean {
+  const v = (env.BONSAI_NO_WRITE_THROUGH ?? "").trim().toLowerCase();
+  return !(v === "1" || v === "true" || v === "yes");
 }
 
 export function openStore(options: OpenStoreOptions): SqliteSessionStore {
   const db = openDatabase({ path: options.path, nativeBinding: options.nativeBinding });
-  return new SqliteSessionStore(db, options.random ?? defaultRandomSource);
+  return new SqliteSessionStore(db, options.random ?? defaultRandomSource, { writeThrough: options.writeThrough ?? writeThroughFromEnv() });
 }
 
 // ---------------------------------------------------------------- row shapes (SQL side)
@@ -91,6 +103,8 @@ interface SessionRow {
   tail_hash: string | null;
   generation: number;
   irregular: number;
+  /** why changes stay in the store instead of the source file; null while written through */
+  detached: string | null;
 }
 
 interface ReportRow {
@@ -211,13 +225,16 @@ function fileStateOf(buf: Buffer, stat: fs.Stats, read: ReadResult): FileState {
 
 export class SqliteSessionStore implements SessionStore {
   private readonly emitter = new EventEmitter();
+  private readonly writeThrough: boolean;
   private readonly followers = new Set<Follower>();
   private closed = false;
 
   constructor(
     readonly db: Database.Database,
     private readonly random: RandomSource = defaultRandomSource,
+    options: { writeThrough?: boolean } = {},
   ) {
+    this.writeThrough = options.writeThrough ?? true;
     this.emitter.setMaxListeners(100);
   }
 
@@ -348,6 +365,7 @@ export class SqliteSessionStore implements SessionStore {
    */
   private syncFile(file: string, source: "import" | "follow" | "append", signal?: AbortSignal): ImportReport {
     const existing = this.sessionBySource(file);
+    if (existing?.detached != null) return this.unchanged(existing, file, `not read: the session is detached from its source (${existing.detached})`);
     let fd: number;
     let stat: fs.Stats;
     try {
@@ -396,7 +414,7 @@ export class SqliteSessionStore implements SessionStore {
     });
   }
 
-  private unchanged(row: SessionRow, file: string): ImportReport {
+  private unchanged(row: SessionRow, file: string, message = "unchanged since the last import"): ImportReport {
     return {
       reportId: 0,
       sourcePath: file,
@@ -405,7 +423,7 @@ export class SqliteSessionStore implements SessionStore {
       bytesRead: 0,
       entriesAdded: 0,
       issues: [],
-      message: "unchanged since the last import",
+      message,
       startedAt: nowIso(),
     };
   }
@@ -815,6 +833,7 @@ export class SqliteSessionStore implements SessionStore {
       leafId: r.leaf_id,
       prunedCount: r.pruned_count ?? 0,
       generation: r.generation,
+      detached: r.detached ?? null,
     };
   }
 
@@ -1100,7 +1119,7 @@ export class SqliteSessionStore implements SessionStore {
 
   /** Before any write-through: read what the agent appended (or a rewrite) so the file and the store agree. */
   private syncSource(row: SessionRow): SessionRow {
-    if (row.source_path === null) return row;
+    if (row.source_path === null || row.detached !== null) return row;
     if (!fs.existsSync(row.source_path)) {
       throw new StoreError(`the source file ${row.source_path} of session ${row.id} is missing; export the session to keep working on it`);
     }
@@ -1108,12 +1127,38 @@ export class SqliteSessionStore implements SessionStore {
     if (report.status === "failed" || report.status === "not-a-session") {
       throw new StoreError(`cannot write session ${row.id}: its source file cannot be read (${report.message})`);
     }
+    return this.detachIfNotWritable(this.requireSession(row.id));
+  }
+
+  /**
+   * Why the source file must not be written, or null. Mode bits, not access(2): running as root,
+   * access(W_OK) says yes to a file nobody is meant to write.
+   */
+  private notWritableReason(file: string): string | null {
+    if (!this.writeThrough) return "write-through is turned off (BONSAI_NO_WRITE_THROUGH); export to write the changes to a file";
+    if ((fs.statSync(file).mode & 0o222) === 0) return "the source file is read-only; export to write the changes to a file";
+    if ((fs.statSync(path.dirname(file)).mode & 0o222) === 0) return "the folder of the source file is read-only; export to write the changes to a file";
+    return null;
+  }
+
+  /** A session whose source must not be written keeps its changes in the store from now on (detached). */
+  private detachIfNotWritable(row: SessionRow): SessionRow {
+    if (row.source_path === null || row.detached !== null) return row;
+    const reason = this.notWritableReason(row.source_path);
+    if (reason === null) return row;
+    this.sql("UPDATE sessions SET detached = ? WHERE id = ?").run(reason, row.id);
+    this.emit("session-updated", { sessionId: row.id, reason: "detached" });
     return this.requireSession(row.id);
+  }
+
+  /** the file a change is written to: null for store-only and detached sessions */
+  private writtenSource(row: SessionRow): string | null {
+    return row.detached === null ? row.source_path : null;
   }
 
   /** A legacy (v1/v2) source is rewritten in the current format, atomically, before the first write. */
   private upgradeSourceFormat(row: SessionRow): SessionRow {
-    if (row.source_path === null || row.source_version >= CURRENT_SESSION_VERSION) return row;
+    if (this.writtenSource(row) === null || row.source_version >= CURRENT_SESSION_VERSION) return row;
     this.rewriteSource(row);
     this.sql("UPDATE sessions SET source_version = ? WHERE id = ?").run(CURRENT_SESSION_VERSION, row.id);
     return this.requireSession(row.id);
@@ -1121,11 +1166,12 @@ export class SqliteSessionStore implements SessionStore {
 
   /** Replaces the source file with the store's version of the session (temp file + rename). */
   private rewriteSource(row: SessionRow): void {
-    if (row.source_path === null) return;
+    const file = this.writtenSource(row);
+    if (file === null) return;
     const text = Buffer.from(this.renderJsonl(row.id), "utf8");
-    keepOriginalOnce(row.source_path);
-    atomicWriteFileSync(row.source_path, text);
-    this.saveWrittenFileState(row.id, row.source_path, text);
+    keepOriginalOnce(file);
+    atomicWriteFileSync(file, text);
+    this.saveWrittenFileState(row.id, file, text);
     // the rewritten file has the header on line 1 and entry seq n on line n + 2
     this.sql("UPDATE entries SET line = seq + 2 WHERE session_id = ?").run(row.id);
   }
@@ -1140,7 +1186,8 @@ export class SqliteSessionStore implements SessionStore {
     const id = new EntryIdGenerator(this.random).next(taken);
     const entry = this.shapeEntry(body, id, parentId, new Date(this.random.now()).toISOString());
     const json = JSON.stringify(entry);
-    if (row.source_path === null) {
+    const file = this.writtenSource(row);
+    if (file === null) {
       const added = this.db
         .transaction(() => {
           const out = this.insertEntries(sessionId, [{ entry, json, line: null }], {});
@@ -1154,7 +1201,6 @@ export class SqliteSessionStore implements SessionStore {
       return entry;
     }
     // file first, then the store reads the new line back like any appended line (one transaction)
-    const file = row.source_path;
     const size = fs.statSync(file).size;
     const needsNewline = size > 0 && !this.endsWithNewline(file, size);
     appendSync(file, `${needsNewline ? "\n" : ""}${serializeEntry(entry)}`);
@@ -1266,7 +1312,7 @@ export class SqliteSessionStore implements SessionStore {
    * the store change is undone so the store and the file keep agreeing, and the error is raised.
    */
   private writeThroughRewrite(row: SessionRow, undo: () => void): void {
-    if (row.source_path === null) return;
+    if (this.writtenSource(row) === null) return;
     try {
       this.rewriteSource(this.requireSession(row.id));
       if (row.source_version < CURRENT_SESSION_VERSION) this.sql("UPDATE sessions SET source_version = ? WHERE id = ?").run(CURRENT_SESSION_VERSION, row.id);
@@ -1423,7 +1469,7 @@ export class SqliteSessionStore implements SessionStore {
   // ================================================================ follow
 
   follow(options: FollowOptions = {}): Follower {
-    const rows = this.sql("SELECT id, source_path FROM sessions WHERE source_path IS NOT NULL").all() as { id: string; source_path: string }[];
+    const rows = this.sql("SELECT id, source_path FROM sessions WHERE source_path IS NOT NULL AND detached IS NULL").all() as { id: string; source_path: string }[];
     const wanted = options.sessionIds ? new Set(options.sessionIds) : null;
     const targets = rows.filter((r) => !wanted || wanted.has(r.id)).map((r) => ({ sessionId: r.id, file: r.source_path }));
     const follower = startFollower(targets, {

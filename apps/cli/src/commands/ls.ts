@@ -24,6 +24,7 @@ export const lsCommand: Command = {
         const title = s.title ?? (s.firstMessage || "(no messages)");
         const where = s.cwd ? `  [${s.cwd}]` : "";
         io.stdout(`${column(s.id, idWidth)}  ${column(updated, 16)}  ${String(s.entryCount).padStart(7)}  ${column(title, 70).trimEnd()}${where}\n`);
+        if (s.detached !== null) io.stdout(`${" ".repeat(idWidth + 2)}changes kept in the database only: ${s.detached}\n`);
       }
     });
   },
