@@ -1,11 +1,8 @@
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { SkeletonNode, TreeSkeleton } from "@bonsai/core";
 import { contract } from "@bonsai/ipc";
 import { sizeSeries, skeletonPath } from "../src/context-preview";
-import { createBackend, type Backend } from "../src/index";
+import { importLines, useBackend } from "./support";
 
 const node = (id: string, parentId: string | null, tokens: number, extra: Partial<SkeletonNode> = {}): SkeletonNode => ({
   id,
@@ -54,16 +51,7 @@ describe("context size along the path", () => {
 });
 
 describe("context total after a compaction (compaction.md §2.6 over the live context, deviation 2)", () => {
-  let dir: string;
-  let backend: Backend;
-  beforeEach(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "bonsai-preview-"));
-    backend = createBackend({ dataDir: dir, env: {} });
-  });
-  afterEach(async () => {
-    await backend.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const backend = useBackend();
 
   const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
   const user = (id: string, parentId: string | null, s: number, text: string) => ({
@@ -100,19 +88,15 @@ describe("context total after a compaction (compaction.md §2.6 over the live co
     { type: "compaction", id: "c1", parentId: "a2", timestamp: at(5), summary: "## Goal\nshort summary", firstKeptEntryId: "u2", tokensBefore: 35984 },
     user("u3", "c1", 6, "third question"),
   ];
-  const jsonl = (extra: object[] = []) => [...lines, ...extra].map((l) => JSON.stringify(l)).join("\n") + "\n";
-
-  async function preview(content: string) {
-    const imported = await backend.dispatch("importSessions", { files: [{ name: "s.jsonl", content }], requestId: "r" });
-    if (!imported.ok) throw new Error(imported.error.message);
-    const sessionId = (imported.value as { results: { sessionId: string }[] }).results[0]!.sessionId;
-    const r = await backend.dispatch("getContextPreview", { sessionId });
+  async function preview(sessionLines: readonly object[]) {
+    const sessionId = await importLines(backend(), sessionLines);
+    const r = await backend().dispatch("getContextPreview", { sessionId });
     if (!r.ok) throw new Error(r.error.message);
     return contract.getContextPreview.output.parse(r.value);
   }
 
   it("ignores the kept messages' usage from before the compaction: the estimates are the total", async () => {
-    const p = await preview(jsonl());
+    const p = await preview(lines);
     expect(p.messages.map((m) => m.entryId)).toEqual(["c1", "u2", "a2", "u3"]);
     const sum = p.messages.reduce((n, m) => n + m.tokens, 0) + (p.systemPrompt?.tokens ?? 0);
     expect(p.totalSource).toBe("estimate");
@@ -121,14 +105,14 @@ describe("context total after a compaction (compaction.md §2.6 over the live co
   });
 
   it("uses the first usage reported after the compaction, plus the estimates of the messages after it", async () => {
-    const p = await preview(jsonl([assistant("a3", "u3", 7, "third answer", 7000), user("u4", "a3", 8, "fourth question")]));
+    const p = await preview([...lines, assistant("a3", "u3", 7, "third answer", 7000), user("u4", "a3", 8, "fourth question")]);
     expect(p.messages.map((m) => m.entryId)).toEqual(["c1", "u2", "a2", "u3", "a3", "u4"]);
     expect(p.totalSource).toBe("usage");
     expect(p.totalTokens).toBe(7016 + p.messages.at(-1)!.tokens);
   });
 
   it("without a compaction, the last usage counts as before", async () => {
-    const p = await preview(jsonl().split("\n").slice(0, 5).join("\n") + "\n");
+    const p = await preview(lines.slice(0, 5));
     expect(p.totalSource).toBe("usage");
     expect(p.totalTokens).toBe(35984);
   });

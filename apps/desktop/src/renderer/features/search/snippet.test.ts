@@ -12,6 +12,14 @@ describe("snippetParts", () => {
     ]);
   });
 
+  it("a match inside the text's own brackets keeps them as text", () => {
+    expect(snippetParts("see arr[0] and [[[Parser]]] in [notes]")).toEqual([
+      { text: "see arr[0] and [", match: false },
+      { text: "Parser", match: true },
+      { text: "] in [notes]", match: false },
+    ]);
+  });
+
   it("marks [single-bracketed] query words and keeps other brackets as text", () => {
     expect(snippetParts("see arr[0] and the [Parser] for [x]", "parser")).toEqual([
       { text: "see arr[0] and the ", match: false },

@@ -1,8 +1,8 @@
 /**
- * Splits a search snippet into plain and matched parts. The contract marks matches as [[word]];
- * the store's snippets (so far) mark them as [word]: with the query given, a single-bracketed
- * part counts as a match only when it is one of the query's words (so real brackets in the text
- * stay text).
+ * Splits a search snippet into plain and matched parts. The contract marks matches as [[word]]
+ * (the text's own brackets stay text: "[[[word]]]" is a match inside brackets). Snippets with
+ * single-bracketed marks (older backends) are still read: with the query given, a [part] counts
+ * as a match only when it is one of the query's words.
  */
 export interface SnippetPart {
   text: string;
@@ -36,7 +36,9 @@ function split(snippet: string, open: string, close: string, isMatch: (inner: st
   };
   let rest = snippet;
   while (rest.length > 0) {
-    const at = rest.indexOf(open);
+    let at = rest.indexOf(open);
+    // "[[[word]]]" is a marked word in the text's own brackets: the marker is the innermost pair
+    while (at >= 0 && rest.startsWith(open, at + 1)) at++;
     const end = at < 0 ? -1 : rest.indexOf(close, at + open.length);
     if (at < 0 || end < 0) {
       push(rest, false);
