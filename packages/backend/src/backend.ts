@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { createEngine, InlinePlanner, SettingsValidationError, EngineError, WorkerPlanner, type CompactionPlanner, type Engine, type CreateEngineOptions } from "@bonsai/engine";
 import { createDispatcher, IpcError, type Dispatch, type EventName, type EventPayload, type EventSink, type Handlers } from "@bonsai/ipc";
-import { openStore, SessionLookupError, StoreError, NewerDatabaseError, DB_FILE_NAME, type SessionStore } from "@bonsai/store";
+import { openStore, SessionLookupError, StoreError, NewerDatabaseError, DB_FILE_NAME, writeThroughFromEnv, type SessionStore } from "@bonsai/store";
 import { engineHandlers, RequestTracker } from "./engine-handlers";
 import { fileKeyProvider, resolveApiKey, type KeyProvider } from "./keys";
 import { sessionHandlers, SkeletonCache } from "./session-handlers";
@@ -16,7 +16,7 @@ import { forwardEngineEvents, forwardStoreEvents } from "./event-bridge";
 export interface BackendOptions {
   /** Bonsai's data folder (database, uploads, api-key file, hooks) */
   dataDir: string;
-  /** default <dataDir>/bonsai.db */
+  /** default: BONSAI_DB of `env` when set (as the CLI and defaultDbPath do), else <dataDir>/bonsai.db */
   dbPath?: string;
   /** better_sqlite3.node built for the host's ABI (Electron passes its own build) */
   nativeBinding?: string;
@@ -67,16 +67,23 @@ export function mapBackendError(err: unknown): IpcError | undefined {
   return undefined;
 }
 
+/** BONSAI_DB when set (the CLI's and defaultDbPath's rule), else <dataDir>/bonsai.db. */
+export function backendDbPath(dataDir: string, env: NodeJS.ProcessEnv = process.env): string {
+  const override = env.BONSAI_DB;
+  return override && override.trim() !== "" ? path.resolve(override) : path.join(path.resolve(dataDir), DB_FILE_NAME);
+}
+
 export function createBackend(options: BackendOptions): Backend {
   const dataDir = path.resolve(options.dataDir);
   fs.mkdirSync(dataDir, { recursive: true });
-  const dbPath = options.dbPath ? path.resolve(options.dbPath) : path.join(dataDir, DB_FILE_NAME);
   const env = options.env ?? process.env;
+  const dbPath = path.resolve(options.dbPath ?? backendDbPath(dataDir, env));
   const keys = options.keyProvider ?? fileKeyProvider(dataDir);
 
   let store: SessionStore;
   try {
-    store = openStore({ path: dbPath, nativeBinding: options.nativeBinding });
+    fs.mkdirSync(path.dirname(dbPath), { recursive: true });
+    store = openStore({ path: dbPath, nativeBinding: options.nativeBinding, writeThrough: writeThroughFromEnv(env) });
   } catch (err) {
     if (err instanceof NewerDatabaseError) throw err;
     throw new Error(`cannot open the database ${dbPath}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });

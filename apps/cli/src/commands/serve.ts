@@ -7,9 +7,9 @@ import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createBackend, API_KEY_FILE } from "@bonsai/backend";
+import { createBackend, backendDbPath, API_KEY_FILE } from "@bonsai/backend";
 import { startServer } from "@bonsai/backend/server";
-import { defaultDataDir } from "@bonsai/store";
+import { DB_FILE_NAME, defaultDataDir } from "@bonsai/store";
 import { besideBundle } from "../bundle-paths";
 import { UserError } from "../errors";
 import type { Command } from "./command";
@@ -46,12 +46,16 @@ export const serveCommand: Command = {
     if (port !== undefined && port > 65535) throw new UserError(`--port must be at most 65535, got ${port}`, 2);
     const rendererDir = findRendererDir();
     if (!rendererDir) throw new UserError("the app is not built (apps/desktop/out/renderer is missing): run `pnpm build` in the Bonsai checkout first");
-    const dataDir = path.resolve((args.options["data-dir"] as string | undefined) ?? defaultDataDir());
+    const dataDirOption = args.options["data-dir"] as string | undefined;
+    const dataDir = path.resolve(dataDirOption ?? defaultDataDir());
+    // as the other commands: --data-dir D means D/bonsai.db; without it BONSAI_DB (when set) wins
+    const dbPath = dataDirOption !== undefined ? path.join(dataDir, DB_FILE_NAME) : backendDbPath(dataDir);
 
     let backend;
     try {
       backend = createBackend({
         dataDir,
+        dbPath,
         mode: "browser",
         version: process.env.npm_package_version ?? "0.1.0",
         worker: (() => {
@@ -75,6 +79,7 @@ export const serveCommand: Command = {
 
     io.stdout(`Bonsai is running at ${server.url}\n`);
     io.stdout(`  data folder: ${dataDir}\n`);
+    io.stdout(`  database: ${backend.dbPath}\n`);
     io.stdout(`  only this machine can connect, and only with the token in the address. Press Ctrl-C to stop.\n`);
     io.stdout(`  model API key: from $${backend.engine.getSettings().model.apiKeyEnv}, or saved in Preferences to ${path.join(dataDir, API_KEY_FILE)} (mode 0600, never in the database)\n`);
     if (!args.options["no-open"]) openInBrowser(server.url);
