@@ -80,6 +80,9 @@ function toImportResult(source: string, report: ImportReport, store: SessionStor
  * Skeletons per session, dropped when the store reports a change (the renderer refetches often),
  * with the root -> leaf path of the last leaf asked for (inspector and context reads need it).
  */
+/** skeletons read ahead after an import (the last sessions of the import) */
+const PREPARED_SKELETONS = 2;
+
 export class SkeletonCache {
   readonly #cache = new Map<string, { skeleton: TreeSkeleton; path?: { leafId: string | null; nodes: SkeletonNode[]; ids: Set<string> } }>();
   constructor(private readonly store: SessionStore) {}
@@ -134,6 +137,23 @@ export function sessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, Sessio
     };
   };
   const activeIds = (sessionId: string) => skeletons.path(sessionId, store.getLeaf(sessionId)).ids;
+  /**
+   * A session just imported is usually the next one opened: its skeleton is read once the import's
+   * answer is on its way (a 100,000-entry skeleton is ~0.6 s of CPU), so openSession finds it ready.
+   */
+  const prepareSkeletons = (results: readonly ImportResult[]): void => {
+    const ids = results.flatMap((r) => (r.ok && r.sessionId ? [r.sessionId] : [])).slice(-PREPARED_SKELETONS);
+    if (ids.length === 0) return;
+    setImmediate(() => {
+      for (const id of ids) {
+        try {
+          skeletons.get(id);
+        } catch {
+          // removed meanwhile: openSession will say so
+        }
+      }
+    });
+  };
 
   return {
     listSessions: () => ({ sessions: store.listSessions().map(toSummary) }),
@@ -163,6 +183,7 @@ export function sessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, Sessio
         progress(1, 1, true);
       }
       // the store announces new and re-imported sessions (sessionsChanged) itself
+      prepareSkeletons(results);
       return { results };
     },
 

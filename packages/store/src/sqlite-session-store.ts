@@ -936,10 +936,10 @@ export class SqliteSessionStore implements SessionStore {
     for (const l of this.sql("SELECT target_id, label FROM labels WHERE session_id = ? AND label IS NOT NULL").raw().all(sessionId) as [string, string][]) {
       labels.set(l[0], l[1]);
     }
-    const rows = this.sql(`SELECT ${SKELETON_COLUMNS} FROM entries WHERE session_id = ? ORDER BY seq`).raw().all(sessionId) as SkeletonRow[];
-    const nodes: SkeletonNode[] = new Array<SkeletonNode>(rows.length);
-    for (let i = 0; i < rows.length; i++) {
-      const r = rows[i] as SkeletonRow;
+    // one pass over the rows as they come (no array of 100,000 row arrays to collect afterwards)
+    const nodes: SkeletonNode[] = [];
+    const rows = this.sql(`SELECT ${SKELETON_COLUMNS} FROM entries WHERE session_id = ? ORDER BY seq`).raw().iterate(sessionId) as IterableIterator<SkeletonRow>;
+    for (const r of rows) {
       const [id, parentId, type, role, timestamp, tokens, preview, toolName, customType, stopReason, refId, tokensBefore, flags] = r;
       const node: SkeletonNode = { id, parentId, type, role, timestamp, tokens, preview };
       const label = labels.get(id);
@@ -956,7 +956,7 @@ export class SqliteSessionStore implements SessionStore {
         else node.fromId = refId;
       }
       if (tokensBefore !== null) node.tokensBefore = tokensBefore;
-      nodes[i] = node;
+      nodes.push(node);
     }
     return nodes;
   }
