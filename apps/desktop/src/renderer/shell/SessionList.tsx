@@ -48,6 +48,11 @@ export function SessionList() {
             <span className="session-item__meta">
               <time dateTime={s.updatedAt}>{formatDate(s.updatedAt)}</time> · <span data-testid="session-entry-count">{s.entryCount.toLocaleString()}</span> entries
             </span>
+            {s.detached ? (
+              <span className="session-item__detached" data-testid="session-detached" title={s.detached}>
+                changes kept in Bonsai only — export to write them
+              </span>
+            ) : null}
           </button>
         </li>
       ))}
