@@ -57,15 +57,21 @@ function issueFrom(p: ParseIssue, lineShift: number, lines: Map<number, string>)
 }
 
 /**
- * The non-blank lines of `text` (split as parseSessionText splits them), with their 1-based numbers.
+ * The texts of the given 1-based lines of `text` (numbered as parseSessionText numbers them: BOM
+ * skipped, a final "\r" dropped). Used only for the few lines an issue is reported on.
  */
-function nonBlankLines(text: string): { no: number; text: string }[] {
-  const all = (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).split("\n");
-  if (all[all.length - 1] === "") all.pop(); // the final newline does not start a line
-  const out: { no: number; text: string }[] = [];
-  all.forEach((l, i) => {
-    if (l.trim().length > 0) out.push({ no: i + 1, text: l.endsWith("\r") ? l.slice(0, -1) : l });
-  });
+function lineTexts(text: string, wanted: ReadonlySet<number>): Map<number, string> {
+  const out = new Map<number, string>();
+  let pos = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  for (let no = 1; pos < text.length && out.size < wanted.size; no++) {
+    let nl = text.indexOf("\n", pos);
+    if (nl === -1) nl = text.length;
+    if (wanted.has(no)) {
+      const line = text.slice(pos, nl);
+      out.set(no, line.endsWith("\r") ? line.slice(0, -1) : line);
+    }
+    pos = nl + 1;
+  }
   return out;
 }
 
@@ -78,38 +84,22 @@ interface ParsedChunk {
 }
 
 /**
- * Parses `text` with core's lenient parser and pairs each entry with its line: the lines that
- * produced entries are the non-blank lines that are neither the header nor reported as issues.
+ * Parses `text` with core's lenient parser, which also gives each entry's line number and line text
+ * (the JSON kept exactly as read).
  */
 function parseWithLines(text: string, lineShift: number, skipLines: number): ParsedChunk {
-  const parsed = parseSessionText(text);
-  const lines = nonBlankLines(text);
-  const byNo = new Map<number, string>();
-  for (const l of lines) byNo.set(l.no, l.text);
-  const issueLines = new Set<number>();
+  const parsed = parseSessionText(text, { lines: true });
+  const texts = parsed.issues.length > 0 ? lineTexts(text, new Set(parsed.issues.map((p) => p.line))) : new Map<number, string>();
   let pendingLine: number | null = null;
   const issues: ImportIssue[] = [];
   for (const p of parsed.issues) {
-    issueLines.add(p.line);
     if (p.kind === "truncated-line") pendingLine = p.line;
     if (p.line > 0 && p.line <= skipLines) continue;
-    issues.push(issueFrom(p, lineShift, byNo));
+    issues.push(issueFrom(p, lineShift, texts));
   }
-  const entries: ReadEntry[] = [];
-  if (parsed.header) {
-    let headerSeen = false;
-    let i = 0;
-    for (const l of lines) {
-      if (issueLines.has(l.no)) continue;
-      if (!headerSeen) {
-        headerSeen = true;
-        continue;
-      }
-      const entry = parsed.entries[i++];
-      if (!entry) break;
-      entries.push({ entry, line: l.no + lineShift, json: l.text });
-    }
-  }
+  const entries: ReadEntry[] = parsed.header
+    ? parsed.entries.map((entry, i) => ({ entry, line: parsed.entryLines[i]! + lineShift, json: parsed.entryTexts[i]! }))
+    : [];
   return { header: parsed.header, entries, issues, pendingLine };
 }
 
