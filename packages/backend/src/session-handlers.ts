@@ -4,7 +4,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { estimateTokens, messageFromEntry, type BonsaiSettings, type SkeletonNode, type TreeSkeleton } from "@bonsai/core";
+import { estimateTokens, messageFromEntry, packSkeleton, type BonsaiSettings, type PackedSkeleton, type SkeletonNode, type TreeSkeleton } from "@bonsai/core";
 import { IpcError, type EntryDetail, type EventSink, type Handlers, type ImportResult, type SessionSummary } from "@bonsai/ipc";
 import type { ImportReport, SessionStore, SessionSummary as StoredSummary } from "@bonsai/store";
 import { contextPreview, skeletonPath } from "./context-preview";
@@ -76,15 +76,19 @@ function toImportResult(source: string, report: ImportReport, store: SessionStor
   };
 }
 
-/**
- * Skeletons per session, dropped when the store reports a change (the renderer refetches often),
- * with the root -> leaf path of the last leaf asked for (inspector and context reads need it).
- */
 /** skeletons read ahead after an import (the last sessions of the import) */
 const PREPARED_SKELETONS = 2;
 
+/**
+ * Skeletons per session, dropped when the store reports a change (the renderer refetches often),
+ * with their packed wire form (what openSession and getSkeleton send) and the root -> leaf path of
+ * the last leaf asked for (inspector and context reads need it).
+ */
 export class SkeletonCache {
-  readonly #cache = new Map<string, { skeleton: TreeSkeleton; path?: { leafId: string | null; nodes: SkeletonNode[]; ids: Set<string> } }>();
+  readonly #cache = new Map<
+    string,
+    { skeleton: TreeSkeleton; packed?: PackedSkeleton; path?: { leafId: string | null; nodes: SkeletonNode[]; ids: Set<string> } }
+  >();
   constructor(private readonly store: SessionStore) {}
   #slot(sessionId: string) {
     let slot = this.#cache.get(sessionId);
@@ -97,6 +101,11 @@ export class SkeletonCache {
   }
   get(sessionId: string): TreeSkeleton {
     return this.#slot(sessionId).skeleton;
+  }
+  /** the skeleton in its wire form */
+  packed(sessionId: string): PackedSkeleton {
+    const slot = this.#slot(sessionId);
+    return (slot.packed ??= packSkeleton(slot.skeleton));
   }
   /** root -> leaf nodes and their ids */
   path(sessionId: string, leafId: string | null): { nodes: SkeletonNode[]; ids: Set<string> } {
@@ -147,7 +156,7 @@ export function sessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, Sessio
     setImmediate(() => {
       for (const id of ids) {
         try {
-          skeletons.get(id);
+          skeletons.packed(id);
         } catch {
           // removed meanwhile: openSession will say so
         }
@@ -190,12 +199,12 @@ export function sessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, Sessio
     openSession: ({ sessionId }) => {
       const session = requireSession(store, sessionId);
       if (session.sourcePath) deps.follow(sessionId);
-      return { session: toSummary(session), skeleton: skeletons.get(sessionId) };
+      return { session: toSummary(session), skeleton: skeletons.packed(sessionId) };
     },
 
     getSkeleton: ({ sessionId }) => {
       requireSession(store, sessionId);
-      return skeletons.get(sessionId);
+      return skeletons.packed(sessionId);
     },
 
     getEntry: ({ sessionId, entryId }) => {

@@ -2,6 +2,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { unpackSkeleton, type PackedSkeleton } from "@bonsai/core";
 import { METHOD_NAMES, contract, type CallResult } from "@bonsai/ipc";
 import { generateSession, sessionToJsonl } from "@bonsai/testkit";
 import { createBackend, type Backend } from "../src/index";
@@ -76,7 +77,7 @@ describe("createBackend", () => {
     expect(contract.listSessions.output.parse(list).sessions).toMatchObject([{ id: sessionId, cwd: "/tmp/project", entryCount: 2, title: "hello there" }]);
 
     const opened = ok(await call("openSession", { sessionId }));
-    expect(contract.openSession.output.parse(opened).skeleton.nodes.map((n) => n.id)).toEqual(["u1", "a1"]);
+    expect(unpackSkeleton(contract.openSession.output.parse(opened).skeleton).nodes.map((n) => n.id)).toEqual(["u1", "a1"]);
 
     const entry = contract.getEntry.output.parse(ok(await call("getEntry", { sessionId, entryId: "u1" })));
     expect(entry).toMatchObject({ entry: { id: "u1", type: "message" }, onActivePath: true, prunedOriginal: null });
@@ -160,9 +161,9 @@ describe("createBackend", () => {
     expect(dry.entryId).toBeNull();
     expect(dry.result.offline).toBe(true);
     expect(dry.contextTokensAfter).toBeLessThan(dry.contextTokensBefore);
-    const before = ok<{ nodes: unknown[] }>(await call("getSkeleton", { sessionId: id })).nodes.length;
+    const before = unpackSkeleton(ok<PackedSkeleton>(await call("getSkeleton", { sessionId: id }))).nodes.length;
     const committed = ok<{ entryId: string }>(await call("commitCompaction", { sessionId: id, result: { ...dry.result, summary: "Edited by the user." } }));
-    const after = ok<{ nodes: { id: string; type: string }[]; leafId: string }>(await call("getSkeleton", { sessionId: id }));
+    const after = unpackSkeleton(ok<PackedSkeleton>(await call("getSkeleton", { sessionId: id })));
     expect(after.nodes.length).toBe(before + 1);
     expect(after.leafId).toBe(committed.entryId);
     const again = await call("compact", { sessionId: id });
@@ -187,7 +188,7 @@ describe("createBackend", () => {
     const detail = contract.getEntry.output.parse(ok(await call("getEntry", { sessionId, entryId: first })));
     expect(detail.prunedOriginal).not.toBeNull();
     expect(JSON.stringify(detail.entry)).toContain("[Output truncated");
-    expect(ok<{ nodes: { id: string; pruned?: boolean }[] }>(await call("getSkeleton", { sessionId })).nodes.find((n) => n.id === first)?.pruned).toBe(true);
+    expect(unpackSkeleton(ok<PackedSkeleton>(await call("getSkeleton", { sessionId }))).nodes.find((n) => n.id === first)?.pruned).toBe(true);
     const restored = ok<{ restoredEntryIds: string[] }>(await call("restorePruned", { sessionId, entryIds: [first] }));
     expect(restored.restoredEntryIds).toEqual([first]);
     expect(contract.getEntry.output.parse(ok(await call("getEntry", { sessionId, entryId: first }))).prunedOriginal).toBeNull();
@@ -228,7 +229,7 @@ describe("createBackend", () => {
     expect(summarized.summaryEntryId).not.toBeNull();
     expect(summarized.leafId).toBe(summarized.summaryEntryId);
     expect(events.find((e) => e.event === "branchSummaryEnd")?.payload).toMatchObject({ requestId: "nav-1", ok: true, entryId: summarized.summaryEntryId });
-    const skeleton = ok<{ nodes: { id: string; type: string; parentId: string | null }[] }>(await call("getSkeleton", { sessionId }));
+    const skeleton = unpackSkeleton(ok<PackedSkeleton>(await call("getSkeleton", { sessionId })));
     expect(skeleton.nodes.find((n) => n.id === summarized.summaryEntryId)).toMatchObject({ type: "branch_summary", parentId: "a1" });
 
     const plain = contract.navigate.output.parse(ok(await call("navigate", { sessionId, targetId: "a2", summarize: false })));

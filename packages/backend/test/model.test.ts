@@ -6,6 +6,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { unpackSkeleton, type PackedSkeleton } from "@bonsai/core";
 import { startMockOpenAiServer, type MockOpenAiServer } from "@bonsai/testkit";
 import type { CallResult, EventName } from "@bonsai/ipc";
 import { createBackend, type Backend } from "../src/index";
@@ -73,7 +74,7 @@ describe("backend with a model server", () => {
     expect(deltas.every((e) => e.payload.requestId === "turn-1")).toBe(true);
     expect(events.some((e) => e.event === "turnEnd" && e.payload.requestId === "turn-1")).toBe(true);
     expect(events.some((e) => e.event === "sessionUpdated" && e.payload.reason === "entries-added")).toBe(true);
-    const skeleton = ok<{ nodes: { id: string }[]; leafId: string }>(await backend.dispatch("getSkeleton", { sessionId }));
+    const skeleton = unpackSkeleton(ok<PackedSkeleton>(await backend.dispatch("getSkeleton", { sessionId })));
     expect(skeleton.nodes.map((n) => n.id).slice(-2)).toEqual(out.entryIds);
     expect(model.chatRequests()[0]!.messages.some((m) => JSON.stringify(m).includes(KEY))).toBe(false);
   });

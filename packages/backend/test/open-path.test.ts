@@ -2,7 +2,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { TreeSkeleton } from "@bonsai/core";
+import { unpackSkeleton, type PackedSkeleton } from "@bonsai/core";
 import type { CallResult } from "@bonsai/ipc";
 import { generateSession, sessionToJsonl } from "@bonsai/testkit";
 import { createBackend, type Backend } from "../src/index";
@@ -31,9 +31,9 @@ describe("open path", () => {
     expect(reads).not.toHaveBeenCalled(); // not before the import's answer
     await new Promise((r) => setImmediate(r));
     expect(reads).toHaveBeenCalledTimes(1);
-    const opened = ok<{ skeleton: TreeSkeleton }>(await backend.dispatch("openSession", { sessionId }));
+    const opened = ok<{ skeleton: PackedSkeleton }>(await backend.dispatch("openSession", { sessionId }));
     expect(reads).toHaveBeenCalledTimes(1);
-    expect(opened.skeleton.nodes).toHaveLength(2_000);
-    expect(opened.skeleton).toEqual(backend.store.getSkeleton(sessionId));
+    expect(opened.skeleton.ids).toHaveLength(2_000);
+    expect(unpackSkeleton(opened.skeleton)).toEqual(backend.store.getSkeleton(sessionId));
   });
 });

@@ -1,5 +1,6 @@
 export * from "./entries";
 export * from "./skeleton";
+export * from "./skeleton-wire";
 export * from "./settings";
 export * from "./prompts.generated";
 export * from "./jsonl";

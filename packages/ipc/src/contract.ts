@@ -25,7 +25,7 @@ import {
   sessionSummarySchema,
   settingsPatchSchema,
   settingsStateSchema,
-  treeSkeletonSchema,
+  packedSkeletonSchema,
 } from "./schemas";
 
 const method = <I extends z.ZodType, O extends z.ZodType>(input: I, output: O) => ({ input, output });
@@ -64,12 +64,16 @@ export const contract = {
       .refine((v) => (v.paths?.length ?? 0) + (v.files?.length ?? 0) > 0, "give at least one path or file"),
     z.object({ results: z.array(importResultSchema) }),
   ),
-  /** the session's summary and tree skeleton (and start following its source file for appends) */
+  /**
+   * the session's summary and tree skeleton (and start following its source file for appends);
+   * the skeleton in its packed wire form (unpackSkeleton from @bonsai/core gives the TreeSkeleton)
+   */
   openSession: method(
     z.strictObject(sessionRef),
-    z.object({ session: sessionSummarySchema, skeleton: treeSkeletonSchema }),
+    z.object({ session: sessionSummarySchema, skeleton: packedSkeletonSchema }),
   ),
-  getSkeleton: method(z.strictObject(sessionRef), treeSkeletonSchema),
+  /** the tree skeleton, packed as in openSession */
+  getSkeleton: method(z.strictObject(sessionRef), packedSkeletonSchema),
   getEntry: method(z.strictObject({ ...sessionRef, entryId: idSchema }), entryDetailSchema),
   getEntries: method(
     z.strictObject({ ...sessionRef, entryIds: z.array(idSchema).min(1).max(500) }),

@@ -1,12 +1,12 @@
 /**
  * DTO schemas shared by the contract: what crosses between renderer and backend.
  * Every shape here is a zod schema; its TypeScript type is derived with z.infer, and where core
- * already names the type (TreeSkeleton, BonsaiSettings, SessionEntry) a compile-time check below
+ * already names the type (PackedSkeleton, BonsaiSettings, SessionEntry) a compile-time check below
  * keeps the two in step.
  */
 import { z } from "zod";
 import { agree, type Same } from "./type-checks";
-import type { BonsaiSettings, SessionEntry, SkeletonNode, TreeSkeleton } from "@bonsai/core";
+import type { BonsaiSettings, PackedSkeleton, SessionEntry } from "@bonsai/core";
 
 // ---------------------------------------------------------------- primitives
 
@@ -82,31 +82,40 @@ export type SearchHit = z.infer<typeof searchHitSchema>;
 
 // ---------------------------------------------------------------- tree and entries
 
-export const skeletonNodeSchema = z.object({
-  id: z.string(),
-  parentId: z.string().nullable(),
-  type: z.string(),
-  role: z.string().nullable(),
-  timestamp: z.string(),
-  tokens: z.number(),
-  preview: z.string(),
-  label: z.string().optional(),
-  toolName: z.string().optional(),
-  pruned: z.boolean().optional(),
-  stopReason: z.string().optional(),
-  customType: z.string().optional(),
-  firstKeptEntryId: z.string().optional(),
-  fromId: z.string().optional(),
-  fromExtension: z.boolean().optional(),
-  offline: z.boolean().optional(),
-  tokensBefore: z.number().optional(),
-  thinking: z.boolean().optional(),
-});
-
-export const treeSkeletonSchema = z.object({
+/**
+ * The skeleton as it crosses the wire: columns (core's packSkeleton), about a third of the object
+ * form's size. The renderer turns it back into a TreeSkeleton with unpackSkeleton.
+ */
+const sparseValues = z.array(z.union([z.number(), z.string(), z.boolean()]));
+export const packedSkeletonSchema = z.object({
+  v: z.literal(1),
   sessionId: z.string(),
   leafId: z.string().nullable(),
-  nodes: z.array(skeletonNodeSchema),
+  ids: z.array(z.string()),
+  parents: z.array(z.number().int()),
+  danglingParents: z.array(z.union([z.number(), z.string()])),
+  typeNames: z.array(z.string()),
+  types: z.array(z.number().int()),
+  roleNames: z.array(z.string()),
+  roles: z.array(z.number().int()),
+  times: z.array(z.union([z.number(), z.string()])),
+  tokens: z.array(z.number()),
+  previews: z.array(z.string()),
+  sparse: z
+    .object({
+      label: sparseValues,
+      toolName: sparseValues,
+      pruned: sparseValues,
+      stopReason: sparseValues,
+      customType: sparseValues,
+      firstKeptEntryId: sparseValues,
+      fromId: sparseValues,
+      fromExtension: sparseValues,
+      offline: sparseValues,
+      tokensBefore: sparseValues,
+      thinking: sparseValues,
+    })
+    .partial(),
 });
 
 /** A whole session entry, kept as the JSON object read from the file (unknown fields survive). */
@@ -295,8 +304,6 @@ export type SettingsState = z.infer<typeof settingsStateSchema>;
 
 // ---------------------------------------------------------------- compile-time agreement with core
 
-agree<Same<z.infer<typeof skeletonNodeSchema>, SkeletonNode>>();
-agree<Same<keyof z.infer<typeof skeletonNodeSchema>, keyof SkeletonNode>>();
-agree<Same<z.infer<typeof treeSkeletonSchema>, TreeSkeleton>>();
+agree<Same<z.infer<typeof packedSkeletonSchema>, PackedSkeleton>>();
 agree<Same<z.infer<typeof settingsSchema>, BonsaiSettings>>();
 agree<Same<keyof z.infer<typeof settingsSchema>, keyof BonsaiSettings>>();

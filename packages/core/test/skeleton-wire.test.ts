@@ -1,0 +1,127 @@
+/**
+ * The skeleton's wire form: exact round trips (property-tested over odd trees and odd values),
+ * a clear error for a malformed packet, and the size it saves on a typical session.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { SkeletonNode, TreeSkeleton } from "../src/skeleton";
+import { DANGLING_PARENT, NO_PARENT, packSkeleton, SkeletonWireError, unpackSkeleton } from "../src/skeleton-wire";
+
+const idArb = fc.stringMatching(/^[0-9a-f]{1,8}$/u);
+const timestampArb = fc.oneof(
+  fc.integer({ min: 0, max: 4_102_444_800_000 }).map((ms) => new Date(ms).toISOString()),
+  fc.constantFrom("2025-06-01T09:00:08Z", "2025-06-01T09:00:08.1+02:00", "", "not a date", "2025-06-01T09:00:08.114Z"),
+);
+const optional = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
+
+const nodeArb = (ids: string[]) =>
+  fc
+    .record({
+      parentId: fc.oneof(fc.constant(null), fc.constantFrom(...ids), idArb.map((id) => `gone-${id}`)),
+      type: fc.constantFrom("message", "compaction", "branch_summary", "label", "custom", "mystery_type"),
+      role: fc.constantFrom(null, "user", "assistant", "toolResult", "bashExecution"),
+      timestamp: timestampArb,
+      tokens: fc.nat(),
+      preview: fc.string({ maxLength: 40 }),
+      label: optional(fc.string({ maxLength: 10 })),
+      toolName: optional(fc.constantFrom("bash", "read", "edit,bash")),
+      pruned: optional(fc.boolean()),
+      stopReason: optional(fc.constantFrom("error", "aborted")),
+      customType: optional(fc.string({ maxLength: 8 })),
+      firstKeptEntryId: optional(fc.constantFrom(...ids)),
+      fromId: optional(fc.constantFrom(...ids)),
+      fromExtension: optional(fc.boolean()),
+      offline: optional(fc.boolean()),
+      tokensBefore: optional(fc.nat()),
+      thinking: optional(fc.boolean()),
+    })
+    .map((fields) => Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)));
+
+const skeletonArb: fc.Arbitrary<TreeSkeleton> = fc.uniqueArray(idArb, { minLength: 1, maxLength: 30 }).chain((ids) =>
+  fc.record({
+    sessionId: fc.string({ minLength: 1, maxLength: 12 }),
+    leafId: fc.oneof(fc.constant(null), fc.constantFrom(...ids)),
+    nodes: fc.tuple(...ids.map((id) => nodeArb(ids).map((rest) => ({ id, ...rest }) as SkeletonNode))),
+  }),
+);
+
+/** A skeleton shaped like a real session: a chain of messages, one tool call in three. */
+function typicalSkeleton(n: number): TreeSkeleton {
+  const nodes: SkeletonNode[] = [];
+  let ms = Date.parse("2026-03-01T10:00:00.000Z");
+  for (let i = 0; i < n; i++) {
+    ms += 1000 + ((i * 7919) % 20_000);
+    const role = i % 3 === 0 ? "user" : i % 3 === 1 ? "assistant" : "toolResult";
+    nodes.push({
+      id: (0x10000000 + i * 2654435761).toString(16).slice(-8),
+      parentId: i === 0 ? null : nodes[i - 1]!.id,
+      type: "message",
+      role,
+      timestamp: new Date(ms).toISOString(),
+      tokens: 40 + ((i * 31) % 900),
+      preview: `step ${i}: run the tests again and look at the failing case in the parser`,
+      ...(role === "toolResult" ? { toolName: "bash" } : {}),
+    });
+  }
+  return { sessionId: "typical", leafId: nodes[n - 1]!.id, nodes };
+}
+
+describe("skeleton wire form", () => {
+  it("round-trips every skeleton exactly, through JSON", () => {
+    fc.assert(
+      fc.property(skeletonArb, (skeleton) => {
+        const wire = JSON.parse(JSON.stringify(packSkeleton(skeleton))) as ReturnType<typeof packSkeleton>;
+        // (through JSON: fast-check builds objects without a prototype)
+        expect(unpackSkeleton(wire)).toStrictEqual(JSON.parse(JSON.stringify(skeleton)));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("keeps absent optional fields absent and explicit false values false", () => {
+    const skeleton: TreeSkeleton = {
+      sessionId: "s",
+      leafId: "b",
+      nodes: [
+        { id: "a", parentId: null, type: "message", role: "user", timestamp: "2026-01-01T00:00:00.000Z", tokens: 3, preview: "hi" },
+        { id: "b", parentId: "a", type: "message", role: "toolResult", timestamp: "2026-01-01T00:00:01.000Z", tokens: 9, preview: "out", pruned: false, toolName: "bash" },
+      ],
+    };
+    const back = unpackSkeleton(packSkeleton(skeleton));
+    expect(back.nodes[0]).not.toHaveProperty("pruned");
+    expect(back.nodes[1]!.pruned).toBe(false);
+    expect(back).toStrictEqual(skeleton);
+  });
+
+  it("writes parents as positions, with a parent missing from the session kept by its id", () => {
+    const packed = packSkeleton({
+      sessionId: "s",
+      leafId: null,
+      nodes: [
+        { id: "a", parentId: null, type: "message", role: "user", timestamp: "2026-01-01T00:00:00.000Z", tokens: 1, preview: "" },
+        { id: "b", parentId: "a", type: "message", role: "assistant", timestamp: "2026-01-01T00:00:02.500Z", tokens: 1, preview: "" },
+        { id: "c", parentId: "lost", type: "label", role: null, timestamp: "yesterday", tokens: 0, preview: "" },
+      ],
+    });
+    expect(packed.parents).toEqual([NO_PARENT, 0, DANGLING_PARENT]);
+    expect(packed.danglingParents).toEqual([2, "lost"]);
+    expect(packed.times).toEqual([Date.parse("2026-01-01T00:00:00.000Z"), 2500, "yesterday"]);
+    expect(packed.roles).toEqual([0, 1, -1]);
+  });
+
+  it("names what is wrong with a malformed packet", () => {
+    const good = packSkeleton(typicalSkeleton(5));
+    expect(() => unpackSkeleton({ ...good, v: 2 as 1 })).toThrow(SkeletonWireError);
+    expect(() => unpackSkeleton({ ...good, tokens: [1] })).toThrow("tokens has 1 values for 5 entries");
+    expect(() => unpackSkeleton({ ...good, parents: [NO_PARENT, 9, 1, 2, 3] })).toThrow("entry 1 has parent position 9");
+    expect(() => unpackSkeleton({ ...good, types: [0, 0, 7, 0, 0] })).toThrow("entry 2 has type code 7");
+    expect(() => unpackSkeleton({ ...good, sparse: { label: [99, "x"] } })).toThrow("label names entry 99");
+  });
+
+  it("is under half the size of the object form on a typical session", () => {
+    const skeleton = typicalSkeleton(2000);
+    const objects = JSON.stringify(skeleton).length;
+    const packed = JSON.stringify(packSkeleton(skeleton)).length;
+    expect(packed / objects).toBeLessThan(0.5);
+  });
+});
