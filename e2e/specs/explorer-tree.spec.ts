@@ -42,6 +42,7 @@ test("compaction and branch-summary nodes with the boundary drawn", async ({ app
   // the edge from the latest compaction to its firstKeptEntryId
   await expect(page.locator(".react-flow__edge.edge-kept-active")).toHaveCount(1);
   await expect(page.locator(`.react-flow__edge[data-id="kept:${expected.compactionId}"]`)).toHaveCount(1);
+  await expect(page.getByTestId(`edge-label-kept:${expected.compactionId}`)).toHaveText("kept from");
   await screenshot(page, testInfo, "tree-boundary");
 
   // inspect the compaction: full summary, tokens before, first kept link

@@ -20,8 +20,8 @@ test("a change to a session whose source is not written shows as kept in Bonsai 
   await expect(app.getByTestId("session-item")).toHaveCount(1);
   await expect(app.getByTestId("session-detached")).toHaveCount(0);
 
-  const skeleton = (await bonsai.call("getSkeleton", { sessionId })) as { nodes: { id: string }[] };
-  await bonsai.call("setLabel", { sessionId, entryId: skeleton.nodes[0]!.id, label: "start" });
+  const skeleton = (await bonsai.call("getSkeleton", { sessionId })) as { ids: string[] };
+  await bonsai.call("setLabel", { sessionId, entryId: skeleton.ids[0]!, label: "start" });
   await app.reload();
   await expect(app.getByTestId("session-detached")).toBeVisible();
   expect(fs.readFileSync(file).equals(before)).toBe(true);

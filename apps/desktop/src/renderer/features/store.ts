@@ -99,6 +99,13 @@ export type ExplorerState = SessionSlice & SelectionSlice & WorkSlice & ChromeSl
 
 let focusSeq = 0;
 
+/** Runs fn once the browser has painted the next frame (in tests without frames: on a timer). */
+function afterNextPaint(fn: () => void): void {
+  const raf = (globalThis as { requestAnimationFrame?: (cb: () => void) => number }).requestAnimationFrame;
+  if (raf) raf(() => setTimeout(fn, 0));
+  else setTimeout(fn, 0);
+}
+
 function layout(index: TreeIndex, leafId: string | null, expanded: ReadonlySet<string>): { graph: FlowGraph; layoutMs: number } {
   const t0 = performance.now();
   const graph = toFlow(index, { leafId, expanded });
@@ -166,7 +173,8 @@ export const useExplorer = create<ExplorerState>()((set, get) => ({
       set({ pendingReveal: null });
       get().reveal(pending.entryId, "inspect");
     }
-    void get().loadContext();
+    // after the tree's first frame: the context preview's answer must not hold up drawing it
+    afterNextPaint(() => void get().loadContext());
   },
 
   async reloadSkeleton() {

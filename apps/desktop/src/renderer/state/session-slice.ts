@@ -1,5 +1,5 @@
 /** The open session: its summary, its tree skeleton, and the selected entry. */
-import type { TreeSkeleton } from "@bonsai/core";
+import { unpackSkeleton, type TreeSkeleton } from "@bonsai/core";
 import type { EventPayload, SessionSummary } from "@bonsai/ipc";
 import { api, errorMessage } from "../lib/api";
 import type { Slice } from "./types";
@@ -32,7 +32,7 @@ export const createSessionSlice: Slice<SessionSlice> = (set, get) => ({
     try {
       const { session, skeleton } = await api().openSession({ sessionId });
       if (get().openSessionId !== sessionId) return; // another session was opened meanwhile
-      set({ session, skeleton, sessionLoading: false });
+      set({ session, skeleton: unpackSkeleton(skeleton), sessionLoading: false });
     } catch (err) {
       if (get().openSessionId !== sessionId) return;
       set({ sessionLoading: false, sessionError: errorMessage(err) });
@@ -48,7 +48,7 @@ export const createSessionSlice: Slice<SessionSlice> = (set, get) => ({
     if (!sessionId) return;
     try {
       const skeleton = await api().getSkeleton({ sessionId });
-      if (get().openSessionId === sessionId) set({ skeleton });
+      if (get().openSessionId === sessionId) set({ skeleton: unpackSkeleton(skeleton) });
     } catch (err) {
       get().notify("error", `Could not reload the session: ${errorMessage(err)}`);
     }

@@ -1,15 +1,22 @@
 /**
  * The session tree in React Flow: nodes and edges come ready-made from the store (toFlow ran in
  * an action); this component only draws them, forwards clicks and serves focus requests.
+ *
+ * Opening a session mounts a fresh React Flow already looking where the open's focus request
+ * points (the leaf, or the whole tree when it is small): the first frame draws the right nodes,
+ * with no pass over the origin's nodes and no animated move.
  */
-import { useCallback, useEffect, useRef } from "react";
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { Background, BackgroundVariant, Controls, MiniMap, ReactFlow, ReactFlowProvider, useReactFlow } from "@xyflow/react";
 import type { Node, NodeMouseHandler } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
 import { useExplorer } from "../store";
+import type { FocusRequest } from "../store";
+import { edgeTypes } from "./edges";
 import { NODE_H, NODE_W } from "./layout";
-import type { FlowNode } from "./layout";
+import type { FlowGraph, FlowNode } from "./layout";
 import { nodeTypes } from "./nodes";
+import { FIT_PADDING, FOCUS_ZOOM, focusViewport, type CanvasSize } from "./viewport";
 
 const REGION_COLORS: Record<string, string> = {
   off: "#9aa3ad",
@@ -24,14 +31,12 @@ function minimapColor(node: Node): string {
   return REGION_COLORS[region] ?? "#999";
 }
 
-/** keeps the fitted tree clear of the controls (bottom left) and the minimap (bottom right, 200 px) */
-const FIT_PADDING = { top: "24px", bottom: "24px", left: "64px", right: "232px" } as const;
-
-function FocusController() {
+/** Serves focus requests made after the canvas mounted (the one it mounted with is already shown). */
+function FocusController({ served }: { served: number }) {
   const focus = useExplorer((s) => s.focus);
   const flow = useReactFlow();
   useEffect(() => {
-    if (!focus) return;
+    if (!focus || focus.seq === served) return;
     const { graph } = useExplorer.getState();
     if (!graph) return;
     // wait a frame: a relayout that came with the request must reach React Flow first
@@ -43,15 +48,22 @@ function FocusController() {
       const v = graph.flowIndex.get(focus.target);
       const node = v === undefined ? undefined : graph.nodes[v];
       if (!node) return;
-      void flow.setCenter(node.position.x + NODE_W / 2, node.position.y + NODE_H / 2, { zoom: Math.max(flow.getZoom(), 0.8), duration: 200 });
+      void flow.setCenter(node.position.x + NODE_W / 2, node.position.y + NODE_H / 2, { zoom: Math.max(flow.getZoom(), FOCUS_ZOOM), duration: 200 });
     });
     return () => cancelAnimationFrame(raf);
-  }, [focus, flow]);
+  }, [focus, flow, served]);
   return null;
 }
 
-function Canvas({ dark }: { dark: boolean }) {
-  const graph = useExplorer((s) => s.graph);
+interface CanvasProps {
+  dark: boolean;
+  graph: FlowGraph;
+  size: CanvasSize;
+  /** the focus request pending when this canvas mounted: shown by its initial viewport */
+  initialFocus: FocusRequest | null;
+}
+
+function Canvas({ dark, graph, size, initialFocus }: CanvasProps) {
   const select = useExplorer((s) => s.select);
   const toggleSegment = useExplorer((s) => s.toggleSegment);
   const setState = useExplorer((s) => s.setState);
@@ -70,12 +82,15 @@ function Canvas({ dark }: { dark: boolean }) {
     [setState],
   );
 
-  if (!graph) return null;
+  // read once: React Flow takes its default viewport when it mounts (one mount per session)
+  const [start] = useState(() => ({ seq: initialFocus?.seq ?? -1, viewport: focusViewport(graph, initialFocus?.target ?? "fit", size, MIN_ZOOM) }));
   return (
     <ReactFlow<FlowNode>
       nodes={graph.nodes}
       edges={graph.edges}
       nodeTypes={nodeTypes}
+      edgeTypes={edgeTypes}
+      defaultViewport={start.viewport}
       onlyRenderVisibleElements
       nodesDraggable={false}
       nodesConnectable={false}
@@ -84,8 +99,8 @@ function Canvas({ dark }: { dark: boolean }) {
       edgesFocusable={false}
       onNodeClick={onNodeClick}
       onNodeDoubleClick={onNodeDoubleClick}
-      minZoom={0.02}
-      maxZoom={2}
+      minZoom={MIN_ZOOM}
+      maxZoom={MAX_ZOOM}
       colorMode={dark ? "dark" : "light"}
       proOptions={{ hideAttribution: true }}
       zoomOnDoubleClick={false}
@@ -97,23 +112,41 @@ function Canvas({ dark }: { dark: boolean }) {
       <Background variant={BackgroundVariant.Dots} gap={24} size={1} />
       <MiniMap pannable zoomable nodeColor={minimapColor} nodeStrokeWidth={0} data-testid="tree-minimap" />
       <Controls showInteractive={false} />
-      <FocusController />
+      <FocusController served={start.seq} />
     </ReactFlow>
   );
 }
 
+const MIN_ZOOM = 0.02;
+const MAX_ZOOM = 2;
+
 export function TreeCanvas({ dark }: { dark: boolean }) {
   const sessionId = useExplorer((s) => s.sessionId);
+  const graph = useExplorer((s) => s.graph);
   const box = useRef<HTMLDivElement>(null);
+  const [size, setSize] = useState<CanvasSize | null>(null);
+  // the canvas's size, known before React Flow mounts (its first viewport depends on it)
+  useLayoutEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const measure = () => setSize((prev) => (prev && prev.width === el.clientWidth && prev.height === el.clientHeight ? prev : { width: el.clientWidth, height: el.clientHeight }));
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
   // keyboard users land in the tree when a session opens (arrows, Enter, shortcuts work from here)
   useEffect(() => {
     if (sessionId) box.current?.focus({ preventScroll: true });
   }, [sessionId]);
   return (
     <div className="bz-canvas" data-testid="tree-canvas" ref={box} tabIndex={0} aria-label="Session tree: arrows move, Enter inspects, S switches branch, C compacts">
-      <ReactFlowProvider>
-        <Canvas dark={dark} />
-      </ReactFlowProvider>
+      {graph && size ? (
+        // a new session mounts a new React Flow, so it starts at that session's own viewport
+        <ReactFlowProvider key={sessionId}>
+          <Canvas dark={dark} graph={graph} size={size} initialFocus={useExplorer.getState().focus} />
+        </ReactFlowProvider>
+      ) : null}
     </div>
   );
 }

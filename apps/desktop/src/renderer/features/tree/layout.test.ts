@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { SkeletonNode } from "@bonsai/core";
-import { hiddenIn, MIN_RUN, NODE_H, NODE_W, segmentKey, toFlow } from "./layout";
+import { hiddenIn, MIN_RUN, NODE_H, NODE_HANDLES, NODE_W, segmentKey, toFlow } from "./layout";
 import type { FlowGraph, SegmentFlowNode } from "./layout";
 import { indexTree } from "./model";
 import type { TreeIndex } from "./model";
@@ -21,9 +21,18 @@ function chain(n: number, prefix = "n", parent: string | null = null, start = 0)
 function checkGraph(t: TreeIndex, g: FlowGraph): void {
   const ids = new Set(g.nodes.map((n) => n.id));
   expect(ids.size).toBe(g.nodes.length);
+  // sizes and handles come with every node: React Flow measures nothing before drawing
+  for (const n of g.nodes) {
+    expect(n.measured).toEqual({ width: NODE_W, height: NODE_H });
+    expect([n.width, n.height]).toEqual([NODE_W, NODE_H]);
+    expect(n.handles).toBe(NODE_HANDLES);
+  }
+  const handle = (id: string | null | undefined, type: "source" | "target") => NODE_HANDLES.find((h) => (h.id ?? null) === (id ?? null) && h.type === type);
   for (const e of g.edges) {
     expect(ids.has(e.source)).toBe(true);
     expect(ids.has(e.target)).toBe(true);
+    expect(handle(e.sourceHandle, "source"), `edge ${e.id} leaves from a handle every node has`).toBeDefined();
+    expect(handle(e.targetHandle, "target"), `edge ${e.id} arrives at a handle every node has`).toBeDefined();
   }
   // every live entry is shown by exactly one flow node, and segment counts add up
   let covered = 0;

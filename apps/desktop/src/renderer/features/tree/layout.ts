@@ -8,7 +8,8 @@
  * firstKeptEntryId targets, branch summaries and their fromId targets, labelled entries. Layout: d3-hierarchy's tidy tree,
  * root at the top.
  */
-import type { Edge, Node } from "@xyflow/react";
+import { Position } from "@xyflow/react";
+import type { Edge, Node, NodeHandle } from "@xyflow/react";
 import { hierarchy, tree as tidyTree } from "d3-hierarchy";
 import type { SkeletonNode } from "@bonsai/core";
 import { activePath, childCount, kindOf, Region, REGION_NAMES } from "./model";
@@ -18,6 +19,24 @@ export const NODE_W = 248;
 export const NODE_H = 72;
 const COL_W = NODE_W + 36;
 const ROW_H = NODE_H + 40;
+/** side of a handle box (React Flow's stylesheet: 6 px, border included) */
+const HANDLE = 6;
+
+/**
+ * Where every node's handles sit (nodes.tsx renders the same six, hidden). Given to React Flow
+ * with the node's size, so it never measures a node or its handles in the DOM before drawing edges.
+ */
+export const NODE_HANDLES: NodeHandle[] = [
+  { id: null, type: "target", position: Position.Top, x: NODE_W / 2 - HANDLE / 2, y: -HANDLE / 2, width: HANDLE, height: HANDLE },
+  { id: null, type: "source", position: Position.Bottom, x: NODE_W / 2 - HANDLE / 2, y: NODE_H - HANDLE / 2, width: HANDLE, height: HANDLE },
+  { id: "kept-out", type: "source", position: Position.Right, x: NODE_W - HANDLE / 2, y: NODE_H / 2 - HANDLE / 2, width: HANDLE, height: HANDLE },
+  { id: "kept-in", type: "target", position: Position.Right, x: NODE_W - HANDLE / 2, y: NODE_H / 2 - HANDLE / 2, width: HANDLE, height: HANDLE },
+  { id: "from-out", type: "source", position: Position.Left, x: -HANDLE / 2, y: NODE_H / 2 - HANDLE / 2, width: HANDLE, height: HANDLE },
+  { id: "from-in", type: "target", position: Position.Left, x: -HANDLE / 2, y: NODE_H / 2 - HANDLE / 2, width: HANDLE, height: HANDLE },
+];
+
+const MEASURED = { width: NODE_W, height: NODE_H };
+
 /** runs shorter than this stay individual entries */
 export const MIN_RUN = 3;
 /** longest segment: a run longer than this is cut into several segments */
@@ -286,8 +305,8 @@ export function toFlow(t: TreeIndex, options: FlowOptions): FlowGraph {
     const position = { x: pos[v * 2] as number, y: pos[v * 2 + 1] as number };
     nodes[v] =
       vn.entry >= 0
-        ? { id: vn.id, type: "entry", position, width: NODE_W, height: NODE_H, data: entryData(t, active, vn.entry, keptTargets) }
-        : { id: vn.id, type: "segment", position, width: NODE_W, height: NODE_H, data: segmentData(t, active, vn.members, vn.id) };
+        ? { id: vn.id, type: "entry", position, width: NODE_W, height: NODE_H, measured: MEASURED, handles: NODE_HANDLES, data: entryData(t, active, vn.entry, keptTargets) }
+        : { id: vn.id, type: "segment", position, width: NODE_W, height: NODE_H, measured: MEASURED, handles: NODE_HANDLES, data: segmentData(t, active, vn.members, vn.id) };
     if (vn.parent >= 0) {
       const parent = vnodes[vn.parent] as VNode;
       const onPath = active.region[vn.members[0] as number] !== Region.Off;
@@ -325,9 +344,9 @@ export function toFlow(t: TreeIndex, options: FlowOptions): FlowGraph {
       target: (nodes[tv] as FlowNode).id,
       sourceHandle: kind === "kept" ? "kept-out" : "from-out",
       targetHandle: kind === "kept" ? "kept-in" : "from-in",
-      type: "default",
+      type: "link",
       className: `edge-${kind}${latest ? " edge-kept-active" : ""}`,
-      label: kind === "kept" ? "kept from" : "from",
+      data: { text: kind === "kept" ? "kept from" : "from" },
       zIndex: 2,
     });
   }

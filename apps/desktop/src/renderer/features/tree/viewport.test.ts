@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { NODE_H, NODE_W, toFlow } from "./layout";
+import { indexTree } from "./model";
+import { syntheticSkeleton } from "./synthetic";
+import { centerViewport, fitViewport, focusViewport } from "./viewport";
+
+const size = { width: 800, height: 600 };
+const skeleton = syntheticSkeleton({ entries: 3000, branchEvery: 300, compactEvery: 1000, seed: 4 });
+const graph = toFlow(indexTree(skeleton.nodes), { leafId: skeleton.leafId });
+
+/** where a flow node's center lands on the canvas under a viewport */
+function onScreen(id: string, vp: { x: number; y: number; zoom: number }): { x: number; y: number } {
+  const node = graph.nodes[graph.flowIndex.get(id)!]!;
+  return { x: vp.x + (node.position.x + NODE_W / 2) * vp.zoom, y: vp.y + (node.position.y + NODE_H / 2) * vp.zoom };
+}
+
+describe("the viewport a canvas opens with", () => {
+  it("puts the leaf in the middle of the canvas at zoom 1", () => {
+    const vp = focusViewport(graph, skeleton.leafId!, size, 0.02);
+    expect(vp.zoom).toBe(1);
+    expect(onScreen(skeleton.leafId!, vp)).toEqual({ x: 400, y: 300 });
+  });
+
+  it("centers any node at the zoom asked for", () => {
+    const id = graph.nodes[7]!.id;
+    const vp = centerViewport(graph, id, size, 0.5)!;
+    expect(vp.zoom).toBe(0.5);
+    expect(onScreen(id, vp)).toEqual({ x: 400, y: 300 });
+    expect(centerViewport(graph, "no-such-node", size, 1)).toBeNull();
+  });
+
+  it("fits the whole tree inside the canvas, clear of the controls and the minimap", () => {
+    const vp = fitViewport(graph, size, 0.02);
+    expect(vp.zoom).toBeLessThan(1);
+    for (const node of graph.nodes) {
+      const left = vp.x + node.position.x * vp.zoom;
+      const top = vp.y + node.position.y * vp.zoom;
+      expect(left).toBeGreaterThanOrEqual(64 - 1);
+      expect(left + NODE_W * vp.zoom).toBeLessThanOrEqual(size.width - 232 + 1);
+      expect(top).toBeGreaterThanOrEqual(24 - 1);
+      expect(top + NODE_H * vp.zoom).toBeLessThanOrEqual(size.height - 24 + 1);
+    }
+  });
+
+  it("fits when asked to, or when the target is not drawn", () => {
+    expect(focusViewport(graph, "fit", size, 0.02)).toEqual(fitViewport(graph, size, 0.02));
+    expect(focusViewport(graph, "missing", size, 0.02)).toEqual(fitViewport(graph, size, 0.02));
+  });
+
+  it("never zooms a small tree in beyond 1", () => {
+    const small = syntheticSkeleton({ entries: 3, seed: 1 });
+    const g = toFlow(indexTree(small.nodes), { leafId: small.leafId });
+    expect(fitViewport(g, size, 0.02).zoom).toBe(1);
+  });
+});

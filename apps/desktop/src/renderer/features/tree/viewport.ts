@@ -1,0 +1,44 @@
+/**
+ * The viewport a freshly mounted canvas starts with, computed from the layout (every node has a
+ * fixed size) and the canvas size: no DOM measuring, no animation.
+ */
+import { getNodesBounds, getViewportForBounds } from "@xyflow/react";
+import type { Viewport } from "@xyflow/react";
+import { NODE_H, NODE_W } from "./layout";
+import type { FlowGraph } from "./layout";
+
+export interface CanvasSize {
+  width: number;
+  height: number;
+}
+
+/** keeps the fitted tree clear of the controls (bottom left) and the minimap (bottom right, 200 px) */
+export const FIT_PADDING = { top: "24px", bottom: "24px", left: "64px", right: "232px" } as const;
+
+/** zoom when centering on one node: at least this, so a node's text stays readable */
+export const FOCUS_ZOOM = 0.8;
+
+/** Viewport showing the whole tree, never zoomed in beyond 1. */
+export function fitViewport(graph: FlowGraph, size: CanvasSize, minZoom: number): Viewport {
+  if (graph.nodes.length === 0) return { x: 0, y: 0, zoom: 1 };
+  return getViewportForBounds(getNodesBounds(graph.nodes), size.width, size.height, minZoom, 1, FIT_PADDING);
+}
+
+/** Viewport centering one flow node at `zoom`; null when the node is not in the graph. */
+export function centerViewport(graph: FlowGraph, flowId: string, size: CanvasSize, zoom: number): Viewport | null {
+  const v = graph.flowIndex.get(flowId);
+  const node = v === undefined ? undefined : graph.nodes[v];
+  if (!node) return null;
+  const cx = node.position.x + NODE_W / 2;
+  const cy = node.position.y + NODE_H / 2;
+  return { x: size.width / 2 - cx * zoom, y: size.height / 2 - cy * zoom, zoom };
+}
+
+/** The viewport for a focus target ("fit" or a flow node id) on a canvas at zoom 1. */
+export function focusViewport(graph: FlowGraph, target: string, size: CanvasSize, minZoom: number): Viewport {
+  if (target !== "fit") {
+    const centered = centerViewport(graph, target, size, Math.max(1, FOCUS_ZOOM));
+    if (centered) return centered;
+  }
+  return fitViewport(graph, size, minZoom);
+}
