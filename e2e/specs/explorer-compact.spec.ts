@@ -15,11 +15,17 @@ test("compact with instructions: new node at the leaf and the new context", asyn
   await expect(page.getByTestId("pref-apiKey-message")).toContainText("Connected to mock-model");
   await page.getByTestId("preferences-close").click();
   const file = await generatedSessionFile(testInfo, "Compact fixture", session(21));
+  // the context preview is computed for the panels that show it, not for every open
+  const previewCalls: number[] = [];
+  page.on("websocket", (ws) => ws.on("framesent", (f) => void (String(f.payload).includes('"method":"getContextPreview"') && previewCalls.push(Date.now()))));
+  await page.reload(); // a new connection, which the listener sees
   await importAndOpen(page, file, "Compact fixture");
   const status = page.getByTestId("tree-status");
   await expect(status).toHaveAttribute("data-entry-count", "260");
+  expect(previewCalls).toHaveLength(0);
 
   await page.getByTestId("tab-context").click();
+  await expect.poll(() => previewCalls.length).toBe(1);
   const countBefore = Number(await page.getByTestId("context-count").textContent());
   expect(countBefore).toBeGreaterThan(20);
 

@@ -99,13 +99,6 @@ export type ExplorerState = SessionSlice & SelectionSlice & WorkSlice & ChromeSl
 
 let focusSeq = 0;
 
-/** Runs fn once the browser has painted the next frame (in tests without frames: on a timer). */
-function afterNextPaint(fn: () => void): void {
-  const raf = (globalThis as { requestAnimationFrame?: (cb: () => void) => number }).requestAnimationFrame;
-  if (raf) raf(() => setTimeout(fn, 0));
-  else setTimeout(fn, 0);
-}
-
 function layout(index: TreeIndex, leafId: string | null, expanded: ReadonlySet<string>): { graph: FlowGraph; layoutMs: number } {
   const t0 = performance.now();
   const graph = toFlow(index, { leafId, expanded });
@@ -173,8 +166,6 @@ export const useExplorer = create<ExplorerState>()((set, get) => ({
       set({ pendingReveal: null });
       get().reveal(pending.entryId, "inspect");
     }
-    // after the tree's first frame: the context preview's answer must not hold up drawing it
-    afterNextPaint(() => void get().loadContext());
   },
 
   async reloadSkeleton() {
@@ -233,7 +224,6 @@ export const useExplorer = create<ExplorerState>()((set, get) => ({
 
   setPanel(panel) {
     set({ panel });
-    if (panel === "context") void get().loadContext();
   },
 
   async loadDetail(entryId, force) {
@@ -272,6 +262,17 @@ export const useExplorer = create<ExplorerState>()((set, get) => ({
     set(patch);
   },
 }));
+
+/**
+ * The context preview (a whole context, ~0.5 MB for a 10,000-entry session) is read only for the
+ * panels that show it: when one of them opens, and again when the tree changes under it. Opening a
+ * session to look at its tree does not compute it.
+ */
+const PANELS_WITH_CONTEXT: ReadonlySet<PanelName> = new Set<PanelName>(["context", "compact"]);
+useExplorer.subscribe((s, prev) => {
+  if (!s.skeleton || !PANELS_WITH_CONTEXT.has(s.panel)) return;
+  if (s.panel !== prev.panel || s.skeleton !== prev.skeleton || s.sessionId !== prev.sessionId) void s.loadContext();
+});
 
 /** Unique id for a long-running call, echoed in its events. */
 export function newRequestId(prefix: string): string {
