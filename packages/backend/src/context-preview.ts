@@ -10,6 +10,7 @@ import {
   estimateContextUsage,
   estimateTokens,
   isCompactionEntry,
+  isOlderThanLatestCompaction,
   type AgentMessage,
   type SessionContext,
   type BonsaiSettings,
@@ -99,33 +100,16 @@ export function sizeSeries(path: readonly SkeletonNode[]): ContextPreview["sizeS
 /**
  * The context size from the model's own count (compaction.md §2.6) over the live context `ctx` built
  * from `entries` (the leaf's context entries): the usage of the last assistant message with a usage,
- * plus the estimates of the messages after it. Only a usage newer than the latest compaction counts
- * (Bonsai deviation 2): the kept messages before a compaction carry usages of the old, larger context.
- * `null` when no usage qualifies (the caller sums the estimates).
+ * plus the estimates of the messages after it. A usage not newer than the latest compaction does not
+ * count (Bonsai deviation 2, core's isOlderThanLatestCompaction, the engine's rule too): the kept
+ * messages before a compaction carry usages of the old, larger context. `null` when no usage
+ * qualifies (the caller sums the estimates).
  */
-export function liveContextUsage(entries: readonly SessionEntry[], ctx: Pick<SessionContext, "messages" | "entryIds">): { tokens: number; usageIndex: number } | null {
-  let compactionAt = -1;
-  for (let i = entries.length - 1; i >= 0; i--) {
-    if (isCompactionEntry(entries[i]!)) {
-      compactionAt = i;
-      break;
-    }
-  }
+export function liveContextUsage(entries: readonly SessionEntry[], ctx: Pick<SessionContext, "messages">): { tokens: number; usageIndex: number } | null {
   const usage = estimateContextUsage(ctx.messages, 0);
   if (usage.lastUsageIndex < 0) return null;
-  if (compactionAt >= 0) {
-    // position of the message's entry in the context entries (the last one with that id)
-    const id = ctx.entryIds[usage.lastUsageIndex];
-    let at = -1;
-    for (let i = entries.length - 1; i > compactionAt; i--) {
-      if (entries[i]!.id === id) {
-        at = i;
-        break;
-      }
-    }
-    // not after the latest compaction: it and every earlier usage describe the context before it
-    if (at < 0) return null;
-  }
+  // every earlier usage is older still
+  if (isOlderThanLatestCompaction(ctx.messages[usage.lastUsageIndex]!, entries)) return null;
   return { tokens: usage.tokens, usageIndex: usage.lastUsageIndex };
 }
 

@@ -153,3 +153,18 @@ export function estimateContextUsage(messages: readonly AgentMessage[], contextW
   const tokens = usageTokens + trailingTokens;
   return { tokens, percent: contextWindow > 0 ? (tokens / contextWindow) * 100 : undefined, usageTokens, trailingTokens, lastUsageIndex };
 }
+
+/**
+ * Bonsai deviations 2 and 3: whether an assistant message is not newer than the latest compaction on
+ * its path. Its usage (or overflow error) then describes the context before that compaction, so it
+ * neither triggers a threshold or overflow compaction nor counts as the context's size. The same
+ * rule serves the engine's checks and the context-usage display, so they never disagree.
+ * @param pathEntries the root -> leaf entries (or the context entries) the message belongs to
+ */
+export function isOlderThanLatestCompaction(message: { timestamp: number }, pathEntries: readonly SessionEntry[]): boolean {
+  for (let i = pathEntries.length - 1; i >= 0; i--) {
+    const entry = pathEntries[i]!;
+    if (entry.type === "compaction") return message.timestamp <= Date.parse(entry.timestamp);
+  }
+  return false;
+}

@@ -21,6 +21,7 @@ import {
   isRetryableAssistantError,
   planPruning,
   shouldCompact,
+  isOlderThanLatestCompaction,
   type AssistantMessage,
   type BonsaiSettings,
   type BranchSummaryEntry,
@@ -547,8 +548,7 @@ export class Engine {
     const pruned = await this.pruneToolOutputs(sessionId, { dryRun: false });
     if (skipAbortedCheck && message.stopReason === "aborted") return "none";
     // deviation 2 (and 3): a message not newer than the latest compaction on the branch is stale
-    const latest = [...this.#store.getContextEntries(sessionId)].reverse().find((e) => e.type === "compaction");
-    if (latest && message.timestamp <= Date.parse(latest.timestamp)) return "none";
+    if (isOlderThanLatestCompaction(message, this.#store.getContextEntries(sessionId))) return "none";
     const contextWindow = this.modelConfigured ? settings.model.contextWindow : 0;
     const sameModel = this.modelConfigured && message.provider === TURN_PROVIDER && message.model === settings.model.model;
     if (sameModel && isContextOverflow(message, contextWindow)) {
