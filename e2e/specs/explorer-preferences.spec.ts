@@ -107,3 +107,22 @@ test("every preference is applied at once and survives a restart", async ({ page
     await server.stop();
   }
 });
+
+test("themes: the system's by default, light or dark when chosen", async ({ app: page }, testInfo) => {
+  const background = () => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+  const LIGHT = "rgb(251, 250, 247)";
+  const DARK = "rgb(23, 25, 28)";
+  await page.emulateMedia({ colorScheme: "dark" });
+  await expect.poll(background).toBe(DARK); // "system" follows the OS
+  await page.emulateMedia({ colorScheme: "light" });
+  await expect.poll(background).toBe(LIGHT);
+  await page.getByTestId("open-preferences").click();
+  await page.getByTestId("pref-theme").selectOption("dark");
+  await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
+  await expect.poll(background).toBe(DARK); // chosen dark wins over a light OS
+  await screenshot(page, testInfo, "theme-dark");
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.getByTestId("pref-theme").selectOption("light");
+  await expect(page.locator("html")).toHaveAttribute("data-theme", "light");
+  await expect.poll(background).toBe(LIGHT); // chosen light wins over a dark OS
+});
