@@ -13,6 +13,9 @@
  *   answer                       size of the openSession answer on the WebSocket (packed skeleton)
  *   click -> inspector           click on the leaf node until the inspector shows that entry
  *   layout                       toFlow in the renderer (from the status bar)
+ *   live follow                  an agent appends an entry to the session file (the open session's
+ *                                source) until the tree counts it (includes noticing the change:
+ *                                fs.watch, or the 500 ms poll)
  */
 import * as fs from "node:fs";
 import { generateSession, median, writeSessionJsonl } from "@bonsai/testkit";
@@ -52,7 +55,7 @@ for (const size of SIZES) {
     page.on("websocket", (ws) => {
       ws.on("framereceived", (f) => {
         const p = String(f.payload);
-        if (p.startsWith('{"t":"result"') && p.includes('"skeleton"')) answerBytes = Buffer.byteLength(p);
+        if (p.startsWith('{"t":"result"') && p.includes('"session":{') && p.includes('"skeleton"')) answerBytes = Buffer.byteLength(p);
       });
     });
     const request: number[] = [];
@@ -102,6 +105,24 @@ for (const size of SIZES) {
       await page.reload();
       await expect(item).toBeVisible();
     }
+    // live follow: an agent appends entries to the file while the session is open
+    await item.click();
+    const status = page.getByTestId("tree-status");
+    await expect(status).toHaveAttribute("data-entry-count", String(size));
+    const follow: number[] = [];
+    let parentId = session.entries.at(-1)!.id;
+    for (let k = 1; k <= RUNS; k++) {
+      const id = `f0${String(k).padStart(6, "0")}`;
+      const now = Date.now();
+      const entry = { type: "message", id, parentId, timestamp: new Date(now).toISOString(), message: { role: "user", content: `follow-up ${k}`, timestamp: now } };
+      fs.appendFileSync(file, `${JSON.stringify(entry)}\n`);
+      const t = Date.now();
+      await expect(status).toHaveAttribute("data-entry-count", String(size + k));
+      follow.push(Date.now() - t);
+      parentId = id;
+    }
+    await page.reload();
+
     const result = {
       entries: size,
       fileMb: Math.round(fs.statSync(file).size / 1e5) / 10,
@@ -116,6 +137,8 @@ for (const size of SIZES) {
       layoutMs: Math.round(median(layout)),
       openRuns: open.map(Math.round),
       inspectorRuns: inspect.map(Math.round),
+      followMs: Math.round(median(follow)),
+      followRuns: follow,
     };
     console.log(`explorer bench ${JSON.stringify(result)}`);
     fs.writeFileSync(testInfo.outputPath("result.json"), JSON.stringify(result, null, 2));

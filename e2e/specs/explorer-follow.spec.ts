@@ -10,6 +10,9 @@ test("entries appended to the source file show up in the open tree", async ({ ap
   await writeSessionJsonl(file, session);
   const imported = await bonsai.call<{ results: Array<{ ok: boolean; error: string | null }> }>("importSessions", { paths: [file] });
   expect(imported.results[0]?.ok, imported.results[0]?.error ?? "").toBe(true);
+  // which skeleton reads the page makes (the reload opens the connection the listener sees)
+  const reads: string[] = [];
+  page.on("websocket", (ws) => ws.on("framesent", (f) => void reads.push(/"method":"(getSkeleton\w*|openSession)"/u.exec(String(f.payload))?.[1] ?? "")));
   await page.reload();
   const item = page.getByTestId("session-item").filter({ hasText: "Followed session" });
   await item.click();
@@ -47,5 +50,8 @@ test("entries appended to the source file show up in the open tree", async ({ ap
   await expect(leaf).toBeInViewport();
   await expect(leaf).toHaveAttribute("data-leaf", "true");
   await expect(leaf).toContainText("Following along.");
+  // the appended entries came as a tail: the 60 nodes already shown were not sent again
+  expect(reads.filter(Boolean)).not.toContain("getSkeleton");
+  expect(reads).toContain("getSkeletonTail");
   await screenshot(page, testInfo, "followed");
 });

@@ -8,12 +8,17 @@ import type { SkeletonCache } from "./session-handlers";
 export function forwardStoreEvents(store: SessionStore, emit: EventSink, skeletons: SkeletonCache): () => void {
   const offs = [
     store.on("entries-added", ({ sessionId, entries, source }) => {
-      skeletons.invalidate(sessionId);
-      if (source === "import") return; // importSessions reports imports (sessionsChanged)
+      if (source === "import") {
+        skeletons.invalidate(sessionId);
+        return; // importSessions reports imports (sessionsChanged)
+      }
+      skeletons.extend(sessionId);
       emit("sessionUpdated", { sessionId, reason: "entries-added", entryIds: entries.map((e) => e.id), leafId: store.getLeaf(sessionId) });
     }),
     store.on("session-updated", ({ sessionId, reason }) => {
-      skeletons.invalidate(sessionId);
+      // an append's entries came with entries-added; a leaf move changes no node
+      if (reason === "appended" || reason === "leaf") skeletons.moveLeaf(sessionId);
+      else skeletons.invalidate(sessionId);
       switch (reason) {
         case "imported":
         case "removed":

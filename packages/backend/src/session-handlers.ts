@@ -16,6 +16,7 @@ type SessionHandlerNames =
   | "importSessions"
   | "openSession"
   | "getSkeleton"
+  | "getSkeletonTail"
   | "getEntry"
   | "getEntries"
   | "exportSession"
@@ -119,6 +120,38 @@ export class SkeletonCache {
   invalidate(sessionId: string): void {
     this.#cache.delete(sessionId);
   }
+  /**
+   * Entries were appended (by the engine, or read from a followed file): read only the new nodes
+   * and add them. A label entry among them changes an older node's label: read everything again.
+   */
+  extend(sessionId: string): void {
+    const slot = this.#cache.get(sessionId);
+    if (!slot) return;
+    const tail = this.store.getSkeletonTail(sessionId, slot.skeleton.nodes.length);
+    if (tail.some((n) => n.type === "label")) {
+      this.invalidate(sessionId);
+      return;
+    }
+    this.#cache.set(sessionId, { skeleton: { sessionId, leafId: this.store.getLeaf(sessionId), nodes: slot.skeleton.nodes.concat(tail) } });
+  }
+  /** The leaf moved: the nodes are the same. */
+  moveLeaf(sessionId: string): void {
+    const slot = this.#cache.get(sessionId);
+    if (!slot) return;
+    const leafId = this.store.getLeaf(sessionId);
+    if (leafId !== slot.skeleton.leafId) this.#cache.set(sessionId, { skeleton: { ...slot.skeleton, leafId } });
+  }
+  /**
+   * The nodes after the first `count` for a client that holds those (its last one `lastId`): packed
+   * with `from` = count, or the whole skeleton (`from` 0) when what it holds is not a prefix of the
+   * current one, or a label among the new nodes changed an older node.
+   */
+  tail(sessionId: string, count: number, lastId: string | null): { from: number; skeleton: PackedSkeleton } {
+    const { nodes, leafId } = this.get(sessionId);
+    const prefixHeld = count > 0 && count <= nodes.length && nodes[count - 1]!.id === lastId;
+    if (!prefixHeld || nodes.slice(count).some((n) => n.type === "label")) return { from: 0, skeleton: this.packed(sessionId) };
+    return { from: count, skeleton: packSkeleton({ sessionId, leafId, nodes: nodes.slice(count) }) };
+  }
 }
 
 export function requireSession(store: SessionStore, sessionId: string): StoredSummary {
@@ -205,6 +238,11 @@ export function sessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, Sessio
     getSkeleton: ({ sessionId }) => {
       requireSession(store, sessionId);
       return skeletons.packed(sessionId);
+    },
+
+    getSkeletonTail: ({ sessionId, count, lastId }) => {
+      requireSession(store, sessionId);
+      return skeletons.tail(sessionId, count, lastId);
     },
 
     getEntry: ({ sessionId, entryId }) => {

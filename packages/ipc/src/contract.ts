@@ -74,6 +74,15 @@ export const contract = {
   ),
   /** the tree skeleton, packed as in openSession */
   getSkeleton: method(z.strictObject(sessionRef), packedSkeletonSchema),
+  /**
+   * After entries were added: the nodes after the `count` the client holds (its last one `lastId`),
+   * `from` = count; or the whole skeleton with `from` 0 when that is not a prefix of the session's
+   * skeleton any more (or a label entry changed an older node)
+   */
+  getSkeletonTail: method(
+    z.strictObject({ ...sessionRef, count: z.number().int().min(0), lastId: idSchema.nullable() }),
+    z.object({ from: z.number().int().min(0), skeleton: packedSkeletonSchema }),
+  ),
   getEntry: method(z.strictObject({ ...sessionRef, entryId: idSchema }), entryDetailSchema),
   getEntries: method(
     z.strictObject({ ...sessionRef, entryIds: z.array(idSchema).min(1).max(500) }),

@@ -10,6 +10,7 @@ export const METHOD_NAMES = [
   "importSessions",
   "openSession",
   "getSkeleton",
+  "getSkeletonTail",
   "getEntry",
   "getEntries",
   "exportSession",

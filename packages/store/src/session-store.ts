@@ -7,7 +7,7 @@
  * transaction. Sessions that came from a JSONL file are written through to it (see the README of
  * this package for the exact rules).
  */
-import type { ParseIssueKind, PrunedResult, SessionEntry, SessionHeader, TreeSkeleton } from "@bonsai/core";
+import type { ParseIssueKind, PrunedResult, SessionEntry, SessionHeader, SkeletonNode, TreeSkeleton } from "@bonsai/core";
 
 export type ImportIssueKind =
   /** from core's lenient parser */
@@ -223,6 +223,11 @@ export interface SessionStore {
   getEntryInfo(sessionId: string, entryId: string): StoredEntryInfo | undefined;
   /** one row per entry, file order, without parsing any entry JSON */
   getSkeleton(sessionId: string): TreeSkeleton;
+  /**
+   * The skeleton nodes from position `from` on (file order), labels resolved as in getSkeleton: what
+   * appends added after the first `from` nodes, without reading the others.
+   */
+  getSkeletonTail(sessionId: string, from: number): SkeletonNode[];
   /** root -> leaf (default leaf: the current one); cycles stop at the repeated entry */
   getPath(sessionId: string, leafId?: string | null): SessionEntry[];
   /**

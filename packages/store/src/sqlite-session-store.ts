@@ -931,14 +931,23 @@ export class SqliteSessionStore implements SessionStore {
     return { sessionId, leafId: row.leaf_id, nodes: [...nodes] };
   }
 
-  private readSkeletonNodes(sessionId: string): SkeletonNode[] {
+  getSkeletonTail(sessionId: string, from: number): SkeletonNode[] {
+    this.requireSession(sessionId);
+    return this.readSkeletonNodes(sessionId, Math.max(0, Math.floor(from)));
+  }
+
+  private readSkeletonNodes(sessionId: string, from = 0): SkeletonNode[] {
     const labels = new Map<string, string>();
     for (const l of this.sql("SELECT target_id, label FROM labels WHERE session_id = ? AND label IS NOT NULL").raw().all(sessionId) as [string, string][]) {
       labels.set(l[0], l[1]);
     }
     // one pass over the rows as they come (no array of 100,000 row arrays to collect afterwards)
     const nodes: SkeletonNode[] = [];
-    const rows = this.sql(`SELECT ${SKELETON_COLUMNS} FROM entries WHERE session_id = ? ORDER BY seq`).raw().iterate(sessionId) as IterableIterator<SkeletonRow>;
+    const rows = (
+      from === 0
+        ? this.sql(`SELECT ${SKELETON_COLUMNS} FROM entries WHERE session_id = ? ORDER BY seq`).raw().iterate(sessionId)
+        : this.sql(`SELECT ${SKELETON_COLUMNS} FROM entries WHERE session_id = ? ORDER BY seq LIMIT -1 OFFSET ?`).raw().iterate(sessionId, from)
+    ) as IterableIterator<SkeletonRow>;
     for (const r of rows) {
       const [id, parentId, type, role, timestamp, tokens, preview, toolName, customType, stopReason, refId, tokensBefore, flags] = r;
       const node: SkeletonNode = { id, parentId, type, role, timestamp, tokens, preview };

@@ -13,8 +13,10 @@ export interface SessionSlice {
   selectedEntryId: string | null;
   openSession(sessionId: string): Promise<void>;
   closeSession(): void;
-  /** refetch the open session's skeleton (after entries were added, the leaf moved, ...) */
+  /** refetch the open session's skeleton (after the leaf moved, pruning, labels, ...) */
   reloadSkeleton(): Promise<void>;
+  /** after entries were added: fetch only the nodes after those held (the whole skeleton if need be) */
+  extendSkeleton(): Promise<void>;
   selectEntry(entryId: string | null): void;
   onSessionUpdated(p: EventPayload<"sessionUpdated">): void;
 }
@@ -58,12 +60,36 @@ export const createSessionSlice: Slice<SessionSlice> = (set, get) => ({
     }
   },
 
+  async extendSkeleton() {
+    const sessionId = get().openSessionId;
+    const held = get().skeleton;
+    if (!sessionId || !held || held.sessionId !== sessionId) return get().reloadSkeleton();
+    try {
+      const { from, skeleton } = await api().getSkeletonTail({ sessionId, count: held.nodes.length, lastId: held.nodes.at(-1)?.id ?? null });
+      if (get().openSessionId !== sessionId) return;
+      const tail = unpackSkeleton(skeleton);
+      if (from === 0) return set({ skeleton: tail });
+      // answers come in order: this one is the newest; it fits what is held now if the prefix agrees
+      const now = get().skeleton;
+      if (!now || now.nodes.length < from || now.nodes[from - 1]!.id !== held.nodes[from - 1]!.id) return get().reloadSkeleton();
+      set({ skeleton: { sessionId, leafId: tail.leafId, nodes: now.nodes.slice(0, from).concat(tail.nodes) } });
+    } catch (err) {
+      get().notify("error", `Could not reload the session: ${errorMessage(err)}`);
+    }
+  },
+
   selectEntry(entryId) {
     set({ selectedEntryId: entryId });
   },
 
   onSessionUpdated(p) {
-    if (p.sessionId === get().openSessionId) void get().reloadSkeleton();
+    const held = get().skeleton;
+    if (p.sessionId === get().openSessionId) {
+      // a leaf move changes no node: the event says where the leaf is now
+      if (p.reason === "leaf-moved" && held && held.sessionId === p.sessionId) {
+        if (held.leafId !== p.leafId) set({ skeleton: { ...held, leafId: p.leafId } });
+      } else void (p.reason === "entries-added" ? get().extendSkeleton() : get().reloadSkeleton());
+    }
     // entry counts and dates in the list change too
     void get().refreshSessions();
   },
