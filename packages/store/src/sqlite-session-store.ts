@@ -943,11 +943,9 @@ export class SqliteSessionStore implements SessionStore {
     }
     // one pass over the rows as they come (no array of 100,000 row arrays to collect afterwards)
     const nodes: SkeletonNode[] = [];
-    const rows = (
-      from === 0
-        ? this.sql(`SELECT ${SKELETON_COLUMNS} FROM entries WHERE session_id = ? ORDER BY seq`).raw().iterate(sessionId)
-        : this.sql(`SELECT ${SKELETON_COLUMNS} FROM entries WHERE session_id = ? ORDER BY seq LIMIT -1 OFFSET ?`).raw().iterate(sessionId, from)
-    ) as IterableIterator<SkeletonRow>;
+    const rows = this.sql(`SELECT ${SKELETON_COLUMNS} FROM entries WHERE session_id = ? ORDER BY seq LIMIT -1 OFFSET ?`)
+      .raw()
+      .iterate(sessionId, from) as IterableIterator<SkeletonRow>;
     for (const r of rows) {
       const [id, parentId, type, role, timestamp, tokens, preview, toolName, customType, stopReason, refId, tokensBefore, flags] = r;
       const node: SkeletonNode = { id, parentId, type, role, timestamp, tokens, preview };
