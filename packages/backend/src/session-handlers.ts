@@ -77,6 +77,11 @@ function toImportResult(source: string, report: ImportReport, store: SessionStor
   };
 }
 
+/** New nodes that change an older node: a label entry sets its target's label. */
+function relabelsOlderNodes(added: readonly SkeletonNode[]): boolean {
+  return added.some((n) => n.type === "label");
+}
+
 /** skeletons read ahead after an import (the last sessions of the import) */
 const PREPARED_SKELETONS = 2;
 
@@ -128,7 +133,7 @@ export class SkeletonCache {
     const slot = this.#cache.get(sessionId);
     if (!slot) return;
     const tail = this.store.getSkeletonTail(sessionId, slot.skeleton.nodes.length);
-    if (tail.some((n) => n.type === "label")) {
+    if (relabelsOlderNodes(tail)) {
       this.invalidate(sessionId);
       return;
     }
@@ -149,8 +154,9 @@ export class SkeletonCache {
   tail(sessionId: string, count: number, lastId: string | null): { from: number; skeleton: PackedSkeleton } {
     const { nodes, leafId } = this.get(sessionId);
     const prefixHeld = count > 0 && count <= nodes.length && nodes[count - 1]!.id === lastId;
-    if (!prefixHeld || nodes.slice(count).some((n) => n.type === "label")) return { from: 0, skeleton: this.packed(sessionId) };
-    return { from: count, skeleton: packSkeleton({ sessionId, leafId, nodes: nodes.slice(count) }) };
+    const after = prefixHeld ? nodes.slice(count) : [];
+    if (!prefixHeld || relabelsOlderNodes(after)) return { from: 0, skeleton: this.packed(sessionId) };
+    return { from: count, skeleton: packSkeleton({ sessionId, leafId, nodes: after }) };
   }
 }
 
