@@ -7,16 +7,14 @@
  * with no pass over the origin's nodes and no animated move.
  */
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
-import { Background, BackgroundVariant, Controls, MiniMap, ReactFlow, ReactFlowProvider, useReactFlow } from "@xyflow/react";
+import { Background, BackgroundVariant, Controls, MiniMap, ReactFlow, ReactFlowProvider, useReactFlow, useStoreApi } from "@xyflow/react";
 import type { Node, NodeMouseHandler } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
 import { useExplorer } from "../store";
-import type { FocusRequest } from "../store";
 import { edgeTypes } from "./edges";
-import { NODE_H, NODE_W } from "./layout";
 import type { FlowGraph, FlowNode } from "./layout";
 import { nodeTypes } from "./nodes";
-import { FIT_PADDING, FOCUS_ZOOM, focusViewport, type CanvasSize } from "./viewport";
+import { centerViewport, fitViewport, focusViewport, focusZoom, type CanvasSize } from "./viewport";
 
 const REGION_COLORS: Record<string, string> = {
   off: "#9aa3ad",
@@ -35,23 +33,24 @@ function minimapColor(node: Node): string {
 function FocusController({ served }: { served: number }) {
   const focus = useExplorer((s) => s.focus);
   const flow = useReactFlow();
+  const flowStore = useStoreApi();
   useEffect(() => {
     if (!focus || focus.seq === served) return;
     const { graph } = useExplorer.getState();
     if (!graph) return;
     // wait a frame: a relayout that came with the request must reach React Flow first
     const raf = requestAnimationFrame(() => {
+      const { width, height } = flowStore.getState();
+      const size = { width, height };
       if (focus.target === "fit") {
-        void flow.fitView({ padding: FIT_PADDING, maxZoom: 1, duration: 0 });
+        void flow.setViewport(fitViewport(graph, size, MIN_ZOOM), { duration: 0 });
         return;
       }
-      const v = graph.flowIndex.get(focus.target);
-      const node = v === undefined ? undefined : graph.nodes[v];
-      if (!node) return;
-      void flow.setCenter(node.position.x + NODE_W / 2, node.position.y + NODE_H / 2, { zoom: Math.max(flow.getZoom(), FOCUS_ZOOM), duration: 200 });
+      const centered = centerViewport(graph, focus.target, size, focusZoom(flow.getZoom()));
+      if (centered) void flow.setViewport(centered, { duration: 200 });
     });
     return () => cancelAnimationFrame(raf);
-  }, [focus, flow, served]);
+  }, [focus, flow, flowStore, served]);
   return null;
 }
 
@@ -59,11 +58,9 @@ interface CanvasProps {
   dark: boolean;
   graph: FlowGraph;
   size: CanvasSize;
-  /** the focus request pending when this canvas mounted: shown by its initial viewport */
-  initialFocus: FocusRequest | null;
 }
 
-function Canvas({ dark, graph, size, initialFocus }: CanvasProps) {
+function Canvas({ dark, graph, size }: CanvasProps) {
   const select = useExplorer((s) => s.select);
   const toggleSegment = useExplorer((s) => s.toggleSegment);
   const setState = useExplorer((s) => s.setState);
@@ -82,8 +79,12 @@ function Canvas({ dark, graph, size, initialFocus }: CanvasProps) {
     [setState],
   );
 
-  // read once: React Flow takes its default viewport when it mounts (one mount per session)
-  const [start] = useState(() => ({ seq: initialFocus?.seq ?? -1, viewport: focusViewport(graph, initialFocus?.target ?? "fit", size, MIN_ZOOM) }));
+  // read once: React Flow takes its default viewport when it mounts (one mount per session), and
+  // the focus request pending then (the open's) is what that viewport shows
+  const [start] = useState(() => {
+    const focus = useExplorer.getState().focus;
+    return { seq: focus?.seq ?? -1, viewport: focusViewport(graph, focus?.target ?? "fit", size, MIN_ZOOM) };
+  });
   return (
     <ReactFlow<FlowNode>
       nodes={graph.nodes}
@@ -144,7 +145,7 @@ export function TreeCanvas({ dark }: { dark: boolean }) {
       {graph && size ? (
         // a new session mounts a new React Flow, so it starts at that session's own viewport
         <ReactFlowProvider key={sessionId}>
-          <Canvas dark={dark} graph={graph} size={size} initialFocus={useExplorer.getState().focus} />
+          <Canvas dark={dark} graph={graph} size={size} />
         </ReactFlowProvider>
       ) : null}
     </div>

@@ -13,10 +13,18 @@ export interface CanvasSize {
 }
 
 /** keeps the fitted tree clear of the controls (bottom left) and the minimap (bottom right, 200 px) */
-export const FIT_PADDING = { top: "24px", bottom: "24px", left: "64px", right: "232px" } as const;
+const FIT_PADDING = { top: "24px", bottom: "24px", left: "64px", right: "232px" } as const;
 
 /** zoom when centering on one node: at least this, so a node's text stays readable */
-export const FOCUS_ZOOM = 0.8;
+const FOCUS_ZOOM = 0.8;
+
+/** zoom of a canvas nothing has moved yet */
+const START_ZOOM = 1;
+
+/** The zoom for centering on one node, from the canvas's current zoom. */
+export function focusZoom(current: number): number {
+  return Math.max(current, FOCUS_ZOOM);
+}
 
 /** Viewport showing the whole tree, never zoomed in beyond 1. */
 export function fitViewport(graph: FlowGraph, size: CanvasSize, minZoom: number): Viewport {
@@ -34,10 +42,10 @@ export function centerViewport(graph: FlowGraph, flowId: string, size: CanvasSiz
   return { x: size.width / 2 - cx * zoom, y: size.height / 2 - cy * zoom, zoom };
 }
 
-/** The viewport for a focus target ("fit" or a flow node id) on a canvas at zoom 1. */
+/** The viewport a new canvas opens with for a focus target ("fit" or a flow node id). */
 export function focusViewport(graph: FlowGraph, target: string, size: CanvasSize, minZoom: number): Viewport {
   if (target !== "fit") {
-    const centered = centerViewport(graph, target, size, Math.max(1, FOCUS_ZOOM));
+    const centered = centerViewport(graph, target, size, focusZoom(START_ZOOM));
     if (centered) return centered;
   }
   return fitViewport(graph, size, minZoom);
