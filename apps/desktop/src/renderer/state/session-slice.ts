@@ -87,10 +87,11 @@ export const createSessionSlice: Slice<SessionSlice> = (set, get) => ({
     if (p.sessionId === get().openSessionId) {
       // a leaf move changes no node: the event says where the leaf is now (a leaf not held yet, an
       // entry just appended, comes with the nodes after those held)
-      const leafHeld = p.leafId === null || held?.nodes.some((n) => n.id === p.leafId) === true;
-      if (p.reason === "leaf-moved" && held && held.sessionId === p.sessionId && leafHeld) {
+      const leafHeld = (h: TreeSkeleton) => h.sessionId === p.sessionId && (p.leafId === null || h.nodes.some((n) => n.id === p.leafId));
+      if (p.reason === "leaf-moved" && held && leafHeld(held)) {
         if (held.leafId !== p.leafId) set({ skeleton: { ...held, leafId: p.leafId } });
-      } else void (p.reason === "entries-added" || p.reason === "leaf-moved" ? get().extendSkeleton() : get().reloadSkeleton());
+      } else if (p.reason === "entries-added" || p.reason === "leaf-moved") void get().extendSkeleton();
+      else void get().reloadSkeleton();
     }
     // entry counts and dates in the list change too
     void get().refreshSessions();
