@@ -83,8 +83,10 @@ export type SearchHit = z.infer<typeof searchHitSchema>;
 // ---------------------------------------------------------------- tree and entries
 
 /**
- * The skeleton as it crosses the wire: columns (core's packSkeleton), about a third of the object
- * form's size. The renderer turns it back into a TreeSkeleton with unpackSkeleton.
+ * The skeleton as it crosses the wire: columns (core's packSkeleton), about half the object form's
+ * size. The renderer turns it back into a TreeSkeleton with unpackSkeleton. The sparse field names
+ * repeat core's SPARSE_SKELETON_FIELDS (this package takes only types from core); the compile-time
+ * check at the end keeps them equal.
  */
 const sparseValues = z.array(z.union([z.number(), z.string(), z.boolean()]));
 export const packedSkeletonSchema = z.object({
