@@ -185,7 +185,12 @@ describe("bonsai (CLI framework)", () => {
     const ctx = JSON.parse(run("context", out, "--json").stdout);
     expect(ctx.roles).toEqual(["compactionSummary", "user", "custom"]);
     expect(ctx.llmRoles).toEqual(["user", "user", "user"]);
-    expect(run("migrate", out, "-o", out).stdout).toMatch(/already v3, copied unchanged, 5 entries/);
+    expect(run("migrate", out, "-o", path.join(dir, "copy.jsonl")).stdout).toMatch(/already v3, copied unchanged, 5 entries/);
+    // -o never replaces a session file (an agent may be writing it): migrate and export refuse, nothing changes
+    const live = readFileSync(out);
+    expectOneLineError(run("migrate", v1, "-o", out), 1, /is an existing session file .* does not replace session files with -o/);
+    expectOneLineError(run("export", v1, "-o", out), 1, /is an existing session file/);
+    expect(readFileSync(out).equals(live)).toBe(true);
   });
 
   it("case 8: reading never writes: a v1 session and a file with a bad header keep their bytes", () => {

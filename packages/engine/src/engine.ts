@@ -48,6 +48,13 @@ import { HookRunner, type HookHandlers } from "./hooks";
 import { InlinePlanner, WorkerPlanner, type CompactionPlan, type CompactionPlanner } from "./planner";
 import { SettingsManager } from "./settings-manager";
 
+/** The state a planned change relies on (the store re-checks it after reading the file up to date). */
+export interface CommitExpectation {
+  leafId?: string | null;
+  onPath?: readonly string[];
+  exists?: readonly string[];
+}
+
 /** What the engine needs of @bonsai/store's SessionStore. */
 export interface EngineStore {
   loadEntries(sessionId: string): SessionEntry[];
@@ -56,8 +63,9 @@ export interface EngineStore {
   getContextEntries(sessionId: string, leafId?: string | null): SessionEntry[];
   getLeaf(sessionId: string): string | null;
   setLeaf(sessionId: string, leafId: string | null): void;
-  appendEntry(sessionId: string, entry: { type: string; [field: string]: unknown }, options?: { parentId?: string | null }): SessionEntry;
-  applyPruning(sessionId: string, results: readonly { entryId: string; message: MessageEntry["message"] & { role: "toolResult" } }[]): number;
+  /** `expect`: what the change was planned against; the store refuses the append when it no longer holds */
+  appendEntry(sessionId: string, entry: { type: string; [field: string]: unknown }, options?: { parentId?: string | null; expect?: CommitExpectation }): SessionEntry;
+  applyPruning(sessionId: string, results: readonly { entryId: string; message: MessageEntry["message"] & { role: "toolResult" } }[], options?: { expect?: CommitExpectation }): number;
   getSettingsJson(): unknown;
   saveSettingsJson(value: unknown): void;
 }
@@ -309,7 +317,14 @@ export class Engine {
     return this.#planner.plan({ sessionId, leafId: this.#store.getLeaf(sessionId), settings: settings.compaction, withBranchEntries, withMessages });
   }
 
-  #appendCompaction(sessionId: string, result: CompactionResult, fromExtension: boolean, preserveData: Record<string, unknown> | undefined): CompactionEntry {
+  /** Appends the compaction at the leaf it was planned from (the store refuses it if the leaf moved or firstKeptEntryId left the path). */
+  #appendCompaction(
+    sessionId: string,
+    result: CompactionResult,
+    fromExtension: boolean,
+    preserveData: Record<string, unknown> | undefined,
+    plannedLeafId: string | null,
+  ): CompactionEntry {
     const body = withoutUndefined({
       type: "compaction",
       summary: result.summary,
@@ -320,7 +335,7 @@ export class Engine {
       fromExtension,
       preserveData,
     });
-    return this.#store.appendEntry(sessionId, body) as CompactionEntry;
+    return this.#store.appendEntry(sessionId, body, { expect: { leafId: plannedLeafId, onPath: [result.firstKeptEntryId] } }) as CompactionEntry;
   }
 
   /**
@@ -421,7 +436,7 @@ export class Engine {
       if (produced.kind === "empty") throw new EngineError(produced.plan.lastEntryIsCompaction ? "Already compacted" : "Nothing to compact (session too small)");
       if (produced.kind === "cancelled" || controller.signal.aborted) throw new EngineError("Compaction cancelled");
       const outcome: CompactOutcome = { result: produced.result, dryRun, leafId: produced.leafId, fromExtension: produced.fromExtension };
-      if (!dryRun) outcome.entry = await this.#commit(sessionId, produced.result, produced.fromExtension, produced.preserveData);
+      if (!dryRun) outcome.entry = await this.#commit(sessionId, produced.result, produced.fromExtension, produced.preserveData, produced.leafId);
       this.#events.emit("compaction_end", withoutUndefined({ sessionId, reason: "manual" as const, dryRun, result: produced.result, aborted: false, entry: outcome.entry }));
       return outcome;
     } catch (error) {
@@ -436,9 +451,15 @@ export class Engine {
     }
   }
 
-  async #commit(sessionId: string, result: CompactionResult, fromExtension: boolean, preserveData: Record<string, unknown> | undefined): Promise<CompactionEntry> {
+  async #commit(
+    sessionId: string,
+    result: CompactionResult,
+    fromExtension: boolean,
+    preserveData: Record<string, unknown> | undefined,
+    plannedLeafId: string | null,
+  ): Promise<CompactionEntry> {
     this.#events.emit("compaction_progress", { sessionId, stage: "saving" });
-    const entry = this.#appendCompaction(sessionId, result, fromExtension, preserveData);
+    const entry = this.#appendCompaction(sessionId, result, fromExtension, preserveData, plannedLeafId);
     this.#events.emit("leaf_changed", { sessionId, leafId: entry.id });
     await this.#hooks.compacted({ type: "session_compact", compactionEntry: entry, fromExtension }, { sessionId });
     return entry;
@@ -456,7 +477,7 @@ export class Engine {
     if (typeof result.firstKeptEntryId !== "string" || !Number.isFinite(result.tokensBefore)) throw new EngineError("The compaction result needs firstKeptEntryId and tokensBefore");
     const pathIds = new Set(this.#store.getPath(sessionId).map((e) => e.id));
     if (!pathIds.has(result.firstKeptEntryId)) throw new EngineError(`Entry ${result.firstKeptEntryId} is not on the current branch`);
-    const entry = await this.#commit(sessionId, result, false, result.preserveData);
+    const entry = await this.#commit(sessionId, result, false, result.preserveData, expectedLeafId === undefined ? leafId : expectedLeafId);
     return { result, entry, dryRun: false, leafId, fromExtension: false };
   }
 
@@ -514,7 +535,7 @@ export class Engine {
         end({ result: undefined, aborted: true, willRetry: false });
         return "none";
       }
-      const entry = await this.#commit(sessionId, produced.result, produced.fromExtension, produced.preserveData);
+      const entry = await this.#commit(sessionId, produced.result, produced.fromExtension, produced.preserveData, produced.leafId);
       end({ result: produced.result, aborted: false, willRetry, entry });
     } catch (error) {
       if (signal.aborted) end({ result: undefined, aborted: true, willRetry: false });
@@ -576,7 +597,7 @@ export class Engine {
     if (plan.prunedCount > 0) {
       const live = new Set(buildSessionContext(path, leafId).entryIds);
       for (const c of plan.candidates) if (live.has(c.entryId)) tokensSavedInContext += c.savings;
-      if (!dryRun) this.#store.applyPruning(sessionId, applyPruning(path, plan, Date.now()));
+      if (!dryRun) this.#store.applyPruning(sessionId, applyPruning(path, plan, Date.now()), { expect: { leafId } });
     }
     const outcome: PruneOutcome = { prunedCount: plan.prunedCount, tokensSaved: plan.tokensSaved, tokensSavedInContext, entryIds, dryRun };
     if (plan.prunedCount > 0 || dryRun) this.#events.emit("pruning_done", { sessionId, prunedCount: plan.prunedCount, tokensSaved: plan.tokensSaved, dryRun, entryIds });
@@ -799,7 +820,9 @@ export class Engine {
       let summaryEntry: BranchSummaryEntry | undefined;
       if (summaryText) {
         const body = withoutUndefined({ type: "branch_summary", fromId: newLeafId ?? "root", summary: summaryText, details: summaryDetails, fromExtension });
-        summaryEntry = this.#store.appendEntry(sessionId, body, { parentId: newLeafId }) as BranchSummaryEntry;
+        // refused (nothing written) when the agent moved the leaf or the target left the session meanwhile
+        const expect: CommitExpectation = { leafId: oldLeafId, exists: newLeafId === null ? [] : [newLeafId] };
+        summaryEntry = this.#store.appendEntry(sessionId, body, { parentId: newLeafId, expect }) as BranchSummaryEntry;
       } else {
         this.#store.setLeaf(sessionId, newLeafId);
       }

@@ -1,11 +1,12 @@
 /**
- * Atomic file replacement: write a temp file in the same folder, fsync it, rename it over the
- * target, fsync the folder. A crash leaves either the old file or the new one, never half of one
- * (at worst a stray `.<name>.<random>.tmp`, which readers ignore).
+ * Atomic replacement of an export file (never a session source: those go through source/): write a
+ * temp file in the same folder, fsync it, rename it over the target, fsync the folder. A crash
+ * leaves either the old file or the new one, never half of one.
  */
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { fsyncDir } from "./source/temp-files";
 
 export function atomicWriteFileSync(file: string, data: string | Buffer): void {
   const dir = path.dirname(file);
@@ -30,27 +31,4 @@ export function atomicWriteFileSync(file: string, data: string | Buffer): void {
     throw err;
   }
   fsyncDir(dir);
-}
-
-function fsyncDir(dir: string): void {
-  let fd: number | undefined;
-  try {
-    fd = fs.openSync(dir, "r");
-    fs.fsyncSync(fd);
-  } catch {
-    // not supported everywhere (Windows): the rename itself is still atomic
-  } finally {
-    if (fd !== undefined) fs.closeSync(fd);
-  }
-}
-
-/** Appends bytes with one write (O_APPEND) and fsyncs them. */
-export function appendSync(file: string, data: string): void {
-  const fd = fs.openSync(file, "a");
-  try {
-    fs.writeSync(fd, data);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
 }

@@ -1,5 +1,7 @@
 export * from "./session-store";
 export { openStore, SqliteSessionStore, BACKUP_SUFFIX, writeThroughFromEnv, type OpenStoreOptions } from "./sqlite-session-store";
+export type { FaultPoint, FaultHook } from "./source/faults";
+export type { RecoveryReport } from "./source/source-sync";
 export { toFtsQuery, parseQuery, makeSnippet, snippetMaker } from "./search-text";
 export { openDatabase, migrate, NewerDatabaseError, DatabaseOpenError, type OpenDatabaseOptions } from "./database";
 export { MIGRATIONS, SCHEMA_VERSION } from "./migrations/index";

@@ -157,6 +157,26 @@ export type NewEntry = { type: string; [field: string]: unknown };
 export interface AppendOptions {
   /** parent of the new entry: default the current leaf; null makes a new root */
   parentId?: string | null;
+  /**
+   * What the commit was planned against: checked after the file has been read up to date, and the
+   * append refused with a StaleCommitError (nothing written) when it no longer holds.
+   */
+  expect?: CommitExpectation;
+}
+
+/** The state a planned change relies on (compaction, branch summary, pruning, label). */
+export interface CommitExpectation {
+  /** the leaf the change was planned from */
+  leafId?: string | null;
+  /** entries that must be on the path root -> new entry's parent (a compaction's firstKeptEntryId) */
+  onPath?: readonly string[];
+  /** entries that must exist (a branch target, a label's target) */
+  exists?: readonly string[];
+}
+
+export interface PruneOptions {
+  /** the commit was planned against this state (see AppendOptions.expect) */
+  expect?: CommitExpectation;
 }
 
 export interface ExportOptions {
@@ -248,7 +268,7 @@ export interface SessionStore {
 
   // ------------------------------------------------------------ pruning
   /** replaces tool results by their pruned form (core applyPruning), keeping the originals */
-  applyPruning(sessionId: string, results: readonly Pick<PrunedResult, "entryId" | "message">[]): number;
+  applyPruning(sessionId: string, results: readonly Pick<PrunedResult, "entryId" | "message">[], options?: PruneOptions): number;
   /** restores the originals of the given entries (default: all); returns how many */
   restorePruned(sessionId: string, entryIds?: readonly string[]): number;
   listPruned(sessionId: string): PrunedOriginal[];
@@ -292,5 +312,32 @@ export class StoreError extends Error {
   constructor(message: string) {
     super(message);
     this.name = "StoreError";
+  }
+}
+
+/** The session changed since the change was planned: nothing was written. */
+export class StaleCommitError extends StoreError {
+  constructor(message: string) {
+    super(message);
+    this.name = "StaleCommitError";
+  }
+}
+
+/** The session file is being written by someone else and could not be written safely: nothing was changed. */
+export class SourceBusyError extends StoreError {
+  constructor(
+    readonly file: string,
+    readonly detail: string,
+  ) {
+    super(`the session file is being written by a running agent; try again when it is idle (${file}: ${detail})`);
+    this.name = "SourceBusyError";
+  }
+}
+
+/** The `.bonsai-original` backup cannot be relied on: the rewrite was refused, nothing was changed. */
+export class BackupRefusal extends StoreError {
+  constructor(message: string) {
+    super(message);
+    this.name = "BackupRefusal";
   }
 }

@@ -11,24 +11,25 @@ import {
   EntryIdGenerator,
   defaultRandomSource,
   generateSessionId,
-  serializeEntry,
   type RandomSource,
   type SessionEntry,
   type SessionHeader,
   type SkeletonNode,
   type TreeSkeleton,
 } from "@bonsai/core";
-import { appendSync, atomicWriteFileSync } from "./atomic-write";
+import { atomicWriteFileSync } from "./atomic-write";
 import { openDatabase } from "./database";
 import { deriveColumns, FLAG_FROM_EXTENSION, FLAG_OFFLINE, FLAG_PRUNED, FLAG_THINKING, oneLine } from "./derive";
-import { startFollower } from "./follow";
+import { startFollower } from "./source/follow";
 import { renderMarkdown } from "./markdown";
 import { defaultSessionDirs } from "./paths";
 import { scanPaths } from "./scan";
 import {
   SessionLookupError,
+  StaleCommitError,
   StoreError,
   type AppendOptions,
+  type CommitExpectation,
   type ExportOptions,
   type Follower,
   type FollowOptions,
@@ -39,6 +40,7 @@ import {
   type ImportStatus,
   type NewEntry,
   type PrunedOriginal,
+  type PruneOptions,
   type SearchHit,
   type SearchOptions,
   type SessionStore,
@@ -49,7 +51,13 @@ import {
   type StoreListener,
 } from "./session-store";
 import { parseQuery, snippetMaker, toFtsQuery } from "./search-text";
-import { readAppended, readWhole, sha256, TAIL_WINDOW, type ReadEntry, type ReadResult } from "./source-reader";
+import { BACKUP_SUFFIX } from "./source/backup";
+import { sha256 } from "./source/bytes";
+import type { FaultHook } from "./source/faults";
+import { headerLineOf, replaceLines, type LineReplacement } from "./source/line-edit";
+import { readAppended, readWhole, type ReadEntry } from "./source/reader";
+import type { WrittenState } from "./source/safe-rewrite";
+import { changeFromBytes, SourceSync, type FileChange, type KnownFile, type RecoveryReport } from "./source/source-sync";
 
 export interface OpenStoreOptions {
   /** database file (":memory:" for a throwaway store) */
@@ -64,6 +72,8 @@ export interface OpenStoreOptions {
    * marked detached from its source.
    */
   writeThrough?: boolean;
+  /** the fault suite's hook: called at named points of the file protocols (tests only) */
+  fault?: FaultHook;
 }
 
 /** true unless BONSAI_NO_WRITE_THROUGH is set to a true value ("1", "true", "yes") */
@@ -72,9 +82,18 @@ export function writeThroughFromEnv(env: NodeJS.ProcessEnv = process.env): boole
   return !(v === "1" || v === "true" || v === "yes");
 }
 
+/**
+ * Opens (and migrates) the database, then finishes what a process killed during a file operation
+ * left behind (SqliteSessionStore.recoverSources), so that every session agrees with its file.
+ */
 export function openStore(options: OpenStoreOptions): SqliteSessionStore {
   const db = openDatabase({ path: options.path, nativeBinding: options.nativeBinding });
-  return new SqliteSessionStore(db, options.random ?? defaultRandomSource, { writeThrough: options.writeThrough ?? writeThroughFromEnv() });
+  const store = new SqliteSessionStore(db, options.random ?? defaultRandomSource, {
+    writeThrough: options.writeThrough ?? writeThroughFromEnv(),
+    fault: options.fault,
+  });
+  store.recoverSources();
+  return store;
 }
 
 // ---------------------------------------------------------------- row shapes (SQL side)
@@ -119,13 +138,35 @@ interface ReportRow {
   message: string | null;
 }
 
-interface FileState {
-  size: number;
-  mtimeMs: number;
-  offset: number;
-  lines: number;
-  headHash: string;
-  tailHash: string;
+/** what the store records of a source file it has read (sessions.file_*) */
+type FileState = WrittenState;
+
+/** an original kept in pruned_outputs */
+interface KeptOriginal {
+  originalJson: string;
+  prunedJson: string;
+  prunedAt: number;
+}
+
+/** one entry's JSON change (pruning, restore) */
+interface EntryEdit {
+  entryId: string;
+  seq: number;
+  /** its line in the source file */
+  line: number | null;
+  /** the JSON now (and the line's text in the file) */
+  before: string;
+  after: string;
+  prunedAt: number;
+  kept: KeptOriginal | undefined;
+}
+
+/** a rewrite's store side: the lines to replace (given the file's bytes), the store change and its undo */
+interface EntriesChange {
+  edits(bytes: Buffer): Map<number, LineReplacement>;
+  apply(): void;
+  undo(): void;
+  written(): void;
 }
 
 /** an entry ready to insert */
@@ -172,6 +213,45 @@ function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+/** The store's record of a session's file (what readChanges compares the file with). */
+function knownFileOf(row: SessionRow): KnownFile {
+  return { size: row.file_size, mtimeMs: row.file_mtime_ms, offset: row.file_offset, headHash: row.head_hash, tailHash: row.tail_hash };
+}
+
+function describeJsonValue(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "a list";
+  if (typeof v === "object") return "an object";
+  if (typeof v === "string") return "text";
+  return `a ${typeof v}`;
+}
+
+/** A header Bonsai cannot read as a session (a version that is not a number): why, else null. */
+function headerFieldProblem(header: SessionHeader): string | null {
+  const v: unknown = (header as { version?: unknown }).version;
+  if (v === undefined || (typeof v === "number" && Number.isInteger(v) && v >= 1)) return null;
+  return `not a session Bonsai can read: the header's "version" is ${describeJsonValue(v)}, not a whole number (pi and oh-my-pi write 1, 2 or 3)`;
+}
+
+/** Header fields of the wrong type that Bonsai reads as empty: one warning each. */
+function headerFieldWarnings(header: SessionHeader): ImportIssue[] {
+  const out: ImportIssue[] = [];
+  for (const field of ["cwd", "timestamp", "title"] as const) {
+    const v: unknown = (header as Record<string, unknown>)[field];
+    if (v === undefined || typeof v === "string") continue;
+    out.push({ line: 1, kind: "invalid-header", message: `the header's "${field}" is ${describeJsonValue(v)}, not text: shown as empty` });
+  }
+  return out;
+}
+
+/** Why a file is not a session, in words that never quote the file (it may hold anything). */
+function notASessionMessage(issues: readonly ImportIssue[]): string {
+  const kind = issues.find((i) => i.kind === "missing-header" || i.kind === "invalid-header" || i.kind === "empty")?.kind;
+  if (kind === "empty") return "not a session file: it has no JSON lines (pi and oh-my-pi sessions are JSON Lines starting with a session header)";
+  if (kind === "invalid-header") return "not a session file: its session header has no valid id";
+  return "not a session file: its first line is not a pi / oh-my-pi session header";
+}
+
 function isAbortError(err: unknown): boolean {
   return err instanceof Error && err.name === "AbortError";
 }
@@ -184,57 +264,21 @@ function throwIfAborted(signal: AbortSignal | undefined): void {
   }
 }
 
-/** Suffix of the copy of a source file taken before Bonsai rewrites it the first time. */
-export const BACKUP_SUFFIX = ".bonsai-original";
-
-/**
- * Before the first rewrite of a source file, a copy of it is kept next to it as
- * `<name>.jsonl.bonsai-original` (never overwritten later; agents list only *.jsonl files).
- */
-function keepOriginalOnce(file: string): void {
-  const backup = `${file}${BACKUP_SUFFIX}`;
-  if (fs.existsSync(backup)) return;
-  try {
-    fs.copyFileSync(file, backup, fs.constants.COPYFILE_EXCL);
-  } catch (err) {
-    if ((err as { code?: string }).code !== "EEXIST") throw err;
-  }
-}
-
-function readRange(fd: number, start: number, end: number): Buffer {
-  const buf = Buffer.allocUnsafe(Math.max(0, end - start));
-  let done = 0;
-  while (done < buf.length) {
-    const n = fs.readSync(fd, buf, done, buf.length - done, start + done);
-    if (n === 0) break;
-    done += n;
-  }
-  return done === buf.length ? buf : buf.subarray(0, done);
-}
-
-function fileStateOf(buf: Buffer, stat: fs.Stats, read: ReadResult): FileState {
-  return {
-    size: stat.size,
-    mtimeMs: stat.mtimeMs,
-    offset: read.endOffset,
-    lines: read.endLines,
-    headHash: sha256(buf.subarray(0, Math.min(TAIL_WINDOW, read.endOffset))),
-    tailHash: sha256(buf.subarray(Math.max(0, read.endOffset - TAIL_WINDOW), read.endOffset)),
-  };
-}
+export { BACKUP_SUFFIX };
 
 export class SqliteSessionStore implements SessionStore {
   private readonly emitter = new EventEmitter();
-  private readonly writeThrough: boolean;
   private readonly followers = new Set<Follower>();
   private closed = false;
+  /** every read and write of the sessions' source files (src/source/) */
+  private readonly files: SourceSync;
 
   constructor(
     readonly db: Database.Database,
     private readonly random: RandomSource = defaultRandomSource,
-    options: { writeThrough?: boolean } = {},
+    options: { writeThrough?: boolean; fault?: FaultHook } = {},
   ) {
-    this.writeThrough = options.writeThrough ?? true;
+    this.files = new SourceSync(db, { writeThrough: options.writeThrough ?? true, fault: options.fault });
     this.emitter.setMaxListeners(100);
   }
 
@@ -361,44 +405,41 @@ export class SqliteSessionStore implements SessionStore {
   /**
    * Brings the store up to date with one file: no-op when unchanged, the appended bytes when it
    * only grew, everything again (same session, new generation) when it changed otherwise.
-   * Synchronous; one transaction for the data change.
+   * Synchronous; one transaction for the data change. `whole` reads the file whole whatever the
+   * recorded state says (recovery after a killed file operation).
    */
-  private syncFile(file: string, source: "import" | "follow" | "append", signal?: AbortSignal): ImportReport {
+  private syncFile(file: string, source: "import" | "follow" | "append", signal?: AbortSignal, whole = false): ImportReport {
     const existing = this.sessionBySource(file);
     if (existing?.detached != null) return this.unchanged(existing, file, `not read: the session is detached from its source (${existing.detached})`);
-    let fd: number;
-    let stat: fs.Stats;
+    const known = whole || !existing ? null : knownFileOf(existing);
+    return this.applyChange(file, existing, this.files.readChanges(file, known), source, signal, whole ? "recovered" : "rewritten");
+  }
+
+  /** Stores what readChanges (or a rewrite's read) found in the file. */
+  private applyChange(
+    file: string,
+    existing: SessionRow | undefined,
+    change: FileChange,
+    source: "import" | "follow" | "append",
+    signal: AbortSignal | undefined,
+    wholeReason: "rewritten" | "recovered",
+  ): ImportReport {
+    if (change.kind === "unreadable") return this.failedReport(file, existing, change.message);
     try {
-      fd = fs.openSync(file, "r");
-      stat = fs.fstatSync(fd);
-      if (!stat.isFile()) {
-        fs.closeSync(fd);
-        throw new Error("not a regular file");
-      }
-    } catch (err) {
-      return this.failedReport(file, existing, `cannot read ${file}: ${errorMessage(err)}`);
-    }
-    try {
-      if (existing && existing.file_size === stat.size && existing.file_mtime_ms === stat.mtimeMs) {
+      throwIfAborted(signal);
+      if (existing && change.kind === "unchanged") return this.unchanged(existing, file);
+      if (existing && change.kind === "touched") {
+        this.sql("UPDATE sessions SET file_size = ?, file_mtime_ms = ? WHERE id = ?").run(change.stat.size, change.stat.mtimeMs, existing.id);
         return this.unchanged(existing, file);
       }
-      if (existing && existing.file_offset !== null && stat.size >= existing.file_offset && this.onlyGrew(fd, existing)) {
-        if (stat.size === existing.file_offset) {
-          this.sql("UPDATE sessions SET file_size = ?, file_mtime_ms = ? WHERE id = ?").run(stat.size, stat.mtimeMs, existing.id);
-          return this.unchanged(existing, file);
-        }
-        return this.importAppended(fd, stat, existing, source, signal);
-      }
-      const buf = readRange(fd, 0, stat.size);
-      throwIfAborted(signal);
-      return this.importWhole(file, buf, stat, existing, signal);
+      if (existing && change.kind === "appended") return this.importAppended(existing, change.chunk, change.offset, change.stateAt, source, signal);
+      if (change.kind === "whole") return this.importWhole(file, change.bytes, change.stateAt, existing, signal, wholeReason);
+      return this.failedReport(file, existing, `import of ${file} failed: the store has no record of it`);
     } catch (err) {
       if (isAbortError(err)) throw err;
       // nothing was changed (the data change is one transaction): say why, keep going with other files
       const tooLong = (err as { code?: string }).code === "ERR_STRING_TOO_LONG";
       return this.failedReport(file, existing, tooLong ? `${file} is too large to import (more than about 512 MB of text)` : `import of ${file} failed: ${errorMessage(err)}`);
-    } finally {
-      fs.closeSync(fd);
     }
   }
 
@@ -428,27 +469,21 @@ export class SqliteSessionStore implements SessionStore {
     };
   }
 
-  private onlyGrew(fd: number, row: SessionRow): boolean {
-    const offset = row.file_offset ?? 0;
-    const head = readRange(fd, 0, Math.min(TAIL_WINDOW, offset));
-    if (sha256(head) !== row.head_hash) return false;
-    const tail = readRange(fd, Math.max(0, offset - TAIL_WINDOW), offset);
-    return sha256(tail) === row.tail_hash;
-  }
-
-  private importAppended(fd: number, stat: fs.Stats, row: SessionRow, source: "import" | "follow" | "append", signal?: AbortSignal): ImportReport {
-    const offset = row.file_offset ?? 0;
-    const chunk = readRange(fd, offset, stat.size);
+  /**
+   * Stores the entries of `chunk` (the file's bytes from `offset`), and the file state `stateAt`
+   * gives for the consumed end. One transaction. Returns the report; the entries added are emitted.
+   */
+  private importAppended(
+    row: SessionRow,
+    chunk: Buffer,
+    offset: number,
+    stateAt: (end: number, lines: number) => FileState,
+    source: "import" | "follow" | "append",
+    signal?: AbortSignal,
+  ): ImportReport {
     const read = readAppended(chunk, offset, row.file_lines ?? 0, row.header_json, row.source_version, this.random);
     throwIfAborted(signal);
-    const state: FileState = {
-      size: stat.size,
-      mtimeMs: stat.mtimeMs,
-      offset: read.endOffset,
-      lines: read.endLines,
-      headHash: sha256(readRange(fd, 0, Math.min(TAIL_WINDOW, read.endOffset))),
-      tailHash: sha256(readRange(fd, Math.max(0, read.endOffset - TAIL_WINDOW), read.endOffset)),
-    };
+    const state = stateAt(read.endOffset, read.endLines);
     const issues = [...read.issues];
     let added: SessionEntry[] = [];
     const report = this.db
@@ -475,26 +510,49 @@ export class SqliteSessionStore implements SessionStore {
     return report;
   }
 
-  private importWhole(file: string, buf: Buffer, stat: fs.Stats, existing: SessionRow | undefined, signal?: AbortSignal): ImportReport {
+  private importWhole(
+    file: string,
+    buf: Buffer,
+    stateAt: (end: number, lines: number) => FileState,
+    existing: SessionRow | undefined,
+    signal: AbortSignal | undefined,
+    reason: "rewritten" | "recovered",
+  ): ImportReport {
     const read = readWhole(buf, this.random);
     throwIfAborted(signal);
     const issues = [...read.issues];
-    if (!read.header) {
-      const message = issues.find((i) => i.kind === "missing-header" || i.kind === "invalid-header" || i.kind === "empty")?.message ?? "not a session file";
-      return this.storeReport({ sourcePath: file, sessionId: existing?.id ?? null, status: "not-a-session", bytesRead: buf.length, entriesAdded: 0, issues, message });
+    const headerProblem = read.header ? headerFieldProblem(read.header) : null;
+    if (!read.header || headerProblem !== null) {
+      // not a session: say so without echoing the file's content (it may be anything)
+      const message = headerProblem ?? notASessionMessage(issues);
+      return this.storeReport({
+        sourcePath: file,
+        sessionId: existing?.id ?? null,
+        status: "not-a-session",
+        bytesRead: buf.length,
+        entriesAdded: 0,
+        issues: [{ line: issues[0]?.line ?? 0, kind: issues[0]?.kind ?? "missing-header", message }],
+        message,
+      });
     }
     const header = read.header;
-    const state = fileStateOf(buf, stat, read);
+    issues.push(...headerFieldWarnings(header));
+    const state = stateAt(read.endOffset, read.endLines);
     const pending = this.checkWhole(read.entries, issues);
     const status: ImportStatus = existing ? "reimported" : "imported";
     if (existing) {
       issues.unshift({
         line: 0,
         kind: "rewritten",
-        message: "the file changed other than by appending (rewritten, truncated or edited): it was read again as a new generation of the session; pruned originals of entries that are still pruned were kept",
+        message:
+          reason === "recovered"
+            ? "read again whole: a Bonsai process was stopped during a change to this file, and the store now holds exactly what the file holds; pruned originals of entries that are still pruned were kept"
+            : "the file changed other than by appending (rewritten, truncated or edited): it was read again as a new generation of the session; pruned originals of entries that are still pruned were kept",
       });
     }
     let sessionId = "";
+    const cwd = typeof header.cwd === "string" ? header.cwd : "";
+    const created = typeof header.timestamp === "string" ? header.timestamp : "";
     const report = this.db
       .transaction(() => {
         sessionId = existing ? existing.id : this.newSessionIdFor(header.id, file);
@@ -502,12 +560,12 @@ export class SqliteSessionStore implements SessionStore {
           this.clearEntries(sessionId);
           this.sql(
             "UPDATE sessions SET header_id = ?, header_json = ?, cwd = ?, source_version = ?, created_at = ?, generation = generation + 1 WHERE id = ?",
-          ).run(header.id, JSON.stringify(header), header.cwd ?? "", read.fromVersion, header.timestamp ?? "", sessionId);
+          ).run(header.id, JSON.stringify(header), cwd, read.fromVersion, created, sessionId);
         } else {
           this.sql(
             `INSERT INTO sessions (id, header_id, cwd, header_json, source_path, source_format, source_version, created_at, updated_at, imported_at)
              VALUES (?, ?, ?, ?, ?, 'pi-jsonl', ?, ?, ?, ?)`,
-          ).run(sessionId, header.id, header.cwd ?? "", JSON.stringify(header), file, read.fromVersion, header.timestamp ?? "", header.timestamp ?? "", nowIso());
+          ).run(sessionId, header.id, cwd, JSON.stringify(header), file, read.fromVersion, created, created, nowIso());
         }
         const added = this.insertEntries(sessionId, pending, {});
         if (existing) this.dropStalePrunedOriginals(sessionId);
@@ -797,20 +855,6 @@ export class SqliteSessionStore implements SessionStore {
     this.sql(
       "UPDATE sessions SET file_size = ?, file_mtime_ms = ?, file_offset = ?, file_lines = ?, head_hash = ?, tail_hash = ?, imported_at = ? WHERE id = ?",
     ).run(s.size, s.mtimeMs, s.offset, s.lines, s.headHash, s.tailHash, nowIso(), sessionId);
-  }
-
-  /** Records the file as Bonsai just wrote it (whole text known). */
-  private saveWrittenFileState(sessionId: string, file: string, text: Buffer): void {
-    const stat = fs.statSync(file);
-    const lines = text.reduce((n, b) => (b === 0x0a ? n + 1 : n), 0);
-    this.saveFileState(sessionId, {
-      size: stat.size,
-      mtimeMs: stat.mtimeMs,
-      offset: text.length,
-      lines,
-      headHash: sha256(text.subarray(0, Math.min(TAIL_WINDOW, text.length))),
-      tailHash: sha256(text.subarray(Math.max(0, text.length - TAIL_WINDOW))),
-    });
   }
 
   // ================================================================ sessions
@@ -1124,34 +1168,43 @@ export class SqliteSessionStore implements SessionStore {
 
   // ================================================================ writes
 
-  /** Before any write-through: read what the agent appended (or a rewrite) so the file and the store agree. */
-  private syncSource(row: SessionRow): SessionRow {
+  /**
+   * Resolves what killed processes left in the journal (called by openStore): each abandoned file
+   * operation's temporary files are removed and its session is read again from the file, so the
+   * store and the file agree. Safe to call any time; operations of live processes are left alone.
+   */
+  recoverSources(): RecoveryReport {
+    return this.files.recover((intent, whole) => {
+      const row = this.sessionRow(intent.sessionId);
+      if (!row || row.source_path !== intent.file || row.detached !== null || !fs.existsSync(intent.file)) return;
+      const report = this.syncFile(intent.file, "follow", undefined, whole);
+      if (report.status === "failed") throw new StoreError(report.message);
+    });
+  }
+
+  /** Before a write into the source file: the session must still have one, and it must be writable. */
+  private prepareWrite(row: SessionRow): SessionRow {
     if (row.source_path === null || row.detached !== null) return row;
     if (!fs.existsSync(row.source_path)) {
       throw new StoreError(`the source file ${row.source_path} of session ${row.id} is missing; export the session to keep working on it`);
     }
-    const report = this.syncFile(row.source_path, "follow");
+    return this.detachIfNotWritable(row);
+  }
+
+  /** Reads the source file up to date before a write; refuses when it cannot be read. */
+  private syncForWrite(row: SessionRow): void {
+    const file = this.writtenSource(row);
+    if (file === null) return;
+    const report = this.syncFile(file, "follow");
     if (report.status === "failed" || report.status === "not-a-session") {
       throw new StoreError(`cannot write session ${row.id}: its source file cannot be read (${report.message})`);
     }
-    return this.detachIfNotWritable(this.requireSession(row.id));
-  }
-
-  /**
-   * Why the source file must not be written, or null. Mode bits, not access(2): running as root,
-   * access(W_OK) says yes to a file nobody is meant to write.
-   */
-  private notWritableReason(file: string): string | null {
-    if (!this.writeThrough) return "write-through is turned off (BONSAI_NO_WRITE_THROUGH); export to write the changes to a file";
-    if ((fs.statSync(file).mode & 0o222) === 0) return "the source file is read-only; export to write the changes to a file";
-    if ((fs.statSync(path.dirname(file)).mode & 0o222) === 0) return "the folder of the source file is read-only; export to write the changes to a file";
-    return null;
   }
 
   /** A session whose source must not be written keeps its changes in the store from now on (detached). */
   private detachIfNotWritable(row: SessionRow): SessionRow {
     if (row.source_path === null || row.detached !== null) return row;
-    const reason = this.notWritableReason(row.source_path);
+    const reason = this.files.whyNotWritable(row.source_path);
     if (reason === null) return row;
     this.sql("UPDATE sessions SET detached = ? WHERE id = ?").run(reason, row.id);
     this.emit("session-updated", { sessionId: row.id, reason: "detached" });
@@ -1163,42 +1216,147 @@ export class SqliteSessionStore implements SessionStore {
     return row.detached === null ? row.source_path : null;
   }
 
-  /** A legacy (v1/v2) source is rewritten in the current format, atomically, before the first write. */
+  /**
+   * Refuses a commit whose plan no longer holds (the store is up to date with the file when this
+   * runs). `parentId` = where the new entry goes (null: a new root).
+   */
+  private checkExpectation(sessionId: string, expect: CommitExpectation | undefined, parentId: string | null): void {
+    if (!expect) return;
+    if (expect.leafId !== undefined) {
+      const leaf = this.requireSession(sessionId).leaf_id;
+      if (leaf !== expect.leafId) {
+        const planned = expect.leafId ?? "the root";
+        const gone = expect.leafId !== null && !this.getEntryInfo(sessionId, expect.leafId);
+        const now = leaf === null ? "the session has no leaf now" : `the leaf is now ${leaf}`;
+        throw new StaleCommitError(
+          `the session changed since this was planned: it was planned from ${planned}, ${gone ? "which is no longer in the session (the file was rewritten)" : "and the agent or another window moved on"}; ${now}. Nothing was written; plan it again`,
+        );
+      }
+    }
+    for (const id of expect.exists ?? []) {
+      if (!this.getEntryInfo(sessionId, id)) {
+        throw new StaleCommitError(`the session changed since this was planned: entry ${id} is no longer in it (the file was rewritten). Nothing was written; plan it again`);
+      }
+    }
+    if (expect.onPath && expect.onPath.length > 0) {
+      const onPath = new Set(parentId === null ? [] : this.getPathIds(sessionId, parentId));
+      for (const id of expect.onPath) {
+        if (!onPath.has(id)) {
+          throw new StaleCommitError(
+            `the session changed since this was planned: entry ${id} is no longer on the path to ${parentId ?? "the root"}. Nothing was written; plan it again`,
+          );
+        }
+      }
+    }
+  }
+
+  /** ids on the path root -> leaf (from the narrow rows, no JSON) */
+  private getPathIds(sessionId: string, leafId: string): string[] {
+    const { seqs } = this.pathSeqs(sessionId, leafId);
+    const idOf = this.sql("SELECT id FROM entries WHERE session_id = ? AND seq = ?").pluck();
+    return seqs.map((q) => idOf.get(sessionId, q) as string);
+  }
+
+  /** The stored JSON of entries by line, for lines [from, to] (line numbers of the source file). */
+  private storedLines(sessionId: string, from: number, to: number): Map<number, string> {
+    const out = new Map<number, string>();
+    const rows = this.sql("SELECT e.line, j.json FROM entries e JOIN entry_json j ON j.pk = e.pk WHERE e.session_id = ? AND e.line BETWEEN ? AND ? ORDER BY e.seq")
+      .raw()
+      .iterate(sessionId, from, to) as IterableIterator<[number, string]>;
+    for (const [l, json] of rows) out.set(l, json);
+    return out;
+  }
+
+  /**
+   * A legacy (v1/v2) file in the store's v3 form: the header line and every entry line as the store
+   * holds them (migrated, with the ids generated at import); other lines kept as they are.
+   * `firstLine` = the line number of bytes[0] in the file.
+   */
+  private renderMigrated(row: SessionRow, bytes: Buffer, firstLine: number): Buffer {
+    const lines = bytes.reduce((n, b) => (b === 0x0a ? n + 1 : n), 0) + 1;
+    const edits = new Map<number, LineReplacement>();
+    for (const [l, json] of this.storedLines(row.id, firstLine, firstLine + lines - 1)) edits.set(l - firstLine + 1, { text: json, expect: null });
+    if (firstLine === 1) {
+      const headerLine = headerLineOf(bytes);
+      if (headerLine > 0) edits.set(headerLine, { text: row.header_json, expect: null });
+    }
+    return replaceLines(bytes, edits);
+  }
+
+  /**
+   * A guarded rewrite of the session's source file (source/safe-rewrite.ts): `edits(bytes)` gives
+   * the lines to replace once the store has read the file up to date; `apply`/`undo` change the
+   * store (apply commits with the journal intent); `written` runs with the intent's clearing.
+   */
+  private rewriteSource(row: SessionRow, why: string, change: EntriesChange): void {
+    const file = this.writtenSource(row);
+    if (file === null) throw new StoreError(`session ${row.id} has no source file to rewrite`);
+    try {
+      this.runRewrite(row, file, why, change);
+    } catch (err) {
+      if (err instanceof StoreError) throw err;
+      throw new StoreError(`could not write ${file}: ${errorMessage(err)}; the store was left unchanged`);
+    }
+  }
+
+  private runRewrite(row: SessionRow, file: string, why: string, change: EntriesChange): void {
+    let migrating = false;
+    this.files.rewrite({
+      sessionId: row.id,
+      file,
+      why,
+      absorb: (bytes, stat) => {
+        const report = this.applyChange(file, this.requireSession(row.id), changeFromBytes(bytes, stat, knownFileOf(this.requireSession(row.id))), "follow", undefined, "rewritten");
+        if (report.status === "failed" || report.status === "not-a-session") {
+          throw new StoreError(`cannot write session ${row.id}: its source file cannot be read (${report.message})`);
+        }
+        migrating = this.requireSession(row.id).source_version < CURRENT_SESSION_VERSION;
+      },
+      render: (bytes) => {
+        const base = migrating ? this.renderMigrated(this.requireSession(row.id), bytes, 1) : bytes;
+        return replaceLines(base, change.edits(bytes));
+      },
+      catchUp: (delta, offset, linesBefore, fileAfter) => {
+        const current = this.requireSession(row.id);
+        this.importAppended(current, delta, offset, () => fileAfter, "follow");
+        return migrating ? this.renderMigrated(current, delta, linesBefore + 1) : delta;
+      },
+      apply: change.apply,
+      undo: change.undo,
+      written: (state) => {
+        this.saveFileState(row.id, state);
+        if (migrating) this.sql("UPDATE sessions SET source_version = ? WHERE id = ?").run(CURRENT_SESSION_VERSION, row.id);
+        change.written();
+      },
+    });
+  }
+
+  /** A legacy (v1/v2) source is rewritten in the current format before the first append to it. */
   private upgradeSourceFormat(row: SessionRow): SessionRow {
     if (this.writtenSource(row) === null || row.source_version >= CURRENT_SESSION_VERSION) return row;
-    this.rewriteSource(row);
-    this.sql("UPDATE sessions SET source_version = ? WHERE id = ?").run(CURRENT_SESSION_VERSION, row.id);
+    const noEdits = new Map<number, LineReplacement>();
+    this.rewriteSource(row, "format upgrade to v3", { edits: () => noEdits, apply: () => undefined, undo: () => undefined, written: () => undefined });
     return this.requireSession(row.id);
   }
 
-  /** Replaces the source file with the store's version of the session (temp file + rename). */
-  private rewriteSource(row: SessionRow): void {
-    const file = this.writtenSource(row);
-    if (file === null) return;
-    const text = Buffer.from(this.renderJsonl(row.id), "utf8");
-    keepOriginalOnce(file);
-    atomicWriteFileSync(file, text);
-    this.saveWrittenFileState(row.id, file, text);
-    // the rewritten file has the header on line 1 and entry seq n on line n + 2
-    this.sql("UPDATE entries SET line = seq + 2 WHERE session_id = ?").run(row.id);
-  }
-
   appendEntry(sessionId: string, body: NewEntry, options: AppendOptions = {}): SessionEntry {
-    let row = this.requireSession(sessionId);
-    row = this.syncSource(row);
-    row = this.upgradeSourceFormat(row);
-    const parentId = options.parentId === undefined ? row.leaf_id : options.parentId;
-    if (parentId !== null && !this.getEntryInfo(sessionId, parentId)) throw new StoreError(`Entry ${parentId} not found`);
-    const taken = { has: (id: string): boolean => this.entryLine(sessionId, id) !== undefined };
-    const id = new EntryIdGenerator(this.random).next(taken);
-    const entry = this.shapeEntry(body, id, parentId, new Date(this.random.now()).toISOString());
-    const json = JSON.stringify(entry);
+    const row = this.prepareWrite(this.requireSession(sessionId));
+    const build = (): SessionEntry => {
+      const current = this.requireSession(sessionId);
+      const parentId = options.parentId === undefined ? current.leaf_id : options.parentId;
+      this.checkExpectation(sessionId, options.expect, parentId);
+      if (parentId !== null && !this.getEntryInfo(sessionId, parentId)) throw new StoreError(`Entry ${parentId} not found`);
+      const taken = { has: (id: string): boolean => this.entryLine(sessionId, id) !== undefined };
+      const id = new EntryIdGenerator(this.random).next(taken);
+      return this.shapeEntry(body, id, parentId, new Date(this.random.now()).toISOString());
+    };
     const file = this.writtenSource(row);
     if (file === null) {
+      const entry = build();
       const added = this.db
         .transaction(() => {
-          const out = this.insertEntries(sessionId, [{ entry, json, line: null }], {});
-          this.refreshSessionMeta(sessionId, id);
+          const out = this.insertEntries(sessionId, [{ entry, json: JSON.stringify(entry), line: null }], {});
+          this.refreshSessionMeta(sessionId, entry.id);
           this.sql("UPDATE sessions SET updated_at = ? WHERE id = ?").run(nowIso(), sessionId);
           return out;
         })
@@ -1207,25 +1365,28 @@ export class SqliteSessionStore implements SessionStore {
       this.emit("entries-added", { sessionId, entries: added, source: "append" });
       return entry;
     }
-    // file first, then the store reads the new line back like any appended line (one transaction)
-    const size = fs.statSync(file).size;
-    const needsNewline = size > 0 && !this.endsWithNewline(file, size);
-    appendSync(file, `${needsNewline ? "\n" : ""}${serializeEntry(entry)}`);
-    const report = this.syncFile(file, "append");
+    // the file first (source/safe-append.ts); the store then reads the line back like any appended line
+    this.syncForWrite(row);
+    this.upgradeSourceFormat(this.requireSession(sessionId));
+    let entry: SessionEntry | undefined;
+    this.files.append({
+      sessionId,
+      file,
+      absorb: () => this.syncForWrite(this.requireSession(sessionId)),
+      line: () => {
+        entry = build();
+        return { text: JSON.stringify(entry), ids: [entry.id] };
+      },
+      absorbAfter: () => {
+        this.syncFile(file, "append");
+      },
+    });
+    const id = (entry as SessionEntry).id;
     const stored = this.getEntryInfo(sessionId, id);
-    if (!stored) throw new StoreError(`the entry was written to ${file} but could not be read back (${report.message})`);
+    if (!stored) throw new StoreError(`the entry was written to ${file} but could not be read back`);
     this.sql("UPDATE sessions SET leaf_id = ? WHERE id = ?").run(id, sessionId);
     this.emit("session-updated", { sessionId, reason: "appended" });
     return stored.entry;
-  }
-
-  private endsWithNewline(file: string, size: number): boolean {
-    const fd = fs.openSync(file, "r");
-    try {
-      return readRange(fd, size - 1, size)[0] === 0x0a;
-    } finally {
-      fs.closeSync(fd);
-    }
   }
 
   /** omp key order: type, id, parentId, timestamp, body — custom/custom_message put their body first. */
@@ -1239,67 +1400,132 @@ export class SqliteSessionStore implements SessionStore {
     if (!this.getEntryInfo(sessionId, targetId)) throw new StoreError(`Entry ${targetId} not found`);
     const body: NewEntry = { type: "label", targetId };
     if (label !== undefined && label !== "") body.label = label;
-    return this.appendEntry(sessionId, body);
+    // the target is checked again once the file has been read up to date
+    return this.appendEntry(sessionId, body, { expect: { exists: [targetId] } });
   }
 
   // ================================================================ pruning
 
-  applyPruning(sessionId: string, results: readonly { entryId: string; message: unknown }[]): number {
-    if (results.length === 0) return 0;
-    let row = this.requireSession(sessionId);
-    row = this.syncSource(row);
-    const changed = this.db
-      .transaction(() => {
-        let n = 0;
-        for (const r of results) {
-          const info = this.getEntryInfo(sessionId, r.entryId);
-          if (!info || info.entry.type !== "message") throw new StoreError(`cannot prune ${r.entryId}: no such tool result in session ${sessionId}`);
-          const original = this.sql("SELECT j.json FROM entries e JOIN entry_json j ON j.pk = e.pk WHERE e.session_id = ? AND e.seq = ?").pluck().get(sessionId, info.seq) as string;
-          const pruned = { ...info.entry, message: r.message } as SessionEntry;
-          const prunedJson = JSON.stringify(pruned);
-          const prunedAt = (r.message as { prunedAt?: unknown }).prunedAt;
-          // the first original is the one worth keeping (pruning an already pruned entry keeps it)
-          this.sql(
-            `INSERT INTO pruned_outputs (session_id, entry_id, original_json, pruned_json, pruned_at) VALUES (?, ?, ?, ?, ?)
-             ON CONFLICT (session_id, entry_id) DO UPDATE SET pruned_json = excluded.pruned_json, pruned_at = excluded.pruned_at`,
-          ).run(sessionId, r.entryId, original, prunedJson, typeof prunedAt === "number" ? prunedAt : Date.now());
-          this.replaceEntryJson(sessionId, info.seq, pruned, prunedJson);
-          n++;
-        }
-        this.sql("UPDATE sessions SET updated_at = ? WHERE id = ?").run(nowIso(), sessionId);
-        return n;
-      })
-      .immediate();
-    this.writeThroughRewrite(row, () => this.restoreRows(sessionId, results.map((r) => r.entryId)));
+  applyPruning(sessionId: string, results: readonly { entryId: string; message: unknown }[], options: PruneOptions = {}): number {
+    const byId = new Map(results.map((r) => [r.entryId, r]));
+    if (byId.size === 0) return 0;
+    const row = this.prepareWrite(this.requireSession(sessionId));
+    /** each entry's JSON now and pruned, and its kept original row (a second pruning keeps the first original) */
+    const plan = (): EntryEdit[] => {
+      this.checkExpectation(sessionId, options.expect, this.requireSession(sessionId).leaf_id);
+      return [...byId.values()].map((r) => {
+        const info = this.getEntryInfo(sessionId, r.entryId);
+        if (!info || info.entry.type !== "message") throw new StoreError(`cannot prune ${r.entryId}: no such tool result in session ${sessionId}`);
+        const before = this.sql("SELECT j.json FROM entries e JOIN entry_json j ON j.pk = e.pk WHERE e.session_id = ? AND e.seq = ?").pluck().get(sessionId, info.seq) as string;
+        const after = JSON.stringify({ ...info.entry, message: r.message });
+        const prunedAt = (r.message as { prunedAt?: unknown }).prunedAt;
+        return { entryId: r.entryId, seq: info.seq, line: info.line, before, after, prunedAt: typeof prunedAt === "number" ? prunedAt : Date.now(), kept: this.keptOriginal(sessionId, r.entryId) };
+      });
+    };
+    const apply = (edits: readonly EntryEdit[]): void => {
+      for (const e of edits) {
+        this.sql(
+          `INSERT INTO pruned_outputs (session_id, entry_id, original_json, pruned_json, pruned_at) VALUES (?, ?, ?, ?, ?)
+           ON CONFLICT (session_id, entry_id) DO UPDATE SET pruned_json = excluded.pruned_json, pruned_at = excluded.pruned_at`,
+        ).run(sessionId, e.entryId, e.before, e.after, e.prunedAt);
+        this.replaceEntryJson(sessionId, e.seq, JSON.parse(e.after) as SessionEntry, e.after);
+      }
+      this.sql("UPDATE sessions SET updated_at = ? WHERE id = ?").run(nowIso(), sessionId);
+    };
+    const undo = (edits: readonly EntryEdit[]): void => {
+      for (const e of edits) {
+        this.replaceEntryJson(sessionId, e.seq, JSON.parse(e.before) as SessionEntry, e.before);
+        if (e.kept === undefined) this.sql("DELETE FROM pruned_outputs WHERE session_id = ? AND entry_id = ?").run(sessionId, e.entryId);
+        else this.sql("UPDATE pruned_outputs SET pruned_json = ?, pruned_at = ? WHERE session_id = ? AND entry_id = ?").run(e.kept.prunedJson, e.kept.prunedAt, sessionId, e.entryId);
+      }
+    };
+    const count = this.changeEntries(row, "prune", plan, apply, undo, () => undefined);
     this.emit("session-updated", { sessionId, reason: "pruned" });
-    return changed;
+    return count;
   }
 
   restorePruned(sessionId: string, entryIds?: readonly string[]): number {
-    let row = this.requireSession(sessionId);
-    row = this.syncSource(row);
-    const ids = entryIds ?? (this.sql("SELECT entry_id FROM pruned_outputs WHERE session_id = ?").pluck().all(sessionId) as string[]);
-    const restored = this.db.transaction(() => this.restoreRows(sessionId, ids)).immediate();
-    if (restored.length === 0) return 0;
-    this.writeThroughRewrite(row, () => {
-      throw new StoreError("restoring could not be written to the source file");
-    });
-    this.emit("session-updated", { sessionId, reason: "restored" });
-    return restored.length;
+    const row = this.prepareWrite(this.requireSession(sessionId));
+    const wanted = (): string[] => entryIds ? [...new Set(entryIds)] : (this.sql("SELECT entry_id FROM pruned_outputs WHERE session_id = ?").pluck().all(sessionId) as string[]);
+    const plan = (): EntryEdit[] => {
+      const edits: EntryEdit[] = [];
+      for (const id of wanted()) {
+        const kept = this.keptOriginal(sessionId, id);
+        const info = kept === undefined ? undefined : this.getEntryInfo(sessionId, id);
+        if (kept === undefined || !info) continue;
+        const before = this.sql("SELECT j.json FROM entries e JOIN entry_json j ON j.pk = e.pk WHERE e.session_id = ? AND e.seq = ?").pluck().get(sessionId, info.seq) as string;
+        edits.push({ entryId: id, seq: info.seq, line: info.line, before, after: kept.originalJson, prunedAt: kept.prunedAt, kept });
+      }
+      return edits;
+    };
+    const apply = (edits: readonly EntryEdit[]): void => {
+      for (const e of edits) this.replaceEntryJson(sessionId, e.seq, JSON.parse(e.after) as SessionEntry, e.after);
+    };
+    const undo = (edits: readonly EntryEdit[]): void => {
+      for (const e of edits) this.replaceEntryJson(sessionId, e.seq, JSON.parse(e.before) as SessionEntry, e.before);
+    };
+    // originals are forgotten only once the file holds them again (a killed rewrite keeps them)
+    const forget = (edits: readonly EntryEdit[]): void => {
+      for (const e of edits) this.sql("DELETE FROM pruned_outputs WHERE session_id = ? AND entry_id = ?").run(sessionId, e.entryId);
+      // originals of entries that are gone are dropped too
+      for (const id of wanted()) if (!this.getEntryInfo(sessionId, id)) this.sql("DELETE FROM pruned_outputs WHERE session_id = ? AND entry_id = ?").run(sessionId, id);
+    };
+    const count = this.changeEntries(row, "restore", plan, apply, undo, forget);
+    if (count > 0) this.emit("session-updated", { sessionId, reason: "restored" });
+    return count;
   }
 
-  /** Puts originals back (caller holds the transaction); returns the restored entry ids. */
-  private restoreRows(sessionId: string, ids: readonly string[]): string[] {
-    const done: string[] = [];
-    for (const id of ids) {
-      const kept = this.sql("SELECT original_json FROM pruned_outputs WHERE session_id = ? AND entry_id = ?").pluck().get(sessionId, id) as string | undefined;
-      if (kept === undefined) continue;
-      const info = this.getEntryInfo(sessionId, id);
-      if (info) this.replaceEntryJson(sessionId, info.seq, JSON.parse(kept) as SessionEntry, kept);
-      this.sql("DELETE FROM pruned_outputs WHERE session_id = ? AND entry_id = ?").run(sessionId, id);
-      done.push(id);
+  private keptOriginal(sessionId: string, entryId: string): KeptOriginal | undefined {
+    const r = this.sql("SELECT original_json, pruned_json, pruned_at FROM pruned_outputs WHERE session_id = ? AND entry_id = ?").get(sessionId, entryId) as
+      | { original_json: string; pruned_json: string; pruned_at: number }
+      | undefined;
+    return r ? { originalJson: r.original_json, prunedJson: r.pruned_json, prunedAt: r.pruned_at } : undefined;
+  }
+
+  /**
+   * Replaces entries' JSON in the store and, for a written-through session, in the source file
+   * (one guarded rewrite; the file is read up to date first and `plan` runs on what it holds).
+   * `done` runs with the commit (for a file: once the new file is in place). Returns how many.
+   */
+  private changeEntries(
+    row: SessionRow,
+    why: string,
+    plan: () => EntryEdit[],
+    apply: (edits: readonly EntryEdit[]) => void,
+    undo: (edits: readonly EntryEdit[]) => void,
+    done: (edits: readonly EntryEdit[]) => void,
+  ): number {
+    if (this.writtenSource(row) === null) {
+      return this.db
+        .transaction(() => {
+          const edits = plan();
+          apply(edits);
+          done(edits);
+          return edits.length;
+        })
+        .immediate();
     }
-    return done;
+    this.syncForWrite(row);
+    if (plan().length === 0) {
+      this.db.transaction(() => done([])).immediate();
+      return 0;
+    }
+    let edits: EntryEdit[] = [];
+    this.rewriteSource(this.requireSession(row.id), why, {
+      edits: () => {
+        edits = plan();
+        const lines = new Map<number, LineReplacement>();
+        for (const e of edits) {
+          if (e.line === null) throw new StoreError(`entry ${e.entryId} has no line in ${row.source_path}: import the session again`);
+          lines.set(e.line, { text: e.after, expect: e.before });
+        }
+        return lines;
+      },
+      apply: () => apply(edits),
+      undo: () => undo(edits),
+      written: () => done(edits),
+    });
+    return edits.length;
   }
 
   private replaceEntryJson(sessionId: string, seq: number, entry: SessionEntry, json: string): void {
@@ -1312,25 +1538,6 @@ export class SqliteSessionStore implements SessionStore {
     this.sql("UPDATE entry_json SET json = ? WHERE pk = ?").run(json, row.pk);
     if (row.indexed === 1) this.sql("DELETE FROM entries_fts WHERE rowid = ?").run(row.pk);
     this.scheduleIndexing();
-  }
-
-  /**
-   * After a committed rewrite (pruning, restore): replace the source file atomically. If that fails,
-   * the store change is undone so the store and the file keep agreeing, and the error is raised.
-   */
-  private writeThroughRewrite(row: SessionRow, undo: () => void): void {
-    if (this.writtenSource(row) === null) return;
-    try {
-      this.rewriteSource(this.requireSession(row.id));
-      if (row.source_version < CURRENT_SESSION_VERSION) this.sql("UPDATE sessions SET source_version = ? WHERE id = ?").run(CURRENT_SESSION_VERSION, row.id);
-    } catch (err) {
-      try {
-        this.db.transaction(undo).immediate();
-      } catch {
-        // the original error matters more
-      }
-      throw new StoreError(`could not write ${row.source_path}: ${errorMessage(err)}; the store was left unchanged`);
-    }
   }
 
   listPruned(sessionId: string): PrunedOriginal[] {

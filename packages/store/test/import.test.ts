@@ -160,7 +160,7 @@ describe("damaged files", () => {
     try {
       const report = await store.importFile(file);
       expect(report.status).toBe("failed");
-      expect(report.message).toMatch(/import of .*s\.jsonl failed: EIO/);
+      expect(report.message).toMatch(/cannot read .*s\.jsonl: EIO/);
     } finally {
       fail.mockRestore();
     }

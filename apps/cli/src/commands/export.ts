@@ -7,6 +7,7 @@ import { defaultLeafId, getPath, serializeSession } from "@bonsai/core";
 import { renderMarkdown } from "@bonsai/store";
 import { writeFileAtomic } from "../atomic-write";
 import { UserError, describeFsError } from "../errors";
+import { refuseSessionFileOutput } from "../output-guard";
 import { loadSession, reportIssues, requireEntryId } from "../session-source";
 import type { Command } from "./command";
 import { exportSpec } from "./export.spec";
@@ -31,6 +32,7 @@ export const exportCommand: Command = {
       io.stdout(text);
       return;
     }
+    refuseSessionFileOutput(out);
     try {
       writeFileAtomic(out, text);
     } catch (err) {

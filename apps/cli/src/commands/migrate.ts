@@ -7,6 +7,7 @@ import { serializeSession, sessionLines } from "@bonsai/core";
 import * as path from "node:path";
 import { writeFileAtomic } from "../atomic-write";
 import { UserError, describeFsError } from "../errors";
+import { refuseSessionFileOutput } from "../output-guard";
 import { printJson, warn } from "../output";
 import { loadSession, reportIssues } from "../session-source";
 import type { Command } from "./command";
@@ -24,6 +25,7 @@ export const migrateCommand: Command = {
       io.stdout(serializeSession(session.header, session.entries));
       return;
     }
+    refuseSessionFileOutput(out);
     try {
       writeFileAtomic(out, sessionLines(session.header, session.entries));
     } catch (err) {

@@ -4,7 +4,6 @@
  * a store needs on top: byte offsets (so a grown file is read from where the last import stopped),
  * the line of every entry, and a truncated last line left for the next read instead of consumed.
  */
-import crypto from "node:crypto";
 import {
   CURRENT_SESSION_VERSION,
   migrateSession,
@@ -15,7 +14,8 @@ import {
   type SessionEntry,
   type SessionHeader,
 } from "@bonsai/core";
-import type { ImportIssue } from "./session-store";
+import type { ImportIssue } from "../session-store";
+import { countNewlines } from "./bytes";
 
 export const TAIL_WINDOW = 64 * 1024;
 const NEWLINE = 0x0a;
@@ -39,10 +39,6 @@ export interface ReadResult {
   endOffset: number;
   /** number of "\n" in the file before endOffset (the next line read is endLines + 1) */
   endLines: number;
-}
-
-export function sha256(data: Buffer | string): string {
-  return crypto.createHash("sha256").update(data).digest("hex");
 }
 
 /** The bytes up to and including the last "\n" (a trailing fragment may still be valid JSON). */
@@ -154,14 +150,4 @@ export function readAppended(
     fromVersion = migrateEntries(legacy, parsed.entries, random);
   }
   return { header, fromVersion, entries: parsed.entries, issues: parsed.issues, endOffset, endLines };
-}
-
-export function countNewlines(buf: Buffer, start: number, end: number): number {
-  let n = 0;
-  let i = buf.indexOf(NEWLINE, start);
-  while (i !== -1 && i < end) {
-    n++;
-    i = buf.indexOf(NEWLINE, i + 1);
-  }
-  return n;
 }

@@ -6,7 +6,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import type { Follower } from "./session-store";
+import type { Follower } from "../session-store";
 
 export interface FollowTarget {
   sessionId: string;

@@ -1,0 +1,16 @@
+/**
+ * Named points of the file protocols where the fault suite stops a process (kill -9) to prove that
+ * the next open puts the store and the file back in agreement. Production code passes no hook.
+ */
+export type FaultPoint =
+  | "rewrite:intent"
+  | "rewrite:temp-written"
+  | "rewrite:backup-written"
+  | "rewrite:backup-linked"
+  | "rewrite:before-rename"
+  | "rewrite:after-rename"
+  | "append:intent"
+  | "append:written"
+  | "append:before-write";
+
+export type FaultHook = (point: FaultPoint) => void;

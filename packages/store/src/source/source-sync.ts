@@ -1,0 +1,180 @@
+/**
+ * The one place where Bonsai touches an agent's session file. The store (sqlite-session-store.ts)
+ * holds no file code: it asks this module
+ * - what changed in a file since it last read it (`readChanges`: nothing, appended bytes, or the
+ *   whole file to read again), for import and live follow;
+ * - to append one line (`append`, safe-append.ts) or to rewrite the file (`rewrite`,
+ *   safe-rewrite.ts), with its store change committed together with a journal intent;
+ * - at open, to finish what a killed process left (`recover`): every abandoned intent is resolved by
+ *   reading the file again (the store follows the file), and its temporary files are removed;
+ * - whether a file may be written at all (`whyNotWritable`).
+ * docs/RELIABILITY.md states the guarantees; test/faults/ proves them.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import type Database from "better-sqlite3";
+import { Backups } from "./backup";
+import { readRange, sha256 } from "./bytes";
+import type { FaultHook } from "./faults";
+import { Journal, type Intent } from "./journal";
+import { TAIL_WINDOW } from "./reader";
+import { appendLine, type AppendJob } from "./safe-append";
+import { rewriteSource, type RewriteJob, type RewriteOutcome, type WrittenState } from "./safe-rewrite";
+import { removeTemp } from "./temp-files";
+
+/** What the store recorded of a file when it last read it. */
+export interface KnownFile {
+  size: number | null;
+  mtimeMs: number | null;
+  offset: number | null;
+  headHash: string | null;
+  tailHash: string | null;
+}
+
+export type FileChange =
+  | { kind: "unreadable"; message: string }
+  /** same size and mtime as recorded */
+  | { kind: "unchanged"; stat: fs.Stats }
+  /** what was read is intact and nothing complete follows it (the mtime or a partial line changed) */
+  | { kind: "touched"; stat: fs.Stats }
+  /** what was read is intact; `chunk` = the bytes from `offset` to the end */
+  | { kind: "appended"; stat: fs.Stats; offset: number; chunk: Buffer; stateAt: (end: number, lines: number) => WrittenState }
+  /** anything else (new file, rewritten, truncated, edited): read it all */
+  | { kind: "whole"; stat: fs.Stats; bytes: Buffer; stateAt: (end: number, lines: number) => WrittenState };
+
+function stateOf(stat: fs.Stats, head: Buffer, tailBefore: Buffer, endOffset: number, lines: number): WrittenState {
+  return {
+    size: stat.size,
+    mtimeMs: stat.mtimeMs,
+    offset: endOffset,
+    lines,
+    headHash: sha256(head.subarray(0, Math.min(TAIL_WINDOW, endOffset))),
+    tailHash: sha256(tailBefore.subarray(Math.max(0, tailBefore.length - TAIL_WINDOW))),
+  };
+}
+
+/** Classifies a file from its bytes `bytes` (the whole file as read with `stat`). No I/O. */
+export function changeFromBytes(bytes: Buffer, stat: fs.Stats, known: KnownFile | null): FileChange {
+  const offset = known?.offset ?? null;
+  if (known && offset !== null && bytes.length >= offset) {
+    const head = bytes.subarray(0, Math.min(TAIL_WINDOW, offset));
+    const tail = bytes.subarray(Math.max(0, offset - TAIL_WINDOW), offset);
+    if (sha256(head) === known.headHash && sha256(tail) === known.tailHash) {
+      if (bytes.length === offset) return { kind: "touched", stat };
+      return {
+        kind: "appended",
+        stat,
+        offset,
+        chunk: bytes.subarray(offset),
+        stateAt: (end, lines) => stateOf(stat, bytes, bytes.subarray(0, end), end, lines),
+      };
+    }
+  }
+  return { kind: "whole", stat, bytes, stateAt: (end, lines) => stateOf(stat, bytes, bytes.subarray(0, end), end, lines) };
+}
+
+export interface SourceSyncOptions {
+  /** false: nothing is ever written to a source file (BONSAI_NO_WRITE_THROUGH) */
+  writeThrough: boolean;
+  /** the fault suite's hook (kill at a named point); none in production */
+  fault?: FaultHook;
+}
+
+export interface RecoveryReport {
+  /** intents of dead processes that were resolved */
+  resolved: number;
+  /** temporary files removed */
+  tempsRemoved: number;
+  /** sessions whose file could not be read again (their intent is kept for the next open) */
+  failed: { sessionId: string; message: string }[];
+}
+
+export class SourceSync {
+  readonly journal: Journal;
+  readonly backups: Backups;
+
+  constructor(
+    private readonly db: Database.Database,
+    private readonly options: SourceSyncOptions,
+  ) {
+    this.journal = new Journal(db);
+    this.backups = new Backups(db);
+  }
+
+  /** What changed in `file` since `known`; reads only the appended bytes when it only grew. */
+  readChanges(file: string, known: KnownFile | null): FileChange {
+    let fd: number;
+    let stat: fs.Stats;
+    try {
+      fd = fs.openSync(file, "r");
+    } catch (err) {
+      return { kind: "unreadable", message: `cannot read ${file}: ${err instanceof Error ? err.message : String(err)}` };
+    }
+    try {
+      stat = fs.fstatSync(fd);
+      if (!stat.isFile()) return { kind: "unreadable", message: `cannot read ${file}: not a regular file` };
+      if (known && known.size === stat.size && known.mtimeMs === stat.mtimeMs) return { kind: "unchanged", stat };
+      const offset = known?.offset ?? null;
+      if (known && offset !== null && stat.size >= offset) {
+        const head = readRange(fd, 0, Math.min(TAIL_WINDOW, offset));
+        const tail = readRange(fd, Math.max(0, offset - TAIL_WINDOW), offset);
+        if (sha256(head) === known.headHash && sha256(tail) === known.tailHash) {
+          if (stat.size === offset) return { kind: "touched", stat };
+          const chunk = readRange(fd, offset, stat.size);
+          const stateAt = (end: number, lines: number): WrittenState =>
+            stateOf(stat, Buffer.concat([head, chunk.subarray(0, Math.max(0, TAIL_WINDOW - head.length))]), Buffer.concat([tail, chunk.subarray(0, end - offset)]), end, lines);
+          return { kind: "appended", stat, offset, chunk, stateAt };
+        }
+      }
+      return changeFromBytes(readRange(fd, 0, stat.size), stat, null);
+    } catch (err) {
+      return { kind: "unreadable", message: `cannot read ${file}: ${err instanceof Error ? err.message : String(err)}` };
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
+  /** Why `file` must not be written (mode bits, not access(2), which says yes to root), or null. */
+  whyNotWritable(file: string): string | null {
+    if (!this.options.writeThrough) return "write-through is turned off (BONSAI_NO_WRITE_THROUGH); export to write the changes to a file";
+    if ((fs.statSync(file).mode & 0o222) === 0) return "the source file is read-only; export to write the changes to a file";
+    if ((fs.statSync(path.dirname(file)).mode & 0o222) === 0) return "the folder of the source file is read-only; export to write the changes to a file";
+    return null;
+  }
+
+  append(job: AppendJob): void {
+    appendLine(job, { db: this.db, journal: this.journal, backups: this.backups, fault: this.options.fault });
+  }
+
+  rewrite(job: RewriteJob): RewriteOutcome {
+    return rewriteSource(job, { db: this.db, journal: this.journal, backups: this.backups, fault: this.options.fault });
+  }
+
+  /**
+   * Resolves the intents that processes which died left behind: temporary files are removed, and
+   * the session is read again from its file (`reread(sessionId, file, whole)`: whole = a rewrite
+   * may or may not have happened, so the store takes the file as it is now; otherwise an ordinary
+   * incremental read picks up an appended line if it is there). A backup linked into place just
+   * before the process died is recorded if it is whole.
+   */
+  recover(reread: (intent: Intent, whole: boolean) => void): RecoveryReport {
+    const report: RecoveryReport = { resolved: 0, tempsRemoved: 0, failed: [] };
+    for (const intent of this.journal.pending()) {
+      if (!this.journal.isAbandoned(intent)) continue;
+      for (const tmp of intent.tempPaths) if (removeTemp(tmp)) report.tempsRemoved++;
+      const backup = intent.detail.backup as { size?: unknown; sha256?: unknown } | undefined;
+      if (intent.kind === "rewrite" && typeof backup?.size === "number" && typeof backup.sha256 === "string") {
+        this.backups.adoptIfWhole(intent.file, backup.size, backup.sha256);
+      }
+      try {
+        reread(intent, intent.kind === "rewrite");
+      } catch (err) {
+        report.failed.push({ sessionId: intent.sessionId, message: err instanceof Error ? err.message : String(err) });
+        continue;
+      }
+      this.journal.end(intent.id);
+      report.resolved++;
+    }
+    return report;
+  }
+}
