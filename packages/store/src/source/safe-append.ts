@@ -47,15 +47,21 @@ type Ending = "newline" | "complete" | "partial";
 
 function endingOf(fd: number, size: number): Ending {
   if (size === 0) return "newline";
-  const window = readRange(fd, Math.max(0, size - 1024 * 1024), size);
-  if (window[window.length - 1] === NEWLINE) return "newline";
-  const start = window.lastIndexOf(NEWLINE) + 1;
-  if (start === 0 && size > window.length) return "partial"; // a last line longer than 1 MiB without an end
-  try {
-    const v: unknown = JSON.parse(window.subarray(start).toString("utf8"));
-    return typeof v === "object" && v !== null ? "complete" : "partial";
-  } catch {
-    return "partial";
+  if (readRange(fd, size - 1, size)[0] === NEWLINE) return "newline";
+  // the last line: from the last "\n" on (looked for in a growing window, up to 16 MiB)
+  for (let window = 64 * 1024; ; window *= 4) {
+    const tail = readRange(fd, Math.max(0, size - window), size);
+    const start = tail.lastIndexOf(NEWLINE) + 1;
+    if (start === 0 && size > tail.length) {
+      if (window >= 16 * 1024 * 1024) return "partial"; // a last line that long without an end
+      continue;
+    }
+    try {
+      const v: unknown = JSON.parse(tail.subarray(start).toString("utf8"));
+      return typeof v === "object" && v !== null ? "complete" : "partial";
+    } catch {
+      return "partial";
+    }
   }
 }
 
