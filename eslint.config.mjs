@@ -1,5 +1,5 @@
 // Lint rules, including the layer arrows of docs/ARCHITECTURE.md as errors:
-//   core <- store, llm <- engine <- ipc/backend <- apps; the renderer sees only ipc, core and UI libraries.
+//   core <- formats, store, llm <- engine <- ipc/backend <- apps; the renderer sees only ipc, core and UI libraries.
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import globals from "globals";
@@ -26,6 +26,10 @@ export default tseslint.config(
   layer(["packages/core/src/**"], [
     pattern(nodeBuiltins, "packages/core is pure: no Node built-ins (I/O belongs at the edges)."),
     pattern(["@bonsai/*", "better-sqlite3", "openai", "electron", "react", "ws", "zod"], "packages/core imports nothing outside itself."),
+  ]),
+  layer(["packages/formats/src/**"], [
+    pattern(nodeBuiltins, "packages/formats is pure: no Node built-ins (it turns text into entries; I/O belongs at the edges)."),
+    pattern(["@bonsai/store", "@bonsai/llm", "@bonsai/engine", "@bonsai/ipc", "@bonsai/backend", "better-sqlite3", "openai", "electron", "react", "ws", "zod"], "packages/formats imports only @bonsai/core."),
   ]),
   layer(["packages/store/src/**"], [
     pattern(["@bonsai/llm", "@bonsai/engine", "@bonsai/ipc", "@bonsai/backend", "openai", "electron", "react"], "packages/store depends only on core."),
