@@ -6,3 +6,4 @@ export { piReader, piFlavor } from "./pi/reader";
 export { claudeCodeReader } from "./claude-code/index";
 export { codexReader } from "./codex/index";
 export { CLEARED_TOOL_OUTPUT } from "./claude-code/convert";
+export { toPiSession, type PiExport, type PiExportOptions } from "./to-pi";
