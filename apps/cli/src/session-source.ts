@@ -1,14 +1,17 @@
 /**
  * Turns the SESSION argument of a read command into a loaded session: the file is read once,
  * parsed leniently, migrated to the current format in memory (never written back) and indexed.
+ * Which agent wrote the file is decided from its first lines (@bonsai/formats): pi / oh-my-pi files
+ * take core's block parser, Claude Code and Codex files their reader.
  *
  * A SESSION argument is a JSONL file path or, when no such file exists, a session id (or unique
  * prefix) of the Bonsai database (BONSAI_DB or the desktop app's), read through @bonsai/store.
  */
-import { statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import * as path from "node:path";
 import {
   buildIndex,
+  CURRENT_SESSION_VERSION,
   defaultLeafId,
   migrateSession,
   type MigrationResult,
@@ -18,7 +21,9 @@ import {
   type SessionHeader,
   type SessionIndex,
 } from "@bonsai/core";
+import { detectFormat, firstValues, looksLikePi, piSession, WHAT_BONSAI_READS, type ReadSession } from "@bonsai/formats";
 import { UserError, describeFsError } from "./errors";
+import { readHead } from "./read-head";
 import { readSessionFile } from "./read-session-file";
 import { warn, type Io } from "./output";
 
@@ -41,6 +46,8 @@ export interface LoadedSession {
   title?: string | null;
   /** stored sessions: the JSONL the store exports (the lines exactly as stored) */
   stored?: { sessionId: string; jsonl(): string };
+  /** Claude Code and Codex files: the reader's session (agent, links, the lines as read) */
+  foreign?: ReadSession;
 }
 
 /** A path-like argument (a separator or a .jsonl name) is a missing file, never a stored id. */
@@ -79,18 +86,54 @@ export function loadParsedSession(parsed: ParsedSession, source: SessionSource, 
   if (!parsed.header) {
     const reason = parsed.issues.find((i) => i.kind === "missing-header" || i.kind === "invalid-header" || i.kind === "empty");
     const where = reason && reason.line > 0 ? ` (line ${reason.line})` : "";
-    throw new UserError(`${label}: not a session file: ${reason ? reason.message.replace(/^not a session: /, "") : "no session header"}${where}`);
+    throw new UserError(`${label}: not a session file: ${reason ? reason.message.replace(/^not a session: /, "") : "no session header"}${where}; ${WHAT_BONSAI_READS}`);
   }
   const { header, entries, issues } = parsed;
   const migration = migrateSession(header, entries);
   return { source, label, header, entries, index: buildIndex(entries), issues, migration };
 }
 
+/** A Claude Code or Codex file, read by its reader (never written). */
+function loadForeign(read: ReadSession, source: SessionSource, label: string): LoadedSession {
+  const { header, entries, issues } = read;
+  const migration: MigrationResult = { migrated: false, fromVersion: CURRENT_SESSION_VERSION, toVersion: CURRENT_SESSION_VERSION };
+  return { source, label, header, entries, index: buildIndex(entries), issues, migration, leafId: read.leafId, title: read.title, foreign: read };
+}
+
+function loadFile(source: SessionSource & { kind: "file" }, label: string): LoadedSession {
+  let head: string;
+  try {
+    head = readHead(source.path);
+  } catch (err) {
+    throw new UserError(`${label}: ${describeFsError(err)}`);
+  }
+  const detection = detectFormat(head);
+  if (detection.reader && detection.reader.format !== "pi") {
+    let text: string;
+    try {
+      text = readFileSync(source.path, "utf8");
+    } catch (err) {
+      throw new UserError(`${label}: ${describeFsError(err)}`);
+    }
+    return loadForeign(detection.reader.read(text), source, label);
+  }
+  // a file no reader knows: one sentence, unless it looks like a broken pi file (core's parser says what is wrong)
+  if (!detection.reader && !looksLikePi(firstValues(head))) throw new UserError(`${label}: ${detection.reason}`);
+  return loadParsedSession(readFile(source, label), source, label);
+}
+
 /** Loads the session a command argument names (see the module comment). */
 export async function loadSession(arg: string): Promise<LoadedSession> {
   const source = await resolveSource(arg);
   if (source.kind === "stored") return (await import("./stored-session")).loadStoredSession(source, arg);
-  return loadParsedSession(readFile(source, arg), source, arg);
+  return loadFile(source, arg);
+}
+
+/** The session as the formats layer sees it (what the pi and HTML exports take). */
+export function readSessionOf(session: LoadedSession): ReadSession {
+  if (session.foreign) return session.foreign;
+  const leafId = session.leafId !== undefined ? session.leafId : defaultLeafId(session.entries);
+  return piSession(session.header, session.entries, { leafId, title: session.title ?? null, issues: session.issues });
 }
 
 const MAX_ISSUE_LINES = 5;

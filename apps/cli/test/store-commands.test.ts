@@ -91,7 +91,7 @@ describe("bonsai import / ls / search / export", () => {
     const bad = run("export", "zzzz");
     expect(bad.code).toBe(1);
     expect(bad.stderr).toBe('bonsai: zzzz: no such file, and no stored session matches "zzzz" (run "bonsai ls" to see them)\n');
-    expect(run("export", "aaaa", "--format", "pdf").stderr).toMatch(/^bonsai: --format must be jsonl or md/);
+    expect(run("export", "aaaa", "--format", "pdf").stderr).toMatch(/^bonsai: --format must be jsonl, md, pi or html/);
     expect(run("import", path.join(dir, "missing.jsonl")).stderr).toMatch(/^bonsai: .*missing\.jsonl: no such file or directory\n$/);
     const notSession = path.join(dir, "plain.jsonl");
     writeFileSync(notSession, "[]\n");

@@ -46,10 +46,16 @@ function describeValue(value: unknown): string {
 
 /** Why no reader knows these values: what the file looks like and what Bonsai reads (one sentence). */
 export function describeUnknown(values: readonly unknown[]): string {
-  if (values.length === 0) return `the file is empty; ${WHAT_BONSAI_READS}`;
-  if (values.every((v) => v === undefined)) return `the file is not JSON lines (its first line is not JSON); ${WHAT_BONSAI_READS}`;
+  if (values.length === 0) return `not a session file: it is empty; ${WHAT_BONSAI_READS}`;
+  if (values.every((v) => v === undefined)) return `not a session file: it is not JSON lines (its first line is not JSON); ${WHAT_BONSAI_READS}`;
   const first = values.find((v) => v !== undefined);
-  return `the file is JSON lines but no session format Bonsai knows (its first line is ${describeValue(first)}); ${WHAT_BONSAI_READS}`;
+  return `not a session file: it is JSON lines but no session format Bonsai knows (its first line is ${describeValue(first)}); ${WHAT_BONSAI_READS}`;
+}
+
+/** A first value shaped like a pi entry or header (a broken pi file rather than another format). */
+export function looksLikePi(values: readonly unknown[]): boolean {
+  const first = values.find((v) => v !== undefined);
+  return isObj(first) && (first.type === "session" || (typeof first.type === "string" && "id" in first));
 }
 
 /** The reader of a file's text (a prefix of it is enough when it holds a few whole lines). */

@@ -21,12 +21,12 @@ describe("detectFormat", () => {
   });
 
   it("says in one sentence what an unknown file looks like and what Bonsai reads", () => {
-    expect(describeUnknown([])).toMatch(/^the file is empty; Bonsai reads pi \/ oh-my-pi sessions/);
+    expect(describeUnknown([])).toMatch(/^not a session file: it is empty; Bonsai reads pi \/ oh-my-pi sessions/);
     const notJson = detectFormat("hello world\n");
     expect(notJson.reader).toBeNull();
-    expect(!notJson.reader && notJson.reason).toMatch(/^the file is not JSON lines \(its first line is not JSON\); Bonsai reads/);
+    expect(!notJson.reader && notJson.reason).toMatch(/^not a session file: it is not JSON lines \(its first line is not JSON\); Bonsai reads/);
     const other = detectFormat(line({ type: "event", level: "info", msg: "x" }));
-    expect(!other.reader && other.reason).toMatch(/^the file is JSON lines but no session format Bonsai knows \(its first line is an object of type "event" with keys type, level, msg\); Bonsai reads .* Claude Code transcripts .* Codex rollouts/);
+    expect(!other.reader && other.reason).toMatch(/^not a session file: it is JSON lines but no session format Bonsai knows \(its first line is an object of type "event" with keys type, level, msg\); Bonsai reads .* Claude Code transcripts .* Codex rollouts/);
     expect(() => readSession("[1,2]\n")).toThrow(UnknownFormatError);
     for (const reason of [describeUnknown([]), describeUnknown([undefined]), describeUnknown([{ a: 1 }])]) expect(reason.split(". ")).toHaveLength(1);
   });

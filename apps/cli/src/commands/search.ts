@@ -1,6 +1,11 @@
-/** `bonsai search QUERY [--session ID] [--limit N] [--json]`: full-text search over every stored session. */
+/**
+ * `bonsai search QUERY [--session ID] [--limit N] [--json]`: full-text search over every stored
+ * session; `--file FILE` searches one session file of any agent instead (read, never imported).
+ */
+import { searchEntries } from "@bonsai/formats";
 import { UserError } from "../errors";
-import { column, printJson } from "../output";
+import { column, printJson, type Io } from "../output";
+import { loadSession, reportIssues } from "../session-source";
 import { withCliStore } from "../store-db";
 import type { Command } from "./command";
 import { searchSpec } from "./search.spec";
@@ -10,6 +15,12 @@ export const searchCommand: Command = {
   async run(args, io) {
     const query = args.positionals[0] as string;
     if (query.trim() === "") throw new UserError("the search query is empty", 2);
+    const file = args.options.file as string | undefined;
+    if (file !== undefined) {
+      if (args.options.session !== undefined) throw new UserError("--file and --session cannot be used together", 2);
+      await searchFile(io, query, file, args.options.limit as number | undefined, args.options.json === true);
+      return;
+    }
     await withCliStore({ create: false }, (store) => {
       const sessionOption = args.options.session as string | undefined;
       const sessionId = sessionOption === undefined ? undefined : store.resolveSessionId(sessionOption);
@@ -32,3 +43,20 @@ export const searchCommand: Command = {
     });
   },
 };
+
+/** Searches one session file: hits in file order, the same columns as the database search. */
+async function searchFile(io: Io, query: string, file: string, limit: number | undefined, json: boolean): Promise<void> {
+  const session = await loadSession(file);
+  reportIssues(io, session);
+  const hits = searchEntries(session.entries, query, Math.min(limit ?? 50, 500)).map((h) => ({ sessionId: session.header.id, ...h }));
+  if (json) {
+    printJson(io, hits);
+    return;
+  }
+  if (hits.length === 0) {
+    io.stdout(`no matches for ${JSON.stringify(query)} in ${file}\n`);
+    return;
+  }
+  const ew = Math.max(...hits.map((h) => h.entryId.length));
+  for (const h of hits) io.stdout(`${h.entryId.padEnd(ew)}  ${column(h.role ?? h.type, 12)} ${h.snippet}\n`);
+}

@@ -7,6 +7,7 @@ import {
   defaultLeafId,
   migrateSession,
   parseSessionText,
+  type ParseIssue,
   type SessionEntry,
   type SessionHeader,
 } from "@bonsai/core";
@@ -42,24 +43,24 @@ function countLines(text: string): number {
 /** Thrown when a text given to a reader is not that reader's format. */
 export class NotThisFormatError extends Error {}
 
-function readPi(text: string): ReadSession {
-  const parsed = parseSessionText(text);
-  const header = parsed.header;
-  if (!header) throw new NotThisFormatError(parsed.issues[0]?.message ?? "not a pi session");
-  const entries = parsed.entries;
-  migrateSession(header, entries);
+/** A pi session already parsed and migrated (a file, or a stored session) as a ReadSession. */
+export function piSession(
+  header: SessionHeader,
+  entries: SessionEntry[],
+  options: { leafId?: string | null; title?: string | null; issues?: ParseIssue[]; lines?: number } = {},
+): ReadSession {
   const parent = typeof header.parentSession === "string" ? header.parentSession : undefined;
   return {
     format: "pi",
     agent: piFlavor(header, entries),
     header,
     entries,
-    leafId: defaultLeafId(entries),
-    title: typeof header.title === "string" ? header.title : null,
-    issues: parsed.issues,
+    leafId: options.leafId !== undefined ? options.leafId : defaultLeafId(entries),
+    title: options.title !== undefined ? options.title : typeof header.title === "string" ? header.title : null,
+    issues: options.issues ?? [],
     links: { subAgents: [], ...(parent !== undefined ? { parent: { sessionId: parent } } : {}) },
     stats: {
-      lines: countLines(text),
+      lines: options.lines ?? entries.length + 1,
       compactions: entries.filter((e) => e.type === "compaction").length,
       microcompactions: 0,
       resumes: 0,
@@ -69,6 +70,15 @@ function readPi(text: string): ReadSession {
     original: null,
     readOnly: false,
   };
+}
+
+function readPi(text: string): ReadSession {
+  const parsed = parseSessionText(text);
+  const header = parsed.header;
+  if (!header) throw new NotThisFormatError(parsed.issues[0]?.message ?? "not a pi session");
+  const entries = parsed.entries;
+  migrateSession(header, entries);
+  return piSession(header, entries, { issues: parsed.issues, lines: countLines(text) });
 }
 
 /** pi files are read whole (the store follows them on its own path): the pieces are read at end(). */

@@ -1,0 +1,46 @@
+/**
+ * A session as one self-contained HTML page: the tree (compactions and branch summaries marked),
+ * the transcript of the active path, the context chart. CSS and script are inline, the page's
+ * Content-Security-Policy allows no network request at all, images are data: URLs.
+ */
+import { buildIndex, getPath } from "@bonsai/core";
+import type { AgentKind, ReadSession } from "../types";
+import { renderChart } from "./chart";
+import { escapeHtml } from "./escape";
+import { SCRIPT, STYLE } from "./style";
+import { renderTranscript } from "./transcript";
+import { renderTree } from "./tree";
+
+export const AGENT_NAMES: Record<AgentKind, string> = { pi: "pi", omp: "oh-my-pi", "claude-code": "Claude Code", codex: "Codex" };
+
+const CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
+
+export interface HtmlOptions {
+  /** the leaf whose path is the transcript (default: the session's leaf) */
+  leafId?: string | null;
+}
+
+export function renderHtml(session: ReadSession, options: HtmlOptions = {}): string {
+  const index = buildIndex(session.entries);
+  const leafId = options.leafId === undefined ? session.leafId : options.leafId;
+  const path = getPath(index, leafId);
+  const anchors = new Map(path.map((e, i) => [e.id, `e${i}`]));
+  const title = session.title ?? `${AGENT_NAMES[session.agent]} session ${session.header.id}`;
+  const compactions = session.entries.filter((e) => e.type === "compaction").length;
+  const facts = [
+    AGENT_NAMES[session.agent],
+    session.header.cwd,
+    session.header.id,
+    session.header.timestamp,
+    `${session.entries.length} entries`,
+    `${path.length} on the active path`,
+    `${compactions} ${compactions === 1 ? "compaction" : "compactions"}`,
+  ].filter((f) => f !== "");
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${CSP}"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="generator" content="Bonsai"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head>
+<body><header class="top"><div><h1>${escapeHtml(title)}</h1><div class="facts">${facts.map((f) => `<span>${escapeHtml(f)}</span>`).join("")}</div></div><button id="theme" type="button" title="Switch between light and dark">Light / dark</button></header>
+<main><nav class="tree-panel" aria-label="Session tree"><h2 class="section">Tree</h2>${renderTree(session.entries, anchors, leafId)}</nav>
+<div class="content"><h2 class="section">Context</h2>${renderChart(path)}<h2 class="section">Transcript of the active path</h2><div class="transcript">${renderTranscript(path, anchors)}</div></div></main>
+<script>${SCRIPT}</script></body></html>
+`;
+}
