@@ -1,37 +1,23 @@
 /**
  * `-o FILE` never replaces a session file: an agent may be appending to it, and a plain replace
  * would cut its later lines off. Bonsai writes into session files only through the store's guarded
- * write-through (packages/store/src/source/); exports and migrations go to new files.
+ * write-through (packages/store/src/source/); exports and migrations go to new files. A session
+ * file is one whose first lines any reader of @bonsai/formats knows (pi / oh-my-pi, Claude Code,
+ * Codex).
  */
-import { closeSync, openSync, readSync } from "node:fs";
+import { detectFormat } from "@bonsai/formats";
 import { UserError } from "./errors";
+import { readHead } from "./read-head";
 
-const PROBE_BYTES = 64 * 1024;
-
-/** True when `file` exists and its first JSON line is a session header. */
+/** True when `file` exists and its first lines are a session of an agent Bonsai reads. */
 export function isSessionFile(file: string): boolean {
-  let fd: number;
+  let head: string;
   try {
-    fd = openSync(file, "r");
+    head = readHead(file);
   } catch {
     return false;
   }
-  try {
-    const buf = Buffer.alloc(PROBE_BYTES);
-    const n = readSync(fd, buf, 0, PROBE_BYTES, 0);
-    for (const line of buf.subarray(0, n).toString("utf8").replace(/^\uFEFF/, "").split("\n")) {
-      if (line.trim() === "") continue;
-      try {
-        const v = JSON.parse(line) as { type?: unknown };
-        return typeof v === "object" && v !== null && v.type === "session";
-      } catch {
-        return false;
-      }
-    }
-    return false;
-  } finally {
-    closeSync(fd);
-  }
+  return detectFormat(head).reader !== null;
 }
 
 /** Refuses an output path that names an existing session file. */

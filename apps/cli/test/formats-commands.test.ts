@@ -98,6 +98,15 @@ describe.skipIf(!haveReal)("commands on Claude Code and Codex files", () => {
     expect(both.code).toBe(2);
   });
 
+  it("-o never replaces a Claude Code or Codex file", () => {
+    const copy = path.join(dir, "agent-copy.jsonl");
+    writeFileSync(copy, readFileSync(CODEX));
+    const r = run("export", CLAUDE, "--format", "pi", "-o", copy);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^bonsai: .*agent-copy\.jsonl is an existing session file .* does not replace session files with -o/);
+    expect(readFileSync(copy).equals(readFileSync(CODEX))).toBe(true);
+  });
+
   it("a file no reader knows gets one sentence and a non-zero exit", () => {
     const other = path.join(dir, "other.jsonl");
     writeFileSync(other, '{"level":"info","msg":"started"}\n');
