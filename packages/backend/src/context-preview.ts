@@ -6,6 +6,7 @@
  */
 import {
   buildSessionContext,
+  compactionThreshold,
   convertMessageToLlm,
   estimateContextUsage,
   estimateTokens,
@@ -135,7 +136,7 @@ export function contextPreview(store: SessionStore, sessionId: string, leafId: s
   const usage = liveContextUsage(entries, ctx);
   const estimateOnly = messages.reduce((n, m) => n + m.tokens, 0) + (systemPrompt?.tokens ?? 0);
   const totalTokens = usage !== null ? usage.tokens : estimateOnly;
-  const threshold = settings.model.contextWindow - settings.compaction.reserveTokens;
+  const threshold = compactionThreshold(settings.model.contextWindow, settings.compaction);
 
   let compaction: ContextPreview["compaction"] = null;
   for (let i = entries.length - 1; i >= 0; i--) {

@@ -4,7 +4,6 @@
  */
 import {
   buildSessionContext,
-  DEFAULT_PRUNE_CONFIG,
   estimateMessagesTokens,
   planPruning,
   type CompactionEntry,
@@ -189,7 +188,7 @@ export function engineHandlers(deps: EngineHandlerDeps): Pick<Handlers, EngineHa
     planPrune: ({ sessionId, leafId }) => {
       requireSession(store, sessionId);
       const leaf = leafId === undefined ? store.getLeaf(sessionId) : leafId;
-      const plan = planPruning(leaf === null ? [] : store.getPath(sessionId, leaf), DEFAULT_PRUNE_CONFIG);
+      const plan = planPruning(leaf === null ? [] : store.getPath(sessionId, leaf), engine.pruneConfig());
       return {
         sessionId,
         items: plan.candidates.map((c) => ({ entryId: c.entryId, toolName: c.toolName, tokens: c.tokens })),

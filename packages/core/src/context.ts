@@ -89,6 +89,38 @@ function indexById(entries: readonly SessionEntry[]): Map<string, SessionEntry> 
 }
 
 /**
+ * §1.5 step 2: where the entries kept verbatim by the compaction at `compactionIndex` start, the
+ * position of its firstKeptEntryId before it on `path`; `compactionIndex` (nothing kept before it)
+ * when that id is absent or not on the path.
+ */
+function keptFrom(path: readonly SessionEntry[], compactionIndex: number): number {
+  const firstKept = (path[compactionIndex] as CompactionEntry).firstKeptEntryId;
+  if (firstKept === undefined) return compactionIndex;
+  for (let i = 0; i < compactionIndex; i++) if ((path[i] as SessionEntry).id === firstKept) return i;
+  return compactionIndex;
+}
+
+export interface LiveContextStart {
+  /** position of the latest compaction in the path, -1 when there is none */
+  compactionIndex: number;
+  /** position of the first path entry whose message is sent (the compaction's first kept entry, or 0) */
+  keptFrom: number;
+}
+
+/**
+ * Which part of a root -> leaf path the context is built from (§1.5): with no compaction every
+ * entry; otherwise the latest compaction's summary plus the entries from `keptFrom` on (the
+ * compaction entry itself contributes only the summary).
+ * @param end consider only path[0, end) (default the whole path)
+ */
+export function liveContextStart(path: readonly SessionEntry[], end = path.length): LiveContextStart {
+  for (let i = end - 1; i >= 0; i--) {
+    if ((path[i] as SessionEntry).type === "compaction") return { compactionIndex: i, keptFrom: keptFrom(path, i) };
+  }
+  return { compactionIndex: -1, keptFrom: 0 };
+}
+
+/**
  * @param entries all session entries (header excluded) in file order
  * @param leafId null = empty context; undefined or unknown = the last entry
  * @param byId optional id -> entry map (or a SessionIndex); built when absent (last duplicate wins)
@@ -153,12 +185,7 @@ export function buildSessionContext(
     const compaction = path[compactionIndex] as CompactionEntry;
     messages.push(compactionSummaryMessage(compaction));
     entryIds.push(compaction.id);
-    let keeping = false;
-    for (let i = 0; i < compactionIndex; i++) {
-      const e = path[i] as SessionEntry;
-      if (!keeping && compaction.firstKeptEntryId !== undefined && e.id === compaction.firstKeptEntryId) keeping = true;
-      if (keeping) append(e);
-    }
+    for (let i = keptFrom(path, compactionIndex); i < compactionIndex; i++) append(path[i] as SessionEntry);
     for (let i = compactionIndex + 1; i < path.length; i++) append(path[i] as SessionEntry);
   }
 

@@ -127,8 +127,17 @@ export function findCutPoint(
     cutIndex--;
   }
 
+  return { firstKeptEntryIndex: cutIndex, ...splitTurnAt(entries, cutIndex, start) };
+}
+
+/**
+ * §4.4 step 5: whether keeping history from `cutIndex` splits a turn. Only a `user` message at the
+ * cut does not; otherwise the turn starts at the nearest turn start at or before the cut (not before
+ * `start`), and without one nothing is split.
+ */
+export function splitTurnAt(entries: readonly SessionEntry[], cutIndex: number, start: number): Omit<CutPointResult, "firstKeptEntryIndex"> {
   const cutEntry = entries[cutIndex];
   const isUser = cutEntry?.type === "message" && cutEntry.message?.role === "user";
   const turnStartIndex = isUser ? -1 : findTurnStartIndex(entries, cutIndex, start);
-  return { firstKeptEntryIndex: cutIndex, turnStartIndex, isSplitTurn: !isUser && turnStartIndex !== -1 };
+  return { turnStartIndex, isSplitTurn: !isUser && turnStartIndex !== -1 };
 }

@@ -19,3 +19,6 @@ export * from "./convert";
 export * from "./output-notice";
 export * from "./templates";
 export * from "./overflow";
+export * from "./compaction-check";
+export * from "./whatif";
+export * from "./amnesia";

@@ -31,6 +31,14 @@ export function prunedNotice(tokens: number): string {
   return `[Output truncated - ${tokens} tokens]`;
 }
 
+const NOTICE = /^\[Output truncated - (\d+) tokens\]$/;
+
+/** The pre-prune estimate written into a pruned result's notice, or undefined when `text` is no notice. */
+export function parsePrunedNotice(text: string): number | undefined {
+  const match = NOTICE.exec(text);
+  return match ? Number(match[1]) : undefined;
+}
+
 /** Estimated tokens saved by replacing a result of `tokens` estimated tokens with its notice. */
 export function pruneSavings(tokens: number): number {
   return Math.max(0, tokens - Math.ceil(prunedNotice(tokens).length / 4));

@@ -15,6 +15,20 @@ export interface CompactionSettings {
   autoContinue: boolean;
   /** POST {systemPrompt, prompt} -> {summary} instead of calling the model; "" = unset */
   remoteEndpoint: string;
+  /** compact when the context exceeds this many tokens, instead of contextWindow - reserveTokens; 0 = unset */
+  thresholdTokens: number;
+  /** compact when the context exceeds this percentage of the context window; 0 = unset (at most one of the two is set) */
+  thresholdPercent: number;
+}
+
+/** Tool-output pruning before each automatic compaction check (pruning.md; the reference's constants as defaults). */
+export interface PruningSettings {
+  /** prune old tool outputs (only while automatic compaction is on); manual pruning always works */
+  enabled: boolean;
+  /** the newest tool-output tokens that are never pruned */
+  protectTokens: number;
+  /** prune only when at least this many tokens are saved */
+  minimumSavings: number;
 }
 
 export interface BranchSummarySettings {
@@ -45,6 +59,7 @@ export interface ModelSettings {
 
 export interface BonsaiSettings {
   compaction: CompactionSettings;
+  pruning: PruningSettings;
   branchSummary: BranchSummarySettings;
   retry: RetrySettings;
   model: ModelSettings;
@@ -57,7 +72,8 @@ export interface BonsaiSettings {
 }
 
 export const DEFAULT_SETTINGS: BonsaiSettings = {
-  compaction: { enabled: true, reserveTokens: 16384, keepRecentTokens: 20000, autoContinue: true, remoteEndpoint: "" },
+  compaction: { enabled: true, reserveTokens: 16384, keepRecentTokens: 20000, autoContinue: true, remoteEndpoint: "", thresholdTokens: 0, thresholdPercent: 0 },
+  pruning: { enabled: true, protectTokens: 40_000, minimumSavings: 20_000 },
   branchSummary: { enabled: false, reserveTokens: 16384 },
   retry: { enabled: true, maxRetries: 3, baseDelayMs: 2000 },
   model: { baseUrl: "", model: "", fallbackModels: [], contextWindow: 200000, maxOutputTokens: 8192, apiKeyEnv: "OPENAI_API_KEY" },
@@ -89,6 +105,7 @@ const boolean: Check = (v, f) => (typeof v === "boolean" ? undefined : `${f} mus
 const nonNegativeInteger: Check = (v, f) =>
   Number.isSafeInteger(v) && (v as number) >= 0 ? undefined : `${f} must be a non-negative integer`;
 const positiveInteger: Check = (v, f) => (Number.isSafeInteger(v) && (v as number) >= 1 ? undefined : `${f} must be a positive integer`);
+const percent: Check = (v, f) => (Number.isSafeInteger(v) && (v as number) >= 0 && (v as number) <= 100 ? undefined : `${f} must be a whole number from 0 to 100`);
 const anyString: Check = (v, f) => (typeof v === "string" ? undefined : `${f} must be a string`);
 
 const HTTP_URL = /^https?:\/\/(?:[^\s/?#@]+@)?(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\])(?::(\d{1,5}))?(?:[/?#]\S*)?$/;
@@ -114,7 +131,16 @@ const oneOf =
     typeof v === "string" && allowed.includes(v) ? undefined : `${f} must be one of ${allowed.map((a) => `"${a}"`).join(", ")}`;
 
 const SECTION_CHECKS: { [K in keyof BonsaiSettings]: BonsaiSettings[K] extends unknown[] ? Check : BonsaiSettings[K] extends object ? Record<keyof BonsaiSettings[K], Check> : Check } = {
-  compaction: { enabled: boolean, reserveTokens: nonNegativeInteger, keepRecentTokens: nonNegativeInteger, autoContinue: boolean, remoteEndpoint: optionalUrl },
+  compaction: {
+    enabled: boolean,
+    reserveTokens: nonNegativeInteger,
+    keepRecentTokens: nonNegativeInteger,
+    autoContinue: boolean,
+    remoteEndpoint: optionalUrl,
+    thresholdTokens: nonNegativeInteger,
+    thresholdPercent: percent,
+  },
+  pruning: { enabled: boolean, protectTokens: nonNegativeInteger, minimumSavings: nonNegativeInteger },
   branchSummary: { enabled: boolean, reserveTokens: nonNegativeInteger },
   retry: { enabled: boolean, maxRetries: nonNegativeInteger, baseDelayMs: nonNegativeInteger },
   model: {
@@ -134,16 +160,20 @@ const SECTION_CHECKS: { [K in keyof BonsaiSettings]: BonsaiSettings[K] extends u
 function crossFieldErrors(s: BonsaiSettings, patch: SettingsPatch): SettingsError[] {
   const errors: SettingsError[] = [];
   const window = s.model.contextWindow;
-  if (window <= 0) return errors;
   const touched = (section: keyof SettingsPatch, key: string): boolean =>
     (isPlainObject(patch[section]) && key in (patch[section] as object)) || (isPlainObject(patch.model) && "contextWindow" in patch.model);
-  const tooBig = (section: "compaction" | "branchSummary", key: "reserveTokens" | "keepRecentTokens", value: number): void => {
+  if (s.compaction.thresholdTokens > 0 && s.compaction.thresholdPercent > 0 && (touched("compaction", "thresholdTokens") || touched("compaction", "thresholdPercent"))) {
+    errors.push({ field: "compaction.thresholdPercent", message: "compaction.thresholdTokens and compaction.thresholdPercent cannot both be set (set one of them to 0)" });
+  }
+  const tooBig = (section: "compaction" | "branchSummary", key: "reserveTokens" | "keepRecentTokens" | "thresholdTokens", value: number): void => {
     if (value >= window && touched(section, key)) {
       errors.push({ field: `${section}.${key}`, message: `${section}.${key} (${value}) must be smaller than model.contextWindow (${window})` });
     }
   };
+  if (window <= 0) return errors;
   tooBig("compaction", "reserveTokens", s.compaction.reserveTokens);
   tooBig("compaction", "keepRecentTokens", s.compaction.keepRecentTokens);
+  tooBig("compaction", "thresholdTokens", s.compaction.thresholdTokens);
   tooBig("branchSummary", "reserveTokens", s.branchSummary.reserveTokens);
   return errors;
 }
@@ -187,6 +217,7 @@ export function validateSettingsPatch(patch: unknown, base: BonsaiSettings = DEF
 export function mergeSettings(base: BonsaiSettings, patch: SettingsPatch): BonsaiSettings {
   return {
     compaction: { ...base.compaction, ...patch.compaction },
+    pruning: { ...base.pruning, ...patch.pruning },
     branchSummary: { ...base.branchSummary, ...patch.branchSummary },
     retry: { ...base.retry, ...patch.retry },
     model: { ...base.model, ...patch.model, fallbackModels: [...(patch.model?.fallbackModels ?? base.model.fallbackModels)] },

@@ -111,14 +111,38 @@ export function estimateMessagesTokens(messages: readonly AgentMessage[]): numbe
   return total;
 }
 
+/** `max tokens` of the three compaction calls from `reserveTokens` (compaction.md §1). */
+export function compactionMaxTokens(reserveTokens: number): { history: number; turnPrefix: number; short: number } {
+  return {
+    history: Math.floor(0.8 * reserveTokens),
+    turnPrefix: Math.floor(0.5 * reserveTokens),
+    short: Math.min(512, Math.floor(0.2 * reserveTokens)),
+  };
+}
+
 export interface ThresholdSettings {
   enabled: boolean;
   reserveTokens: number;
+  /** Bonsai setting: an absolute threshold replacing contextWindow - reserveTokens (0 or absent = unset) */
+  thresholdTokens?: number;
+  /** Bonsai setting: a threshold as a percentage of the context window (0 or absent = unset) */
+  thresholdPercent?: number;
 }
 
-/** enabled && contextTokens > contextWindow - reserveTokens (strict). */
+/**
+ * The context size above which a threshold compaction triggers: contextWindow - reserveTokens (the
+ * spec), unless Bonsai's thresholdTokens (absolute) or thresholdPercent (of the window, rounded down)
+ * is set; thresholdTokens wins when both are.
+ */
+export function compactionThreshold(contextWindow: number, settings: ThresholdSettings): number {
+  if (settings.thresholdTokens !== undefined && settings.thresholdTokens > 0) return settings.thresholdTokens;
+  if (settings.thresholdPercent !== undefined && settings.thresholdPercent > 0) return Math.floor((contextWindow * settings.thresholdPercent) / 100);
+  return contextWindow - settings.reserveTokens;
+}
+
+/** enabled && contextTokens > compactionThreshold (strict; spec: > contextWindow - reserveTokens). */
 export function shouldCompact(contextTokens: number, contextWindow: number, settings: ThresholdSettings): boolean {
-  return settings.enabled && contextTokens > contextWindow - settings.reserveTokens;
+  return settings.enabled && contextTokens > compactionThreshold(contextWindow, settings);
 }
 
 export interface ContextUsageEstimate {

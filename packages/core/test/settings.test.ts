@@ -67,4 +67,18 @@ describe("settings validation and merging", () => {
     expect(DEFAULT_SETTINGS.sessionDirs).toEqual([]);
     expect(merged.model.fallbackModels).not.toBe(DEFAULT_SETTINGS.model.fallbackModels);
   });
+
+  it("threshold settings: tokens or percent (not both), within the window; pruning values", () => {
+    expect(DEFAULT_SETTINGS.compaction).toMatchObject({ thresholdTokens: 0, thresholdPercent: 0 });
+    expect(DEFAULT_SETTINGS.pruning).toEqual({ enabled: true, protectTokens: 40000, minimumSavings: 20000 });
+    expect(validateSettingsPatch({ compaction: { thresholdTokens: 150000 }, pruning: { enabled: false, protectTokens: 0, minimumSavings: 5 } }).ok).toBe(true);
+    expect(errorsOf({ compaction: { thresholdPercent: 101 } })[0]?.message).toBe("compaction.thresholdPercent must be a whole number from 0 to 100");
+    expect(errorsOf({ compaction: { thresholdTokens: 200000 } })[0]?.message).toBe("compaction.thresholdTokens (200000) must be smaller than model.contextWindow (200000)");
+    expect(errorsOf({ compaction: { thresholdTokens: 1000, thresholdPercent: 50 } })[0]?.field).toBe("compaction.thresholdPercent");
+    const base = mergeSettings(DEFAULT_SETTINGS, { compaction: { thresholdTokens: 1000 } });
+    expect(validateSettingsPatch({ compaction: { thresholdPercent: 50 } }, base).ok).toBe(false);
+    expect(validateSettingsPatch({ compaction: { thresholdPercent: 50, thresholdTokens: 0 } }, base).ok).toBe(true);
+    expect(errorsOf({ pruning: { protectTokens: -1 } })[0]?.field).toBe("pruning.protectTokens");
+    expect(mergeSettings(DEFAULT_SETTINGS, { pruning: { minimumSavings: 1 } }).pruning).toEqual({ enabled: true, protectTokens: 40000, minimumSavings: 1 });
+  });
 });

@@ -13,7 +13,6 @@ import {
   applyPruning,
   buildIndex,
   buildSessionContext,
-  calculateContextTokens,
   collectEntriesForBranchSummary,
   convertToLlm,
   DEFAULT_PRUNE_CONFIG,
@@ -21,7 +20,8 @@ import {
   isRetryableAssistantError,
   planPruning,
   shouldCompact,
-  isOlderThanLatestCompaction,
+  skipsCompactionCheck,
+  thresholdInputTokens,
   type AssistantMessage,
   type BonsaiSettings,
   type BranchSummaryEntry,
@@ -566,10 +566,9 @@ export class Engine {
   async #checkCompaction(sessionId: string, message: AssistantMessage | undefined, skipAbortedCheck: boolean, allowContinue: boolean): Promise<"retry" | "none"> {
     const settings = this.#settings.get();
     if (!settings.compaction.enabled || !message) return "none";
-    const pruned = await this.pruneToolOutputs(sessionId, { dryRun: false });
-    if (skipAbortedCheck && message.stopReason === "aborted") return "none";
-    // deviation 2 (and 3): a message not newer than the latest compaction on the branch is stale
-    if (isOlderThanLatestCompaction(message, this.#store.getContextEntries(sessionId))) return "none";
+    const pruned = settings.pruning.enabled ? await this.pruneToolOutputs(sessionId, { dryRun: false }) : undefined;
+    // aborted after a turn; deviation 2 (and 3): a message not newer than the latest compaction on the branch is stale
+    if (skipsCompactionCheck(message, skipAbortedCheck, this.#store.getContextEntries(sessionId))) return "none";
     const contextWindow = this.modelConfigured ? settings.model.contextWindow : 0;
     const sameModel = this.modelConfigured && message.provider === TURN_PROVIDER && message.model === settings.model.model;
     if (sameModel && isContextOverflow(message, contextWindow)) {
@@ -577,21 +576,27 @@ export class Engine {
       // deviation 7: after a silent overflow (a successful reply) there is nothing to retry
       return outcome === "compacted" && message.stopReason === "error" ? "retry" : "none";
     }
-    if (message.stopReason === "error") return "none";
-    let contextTokens = calculateContextTokens(message.usage);
-    if (pruned.prunedCount > 0) contextTokens = Math.max(0, contextTokens - pruned.tokensSavedInContext); // deviation 10
-    if (shouldCompact(contextTokens, contextWindow, settings.compaction)) await this.#runAutoCompaction(sessionId, "threshold", false, allowContinue);
+    // an error reply has no usable usage; deviation 10: only the savings inside the live context count
+    const contextTokens = thresholdInputTokens(message, pruned && pruned.prunedCount > 0 ? pruned.tokensSavedInContext : 0);
+    if (contextTokens !== undefined && shouldCompact(contextTokens, contextWindow, settings.compaction)) await this.#runAutoCompaction(sessionId, "threshold", false, allowContinue);
     return "none";
   }
 
   // ------------------------------------------------------------------ pruning
+
+  /** The pruning policy: the host's pruneConfig when given, else the settings' protect and minimum values with the normative protected tools. */
+  pruneConfig(): PruneConfig {
+    if (this.#options.pruneConfig) return this.#options.pruneConfig;
+    const { protectTokens, minimumSavings } = this.#settings.get().pruning;
+    return { ...DEFAULT_PRUNE_CONFIG, protectTokens, minimumSavings };
+  }
 
   /** Tool-output pruning of the current branch (pruning.md); originals are kept by the store. */
   async pruneToolOutputs(sessionId: string, options: { dryRun?: boolean } = {}): Promise<PruneOutcome> {
     const dryRun = options.dryRun === true;
     const leafId = this.#store.getLeaf(sessionId);
     const path = this.#store.getPath(sessionId, leafId);
-    const plan = planPruning(path, this.#options.pruneConfig ?? DEFAULT_PRUNE_CONFIG);
+    const plan = planPruning(path, this.pruneConfig());
     const entryIds = plan.candidates.map((c) => c.entryId);
     let tokensSavedInContext = 0;
     if (plan.prunedCount > 0) {

@@ -55,13 +55,7 @@ export function branchSummaryPrompt(conversation: string, customInstructions?: s
   return conversationBlock(conversation) + (customInstructions || prompt("branch"));
 }
 
-/** `max tokens` of the three compaction calls from `reserveTokens` (compaction.md §1). */
-export function compactionMaxTokens(reserveTokens: number): { history: number; turnPrefix: number; short: number } {
-  return {
-    history: Math.floor(0.8 * reserveTokens),
-    turnPrefix: Math.floor(0.5 * reserveTokens),
-    short: Math.min(512, Math.floor(0.2 * reserveTokens)),
-  };
-}
+/** `max tokens` of the three compaction calls (compaction.md §1): core's rule, also used by the what-if replay. */
+export { compactionMaxTokens } from "@bonsai/core";
 
 export const BRANCH_SUMMARY_MAX_TOKENS = 2048;

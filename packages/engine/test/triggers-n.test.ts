@@ -122,6 +122,36 @@ describe("N. threshold trigger", () => {
     expect(userMessages(h).some((m) => m.synthetic)).toBe(false); // B-E2: no continue prompt before the user's
   });
 
+  it("Bonsai settings: thresholdTokens replaces window − reserve; thresholdPercent is of the window", async () => {
+    h = await harness({ settings: modelSettings(server, { compaction: { autoContinue: false, thresholdTokens: 100000 } }) });
+    replies(() => reply("fine", 100000));
+    await h.engine.prompt(h.sessionId, "hello");
+    expect(h.names()).not.toContain("auto_compaction_start");
+    replies(() => reply("big", 100001));
+    await h.engine.prompt(h.sessionId, "more");
+    expect(eventsOf(h, "auto_compaction_start")).toEqual([{ sessionId: h.sessionId, reason: "threshold" }]);
+    await h.close();
+    h = await harness({ settings: modelSettings(server, { compaction: { autoContinue: false, thresholdPercent: 40 } }) });
+    replies(() => reply("big", 80001));
+    await h.engine.prompt(h.sessionId, "hello");
+    expect(eventsOf(h, "auto_compaction_start")).toHaveLength(1);
+  });
+
+  it("Bonsai settings: pruning off prunes nothing; its protect and minimum values are the policy", async () => {
+    const big = [N.U("q"), N.T(100000, "bash"), N.T(100000, "bash"), N.T(160000, "bash"), N.T(80000, "bash")];
+    h = await harness({ settings: modelSettings(server, { pruning: { enabled: false } }) });
+    h.add(...big);
+    replies(() => reply("ok", 1000));
+    await h.engine.prompt(h.sessionId, "go on");
+    expect(h.names()).not.toContain("pruning_done");
+    await h.close();
+    // protect 10,000: the 40,000- and 20,000-token results become prunable as well
+    h = await harness({ settings: modelSettings(server, { pruning: { protectTokens: 10000, minimumSavings: 1000 } }) });
+    h.add(...big);
+    await h.engine.prompt(h.sessionId, "go on");
+    expect(eventsOf(h, "pruning_done")[0]).toMatchObject({ prunedCount: 3, dryRun: false });
+  });
+
   it("compaction.enabled false: no pruning and no automatic compaction (manual still works)", async () => {
     h = await harness({ settings: modelSettings(server, { compaction: { enabled: false, keepRecentTokens: 1000 } }) });
     h.add(N.U("q"), N.T(100000, "bash"), N.T(160000, "bash"), N.T(80000, "bash"), N.A(400));
@@ -528,7 +558,8 @@ describe("dry run, commit, concurrency, settings", () => {
 
   it("settings: defaults, invalid values refused naming the field, persisted and changed at run time", async () => {
     h = await harness();
-    expect(h.engine.getSettings().compaction).toEqual({ enabled: true, reserveTokens: 16384, keepRecentTokens: 20000, autoContinue: true, remoteEndpoint: "" });
+    expect(h.engine.getSettings().compaction).toEqual({ enabled: true, reserveTokens: 16384, keepRecentTokens: 20000, autoContinue: true, remoteEndpoint: "", thresholdTokens: 0, thresholdPercent: 0 });
+    expect(h.engine.getSettings().pruning).toEqual({ enabled: true, protectTokens: 40000, minimumSavings: 20000 });
     expect(h.engine.getSettings().branchSummary).toEqual({ enabled: false, reserveTokens: 16384 });
     expect(() => h!.engine.updateSettings({ compaction: { reserveTokens: -1 } })).toThrow(/compaction\.reserveTokens/);
     expect(() => h!.engine.updateSettings({ compaction: { remoteEndpoint: "ftp://x" } })).toThrow(/compaction\.remoteEndpoint/);

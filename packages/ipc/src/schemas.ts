@@ -174,7 +174,7 @@ export const contextPreviewSchema = z.object({
   /** where totalTokens comes from: the last assistant usage plus trailing estimates, or estimates only */
   totalSource: z.enum(["usage", "estimate"]),
   contextWindow: count,
-  /** contextWindow - compaction.reserveTokens: above it a threshold compaction triggers */
+  /** above it a threshold compaction triggers: contextWindow - compaction.reserveTokens, or the threshold set in the settings */
   threshold: z.number(),
   overThreshold: z.boolean(),
   /** latest compaction on the path: entries before firstKeptEntryId are not sent */
@@ -265,7 +265,12 @@ export const settingsSchema = z.object({
     keepRecentTokens: nonNegInt,
     autoContinue: z.boolean(),
     remoteEndpoint: url,
+    /** compact above this many tokens instead of contextWindow - reserveTokens; 0 = unset */
+    thresholdTokens: nonNegInt,
+    /** compact above this percentage of the window; 0 = unset */
+    thresholdPercent: nonNegInt.max(100),
   }),
+  pruning: z.object({ enabled: z.boolean(), protectTokens: nonNegInt, minimumSavings: nonNegInt }),
   branchSummary: z.object({ enabled: z.boolean(), reserveTokens: nonNegInt }),
   retry: z.object({ enabled: z.boolean(), maxRetries: nonNegInt.max(100), baseDelayMs: nonNegInt.max(3_600_000) }),
   model: z.object({
@@ -284,6 +289,7 @@ export const settingsSchema = z.object({
 /** A settings change: any subset of the fields, nested objects merged. Unknown keys are refused. */
 export const settingsPatchSchema = z.strictObject({
   compaction: settingsSchema.shape.compaction.partial().strict().optional(),
+  pruning: settingsSchema.shape.pruning.partial().strict().optional(),
   branchSummary: settingsSchema.shape.branchSummary.partial().strict().optional(),
   retry: settingsSchema.shape.retry.partial().strict().optional(),
   model: settingsSchema.shape.model.partial().strict().optional(),

@@ -4,6 +4,7 @@
  */
 import {
   DEFAULT_SETTINGS,
+  compactionMaxTokens,
   computeFileLists,
   getPath,
   prepareCompaction,
@@ -74,6 +75,7 @@ function printText(io: Io, session: LoadedSession, report: PlanReport | null, pr
     io.stdout(`Nothing to compact in ${session.label}: the branch is empty or already ends with a compaction.\n`);
     return;
   }
+  const budgets = compactionMaxTokens(settings.reserveTokens);
   const adapted = report.keepRecentTokens === settings.keepRecentTokens ? "" : ` (configured ${settings.keepRecentTokens}, adapted by the usage ratio)`;
   const lines = [
     `Compaction plan for ${session.label} (leaf ${report.leafId})`,
@@ -85,7 +87,7 @@ function printText(io: Io, session: LoadedSession, report: PlanReport | null, pr
       ? `Split turn: yes, turn prefix of ${report.turnPrefixEntryIds.length} messages${idRange(report.turnPrefixEntryIds)} summarized separately`
       : "Split turn: no",
     `Keep from: ${report.firstKeptEntryId} (${report.keptEntryIds.length} entries, ${prep.recentMessages.length} messages)`,
-    `Summary budgets: history ${Math.floor(0.8 * settings.reserveTokens)}, turn prefix ${Math.floor(0.5 * settings.reserveTokens)}, short ${Math.min(512, Math.floor(0.2 * settings.reserveTokens))} tokens`,
+    `Summary budgets: history ${budgets.history}, turn prefix ${budgets.turnPrefix}, short ${budgets.short} tokens`,
     ...fileLines("Read files", report.readFiles),
     ...fileLines("Modified files", report.modifiedFiles),
   ];
