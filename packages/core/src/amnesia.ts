@@ -194,38 +194,53 @@ export interface Identifier {
   kind: IdentifierKind;
 }
 
-const URL_RE = /\bhttps?:\/\/[^\s"'<>()[\]{}`]+/g;
-const PATH_RE = /(?:~|\.{1,2})?[\w@+-]*(?:\/[\w.@+-]+)+/g;
-const FILE_RE = /\b[\w-]+\.(?:tsx?|jsx?|mjs|cjs|json|md|py|rs|go|java|kt|rb|php|c|h|cpp|hpp|cs|swift|sh|ya?ml|toml|sql|css|scss|html|vue|svelte|lock|txt)\b/g;
-const SYMBOL_RE = /\b(?:[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\b/g;
-const ERROR_CODE_RE = /\b(?:[A-Z]{1,4}\d{3,5}|E[A-Z]{3,}|ERR_[A-Z0-9_]+)\b/g;
-const TRAILING = /[.,:;!?'"`)\]}]+$/;
+/** Runs of characters identifiers are made of (URLs included); everything else separates them. */
+const TOKEN_RE = /[A-Za-z0-9_.~@+/:%?=&#-]+/g;
+const FILE_EXTENSION = /\.(?:tsx?|jsx?|mjs|cjs|json|md|py|rs|go|java|kt|rb|php|c|h|cpp|hpp|cs|swift|sh|ya?ml|toml|sql|css|scss|html|vue|svelte|lock|txt)$/;
+const SYMBOL = /^(?:[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)$/;
+const ERROR_CODE = /^(?:[A-Z]{1,4}\d{3,5}|E[A-Z]{3,}|ERR_[A-Z0-9_]+)$/;
+const TRAILING = /[.,:;!?'"`)\]}#=&%-]+$/;
+const PLAIN_WORD = /^[A-Za-z][a-z]*[.,:;!?-]?$/;
+const LEADING = /^[:;,.'"`([{#=&%?-]+(?=[^.~/])/;
+
+function isPath(token: string): boolean {
+  if (!token.includes("/")) return FILE_EXTENSION.test(token) && /^[\w-]+\.\w+$/.test(token);
+  if (!/^(?:~|\.{1,2})?[\w@+./-]+$/.test(token)) return false;
+  const segments = token.split("/").filter((p) => p !== "" && p !== "." && p !== "..");
+  const last = segments[segments.length - 1] ?? "";
+  return segments.length >= 3 || (segments.length >= 2 && (/\.[A-Za-z0-9]{1,6}$/.test(last) || token.startsWith("/")));
+}
 
 /**
- * The identifiers of a text: URLs, paths (two or more segments, or one with a file name), file
- * names with a known extension, code symbols (camelCase, PascalCase with two humps, snake_case,
- * SCREAMING_CASE) and error codes (TS2345, E0308, ENOENT, ERR_…), each at least 5 characters.
+ * The identifiers of a text: URLs, paths (three or more segments, or two with a file name or from
+ * the root), file names with a known extension, code symbols (camelCase, PascalCase with two humps,
+ * snake_case, SCREAMING_CASE, also inside paths) and error codes (TS2345, E0308, ENOENT, ERR_…),
+ * each at least 5 characters. One pass over the text, then each run of identifier characters is
+ * classified.
  */
 export function extractIdentifiers(text: string): Identifier[] {
   const found = new Map<string, IdentifierKind>();
   const add = (value: string, kind: IdentifierKind) => {
-    const v = value.replace(TRAILING, "");
-    if (v.length >= 5 && !found.has(v)) found.set(v, kind);
+    if (value.length >= 5 && !found.has(value)) found.set(value, kind);
   };
-  const withoutUrls = text.replace(URL_RE, (url) => {
-    add(url, "url");
-    return " ";
-  });
-  for (const m of withoutUrls.matchAll(ERROR_CODE_RE)) add(m[0], "errorCode");
-  for (const m of withoutUrls.matchAll(PATH_RE)) {
-    const v = m[0].replace(TRAILING, "");
-    const segments = v.split("/").filter((s) => s !== "" && s !== "." && s !== "..");
-    const last = segments[segments.length - 1] ?? "";
-    if (segments.length >= 3 || (segments.length >= 2 && /\.[A-Za-z0-9]{1,6}$/.test(last)) || (v.startsWith("/") && segments.length >= 2)) add(v, "path");
+  for (const match of text.matchAll(TOKEN_RE)) {
+    // most runs are plain words: nothing to classify
+    if (match[0].length < 5 || PLAIN_WORD.test(match[0])) continue;
+    const raw = match[0].replace(TRAILING, "").replace(LEADING, "");
+    if (raw.length < 5) continue;
+    if (/^https?:\/\//.test(raw)) {
+      add(raw, "url");
+      continue;
+    }
+    // a location such as src/app.ts:12:5 names the file
+    const token = raw.replace(/(?::\d+)+$/, "");
+    if (isPath(token)) add(token, "path");
+    for (const word of token.split(/[^A-Za-z0-9_]+/)) {
+      if (word.length < 5) continue;
+      if (ERROR_CODE.test(word)) add(word, "errorCode");
+      else if (SYMBOL.test(word)) add(word, "symbol");
+    }
   }
-  // a bare file name, not the last segment of a path found above
-  for (const m of withoutUrls.matchAll(FILE_RE)) if (withoutUrls[(m.index ?? 0) - 1] !== "/") add(m[0], "path");
-  for (const m of withoutUrls.matchAll(SYMBOL_RE)) add(m[0], "symbol");
   return [...found].map(([value, kind]) => ({ value, kind }));
 }
 
@@ -245,12 +260,57 @@ export interface IdentifierUse {
   laterEntryIds: string[];
 }
 
-function identifiersByEntry(entries: readonly SessionEntry[], textOf: (e: SessionEntry) => string): Map<string, { identifier: Identifier; entryIds: string[] }> {
+interface Sentence {
+  entryId: string;
+  text: string;
+  bigrams: Set<string>;
+}
+
+/** What the findings read of each entry, computed once per report (entries recur in several windows). */
+export class EntryReader {
+  readonly #calls = new Map<SessionEntry, CallAt[]>();
+  readonly #ops = new Map<SessionEntry, { read: Set<string>; modified: Set<string> }>();
+  readonly #contextIds = new Map<SessionEntry, Identifier[]>();
+  readonly #usedIds = new Map<SessionEntry, Identifier[]>();
+  readonly #sentences = new Map<SessionEntry, Sentence[]>();
+
+  calls(entry: SessionEntry): CallAt[] {
+    return cached(this.#calls, entry, callsOf);
+  }
+  /** files the entry's tool calls read and change */
+  fileOps(entry: SessionEntry): { read: Set<string>; modified: Set<string> } {
+    return cached(this.#ops, entry, fileOpsOf);
+  }
+  /** identifiers of every text the entry puts into the context */
+  contextIdentifiers(entry: SessionEntry): Identifier[] {
+    return cached(this.#contextIds, entry, (e) => extractIdentifiers(contextTextOf(e)));
+  }
+  /** identifiers the user or the agent used: their words and the tool-call arguments */
+  usedIdentifiers(entry: SessionEntry): Identifier[] {
+    return cached(this.#usedIds, entry, (e) => extractIdentifiers(usedTextOf(e)));
+  }
+  /** the sentences of a user message's own words, with their word bigrams */
+  userSentences(entry: SessionEntry): Sentence[] {
+    return cached(this.#sentences, entry, (e) => {
+      const text = userTextOf(e);
+      return text === undefined ? [] : sentencesOf(text).map((sentence) => ({ entryId: e.id, text: sentence, bigrams: bigrams(sentenceWords(sentence)) }));
+    });
+  }
+}
+
+function cached<T>(map: Map<SessionEntry, T>, entry: SessionEntry, compute: (e: SessionEntry) => T): T {
+  let value = map.get(entry);
+  if (value === undefined) {
+    value = compute(entry);
+    map.set(entry, value);
+  }
+  return value;
+}
+
+function identifiersByEntry(entries: readonly SessionEntry[], of: (e: SessionEntry) => Identifier[]): Map<string, { identifier: Identifier; entryIds: string[] }> {
   const out = new Map<string, { identifier: Identifier; entryIds: string[] }>();
   for (const entry of entries) {
-    const text = textOf(entry);
-    if (text === "") continue;
-    for (const identifier of extractIdentifiers(text)) {
+    for (const identifier of of(entry)) {
       const slot = out.get(identifier.value);
       if (slot) slot.entryIds.push(entry.id);
       else out.set(identifier.value, { identifier, entryIds: [entry.id] });
@@ -264,16 +324,21 @@ function identifiersByEntry(entries: readonly SessionEntry[], textOf: (e: Sessio
  * words, the agent's text and tool-call arguments), leaving out those `visible` still shows. The
  * summary check keeps those the summary does not mention (summaryMentions). Ordered by first use.
  */
-export function identifiersUsedLater(span: readonly SessionEntry[], later: readonly SessionEntry[], visible: readonly SessionEntry[] = []): IdentifierUse[] {
+export function identifiersUsedLater(
+  span: readonly SessionEntry[],
+  later: readonly SessionEntry[],
+  visible: readonly SessionEntry[] = [],
+  reader: EntryReader = new EntryReader(),
+): IdentifierUse[] {
   if (span.length === 0 || later.length === 0) return [];
-  const inSpan = identifiersByEntry(span, contextTextOf);
-  const seen = new Set<string>();
-  for (const entry of visible) for (const identifier of extractIdentifiers(contextTextOf(entry))) seen.add(identifier.value);
+  const used = identifiersByEntry(later, (e) => reader.usedIdentifiers(e));
+  if (used.size === 0) return [];
+  const inSpan = identifiersByEntry(span, (e) => reader.contextIdentifiers(e));
+  for (const entry of visible) for (const identifier of reader.contextIdentifiers(entry)) used.delete(identifier.value);
   const uses: IdentifierUse[] = [];
-  for (const [value, { entryIds }] of identifiersByEntry(later, usedTextOf)) {
+  for (const [value, { entryIds }] of used) {
     const before = inSpan.get(value);
-    if (!before || seen.has(value)) continue;
-    uses.push({ identifier: before.identifier, spanEntryIds: before.entryIds, laterEntryIds: entryIds });
+    if (before) uses.push({ identifier: before.identifier, spanEntryIds: before.entryIds, laterEntryIds: entryIds });
   }
   return uses;
 }
@@ -291,14 +356,17 @@ function bigrams(words: readonly string[]): Set<string> {
   return out;
 }
 
+function dice(x: ReadonlySet<string>, y: ReadonlySet<string>): number {
+  if (x.size === 0 || y.size === 0) return 0;
+  const [small, large] = x.size <= y.size ? [x, y] : [y, x];
+  let common = 0;
+  for (const g of small) if (large.has(g)) common++;
+  return (2 * common) / (x.size + y.size);
+}
+
 /** Dice coefficient of the two sentences' word-bigram sets (0..1). */
 export function instructionSimilarity(a: string, b: string): number {
-  const x = bigrams(sentenceWords(a));
-  const y = bigrams(sentenceWords(b));
-  if (x.size === 0 || y.size === 0) return 0;
-  let common = 0;
-  for (const g of x) if (y.has(g)) common++;
-  return (2 * common) / (x.size + y.size);
+  return dice(bigrams(sentenceWords(a)), bigrams(sentenceWords(b)));
 }
 
 function sentencesOf(text: string): string[] {
@@ -332,17 +400,23 @@ interface Window {
   compaction?: CompactionEntry;
 }
 
-function rereads(w: Window): AmnesiaFinding[] {
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+function rereads(w: Window, r: EntryReader): AmnesiaFinding[] {
   const before = new Map<string, string[]>();
-  for (const entry of w.span) for (const file of fileOpsOf(entry).read) before.set(file, [...(before.get(file) ?? []), entry.id]);
+  for (const entry of w.span) for (const file of r.fileOps(entry).read) push(before, file, entry.id);
   const listed = w.compaction ? new Set(recoverFileLists(w.compaction).readFiles) : new Set<string>();
   for (const file of listed) if (!before.has(file)) before.set(file, [(w.compaction as CompactionEntry).id]);
-  for (const entry of w.kept) for (const file of fileOpsOf(entry).read) before.delete(file);
+  for (const entry of w.kept) for (const file of r.fileOps(entry).read) before.delete(file);
   const again = new Map<string, string[]>();
   const changed = new Set<string>();
   for (const entry of w.after) {
-    const ops = fileOpsOf(entry);
-    for (const file of ops.read) if (before.has(file) && !changed.has(file)) again.set(file, [...(again.get(file) ?? []), entry.id]);
+    const ops = r.fileOps(entry);
+    for (const file of ops.read) if (before.has(file) && !changed.has(file)) push(again, file, entry.id);
     for (const file of ops.modified) changed.add(file);
   }
   return [...again].map(([file, later]) => ({
@@ -352,15 +426,15 @@ function rereads(w: Window): AmnesiaFinding[] {
   }));
 }
 
-function repeatedCalls(w: Window): AmnesiaFinding[] {
+function repeatedCalls(w: Window, r: EntryReader): AmnesiaFinding[] {
   const spanCalls = new Map<string, CallAt[]>();
-  for (const entry of w.span) for (const c of callsOf(entry)) if (c.call.name !== "read") spanCalls.set(c.key, [...(spanCalls.get(c.key) ?? []), c]);
-  for (const entry of w.kept) for (const c of callsOf(entry)) spanCalls.delete(c.key);
+  for (const entry of w.span) for (const c of r.calls(entry)) if (c.call.name !== "read") push(spanCalls, c.key, c);
+  for (const entry of w.kept) for (const c of r.calls(entry)) spanCalls.delete(c.key);
   const again = new Map<string, string[]>();
   for (const entry of w.after) {
-    for (const c of callsOf(entry)) {
+    for (const c of r.calls(entry)) {
       const earlier = spanCalls.get(c.key);
-      if (earlier && earlier.length === 1) again.set(c.key, [...(again.get(c.key) ?? []), entry.id]);
+      if (earlier && earlier.length === 1) push(again, c.key, entry.id);
     }
   }
   return [...again].map(([key, later]) => ({
@@ -370,10 +444,10 @@ function repeatedCalls(w: Window): AmnesiaFinding[] {
   }));
 }
 
-function recurringErrors(w: Window): AmnesiaFinding[] {
+function recurringErrors(w: Window, r: EntryReader): AmnesiaFinding[] {
   // the call behind each result of the span, by tool call id
   const callById = new Map<string, CallAt>();
-  for (const entry of w.span) for (const c of callsOf(entry)) callById.set(c.call.id, c);
+  for (const entry of w.span) for (const c of r.calls(entry)) callById.set(c.call.id, c);
   const fixed = new Map<string, { errorId: string; fixId: string }>();
   const open = new Map<string, { signature: string; entryId: string }>();
   for (const entry of w.span) {
@@ -387,6 +461,7 @@ function recurringErrors(w: Window): AmnesiaFinding[] {
       open.delete(call.key);
     }
   }
+  if (fixed.size === 0) return [];
   const findings: AmnesiaFinding[] = [];
   const reported = new Set<string>();
   for (const entry of w.after) {
@@ -401,35 +476,38 @@ function recurringErrors(w: Window): AmnesiaFinding[] {
   return findings;
 }
 
-function restatedInstructions(w: Window): AmnesiaFinding[] {
-  const said = (entries: readonly SessionEntry[]) =>
-    entries.flatMap((entry) => {
-      const text = userTextOf(entry);
-      return text === undefined ? [] : sentencesOf(text).map((sentence) => ({ entryId: entry.id, sentence }));
-    });
-  const span = said(w.span);
-  const kept = said(w.kept);
+function restatedInstructions(w: Window, r: EntryReader): AmnesiaFinding[] {
+  const span = w.span.flatMap((e) => r.userSentences(e));
   if (span.length === 0) return [];
+  const kept = w.kept.flatMap((e) => r.userSentences(e));
   const findings: AmnesiaFinding[] = [];
-  for (const later of said(w.after)) {
-    let best: { entryId: string; sentence: string; similarity: number } | undefined;
-    for (const earlier of span) {
-      const similarity = instructionSimilarity(earlier.sentence, later.sentence);
-      if (similarity >= RESTATE_SIMILARITY && (!best || similarity > best.similarity)) best = { ...earlier, similarity };
+  // the span's sentences by bigram: only those sharing one with a later sentence are compared
+  const byBigram = new Map<string, Sentence[]>();
+  for (const earlier of span) for (const g of earlier.bigrams) push(byBigram, g, earlier);
+  for (const later of w.after.flatMap((e) => r.userSentences(e))) {
+    let best: { sentence: Sentence; similarity: number } | undefined;
+    const compared = new Set<Sentence>();
+    for (const g of later.bigrams) {
+      for (const earlier of byBigram.get(g) ?? []) {
+        if (compared.has(earlier)) continue;
+        compared.add(earlier);
+        const similarity = dice(earlier.bigrams, later.bigrams);
+        if (similarity >= RESTATE_SIMILARITY && (!best || similarity > best.similarity)) best = { sentence: earlier, similarity };
+      }
     }
-    if (!best || kept.some((k) => instructionSimilarity(k.sentence, later.sentence) >= RESTATE_SIMILARITY)) continue;
+    if (!best || kept.some((k) => dice(k.bigrams, later.bigrams) >= RESTATE_SIMILARITY)) continue;
     findings.push({
       kind: "restatedInstruction",
-      entryIds: [best.entryId, later.entryId],
-      detail: `“${later.sentence}” restates “${best.sentence}” (similarity ${best.similarity.toFixed(2)})`,
+      entryIds: [best.sentence.entryId, later.entryId],
+      detail: `“${later.text}” restates “${best.sentence.text}” (similarity ${best.similarity.toFixed(2)})`,
     });
   }
   return findings;
 }
 
-function droppedIdentifiers(w: Window): AmnesiaFinding[] {
+function droppedIdentifiers(w: Window, r: EntryReader): AmnesiaFinding[] {
   const summary = w.compaction?.summary ?? "";
-  return identifiersUsedLater(w.span, w.after, w.kept)
+  return identifiersUsedLater(w.span, w.after, w.kept, r)
     .filter((use) => !summaryMentions(summary, use.identifier))
     .map((use) => ({
       kind: "droppedIdentifier" as const,
@@ -482,9 +560,9 @@ function compactionWindow(path: readonly SessionEntry[], c: number): Window {
   return { span: path.slice(previous + 1, spanEnd), kept: path.slice(kept, c), after: path.slice(c + 1, next), compaction };
 }
 
-function findingsOf(w: Window, kinds: "all" | "calls"): AmnesiaFinding[] {
-  const calls = [...rereads(w), ...repeatedCalls(w)];
-  return kinds === "calls" ? calls : [...calls, ...recurringErrors(w), ...restatedInstructions(w), ...droppedIdentifiers(w)];
+function findingsOf(w: Window, kinds: "all" | "calls", r: EntryReader): AmnesiaFinding[] {
+  const calls = [...rereads(w, r), ...repeatedCalls(w, r)];
+  return kinds === "calls" ? calls : [...calls, ...recurringErrors(w, r), ...restatedInstructions(w, r), ...droppedIdentifiers(w, r)];
 }
 
 /**
@@ -494,18 +572,19 @@ function findingsOf(w: Window, kinds: "all" | "calls"): AmnesiaFinding[] {
 export function amnesiaReport(entries: readonly SessionEntry[], leafId: string | null = defaultLeafId(entries)): AmnesiaReport {
   const index = buildIndex(entries);
   const leafPath = getPath(index, leafId);
+  const reader = new EntryReader();
   const compactions: CompactionAmnesia[] = [];
   for (const entry of entries) {
     if (entry.type !== "compaction" || index.byId.get(entry.id) !== entry) continue;
     const path = pathThrough(index, entry.id, leafPath);
     const c = path.findIndex((e) => e.id === entry.id);
-    const findings = findingsOf(compactionWindow(path, c), "all");
+    const findings = findingsOf(compactionWindow(path, c), "all", reader);
     compactions.push({ compactionId: entry.id, score: amnesiaScore(findings), findings });
   }
-  return { compactions, prunings: pruningReports(leafPath) };
+  return { compactions, prunings: pruningReports(leafPath, reader) };
 }
 
-function pruningReports(path: readonly SessionEntry[]): PruningAmnesia[] {
+function pruningReports(path: readonly SessionEntry[], reader: EntryReader): PruningAmnesia[] {
   const groups = new Map<number, number[]>();
   path.forEach((entry, i) => {
     const prunedAt = toolResultOf(entry)?.prunedAt;
@@ -530,12 +609,12 @@ function pruningReports(path: readonly SessionEntry[]): PruningAmnesia[] {
     }
     // the pruned results stand for the span through the calls that produced them
     const pruned = new Set(event.indexes.map((i) => (toolResultOf(path[i] as SessionEntry) as ToolResultMessage).toolCallId));
-    const span = path.slice(0, event.at + 1).filter((e) => callsOf(e).some((c) => pruned.has(c.call.id)));
+    const span = path.slice(0, event.at + 1).filter((e) => reader.calls(e).some((c) => pruned.has(c.call.id)));
     const onlyPruned = span.map((e) => {
       const message = assistantOf(e) as AssistantMessage;
       return { ...e, message: { ...message, content: message.content.filter((b) => b?.type !== "toolCall" || pruned.has(b.id)) } } as SessionEntry;
     });
-    const findings = findingsOf({ span: onlyPruned, kept: [], after: path.slice(event.at + 1, end) }, "calls");
+    const findings = findingsOf({ span: onlyPruned, kept: [], after: path.slice(event.at + 1, end) }, "calls", reader);
     return {
       atEntryId: (path[event.at] as SessionEntry).id,
       prunedAt: event.prunedAt,

@@ -29,7 +29,7 @@ import { skipsCompactionCheck, thresholdInputTokens } from "./compaction-check";
 import { splitTurnAt } from "./cut-point";
 import { prepareCompaction } from "./prepare-compaction";
 import { applyPruning, DEFAULT_PRUNE_CONFIG, parsePrunedNotice, planPruning, pruneSavings, type PruneConfig } from "./prune";
-import { calculateContextTokens, calculatePromptTokens, compactionMaxTokens, compactionThreshold, estimateMessagesTokens, estimateTokens, shouldCompact } from "./tokens";
+import { calculateContextTokens, calculatePromptTokens, compactionMaxTokens, compactionThreshold, estimateTokens, shouldCompact } from "./tokens";
 
 /** Every value a replay runs with. */
 export interface WhatIfSettings {
@@ -368,7 +368,11 @@ export function runWhatIf(prepared: PreparedWhatIf, settings: WhatIfSettings): W
   };
 
   /** pruning.md §3 at a check: returns the savings inside the live context, or undefined when nothing was pruned */
+  let planned = -1;
   const prune = (): number | undefined => {
+    // the same path plans the same: after a plan, nothing is left to prune until a result is added
+    if (planned === toolResults.length) return undefined;
+    planned = toolResults.length;
     // results that are pruned or protected by name never become candidates, and protection counts
     // from the newest result back: a prefix of them cannot change the plan
     while (settled < toolResults.length && isSettled(toolResults[settled] as number)) settled++;
@@ -393,7 +397,9 @@ export function runWhatIf(prepared: PreparedWhatIf, settings: WhatIfSettings): W
   const compact = (): void => {
     const preparation = prepareCompaction(cand, { keepRecentTokens: settings.keepRecentTokens });
     if (!preparation) return;
-    const summarized = estimateMessagesTokens(preparation.messagesToSummarize) + estimateMessagesTokens(preparation.turnPrefixMessages);
+    // the history and the turn prefix: every message from the window's start to the first kept entry
+    let summarized = 0;
+    for (let k = preparation.boundaryStart; k < preparation.firstKeptEntryIndex; k++) summarized += candEst[k] as number;
     const summary = estimateSummaryTokens(summaryEstimate, summarized, previousSummary, preparation.isSplitTurn, settings.reserveTokens);
     const leaf = cand[cand.length - 1] as SessionEntry;
     const entry: CompactionEntry = {
