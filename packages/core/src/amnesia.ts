@@ -17,10 +17,12 @@
  *   signature (tool, first error line with numbers as #) comes back after C;
  * - restatedInstruction: a sentence of a user message after C of at least RESTATE_MIN_WORDS words
  *   whose word-bigram Dice similarity with a sentence the user wrote in the span is at least
- *   RESTATE_SIMILARITY (text lowercased, letters and digits only), not also said in the kept part;
+ *   RESTATE_SIMILARITY (text lowercased, letters and digits only, paths and URLs left out), not
+ *   also said in the kept part;
  * - droppedIdentifier: a path, URL, code symbol or error code present in the span and used after C
- *   (in the user's words, the agent's text or its tool-call arguments), not in the kept part, and
- *   absent from C's summary.
+ *   (in the user's words, the agent's text or its tool-call arguments of at most
+ *   USED_ARGUMENT_MAX_CHARS characters: names, not file contents), not in the kept part, and absent
+ *   from C's summary.
  *
  * Score of a compaction (or pruning): Σ over kinds of weight × min(count, SCORE_CAP), weights
  * restatedInstruction 3, recurringError 3, reread 2, repeatedCall 2, droppedIdentifier 1; 0 means
@@ -142,7 +144,10 @@ function userTextOf(entry: SessionEntry): string | undefined {
   return textOfContent(entry.message.content);
 }
 
-/** What the user or the agent wrote, and what the agent passed to tools (not tool output). */
+/** Tool-call argument values longer than this are file contents or edits, not names the agent chose. */
+export const USED_ARGUMENT_MAX_CHARS = 300;
+
+/** What the user or the agent wrote, and the short values the agent passed to tools (not tool output, not file contents). */
 function usedTextOf(entry: SessionEntry): string {
   const user = userTextOf(entry);
   if (user !== undefined) return user;
@@ -151,15 +156,15 @@ function usedTextOf(entry: SessionEntry): string {
   const parts: string[] = [];
   for (const block of message.content) {
     if (block?.type === "text") parts.push(block.text);
-    else if (block?.type === "toolCall") parts.push(argumentText(block.arguments));
+    else if (block?.type === "toolCall") parts.push(argumentText(block.arguments, USED_ARGUMENT_MAX_CHARS));
   }
   return parts.join("\n");
 }
 
-function argumentText(value: unknown): string {
-  if (typeof value === "string") return value;
-  if (Array.isArray(value)) return value.map(argumentText).join("\n");
-  if (value && typeof value === "object") return Object.values(value as Record<string, unknown>).map(argumentText).join("\n");
+function argumentText(value: unknown, maxChars: number): string {
+  if (typeof value === "string") return value.length <= maxChars ? value : "";
+  if (Array.isArray(value)) return value.map((v) => argumentText(v, maxChars)).join("\n");
+  if (value && typeof value === "object") return Object.values(value as Record<string, unknown>).map((v) => argumentText(v, maxChars)).join("\n");
   return "";
 }
 
@@ -171,7 +176,9 @@ function contextTextOf(entry: SessionEntry): string {
     case "user":
       return textOfContent(message.content);
     case "assistant":
-      return [usedTextOf(entry), ...(Array.isArray(message.content) ? message.content.map((b) => (b?.type === "thinking" ? b.thinking : "")) : [])].join("\n");
+      return (Array.isArray(message.content) ? message.content : [])
+        .map((b) => (b?.type === "text" ? b.text : b?.type === "thinking" ? b.thinking : b?.type === "toolCall" ? argumentText(b.arguments, Number.POSITIVE_INFINITY) : ""))
+        .join("\n");
     case "toolResult":
     case "custom":
     case "hookMessage":
@@ -369,10 +376,11 @@ export function instructionSimilarity(a: string, b: string): number {
   return dice(bigrams(sentenceWords(a)), bigrams(sentenceWords(b)));
 }
 
+/** Sentences (ended by . ! ? ; before a space, or a line break) without their paths and URLs. */
 function sentencesOf(text: string): string[] {
   return text
-    .split(/[.!?;\n]+/)
-    .map((s) => s.trim())
+    .split(/[.!?;]+(?=\s|$)|\n+/)
+    .map((s) => s.replace(/\S*\/\S*/g, " ").trim())
     .filter((s) => sentenceWords(s).length >= RESTATE_MIN_WORDS);
 }
 
@@ -406,7 +414,7 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   else map.set(key, [value]);
 }
 
-function rereads(w: Window, r: EntryReader): AmnesiaFinding[] {
+function rereads(w: Window, r: EntryReader): (AmnesiaFinding & { file: string })[] {
   const before = new Map<string, string[]>();
   for (const entry of w.span) for (const file of r.fileOps(entry).read) push(before, file, entry.id);
   const listed = w.compaction ? new Set(recoverFileLists(w.compaction).readFiles) : new Set<string>();
@@ -420,6 +428,7 @@ function rereads(w: Window, r: EntryReader): AmnesiaFinding[] {
     for (const file of ops.modified) changed.add(file);
   }
   return [...again].map(([file, later]) => ({
+    file,
     kind: "reread" as const,
     entryIds: [...(before.get(file) as string[]), ...later],
     detail: `${file} read again ${later.length === 1 ? "once" : `${later.length} times`} after it had been read before${listed.has(file) ? " (and listed in the summary's read files)" : ""}`,
@@ -505,10 +514,11 @@ function restatedInstructions(w: Window, r: EntryReader): AmnesiaFinding[] {
   return findings;
 }
 
-function droppedIdentifiers(w: Window, r: EntryReader): AmnesiaFinding[] {
+/** `reread`: files already reported as read again (not reported twice) */
+function droppedIdentifiers(w: Window, r: EntryReader, reread: ReadonlySet<string>): AmnesiaFinding[] {
   const summary = w.compaction?.summary ?? "";
   return identifiersUsedLater(w.span, w.after, w.kept, r)
-    .filter((use) => !summaryMentions(summary, use.identifier))
+    .filter((use) => !reread.has(use.identifier.value) && !summaryMentions(summary, use.identifier))
     .map((use) => ({
       kind: "droppedIdentifier" as const,
       entryIds: [use.spanEntryIds[0] as string, use.laterEntryIds[0] as string],
@@ -561,8 +571,11 @@ function compactionWindow(path: readonly SessionEntry[], c: number): Window {
 }
 
 function findingsOf(w: Window, kinds: "all" | "calls", r: EntryReader): AmnesiaFinding[] {
-  const calls = [...rereads(w, r), ...repeatedCalls(w, r)];
-  return kinds === "calls" ? calls : [...calls, ...recurringErrors(w, r), ...restatedInstructions(w, r), ...droppedIdentifiers(w, r)];
+  const reread = rereads(w, r);
+  const calls = [...reread.map(({ file: _file, ...finding }) => finding), ...repeatedCalls(w, r)];
+  if (kinds === "calls") return calls;
+  const rereadFiles = new Set(reread.map((f) => f.file));
+  return [...calls, ...recurringErrors(w, r), ...restatedInstructions(w, r), ...droppedIdentifiers(w, r, rereadFiles)];
 }
 
 /**

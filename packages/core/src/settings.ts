@@ -226,3 +226,23 @@ export function mergeSettings(base: BonsaiSettings, patch: SettingsPatch): Bonsa
     theme: patch.theme ?? base.theme,
   };
 }
+
+/**
+ * Settings saved earlier (a settings file, the database) over the defaults. Every valid field is
+ * kept; an invalid one falls back to its default and is reported in `errors`.
+ */
+export function loadSettings(saved: unknown): { settings: BonsaiSettings; errors: SettingsError[] } {
+  if (saved === undefined || saved === null) return { settings: DEFAULT_SETTINGS, errors: [] };
+  const whole = validateSettingsPatch(saved);
+  if (whole.ok) return { settings: mergeSettings(DEFAULT_SETTINGS, whole.value), errors: [] };
+  const bad = new Set(whole.errors.map((e) => e.field));
+  const kept: Record<string, unknown> = {};
+  if (isPlainObject(saved)) {
+    for (const [section, value] of Object.entries(saved)) {
+      if (bad.has(section)) continue;
+      kept[section] = isPlainObject(value) ? Object.fromEntries(Object.entries(value).filter(([k]) => !bad.has(`${section}.${k}`))) : value;
+    }
+  }
+  const partial = validateSettingsPatch(kept);
+  return { settings: partial.ok ? mergeSettings(DEFAULT_SETTINGS, partial.value) : DEFAULT_SETTINGS, errors: whole.errors };
+}

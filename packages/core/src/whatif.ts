@@ -89,11 +89,23 @@ export interface WhatIfRun {
   series: [string, number][];
 }
 
+/** The settings of a replay with what follows from them. */
+export interface WhatIfSettingsUsed extends WhatIfSettings {
+  /** the threshold the trigger compares with */
+  threshold: number;
+  protectedTools: string[];
+}
+
+export function whatIfSettingsUsed(settings: WhatIfSettings): WhatIfSettingsUsed {
+  return { ...settings, threshold: compactionThreshold(settings.contextWindow, thresholdSettingsOf(settings)), protectedTools: [...DEFAULT_PRUNE_CONFIG.protectedTools] };
+}
+
+function thresholdSettingsOf(s: WhatIfSettings) {
+  return { enabled: s.compactionEnabled, reserveTokens: s.reserveTokens, thresholdTokens: s.thresholdTokens, thresholdPercent: s.thresholdPercent };
+}
+
 export interface WhatIfReport {
-  settings: WhatIfSettings & {
-    /** the threshold the trigger compares with */
-    threshold: number;
-    protectedTools: string[];
+  settings: WhatIfSettingsUsed & {
     summaryEstimate: SummaryEstimate;
     /** r: real tokens per estimated token, from the session's usages */
     tokensPerEstimatedToken: number;
@@ -344,7 +356,7 @@ function modelledUsage(usage: Usage, tokens: number): Usage {
 export function runWhatIf(prepared: PreparedWhatIf, settings: WhatIfSettings): WhatIfReport {
   const { path, clean, est, liveActual, actualSeries, tokensPerEstimatedToken: r, entryTimes } = prepared;
   const summaryEstimate = summaryEstimateOf(prepared);
-  const threshold = { enabled: settings.compactionEnabled, reserveTokens: settings.reserveTokens, thresholdTokens: settings.thresholdTokens, thresholdPercent: settings.thresholdPercent };
+  const threshold = thresholdSettingsOf(settings);
   const pruneConfig: PruneConfig = { protectTokens: settings.protectTokens, minimumSavings: settings.minimumSavings, protectedTools: DEFAULT_PRUNE_CONFIG.protectedTools };
   const protectedTools = new Set(pruneConfig.protectedTools);
 
@@ -472,9 +484,7 @@ export function runWhatIf(prepared: PreparedWhatIf, settings: WhatIfSettings): W
 
   return {
     settings: {
-      ...settings,
-      threshold: compactionThreshold(settings.contextWindow, threshold),
-      protectedTools: [...pruneConfig.protectedTools],
+      ...whatIfSettingsUsed(settings),
       summaryEstimate,
       tokensPerEstimatedToken: Math.round(r * 1000) / 1000,
     },
@@ -496,7 +506,7 @@ export interface WhatIfTotals {
   prunedTokens: number;
 }
 
-export function runTotals(run: WhatIfRun): WhatIfTotals {
+export function runTotals(run: Omit<WhatIfRun, "series">): WhatIfTotals {
   return { compactions: run.compactions.length, peakContextTokens: run.peakContextTokens, summarizedTokens: run.summarizedTokens, prunedTokens: run.prunedTokens };
 }
 

@@ -3,7 +3,7 @@
  * host's overrides (CLI flags; not persisted). Updates are validated by core (each message names its
  * field), persisted through the store and announced.
  */
-import { DEFAULT_SETTINGS, mergeSettings, validateSettingsPatch, type BonsaiSettings, type SettingsError, type SettingsPatch } from "@bonsai/core";
+import { loadSettings, mergeSettings, validateSettingsPatch, type BonsaiSettings, type SettingsError, type SettingsPatch } from "@bonsai/core";
 
 export class SettingsValidationError extends Error {
   constructor(readonly errors: readonly SettingsError[]) {
@@ -35,24 +35,10 @@ export class SettingsManager {
   }
 
   #load(): BonsaiSettings {
-    const stored = this.persistence.getSettingsJson();
-    if (stored === undefined || stored === null) return DEFAULT_SETTINGS;
-    const whole = validateSettingsPatch(stored);
-    if (whole.ok) return mergeSettings(DEFAULT_SETTINGS, whole.value);
     // keep every valid field, drop the invalid ones
-    this.loadErrors.push(...whole.errors);
-    const bad = new Set(whole.errors.map((e) => e.field));
-    const kept: Record<string, unknown> = {};
-    if (typeof stored === "object") {
-      for (const [section, value] of Object.entries(stored as Record<string, unknown>)) {
-        if (bad.has(section)) continue;
-        if (value && typeof value === "object" && !Array.isArray(value)) {
-          kept[section] = Object.fromEntries(Object.entries(value).filter(([k]) => !bad.has(`${section}.${k}`)));
-        } else kept[section] = value;
-      }
-    }
-    const partial = validateSettingsPatch(kept);
-    return partial.ok ? mergeSettings(DEFAULT_SETTINGS, partial.value) : DEFAULT_SETTINGS;
+    const { settings, errors } = loadSettings(this.persistence.getSettingsJson());
+    this.loadErrors.push(...errors);
+    return settings;
   }
 
   get(): BonsaiSettings {

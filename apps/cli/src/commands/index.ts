@@ -19,6 +19,8 @@ import { importSpec } from "./import.spec";
 import { lsSpec } from "./ls.spec";
 import { exportSpec } from "./export.spec";
 import { searchSpec } from "./search.spec";
+import { whatifSpec } from "./whatif.spec";
+import { amnesiaSpec } from "./amnesia.spec";
 
 export const COMMANDS: readonly CommandEntry[] = [
   { spec: contextSpec, load: async () => (await import("./context")).contextCommand },
@@ -34,4 +36,6 @@ export const COMMANDS: readonly CommandEntry[] = [
   { spec: lsSpec, load: async () => (await import("./ls")).lsCommand },
   { spec: exportSpec, load: async () => (await import("./export")).exportCommand },
   { spec: searchSpec, load: async () => (await import("./search")).searchCommand },
+  { spec: whatifSpec, load: async () => (await import("./whatif")).whatifCommand },
+  { spec: amnesiaSpec, load: async () => (await import("./amnesia")).amnesiaCommand },
 ];
