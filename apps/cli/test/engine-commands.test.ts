@@ -8,7 +8,7 @@ import * as path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openStore } from "@bonsai/store";
 import { useMockOpenAiServer, type MockOpenAiServer } from "@bonsai/testkit";
-import { runCli } from "../src/cli";
+import { bonsai } from "./run-cli";
 
 const mock = useMockOpenAiServer({ beforeAll, afterAll, beforeEach });
 let server: MockOpenAiServer;
@@ -18,13 +18,6 @@ beforeEach(() => {
   dir = mkdtempSync(path.join(tmpdir(), "bonsai-cli-engine-"));
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
-async function bonsai(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  const code = await runCli(argv, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) });
-  return { code, stdout, stderr };
-}
 
 const t = (i: number) => new Date(Date.UTC(2025, 0, 1, 0, 0, i)).toISOString();
 const x = (n: number) => "x".repeat(n);

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateSession, writeSessionJsonl } from "@bonsai/testkit";
-import { runCli } from "../src/cli";
+import { bonsai, json } from "./run-cli";
 
 let dir = "";
 beforeAll(() => {
@@ -16,20 +16,6 @@ beforeAll(() => {
 afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
-
-async function bonsai(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  const code = await runCli(argv, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) });
-  return { code, stdout, stderr };
-}
-
-async function json<T = Record<string, unknown>>(...argv: string[]): Promise<T> {
-  const r = await bonsai(...argv, "--json");
-  expect(r.stderr).toBe("");
-  expect(r.code).toBe(0);
-  return JSON.parse(r.stdout) as T;
-}
 
 const x = (n: number) => "x".repeat(n);
 const usage = (input: number, output = 0, cacheRead = 0, cacheWrite = 0) => ({ input, output, cacheRead, cacheWrite, totalTokens: input + output + cacheRead + cacheWrite });

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore } from "@bonsai/store";
-import { runCli } from "../src/cli";
+import { bonsai, json } from "./run-cli";
 
 let dir = "";
 let savedDb: string | undefined;
@@ -21,20 +21,6 @@ afterAll(() => {
   else process.env.BONSAI_DB = savedDb;
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
-
-async function bonsai(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  const code = await runCli(argv, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) });
-  return { code, stdout, stderr };
-}
-
-async function json<T>(...argv: string[]): Promise<T> {
-  const r = await bonsai(...argv, "--json");
-  expect(r.stderr).toBe("");
-  expect(r.code).toBe(0);
-  return JSON.parse(r.stdout) as T;
-}
 
 const t = (i: number) => new Date(Date.UTC(2025, 0, 1, 0, 0, i)).toISOString();
 const x = (n: number) => "x".repeat(n);
