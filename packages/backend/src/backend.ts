@@ -12,6 +12,7 @@ import { engineHandlers, RequestTracker } from "./engine-handlers";
 import { fileKeyProvider, resolveApiKey, type KeyProvider } from "./keys";
 import { sessionHandlers, SkeletonCache } from "./session-handlers";
 import { forwardEngineEvents, forwardStoreEvents } from "./event-bridge";
+import { whatIfHandlers, WhatIfCaches } from "./whatif-handlers";
 
 export interface BackendOptions {
   /** Bonsai's data folder (database, uploads, api-key file, hooks) */
@@ -125,6 +126,8 @@ export function createBackend(options: BackendOptions): Backend {
   };
 
   const offStore = forwardStoreEvents(store, emit, skeletons);
+  const whatIfCaches = new WhatIfCaches();
+  const offWhatIf = whatIfCaches.follow(store);
   const offEngine = forwardEngineEvents(engine, emit, requests);
   void engine.loadUserHooks().catch((err: unknown) => emit("hookError", { hook: "load", file: null, message: err instanceof Error ? err.message : String(err) }));
 
@@ -138,6 +141,7 @@ export function createBackend(options: BackendOptions): Backend {
     chooseSessionFiles: async () => ({ paths: options.chooseSessionFiles ? await options.chooseSessionFiles() : null }),
     ...sessionHandlers({ store, dataDir, emit, settings: () => engine.getSettings(), skeletons, follow }),
     ...engineHandlers({ store, engine, keys, emit, env, requests, planner }),
+    ...whatIfHandlers({ store, planner, caches: whatIfCaches, settings: () => engine.getSettings() }),
   };
 
   const dispatch = createDispatcher(handlers, { mapError: mapBackendError, onInternalError: options.onInternalError });
@@ -160,6 +164,7 @@ export function createBackend(options: BackendOptions): Backend {
       closed = true;
       follower?.close();
       offStore();
+      offWhatIf();
       offEngine();
       engine.abortCompaction();
       engine.abortBranchSummary();

@@ -3,10 +3,11 @@
  * conversation texts. `InlinePlanner` does it on the calling thread (CLI, tests); `WorkerPlanner`
  * hands it to a pool of worker threads that open their own read-only connection to the SQLite file
  * (WAL), so the host's main thread never blocks on a large session. The store on the main side stays
- * the single writer.
+ * the single writer. The same pool computes a session's amnesia report (core amnesiaReport over all
+ * its entries), the other read of a whole session that should not hold the host's thread.
  */
 import { Worker } from "node:worker_threads";
-import { prepareCompaction, type CompactionPreparation, type CompactionSettings, type SessionEntry } from "@bonsai/core";
+import { amnesiaReport, prepareCompaction, type AmnesiaReport, type CompactionPreparation, type CompactionSettings, type SessionEntry } from "@bonsai/core";
 import { serializePreparation, type SerializedPreparation } from "./compact";
 
 export interface PlanRequest {
@@ -47,20 +48,41 @@ export function planFromPath(path: SessionEntry[], request: PlanRequest): Compac
   return plan;
 }
 
+export interface AmnesiaRequest {
+  sessionId: string;
+  /** the leaf whose path prunings are read on (the session's current leaf) */
+  leafId: string | null;
+}
+
 export interface CompactionPlanner {
   plan(request: PlanRequest): Promise<CompactionPlan>;
+  /** the amnesia report of a whole session */
+  amnesia(request: AmnesiaRequest): Promise<AmnesiaReport>;
   close(): Promise<void>;
 }
 
 export interface PathSource {
   getPath(sessionId: string, leafId?: string | null): SessionEntry[];
+  loadEntries(sessionId: string): SessionEntry[];
+}
+
+/** What a worker (or the inline planner) computes for a job. */
+export type WorkerTask = { kind: "plan"; request: PlanRequest } | { kind: "amnesia"; request: AmnesiaRequest };
+
+export function runTask(source: PathSource, task: WorkerTask): CompactionPlan | AmnesiaReport {
+  if (task.kind === "plan") return planFromPath(source.getPath(task.request.sessionId, task.request.leafId), task.request);
+  return amnesiaReport(source.loadEntries(task.request.sessionId), task.request.leafId);
 }
 
 export class InlinePlanner implements CompactionPlanner {
   constructor(private readonly source: PathSource) {}
 
   async plan(request: PlanRequest): Promise<CompactionPlan> {
-    return planFromPath(this.source.getPath(request.sessionId, request.leafId), request);
+    return runTask(this.source, { kind: "plan", request }) as CompactionPlan;
+  }
+
+  async amnesia(request: AmnesiaRequest): Promise<AmnesiaReport> {
+    return runTask(this.source, { kind: "amnesia", request }) as AmnesiaReport;
   }
 
   async close(): Promise<void> {}
@@ -71,9 +93,9 @@ export interface WorkerJob {
   id: number;
   dbPath: string;
   nativeBinding?: string;
-  request: PlanRequest;
+  task: WorkerTask;
 }
-export type WorkerReply = { id: number; ok: true; plan: CompactionPlan } | { id: number; ok: false; error: string };
+export type WorkerReply = { id: number; ok: true; result: CompactionPlan | AmnesiaReport } | { id: number; ok: false; error: string };
 
 export interface WorkerPlannerOptions {
   /** compaction-worker.mjs (bundled), or compaction-worker.ts (tests, dev: loaded through tsx) */
@@ -92,7 +114,7 @@ interface Slot {
 
 interface Pending {
   job: WorkerJob;
-  resolve: (plan: CompactionPlan) => void;
+  resolve: (result: CompactionPlan | AmnesiaReport) => void;
   reject: (error: Error) => void;
 }
 
@@ -121,7 +143,7 @@ export class WorkerPlanner implements CompactionPlanner {
       if (!running) return;
       this.#running.delete(reply.id);
       slot.busy = false;
-      if (reply.ok) running.pending.resolve(reply.plan);
+      if (reply.ok) running.pending.resolve(reply.result);
       else running.pending.reject(new Error(reply.error));
       this.#drain();
     });
@@ -157,14 +179,22 @@ export class WorkerPlanner implements CompactionPlanner {
     for (const s of this.#slots) if (!s.busy) s.worker.unref();
   }
 
-  plan(request: PlanRequest): Promise<CompactionPlan> {
+  #run(task: WorkerTask): Promise<CompactionPlan | AmnesiaReport> {
     if (this.#closed) return Promise.reject(new Error("the compaction worker pool is closed"));
     return new Promise((resolve, reject) => {
-      const job: WorkerJob = { id: this.#nextId++, dbPath: this.options.dbPath, request };
+      const job: WorkerJob = { id: this.#nextId++, dbPath: this.options.dbPath, task };
       if (this.options.nativeBinding) job.nativeBinding = this.options.nativeBinding;
       this.#queue.push({ job, resolve, reject });
       this.#drain();
     });
+  }
+
+  async plan(request: PlanRequest): Promise<CompactionPlan> {
+    return (await this.#run({ kind: "plan", request })) as CompactionPlan;
+  }
+
+  async amnesia(request: AmnesiaRequest): Promise<AmnesiaReport> {
+    return (await this.#run({ kind: "amnesia", request })) as AmnesiaReport;
   }
 
   async close(): Promise<void> {

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { N } from "./support";
 import { harness, type Harness } from "./harness";
-import { WorkerPlanner } from "../src/index";
+import { InlinePlanner, WorkerPlanner } from "../src/index";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const workerUrl = new URL("../src/worker/compaction-worker.ts", import.meta.url);
@@ -33,6 +33,22 @@ describe("compaction worker pool", () => {
       expect(a.branchEntries).toHaveLength(5);
       expect(b).toEqual(a);
       await expect(pool.plan({ ...request, sessionId: "missing" })).rejects.toThrow(/missing/);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("computes a session's amnesia report in a worker thread; the result equals the inline report", async () => {
+    h = await harness();
+    const [, read] = h.add(N.U("Look at the parser please."), N.AT(["read", { path: "src/parse.ts" }]), N.T("code"), N.U(4000), N.A(400));
+    const kept = h.add(N.U("Keep going with the plan."), N.A(40));
+    h.add(N.C("## Goal\nparser", (kept[0] as { id: string }).id), N.U("Next step now please."), N.AT(["read", { path: "src/parse.ts" }]), N.T("code"));
+    const pool = new WorkerPlanner({ workerUrl, dbPath: path.join(h.dir, "bonsai.db"), size: 1 });
+    try {
+      const request = { sessionId: h.sessionId, leafId: h.store.getLeaf(h.sessionId) };
+      const report = await pool.amnesia(request);
+      expect(report.compactions[0]?.findings.map((f) => [f.kind, f.entryIds[0]])).toEqual([["reread", read?.id]]);
+      expect(report).toEqual(await new InlinePlanner(h.store).amnesia(request));
     } finally {
       await pool.close();
     }

@@ -26,6 +26,10 @@ import {
   settingsPatchSchema,
   settingsStateSchema,
   packedSkeletonSchema,
+  whatIfSettingsSchema,
+  whatIfResultSchema,
+  amnesiaReportSchema,
+  identifierUseSchema,
 } from "./schemas";
 
 const method = <I extends z.ZodType, O extends z.ZodType>(input: I, output: O) => ({ input, output });
@@ -178,6 +182,23 @@ export const contract = {
     z.strictObject({ ...sessionRef, entryId: idSchema, label: z.string().trim().max(200).nullable() }),
     z.object({ labelEntryId: z.string() }),
   ),
+
+  // ------------------------------------------------------------ what-if replay and amnesia report
+  /**
+   * replay the active paths of the sessions under candidate settings (no model call): per session the
+   * file's run and the candidate's, series thinned to maxPoints (default 600), and the totals
+   */
+  whatIf: method(
+    z.strictObject({ sessionIds: z.array(idSchema).min(1).max(12), settings: whatIfSettingsSchema, maxPoints: z.number().int().min(10).max(20_000).optional() }),
+    whatIfResultSchema,
+  ),
+  /** for each compaction and pruning of the session, the signs that the agent lost context, scored */
+  getAmnesiaReport: method(z.strictObject(sessionRef), amnesiaReportSchema),
+  /**
+   * the dry-run summary check: identifiers of what a compaction at the leaf would summarize that the
+   * kept part uses; the client keeps those its summary text does not mention (core missingFromSummary)
+   */
+  getSummaryCheck: method(z.strictObject({ ...sessionRef, leafId: leafIdSchema.optional() }), z.object({ candidates: z.array(identifierUseSchema) })),
 
   // ------------------------------------------------------------ settings and the API key
   getSettings: method(none, settingsStateSchema),

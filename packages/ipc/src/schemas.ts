@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { agree, type Same } from "./type-checks";
-import type { BonsaiSettings, PackedSkeleton, SessionEntry } from "@bonsai/core";
+import type { AmnesiaReport, BonsaiSettings, IdentifierUse, PackedSkeleton, SessionEntry, WhatIfSettings } from "@bonsai/core";
 
 // ---------------------------------------------------------------- primitives
 
@@ -310,8 +310,99 @@ export const settingsStateSchema = z.object({
 });
 export type SettingsState = z.infer<typeof settingsStateSchema>;
 
+// ---------------------------------------------------------------- what-if replay
+
+/** Every value a replay runs with (core WhatIfSettings). */
+export const whatIfSettingsSchema = z.strictObject({
+  compactionEnabled: z.boolean(),
+  reserveTokens: nonNegInt,
+  keepRecentTokens: nonNegInt,
+  /** 0 = contextWindow - reserveTokens */
+  thresholdTokens: nonNegInt,
+  /** 0 = unset */
+  thresholdPercent: nonNegInt.max(100),
+  pruningEnabled: z.boolean(),
+  protectTokens: nonNegInt,
+  minimumSavings: nonNegInt,
+  contextWindow: posInt,
+});
+
+const whatIfCompactionSchema = z.object({
+  /** the entry the compaction follows on the path */
+  atEntryId: z.string(),
+  /** its position on the active path (the chart's x) */
+  atIndex: count,
+  tokensBefore: tokens,
+  firstKeptEntryId: z.string(),
+  summarizedTokens: tokens,
+  isSplitTurn: z.boolean(),
+});
+
+const whatIfTotalsSchema = z.object({ compactions: count, peakContextTokens: tokens, summarizedTokens: tokens, prunedTokens: tokens });
+
+export const whatIfRunSchema = z.object({
+  compactions: z.array(whatIfCompactionSchema),
+  peakContextTokens: tokens,
+  summarizedTokens: tokens,
+  prunedTokens: tokens,
+  /** the context along the path: [position, tokens], thinned to at most maxPoints (each stretch keeps its lowest and highest point) */
+  points: z.array(z.tuple([count, tokens])),
+});
+export type WhatIfRunDto = z.infer<typeof whatIfRunSchema>;
+
+export const whatIfResultSchema = z.object({
+  settings: whatIfSettingsSchema.extend({ threshold: z.number(), protectedTools: z.array(z.string()) }),
+  sessions: z.array(
+    z.object({
+      sessionId: z.string(),
+      title: z.string(),
+      /** entries on the active path */
+      pathLength: count,
+      summaryEstimate: z.union([
+        z.object({ source: z.literal("session"), summaries: count, meanTokens: tokens }),
+        z.object({ source: z.literal("ratio"), ratio: z.number() }),
+      ]),
+      tokensPerEstimatedToken: z.number(),
+      actual: whatIfRunSchema,
+      candidate: whatIfRunSchema,
+    }),
+  ),
+  totals: z.object({ actual: whatIfTotalsSchema, candidate: whatIfTotalsSchema }),
+  /** milliseconds the backend spent on the call (reading the paths the first time, replaying, thinning) */
+  computeMs: z.number(),
+});
+export type WhatIfResult = z.infer<typeof whatIfResultSchema>;
+
+// ---------------------------------------------------------------- amnesia report
+
+export const amnesiaFindingSchema = z.object({
+  kind: z.enum(["reread", "repeatedCall", "recurringError", "restatedInstruction", "droppedIdentifier"]),
+  /** entries on both sides, the earlier ones first */
+  entryIds: z.array(z.string()),
+  detail: z.string(),
+});
+export type AmnesiaFindingDto = z.infer<typeof amnesiaFindingSchema>;
+
+export const amnesiaReportSchema = z.object({
+  compactions: z.array(z.object({ compactionId: z.string(), score: count, findings: z.array(amnesiaFindingSchema) })),
+  prunings: z.array(
+    z.object({ atEntryId: z.string(), prunedAt: z.number(), prunedEntryIds: z.array(z.string()), score: count, findings: z.array(amnesiaFindingSchema) }),
+  ),
+});
+export type AmnesiaReportDto = z.infer<typeof amnesiaReportSchema>;
+
+/** An identifier of the part a compaction would summarize that the kept part uses (the dry-run summary check). */
+export const identifierUseSchema = z.object({
+  identifier: z.object({ value: z.string(), kind: z.enum(["path", "url", "symbol", "errorCode"]) }),
+  spanEntryIds: z.array(z.string()),
+  laterEntryIds: z.array(z.string()),
+});
+
 // ---------------------------------------------------------------- compile-time agreement with core
 
 agree<Same<z.infer<typeof packedSkeletonSchema>, PackedSkeleton>>();
 agree<Same<z.infer<typeof settingsSchema>, BonsaiSettings>>();
 agree<Same<keyof z.infer<typeof settingsSchema>, keyof BonsaiSettings>>();
+agree<Same<z.infer<typeof whatIfSettingsSchema>, WhatIfSettings>>();
+agree<Same<z.infer<typeof amnesiaReportSchema>, AmnesiaReport>>();
+agree<Same<z.infer<typeof identifierUseSchema>, IdentifierUse>>();
