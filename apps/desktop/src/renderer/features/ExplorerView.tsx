@@ -9,6 +9,7 @@ import { CompactionPanel } from "./compaction/CompactionPanel";
 import { ContextView } from "./context/ContextView";
 import { Inspector } from "./inspector/Inspector";
 import { PrunePanel } from "./prune/PrunePanel";
+import { AmnesiaPanel } from "./amnesia/AmnesiaPanel";
 import { useExplorer } from "./store";
 import type { PanelName } from "./store";
 import { TreeCanvas } from "./tree/TreeCanvas";
@@ -19,6 +20,7 @@ const PANELS: Array<{ name: PanelName; title: string; key: string }> = [
   { name: "context", title: "What the model sees", key: "W" },
   { name: "compact", title: "Compact", key: "C" },
   { name: "prune", title: "Prune", key: "P" },
+  { name: "amnesia", title: "Amnesia", key: "A" },
 ];
 
 function Toolbar() {
@@ -82,6 +84,7 @@ function SidePanel() {
         {panel === "context" ? <ContextView /> : null}
         {panel === "compact" ? <CompactionPanel /> : null}
         {panel === "prune" ? <PrunePanel /> : null}
+        {panel === "amnesia" ? <AmnesiaPanel /> : null}
       </div>
     </aside>
   );

@@ -75,6 +75,9 @@ function useShortcuts(): void {
         case "i":
           s.setPanel("inspect");
           return;
+        case "a":
+          s.setPanel("amnesia");
+          return;
         case "s":
           if (sel && !sel.startsWith("seg:")) s.setState({ switchTarget: sel });
           return;

@@ -14,7 +14,7 @@ import type { FlowGraph } from "./tree/layout";
 import { indexTree } from "./tree/model";
 import type { TreeIndex } from "./tree/model";
 
-export type PanelName = "inspect" | "context" | "compact" | "prune";
+export type PanelName = "inspect" | "context" | "compact" | "prune" | "amnesia";
 
 export interface FocusRequest {
   /** flow node id to center, or "fit" for the whole tree */

@@ -9,6 +9,9 @@ import { api } from "../../lib/api";
 import { errorMessage, newRequestId, useExplorer } from "../store";
 import { formatInt } from "../tree/format";
 import { Elapsed } from "./Elapsed";
+// issue 14: the "absent from the summary" check of a dry run
+import { SummaryCheck } from "../amnesia/SummaryCheck";
+import { instructionsWithIdentifiers } from "../amnesia/summary-check";
 
 export function CompactionPanel() {
   const sessionId = useExplorer((s) => s.sessionId);
@@ -44,7 +47,7 @@ export function CompactionPanel() {
 
   const running = job.kind === "running" && (job.what === "compaction" || job.what === "dryRun");
 
-  const run = async (dry: boolean) => {
+  const run = async (dry: boolean, instructionsText = instructions) => {
     if (!sessionId) return;
     const requestId = newRequestId(dry ? "dry" : "compact");
     setState({ job: { kind: "running", what: dry ? "dryRun" : "compaction", requestId, startedAt: Date.now() }, dryRun: null });
@@ -52,7 +55,7 @@ export function CompactionPanel() {
       const outcome: CompactionOutcome = await api().compact({
         sessionId,
         leafId,
-        instructions: instructions.trim() === "" ? undefined : instructions,
+        instructions: instructionsText.trim() === "" ? undefined : instructionsText,
         dryRun: dry,
         requestId,
       });
@@ -162,6 +165,16 @@ export function CompactionPanel() {
         <div className="bz-dryrun" data-testid="dry-run-result">
           <h4>Generated summary (edit before appending)</h4>
           <textarea value={summary} onChange={(e) => setSummary(e.target.value)} rows={12} data-testid="dry-run-summary" />
+          <SummaryCheck
+            summary={summary}
+            dryRunKey={dryRun}
+            disabled={running}
+            onAddAndRetry={(identifiers) => {
+              const next = instructionsWithIdentifiers(instructions, identifiers);
+              setInstructions(next);
+              void run(true, next);
+            }}
+          />
           <label className="bz-label-block">
             Short summary
             <input value={shortSummary} onChange={(e) => setShortSummary(e.target.value)} data-testid="dry-run-short-summary" />

@@ -10,6 +10,8 @@ import { api } from "../../lib/api";
 import { errorMessage, useExplorer } from "../store";
 import { useBonsai } from "../../state/store";
 import { defaultOf, FIELDS, formatField, getField, parseField, patchFor } from "./fields";
+// issue 14: the what-if replay of compaction settings (features/whatif)
+import { WhatIfSection } from "../whatif/WhatIfSection";
 import type { FieldSpec, FieldValue } from "./fields";
 
 function issueMessage(err: unknown): string {
@@ -190,6 +192,8 @@ export function Preferences() {
             Close
           </button>
         </div>
+        {/* issue 14: what-if above the settings it tries */}
+        {state ? <WhatIfSection saved={state.settings} /> : null}
         {state
           ? groups.map((g) => (
               <fieldset key={g}>

@@ -6,6 +6,8 @@ import { memo } from "react";
 import { Handle, Position } from "@xyflow/react";
 import type { NodeProps, NodeTypes } from "@xyflow/react";
 import { useExplorer } from "../store";
+// issue 14: amnesia score on compaction nodes, and the entries of a picked finding
+import { AmnesiaBadge, useAmnesiaHit } from "../amnesia/AmnesiaBadge";
 import { formatTokens, nodeTitle, summaryPreview } from "./format";
 import type { EntryFlowNode, SegmentFlowNode } from "./layout";
 
@@ -26,7 +28,9 @@ function Handles() {
 
 function EntryNodeView({ id, data }: NodeProps<EntryFlowNode>) {
   const selected = useExplorer((s) => s.selectedId === id);
+  const amnesiaHit = useAmnesiaHit(data.entryId);
   const cls = [
+    amnesiaHit ? "bz-amnesia-hit" : "",
     "bz-node",
     `bz-kind-${data.kind}`,
     `bz-region-${data.region}`,
@@ -52,6 +56,7 @@ function EntryNodeView({ id, data }: NodeProps<EntryFlowNode>) {
         <span className="bz-node-title">{nodeTitle(data)}</span>
         {data.thinking ? <span className="bz-badge" title="has thinking">thinking</span> : null}
         {data.pruned ? <span className="bz-badge bz-badge-pruned" data-testid="badge-pruned">pruned</span> : null}
+        {data.kind === "compaction" ? <AmnesiaBadge entryId={data.entryId} /> : null}
         <span className="bz-node-tokens">{data.kind === "meta" ? "" : `${formatTokens(data.tokens)} tok`}</span>
       </div>
       {data.kind === "compaction" ? (
