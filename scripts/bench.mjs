@@ -3,8 +3,8 @@
 // benchmark), and prints what they print (their tables).
 //
 //   pnpm bench                 every packages/*/bench/*.bench.ts and apps/*/bench/*.bench.ts, then
-//                              the explorer benchmark (e2e/bench/explorer.bench.ts, Playwright in
-//                              Chromium against `bonsai serve`; it builds the app first if needed)
+//                              the browser benchmarks (e2e/bench/*.bench.ts: explorer, what-if;
+//                              Playwright in Chromium against `bonsai serve`; the app is built first if needed)
 //   pnpm bench core store      only files whose path contains one of the words
 //
 // Benchmarks are TypeScript run with `node --import tsx`. A benchmark that exits non-zero is
@@ -30,20 +30,20 @@ function benchFiles() {
       }
     }
   }
-  const explorer = path.join(root, "e2e", "bench", "explorer.bench.ts");
-  if (fs.existsSync(explorer)) files.push(explorer);
+  const e2eBench = path.join(root, "e2e", "bench");
+  if (fs.existsSync(e2eBench)) for (const name of fs.readdirSync(e2eBench).sort()) if (name.endsWith(".bench.ts")) files.push(path.join(e2eBench, name));
   return files.filter((f) => filters.length === 0 || filters.some((w) => path.relative(root, f).includes(w)));
 }
 
-/** The explorer benchmark drives the built app in a browser: build it when it is not built. */
-function runExplorer() {
+/** The e2e benchmarks (explorer, what-if) drive the built app in a browser: build it when it is not built. */
+function runInBrowser(file) {
   const built = ["apps/cli/dist/bonsai.mjs", "apps/desktop/out/renderer/index.html"].every((f) => fs.existsSync(path.join(root, f)));
   if (!built) {
     console.log("(building the app first: pnpm build)");
     const b = spawnSync("pnpm", ["build"], { cwd: root, stdio: "inherit" });
     if (b.status !== 0) return b;
   }
-  return spawnSync("pnpm", ["exec", "playwright", "test", "-c", "e2e/bench/playwright.config.ts", "--project", "chromium", "--reporter=list"], { cwd: root, stdio: "inherit" });
+  return spawnSync("pnpm", ["exec", "playwright", "test", "-c", "e2e/bench/playwright.config.ts", "--project", "chromium", "--reporter=list", path.relative(root, file)], { cwd: root, stdio: "inherit" });
 }
 
 const files = benchFiles();
@@ -58,7 +58,7 @@ for (const file of files) {
   console.log(`\n## ${rel}\n`);
   const started = Date.now();
   const result = rel.startsWith("e2e")
-    ? runExplorer()
+    ? runInBrowser(file)
     : spawnSync(process.execPath, ["--import", "tsx", file], { cwd: root, stdio: "inherit", env: { ...process.env, BONSAI_BENCH: "1" } });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   if (result.status !== 0) {

@@ -74,8 +74,13 @@ function toolResultOf(entry: SessionEntry): ToolResultMessage | undefined {
  * pruning.md §2 on `entries` (the current branch path, root -> leaf): walks newest to oldest,
  * protects the newest `protectTokens` of tool output (decided before adding the current result),
  * protected tools and already-pruned results; prunes only when the total saving reaches the minimum.
+ * @param tokensOf the estimate of a result (compaction.md §2.4); a caller that knows it passes it in
  */
-export function planPruning(entries: readonly SessionEntry[], config: PruneConfig = DEFAULT_PRUNE_CONFIG): PrunePlan {
+export function planPruning(
+  entries: readonly SessionEntry[],
+  config: PruneConfig = DEFAULT_PRUNE_CONFIG,
+  tokensOf: (message: ToolResultMessage) => number = estimateTokens,
+): PrunePlan {
   const protectedTools = new Set(config.protectedTools);
   let accumulated = 0;
   const eligible: PruneCandidate[] = [];
@@ -84,7 +89,7 @@ export function planPruning(entries: readonly SessionEntry[], config: PruneConfi
     const entry = entries[i];
     const message = entry && toolResultOf(entry);
     if (!entry || !message) continue;
-    const tokens = estimateTokens(message);
+    const tokens = tokensOf(message);
     const protectedByPosition = accumulated < config.protectTokens;
     accumulated += tokens;
     if (message.prunedAt !== undefined || protectedByPosition || protectedTools.has(message.toolName)) continue;

@@ -363,8 +363,12 @@ export function runWhatIf(prepared: PreparedWhatIf, settings: WhatIfSettings): W
   // the candidate's path, with its current estimates
   const cand: SessionEntry[] = [];
   const candEst: number[] = [];
+  // its tool results (positions in cand, and the entries) and what each message is estimated at
   const toolResults: number[] = [];
+  const toolEntries: SessionEntry[] = [];
+  const tokensOf = new Map<ToolResultMessage, number>();
   let settled = 0;
+  let latestCompaction: readonly CompactionEntry[] = [];
   let live = 0;
   let liveStart = 0;
   let lastAssistant = -1;
@@ -380,23 +384,35 @@ export function runWhatIf(prepared: PreparedWhatIf, settings: WhatIfSettings): W
   };
 
   /** pruning.md §3 at a check: returns the savings inside the live context, or undefined when nothing was pruned */
+  // Planning is skipped when it cannot prune. After a plan that left `potential` tokens to save
+  // (0 when it pruned), appending Δ tokens of tool output can add at most 2Δ + the largest result:
+  // older results leave the protected newest part by at most Δ (plus the one that straddles its
+  // edge), and the new results are Δ together. Below the minimum, the plan would prune nothing.
   let planned = -1;
+  let potential = 0;
+  let addedSincePlan = 0;
+  let largestResult = 0;
   const prune = (): number | undefined => {
-    // the same path plans the same: after a plan, nothing is left to prune until a result is added
-    if (planned === toolResults.length) return undefined;
+    if (planned === toolResults.length || potential + 2 * addedSincePlan + largestResult < pruneConfig.minimumSavings) return undefined;
     planned = toolResults.length;
+    addedSincePlan = 0;
     // results that are pruned or protected by name never become candidates, and protection counts
     // from the newest result back: a prefix of them cannot change the plan
     while (settled < toolResults.length && isSettled(toolResults[settled] as number)) settled++;
-    const window = toolResults.slice(settled).map((k) => cand[k] as SessionEntry);
-    const plan = planPruning(window, pruneConfig);
+    const window = toolEntries.slice(settled);
+    const plan = planPruning(window, pruneConfig, (m) => tokensOf.get(m) ?? estimateTokens(m));
+    potential = plan.prunedCount > 0 ? 0 : plan.potentialTokensSaved;
     if (plan.prunedCount === 0) return undefined;
     let inContext = 0;
     for (const result of applyPruning(window, plan, now)) {
       const k = toolResults[settled + result.index] as number;
-      const saved = (candEst[k] as number) - estimateTokens(result.message);
-      cand[k] = { ...(cand[k] as SessionEntry), message: result.message } as SessionEntry;
-      candEst[k] = (candEst[k] as number) - saved;
+      const after = estimateTokens(result.message);
+      const saved = (candEst[k] as number) - after;
+      const entry = { ...(cand[k] as SessionEntry), message: result.message } as SessionEntry;
+      cand[k] = entry;
+      toolEntries[settled + result.index] = entry;
+      tokensOf.set(result.message, after);
+      candEst[k] = after;
       if (k >= liveStart) {
         live -= saved;
         inContext += saved;
@@ -425,6 +441,7 @@ export function runWhatIf(prepared: PreparedWhatIf, settings: WhatIfSettings): W
     };
     cand.push(entry);
     candEst.push(0);
+    latestCompaction = [entry];
     liveStart = liveContextStart(cand).keptFrom;
     live = summary;
     for (let k = liveStart; k < cand.length; k++) live += candEst[k] as number;
@@ -444,7 +461,8 @@ export function runWhatIf(prepared: PreparedWhatIf, settings: WhatIfSettings): W
     if (!settings.compactionEnabled || messageIndex < 0) return;
     const saved = settings.pruningEnabled ? prune() : undefined;
     const message = assistantOf(cand[messageIndex]) as AssistantMessage;
-    if (skipsCompactionCheck(message, skipAbortedCheck, cand)) return;
+    // the rule looks at the latest compaction of the path only
+    if (skipsCompactionCheck(message, skipAbortedCheck, latestCompaction)) return;
     const tokens = thresholdInputTokens(message, saved ?? 0);
     if (tokens !== undefined && shouldCompact(tokens, settings.contextWindow, threshold)) compact();
   };
@@ -471,7 +489,14 @@ export function runWhatIf(prepared: PreparedWhatIf, settings: WhatIfSettings): W
       }
       cand.push(pushed);
       candEst.push(est[i] as number);
-      if (toolResultOf(pushed)) toolResults.push(cand.length - 1);
+      const result = toolResultOf(pushed);
+      if (result) {
+        toolResults.push(cand.length - 1);
+        toolEntries.push(pushed);
+        tokensOf.set(result, est[i] as number);
+        addedSincePlan += est[i] as number;
+        if (!protectedTools.has(result.toolName) && (est[i] as number) > largestResult) largestResult = est[i] as number;
+      }
       if (assistant) lastAssistant = cand.length - 1;
     }
     const value = Math.max(0, Math.round((actualSeries[i] as number) + r * (live - (liveActual[i] as number))));

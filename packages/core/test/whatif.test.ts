@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
+  applyPruning,
   compactionThreshold,
   DEFAULT_PRUNE_CONFIG,
   DEFAULT_SETTINGS,
@@ -181,6 +182,36 @@ describe("what-if replay", () => {
           expect(more).toBeGreaterThanOrEqual(fewer);
         },
       ),
+      { numRuns: Number(process.env.WHATIF_RUNS ?? 150) },
+    );
+  });
+
+  it("pruning as the rule prunes at every check, planned only when it can prune (property)", () => {
+    // without compactions (a window no session reaches), the candidate's pruning is planPruning and
+    // applyPruning at each check: after every final reply and before every prompt
+    const naive = (path: SessionEntry[], config: { protectTokens: number; minimumSavings: number }) => {
+      const seen: SessionEntry[] = [];
+      let saved = 0;
+      const check = () => {
+        const plan = planPruning(seen, { ...DEFAULT_PRUNE_CONFIG, ...config });
+        for (const r of applyPruning(seen, plan, 1)) seen[r.index] = { ...seen[r.index]!, message: r.message } as SessionEntry;
+        saved += plan.tokensSaved;
+      };
+      for (const e of path) {
+        if (e.type === "message" && e.message.role === "user" && seen.some((x) => assistantOf(x))) check();
+        seen.push(e);
+        if (assistantOf(e) && assistantOf(e)!.stopReason !== "toolUse") check();
+      }
+      return saved;
+    };
+    const turn = fc.record({ prompt: fc.integer({ min: 0, max: 2000 }), tools: fc.array(fc.integer({ min: 0, max: 80000 }), { maxLength: 4 }), reply: fc.integer({ min: 0, max: 2000 }), tool: fc.constantFrom("bash", "read", "grep") });
+    fc.assert(
+      fc.property(fc.array(turn, { minLength: 1, maxLength: 40 }), fc.integer({ min: 0, max: 60000 }), fc.integer({ min: 0, max: 40000 }), (turns, protectTokens, minimumSavings) => {
+        const path = recordedSession(turns);
+        const r = whatIf(path, settings({ contextWindow: 100_000_000, reserveTokens: 0, protectTokens, minimumSavings }));
+        expect(r.candidate.compactions).toEqual([]);
+        expect(r.candidate.prunedTokens).toBe(naive(path, { protectTokens, minimumSavings }));
+      }),
       { numRuns: Number(process.env.WHATIF_RUNS ?? 150) },
     );
   });

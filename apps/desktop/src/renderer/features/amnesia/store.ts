@@ -49,8 +49,9 @@ export const useAmnesia = create<AmnesiaState>()((set, get) => ({
 
   pick(finding) {
     set({ highlight: new Set(finding.entryIds), picked: finding });
-    const latest = finding.entryIds[finding.entryIds.length - 1];
-    if (latest) useExplorer.getState().reveal(latest, "amnesia");
+    // every entry comes out of its collapsed segment; the latest ends selected and centred
+    const explorer = useExplorer.getState();
+    for (const id of finding.entryIds) explorer.reveal(id, "amnesia");
   },
 }));
 

@@ -178,7 +178,7 @@ export function WhatIfSection({ saved }: { saved: BonsaiSettings }) {
       ) : null}
       {sessionIds.length === 0 ? <div className="bz-empty">Choose a session to replay.</div> : null}
       {result ? (
-        <div className="bz-whatif-result" data-testid="whatif-result" data-update-ms={updateMs === null ? undefined : Math.round(updateMs)} data-running={state.running ? "true" : undefined}>
+        <div className="bz-whatif-result" data-testid="whatif-result" data-update-ms={updateMs === null ? undefined : Math.round(updateMs)} data-compute-ms={Math.round(result.computeMs)} data-running={state.running ? "true" : undefined}>
           <div className="bz-whatif-legend" aria-hidden>
             <span className="bz-whatif-key bz-whatif-key-actual" /> as recorded
             <span className="bz-whatif-key bz-whatif-key-candidate" /> with these settings
