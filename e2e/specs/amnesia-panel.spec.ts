@@ -74,14 +74,18 @@ test("the badge on a compaction, the findings panel, and the entries of a findin
   await expect(findings.nth(0)).toContainText("src/http/client.ts read again once");
   await expect(findings.nth(3)).toContainText("withBackoff");
 
-  // picking the restated instruction marks both user messages and selects the later one
+  // picking the restated instruction marks both user messages and selects (and centres) the later one
   await findings.nth(2).click();
-  await expect(treeNode(page, "m0")).toHaveClass(/bz-amnesia-hit/);
   await expect(treeNode(page, "m8")).toHaveClass(/bz-amnesia-hit/);
-  await expect(treeNode(page, "m9")).not.toHaveClass(/bz-amnesia-hit/);
   await expect(treeNode(page, "m8")).toHaveAttribute("data-selected", "true");
-  // an entry id of a finding reveals that entry
-  await section.getByTestId("amnesia-finding").nth(0).locator("..").getByTestId("amnesia-entry").first().click();
+  await expect(treeNode(page, "m9")).not.toHaveClass(/bz-amnesia-hit/);
+  // an entry id of a finding reveals that entry: the earlier user message, marked too
+  const entries = findings.nth(2).locator("..").getByTestId("amnesia-entry");
+  await expect(entries).toHaveText(["m0", "m8"]);
+  await entries.first().click();
+  await expect(treeNode(page, "m0")).toHaveAttribute("data-selected", "true");
+  await expect(treeNode(page, "m0")).toHaveClass(/bz-amnesia-hit/);
+  await findings.nth(0).locator("..").getByTestId("amnesia-entry").first().click();
   await expect(treeNode(page, "m1")).toHaveAttribute("data-selected", "true");
   await screenshot(page, testInfo, "amnesia-panel-light");
   await page.emulateMedia({ colorScheme: "dark" });
