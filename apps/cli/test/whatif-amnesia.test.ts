@@ -2,7 +2,7 @@
  * `bonsai whatif` and `bonsai amnesia`, run in process through runCli on session files written to
  * a temp dir and on a real database (BONSAI_DB): JSON shapes, values, text output, errors.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -169,4 +169,21 @@ describe("bonsai amnesia", () => {
     expect((await bonsai("amnesia", writeSession("plain", 2))).stdout).toMatch(/no compaction or pruning to look at/);
     expect((await bonsai("amnesia", path.join(dir, "missing.jsonl"))).stderr).toMatch(/no such file/);
   });
+});
+
+const realDir = path.resolve(import.meta.dirname, "../../../../shared/fixtures/real");
+const realFiles = existsSync(realDir) ? readdirSync(realDir).flatMap((agent) => (agent.includes(".") ? [] : readdirSync(path.join(realDir, agent)).filter((f) => f.endsWith(".jsonl")).map((f) => path.join(realDir, agent, f)))) : [];
+
+describe.skipIf(realFiles.length === 0)("on every recorded session of ../shared/fixtures/real", () => {
+  it("whatif and amnesia answer with their JSON shapes (pi, Claude Code and Codex files)", async () => {
+    for (const file of realFiles) {
+      const r = await json<Report>("whatif", file, "--reserve", "60000");
+      expect(r.candidate.series.length, file).toBe(r.actual.series.length);
+      expect(r.candidate.peakContextTokens, file).toBeGreaterThanOrEqual(0);
+      const off = await json<Report>("whatif", file, "--no-compaction");
+      expect(off.candidate.compactions, file).toEqual([]);
+      const a = await json<{ compactions: { score: number }[]; prunings: unknown[] }>("amnesia", file);
+      for (const c of a.compactions) expect(c.score, file).toBeGreaterThanOrEqual(0);
+    }
+  }, 120_000);
 });

@@ -20,9 +20,9 @@ export function skipsCompactionCheck(message: AssistantMessage, skipAbortedCheck
 /**
  * Steps 8-9 and Bonsai deviation 10: the context size compared with the threshold, the message's
  * usage less what the pruning of this check saved inside the live context; undefined for an error
- * reply (it has no usable usage).
+ * reply (it has no usable usage) and for a reply recorded without usage (some agents' files).
  */
 export function thresholdInputTokens(message: AssistantMessage, prunedTokensInContext: number): number | undefined {
-  if (message.stopReason === "error") return undefined;
+  if (message.stopReason === "error" || typeof message.usage !== "object" || message.usage === null) return undefined;
   return Math.max(0, calculateContextTokens(message.usage) - prunedTokensInContext);
 }

@@ -153,6 +153,14 @@ describe("what-if replay", () => {
     const r = whatIf(noUsage, settings());
     expect(r.settings.tokensPerEstimatedToken).toBe(1);
     expect(r.actual.peakContextTokens).toBeGreaterThan(0);
+    // replies recorded without a usage object at all (some agents' files)
+    const without = noUsage.map((e) => {
+      const a = assistantOf(e);
+      if (!a) return e;
+      const { usage: _usage, ...rest } = a;
+      return { ...e, message: rest } as unknown as SessionEntry;
+    });
+    expect(whatIf(without, settings({ contextWindow: 1000, reserveTokens: 0 })).candidate.compactions).toEqual([]);
   });
 
   it("larger reserveTokens never gives fewer compactions (property)", () => {
