@@ -6,6 +6,7 @@
  */
 import type OpenAI from "openai";
 import type { AssistantMessage, LlmMessage, Usage, UserContentBlock } from "@bonsai/core";
+import { STREAM_LIMITS } from "./bounded-fetch";
 import { describeModelError, isAbortError } from "./errors";
 import { createOpenAiClient, type OpenAiEndpoint } from "./openai-summarizer";
 
@@ -119,7 +120,7 @@ export async function streamTurn(messages: readonly LlmMessage[], options: Strea
     return result;
   };
   if (options.signal?.aborted) return finish("aborted", "Request was aborted");
-  const client = createOpenAiClient(options.endpoint);
+  const client = createOpenAiClient(options.endpoint, STREAM_LIMITS);
   try {
     const params: OpenAI.ChatCompletionCreateParamsStreaming = {
       model: options.model,

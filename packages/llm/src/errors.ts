@@ -5,6 +5,7 @@
  * first and the provider's own text verbatim, and appends retry headers as `name: value`.
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
+import { ResponseLimitError } from "./bounded-fetch";
 
 const RETRY_HEADERS = ["retry-after-ms", "retry-after", "x-ratelimit-reset-ms", "x-ratelimit-reset"] as const;
 
@@ -16,6 +17,8 @@ export function isAbortError(error: unknown, signal?: AbortSignal): boolean {
 
 /** A message for a failed model call, e.g. `429 Rate limit reached, retry-after: 2`. */
 export function describeModelError(error: unknown): string {
+  if (error instanceof ResponseLimitError) return error.message;
+  if (error instanceof Error && error.cause instanceof ResponseLimitError) return error.cause.message;
   if (error instanceof APIConnectionTimeoutError) return "Connection error: request timed out";
   if (error instanceof APIConnectionError) {
     const cause = error.cause instanceof Error && error.cause.message ? ` (${error.cause.message})` : "";

@@ -6,3 +6,4 @@ export * from "./offline-summarizer";
 export * from "./retry";
 export * from "./chat";
 export * from "./prompts";
+export * from "./bounded-fetch";

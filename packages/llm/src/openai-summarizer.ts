@@ -4,6 +4,7 @@
  * several instances in order (retry.ts). The SDK's own retries are off: Bonsai's policy decides.
  */
 import OpenAI from "openai";
+import { boundedFetch, SUMMARY_RESPONSE_LIMITS, type ResponseLimits } from "./bounded-fetch";
 import { describeModelError, isAbortError } from "./errors";
 import { abortedResponse, joinTextBlocks, type SummarizeOptions, type SummarizeResponse, type Summarizer } from "./summarizer";
 
@@ -15,13 +16,15 @@ export interface OpenAiEndpoint {
   timeoutMs?: number;
 }
 
-export function createOpenAiClient(endpoint: OpenAiEndpoint): OpenAI {
+/** A client whose answers are read within `limits` (default: a summary's JSON body). */
+export function createOpenAiClient(endpoint: OpenAiEndpoint, limits: ResponseLimits = SUMMARY_RESPONSE_LIMITS): OpenAI {
   return new OpenAI({
     baseURL: endpoint.baseUrl,
     // the SDK refuses an empty key; local servers ignore the header
     apiKey: endpoint.apiKey || "bonsai-no-key",
     maxRetries: 0,
     timeout: endpoint.timeoutMs ?? 600_000,
+    fetch: boundedFetch(limits),
   });
 }
 

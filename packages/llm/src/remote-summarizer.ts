@@ -3,6 +3,7 @@
  * `{systemPrompt, prompt}` as JSON, answer `{summary: string}`. No model, no key, no maxTokens are
  * sent. Unlike the reference, the request is cancelled by the abort signal (Bonsai deviation 8).
  */
+import { readBoundedText, ResponseLimitError, SUMMARY_RESPONSE_LIMITS } from "./bounded-fetch";
 import { abortedResponse, type SummarizeOptions, type SummarizeResponse, type Summarizer } from "./summarizer";
 
 export class RemoteSummarizer implements Summarizer {
@@ -32,10 +33,11 @@ export class RemoteSummarizer implements Summarizer {
     }
     let text: string;
     try {
-      text = await response.text();
-    } catch {
+      text = await readBoundedText(response, SUMMARY_RESPONSE_LIMITS.maxBytes);
+    } catch (error) {
       if (signal?.aborted) return abortedResponse();
-      throw new Error(`Remote compaction failed (${response.status} ${response.statusText})`);
+      if (error instanceof ResponseLimitError) throw new Error(`Remote compaction failed (${error.message})`, { cause: error });
+      throw new Error(`Remote compaction failed (${response.status} ${response.statusText})`, { cause: error });
     }
     if (!response.ok) throw new Error(`Remote compaction failed (${response.status} ${response.statusText})`);
     let body: unknown;

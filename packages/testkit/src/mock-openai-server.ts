@@ -33,7 +33,22 @@ export type ChatReply =
   /** stream these chunks, then hang until the client aborts */
   | { kind: "stream-then-hang"; chunks: string[]; model?: string }
   /** a raw body, e.g. malformed JSON or a truncated SSE stream */
-  | { kind: "raw"; status?: number; body: string; contentType?: string; model?: string };
+  | { kind: "raw"; status?: number; body: string; contentType?: string; model?: string }
+  /** a huge body of `bytes` bytes written as fast as the client reads it (FloodReply) */
+  | ({ kind: "flood"; model?: string } & FloodReply);
+
+/**
+ * A body of `bytes` bytes: `filler` repeated (default "x", so no line ends at all), written in
+ * 64 KiB pieces as fast as the client reads them; it stops when the client goes away, and the
+ * request's `bytesSent` says how far it got (a client that bounds what it reads stops early).
+ */
+export interface FloodReply {
+  bytes: number;
+  status?: number;
+  /** default application/json */
+  contentType?: string;
+  filler?: string;
+}
 
 /** One scripted answer of the remote summarization route. */
 export type RemoteReply =
@@ -41,7 +56,8 @@ export type RemoteReply =
   | { kind: "error"; status: number; statusText?: string; body?: string }
   | { kind: "json"; body: unknown }
   | { kind: "hang" }
-  | { kind: "raw"; status?: number; body: string; contentType?: string };
+  | { kind: "raw"; status?: number; body: string; contentType?: string }
+  | ({ kind: "flood" } & FloodReply);
 
 export interface RecordedRequest {
   /** 1-based order of arrival over all routes */
@@ -55,6 +71,8 @@ export interface RecordedRequest {
   body: unknown;
   /** true once the client went away before an answer was complete */
   aborted: boolean;
+  /** body bytes of a "flood" answer written before it ended or the client went away */
+  bytesSent?: number;
 }
 
 /** The request body of a chat completion as the server saw it (the fields tests look at). */
@@ -175,6 +193,22 @@ export async function startMockOpenAiServer(options: MockOpenAiServerOptions = {
     res.end(text);
   };
 
+  const flood = async (req: RecordedRequest, res: http.ServerResponse, reply: FloodReply) => {
+    res.writeHead(reply.status ?? 200, { "content-type": reply.contentType ?? "application/json", "content-length": reply.bytes });
+    const piece = Buffer.from((reply.filler ?? "x").repeat(Math.ceil(65536 / (reply.filler ?? "x").length)).slice(0, 65536));
+    req.bytesSent = 0;
+    while (req.bytesSent < reply.bytes && !res.destroyed) {
+      const n = Math.min(piece.length, reply.bytes - req.bytesSent);
+      const more = res.write(n === piece.length ? piece : piece.subarray(0, n));
+      req.bytesSent += n;
+      if (!more) await new Promise<void>((resolve) => {
+        res.once("drain", resolve);
+        res.once("close", resolve);
+      });
+    }
+    if (!res.destroyed) res.end();
+  };
+
   const answerChat = async (req: RecordedRequest, res: http.ServerResponse) => {
     const body = (req.body ?? {}) as ChatRequestBody;
     chatCount++;
@@ -188,6 +222,8 @@ export async function startMockOpenAiServer(options: MockOpenAiServerOptions = {
         res.writeHead(reply.status ?? 200, { "content-type": reply.contentType ?? "application/json" });
         res.end(reply.body);
         return;
+      case "flood":
+        return flood(req, res, reply);
       case "error":
         sendJson(res, reply.status, { error: { message: reply.message ?? http.STATUS_CODES[reply.status] ?? "error", type: "server_error", code: reply.code ?? null } }, reply.headers, reply.statusText);
         return;
@@ -252,6 +288,8 @@ export async function startMockOpenAiServer(options: MockOpenAiServerOptions = {
         res.writeHead(reply.status ?? 200, { "content-type": reply.contentType ?? "application/json" });
         res.end(reply.body);
         return;
+      case "flood":
+        return flood(req, res, reply);
     }
   };
 
@@ -306,7 +344,7 @@ export async function startMockOpenAiServer(options: MockOpenAiServerOptions = {
         if (Array.isArray(b.remote)) remoteQueue.push(...b.remote);
         sendJson(res, 200, { pending: chatQueue.length + remoteQueue.length });
       } else if (route === "GET /__mock/requests") {
-        sendJson(res, 200, requests.filter((r) => !r.path.startsWith("/__mock/")).map(({ seq: s, method, path: p, body: b, aborted }) => ({ seq: s, method, path: p, body: b, aborted })));
+        sendJson(res, 200, requests.filter((r) => !r.path.startsWith("/__mock/")).map(({ seq: s, method, path: p, body: b, aborted, bytesSent }) => ({ seq: s, method, path: p, body: b, aborted, bytesSent })));
       } else if (route === "POST /__mock/reset") {
         resetState();
         sendJson(res, 200, { ok: true });
