@@ -22,3 +22,4 @@ export * from "./overflow";
 export * from "./compaction-check";
 export * from "./whatif";
 export * from "./amnesia";
+export * from "./limits";

@@ -10,14 +10,18 @@ import {
   computeFileLists,
   convertToLlm,
   formatFileOperations,
+  MAX_SHORT_SUMMARY_CHARS,
+  MAX_SUMMARY_REPLY_CHARS,
   prepareBranchEntries,
+  summaryTooLong,
   serializeConversation,
   type CompactionPreparation,
   type CompactionSettings,
   type FileListDetails,
   type SessionEntry,
 } from "@bonsai/core";
-import { prompt, type SummarizeResponse, type Summarizer, type SummaryPurpose } from "@bonsai/llm";
+import { prompt, type SummarizeOptions, type SummarizeResponse, type Summarizer, type SummaryPurpose } from "@bonsai/llm";
+import { EngineError, ModelError } from "./errors";
 import {
   BRANCH_SUMMARY_MAX_TOKENS,
   branchSummaryPrompt,
@@ -90,8 +94,26 @@ export function stripFileTags(summary: string): string {
   return summary.replace(TAG_BLOCK, "").trimEnd();
 }
 
+/**
+ * One summarizer call. A summarizer that throws (the remote endpoint) becomes a ModelError with its
+ * message; a reply longer than `maxChars` is refused (a runaway reply is never stored).
+ */
+async function complete(summarizer: Summarizer, system: string, text: string, options: SummarizeOptions, maxChars: number): Promise<SummarizeResponse> {
+  let response: SummarizeResponse;
+  try {
+    response = await summarizer.complete(system, text, options);
+  } catch (error) {
+    if (options.signal?.aborted) return { text: "", stopReason: "aborted" };
+    throw new ModelError(error instanceof Error ? error.message : String(error), { cause: error });
+  }
+  if (response.stopReason !== "error" && response.text.length > maxChars) {
+    return { ...response, stopReason: "error", errorMessage: summaryTooLong("the model's reply", response.text.length, maxChars) };
+  }
+  return response;
+}
+
 function responseText(response: SummarizeResponse, failure: string): string {
-  if (response.stopReason === "error") throw new Error(`${failure}: ${response.errorMessage || "Unknown error"}`);
+  if (response.stopReason === "error") throw new ModelError(`${failure}: ${response.errorMessage || "Unknown error"}`);
   return response.text;
 }
 
@@ -102,7 +124,7 @@ type PrepForCompact = Pick<
 
 /** Summarizes a prepared compaction; any thrown error aborts the whole compaction (nothing persisted). */
 export async function compact(preparation: PrepForCompact, summarizers: CompactionSummarizers, options: CompactOptions = {}): Promise<CompactionResult> {
-  if (!preparation.firstKeptEntryId) throw new Error("First kept entry has no ID - session may need migration");
+  if (!preparation.firstKeptEntryId) throw new EngineError("First kept entry has no ID - session may need migration");
   const { signal, customInstructions, promptOverride, extraContext } = options;
   const serialized = options.serialized ?? serializePreparation(preparation);
   const maxTokens = compactionMaxTokens(preparation.settings.reserveTokens);
@@ -111,7 +133,8 @@ export async function compact(preparation: PrepForCompact, summarizers: Compacti
   let offline = false;
   const call = async (summarizer: Summarizer, text: string, tokens: number, purpose: SummaryPurpose, failure: string) => {
     if (summarizer.kind === "offline") offline = true;
-    return responseText(await summarizer.complete(system, text, { maxTokens: tokens, reasoning: "high", signal, purpose }), failure);
+    const maxChars = purpose === "short" ? MAX_SHORT_SUMMARY_CHARS : MAX_SUMMARY_REPLY_CHARS;
+    return responseText(await complete(summarizer, system, text, { maxTokens: tokens, reasoning: "high", signal, purpose }, maxChars), failure);
   };
 
   const generateHistory = () => {
@@ -172,7 +195,12 @@ export async function generateBranchSummary(entries: readonly SessionEntry[], op
   const { messages, fileOps } = prepareBranchEntries(entries, budget);
   if (messages.length === 0) return { summary: NO_CONTENT_TO_SUMMARIZE, readFiles: [], modifiedFiles: [], offline: false };
   const text = branchSummaryPrompt(serializeConversation(convertToLlm(messages)), options.customInstructions);
-  const response = await options.summarizer.complete(prompt("system"), text, { maxTokens: BRANCH_SUMMARY_MAX_TOKENS, signal: options.signal, purpose: "branch" });
+  let response: SummarizeResponse;
+  try {
+    response = await complete(options.summarizer, prompt("system"), text, { maxTokens: BRANCH_SUMMARY_MAX_TOKENS, signal: options.signal, purpose: "branch" }, MAX_SUMMARY_REPLY_CHARS);
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
   if (response.stopReason === "aborted") return { aborted: true };
   if (response.stopReason === "error") return { error: response.errorMessage || "Summarization failed" };
   const { readFiles, modifiedFiles } = computeFileLists(fileOps);

@@ -42,6 +42,7 @@ import {
   type Candidate,
   type Summarizer,
 } from "@bonsai/llm";
+import { EngineError, ModelError } from "./errors";
 import { compact as summarizeCompaction, generateBranchSummary, type CompactionResult, type SummaryDetails } from "./compact";
 import { EngineEventEmitter, type AutoCompactionReason, type EngineEventName, type EngineEvents, type EngineListener } from "./events";
 import { HookRunner, type HookHandlers } from "./hooks";
@@ -159,12 +160,6 @@ interface CompactionState {
   done: Promise<unknown>;
 }
 
-export class EngineError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "EngineError";
-  }
-}
 
 function isLoopback(url: string): boolean {
   try {
@@ -239,6 +234,11 @@ export class Engine {
   /** Validates (throws SettingsValidationError naming the field), persists and applies. */
   updateSettings(patch: unknown): BonsaiSettings {
     return this.#settings.update(patch);
+  }
+
+  /** Reads the persisted settings again (another process, e.g. `bonsai config set`, may have changed them). */
+  reloadSettings(): BonsaiSettings {
+    return this.#settings.reload();
   }
 
   /** Settings problems found in the stored settings at start (those fields use their defaults). */
@@ -674,14 +674,20 @@ export class Engine {
     return buildSessionContext(this.#store.getContextEntries(sessionId, leafId), leafId).messages;
   }
 
-  /** One turn plus the generic retries of transient failures (triggers-and-hooks.md §2.3). */
+  /**
+   * One turn plus the generic retries of transient failures (triggers-and-hooks.md §2.3). A failed
+   * reply that is retried is not appended (unlike pi, which keeps one error entry per attempt): the
+   * session gets the final reply only, so a prompt that fails for good leaves one error entry. If
+   * the retry is aborted during its delay, the held error is appended then.
+   */
   async #turnWithRetries(sessionId: string, userEntryId: string, signal: AbortSignal): Promise<PromptOutcome> {
     const retry = this.#settings.get().retry;
     for (let attempt = 0; ; attempt++) {
-      const outcome = await this.#turn(sessionId, userEntryId, signal);
-      const msg = outcome.message;
       const window = this.#settings.get().model.contextWindow;
-      if (!(retry.enabled && attempt < retry.maxRetries && isRetryableAssistantError(msg, window))) {
+      const willRetry = (msg: AssistantMessage) => retry.enabled && attempt < retry.maxRetries && isRetryableAssistantError(msg, window);
+      const outcome = await this.#turn(sessionId, userEntryId, signal, willRetry);
+      const msg = outcome.message;
+      if (!willRetry(msg)) {
         if (attempt > 0) {
           this.#events.emit("auto_retry_end", withoutUndefined({ sessionId, scope: "turn" as const, success: msg.stopReason !== "error", attempt, finalError: msg.stopReason === "error" ? msg.errorMessage : undefined }));
         }
@@ -696,7 +702,8 @@ export class Engine {
       try {
         await abortableSleep(delayMs, controller.signal);
       } catch {
-        return outcome;
+        // no retry after all: the failed reply held back is the prompt's one error entry
+        return state.discard ? outcome : this.#appendReply(sessionId, outcome);
       } finally {
         unlink();
         if (this.#turns.get(sessionId) === state) this.#turns.delete(sessionId);
@@ -704,7 +711,14 @@ export class Engine {
     }
   }
 
-  async #turn(sessionId: string, userEntryId: string, signal: AbortSignal): Promise<PromptOutcome> {
+  #appendReply(sessionId: string, outcome: PromptOutcome): PromptOutcome {
+    const entry = this.#store.appendEntry(sessionId, { type: "message", message: outcome.message });
+    this.#events.emit("leaf_changed", { sessionId, leafId: entry.id });
+    return { ...outcome, assistantEntryId: entry.id };
+  }
+
+  /** One model call; the reply is appended unless the turn was discarded or `holdBack(reply)` says it will be retried. */
+  async #turn(sessionId: string, userEntryId: string, signal: AbortSignal, holdBack: (message: AssistantMessage) => boolean): Promise<PromptOutcome> {
     const settings = this.#settings.get();
     const controller = new AbortController();
     const state: TurnState = { controller, discard: false };
@@ -730,14 +744,10 @@ export class Engine {
         signal: controller.signal,
         onDelta: (delta) => this.#events.emit("turn_delta", { sessionId, delta }),
       });
-      let entryId: string | undefined;
-      if (!state.discard) {
-        const entry = this.#store.appendEntry(sessionId, { type: "message", message });
-        entryId = entry.id;
-        this.#events.emit("leaf_changed", { sessionId, leafId: entry.id });
-      }
-      this.#events.emit("turn_end", { sessionId, message, entryId });
-      return withoutUndefined({ message, userEntryId, assistantEntryId: entryId });
+      let outcome: PromptOutcome = { message, userEntryId };
+      if (!state.discard && !holdBack(message)) outcome = this.#appendReply(sessionId, outcome);
+      this.#events.emit("turn_end", { sessionId, message, entryId: outcome.assistantEntryId });
+      return outcome;
     } finally {
       unlink();
       if (this.#turns.get(sessionId) === state) this.#turns.delete(sessionId);
@@ -806,7 +816,7 @@ export class Engine {
           contextWindow: this.modelConfigured ? settings.model.contextWindow : 0,
         });
         if (outcome.aborted || signal.aborted) return aborted();
-        if (outcome.error !== undefined) throw new EngineError(outcome.error);
+        if (outcome.error !== undefined) throw new ModelError(outcome.error);
         summaryText = outcome.summary;
         const details: SummaryDetails = { readFiles: outcome.readFiles, modifiedFiles: outcome.modifiedFiles };
         if (outcome.offline) details.summarizer = "offline";

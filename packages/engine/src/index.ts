@@ -5,3 +5,4 @@ export * from "./hooks";
 export * from "./planner";
 export * from "./settings-manager";
 export * from "./engine";
+export * from "./errors";

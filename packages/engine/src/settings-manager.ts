@@ -20,7 +20,7 @@ export interface SettingsPersistence {
 export class SettingsManager {
   #persisted: BonsaiSettings;
   #effective: BonsaiSettings;
-  /** problems found in the persisted settings at load (those fields fall back to their defaults) */
+  /** problems found in the persisted settings at the last load (those fields fall back to their defaults) */
   readonly loadErrors: SettingsError[] = [];
 
   constructor(
@@ -35,6 +35,7 @@ export class SettingsManager {
   }
 
   #load(): BonsaiSettings {
+    this.loadErrors.length = 0;
     // keep every valid field, drop the invalid ones
     const { settings, errors } = loadSettings(this.persistence.getSettingsJson());
     this.loadErrors.push(...errors);
@@ -45,8 +46,25 @@ export class SettingsManager {
     return this.#effective;
   }
 
-  /** Validates, persists and applies a partial update; throws SettingsValidationError naming the field. */
+  /**
+   * Reads the persisted settings again: another process (`bonsai config set`) may have changed them.
+   * Announces the new settings when they differ.
+   */
+  reload(): BonsaiSettings {
+    const persisted = this.#load();
+    if (JSON.stringify(persisted) === JSON.stringify(this.#persisted)) return this.#effective;
+    this.#persisted = persisted;
+    this.#effective = mergeSettings(persisted, this.overrides);
+    this.onChange(this.#effective);
+    return this.#effective;
+  }
+
+  /**
+   * Validates, persists and applies a partial update; throws SettingsValidationError naming the field.
+   * The update goes onto what is persisted now, so a change made meanwhile by another process is kept.
+   */
   update(patch: unknown): BonsaiSettings {
+    this.#persisted = this.#load();
     const check = validateSettingsPatch(patch, this.#persisted);
     if (!check.ok) throw new SettingsValidationError(check.errors);
     const next = mergeSettings(this.#persisted, check.value);

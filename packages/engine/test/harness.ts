@@ -6,7 +6,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import type { SessionEntry, SettingsPatch } from "@bonsai/core";
 import { openStore, type SqliteSessionStore } from "@bonsai/store";
-import type { MockOpenAiServer } from "@bonsai/testkit";
+import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
+import { useMockOpenAiServer, type MockOpenAiServer } from "@bonsai/testkit";
 import { createEngine, type CreateEngineOptions, type Engine, type EngineEventName, type EngineEvents } from "../src/index";
 
 export interface Harness {
@@ -55,4 +56,18 @@ export async function harness(options: Partial<CreateEngineOptions> & { settings
 
 export function eventsOf<K extends EngineEventName>(h: Harness, name: K): EngineEvents[K][] {
   return h.events.filter((e) => e.name === name).map((e) => e.payload as EngineEvents[K]);
+}
+
+/**
+ * The file's loopback model server (reset before each test) and the test's harness (closed after
+ * it): `const t = useLoopbackHarness()`, then `t.h = await harness(...)` and `t.server()`.
+ */
+export function useLoopbackHarness(): { server: () => MockOpenAiServer; h: Harness | undefined } {
+  const server = useMockOpenAiServer({ beforeAll, afterAll, beforeEach });
+  const state: { server: () => MockOpenAiServer; h: Harness | undefined } = { server, h: undefined };
+  afterEach(async () => {
+    await state.h?.close();
+    state.h = undefined;
+  });
+  return state;
 }
