@@ -5,14 +5,20 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { createEngine, InlinePlanner, SettingsValidationError, EngineError, WorkerPlanner, type CompactionPlanner, type Engine, type CreateEngineOptions } from "@bonsai/engine";
+import { createEngine, InlinePlanner, SettingsValidationError, EngineError, ModelError, WorkerPlanner, type CompactionPlanner, type Engine, type CreateEngineOptions } from "@bonsai/engine";
 import { createDispatcher, IpcError, type Dispatch, type EventName, type EventPayload, type EventSink, type Handlers } from "@bonsai/ipc";
 import { openStore, SessionLookupError, StoreError, NewerDatabaseError, DB_FILE_NAME, writeThroughFromEnv, type SessionStore } from "@bonsai/store";
+import { Downloads, type PreparedDownload } from "./downloads";
 import { engineHandlers, RequestTracker } from "./engine-handlers";
+import { exportHandlers } from "./export-handlers";
+import type { HostDialogs } from "./dialogs";
+import { hostSettingsInfo } from "./host-policy";
+import { importHandlers } from "./import-handlers";
 import { fileKeyProvider, resolveApiKey, type KeyProvider } from "./keys";
-import { sessionHandlers, SkeletonCache } from "./session-handlers";
+import { prepareSkeletons, sessionHandlers, SkeletonCache, toSummary } from "./session-handlers";
 import { forwardEngineEvents, forwardStoreEvents } from "./event-bridge";
 import { whatIfHandlers, WhatIfCaches } from "./whatif-handlers";
+import { Uploads } from "./uploads";
 
 export interface BackendOptions {
   /** Bonsai's data folder (database, uploads, api-key file, hooks) */
@@ -25,8 +31,11 @@ export interface BackendOptions {
   keyProvider?: KeyProvider;
   mode?: "electron" | "browser";
   version?: string;
-  /** the native file picker (Electron); absent in browser mode */
-  chooseSessionFiles?: () => Promise<string[] | null>;
+  /**
+   * The desktop app's native dialogs (its main process): import, export and folder settings go
+   * through them. Absent in browser mode: uploads, downloads, host settings read-only.
+   */
+  dialogs?: HostDialogs;
   /** the engine's compaction worker pool (the bundled compaction-worker.mjs) */
   worker?: { url: URL; size?: number };
   /** engine options for tests and the CLI (summarizer factory, overrides, offline) */
@@ -46,6 +55,8 @@ export interface Backend {
   onEvent(listener: (event: string, payload: unknown) => void): () => void;
   /** the API key for the host's own use (never sent to the renderer) */
   apiKey(): string | null;
+  /** a prepared export (exportSession's url), once; the server streams the file, then calls done() */
+  takeDownload(id: string): (PreparedDownload & { done: () => void }) | undefined;
   close(): Promise<void>;
 }
 
@@ -55,6 +66,7 @@ export function mapBackendError(err: unknown): IpcError | undefined {
     return new IpcError("invalid_payload", err.message, err.errors.map((e) => ({ path: e.field ? `patch.${e.field}` : "patch", message: e.message })));
   }
   if (err instanceof SessionLookupError) return new IpcError("not_found", err.message);
+  if (err instanceof ModelError) return new IpcError("upstream", err.message);
   if (err instanceof EngineError) {
     if (/cancelled|aborted/i.test(err.message)) return new IpcError("aborted", err.message);
     if (/not found/i.test(err.message)) return new IpcError("not_found", err.message);
@@ -114,6 +126,9 @@ export function createBackend(options: BackendOptions): Backend {
     ? new WorkerPlanner({ workerUrl: options.worker.url, dbPath, nativeBinding: options.nativeBinding, size: 1 })
     : new InlinePlanner(store);
   const skeletons = new SkeletonCache(store);
+  const uploads = new Uploads(dataDir);
+  const downloads = new Downloads(dataDir);
+  const hostSettings = hostSettingsInfo(dataDir, dbPath);
   const requests = new RequestTracker();
   let follower: { close(): void } | null = null;
   const followed = new Set<string>();
@@ -136,11 +151,28 @@ export function createBackend(options: BackendOptions): Backend {
       mode: options.mode ?? "browser",
       version: options.version ?? "0.0.0",
       dataDir,
-      nativeDialogs: options.chooseSessionFiles !== undefined,
+      nativeDialogs: options.dialogs !== undefined,
     }),
-    chooseSessionFiles: async () => ({ paths: options.chooseSessionFiles ? await options.chooseSessionFiles() : null }),
-    ...sessionHandlers({ store, dataDir, emit, settings: () => engine.getSettings(), skeletons, follow }),
-    ...engineHandlers({ store, engine, keys, emit, env, requests, planner }),
+    ...sessionHandlers({ store, emit, settings: () => engine.getSettings(), skeletons, follow }),
+    ...importHandlers({
+      store,
+      emit,
+      uploads,
+      env,
+      dialogs: options.dialogs,
+      hostCommands: { config: hostSettings.command, import: hostSettings.importCommand },
+      sessionDirs: () => engine.reloadSettings().sessionDirs,
+      title: (sessionId) => {
+        const s = store.getSession(sessionId);
+        return s ? toSummary(s).title : null;
+      },
+      imported: (results, reports) => {
+        for (const r of reports) if (r.sessionId) skeletons.invalidate(r.sessionId);
+        prepareSkeletons(skeletons, results);
+      },
+    }),
+    ...exportHandlers({ store, downloads, dialogs: options.dialogs }),
+    ...engineHandlers({ store, engine, keys, emit, env, requests, planner, dialogs: options.dialogs, hostSettings }),
     ...whatIfHandlers({ store, planner, caches: whatIfCaches, settings: () => engine.getSettings() }),
   };
 
@@ -159,10 +191,13 @@ export function createBackend(options: BackendOptions): Backend {
       return () => listeners.delete(listener);
     },
     apiKey: () => resolveApiKey(keys, engine.getSettings().model.apiKeyEnv, env).key,
+    takeDownload: (id) => downloads.take(id),
     async close() {
       if (closed) return;
       closed = true;
       follower?.close();
+      uploads.close();
+      downloads.close();
       offStore();
       offWhatIf();
       offEngine();

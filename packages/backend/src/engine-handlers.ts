@@ -12,6 +12,8 @@ import {
 import type { CompactionPlanner, Engine } from "@bonsai/engine";
 import { IpcError, type CompactionPlan, type EventSink, type Handlers, type SettingsState } from "@bonsai/ipc";
 import type { SessionStore } from "@bonsai/store";
+import type { HostDialogs } from "./dialogs";
+import { guardSettingsPatch, hostSettingsState, type HostSettingsInfo } from "./host-policy";
 import { resolveApiKey, type KeyProvider } from "./keys";
 import { requireSession } from "./session-handlers";
 import { testConnection } from "./test-connection";
@@ -28,6 +30,7 @@ type EngineHandlerNames =
   | "prompt"
   | "getSettings"
   | "setSettings"
+  | "pickSettingsFolder"
   | "setApiKey"
   | "clearApiKey"
   | "testConnection";
@@ -42,6 +45,10 @@ export interface EngineHandlerDeps {
   requests: RequestTracker;
   /** compaction planning (a worker pool in the app and `bonsai serve`, inline in tests) */
   planner: CompactionPlanner;
+  /** the desktop app's native dialogs (folder picker, confirmations); absent in browser mode */
+  dialogs?: HostDialogs;
+  /** how host settings change on the host (the `bonsai config set` command, the database) */
+  hostSettings: HostSettingsInfo;
 }
 
 /** Which client request a session's running compaction / branch summary / turn belongs to. */
@@ -75,7 +82,7 @@ export function engineHandlers(deps: EngineHandlerDeps): Pick<Handlers, EngineHa
   const settingsState = (): SettingsState => {
     const settings = engine.getSettings();
     const { source } = resolveApiKey(keys, settings.model.apiKeyEnv, deps.env);
-    return { settings, hasApiKey: source !== null, apiKeySource: source, apiKeyStorage: keys.storage };
+    return { settings, hasApiKey: source !== null, apiKeySource: source, apiKeyStorage: keys.storage, hostSettings: hostSettingsState(deps.hostSettings, deps.dialogs) };
   };
 
   return {
@@ -226,10 +233,24 @@ export function engineHandlers(deps: EngineHandlerDeps): Pick<Handlers, EngineHa
       }
     },
 
-    getSettings: () => settingsState(),
-    setSettings: ({ patch }) => {
+    getSettings: () => {
+      // `bonsai config set` may have changed them since
+      engine.reloadSettings();
+      return settingsState();
+    },
+    setSettings: async ({ patch }) => {
+      await guardSettingsPatch(patch, engine.reloadSettings(), deps.dialogs, deps.hostSettings);
       engine.updateSettings(patch);
       return settingsState();
+    },
+    pickSettingsFolder: async ({ field }) => {
+      if (!deps.dialogs) throw new IpcError("unavailable", "browser mode has no folder picker: folders are set on the host with `bonsai config set`");
+      const folder = await deps.dialogs.chooseFolder(field);
+      if (folder === null) return { cancelled: true, state: settingsState() };
+      // the folder comes from the main process's picker (the user chose it), not from the window
+      const current = engine.reloadSettings();
+      engine.updateSettings(field === "hooksDir" ? { hooksDir: folder } : { sessionDirs: [...new Set([...current.sessionDirs, folder])] });
+      return { cancelled: false, state: settingsState() };
     },
     setApiKey: async ({ key }) => {
       await keys.set(key);

@@ -6,17 +6,47 @@
  *
  *   main -> host  {t:"init", options} {t:"call", id, method, params} {t:"answer", id, ok, value|error} {t:"close"}
  *   host -> main  {t:"ready"} {t:"init-error", message} {t:"result", id, result} {t:"event", event, payload} {t:"closed"}
- *                 {t:"ask", id, what, key?}   (what the host cannot do itself: native dialogs, the OS keychain)
+ *                 {t:"ask", id, what, ...}    (what the host cannot do itself: native dialogs, the OS keychain)
+ *                   what: openSessionFiles | saveSessionFile {fileName, format} | chooseFolder {field}
+ *                         | confirmSettings {changes} | setKey {key} | clearKey
  *
  * The API key reaches the host in memory only (from the keychain, via init); saving or clearing it
  * is asked of the main process, which owns safeStorage.
  */
 import { IpcError, type CallResult } from "@bonsai/ipc";
 import { createBackend, type Backend, type BackendOptions } from "./backend";
+import type { ExportFormat, FolderSetting, HostDialogs, SettingChange } from "./dialogs";
 import type { KeyProvider } from "./keys";
 import type { HostInit, PortLike, PortMessage } from "./remote";
 
-type Ask = { what: "chooseSessionFiles" } | { what: "setKey"; key: string } | { what: "clearKey" };
+type Ask =
+  | { what: "openSessionFiles" }
+  | { what: "saveSessionFile"; fileName: string; format: ExportFormat }
+  | { what: "chooseFolder"; field: FolderSetting }
+  | { what: "confirmSettings"; changes: readonly SettingChange[] }
+  | { what: "setKey"; key: string }
+  | { what: "clearKey" };
+
+const isPath = (v: unknown): v is string => typeof v === "string" && v !== "";
+
+/** The main process's dialogs, asked over the port; what comes back is checked for its shape. */
+function dialogsOverPort(ask: (question: Ask) => Promise<unknown>): HostDialogs {
+  return {
+    openSessionFiles: async () => {
+      const v = await ask({ what: "openSessionFiles" });
+      return Array.isArray(v) && v.every(isPath) ? v : null;
+    },
+    saveSessionFile: async (fileName, format) => {
+      const v = await ask({ what: "saveSessionFile", fileName, format });
+      return isPath(v) ? v : null;
+    },
+    chooseFolder: async (field) => {
+      const v = await ask({ what: "chooseFolder", field });
+      return isPath(v) ? v : null;
+    },
+    confirmSettings: async (changes) => (await ask({ what: "confirmSettings", changes })) === true,
+  };
+}
 
 /** Host side: wait for init, create the backend, answer calls, forward events. Resolves with the backend. */
 export function serveBackendOverPort(port: PortLike, extra: Pick<BackendOptions, "engine" | "env" | "onInternalError"> = {}): Promise<Backend> {
@@ -58,7 +88,7 @@ export function serveBackendOverPort(port: PortLike, extra: Pick<BackendOptions,
             mode: "electron",
             version: init.version,
             worker: init.workerUrl ? { url: new URL(init.workerUrl) } : undefined,
-            chooseSessionFiles: init.nativeDialogs ? async () => (await ask({ what: "chooseSessionFiles" })) as string[] | null : undefined,
+            dialogs: init.nativeDialogs ? dialogsOverPort(ask) : undefined,
           });
         } catch (err) {
           port.postMessage({ t: "init-error", message: err instanceof Error ? err.message : String(err) });

@@ -2,4 +2,5 @@ export { createBackend, backendDbPath, mapBackendError, type Backend, type Backe
 export { fileKeyProvider, resolveApiKey, API_KEY_FILE, type KeyProvider } from "./keys";
 // the browser-mode server (needs `ws`) is a separate entry: import { startServer } from "@bonsai/backend/server"
 export { serveBackendOverPort } from "./host";
+export type { HostDialogs, SettingChange, FolderSetting, ExportFormat } from "./dialogs";
 export { connectBackendOverPort, type PortLike, type PortMessage, type HostInit, type HostAnswers, type RemoteBackend } from "./remote";

@@ -4,6 +4,9 @@
  * store or the engine.
  */
 import type { CallResult, Dispatch } from "@bonsai/ipc";
+import type { HostDialogs, SettingChange } from "./dialogs";
+
+export type { ExportFormat, FolderSetting, HostDialogs, SettingChange } from "./dialogs";
 
 export interface PortLike {
   postMessage(message: unknown): void;
@@ -31,8 +34,8 @@ export interface PortMessage {
   [k: string]: unknown;
 }
 
-export interface HostAnswers {
-  chooseSessionFiles(): Promise<string[] | null>;
+/** What the main process answers: its native dialogs (HostDialogs) and the OS keychain. */
+export interface HostAnswers extends HostDialogs {
   setKey(key: string): void | Promise<void>;
   clearKey(): void | Promise<void>;
 }
@@ -111,7 +114,11 @@ export function connectBackendOverPort(port: PortLike, init: HostInit, answers: 
         for (const l of listeners) l(m.event, m.payload);
       } else if (m.t === "ask" && typeof m.id === "number") {
         const id = m.id;
-        if (m.what === "chooseSessionFiles") answer(id, () => answers.chooseSessionFiles());
+        if (m.what === "openSessionFiles") answer(id, () => answers.openSessionFiles());
+        else if (m.what === "saveSessionFile" && typeof m.fileName === "string" && (m.format === "jsonl" || m.format === "markdown")) {
+          answer(id, () => answers.saveSessionFile(m.fileName as string, m.format as "jsonl" | "markdown"));
+        } else if (m.what === "chooseFolder" && (m.field === "hooksDir" || m.field === "sessionDirs")) answer(id, () => answers.chooseFolder(m.field as "hooksDir" | "sessionDirs"));
+        else if (m.what === "confirmSettings" && Array.isArray(m.changes)) answer(id, () => answers.confirmSettings(m.changes as SettingChange[]));
         else if (m.what === "setKey" && typeof m.key === "string") answer(id, () => answers.setKey(m.key as string));
         else if (m.what === "clearKey") answer(id, () => answers.clearKey());
         else answer(id, () => Promise.reject(new Error(`unknown request ${String(m.what)}`)));

@@ -1,7 +1,9 @@
 /**
  * Browser mode (`bonsai serve`): the built renderer over HTTP and the backend over a WebSocket, on
  * 127.0.0.1 only. A random token is printed in the URL; a WebSocket upgrade without that token,
- * from a foreign Origin, or to a foreign Host (DNS rebinding) is refused with 403.
+ * from a foreign Origin, or to a foreign Host (DNS rebinding) is refused with 403. A frame larger
+ * than MAX_FRAME_BYTES closes its connection (files arrive in chunks: uploadChunk). Exports are
+ * downloads: GET /download/<id>?token=… streams a prepared export once (exportSession gives the id).
  */
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import * as fs from "node:fs";
@@ -10,11 +12,14 @@ import * as path from "node:path";
 import type { AddressInfo } from "node:net";
 import { WebSocketServer, type WebSocket } from "ws";
 import { eventFrame, handleCallFrame, MAX_FRAME_BYTES, type Dispatch } from "@bonsai/ipc";
+import { DOWNLOAD_PATH } from "./downloads";
 
 export interface ServableBackend {
   dispatch: Dispatch;
   /** subscribe to every event the backend pushes */
   onEvent(listener: (event: string, payload: unknown) => void): () => void;
+  /** a prepared export, once (see downloads.ts); absent: no downloads */
+  takeDownload?(id: string): { file: string; fileName: string; mimeType: string; done: () => void } | undefined;
 }
 
 export interface ServerOptions {
@@ -102,10 +107,16 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
       return;
     }
     let pathname: string;
+    let url: URL;
     try {
-      pathname = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname);
+      url = new URL(req.url ?? "/", "http://x");
+      pathname = decodeURIComponent(url.pathname);
     } catch {
       res.writeHead(400).end();
+      return;
+    }
+    if (pathname.startsWith(DOWNLOAD_PATH)) {
+      serveDownload(req, res, pathname.slice(DOWNLOAD_PATH.length), url.searchParams.get("token") ?? "");
       return;
     }
     let file = path.join(rendererDir, path.normalize(pathname));
@@ -126,6 +137,43 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     if (req.method === "HEAD") res.end();
     else fs.createReadStream(file).pipe(res);
   });
+
+  const serveDownload = (req: http.IncomingMessage, res: http.ServerResponse, id: string, given: string) => {
+    if (req.method !== "GET") {
+      res.writeHead(405, { allow: "GET" }).end();
+      return;
+    }
+    if (!sameToken(given, token)) {
+      res.writeHead(403, { "content-type": "text/plain" }).end("missing or wrong token\n");
+      return;
+    }
+    const download = options.backend.takeDownload?.(id);
+    if (!download) {
+      res.writeHead(404, { "content-type": "text/plain" }).end("this download is gone: each export link works once, for a few minutes; export again\n");
+      return;
+    }
+    let size: number;
+    try {
+      size = fs.statSync(download.file).size;
+    } catch {
+      download.done();
+      res.writeHead(404, { "content-type": "text/plain" }).end("this download is gone; export again\n");
+      return;
+    }
+    res.writeHead(200, {
+      "content-type": download.mimeType,
+      "content-length": size,
+      "content-disposition": `attachment; filename="${download.fileName.replace(/[^\x20-\x7e]|["\\]/g, "_")}"; filename*=UTF-8''${encodeURIComponent(download.fileName)}`,
+      "cache-control": "no-store",
+      "x-content-type-options": "nosniff",
+    });
+    const stream = fs.createReadStream(download.file);
+    res.on("close", () => {
+      stream.destroy();
+      download.done();
+    });
+    stream.pipe(res);
+  };
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
   const clients = new Set<WebSocket>();

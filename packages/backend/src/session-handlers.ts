@@ -1,25 +1,22 @@
 /**
- * Handlers over the store (and pure core): sessions, imports, tree and entry reads, export, search,
- * labels, context preview, plans. Thin: each maps contract DTOs to store calls.
+ * Handlers over the store (and pure core): sessions, tree and entry reads, search, labels, context
+ * preview. Thin: each maps contract DTOs to store calls. Imports: import-handlers.ts; exports:
+ * export-handlers.ts.
  */
-import * as fs from "node:fs";
 import * as path from "node:path";
 import { estimateTokens, messageFromEntry, packSkeleton, type BonsaiSettings, type PackedSkeleton, type SkeletonNode, type TreeSkeleton } from "@bonsai/core";
 import { IpcError, type EntryDetail, type EventSink, type Handlers, type ImportResult, type SessionSummary } from "@bonsai/ipc";
-import type { ImportReport, SessionStore, SessionSummary as StoredSummary } from "@bonsai/store";
+import type { SessionStore, SessionSummary as StoredSummary } from "@bonsai/store";
 import { contextPreview, skeletonPath } from "./context-preview";
 import { contractSnippets } from "./search-snippet";
-import { saveUpload } from "./uploads";
 
 type SessionHandlerNames =
   | "listSessions"
-  | "importSessions"
   | "openSession"
   | "getSkeleton"
   | "getSkeletonTail"
   | "getEntry"
   | "getEntries"
-  | "exportSession"
   | "searchSessions"
   | "deleteSession"
   | "getContextPreview"
@@ -27,22 +24,11 @@ type SessionHandlerNames =
 
 export interface SessionHandlerDeps {
   store: SessionStore;
-  dataDir: string;
   emit: EventSink;
   settings: () => BonsaiSettings;
   skeletons: SkeletonCache;
   /** start following the source file of an opened session */
   follow: (sessionId: string) => void;
-}
-
-const MAX_WARNINGS = 20;
-
-function isDirectory(file: string): boolean {
-  try {
-    return fs.statSync(file).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 export function toSummary(s: StoredSummary): SessionSummary {
@@ -58,22 +44,6 @@ export function toSummary(s: StoredSummary): SessionSummary {
     leafId: s.leafId,
     sourcePath: s.sourcePath,
     ...(s.detached !== null ? { detached: s.detached } : {}),
-  };
-}
-
-function toImportResult(source: string, report: ImportReport, store: SessionStore): ImportResult {
-  const ok = report.status !== "failed" && report.status !== "not-a-session";
-  const warnings = report.issues.slice(0, MAX_WARNINGS).map((i) => (i.line > 0 ? `line ${i.line}: ${i.message}` : i.message));
-  if (report.issues.length > MAX_WARNINGS) warnings.push(`… and ${report.issues.length - MAX_WARNINGS} more issues`);
-  const session = report.sessionId ? store.getSession(report.sessionId) : undefined;
-  return {
-    source,
-    ok,
-    sessionId: ok ? report.sessionId : null,
-    title: session ? toSummary(session).title : null,
-    entriesImported: report.entriesAdded,
-    warnings,
-    error: ok ? null : report.message,
   };
 }
 
@@ -160,6 +130,24 @@ export class SkeletonCache {
   }
 }
 
+/**
+ * A session just imported is usually the next one opened: its skeleton is read once the import's
+ * answer is on its way (a 100,000-entry skeleton is ~0.6 s of CPU), so openSession finds it ready.
+ */
+export function prepareSkeletons(skeletons: SkeletonCache, results: readonly ImportResult[]): void {
+  const ids = results.flatMap((r) => (r.ok && r.sessionId ? [r.sessionId] : [])).slice(-PREPARED_SKELETONS);
+  if (ids.length === 0) return;
+  setImmediate(() => {
+    for (const id of ids) {
+      try {
+        skeletons.packed(id);
+      } catch {
+        // removed meanwhile: openSession will say so
+      }
+    }
+  });
+}
+
 export function requireSession(store: SessionStore, sessionId: string): StoredSummary {
   const s = store.getSession(sessionId);
   if (!s) throw new IpcError("not_found", `no session ${sessionId}`);
@@ -185,55 +173,8 @@ export function sessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, Sessio
     };
   };
   const activeIds = (sessionId: string) => skeletons.path(sessionId, store.getLeaf(sessionId)).ids;
-  /**
-   * A session just imported is usually the next one opened: its skeleton is read once the import's
-   * answer is on its way (a 100,000-entry skeleton is ~0.6 s of CPU), so openSession finds it ready.
-   */
-  const prepareSkeletons = (results: readonly ImportResult[]): void => {
-    const ids = results.flatMap((r) => (r.ok && r.sessionId ? [r.sessionId] : [])).slice(-PREPARED_SKELETONS);
-    if (ids.length === 0) return;
-    setImmediate(() => {
-      for (const id of ids) {
-        try {
-          skeletons.packed(id);
-        } catch {
-          // removed meanwhile: openSession will say so
-        }
-      }
-    });
-  };
-
   return {
     listSessions: () => ({ sessions: store.listSessions().map(toSummary) }),
-
-    importSessions: async ({ paths = [], files = [], requestId }) => {
-      const sources: { source: string; file: string }[] = [
-        ...paths.map((p) => ({ source: p, file: path.resolve(p) })),
-        ...files.map((f) => ({ source: f.name, file: saveUpload(deps.dataDir, f.name, f.content) })),
-      ];
-      const results: ImportResult[] = [];
-      for (let i = 0; i < sources.length; i++) {
-        const { source, file } = sources[i]!;
-        const progress = (done: number, total: number, finished: boolean) =>
-          emit("importProgress", { requestId: requestId ?? null, source, fileIndex: i, fileCount: sources.length, done, total, finished });
-        progress(0, 0, false);
-        try {
-          const onProgress = (p: { bytesDone: number; bytesTotal: number }) => progress(p.bytesDone, p.bytesTotal, false);
-          // a folder imports every *.jsonl below it (e.g. ~/.pi/agent/sessions)
-          const reports = isDirectory(file) ? (await store.importPaths([file], { onProgress })).reports : [await store.importFile(file, { onProgress })];
-          for (const report of reports) {
-            results.push(toImportResult(reports.length > 1 ? report.sourcePath : source, report, store));
-            if (report.sessionId) skeletons.invalidate(report.sessionId);
-          }
-        } catch (err) {
-          results.push({ source, ok: false, sessionId: null, title: null, entriesImported: 0, warnings: [], error: err instanceof Error ? err.message : String(err) });
-        }
-        progress(1, 1, true);
-      }
-      // the store announces new and re-imported sessions (sessionsChanged) itself
-      prepareSkeletons(results);
-      return { results };
-    },
 
     openSession: ({ sessionId }) => {
       const session = requireSession(store, sessionId);
@@ -260,21 +201,6 @@ export function sessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, Sessio
       requireSession(store, sessionId);
       const active = activeIds(sessionId);
       return { entries: entryIds.map((id) => detail(sessionId, id, active)) };
-    },
-
-    exportSession: async ({ sessionId, format, path: target }) => {
-      const s = requireSession(store, sessionId);
-      const stem = (s.sourcePath ? path.basename(s.sourcePath, ".jsonl") : s.id).replace(/^[0-9a-f]{16}-/, "");
-      const fileName = `${stem}.${format === "jsonl" ? "jsonl" : "md"}`;
-      const mimeType = format === "jsonl" ? "application/x-ndjson" : "text/markdown; charset=utf-8";
-      if (target) {
-        const file = path.resolve(target);
-        if (format === "jsonl") await store.exportJsonl(sessionId, file);
-        else await store.exportMarkdown(sessionId, file);
-        return { fileName: path.basename(file), mimeType, content: null, path: file };
-      }
-      const content = format === "jsonl" ? store.renderJsonl(sessionId) : await store.exportMarkdown(sessionId);
-      return { fileName, mimeType, content, path: null };
     },
 
     searchSessions: ({ query, sessionId, limit }) => {

@@ -6,6 +6,7 @@ import { unpackSkeleton, type PackedSkeleton } from "@bonsai/core";
 import { METHOD_NAMES, contract, type CallResult } from "@bonsai/ipc";
 import { generateSession, sessionToJsonl } from "@bonsai/testkit";
 import { createBackend, type Backend } from "../src/index";
+import { importUpload, ok } from "./support";
 
 const fixture = path.resolve(import.meta.dirname, "../../../../shared/fixtures/before-compaction.jsonl");
 const hasFixture = fs.existsSync(fixture);
@@ -15,7 +16,8 @@ let backend: Backend;
 
 beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "bonsai-backend-"));
-  backend = createBackend({ dataDir: dir, env: { BONSAI_TEST_KEY: "" } });
+  // the folder the window may import from: an agents' session folder of this host
+  backend = createBackend({ dataDir: dir, env: { BONSAI_TEST_KEY: "", BONSAI_SESSIONS_DIRS: path.join(dir, "agent-sessions") } });
 });
 afterEach(async () => {
   await backend.close();
@@ -26,10 +28,6 @@ async function call(method: string, params: unknown): Promise<CallResult> {
   return backend.dispatch(method, params);
 }
 
-function ok<T>(r: CallResult): T {
-  if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
-  return r.value as T;
-}
 
 /** A small valid session: header + user + assistant. */
 function tinySession(id = "s-tiny"): string {
@@ -65,9 +63,7 @@ describe("createBackend", () => {
   it("imports uploaded contents, lists, opens and reads the session; outputs match the contract", async () => {
     const events: string[] = [];
     backend.onEvent((e) => events.push(e));
-    const imported = ok<{ results: { ok: boolean; sessionId: string; entriesImported: number }[] }>(
-      await call("importSessions", { files: [{ name: "tiny.jsonl", content: tinySession() }], requestId: "r1" }),
-    );
+    const imported = await importUpload(backend.dispatch, "tiny.jsonl", tinySession(), "r1");
     expect(imported.results).toMatchObject([{ ok: true, entriesImported: 2 }]);
     expect(events).toContain("importProgress");
     expect(events).toContain("sessionsChanged");
@@ -89,8 +85,10 @@ describe("createBackend", () => {
     expect(preview.contextWindow).toBe(200000);
 
     const exported = contract.exportSession.output.parse(ok(await call("exportSession", { sessionId, format: "jsonl" })));
-    expect(exported.content?.split("\n").filter(Boolean)).toHaveLength(3);
     expect(exported.fileName).toBe("tiny.jsonl");
+    const download = backend.takeDownload(exported.url.slice("/download/".length))!;
+    expect(fs.readFileSync(download.file, "utf8").split("\n").filter(Boolean)).toHaveLength(3);
+    download.done();
 
     const missing = await call("getEntry", { sessionId, entryId: "nope" });
     expect(missing.ok ? null : missing.error.code).toBe("not_found");
@@ -107,11 +105,11 @@ describe("createBackend", () => {
   });
 
   it("reports a file that is not a session as a failed import, not a crash", async () => {
-    const r = ok<{ results: { ok: boolean; error: string | null }[] }>(await call("importSessions", { files: [{ name: "notes.jsonl", content: "hello\nworld\n" }] }));
+    const r = await importUpload(backend.dispatch, "notes.jsonl", "hello\nworld\n");
     expect(r.results[0]!.ok).toBe(false);
-    expect(r.results[0]!.error).toBeTruthy();
-    const missing = ok<{ results: { ok: boolean; error: string | null }[] }>(await call("importSessions", { paths: [path.join(dir, "absent.jsonl")] }));
-    expect(missing.results[0]!.ok).toBe(false);
+    expect(r.results[0]!.error).toBe("not a session file: it has no line of JSON");
+    const missing = ok<{ results: { ok: boolean; error: string | null }[] }>(await call("importSessions", { paths: [path.join(dir, "agent-sessions", "absent.jsonl")] }));
+    expect(missing.results[0]).toMatchObject({ ok: false, error: "the file could not be read: no such file or folder" });
   });
 
   it("refuses invalid settings naming the field, and persists valid ones", async () => {
@@ -149,9 +147,7 @@ describe("createBackend", () => {
   it.skipIf(!hasFixture)("compacts the real fixture (offline summarizer): dry run, commit of an edited summary, abort when idle", async () => {
     // the fixture lives in ../shared: import an uploaded copy so write-through can never touch it
     const original = fs.readFileSync(fixture);
-    const copy = ok<{ results: { sessionId: string; ok: boolean }[] }>(
-      await call("importSessions", { files: [{ name: "copy.jsonl", content: original.toString("utf8") }] }),
-    );
+    const copy = await importUpload(backend.dispatch, "copy.jsonl", original);
     expect(copy.results[0]!.ok).toBe(true);
     const id = copy.results[0]!.sessionId;
     expect(ok<{ sessions: { sourcePath: string }[] }>(await call("listSessions", {})).sessions[0]!.sourcePath.startsWith(dir)).toBe(true);
@@ -174,7 +170,7 @@ describe("createBackend", () => {
 
   it("plans, applies and restores pruning; the inspector shows the original of a pruned output", async () => {
     const content = sessionToJsonl(generateSession({ entries: 400, seed: 7, contentScale: 12, compactionInterval: 0, branchProbability: 0 }));
-    const { results } = ok<{ results: { sessionId: string }[] }>(await call("importSessions", { files: [{ name: "big.jsonl", content }] }));
+    const { results } = await importUpload(backend.dispatch, "big.jsonl", content);
     const sessionId = results[0]!.sessionId;
     const plan = contract.planPrune.output.parse(ok(await call("planPrune", { sessionId })));
     expect(plan.items.length).toBeGreaterThan(0);
@@ -196,11 +192,11 @@ describe("createBackend", () => {
 
   it.skipIf(!hasFixture)("plans a compaction on the worker thread exactly as inline", async () => {
     const content = fs.readFileSync(fixture, "utf8");
-    const { results } = ok<{ results: { sessionId: string }[] }>(await call("importSessions", { files: [{ name: "copy.jsonl", content }] }));
+    const { results } = await importUpload(backend.dispatch, "copy.jsonl", content);
     const sessionId = results[0]!.sessionId;
     const inline = ok(await call("planCompaction", { sessionId }));
     await backend.close();
-    backend = createBackend({ dataDir: dir, env: {}, worker: { url: new URL("../../engine/src/worker/compaction-worker.ts", import.meta.url) } });
+    backend = createBackend({ dataDir: dir, env: { BONSAI_SESSIONS_DIRS: path.join(dir, "agent-sessions") }, worker: { url: new URL("../../engine/src/worker/compaction-worker.ts", import.meta.url) } });
     const threaded = ok(await call("planCompaction", { sessionId }));
     expect(threaded).toEqual(inline);
     expect(contract.planCompaction.output.parse(threaded).possible).toBe(true);
@@ -219,7 +215,7 @@ describe("createBackend", () => {
           : { role, content: [{ type: "text", text }], api: "x", provider: "p", model: "m", usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 }, stopReason: "stop", timestamp: 2 },
     });
     const lines = [header, msg("u1", null, "user", "first question"), msg("a1", "u1", "assistant", "first answer"), msg("u2", "a1", "user", "second question"), msg("a2", "u2", "assistant", "second answer")];
-    const { results } = ok<{ results: { sessionId: string }[] }>(await call("importSessions", { files: [{ name: "nav.jsonl", content: lines.map((l) => JSON.stringify(l)).join("\n") }] }));
+    const { results } = await importUpload(backend.dispatch, "nav.jsonl", lines.map((l) => JSON.stringify(l)).join("\n"));
     const sessionId = results[0]!.sessionId;
     const events: { event: string; payload: Record<string, unknown> }[] = [];
     backend.onEvent((event, payload) => events.push({ event, payload: payload as Record<string, unknown> }));

@@ -10,6 +10,7 @@ import { unpackSkeleton, type PackedSkeleton } from "@bonsai/core";
 import { startMockOpenAiServer, type MockOpenAiServer } from "@bonsai/testkit";
 import type { CallResult, EventName } from "@bonsai/ipc";
 import { createBackend, type Backend } from "../src/index";
+import { importLines } from "./support";
 
 const KEY = "sk-loopback-secret";
 let model: MockOpenAiServer;
@@ -26,7 +27,8 @@ beforeEach(async () => {
   model.reset();
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "bonsai-model-"));
   backend = createBackend({ dataDir: dir, env: {} });
-  ok(await backend.dispatch("setSettings", { patch: { model: { baseUrl: model.baseUrl, model: "mock-1", contextWindow: 100000 } } }));
+  // the model's address is a host setting: set here as `bonsai config set` would
+  backend.engine.updateSettings({ model: { baseUrl: model.baseUrl, model: "mock-1", contextWindow: 100000 } });
 });
 afterEach(async () => {
   await backend.close();
@@ -41,10 +43,7 @@ function ok<T = unknown>(r: CallResult): T {
 async function newSession(): Promise<string> {
   const header = { type: "session", version: 3, id: "s-chat", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/tmp/chat" };
   const user = { type: "message", id: "u1", parentId: null, timestamp: "2026-01-01T00:00:01.000Z", message: { role: "user", content: "hi", timestamp: 1 } };
-  const { results } = ok<{ results: { sessionId: string }[] }>(
-    await backend.dispatch("importSessions", { files: [{ name: "chat.jsonl", content: `${JSON.stringify(header)}\n${JSON.stringify(user)}\n` }] }),
-  );
-  return results[0]!.sessionId;
+  return importLines(backend, [header, user]);
 }
 
 describe("backend with a model server", () => {

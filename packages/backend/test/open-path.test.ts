@@ -22,7 +22,7 @@ function ok<T>(r: CallResult): T {
 describe("open path", () => {
   it("the skeleton of an imported session is read right after the import, so opening it reads nothing again", async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "bonsai-open-"));
-    backend = createBackend({ dataDir: path.join(dir, "data"), env: {} });
+    backend = createBackend({ dataDir: path.join(dir, "data"), env: { BONSAI_SESSIONS_DIRS: dir } });
     const file = path.join(dir, "s.jsonl");
     fs.writeFileSync(file, sessionToJsonl(generateSession({ entries: 2_000, seed: 7 })));
     const reads = vi.spyOn(backend.store, "getSkeleton");
@@ -41,7 +41,7 @@ describe("open path", () => {
 describe("updates of an open session", () => {
   async function opened(entries: number) {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "bonsai-tail-"));
-    backend = createBackend({ dataDir: path.join(dir, "data"), env: {} });
+    backend = createBackend({ dataDir: path.join(dir, "data"), env: { BONSAI_SESSIONS_DIRS: dir } });
     const file = path.join(dir, "s.jsonl");
     fs.writeFileSync(file, sessionToJsonl(generateSession({ entries, seed: 11 })));
     const { results } = ok<{ results: { sessionId: string | null }[] }>(await backend.dispatch("importSessions", { paths: [file] }));

@@ -1,8 +1,9 @@
-/** A real backend on a temporary data folder per test, and a session imported from JSONL lines. */
+/** A real backend on a temporary data folder per test, sessions uploaded as the window uploads them. */
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterEach, beforeEach } from "vitest";
+import type { CallResult, Dispatch } from "@bonsai/ipc";
 import { createBackend, type Backend } from "../src/index";
 
 /** Registers the hooks; the returned function gives the current test's backend. */
@@ -24,10 +25,33 @@ export function useBackend(): () => Backend {
   };
 }
 
+export function ok<T = unknown>(r: CallResult): T {
+  if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
+  return r.value as T;
+}
+
+/** Sends `content` as the window does (beginUpload, then uploadChunk in order) and returns the upload id. */
+export async function upload(dispatch: Dispatch, name: string, content: string | Buffer): Promise<string> {
+  const bytes = typeof content === "string" ? Buffer.from(content) : content;
+  const { uploadId, chunkBytes } = ok<{ uploadId: string; chunkBytes: number }>(await dispatch("beginUpload", { name, size: bytes.length }));
+  for (let offset = 0; offset < bytes.length; offset += chunkBytes) {
+    const data = bytes.subarray(offset, offset + chunkBytes).toString("base64");
+    ok(await dispatch("uploadChunk", { uploadId, offset, data }));
+  }
+  return uploadId;
+}
+
+/** Uploads and imports one file; returns the import's results. */
+export async function importUpload(dispatch: Dispatch, name: string, content: string | Buffer, requestId?: string) {
+  const uploadId = await upload(dispatch, name, content);
+  return ok<{ results: { ok: boolean; sessionId: string; source: string; entriesImported: number; warnings: string[]; error: string | null }[] }>(
+    await dispatch("importSessions", { uploads: [uploadId], ...(requestId ? { requestId } : {}) }),
+  );
+}
+
 /** Imports one session (header and entries as objects) through the backend; returns its id. */
 export async function importLines(backend: Backend, lines: readonly object[]): Promise<string> {
   const content = lines.map((l) => JSON.stringify(l)).join("\n") + "\n";
-  const imported = await backend.dispatch("importSessions", { files: [{ name: "s.jsonl", content }], requestId: "r" });
-  if (!imported.ok) throw new Error(imported.error.message);
-  return (imported.value as { results: { sessionId: string }[] }).results[0]!.sessionId;
+  const { results } = await importUpload(backend.dispatch, "s.jsonl", content, "r");
+  return results[0]!.sessionId;
 }

@@ -17,7 +17,6 @@ import {
   contextPreviewSchema,
   entryDetailSchema,
   idSchema,
-  importFileSchema,
   importResultSchema,
   leafIdSchema,
   prunePlanSchema,
@@ -30,6 +29,9 @@ import {
   whatIfResultSchema,
   amnesiaReportSchema,
   identifierUseSchema,
+  uploadChunkDataSchema,
+  uploadIdSchema,
+  MAX_UPLOAD_BYTES,
 } from "./schemas";
 
 const method = <I extends z.ZodType, O extends z.ZodType>(input: I, output: O) => ({ input, output });
@@ -38,6 +40,7 @@ const sessionRef = { sessionId: idSchema };
 /** optional client-chosen id echoed in the events of a long-running call (progress, deltas) */
 const requestId = z.string().min(1).max(100).optional();
 const instructions = z.string().max(20_000, "instructions are longer than 20,000 characters").optional();
+const exportFormat = z.enum(["jsonl", "markdown"]);
 
 export const contract = {
   // ------------------------------------------------------------ app
@@ -48,26 +51,47 @@ export const contract = {
       mode: z.enum(["electron", "browser"]),
       version: z.string(),
       dataDir: z.string(),
-      /** the host can show a native file picker (chooseSessionFiles) */
+      /**
+       * the host has native dialogs (the desktop app): import, export and folder settings go through
+       * importFromDialog, saveSessionAs and pickSettingsFolder; without them (browser mode) files are
+       * uploaded and exports are downloads
+       */
       nativeDialogs: z.boolean(),
     }),
   ),
-  /** Electron: the native multi-file picker. Browser mode: { paths: null } (the renderer uses <input type=file>). */
-  chooseSessionFiles: method(none, z.object({ paths: z.array(z.string()).nullable() })),
 
   // ------------------------------------------------------------ sessions
   listSessions: method(none, z.object({ sessions: z.array(sessionSummarySchema) })),
-  /** import JSONL files by path (Electron, CLI-like) or by content (browser drag-and-drop / file input) */
+  /**
+   * Import uploaded files (beginUpload + uploadChunk until every byte arrived) and paths. A path must
+   * lie inside the agents' session folders or the configured sessionDirs (after resolving symlinks);
+   * any other path refuses the whole call with `forbidden`. An upload that is not a session (or
+   * fails) is deleted from disk.
+   */
   importSessions: method(
     z
       .strictObject({
-        paths: z.array(z.string().min(1).max(4096)).max(1000).optional(),
-        files: z.array(importFileSchema).max(1000).optional(),
+        paths: z.array(z.string().min(1).max(4096)).max(100).optional(),
+        uploads: z.array(uploadIdSchema).max(1000).optional(),
         requestId,
       })
-      .refine((v) => (v.paths?.length ?? 0) + (v.files?.length ?? 0) > 0, "give at least one path or file"),
+      .refine((v) => (v.paths?.length ?? 0) + (v.uploads?.length ?? 0) > 0, "give at least one path or upload"),
     z.object({ results: z.array(importResultSchema) }),
   ),
+  /** The desktop app: the main process shows its open dialog and the chosen files are imported (never a path from the window). */
+  importFromDialog: method(z.strictObject({ requestId }), z.object({ cancelled: z.boolean(), results: z.array(importResultSchema) })),
+  /** Start an upload of `size` bytes (the file's name, no path); then send its bytes with uploadChunk, in order. */
+  beginUpload: method(
+    z.strictObject({ name: z.string().min(1).max(1000), size: z.number().int().min(0).max(MAX_UPLOAD_BYTES, `the file is larger than ${MAX_UPLOAD_BYTES / 1024 ** 3} GiB`) }),
+    z.object({ uploadId: z.string(), chunkBytes: z.number().int().positive() }),
+  ),
+  /** The bytes from `offset` (base64; offset = the bytes received so far); returns the bytes received. */
+  uploadChunk: method(
+    z.strictObject({ uploadId: uploadIdSchema, offset: z.number().int().min(0), data: uploadChunkDataSchema }),
+    z.object({ received: z.number().int().min(0) }),
+  ),
+  /** Drop an upload that was not imported yet (its bytes are deleted from disk). */
+  cancelUpload: method(z.strictObject({ uploadId: uploadIdSchema }), z.object({ cancelled: z.boolean() })),
   /**
    * the session's summary and tree skeleton (and start following its source file for appends);
    * the skeleton in its packed wire form (unpackSkeleton from @bonsai/core gives the TreeSkeleton)
@@ -92,18 +116,17 @@ export const contract = {
     z.strictObject({ ...sessionRef, entryIds: z.array(idSchema).min(1).max(500) }),
     z.object({ entries: z.array(entryDetailSchema) }),
   ),
-  /** without `path`: the file's contents come back (browser download); with `path` the backend writes it */
+  /**
+   * Browser mode: the session as a download. `url` is a one-time address on `bonsai serve` (valid
+   * for a few minutes; the page adds its token); the page saves it through the browser. Never a
+   * path: the backend writes no file for the page. The desktop app uses saveSessionAs.
+   */
   exportSession: method(
-    z.strictObject({ ...sessionRef, format: z.enum(["jsonl", "markdown"]), path: z.string().min(1).max(4096).optional() }),
-    z.object({
-      fileName: z.string(),
-      mimeType: z.string(),
-      /** set when no path was given */
-      content: z.string().nullable(),
-      /** set when the backend wrote the file */
-      path: z.string().nullable(),
-    }),
+    z.strictObject({ ...sessionRef, format: exportFormat }),
+    z.object({ fileName: z.string(), mimeType: z.string(), url: z.string() }),
   ),
+  /** The desktop app: the main process asks where to save (its save dialog) and the session is written there; null when cancelled. */
+  saveSessionAs: method(z.strictObject({ ...sessionRef, format: exportFormat }), z.object({ path: z.string().nullable() })),
   searchSessions: method(
     z.strictObject({
       query: z.string().trim().min(1, "search text is empty").max(1000),
@@ -161,7 +184,7 @@ export const contract = {
   ),
   /** restore pruned tool outputs (all of the session's, or the given entries) */
   restorePruned: method(
-    z.strictObject({ ...sessionRef, entryIds: z.array(idSchema).max(100_000).optional() }),
+    z.strictObject({ ...sessionRef, entryIds: z.array(idSchema).max(5_000).optional() }),
     z.object({ restoredEntryIds: z.array(z.string()) }),
   ),
 
@@ -202,8 +225,19 @@ export const contract = {
 
   // ------------------------------------------------------------ settings and the API key
   getSettings: method(none, settingsStateSchema),
-  /** validated patch; returns the new state or an invalid_payload error naming the field */
+  /**
+   * Validated patch; returns the new state or an invalid_payload error naming the field. Host
+   * settings (HOST_SETTINGS): browser mode refuses any change with `forbidden` (they change on the
+   * host: `bonsai config set`); the desktop app takes a folder only from pickSettingsFolder (a
+   * patch may remove folders), and an environment variable or address only after the main process
+   * showed the change and the user confirmed it (else `aborted`).
+   */
   setSettings: method(z.strictObject({ patch: settingsPatchSchema }), settingsStateSchema),
+  /** The desktop app: the main process shows a folder picker; the folder becomes hooksDir or is added to sessionDirs. */
+  pickSettingsFolder: method(
+    z.strictObject({ field: z.enum(["hooksDir", "sessionDirs"]) }),
+    z.object({ cancelled: z.boolean(), state: settingsStateSchema }),
+  ),
   /** store the API key (keychain in Electron, a 0600 file in browser mode); it never comes back */
   setApiKey: method(z.strictObject({ key: z.string().trim().min(1, "the key is empty").max(10_000) }), settingsStateSchema),
   clearApiKey: method(none, settingsStateSchema),

@@ -14,6 +14,12 @@ export const IPC_ERROR_CODES = [
   "not_found",
   /** the operation cannot run now (e.g. a compaction is already running, nothing to compact) */
   "conflict",
+  /**
+   * the window may not do this: a capability of the host (run code, read or write a file outside the
+   * allowed folders, name an environment variable, change a host folder). The message says how to do
+   * it on the host (the `bonsai` command, or the desktop app's own dialogs).
+   */
+  "forbidden",
   /** the user or a hook aborted it */
   "aborted",
   /** the backend cannot do it here (e.g. no model configured, connection lost) */

@@ -9,7 +9,14 @@ import { z } from "zod";
 import type { Dispatch } from "./dispatch";
 import type { CallResult } from "./errors";
 
-export const MAX_FRAME_BYTES = 600 * 1024 * 1024;
+/**
+ * The largest frame a client may send (the server's WebSocket maxPayload; a bigger frame closes the
+ * connection with 1009). It fits the largest legal call of the contract: a 1,000,000-character
+ * prompt even when every character is escaped (6 bytes), or a committed compaction at its limits;
+ * files travel in chunks of UPLOAD_CHUNK_BYTES (uploadChunk). packages/ipc/test/frame-limit.test.ts
+ * builds the largest call of every method and checks it fits.
+ */
+export const MAX_FRAME_BYTES = 8 * 1024 * 1024;
 
 const callFrameSchema = z.object({
   t: z.literal("call"),

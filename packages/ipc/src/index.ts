@@ -1,5 +1,7 @@
 export * from "./names";
 export * from "./schemas";
+export * from "./host-settings";
+export { utf8Length, fitsUtf8 } from "./utf8";
 export * from "./contract";
 export * from "./errors";
 export * from "./dispatch";

@@ -6,7 +6,8 @@
  */
 import { z } from "zod";
 import { agree, type Same } from "./type-checks";
-import type { AmnesiaReport, BonsaiSettings, IdentifierUse, PackedSkeleton, SessionEntry, WhatIfSettings } from "@bonsai/core";
+import { MAX_COMMITTED_SUMMARY_CHARS, MAX_SHORT_SUMMARY_CHARS, type AmnesiaReport, type BonsaiSettings, type IdentifierUse, type PackedSkeleton, type SessionEntry, type WhatIfSettings } from "@bonsai/core";
+import { fitsUtf8 } from "./utf8";
 
 // ---------------------------------------------------------------- primitives
 
@@ -46,12 +47,23 @@ export const sessionSummarySchema = z.object({
 });
 export type SessionSummary = z.infer<typeof sessionSummarySchema>;
 
-export const importFileSchema = z.strictObject({
-  /** file name as the user picked it (no path in browser mode) */
-  name: z.string().min(1).max(1000),
-  /** the file's text (JSONL) */
-  content: z.string().max(512 * 1024 * 1024, "file is larger than 512 MiB"),
-});
+// ---------------------------------------------------------------- uploads
+
+/**
+ * A file picked or dropped in the window travels to the backend in chunks (beginUpload,
+ * uploadChunk, then importSessions{uploads}): never whole in one frame or one string. Chunks are
+ * base64 (any bytes, no UTF-8 sequence cut in two) of at most UPLOAD_CHUNK_BYTES.
+ */
+export const UPLOAD_CHUNK_BYTES = 1024 * 1024;
+/** The largest file an upload takes (the store reads a session file into memory to import it). */
+export const MAX_UPLOAD_BYTES = 2 * 1024 * 1024 * 1024;
+/** base64 of at most UPLOAD_CHUNK_BYTES */
+export const uploadChunkDataSchema = z
+  .string()
+  .min(1, "the chunk is empty")
+  .max(Math.ceil(UPLOAD_CHUNK_BYTES / 3) * 4, `a chunk holds at most ${UPLOAD_CHUNK_BYTES} bytes`)
+  .regex(/^[A-Za-z0-9+/]*={0,2}$/u, "a chunk is base64");
+export const uploadIdSchema = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/u, "not an upload id");
 
 export const importResultSchema = z.object({
   /** path or file name as given */
@@ -212,9 +224,13 @@ export const compactionPlanSchema = z.object({
 export type CompactionPlan = z.infer<typeof compactionPlanSchema>;
 
 /** A compaction result (spec compaction.md §11), as generated or as edited by the user before commit. */
+const MAX_DETAILS_BYTES = 1024 * 1024;
 export const compactionResultSchema = z.object({
-  summary: z.string().min(1, "summary must not be empty"),
-  shortSummary: z.string().optional(),
+  summary: z
+    .string()
+    .min(1, "summary must not be empty")
+    .max(MAX_COMMITTED_SUMMARY_CHARS, `summary is longer than ${MAX_COMMITTED_SUMMARY_CHARS.toLocaleString("en")} characters`),
+  shortSummary: z.string().max(MAX_SHORT_SUMMARY_CHARS, `shortSummary is longer than ${MAX_SHORT_SUMMARY_CHARS.toLocaleString("en")} characters`).optional(),
   firstKeptEntryId: idSchema,
   tokensBefore: z.number().nonnegative(),
   details: z.unknown().optional(),
@@ -222,7 +238,10 @@ export const compactionResultSchema = z.object({
   fromExtension: z.boolean().optional(),
   /** produced by the offline extractive summarizer (no model configured) */
   offline: z.boolean().optional(),
-});
+}).refine(
+  (r) => r.details === undefined && r.preserveData === undefined ? true : fitsUtf8(JSON.stringify([r.details ?? null, r.preserveData ?? null]) ?? "", MAX_DETAILS_BYTES),
+  { message: "details and preserveData are larger than 1 MiB together", path: ["details"] },
+);
 export type CompactionResultDto = z.infer<typeof compactionResultSchema>;
 
 export const compactionOutcomeSchema = z.object({
@@ -256,7 +275,10 @@ export type PrunePlan = z.infer<typeof prunePlanSchema>;
 
 const nonNegInt = z.number().int().nonnegative();
 const posInt = z.number().int().positive();
-const url = z.string().refine((s) => s === "" || /^https?:\/\/[^\s]+$/u.test(s), "must be empty or an http(s) URL");
+const url = z
+  .string()
+  .max(2048, "must be at most 2,048 characters")
+  .refine((s) => s === "" || /^https?:\/\/[^\s]+$/u.test(s), "must be empty or an http(s) URL");
 
 export const settingsSchema = z.object({
   compaction: z.object({
@@ -279,7 +301,7 @@ export const settingsSchema = z.object({
     fallbackModels: z.array(z.string().min(1).max(200)).max(20),
     contextWindow: posInt,
     maxOutputTokens: posInt,
-    apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/u, "must be an environment variable name"),
+    apiKeyEnv: z.string().max(200).regex(/^[A-Za-z_][A-Za-z0-9_]*$/u, "must be an environment variable name"),
   }),
   hooksDir: z.string().max(4096),
   sessionDirs: z.array(z.string().min(1).max(4096)).max(100),
@@ -307,6 +329,20 @@ export const settingsStateSchema = z.object({
   apiKeySource: z.enum(["env", "keychain", "file"]).nullable(),
   /** where setApiKey stores a key: the OS keychain (Electron safeStorage) or a 0600 file in the data folder */
   apiKeyStorage: z.enum(["keychain", "file"]),
+  /** the settings the window cannot set as it likes (HOST_SETTINGS), and how they change */
+  hostSettings: z.object({
+    /** dotted names, e.g. "hooksDir", "model.apiKeyEnv" */
+    fields: z.array(z.string()),
+    /**
+     * "cli": read-only in the window (browser mode); changed on the host with `command`.
+     * "dialogs": the desktop app changes them through its own dialogs (a folder picker, a confirmation).
+     */
+    changeWith: z.enum(["cli", "dialogs"]),
+    /** the command that changes one on the host, with KEY and VALUE to fill in */
+    command: z.string(),
+    /** the database file whose settings hold them */
+    database: z.string(),
+  }),
 });
 export type SettingsState = z.infer<typeof settingsStateSchema>;
 

@@ -5,7 +5,9 @@
  */
 import type { EventListener, RawBridge } from "./client";
 import type { CallResult } from "./errors";
+import { MAX_FRAME_BYTES } from "./frames";
 import { METHOD_NAMES } from "./names";
+import { fitsUtf8 } from "./utf8";
 
 /** The subset of the WebSocket interface used here (browser WebSocket and `ws` both provide it). */
 export interface WebSocketLike {
@@ -101,9 +103,14 @@ export function connectWebSocket(options: WsClientOptions): WsBridge {
     const ws = socket;
     if (!ws || ws.readyState !== OPEN) return { ok: false, error: { code: "unavailable", message: "cannot reach the Bonsai backend" } };
     const id = nextId++;
+    const frame = JSON.stringify({ t: "call", id, method, params });
+    // the server closes the connection on a frame over its limit: refuse it here instead, with a reason
+    if (!fitsUtf8(frame, MAX_FRAME_BYTES)) {
+      return { ok: false, error: { code: "invalid_payload", message: `${method}: the call is larger than the ${MAX_FRAME_BYTES / 1024 / 1024} MiB a frame may carry` } };
+    }
     return new Promise<CallResult>((resolve) => {
       pending.set(id, resolve);
-      ws.send(JSON.stringify({ t: "call", id, method, params }));
+      ws.send(frame);
     });
   };
 

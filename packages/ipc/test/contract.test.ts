@@ -76,10 +76,10 @@ describe("dispatch", () => {
     expect(typo.ok).toBe(false);
   });
 
-  it("refuses an import with neither paths nor files", async () => {
+  it("refuses an import with neither paths nor uploads", async () => {
     const r = await dispatch("importSessions", {});
     expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.error.message).toContain("at least one path or file");
+    if (!r.ok) expect(r.error.message).toContain("at least one path or upload");
   });
 
   it("refuses unknown methods and non-string names", async () => {
