@@ -79,6 +79,85 @@ describe("bonsai compact", () => {
   });
 });
 
+describe("a model failure ends compact as it ends navigate", () => {
+  it("one line on stderr, exit 1, nothing written, never an unexpected error", async () => {
+    const file = writeSession();
+    const before = readFileSync(file, "utf8");
+    const sessionId = (JSON.parse((await bonsai("compact", file, "--offline", "--dry-run", "--json", "--data-dir", dataDir())).stdout) as { sessionId: string }).sessionId;
+    const model = ["--base-url", server.baseUrl, "--model", "mock-model", "--data-dir", dataDir(), "--json"];
+    server.setChatFallback(() => ({ kind: "error", status: 500, message: "the model broke" }));
+    const compact = await bonsai("compact", sessionId, ...model);
+    const navigate = await bonsai("navigate", sessionId, "u2", "--summarize", ...model);
+    for (const r of [compact, navigate]) {
+      expect(r.code).toBe(1);
+      expect(r.stderr.trim().split("\n")).toHaveLength(1);
+      expect(r.stderr).toMatch(/^bonsai: .*500 the model broke\n$/);
+      expect(r.stderr).not.toContain("unexpected error");
+    }
+    expect(compact.stderr).toBe("bonsai: Summarization failed: 500 the model broke\n");
+    expect(readFileSync(file, "utf8")).toBe(before);
+  });
+
+  it("a 20 MB reply is a one-line error too, and no 20 MB summary is stored", async () => {
+    const file = writeSession();
+    const sessionId = (JSON.parse((await bonsai("compact", file, "--offline", "--dry-run", "--json", "--data-dir", dataDir())).stdout) as { sessionId: string }).sessionId;
+    server.setChatFallback(() => ({ kind: "flood", bytes: 20 * 1024 * 1024 }));
+    const r = await bonsai("compact", sessionId, "--base-url", server.baseUrl, "--model", "mock-model", "--data-dir", dataDir(), "--json");
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe("bonsai: Summarization failed: the model server sent more than 8 MiB; Bonsai stopped reading (a reply is never that long)\n");
+    expect(readFileSync(file, "utf8")).not.toContain('"type":"compaction"');
+  });
+});
+
+describe("bonsai config", () => {
+  it("gets, sets (validated, folders made absolute) and unsets settings in the data folder's database", async () => {
+    const all = await bonsai("config", "get", "--data-dir", dataDir());
+    expect(all.code).toBe(0);
+    expect(all.stdout).toContain(`# settings in ${path.join(dataDir(), "bonsai.db")}\n`);
+    expect(all.stdout).toContain('model.apiKeyEnv = "OPENAI_API_KEY"\n');
+    expect(all.stdout).toContain("sessionDirs = []\n");
+
+    const set = await bonsai("config", "set", "model.apiKeyEnv", "MY_KEY", "--data-dir", dataDir());
+    expect(set).toMatchObject({ code: 0, stderr: "" });
+    expect(set.stdout).toBe(`model.apiKeyEnv = "MY_KEY"\nsaved in ${path.join(dataDir(), "bonsai.db")}; a running \`bonsai serve\` or desktop app uses it once restarted\n`);
+    expect((await bonsai("config", "get", "model.apiKeyEnv", "--data-dir", dataDir())).stdout).toBe("MY_KEY\n");
+
+    const dirs = await bonsai("config", "set", "sessionDirs", dir, "relative/sessions", "--data-dir", dataDir());
+    expect(dirs.code).toBe(0);
+    expect(dirs.stderr).toBe(`bonsai: warning: ${path.resolve("relative/sessions")} does not exist (yet)\n`);
+    expect(JSON.parse((await bonsai("config", "get", "sessionDirs", "--json", "--data-dir", dataDir())).stdout)).toEqual([dir, path.resolve("relative/sessions")]);
+    expect((await bonsai("config", "set", "compaction.enabled", "off", "--data-dir", dataDir())).code).toBe(0);
+    expect((await bonsai("config", "set", "compaction.reserveTokens", "12000", "--data-dir", dataDir())).code).toBe(0);
+
+    const store = openStore({ path: path.join(dataDir(), "bonsai.db") });
+    try {
+      expect(store.getSettingsJson()).toMatchObject({ model: { apiKeyEnv: "MY_KEY" }, sessionDirs: [dir, path.resolve("relative/sessions")], compaction: { enabled: false, reserveTokens: 12000 } });
+    } finally {
+      store.close();
+    }
+    expect((await bonsai("config", "unset", "model.apiKeyEnv", "--data-dir", dataDir())).stdout).toMatch(/^model\.apiKeyEnv = "OPENAI_API_KEY"\n/);
+  });
+
+  it("refuses bad keys and values with one line and changes nothing", async () => {
+    const cases: [string[], number, RegExp][] = [
+      [["config", "set", "model.apiKeyEnv", "NOT-A-NAME"], 1, /^bonsai: model\.apiKeyEnv must be an environment variable name/],
+      [["config", "set", "model.baseUrl", "ftp://x"], 1, /^bonsai: model\.baseUrl must be an http:\/\/ or https:\/\/ URL/],
+      [["config", "set", "compaction.reserveTokens", "many"], 2, /^bonsai: compaction\.reserveTokens must be a whole number/],
+      [["config", "set", "compaction.reserveTokens", "900000"], 1, /must be smaller than model\.contextWindow/],
+      [["config", "set", "nope", "1"], 2, /^bonsai: unknown setting "nope"/],
+      [["config", "set", "theme"], 2, /^bonsai: theme takes one value, got 0/],
+      [["config", "drop", "theme"], 2, /^bonsai: unknown action "drop"/],
+    ];
+    for (const [argv, code, message] of cases) {
+      const r = await bonsai(...argv, "--data-dir", dataDir());
+      expect(r.code, argv.join(" ")).toBe(code);
+      expect(r.stderr.trim().split("\n")).toHaveLength(1);
+      expect(r.stderr).toMatch(message);
+    }
+    expect((await bonsai("config", "get", "model.baseUrl", "--data-dir", dataDir())).stdout).toBe("\n");
+  });
+});
+
 describe("bonsai navigate / prompt / prune", () => {
   it("prune --leaf on a stored session is refused with one line", async () => {
     const file = writeSession();

@@ -21,6 +21,7 @@ import { exportSpec } from "./export.spec";
 import { searchSpec } from "./search.spec";
 import { whatifSpec } from "./whatif.spec";
 import { amnesiaSpec } from "./amnesia.spec";
+import { configSpec } from "./config.spec";
 
 export const COMMANDS: readonly CommandEntry[] = [
   { spec: contextSpec, load: async () => (await import("./context")).contextCommand },
@@ -38,4 +39,5 @@ export const COMMANDS: readonly CommandEntry[] = [
   { spec: searchSpec, load: async () => (await import("./search")).searchCommand },
   { spec: whatifSpec, load: async () => (await import("./whatif")).whatifCommand },
   { spec: amnesiaSpec, load: async () => (await import("./amnesia")).amnesiaCommand },
+  { spec: configSpec, load: async () => (await import("./config")).configCommand },
 ];
