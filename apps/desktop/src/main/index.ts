@@ -13,6 +13,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { app, BrowserWindow, dialog, ipcMain, Menu, session, shell, utilityProcess } from "electron";
 import { connectBackendOverPort, type RemoteBackend } from "@bonsai/backend/remote";
 import { serveOverIpcMain, eventMessage } from "@bonsai/ipc/electron";
+import { mainProcessDialogs, type DialogApi } from "./host-dialogs";
 import { keychainKeyProvider } from "./key-store";
 import { buildMenu } from "./menu";
 import { loadWindowState, trackWindowState } from "./window-state";
@@ -83,6 +84,15 @@ function sendToWindow(event: string, payload: unknown): void {
   if (win && !win.isDestroyed()) win.webContents.send(...eventMessage(event, payload));
 }
 
+/** Electron's dialogs, modal to the window when there is one. */
+function windowDialogs(): DialogApi {
+  return {
+    showOpenDialog: (options) => (win ? dialog.showOpenDialog(win, options) : dialog.showOpenDialog(options)),
+    showSaveDialog: (options) => (win ? dialog.showSaveDialog(win, options) : dialog.showSaveDialog(options)),
+    showMessageBox: (options) => (win ? dialog.showMessageBox(win, options) : dialog.showMessageBox(options)),
+  };
+}
+
 /** Forks the backend process and connects to it. */
 async function startBackend(userData: string): Promise<RemoteBackend> {
   const keychain = keychainKeyProvider(userData);
@@ -121,18 +131,7 @@ async function startBackend(userData: string): Promise<RemoteBackend> {
       keyStorage: "keychain",
     },
     {
-      chooseSessionFiles: async () => {
-        const options: Electron.OpenDialogOptions = {
-          title: "Import sessions",
-          properties: ["openFile", "multiSelections"],
-          filters: [
-            { name: "Agent sessions", extensions: ["jsonl"] },
-            { name: "All files", extensions: ["*"] },
-          ],
-        };
-        const r = win ? await dialog.showOpenDialog(win, options) : await dialog.showOpenDialog(options);
-        return r.canceled ? null : r.filePaths;
-      },
+      ...mainProcessDialogs(windowDialogs(), app.getPath("documents")),
       setKey: (key) => keychain.set(key),
       clearKey: () => keychain.clear(),
     },

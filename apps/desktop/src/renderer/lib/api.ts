@@ -56,6 +56,13 @@ export function api(): BonsaiApi {
   return instance;
 }
 
+/** Browser mode: the address of a download `bonsai serve` prepared (exportSession's url), with the page's token. */
+export function downloadUrl(path: string): string {
+  const url = new URL(path, window.location.origin);
+  url.searchParams.set("token", sessionStorage.getItem(TOKEN_KEY) ?? "");
+  return url.href;
+}
+
 /** Browser mode opened without the token of `bonsai serve`'s address. */
 export function missingToken(): boolean {
   return mode === "browser" && !sessionStorage.getItem(TOKEN_KEY);

@@ -130,17 +130,40 @@ function SessionArea() {
   );
 }
 
+const megabytes = (bytes: number) => (bytes / (1024 * 1024)).toLocaleString(undefined, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+
 function ImportStatus() {
   const progress = useBonsai((s) => s.importProgress);
   const results = useBonsai((s) => s.lastImport);
   const dismiss = useBonsai((s) => s.dismissImport);
+  const cancel = useBonsai((s) => s.cancelImport);
   if (progress) {
     const pct = progress.total > 0 ? Math.round((100 * progress.done) / progress.total) : null;
+    const which = progress.fileCount > 1 ? `file ${progress.fileIndex + 1} of ${progress.fileCount}: ` : "";
+    if (progress.phase === "uploading") {
+      return (
+        <div className="import-status" role="status" data-testid="import-progress" data-phase="uploading">
+          <div>
+            Uploading {which}
+            {progress.source}
+          </div>
+          <progress max={100} value={pct ?? undefined} aria-label="Upload progress" />
+          <div className="import-status__row">
+            <span className="import-status__bytes" data-testid="upload-bytes">
+              {megabytes(progress.done)} of {megabytes(progress.total)} MB
+            </span>
+            <button type="button" onClick={cancel} data-testid="import-cancel">
+              Cancel
+            </button>
+          </div>
+        </div>
+      );
+    }
     return (
-      <div className="import-status" role="status" data-testid="import-progress">
-        Importing {progress.fileCount > 1 ? `file ${progress.fileIndex + 1} of ${progress.fileCount}: ` : ""}
+      <div className="import-status" role="status" data-testid="import-progress" data-phase="importing">
+        Importing {which}
         {progress.source}
-        <progress max={100} value={pct ?? undefined} />
+        <progress max={100} value={pct ?? undefined} aria-label="Import progress" />
       </div>
     );
   }

@@ -1,5 +1,5 @@
-/** Import actions shared by the button, the menu and drag-and-drop. */
-import { api, errorMessage } from "../lib/api";
+/** Import and export actions shared by the buttons, the menu and drag-and-drop. */
+import { api, downloadUrl, errorMessage } from "../lib/api";
 import { useBonsai } from "../state/store";
 
 let fileInput: HTMLInputElement | null = null;
@@ -9,22 +9,23 @@ export function registerFileInput(input: HTMLInputElement | null): void {
   fileInput = input;
 }
 
-/** Electron: the native picker (paths, so write-through works). Browser: the file input. */
+/**
+ * The desktop app: the main process's open dialog (the files are imported where they are, so
+ * write-through reaches the agent's file). Browser mode: the file input (the files are uploaded).
+ */
 export async function chooseAndImport(): Promise<void> {
   const s = useBonsai.getState();
   if (s.appInfo?.nativeDialogs) {
-    try {
-      const { paths } = await api().chooseSessionFiles();
-      if (paths && paths.length > 0) await s.importPaths(paths);
-      return;
-    } catch (err) {
-      s.notify("error", `Could not open the file picker: ${errorMessage(err)}`);
-    }
+    await s.importFromDialog();
+    return;
   }
   fileInput?.click();
 }
 
-/** Download the open session (browser download in both modes; Electron asks where to save). */
+/**
+ * Export the open session. Browser mode: a download the browser saves (a one-time address on
+ * `bonsai serve`); the desktop app: the main process asks where to save. Never a path from here.
+ */
 export async function exportOpenSession(format: "jsonl" | "markdown"): Promise<void> {
   const s = useBonsai.getState();
   const sessionId = s.openSessionId;
@@ -33,16 +34,18 @@ export async function exportOpenSession(format: "jsonl" | "markdown"): Promise<v
     return;
   }
   try {
+    if (s.appInfo?.nativeDialogs) {
+      const { path } = await api().saveSessionAs({ sessionId, format });
+      if (path !== null) s.notify("info", `Exported to ${path}`);
+      return;
+    }
     const out = await api().exportSession({ sessionId, format });
-    if (out.content === null) return;
-    const url = URL.createObjectURL(new Blob([out.content], { type: out.mimeType }));
     const a = document.createElement("a");
-    a.href = url;
+    a.href = downloadUrl(out.url);
     a.download = out.fileName;
     document.body.appendChild(a);
     a.click();
     a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
   } catch (err) {
     s.notify("error", `Export failed: ${errorMessage(err)}`);
   }

@@ -1,13 +1,17 @@
 /** The session list and imports. */
 import type { EventPayload, ImportResult, SessionSummary } from "@bonsai/ipc";
 import { api, errorMessage, isUnavailable } from "../lib/api";
+import { UploadCancelled, uploadFiles } from "../lib/upload";
 import type { Slice } from "./types";
 
 export interface ImportProgress {
   requestId: string;
+  /** uploading: the files travel to the backend (cancellable); importing: the backend reads them */
+  phase: "uploading" | "importing";
   source: string;
   fileIndex: number;
   fileCount: number;
+  /** bytes done and their total (0 when unknown) */
   done: number;
   total: number;
 }
@@ -22,31 +26,31 @@ export interface SessionsSlice {
   /** results of the last import (shown until dismissed) */
   lastImport: ImportResult[] | null;
   refreshSessions(): Promise<void>;
-  /** import picked or dropped files (contents are read here: works in the browser and in Electron) */
+  /** import picked or dropped files: uploaded in chunks (works in the browser and in Electron), then imported */
   importFiles(files: readonly File[]): Promise<ImportResult[]>;
-  /** import by path (Electron's native picker) */
-  importPaths(paths: readonly string[]): Promise<ImportResult[]>;
+  /** the desktop app: the files chosen in the main process's open dialog */
+  importFromDialog(): Promise<ImportResult[]>;
+  /** stop a running upload (its bytes are deleted on the backend; nothing is imported) */
+  cancelImport(): void;
   onImportProgress(p: EventPayload<"importProgress">): void;
   dismissImport(): void;
 }
 
 let importCounter = 0;
+let uploading: AbortController | null = null;
+/** the request of a dialog import: its progress shows once the dialog closed and files are read */
+let dialogRequest: string | null = null;
 
 export const createSessionsSlice: Slice<SessionsSlice> = (set, get) => {
-  const runImport = async (input: { paths?: string[]; files?: { name: string; content: string }[] }, first: string, count: number) => {
-    const requestId = `import-${++importCounter}`;
-    set({ importProgress: { requestId, source: first, fileIndex: 0, fileCount: count, done: 0, total: 0 }, lastImport: null });
-    try {
-      const { results } = await api().importSessions({ ...input, requestId });
-      set({ lastImport: results });
-      await get().refreshSessions();
-      return results;
-    } catch (err) {
-      get().notify("error", `Import failed: ${errorMessage(err)}`);
-      return [];
-    } finally {
-      set({ importProgress: null });
-    }
+  const begin = (phase: ImportProgress["phase"], source: string, fileCount: number, requestId = `import-${++importCounter}`, total = 0): ImportProgress => {
+    const progress: ImportProgress = { requestId, phase, source, fileIndex: 0, fileCount, done: 0, total };
+    set({ importProgress: progress, lastImport: null });
+    return progress;
+  };
+  const finish = async (results: ImportResult[]) => {
+    set({ lastImport: results });
+    await get().refreshSessions();
+    return results;
   };
 
   return {
@@ -69,19 +73,55 @@ export const createSessionsSlice: Slice<SessionsSlice> = (set, get) => {
 
     async importFiles(files) {
       const picked = files.filter((f) => f.size > 0 || f.name.endsWith(".jsonl"));
-      if (picked.length === 0) return [];
-      const contents = await Promise.all(picked.map(async (f) => ({ name: f.name, content: await f.text() })));
-      return runImport({ files: contents }, picked[0]!.name, picked.length);
+      if (picked.length === 0 || get().importProgress) return [];
+      const total = picked.reduce((n, f) => n + f.size, 0);
+      const { requestId } = begin("uploading", picked[0]!.name, picked.length, undefined, total);
+      const controller = new AbortController();
+      uploading = controller;
+      try {
+        const uploads = await uploadFiles(
+          api(),
+          picked,
+          (p) => set({ importProgress: { requestId, phase: "uploading", source: p.name, fileIndex: p.fileIndex, fileCount: p.fileCount, done: p.sent, total: p.total } }),
+          controller.signal,
+        );
+        uploading = null;
+        set({ importProgress: { requestId, phase: "importing", source: picked[0]!.name, fileIndex: 0, fileCount: picked.length, done: 0, total: 0 } });
+        const { results } = await api().importSessions({ uploads, requestId });
+        return await finish(results);
+      } catch (err) {
+        if (err instanceof UploadCancelled) get().notify("info", "Upload cancelled: nothing was imported.");
+        else get().notify("error", `Import failed: ${errorMessage(err)}`);
+        return [];
+      } finally {
+        if (uploading === controller) uploading = null;
+        set({ importProgress: null });
+      }
     },
 
-    async importPaths(paths) {
-      if (paths.length === 0) return [];
-      return runImport({ paths: [...paths] }, paths[0]!, paths.length);
+    async importFromDialog() {
+      if (get().importProgress || dialogRequest) return [];
+      const requestId = `import-${++importCounter}`;
+      dialogRequest = requestId;
+      try {
+        const { cancelled, results } = await api().importFromDialog({ requestId });
+        return cancelled ? [] : await finish(results);
+      } catch (err) {
+        get().notify("error", `Import failed: ${errorMessage(err)}`);
+        return [];
+      } finally {
+        dialogRequest = null;
+        set({ importProgress: null });
+      }
+    },
+
+    cancelImport() {
+      uploading?.abort();
     },
 
     onImportProgress(p) {
-      const current = get().importProgress;
-      if (!current || (p.requestId !== null && p.requestId !== current.requestId)) return;
+      const current = get().importProgress ?? (dialogRequest !== null && p.requestId === dialogRequest ? begin("importing", p.source, p.fileCount, dialogRequest) : null);
+      if (!current || current.phase !== "importing" || (p.requestId !== null && p.requestId !== current.requestId)) return;
       set({ importProgress: { ...current, source: p.source, fileIndex: p.fileIndex, fileCount: p.fileCount, done: p.done, total: p.total } });
     },
 

@@ -13,6 +13,16 @@ import { defaultOf, FIELDS, formatField, getField, parseField, patchFor } from "
 // issue 14: the what-if replay of compaction settings (features/whatif)
 import { WhatIfSection } from "../whatif/WhatIfSection";
 import type { FieldSpec, FieldValue } from "./fields";
+import { HostFolderSetting, HostSettingReadOnly } from "./HostSetting";
+
+/** A row of the pane: host settings as the host's rules say (HostSetting.tsx), the rest editable. */
+function Row({ spec, state }: { spec: FieldSpec; state: SettingsState }) {
+  if (state.hostSettings.fields.includes(spec.path)) {
+    if (state.hostSettings.changeWith === "cli") return <HostSettingReadOnly spec={spec} state={state} />;
+    if (spec.path === "hooksDir" || spec.path === "sessionDirs") return <HostFolderSetting spec={spec} state={state} />;
+  }
+  return <SettingRow spec={spec} state={state} />;
+}
 
 function issueMessage(err: unknown): string {
   const issues = (err as { issues?: Array<{ message: string }> }).issues;
@@ -96,6 +106,7 @@ function SettingRow({ spec, state }: { spec: FieldSpec; state: SettingsState }) 
       </div>
       <div className="bz-pref-help">
         {spec.help} <span className="bz-muted">Default: {defText}.</span>
+        {state.hostSettings.fields.includes(spec.path) ? " Bonsai asks you to confirm a change (it decides where your key and sessions go)." : null}
       </div>
       {error ? (
         <div className="bz-error" data-testid={`${id}-error`} role="alert">
@@ -192,6 +203,12 @@ export function Preferences() {
             Close
           </button>
         </div>
+        {state?.hostSettings.changeWith === "cli" ? (
+          <p className="bz-prefs-note" data-testid="prefs-host-note">
+            Settings marked <span className="bz-host-badge">host</span> reach this machine: folders whose code runs or whose files are read, the variable that holds the API key, where the key and your sessions
+            are sent. The browser page shows them but cannot change them; they change on the host with <code>bonsai config set</code> (kept in {state.hostSettings.database}).
+          </p>
+        ) : null}
         {/* issue 14: what-if above the settings it tries */}
         {state ? <WhatIfSection saved={state.settings} /> : null}
         {state
@@ -199,7 +216,7 @@ export function Preferences() {
               <fieldset key={g}>
                 <legend>{g}</legend>
                 {FIELDS.filter((f) => f.group === g).map((f) => (
-                  <SettingRow key={f.path} spec={f} state={state} />
+                  <Row key={f.path} spec={f} state={state} />
                 ))}
                 {g === "Model provider" ? <ApiKey state={state} /> : null}
               </fieldset>
