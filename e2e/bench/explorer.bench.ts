@@ -18,6 +18,7 @@
  *                                fs.watch, or the 500 ms poll)
  */
 import * as fs from "node:fs";
+import * as path from "node:path";
 import { generateSession, median, writeSessionJsonl } from "@bonsai/testkit";
 import { expect, test } from "../support/fixtures";
 
@@ -26,7 +27,8 @@ const RUNS = 3;
 
 for (const size of SIZES) {
   test(`explorer with ${size.toLocaleString("en")} entries`, async ({ app: page, bonsai }, testInfo) => {
-    const file = testInfo.outputPath(`bench-${size}.jsonl`);
+    // in an agents' session folder of the host: the page may import paths there only
+    const file = path.join(bonsai.sessionsDir, `bench-${size}.jsonl`);
     const session = generateSession({ entries: size, seed: 100, contentScale: 0.25 });
     session.header.title = `Bench ${size}`;
     await writeSessionJsonl(file, session);

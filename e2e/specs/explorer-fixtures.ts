@@ -4,7 +4,7 @@
  * a restart on the same data folder, generated sessions written into the test's output folder,
  * and small page helpers.
  */
-import { test as shellTest, expect } from "../support/fixtures";
+import { test as shellTest, expect, runShownHostCommand } from "../support/fixtures";
 import { CLI, REPO_ROOT } from "../support/paths";
 import type { Locator, Page, TestInfo, TestType } from "@playwright/test";
 import { spawn } from "node:child_process";
@@ -16,13 +16,16 @@ import type { GeneratedSession, GenerateSessionOptions, MockOpenAiServer } from 
 export class BonsaiServer {
   url = "";
   private child: ChildProcess | null = null;
-  constructor(readonly dataDir: string) {}
+  constructor(
+    readonly dataDir: string,
+    private readonly env: Record<string, string> = {},
+  ) {}
 
   async start(): Promise<void> {
     const child = spawn(process.execPath, [CLI, "serve", "--no-open", "--port", "0", "--data-dir", this.dataDir], {
       cwd: REPO_ROOT,
       stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, OPENAI_API_KEY: "" },
+      env: { ...process.env, OPENAI_API_KEY: "", ...this.env },
     });
     this.child = child;
     let out = "";
@@ -120,10 +123,18 @@ export async function importAndOpen(page: Page, file: string, title: string): Pr
   await expect(page.locator(".react-flow__node").first()).toBeVisible({ timeout: 30_000 });
 }
 
-/** Points the app at the loopback model server (preferences pane), with an API key. */
+/**
+ * Points the app at the loopback model server: the model's address is a host setting, so it is set
+ * with the command the preferences pane shows (run on the host), then the model id and an API key
+ * in the pane.
+ */
 export async function useLoopbackModel(page: Page, model: MockOpenAiServer): Promise<void> {
   await page.getByTestId("open-preferences").click();
-  await setPreference(page, "model.baseUrl", model.baseUrl);
+  runShownHostCommand((await page.getByTestId("pref-model.baseUrl-command").textContent()) ?? "", [model.baseUrl]);
+  // the pane reads the settings again when it opens
+  await page.getByTestId("preferences-close").click();
+  await page.getByTestId("open-preferences").click();
+  await expect(page.getByTestId("pref-model.baseUrl")).toHaveValue(model.baseUrl);
   await setPreference(page, "model.model", "mock-model");
   await page.getByTestId("pref-apiKey").fill("sk-loopback");
   await page.getByTestId("pref-apiKey-save").click();

@@ -1,10 +1,12 @@
 /** Live follow: entries an agent appends to the session file appear in the open tree, centred on the new leaf. */
 import * as fs from "node:fs";
+import * as path from "node:path";
 import { generateSession, writeSessionJsonl } from "@bonsai/testkit";
 import { expect, screenshot, test } from "./explorer-fixtures";
 
 test("entries appended to the source file show up in the open tree", async ({ app: page, bonsai }, testInfo) => {
-  const file = testInfo.outputPath("followed.jsonl");
+  // an agent's session file, in an agents' session folder of the host (the page may import those)
+  const file = path.join(bonsai.sessionsDir, "followed.jsonl");
   const session = generateSession({ entries: 60, seed: 61, compactionInterval: 0, branchProbability: 0 });
   session.header.title = "Followed session";
   await writeSessionJsonl(file, session);

@@ -1,12 +1,17 @@
 /**
- * The preferences pane: every setting changed through the UI (invalid input refused inline),
- * the API key stored write-only, and everything still there after the server restarts.
+ * The preferences pane: every setting changed through the UI (invalid input refused inline), the
+ * host settings shown read-only with the command that changes them on the host (and changed that
+ * way), the API key stored write-only, and everything still there after the server restarts.
  */
 import type { Page } from "@playwright/test";
 import * as fs from "node:fs";
+import { runShownHostCommand } from "../support/fixtures";
 import { BonsaiServer, expect, screenshot, test } from "./explorer-fixtures";
 
 type Change = { key: string; kind: "text" | "list" | "bool" | "select"; value: string | boolean };
+/** the settings that reach the host (HOST_SETTINGS of @bonsai/ipc) */
+const HOST_KEYS = ["hooksDir", "sessionDirs", "model.apiKeyEnv", "model.baseUrl", "compaction.remoteEndpoint"];
+const isHost = (c: Change) => HOST_KEYS.includes(c.key);
 
 function changes(dir: (name: string) => string): Change[] {
   return [
@@ -81,13 +86,28 @@ test("every preference is applied at once and survives a restart", async ({ page
     await page.getByTestId("pref-model.contextWindow").fill("0");
     await page.getByTestId("pref-model.contextWindow").press("Enter");
     await expect(page.getByTestId("pref-model.contextWindow-error")).toHaveText("must be at least 1");
-    await page.getByTestId("pref-model.baseUrl").fill("ftp://example.org");
-    await page.getByTestId("pref-model.baseUrl").press("Enter");
-    await expect(page.getByTestId("pref-model.baseUrl-error")).toContainText("http(s) URL");
+    await page.getByTestId("pref-retry.maxRetries").fill("500");
+    await page.getByTestId("pref-retry.maxRetries").press("Enter");
+    await expect(page.getByTestId("pref-retry.maxRetries-error")).toHaveText("must be at most 100");
     await screenshot(page, testInfo, "preferences-invalid");
 
     const all = changes(dir);
-    for (const c of all) await apply(page, c);
+    // the settings that reach the host are read-only here, each with the command that changes it
+    await expect(page.getByTestId("prefs-host-note")).toContainText("cannot change them");
+    for (const c of all.filter(isHost)) {
+      await expect(page.getByTestId(`pref-${c.key}`)).toHaveAttribute("readonly", "");
+      await expect(page.getByTestId(`pref-${c.key}-command`)).toContainText(`bonsai config set ${c.key} `);
+    }
+    await screenshot(page, testInfo, "preferences-host-settings");
+    for (const c of all.filter((x) => !isHost(x))) await apply(page, c);
+    // on the host: the commands the pane shows
+    for (const c of all.filter(isHost)) {
+      const command = (await page.getByTestId(`pref-${c.key}-command`).textContent()) ?? "";
+      runShownHostCommand(command, String(c.value).split("\n"));
+    }
+    await page.getByTestId("preferences-close").click();
+    await page.getByTestId("open-preferences").click();
+    for (const c of all.filter(isHost)) await check(page, c);
     await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
     await page.getByTestId("pref-apiKey").fill("sk-kept-across-restarts");
     await page.getByTestId("pref-apiKey-save").click();

@@ -10,7 +10,7 @@ import { test, expect } from "../support/fixtures";
 test.use({ serveEnv: { BONSAI_NO_WRITE_THROUGH: "1" } });
 
 test("a change to a session whose source is not written shows as kept in Bonsai only", async ({ app, bonsai }, testInfo) => {
-  const file = path.join(bonsai.dataDir, "agent-session.jsonl");
+  const file = path.join(bonsai.sessionsDir, "agent-session.jsonl");
   fs.writeFileSync(file, sessionToJsonl(generateSession({ entries: 40, seed: 11, compactionInterval: 0, branchProbability: 0 })));
   const before = fs.readFileSync(file);
 

@@ -1,5 +1,6 @@
 /** Export downloads the open session as JSONL in the current format (browser mode: a download). */
 import * as fs from "node:fs";
+import * as path from "node:path";
 import { test, expect } from "../support/fixtures";
 import { sharedFixture } from "../support/paths";
 
@@ -8,8 +9,10 @@ const fixture = sharedFixture("large-session.jsonl");
 test("export the open session as JSONL", async ({ app, bonsai, target }, testInfo) => {
   test.skip(!fixture, "../shared/fixtures/large-session.jsonl is not present next to the checkout");
   test.skip(target === "electron", "Electron asks where to save with a native dialog");
-  // setup through the backend (the import UI has its own spec), then the page picks it up
-  await bonsai.call("importSessions", { files: [{ name: "large-session.jsonl", content: fs.readFileSync(fixture!, "utf8") }] });
+  // setup through the backend (the import UI has its own spec): a copy in an agents' session folder, then the page picks it up
+  const copy = path.join(bonsai.sessionsDir, "large-session.jsonl");
+  fs.copyFileSync(fixture!, copy);
+  await bonsai.call("importSessions", { paths: [copy] });
   await expect(app.getByTestId("session-item")).toHaveCount(1);
   await app.getByTestId("session-item").click();
   await expect(app.getByTestId("session-view")).toBeVisible();

@@ -1,12 +1,14 @@
 /**
  * Test fixtures shared by every spec (shell-* and explorer-*):
  *   bonsai  a running backend on a fresh temporary data folder: `bonsai serve --no-open --port 0`
- *           (browser target) with { url, dataDir, call(method, params) } for direct setup calls
+ *           (browser target) with { url, dataDir, sessionsDir, call(method, params) } for direct
+ *           setup calls; sessionsDir is an agents' session folder of that host (BONSAI_SESSIONS_DIRS),
+ *           the one place the page may import paths from
  *   app     a Page showing the app, connected and ready: Chromium at bonsai.url, or the Electron
  *           window (electron target, skipped with a reason where no Electron binary is installed)
  * Nothing is built here: run `pnpm build` first (the test runner does).
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -18,6 +20,8 @@ export interface BonsaiServer {
   /** the URL with the token (browser target); "" for Electron */
   url: string;
   dataDir: string;
+  /** an agents' session folder of the host (BONSAI_SESSIONS_DIRS): the page may import paths inside it */
+  sessionsDir: string;
   /** call a contract method directly (setup shortcuts); throws on an error result */
   call<T = unknown>(method: string, params?: unknown): Promise<T>;
 }
@@ -59,6 +63,31 @@ async function startServe(dataDir: string, env: Record<string, string>): Promise
     });
   });
   return { child, url, output: () => out };
+}
+
+/** `bonsai ARGS...` on the host (the built CLI); its stdout, or an error with its stderr. */
+export function bonsaiCli(args: readonly string[], env: Record<string, string> = {}): string {
+  try {
+    return execFileSync(process.execPath, [CLI, ...args], { cwd: REPO_ROOT, env: { ...process.env, ...env }, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  } catch (err) {
+    const e = err as { stderr?: string; message: string };
+    throw new Error(`bonsai ${args.join(" ")} failed: ${e.stderr || e.message}`, { cause: err });
+  }
+}
+
+/**
+ * Runs a host command as the page shows it (`bonsai config set KEY URL --data-dir '/tmp/x'`), the
+ * placeholder after KEY replaced by `values`: what a user copies from the Preferences pane.
+ */
+export function runShownHostCommand(command: string, values: readonly string[]): string {
+  const words = [...command.matchAll(/'([^']*)'|(\S+)/gu)].map((m) => m[1] ?? m[2]!);
+  const env: Record<string, string> = {};
+  while (words[0]?.includes("=")) {
+    const [name, ...rest] = words.shift()!.split("=");
+    env[name!] = rest.join("=");
+  }
+  if (words[0] !== "bonsai" || words[1] !== "config" || words[2] !== "set") throw new Error(`not a bonsai config set command: ${command}`);
+  return bonsaiCli([...words.slice(1, 4), ...values, ...words.slice(5)], env);
 }
 
 /** One WebSocket call to a running serve (for setup; the UI is what the specs test). */
@@ -109,10 +138,11 @@ export const test = base.extend<Fixtures & BonsaiOptions & { electronApp: Electr
     testInfo.skip(!bin, "no Electron binary installed here (ELECTRON_SKIP_BINARY_DOWNLOAD); these specs run against Electron where it is");
     testInfo.skip(!fs.existsSync(ELECTRON_MAIN), "the Electron app is not built: run `pnpm build`");
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bonsai-e2e-electron-"));
+    fs.mkdirSync(path.join(dataDir, "agent-sessions"));
     const app = await _electron.launch({
       executablePath: bin!,
       args: [ELECTRON_MAIN],
-      env: { ...process.env, BONSAI_USER_DATA_DIR: dataDir } as Record<string, string>,
+      env: { ...process.env, BONSAI_USER_DATA_DIR: dataDir, BONSAI_SESSIONS_DIRS: path.join(dataDir, "agent-sessions") } as Record<string, string>,
     });
     await use(app);
     await app.close();
@@ -126,6 +156,7 @@ export const test = base.extend<Fixtures & BonsaiOptions & { electronApp: Electr
       await use({
         url: "",
         dataDir,
+        sessionsDir: path.join(dataDir, "agent-sessions"),
         call: async <T,>(method: string, params?: unknown) =>
           window.evaluate(
             async ([m, p]) => {
@@ -138,13 +169,16 @@ export const test = base.extend<Fixtures & BonsaiOptions & { electronApp: Electr
       });
       return;
     }
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bonsai-e2e-"));
-    const serve = await startServe(dataDir, serveEnv);
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), "bonsai-e2e-"));
+    const dataDir = path.join(root, "data");
+    const sessionsDir = path.join(root, "agent-sessions");
+    fs.mkdirSync(sessionsDir, { recursive: true });
+    const serve = await startServe(dataDir, { BONSAI_SESSIONS_DIRS: sessionsDir, ...serveEnv });
     try {
-      await use({ url: serve.url, dataDir, call: (method, params) => wsCall(serve.url, method, params) });
+      await use({ url: serve.url, dataDir, sessionsDir, call: (method, params) => wsCall(serve.url, method, params) });
     } finally {
       await stop(serve.child);
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      fs.rmSync(root, { recursive: true, force: true });
     }
   },
 

@@ -119,7 +119,7 @@ describe("bonsai config", () => {
 
     const set = await bonsai("config", "set", "model.apiKeyEnv", "MY_KEY", "--data-dir", dataDir());
     expect(set).toMatchObject({ code: 0, stderr: "" });
-    expect(set.stdout).toBe(`model.apiKeyEnv = "MY_KEY"\nsaved in ${path.join(dataDir(), "bonsai.db")}; a running \`bonsai serve\` or desktop app uses it once restarted\n`);
+    expect(set.stdout).toBe(`model.apiKeyEnv = "MY_KEY"\nsaved in ${path.join(dataDir(), "bonsai.db")}; a running \`bonsai serve\` or desktop app uses it from its next call\n`);
     expect((await bonsai("config", "get", "model.apiKeyEnv", "--data-dir", dataDir())).stdout).toBe("MY_KEY\n");
 
     const dirs = await bonsai("config", "set", "sessionDirs", dir, "relative/sessions", "--data-dir", dataDir());

@@ -153,7 +153,7 @@ export function createBackend(options: BackendOptions): Backend {
       dataDir,
       nativeDialogs: options.dialogs !== undefined,
     }),
-    ...sessionHandlers({ store, emit, settings: () => engine.getSettings(), skeletons, follow }),
+    ...sessionHandlers({ store, emit, settings: () => engine.reloadSettings(), skeletons, follow }),
     ...importHandlers({
       store,
       emit,

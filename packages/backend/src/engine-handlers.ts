@@ -78,6 +78,8 @@ function requireCurrentLeaf(store: SessionStore, sessionId: string, leafId: stri
 
 export function engineHandlers(deps: EngineHandlerDeps): Pick<Handlers, EngineHandlerNames> {
   const { store, engine, keys, requests } = deps;
+  /** the settings as persisted now: `bonsai config set` on the host takes effect from the next call */
+  const fresh = () => engine.reloadSettings();
 
   const settingsState = (): SettingsState => {
     const settings = engine.getSettings();
@@ -107,7 +109,7 @@ export function engineHandlers(deps: EngineHandlerDeps): Pick<Handlers, EngineHa
       };
       if (leaf === null) return { ...empty, reason: "The session is empty" };
       // loading and planning a long branch is heavy: the planner runs it on a worker thread when the host has one
-      const plan = await deps.planner.plan({ sessionId, leafId: leaf, settings: engine.getSettings().compaction, withBranchEntries: false });
+      const plan = await deps.planner.plan({ sessionId, leafId: leaf, settings: fresh().compaction, withBranchEntries: false });
       if (plan.pathLength === 0) return { ...empty, reason: "The session is empty" };
       if (plan.lastEntryIsCompaction) return { ...empty, reason: "Already compacted" };
       const prep = plan.preparation;
@@ -133,6 +135,7 @@ export function engineHandlers(deps: EngineHandlerDeps): Pick<Handlers, EngineHa
     compact: async ({ sessionId, leafId, instructions, dryRun, requestId }) => {
       requireSession(store, sessionId);
       requireCurrentLeaf(store, sessionId, leafId, "Compaction");
+      fresh();
       const before = estimateContext(store, sessionId);
       requests.set("compaction", sessionId, requestId);
       try {
@@ -183,6 +186,7 @@ export function engineHandlers(deps: EngineHandlerDeps): Pick<Handlers, EngineHa
     navigate: async ({ sessionId, targetId, summarize, instructions, requestId }) => {
       requireSession(store, sessionId);
       if (!store.getEntry(sessionId, targetId)) throw new IpcError("not_found", `no entry ${targetId} in session ${sessionId}`);
+      fresh();
       requests.set("branchSummary", sessionId, requestId);
       try {
         const out = await engine.navigateTree(sessionId, targetId, { summarize, instructions });
@@ -220,6 +224,7 @@ export function engineHandlers(deps: EngineHandlerDeps): Pick<Handlers, EngineHa
 
     prompt: async ({ sessionId, text, requestId }) => {
       requireSession(store, sessionId);
+      fresh();
       requests.set("prompt", sessionId, requestId);
       try {
         const out = await engine.prompt(sessionId, text);
@@ -234,12 +239,11 @@ export function engineHandlers(deps: EngineHandlerDeps): Pick<Handlers, EngineHa
     },
 
     getSettings: () => {
-      // `bonsai config set` may have changed them since
-      engine.reloadSettings();
+      fresh();
       return settingsState();
     },
     setSettings: async ({ patch }) => {
-      await guardSettingsPatch(patch, engine.reloadSettings(), deps.dialogs, deps.hostSettings);
+      await guardSettingsPatch(patch, fresh(), deps.dialogs, deps.hostSettings);
       engine.updateSettings(patch);
       return settingsState();
     },
@@ -248,7 +252,7 @@ export function engineHandlers(deps: EngineHandlerDeps): Pick<Handlers, EngineHa
       const folder = await deps.dialogs.chooseFolder(field);
       if (folder === null) return { cancelled: true, state: settingsState() };
       // the folder comes from the main process's picker (the user chose it), not from the window
-      const current = engine.reloadSettings();
+      const current = fresh();
       engine.updateSettings(field === "hooksDir" ? { hooksDir: folder } : { sessionDirs: [...new Set([...current.sessionDirs, folder])] });
       return { cancelled: false, state: settingsState() };
     },
@@ -261,7 +265,7 @@ export function engineHandlers(deps: EngineHandlerDeps): Pick<Handlers, EngineHa
       return settingsState();
     },
     testConnection: () => {
-      const model = engine.getSettings().model;
+      const model = fresh().model;
       return testConnection(model, resolveApiKey(keys, model.apiKeyEnv, deps.env).key);
     },
   };

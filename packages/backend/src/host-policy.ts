@@ -84,7 +84,7 @@ export function browserRefusal(changes: readonly { setting: HostSetting }[], inf
   return new IpcError(
     "forbidden",
     `${names} ${changes.length > 1 ? "are host settings" : "is a host setting"} (${first.why}): the browser page cannot change ${changes.length > 1 ? "them" : "it"}. ` +
-      `On the host run \`${command}\` (settings are kept in ${info.database}), then restart \`bonsai serve\`.`,
+      `On the host run \`${command}\` (settings are kept in ${info.database}); \`bonsai serve\` uses the new value from its next call${first.field === "hooksDir" ? ", and loads hook modules when it starts" : ""}.`,
   );
 }
 

@@ -9,7 +9,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { connectWebSocket, createApi, HOST_SETTINGS, IpcError, MAX_FRAME_BYTES, type BonsaiApi, type WsBridge } from "@bonsai/ipc";
+import { connectWebSocket, createApi, HOST_SETTINGS, IpcError, MAX_FRAME_BYTES, UPLOAD_CHUNK_BYTES, type BonsaiApi, type WsBridge } from "@bonsai/ipc";
 import { generateSession, sessionToJsonl, startMockOpenAiServer, type MockOpenAiServer } from "@bonsai/testkit";
 import { createBackend, type Backend } from "../src/index";
 import { startServer, type RunningServer } from "../src/server";
@@ -225,7 +225,7 @@ describe("uploads", () => {
   it("arrive in chunks, in order, no more than announced; a rejected or cancelled upload leaves nothing on disk", async () => {
     const content = Buffer.from(session(6));
     const { uploadId, chunkBytes } = await api.beginUpload({ name: "s.jsonl", size: content.length });
-    expect(chunkBytes).toBe(1024 * 1024);
+    expect(chunkBytes).toBe(UPLOAD_CHUNK_BYTES);
     const part = (from: number, to: number) => content.subarray(from, to).toString("base64");
     await refused(api.uploadChunk({ uploadId, offset: 10, data: part(10, 20) }), "conflict");
     await api.uploadChunk({ uploadId, offset: 0, data: part(0, 100) });
@@ -292,5 +292,24 @@ describe("exports from the page are downloads", () => {
     expect((await fetch(`${server.origin}${md.url}?token=${server.token}`)).status).toBe(200);
     await expect.poll(() => filesBelow(path.join(dataDir, "downloads"))).toEqual([]);
     expect(fs.existsSync(target)).toBe(false);
+  });
+});
+
+describe("the host changes them", () => {
+  it("`bonsai config set` on the same database reaches a running serve from its next call", async () => {
+    const { openStore } = await import("@bonsai/store");
+    const { SettingsManager } = await import("@bonsai/engine");
+    const other = openStore({ path: backend.dbPath }); // what the CLI opens
+    try {
+      new SettingsManager(other).update({ model: { baseUrl: `${model.origin}/v1`, apiKeyEnv: "HOST_SECRET" } });
+    } finally {
+      other.close();
+    }
+    expect((await api.getSettings()).settings.model).toMatchObject({ baseUrl: `${model.origin}/v1`, apiKeyEnv: "HOST_SECRET" });
+    expect((await api.testConnection()).ok).toBe(true);
+    expect(model.requests.at(-1)?.headers.authorization).toBe(`Bearer ${SECRET}`);
+    // a page change of another setting keeps what the host set
+    await api.setSettings({ patch: { theme: "light" } });
+    expect((await api.getSettings()).settings.model.apiKeyEnv).toBe("HOST_SECRET");
   });
 });

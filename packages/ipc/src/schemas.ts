@@ -54,7 +54,7 @@ export type SessionSummary = z.infer<typeof sessionSummarySchema>;
  * uploadChunk, then importSessions{uploads}): never whole in one frame or one string. Chunks are
  * base64 (any bytes, no UTF-8 sequence cut in two) of at most UPLOAD_CHUNK_BYTES.
  */
-export const UPLOAD_CHUNK_BYTES = 1024 * 1024;
+export const UPLOAD_CHUNK_BYTES = 256 * 1024;
 /** The largest file an upload takes (the store reads a session file into memory to import it). */
 export const MAX_UPLOAD_BYTES = 2 * 1024 * 1024 * 1024;
 /** base64 of at most UPLOAD_CHUNK_BYTES */

@@ -63,7 +63,8 @@ export const configCommand: Command = {
         return;
       }
       io.stdout(`${key} = ${JSON.stringify(stored)}\n`);
-      io.stdout(`saved in ${database}; a running \`bonsai serve\` or desktop app uses it once restarted\n`);
+      const when = key === "hooksDir" ? "loads hook modules from it when it starts" : "uses it from its next call";
+      io.stdout(`saved in ${database}; a running \`bonsai serve\` or desktop app ${when}\n`);
     } finally {
       store.close();
     }

@@ -2,7 +2,7 @@
  * Sending picked or dropped files to the backend in chunks (beginUpload + uploadChunk): the file is
  * read a slice at a time (Blob.slice, FileReader's base64 off the main thread), so neither the page
  * nor the backend ever holds it whole, and the page stays responsive. The next slice is read while
- * the current one travels. Cancel with the signal: the uploads begun are dropped on the backend
+ * the current ones travel (a few at once). Cancel with the signal: the uploads begun are dropped on the backend
  * (their bytes deleted).
  */
 import type { BonsaiApi } from "@bonsai/ipc";
@@ -30,6 +30,9 @@ export function readBase64(blob: Blob): Promise<string> {
   });
 }
 
+/** chunks sent before the first answer is awaited */
+const CHUNKS_IN_FLIGHT = 4;
+
 export class UploadCancelled extends Error {
   constructor() {
     super("the upload was cancelled");
@@ -53,15 +56,32 @@ export async function uploadFiles(api: BonsaiApi, files: readonly File[], onProg
       const { uploadId, chunkBytes } = await api.beginUpload({ name: file.name, size: file.size });
       ids.push(uploadId);
       const slice = (offset: number) => readBase64(file.slice(offset, Math.min(file.size, offset + chunkBytes)));
+      // a few chunks travel at once (the WebSocket keeps their order; each names its offset)
+      const inFlight: Promise<void>[] = [];
+      const failed: { error?: unknown; yes: boolean } = { yes: false };
       let next = file.size > 0 ? slice(0) : null;
       for (let offset = 0; next !== null; offset += chunkBytes) {
         const data = await next;
+        if (failed.yes) throw failed.error;
         if (signal.aborted) throw new UploadCancelled();
         next = offset + chunkBytes < file.size ? slice(offset + chunkBytes) : null;
-        await api.uploadChunk({ uploadId, offset, data });
-        sent += Math.min(chunkBytes, file.size - offset);
-        progress();
+        const bytes = Math.min(chunkBytes, file.size - offset);
+        inFlight.push(
+          api.uploadChunk({ uploadId, offset, data }).then(
+            () => {
+              sent += bytes;
+              progress();
+            },
+            (error: unknown) => {
+              if (!failed.yes) Object.assign(failed, { yes: true, error });
+            },
+          ),
+        );
+        if (inFlight.length >= CHUNKS_IN_FLIGHT) await inFlight.shift();
       }
+      await Promise.all(inFlight);
+      if (failed.yes) throw failed.error;
+      if (signal.aborted) throw new UploadCancelled();
     }
     return ids;
   } catch (err) {

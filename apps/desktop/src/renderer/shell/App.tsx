@@ -130,7 +130,7 @@ function SessionArea() {
   );
 }
 
-const megabytes = (bytes: number) => (bytes / (1024 * 1024)).toLocaleString(undefined, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const megabytes = (bytes: number) => (bytes / 1e6).toLocaleString(undefined, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 
 function ImportStatus() {
   const progress = useBonsai((s) => s.importProgress);

@@ -34,8 +34,8 @@ export function HostSettingReadOnly({ spec, state }: { spec: FieldSpec; state: S
         <HostValue id={id} spec={spec} state={state} />
       </div>
       <div className="bz-pref-help">
-        {spec.help} Read-only here: {setting?.why}. Change it on the host with <code data-testid={`${id}-command`}>{setting ? hostSettingCommand(state.hostSettings.command, setting) : ""}</code>, then restart{" "}
-        <code>bonsai serve</code>.
+        {spec.help} Read-only here: {setting?.why}. Change it on the host with <code data-testid={`${id}-command`}>{setting ? hostSettingCommand(state.hostSettings.command, setting) : ""}</code>
+        {spec.path === "hooksDir" ? ", then restart bonsai serve (hook modules load when it starts)." : "; it applies from the next action."}
       </div>
     </div>
   );
