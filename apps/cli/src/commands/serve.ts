@@ -7,9 +7,9 @@ import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createBackend, backendDbPath, API_KEY_FILE } from "@bonsai/backend";
+import { createBackend, backendDbPath, hostSettingsInfo, API_KEY_FILE } from "@bonsai/backend";
 import { startServer } from "@bonsai/backend/server";
-import { DB_FILE_NAME, defaultDataDir } from "@bonsai/store";
+import { DB_FILE_NAME, defaultDataDir, defaultSessionDirs } from "@bonsai/store";
 import { besideBundle } from "../bundle-paths";
 import { UserError } from "../errors";
 import type { Command } from "./command";
@@ -82,6 +82,9 @@ export const serveCommand: Command = {
     io.stdout(`  database: ${backend.dbPath}\n`);
     io.stdout(`  only this machine can connect, and only with the token in the address. Press Ctrl-C to stop.\n`);
     io.stdout(`  model API key: from $${backend.engine.getSettings().model.apiKeyEnv}, or saved in Preferences to ${path.join(dataDir, API_KEY_FILE)} (mode 0600, never in the database)\n`);
+    const folders = defaultSessionDirs(backend.engine.getSettings().sessionDirs);
+    const more = hostSettingsInfo(dataDir, backend.dbPath).command.replace("KEY VALUE", "sessionDirs DIR...");
+    io.stdout(`  the page imports uploads, and paths inside: ${folders.join(", ")} (more: \`${more}\`)\n`);
     if (!args.options["no-open"]) openInBrowser(server.url);
 
     await new Promise<void>((resolve) => {
