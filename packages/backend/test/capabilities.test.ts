@@ -129,7 +129,7 @@ describe("settings that reach the host are read-only from the page", () => {
     const marker = path.join(dir, "hook-ran");
     const hook = `import * as fs from "node:fs"; fs.writeFileSync(${JSON.stringify(marker)}, "ran"); export default {};`;
     const { results } = await api.importSessions({ uploads: [await upload("hook.mjs", hook)] });
-    expect(results[0]).toMatchObject({ ok: false, error: "not a session file: it has no line of JSON" });
+    expect(results[0]).toMatchObject({ ok: false, error: "not a session file: it has no JSON lines (pi and oh-my-pi sessions are JSON Lines starting with a session header)" });
     // not kept on disk either
     expect(filesBelow(path.join(dataDir, "uploads"))).toEqual([]);
     await refused(api.setSettings({ patch: { hooksDir: path.join(dataDir, "uploads") } }), "forbidden");
@@ -196,13 +196,23 @@ describe("imports from the page", () => {
   });
 
   it("a file that is not a session is reported without a word of its content", async () => {
-    fs.writeFileSync(path.join(agentDir, "notes.jsonl"), `${SECRET} is the password\n{"type":"${SECRET}"}\n[1,"${SECRET}"]\n`);
-    fs.writeFileSync(path.join(agentDir, "header.jsonl"), `{"type":"session","id":{"v":"${SECRET}"}}\n`);
-    const { results } = await api.importSessions({ paths: [path.join(agentDir, "notes.jsonl"), path.join(agentDir, "header.jsonl")] });
-    expect(results.map((r) => [r.ok, r.error, r.warnings])).toEqual([
-      [false, "not a session file: its first line is not a session header", []],
-      [false, "not a session file: its session header is not valid", []],
-    ]);
+    const files: [string, string][] = [
+      ["notes.jsonl", `${SECRET} is the password\n{"type":"${SECRET}"}\n[1,"${SECRET}"]\n`],
+      ["typed.jsonl", `{"type":"${SECRET}","id":"x"}\n`],
+      ["header.jsonl", `{"type":"session","id":{"v":"${SECRET}"}}\n`],
+      ["version.jsonl", `{"type":"session","id":"s","version":"${SECRET}"}\n`],
+    ];
+    for (const [name, content] of files) fs.writeFileSync(path.join(agentDir, name), content);
+    const { results } = await api.importSessions({ paths: files.map(([name]) => path.join(agentDir, name)) });
+    expect(results.map((r) => [r.ok, r.warnings])).toEqual(files.map(() => [false, []]));
+    for (const r of results) expect(r.error).toMatch(/^not a session/);
+    expect(JSON.stringify(results)).not.toContain(SECRET);
+    // a session whose header fields are of the wrong type imports, with warnings that quote nothing
+    fs.writeFileSync(path.join(agentDir, "odd-header.jsonl"), session(7).replace(/"cwd":"[^"]*"/u, `"cwd":{"${SECRET}":1}`).replace(/"timestamp":"[^"]*"/u, `"timestamp":["${SECRET}"]`));
+    const odd = await api.importSessions({ paths: [path.join(agentDir, "odd-header.jsonl")] });
+    expect(odd.results[0]).toMatchObject({ ok: true });
+    expect(odd.results[0]!.warnings.length).toBeGreaterThan(0);
+    expect(JSON.stringify(odd)).not.toContain(SECRET);
     const uploaded = await api.importSessions({ uploads: [await upload("passwd.jsonl", `root:x:0:0:${SECRET}:/root:/bin/bash\n`)] });
     expect(JSON.stringify(uploaded)).not.toContain(SECRET);
   });
