@@ -76,7 +76,9 @@ export function HostFolderSetting({ spec, state }: { spec: FieldSpec; state: Set
           {field === "hooksDir" ? "Choose folder…" : "Add folder…"}
         </button>
       </div>
-      <div className="bz-pref-help">{spec.help}</div>
+      <div className="bz-pref-help">
+        {spec.help} {field === "hooksDir" ? "Hook modules load when Bonsai starts: restart it after choosing a folder." : "Chosen with the system's folder picker."}
+      </div>
       {error ? (
         <div className="bz-error" role="alert">
           {error}
