@@ -57,10 +57,36 @@ const LARGEST: { [M in MethodName]: unknown } = {
   restorePruned: { ...session, entryIds: ids(5_000) },
   prompt: { ...session, text: `x${worst(999_998)}x`, requestId },
   setLabel: { ...session, entryId: id, label: `x${worst(198)}x` },
+  whatIf: {
+    sessionIds: ids(12),
+    settings: {
+      compactionEnabled: true,
+      reserveTokens: Number.MAX_SAFE_INTEGER,
+      keepRecentTokens: Number.MAX_SAFE_INTEGER,
+      thresholdTokens: Number.MAX_SAFE_INTEGER,
+      thresholdPercent: 100,
+      pruningEnabled: true,
+      protectTokens: Number.MAX_SAFE_INTEGER,
+      minimumSavings: Number.MAX_SAFE_INTEGER,
+      contextWindow: Number.MAX_SAFE_INTEGER,
+    },
+    maxPoints: 20_000,
+  },
+  getAmnesiaReport: session,
+  getSummaryCheck: { ...session, leafId: id },
   getSettings: {},
   setSettings: {
     patch: {
-      compaction: { enabled: true, reserveTokens: Number.MAX_SAFE_INTEGER, keepRecentTokens: Number.MAX_SAFE_INTEGER, autoContinue: true, remoteEndpoint: `http://${worst(2040)}` },
+      compaction: {
+        enabled: true,
+        reserveTokens: Number.MAX_SAFE_INTEGER,
+        keepRecentTokens: Number.MAX_SAFE_INTEGER,
+        autoContinue: true,
+        remoteEndpoint: `http://${worst(2040)}`,
+        thresholdTokens: Number.MAX_SAFE_INTEGER,
+        thresholdPercent: 100,
+      },
+      pruning: { enabled: true, protectTokens: Number.MAX_SAFE_INTEGER, minimumSavings: Number.MAX_SAFE_INTEGER },
       branchSummary: { enabled: true, reserveTokens: Number.MAX_SAFE_INTEGER },
       retry: { enabled: true, maxRetries: 100, baseDelayMs: 3_600_000 },
       model: {
