@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_SETTINGS, whatIfSettingsOf } from "@bonsai/core";
 import { contract, type CallResult } from "@bonsai/ipc";
 import { generateSession, sessionToJsonl } from "@bonsai/testkit";
-import { importLines, useBackend } from "./support";
+import { importLines, importUpload, useBackend } from "./support";
 
 const backend = useBackend();
 const settings = whatIfSettingsOf(DEFAULT_SETTINGS);
@@ -15,7 +15,7 @@ function ok<T>(r: CallResult): T {
 
 async function importGenerated(entries: number, seed: number): Promise<string> {
   const content = sessionToJsonl(generateSession({ entries, seed, compactionInterval: 0, branchProbability: 0 }));
-  const r = ok<{ results: { sessionId: string }[] }>(await backend().dispatch("importSessions", { files: [{ name: `g${seed}.jsonl`, content }] }));
+  const r = await importUpload(backend().dispatch, `g${seed}.jsonl`, content);
   return r.results[0]!.sessionId;
 }
 
