@@ -15,7 +15,7 @@ import { BACKUP_SUFFIX, openStore, type FaultPoint, type SqliteSessionStore } fr
 import { BEFORE_COMPACTION, HAVE_FIXTURES, tempDir } from "../support";
 import { bonsaiTemps, expectAgreement, FULL, recordFigures, runChild, trials } from "./harness";
 
-const ENTRIES = FULL ? 15_000 : 2_000;
+const ENTRIES = FULL ? 6_000 : 2_000;
 const REWRITE_POINTS: FaultPoint[] = [
   "rewrite:intent",
   "rewrite:temp-written",
