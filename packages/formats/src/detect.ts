@@ -19,6 +19,9 @@ export const SNIFF_LINES = 20;
 export const WHAT_BONSAI_READS =
   "Bonsai reads pi / oh-my-pi sessions (first line {\"type\":\"session\",…}), Claude Code transcripts (lines with uuid, parentUuid and sessionId) and Codex rollouts (lines {timestamp, type, payload})";
 
+/** The same without quoting anything (for messages that must not contain a quote of any file). */
+const WHAT_BONSAI_READS_PLAIN = "Bonsai reads pi / oh-my-pi sessions, Claude Code transcripts and Codex rollouts";
+
 export type Detection = { reader: SessionReader } | { reader: null; reason: string };
 
 /** The parsed values of the first non-blank lines (undefined for a line that is not JSON). */
@@ -36,20 +39,27 @@ export function firstValues(text: string, max = SNIFF_LINES): unknown[] {
   return values;
 }
 
-function describeValue(value: unknown): string {
+function describeValue(value: unknown, quote: boolean): string {
   if (value === undefined) return "not JSON";
   if (!isObj(value)) return value === null ? "null" : Array.isArray(value) ? "a JSON array" : `a JSON ${typeof value}`;
   const keys = Object.keys(value);
+  if (!quote) return `an object with ${keys.length === 1 ? "one key" : `${keys.length} keys`}`;
   const type = typeof value.type === "string" ? ` of type ${JSON.stringify(value.type)}` : "";
   return `an object${type} with keys ${keys.slice(0, 6).join(", ")}${keys.length > 6 ? ", …" : ""}`;
 }
 
-/** Why no reader knows these values: what the file looks like and what Bonsai reads (one sentence). */
-export function describeUnknown(values: readonly unknown[]): string {
-  if (values.length === 0) return `not a session file: it is empty; ${WHAT_BONSAI_READS}`;
-  if (values.every((v) => v === undefined)) return `not a session file: it is not JSON lines (its first line is not JSON); ${WHAT_BONSAI_READS}`;
+/**
+ * Why no reader knows these values: what the file looks like and what Bonsai reads (one sentence).
+ * `quote: false` leaves out the first line's type and key names and quotes nothing (for messages
+ * shown where the file's content must not appear, e.g. a browser window).
+ */
+export function describeUnknown(values: readonly unknown[], options: { quote?: boolean } = {}): string {
+  const quote = options.quote !== false;
+  const reads = quote ? WHAT_BONSAI_READS : WHAT_BONSAI_READS_PLAIN;
+  if (values.length === 0) return `not a session file: it is empty; ${reads}`;
+  if (values.every((v) => v === undefined)) return `not a session file: it is not JSON lines (its first line is not JSON); ${reads}`;
   const first = values.find((v) => v !== undefined);
-  return `not a session file: it is JSON lines but no session format Bonsai knows (its first line is ${describeValue(first)}); ${WHAT_BONSAI_READS}`;
+  return `not a session file: it is JSON lines but no session format Bonsai knows (its first line is ${describeValue(first, quote)}); ${reads}`;
 }
 
 /** A first value shaped like a pi entry or header (a broken pi file rather than another format). */

@@ -16,6 +16,7 @@ import type {
   IncrementalReader,
   ReadChunk,
   ReadSession,
+  ReadState,
   SessionLinks,
   SessionStats,
   SourceLine,
@@ -80,13 +81,16 @@ export abstract class ForeignReader implements IncrementalReader {
   }
 
   snapshot(): ReadSession {
+    return { ...this.state(), entries: [...this.#given] as unknown as SessionEntry[] };
+  }
+
+  state(): ReadState {
     const facts = this.facts();
     const header = facts.header ?? this.fallbackHeader();
     return {
       format: this.format,
       agent: this.agent,
       header,
-      entries: [...this.#given] as unknown as SessionEntry[],
       leafId: facts.leafId,
       title: facts.title,
       issues: [...this.issues],
@@ -95,6 +99,10 @@ export abstract class ForeignReader implements IncrementalReader {
       original: { finalNewline: this.#finalNewline, ...(this.#trailing.length > 0 ? { trailing: this.#trailing } : {}) },
       readOnly: true,
     };
+  }
+
+  held(): SessionEntry[] {
+    return [...this.#queue] as unknown as SessionEntry[];
   }
 
   /** Reads a whole text. */

@@ -77,13 +77,17 @@ export interface SessionStats {
 }
 
 /** A whole session as a reader gives it. */
-export interface ReadSession {
+export interface ReadSession extends ReadState {
+  /** entries in file order (pi: migrated to v3 in memory) */
+  entries: SessionEntry[];
+}
+
+/** Everything a reader knows about a session except its entries (cheap to ask while following a file). */
+export interface ReadState {
   format: FormatId;
   agent: AgentKind;
   /** foreign files: synthesized ({type:"session", version:3, id, timestamp, cwd, agent, ...}); pi: the file's own */
   header: SessionHeader;
-  /** entries in file order (pi: migrated to v3 in memory) */
-  entries: SessionEntry[];
   /** where the agent would resume: Claude Code the main chain's last entry, Codex and pi the last entry */
   leafId: string | null;
   title: string | null;
@@ -116,6 +120,14 @@ export interface IncrementalReader {
   end(): ReadChunk;
   /** the session as read so far (entries given so far, header, leaf, stats) */
   snapshot(): ReadSession;
+  /** the same without the entries (no copy of them: what a follower asks after every push) */
+  state(): ReadState;
+  /**
+   * Entries read but held until a later line completes them (a Codex reply waiting for its token
+   * count, leading lines waiting for a timestamp), as they are now; they come out of a later push
+   * (possibly changed, same ids) or end(). A follower may show them meanwhile.
+   */
+  held(): SessionEntry[];
 }
 
 export interface SessionReader {

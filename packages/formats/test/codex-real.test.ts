@@ -53,6 +53,17 @@ describe.skipIf(REAL_FILES.codex.length === 0)("Codex rollouts (real files)", ()
       const session = codexReader.read(text);
       const index = buildIndex(session.entries);
 
+      it("is titled by the first prompt the user typed (the first event_msg/user_message), not Codex's instructions", () => {
+        const typed = lines.find((l) => l.type === "event_msg" && (l.payload as { type?: unknown }).type === "user_message")?.payload as { message?: string } | undefined;
+        const expected = typed?.message?.replace(/\s+/g, " ").trim();
+        if (expected === undefined || expected === "") {
+          expect(session.title).toBeNull();
+          return;
+        }
+        expect(session.title).toBe(expected.length > 120 ? `${expected.slice(0, 119)}…` : expected);
+        expect(session.header.title).toBe(session.title);
+      });
+
       it("is detected as Codex and gives the file back byte for byte", () => {
         expect(detectFormat(text).reader?.format).toBe("codex");
         expect(session.stats.lines).toBe(facts.lines);

@@ -72,7 +72,12 @@ describe("held lines", () => {
     expect(incremental.push(lines[0] as string).entries.map((e) => e.id)).toEqual(["line-1"]);
     expect(incremental.push(lines[1] as string).entries.map((e) => e.id)).toEqual(["line-2"]);
     expect(incremental.push(lines[2] as string).entries).toEqual([]);
+    // a follower may show the held reply meanwhile: as it is now, under the id it will come out with
+    expect(incremental.held().map((e) => [e.id, (e as { message: { usage?: unknown } }).message.usage])).toEqual([["line-3", undefined]]);
+    expect(incremental.state()).toMatchObject({ format: "codex", leafId: "line-3", header: { id: "t1", cwd: "/w" }, stats: { lines: 3 } });
+    expect(incremental.state()).not.toHaveProperty("entries");
     const chunk = incremental.push(lines[3] as string);
+    expect(incremental.held()).toEqual([]);
     expect(chunk.entries.map((e) => e.id)).toEqual(["line-3", "line-4"]);
     expect(chunk.entries[0]).toMatchObject({ message: { role: "assistant", usage: { input: 6, cacheRead: 4, output: 2, totalTokens: 12 } } });
   });

@@ -16,7 +16,7 @@
 import type { AgentMessage, AssistantMessage, CompactionEntry, MessageEntry, SessionHeader, Usage } from "@bonsai/core";
 import { ForeignReader, lineId, type SessionFacts } from "../foreign-reader";
 import type { AgentKind, ForeignEntry, FormatId, SessionLinks, SourceLine } from "../types";
-import { isObj, isoTime, millis, num, objs, str, type Obj } from "../values";
+import { isObj, isoTime, millis, num, objs, oneLine, str, type Obj } from "../values";
 import { callOf, codexUsage, isModelItem, itemMessage, thinkingLevelOf, type CodexModel } from "./convert";
 import { describeCodexLine } from "./metadata";
 
@@ -40,6 +40,8 @@ export class CodexReader extends ForeignReader {
   /** the newest user message entry not yet confirmed as a turn start */
   #lastUser: string | null = null;
   readonly #links: SessionLinks = { subAgents: [] };
+  /** the first prompt the user typed (Codex writes its instructions as user messages before it) */
+  #title: string | null = null;
 
   protected readLine(value: unknown, line: SourceLine): void {
     const v = isObj(value) ? value : {};
@@ -84,7 +86,8 @@ export class CodexReader extends ForeignReader {
   }
 
   protected facts(): SessionFacts {
-    return { header: this.#header, leafId: this.#tip, title: null, links: { ...this.#links, subAgents: [...this.#links.subAgents] } };
+    const header = this.#header && this.#title !== null ? { ...this.#header, title: this.#title } : this.#header;
+    return { header, leafId: this.#tip, title: this.#title, links: { ...this.#links, subAgents: [...this.#links.subAgents] } };
   }
 
   #meta(v: Obj, timestamp: string, line: SourceLine, extra: Record<string, unknown> = {}): ForeignEntry {
@@ -181,6 +184,7 @@ export class CodexReader extends ForeignReader {
       }
       case "user_message":
         this.#endReply();
+        if (this.#title === null && typeof p.message === "string" && p.message.trim() !== "") this.#title = oneLine(p.message, 120);
         if (this.#lastUser !== null) this.#turnStarts.push(this.#lastUser);
         this.#lastUser = null;
         this.#meta(v, timestamp, line);

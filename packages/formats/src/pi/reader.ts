@@ -11,7 +11,7 @@ import {
   type SessionEntry,
   type SessionHeader,
 } from "@bonsai/core";
-import type { AgentKind, IncrementalReader, ReadChunk, ReadSession, SessionReader } from "../types";
+import type { AgentKind, IncrementalReader, ReadChunk, ReadSession, ReadState, SessionReader } from "../types";
 import { isObj } from "../values";
 
 const OMP_ENTRY_TYPES = new Set(["ttsr_injection", "session_init", "mode_change"]);
@@ -99,6 +99,14 @@ class PiIncremental implements IncrementalReader {
   snapshot(): ReadSession {
     if (!this.#session) throw new Error("a pi session is read at end()");
     return this.#session;
+  }
+
+  state(): ReadState {
+    return this.snapshot();
+  }
+
+  held(): SessionEntry[] {
+    return [];
   }
 }
 
