@@ -1,5 +1,5 @@
 // Lint rules, including the layer arrows of docs/ARCHITECTURE.md as errors:
-//   core <- formats, store, llm <- engine <- ipc/backend <- apps; the renderer sees only ipc, core and UI libraries.
+//   core <- formats <- store; core <- llm; store, llm <- engine <- ipc/backend <- apps; the renderer sees only ipc, core and UI libraries.
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import globals from "globals";
@@ -32,7 +32,7 @@ export default tseslint.config(
     pattern(["@bonsai/store", "@bonsai/llm", "@bonsai/engine", "@bonsai/ipc", "@bonsai/backend", "better-sqlite3", "openai", "electron", "react", "ws", "zod"], "packages/formats imports only @bonsai/core."),
   ]),
   layer(["packages/store/src/**"], [
-    pattern(["@bonsai/llm", "@bonsai/engine", "@bonsai/ipc", "@bonsai/backend", "openai", "electron", "react"], "packages/store depends only on core."),
+    pattern(["@bonsai/llm", "@bonsai/engine", "@bonsai/ipc", "@bonsai/backend", "openai", "electron", "react"], "packages/store depends only on core and formats."),
   ]),
   layer(["packages/llm/src/**"], [
     pattern(["@bonsai/store", "@bonsai/engine", "@bonsai/ipc", "@bonsai/backend", "better-sqlite3", "electron", "react"], "packages/llm depends only on core."),

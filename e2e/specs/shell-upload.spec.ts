@@ -103,7 +103,7 @@ test("an upload that is not a session is reported and deleted", async ({ app: pa
   await page.getByTestId("import-input").setInputFiles(file);
   const result = page.getByTestId("import-result");
   await expect(result).toContainText("Imported 0 of 1 file");
-  await expect(result.locator(".error")).toHaveText("notes.jsonl: not a session file: it has no JSON lines (pi and oh-my-pi sessions are JSON Lines starting with a session header)");
+  await expect(result.locator(".error")).toHaveText("notes.jsonl: not a session file: it is not JSON lines (its first line is not JSON); Bonsai reads pi / oh-my-pi sessions, Claude Code transcripts and Codex rollouts");
   await expect(result).not.toContainText("secret-line");
   expect(uploadedFiles(bonsai.dataDir)).toEqual([]);
 });

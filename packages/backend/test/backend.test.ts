@@ -107,7 +107,7 @@ describe("createBackend", () => {
   it("reports a file that is not a session as a failed import, not a crash", async () => {
     const r = await importUpload(backend.dispatch, "notes.jsonl", "hello\nworld\n");
     expect(r.results[0]!.ok).toBe(false);
-    expect(r.results[0]!.error).toBe("not a session file: it has no JSON lines (pi and oh-my-pi sessions are JSON Lines starting with a session header)");
+    expect(r.results[0]!.error).toBe("not a session file: it is not JSON lines (its first line is not JSON); Bonsai reads pi / oh-my-pi sessions, Claude Code transcripts and Codex rollouts");
     const missing = ok<{ results: { ok: boolean; error: string | null }[] }>(await call("importSessions", { paths: [path.join(dir, "agent-sessions", "absent.jsonl")] }));
     expect(missing.results[0]).toMatchObject({ ok: false, error: "the file could not be read: no such file or folder" });
   });

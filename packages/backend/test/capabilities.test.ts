@@ -129,7 +129,7 @@ describe("settings that reach the host are read-only from the page", () => {
     const marker = path.join(dir, "hook-ran");
     const hook = `import * as fs from "node:fs"; fs.writeFileSync(${JSON.stringify(marker)}, "ran"); export default {};`;
     const { results } = await api.importSessions({ uploads: [await upload("hook.mjs", hook)] });
-    expect(results[0]).toMatchObject({ ok: false, error: "not a session file: it has no JSON lines (pi and oh-my-pi sessions are JSON Lines starting with a session header)" });
+    expect(results[0]).toMatchObject({ ok: false, error: "not a session file: it is not JSON lines (its first line is not JSON); Bonsai reads pi / oh-my-pi sessions, Claude Code transcripts and Codex rollouts" });
     // not kept on disk either
     expect(filesBelow(path.join(dataDir, "uploads"))).toEqual([]);
     await refused(api.setSettings({ patch: { hooksDir: path.join(dataDir, "uploads") } }), "forbidden");

@@ -6,18 +6,13 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { fsyncDir } from "./source/temp-files";
+import { fsyncDir, writeSyncedTemp } from "./source/temp-files";
 
 export function atomicWriteFileSync(file: string, data: string | Buffer): void {
   const dir = path.dirname(file);
   const tmp = path.join(dir, `.${path.basename(file)}.${crypto.randomBytes(6).toString("hex")}.tmp`);
-  let fd: number | undefined;
   try {
-    fd = fs.openSync(tmp, "wx", 0o644);
-    fs.writeFileSync(fd, data);
-    fs.fsyncSync(fd);
-    fs.closeSync(fd);
-    fd = undefined;
+    writeSyncedTemp(tmp, data);
     try {
       // keep the permissions of the file being replaced
       fs.chmodSync(tmp, fs.statSync(file).mode & 0o7777);
@@ -26,7 +21,6 @@ export function atomicWriteFileSync(file: string, data: string | Buffer): void {
     }
     fs.renameSync(tmp, file);
   } catch (err) {
-    if (fd !== undefined) fs.closeSync(fd);
     fs.rmSync(tmp, { force: true });
     throw err;
   }

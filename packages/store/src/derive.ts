@@ -253,6 +253,15 @@ export function deriveColumns(entry: SessionEntry, forSearch = true): DerivedCol
       d.preview = oneLine(`task: ${str(e.task) ?? ""}`);
       d.body = `${str(e.task) ?? ""}`;
       break;
+    case "agent_event": {
+      // a Claude Code / Codex line that is not conversation (formats' AgentEventEntry): the node is
+      // titled by the agent's own name of the line's kind, previewed and searched by its text
+      d.customType = str(e.event);
+      const text = str(e.text) ?? "";
+      d.preview = oneLine(text || (d.customType ?? "agent event"));
+      d.body = text;
+      break;
+    }
     case "ttsr_injection":
       d.preview = oneLine(`rules: ${Array.isArray(e.injectedRules) ? e.injectedRules.join(", ") : ""}`);
       break;

@@ -58,7 +58,8 @@ function entryMarkdown(e: SessionEntry): string | null {
     case "message":
       return isObj(x.message) ? messageMarkdown(x.message) : null;
     case "compaction":
-      return `## Compaction summary\n\n*${String(x.tokensBefore ?? "?")} tokens before; kept from entry ${String(x.firstKeptEntryId ?? "?")}*\n\n${String(x.summary ?? "")}`;
+      // Claude Code and Codex compactions keep nothing before them (no firstKeptEntryId)
+      return `## Compaction summary\n\n*${String(x.tokensBefore ?? "?")} tokens before${typeof x.firstKeptEntryId === "string" && x.firstKeptEntryId !== "" ? `; kept from entry ${x.firstKeptEntryId}` : ""}*\n\n${String(x.summary ?? "")}`;
     case "branch_summary":
       return `## Branch summary\n\n${String(x.summary ?? "")}`;
     case "custom_message":

@@ -24,12 +24,58 @@ export function defaultDbPath(env: Env = process.env, platform: NodeJS.Platform 
   return (platform === "win32" ? path.win32 : path.posix).join(defaultDataDir(env, platform, home), DB_FILE_NAME);
 }
 
+/** Claude Code's transcripts: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects (sub-agents in the session folders below). */
+export function claudeCodeProjectsDir(env: Env = process.env, home: string = os.homedir()): string {
+  const config = env.CLAUDE_CONFIG_DIR;
+  return path.join(config && config.trim() !== "" ? expandHome(config, home) : path.join(home, ".claude"), "projects");
+}
+
+/** Codex's rollouts: $CODEX_HOME/sessions, else ~/.codex/sessions. */
+export function codexSessionsDir(env: Env = process.env, home: string = os.homedir()): string {
+  const codexHome = env.CODEX_HOME;
+  return path.join(codexHome && codexHome.trim() !== "" ? expandHome(codexHome, home) : path.join(home, ".codex"), "sessions");
+}
+
+/** pi's agent folder: $PI_CODING_AGENT_DIR, else ~/.pi/agent (pi's own rule). */
+export function piAgentDir(env: Env = process.env, home: string = os.homedir()): string {
+  const dir = env.PI_CODING_AGENT_DIR;
+  return dir && dir.trim() !== "" ? expandHome(dir, home) : path.join(home, ".pi", "agent");
+}
+
 /**
- * The folders imported and watched by default: ~/.pi/agent/sessions, ~/.omp/agent/sessions,
- * then BONSAI_SESSIONS_DIRS (path.delimiter-separated), then settings.sessionDirs; duplicates removed.
+ * The file pi itself would create for a new session in `cwd` (pi's SessionManager rule):
+ * $PI_CODING_AGENT_SESSION_DIR, else <pi agent dir>/sessions/--<cwd with separators as ->--/,
+ * named <timestamp with : and . as ->_<session id>.jsonl. pi lists and resumes sessions there.
+ */
+export function piSessionFile(cwd: string, sessionId: string, timestamp: string, env: Env = process.env, home: string = os.homedir()): string {
+  const flat = env.PI_CODING_AGENT_SESSION_DIR;
+  const dir =
+    flat && flat.trim() !== "" ? expandHome(flat, home) : path.join(piAgentDir(env, home), "sessions", `--${cwd.replace(/^[/\\]/, "").replace(/[/\\:]/g, "-")}--`);
+  return path.join(dir, `${timestamp.replace(/[:.]/g, "-")}_${sessionId}.jsonl`);
+}
+
+/** The agent whose default session folder `dir` is (null for other folders: BONSAI_SESSIONS_DIRS, settings). */
+export function agentOfSessionDir(dir: string, env: Env = process.env, home: string = os.homedir()): "pi" | "omp" | "claude-code" | "codex" | null {
+  const abs = path.resolve(dir);
+  if (abs === path.join(home, ".pi", "agent", "sessions")) return "pi";
+  if (abs === path.join(home, ".omp", "agent", "sessions")) return "omp";
+  if (abs === claudeCodeProjectsDir(env, home)) return "claude-code";
+  if (abs === codexSessionsDir(env, home)) return "codex";
+  return null;
+}
+
+function expandHome(p: string, home: string): string {
+  if (p === "~") return home;
+  return p.startsWith("~/") ? path.join(home, p.slice(2)) : p;
+}
+
+/**
+ * The folders imported and watched by default: ~/.pi/agent/sessions, ~/.omp/agent/sessions, Claude
+ * Code's projects folder and Codex's sessions folder (see above), then BONSAI_SESSIONS_DIRS
+ * (path.delimiter-separated), then settings.sessionDirs; duplicates removed.
  */
 export function defaultSessionDirs(settingsDirs: readonly string[] = [], env: Env = process.env, home: string = os.homedir()): string[] {
-  const dirs = [path.join(home, ".pi", "agent", "sessions"), path.join(home, ".omp", "agent", "sessions")];
+  const dirs = [path.join(home, ".pi", "agent", "sessions"), path.join(home, ".omp", "agent", "sessions"), claudeCodeProjectsDir(env, home), codexSessionsDir(env, home)];
   const extra = env.BONSAI_SESSIONS_DIRS;
   if (extra) dirs.push(...extra.split(path.delimiter).filter((d) => d.trim() !== ""));
   dirs.push(...settingsDirs.filter((d) => typeof d === "string" && d.trim() !== ""));

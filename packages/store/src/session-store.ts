@@ -8,6 +8,7 @@
  * this package for the exact rules).
  */
 import type { ParseIssueKind, PrunedResult, SessionEntry, SessionHeader, SkeletonNode, TreeSkeleton } from "@bonsai/core";
+import type { AgentKind, PiExport, ReadSession } from "@bonsai/formats";
 
 export type ImportIssueKind =
   /** from core's lenient parser */
@@ -93,7 +94,20 @@ export interface SessionSummary {
   title: string | null;
   cwd: string;
   sourcePath: string | null;
-  sourceFormat: "pi-jsonl" | "bonsai";
+  /** pi-jsonl: a pi / oh-my-pi file; bonsai: kept only in the store; claude-code, codex: those agents' files (read-only) */
+  sourceFormat: "pi-jsonl" | "bonsai" | "claude-code" | "codex";
+  /** the agent that wrote it (pi / omp from the file's traits, or its ~/.pi or ~/.omp folder) */
+  agent: AgentKind;
+  /** compaction entries in the session */
+  compactionCount: number;
+  /**
+   * Set for sessions Bonsai never writes (Claude Code, Codex): why, in words. Compaction, pruning,
+   * branch summaries, labels and prompts are refused on them (ReadOnlySessionError); continueInPi
+   * makes a pi copy that takes them.
+   */
+  readOnly: string | null;
+  /** the session this one was spawned from or continues (a sub-agent's parent, a pi copy's source), when known */
+  parentSession: string | null;
   /** version the source was written in (1, 2, 3); 3 after a write-through rewrote a legacy file */
   sourceVersion: number;
   createdAt: string;
@@ -182,6 +196,25 @@ export interface PruneOptions {
 export interface ExportOptions {
   /** default: the current leaf (Markdown only) */
   leafId?: string | null;
+}
+
+export interface PiCopyOptions {
+  /** the leaf whose path is copied (default: the session's leaf) */
+  leafId?: string | null;
+  /** where pi keeps its sessions (PI_CODING_AGENT_DIR, PI_CODING_AGENT_SESSION_DIR) and HOME: tests */
+  env?: NodeJS.ProcessEnv;
+  home?: string;
+}
+
+/** "Continue in pi": the pi copy written and imported. */
+export interface PiCopy {
+  /** the stored session of the copy (a pi session Bonsai writes through) */
+  sessionId: string;
+  /** the new pi session file (in pi's sessions folder for the session's cwd) */
+  file: string;
+  entryCount: number;
+  /** what the copy left out (formats' toPiSession) */
+  omitted: PiExport["omitted"];
 }
 
 export interface FollowOptions {
@@ -276,8 +309,16 @@ export interface SessionStore {
   // ------------------------------------------------------------ export
   /** the session in the current JSONL format (pruned form), written atomically */
   exportJsonl(sessionId: string, file: string): Promise<void>;
-  /** the same text exportJsonl writes */
+  /** the same text exportJsonl writes (Claude Code and Codex sessions: the agent's file as read, byte for byte) */
   renderJsonl(sessionId: string): string;
+  /** the session as the formats layer reads it (what the pi and HTML exports take); leaf default: the current one */
+  readSession(sessionId: string, leafId?: string | null): ReadSession;
+  /**
+   * "Continue in pi": the path to the leaf as a new pi session file in pi's own folder for the
+   * session's cwd (pi lists and resumes it there), imported, so that it can be compacted, pruned and
+   * branched like any pi session. Never replaces a file.
+   */
+  continueInPi(sessionId: string, options?: PiCopyOptions): Promise<PiCopy>;
   /** the path root -> leaf as Markdown; written atomically when file is given */
   exportMarkdown(sessionId: string, file?: string, options?: ExportOptions): Promise<string>;
 

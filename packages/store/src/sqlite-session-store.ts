@@ -58,6 +58,10 @@ import { headerLineOf, replaceLines, type LineReplacement } from "./source/line-
 import { readAppended, readWhole, type ReadEntry } from "./source/reader";
 import type { WrittenState } from "./source/safe-rewrite";
 import { changeFromBytes, SourceSync, type FileChange, type KnownFile, type RecoveryReport } from "./source/source-sync";
+// Claude Code and Codex files (read-only sources): src/foreign/, hooked in below where marked "foreign:"
+import { originalText, type ReadSession } from "@bonsai/formats";
+import { continueInPi, detectSource, ForeignSources, isForeignFormat, ReadOnlySessionError, storedReadSession } from "./foreign/index";
+import type { PiCopy, PiCopyOptions } from "./session-store";
 
 export interface OpenStoreOptions {
   /** database file (":memory:" for a throwaway store) */
@@ -105,7 +109,7 @@ interface SessionRow {
   cwd: string;
   header_json: string;
   source_path: string | null;
-  source_format: "pi-jsonl" | "bonsai";
+  source_format: "pi-jsonl" | "bonsai" | "claude-code" | "codex";
   source_version: number;
   leaf_id: string | null;
   created_at: string;
@@ -272,13 +276,37 @@ export class SqliteSessionStore implements SessionStore {
   private closed = false;
   /** every read and write of the sessions' source files (src/source/) */
   private readonly files: SourceSync;
+  /** foreign: Claude Code and Codex files, and every session's agent (src/foreign/) */
+  private readonly foreign: ForeignSources;
 
   constructor(
     readonly db: Database.Database,
     private readonly random: RandomSource = defaultRandomSource,
     options: { writeThrough?: boolean; fault?: FaultHook } = {},
   ) {
-    this.files = new SourceSync(db, { writeThrough: options.writeThrough ?? true, fault: options.fault });
+    this.files = new SourceSync(db, {
+      writeThrough: options.writeThrough ?? true,
+      fault: options.fault,
+      // foreign: a second lock on the files Bonsai never writes (prepareWrite refuses first)
+      refuse: (sessionId) => {
+        const row = this.sessionRow(sessionId);
+        return row && isForeignFormat(row.source_format) ? new ReadOnlySessionError(row.id, row.source_format) : null;
+      },
+    });
+    this.foreign = new ForeignSources({
+      db,
+      sessionRow: (id) => this.sessionRow(id),
+      newSessionIdFor: (headerId, file) => this.newSessionIdFor(headerId, file),
+      clearEntries: (id) => this.clearEntries(id),
+      insertEntries: (id, pending) => this.insertEntries(id, pending, {}),
+      replaceEntryJson: (id, seq, entry, json) => this.replaceEntryJson(id, seq, entry, json),
+      refreshSessionMeta: (id, leafId) => this.refreshSessionMeta(id, leafId),
+      saveFileState: (id, state) => this.saveFileState(id, state),
+      storeReport: (r) => this.storeReport(r),
+      emit: (event, payload) => this.emit(event, payload),
+      scheduleIndexing: () => this.scheduleIndexing(),
+      readWhole: (file) => this.files.readChanges(file, null),
+    });
     this.emitter.setMaxListeners(100);
   }
 
@@ -432,8 +460,20 @@ export class SqliteSessionStore implements SessionStore {
         this.sql("UPDATE sessions SET file_size = ?, file_mtime_ms = ? WHERE id = ?").run(change.stat.size, change.stat.mtimeMs, existing.id);
         return this.unchanged(existing, file);
       }
-      if (existing && change.kind === "appended") return this.importAppended(existing, change.chunk, change.offset, change.stateAt, source, signal);
-      if (change.kind === "whole") return this.importWhole(file, change.bytes, change.stateAt, existing, signal, wholeReason);
+      if (existing && change.kind === "appended") {
+        // foreign: appends to a Claude Code or Codex file go through its incremental reader
+        if (isForeignFormat(existing.source_format)) {
+          return this.foreign.importAppended(existing, change.offset, change.chunk, change.stateAt, source, () => this.syncFile(file, source, signal, true));
+        }
+        return this.importAppended(existing, change.chunk, change.offset, change.stateAt, source, signal);
+      }
+      if (change.kind === "whole") {
+        // foreign: the format is detected from the content
+        const detected = detectSource(change.bytes);
+        if (detected.kind === "foreign") return this.foreign.importWhole(file, change.bytes, change.stateAt, existing, detected.reader, wholeReason);
+        if (existing && isForeignFormat(existing.source_format)) this.becamePiFile(existing.id);
+        return this.importWhole(file, change.bytes, change.stateAt, existing, signal, wholeReason, detected.unknownReason);
+      }
       return this.failedReport(file, existing, `import of ${file} failed: the store has no record of it`);
     } catch (err) {
       if (isAbortError(err)) throw err;
@@ -517,6 +557,7 @@ export class SqliteSessionStore implements SessionStore {
     existing: SessionRow | undefined,
     signal: AbortSignal | undefined,
     reason: "rewritten" | "recovered",
+    unknownReason: string | null = null,
   ): ImportReport {
     const read = readWhole(buf, this.random);
     throwIfAborted(signal);
@@ -524,7 +565,7 @@ export class SqliteSessionStore implements SessionStore {
     const headerProblem = read.header ? headerFieldProblem(read.header) : null;
     if (!read.header || headerProblem !== null) {
       // not a session: say so without echoing the file's content (it may be anything)
-      const message = headerProblem ?? notASessionMessage(issues);
+      const message = headerProblem ?? unknownReason ?? notASessionMessage(issues);
       return this.storeReport({
         sourcePath: file,
         sessionId: existing?.id ?? null,
@@ -596,8 +637,16 @@ export class SqliteSessionStore implements SessionStore {
     return id;
   }
 
+  /** foreign: a file read as Claude Code or Codex before is a pi file now (it was rewritten). */
+  private becamePiFile(sessionId: string): void {
+    this.sql("UPDATE sessions SET source_format = 'pi-jsonl' WHERE id = ?").run(sessionId);
+    this.foreign.agents.clearForeign(sessionId);
+    this.foreign.forget(sessionId);
+  }
+
   private clearEntries(sessionId: string): void {
     this.entryWrites++;
+    this.foreign.agents.noteCleared(sessionId); // foreign: agent and compaction counts
     this.sql("DELETE FROM entries_fts WHERE rowid IN (SELECT pk FROM entries WHERE session_id = ? AND indexed = 1)").run(sessionId);
     this.sql("DELETE FROM entry_json WHERE pk IN (SELECT pk FROM entries WHERE session_id = ?)").run(sessionId);
     this.sql("DELETE FROM entries WHERE session_id = ?").run(sessionId);
@@ -809,6 +858,7 @@ export class SqliteSessionStore implements SessionStore {
       if (dup) irregular = true;
     }
     if (irregular) this.sql("UPDATE sessions SET irregular = 1 WHERE id = ?").run(sessionId);
+    this.foreign.agents.noteInserted(sessionId, out); // foreign: agent and compaction counts
     return out;
   }
 
@@ -878,6 +928,7 @@ export class SqliteSessionStore implements SessionStore {
       prunedCount: r.pruned_count ?? 0,
       generation: r.generation,
       detached: r.detached ?? null,
+      ...this.foreign.agents.fields(r), // foreign: agent, compactions, read-only, parent session
     };
   }
 
@@ -931,6 +982,7 @@ export class SqliteSessionStore implements SessionStore {
       this.sql("DELETE FROM pruned_outputs WHERE session_id = ?").run(sessionId);
       this.sql("DELETE FROM sessions WHERE id = ?").run(sessionId);
     })();
+    this.foreign.forget(sessionId);
     this.emit("session-updated", { sessionId, reason: "removed" });
   }
 
@@ -1184,6 +1236,8 @@ export class SqliteSessionStore implements SessionStore {
 
   /** Before a write into the source file: the session must still have one, and it must be writable. */
   private prepareWrite(row: SessionRow): SessionRow {
+    // foreign: Claude Code and Codex sessions are never written (not even in the store: a pi copy takes changes)
+    if (isForeignFormat(row.source_format)) throw new ReadOnlySessionError(row.id, row.source_format);
     if (row.source_path === null || row.detached !== null) return row;
     if (!fs.existsSync(row.source_path)) {
       throw new StoreError(`the source file ${row.source_path} of session ${row.id} is missing; export the session to keep working on it`);
@@ -1553,11 +1607,30 @@ export class SqliteSessionStore implements SessionStore {
 
   renderJsonl(sessionId: string): string {
     const row = this.requireSession(sessionId);
+    if (isForeignFormat(row.source_format)) return originalText(this.readSession(sessionId)); // foreign: the agent's lines
     const parts: string[] = [`${row.header_json}\n`];
     for (const json of this.sql("SELECT j.json FROM entries e JOIN entry_json j ON j.pk = e.pk WHERE e.session_id = ? ORDER BY e.seq").pluck().iterate(sessionId) as IterableIterator<string>) {
       parts.push(`${json}\n`);
     }
     return parts.join("");
+  }
+
+  readSession(sessionId: string, leafId?: string | null): ReadSession {
+    const row = this.requireSession(sessionId);
+    const summary = this.toSummary(row);
+    return storedReadSession({
+      format: row.source_format,
+      agent: summary.agent,
+      header: JSON.parse(row.header_json) as SessionHeader,
+      entries: this.loadEntries(sessionId),
+      leafId: leafId === undefined ? row.leaf_id : leafId,
+      title: row.title,
+      facts: this.foreign.agents.foreignFacts(sessionId),
+    });
+  }
+
+  continueInPi(sessionId: string, options?: PiCopyOptions): Promise<PiCopy> {
+    return continueInPi(this, sessionId, options);
   }
 
   async exportJsonl(sessionId: string, file: string): Promise<void> {

@@ -15,7 +15,7 @@ describe("schema and migrations", () => {
     const names = (store.db.prepare("SELECT name FROM sqlite_master WHERE type IN ('table') ORDER BY name").pluck().all() as string[]).filter(
       (n) => !n.startsWith("entries_fts_"),
     );
-    expect(names).toEqual(["entries", "entries_fts", "entry_json", "import_reports", "labels", "pruned_outputs", "sessions", "settings", "source_backups", "source_intents"]);
+    expect(names).toEqual(["entries", "entries_fts", "entry_json", "import_reports", "labels", "pruned_outputs", "session_agents", "sessions", "settings", "source_backups", "source_intents"]);
   });
 
   it("opens with an explicit native binding (how Electron passes its own build)", () => {
@@ -133,6 +133,32 @@ describe("schema and migrations", () => {
     expect(store.search("walrus").map((h) => h.entryId)).toEqual(["a"]);
     expect(store.appendEntry("s1", { type: "label", targetId: "a", label: "x" }).parentId).toBe("b");
     store.close();
+  });
+
+  it("migration 7 gives sessions stored before it their agent and compaction count", async () => {
+    const dir = tempDir();
+    const file = path.join(dir, "b.db");
+    const store = openStore({ path: file });
+    const omp = path.join(dir, ".omp", "agent", "sessions", "s.jsonl");
+    fs.mkdirSync(path.dirname(omp), { recursive: true });
+    const header = { type: "session", version: 3, id: "s-omp", timestamp: "2025-01-01T00:00:00.000Z", cwd: "/p" };
+    const compaction = { type: "compaction", id: "c", parentId: "a", timestamp: "2025-01-01T00:00:02.000Z", summary: "s", firstKeptEntryId: "a", tokensBefore: 10 };
+    const user = { type: "message", id: "a", parentId: null, timestamp: "2025-01-01T00:00:01.000Z", message: { role: "user", content: "q", timestamp: 1 } };
+    fs.writeFileSync(omp, [header, user, compaction].map((v) => `${JSON.stringify(v)}\n`).join(""));
+    const titled = path.join(dir, "t.jsonl");
+    fs.writeFileSync(titled, [{ ...header, id: "s-titled", title: "a title" }, user].map((v) => `${JSON.stringify(v)}\n`).join(""));
+    const plain = path.join(dir, "p.jsonl");
+    fs.writeFileSync(plain, [{ ...header, id: "s-pi" }, user].map((v) => `${JSON.stringify(v)}\n`).join(""));
+    for (const f of [omp, titled, plain]) await store.importFile(f);
+    // the database as a build before migration 7 left it
+    store.db.exec("DROP TABLE session_agents");
+    store.db.pragma("user_version = 4");
+    store.close();
+
+    const again = openStore({ path: file });
+    const agents = Object.fromEntries(again.listSessions().map((s) => [s.id, [s.agent, s.compactionCount]]));
+    expect(agents).toEqual({ "s-omp": ["omp", 1], "s-titled": ["omp", 0], "s-pi": ["pi", 0] });
+    again.close();
   });
 
   it("a file that is not a database gets a clear error and is not modified", () => {

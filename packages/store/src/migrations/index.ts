@@ -2,11 +2,21 @@ import { migration001Initial } from "./001-initial";
 import { migration002SplitEntryJson } from "./002-split-entry-json";
 import { migration003DetachedSource } from "./003-detached-source";
 import { migration004SourceJournal } from "./004-source-journal";
+// 005: reserved (session titles, wt/explorer)
+// 006: reserved (wt/perf)
+import { migration007SessionAgents } from "./007-session-agents";
 import type { Migration } from "./types";
 
 export type { Migration } from "./types";
 
 /** Every migration in order; the last one's version is the schema this build writes. */
-export const MIGRATIONS: readonly Migration[] = [migration001Initial, migration002SplitEntryJson, migration003DetachedSource, migration004SourceJournal];
+export const MIGRATIONS: readonly Migration[] = [
+  migration001Initial,
+  migration002SplitEntryJson,
+  migration003DetachedSource,
+  migration004SourceJournal,
+  // 005, 006: reserved (see the imports)
+  migration007SessionAgents,
+];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

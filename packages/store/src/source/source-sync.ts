@@ -78,6 +78,8 @@ export interface SourceSyncOptions {
   writeThrough: boolean;
   /** the fault suite's hook (kill at a named point); none in production */
   fault?: FaultHook;
+  /** an error for a session whose file must never be written (Claude Code, Codex), else null */
+  refuse?: (sessionId: string) => Error | null;
 }
 
 export interface RecoveryReport {
@@ -134,6 +136,11 @@ export class SourceSync {
     }
   }
 
+  #refuse(sessionId: string): void {
+    const err = this.options.refuse?.(sessionId);
+    if (err) throw err;
+  }
+
   /** Why `file` must not be written (mode bits, not access(2), which says yes to root), or null. */
   whyNotWritable(file: string): string | null {
     if (!this.options.writeThrough) return "write-through is turned off (BONSAI_NO_WRITE_THROUGH); export to write the changes to a file";
@@ -143,10 +150,12 @@ export class SourceSync {
   }
 
   append(job: AppendJob): void {
+    this.#refuse(job.sessionId);
     appendLine(job, { db: this.db, journal: this.journal, backups: this.backups, fault: this.options.fault });
   }
 
   rewrite(job: RewriteJob): RewriteOutcome {
+    this.#refuse(job.sessionId);
     return rewriteSource(job, { db: this.db, journal: this.journal, backups: this.backups, fault: this.options.fault });
   }
 

@@ -7,7 +7,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 
-export function tempPathFor(file: string, purpose: "rewrite" | "original"): string {
+export function tempPathFor(file: string, purpose: "rewrite" | "original" | "new"): string {
   return path.join(path.dirname(file), `.${path.basename(file)}.bonsai-${purpose}-${crypto.randomBytes(6).toString("hex")}.tmp`);
 }
 
@@ -53,5 +53,16 @@ export function fsyncDir(dir: string): void {
     // Windows cannot open a folder: the rename itself is still atomic
   } finally {
     if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
+/** Writes `data` to a new file `tmp` (never an existing one) and fsyncs it. */
+export function writeSyncedTemp(tmp: string, data: string | Buffer): void {
+  const fd = fs.openSync(tmp, "wx", 0o644);
+  try {
+    fs.writeFileSync(fd, data);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
   }
 }
