@@ -66,10 +66,16 @@ export async function resolveStoredSession(store: SqliteSessionStore, arg: strin
   }
 }
 
-export async function openEngineSession(args: ParsedArgs, io: Io): Promise<EngineSession> {
+/**
+ * `writes`: the command changes the session (compact, prune, prompt, a branch summary): a session
+ * Bonsai never writes (Claude Code, Codex) is refused before any work is done.
+ */
+export async function openEngineSession(args: ParsedArgs, io: Io, writes = true): Promise<EngineSession> {
   const store = openStoreForCli(args);
   try {
     const sessionId = await resolveStoredSession(store, args.positionals[0] as string, io);
+    const readOnly = writes ? store.getSession(sessionId)?.readOnly : null;
+    if (readOnly) throw new UserError(`${sessionId}: ${readOnly} (bonsai export ${sessionId} --format pi -o FILE makes a pi copy)`);
     const overrides: SettingsPatch = {};
     const model = args.options.model as string | undefined;
     const baseUrl = args.options["base-url"] as string | undefined;
@@ -106,8 +112,8 @@ export async function openEngineSession(args: ParsedArgs, io: Io): Promise<Engin
 }
 
 /** Runs `body` with an engine session, closing it and mapping errors either way. */
-export async function withEngineSession<T>(args: ParsedArgs, io: Io, body: (s: EngineSession) => Promise<T>): Promise<T> {
-  const session = await openEngineSession(args, io);
+export async function withEngineSession<T>(args: ParsedArgs, io: Io, body: (s: EngineSession) => Promise<T>, writes = true): Promise<T> {
+  const session = await openEngineSession(args, io, writes);
   try {
     return await body(session);
   } catch (error) {

@@ -44,9 +44,9 @@ export interface LoadedSession {
   leafId?: string | null;
   /** stored sessions: the session's title */
   title?: string | null;
-  /** stored sessions: the JSONL the store exports (the lines exactly as stored) */
-  stored?: { sessionId: string; jsonl(): string };
-  /** Claude Code and Codex files: the reader's session (agent, links, the lines as read) */
+  /** stored sessions: the JSONL the store exports (the lines exactly as stored; Claude Code and Codex: the agent's file) */
+  stored?: { sessionId: string; jsonl(): string; sourcePath: string | null };
+  /** Claude Code and Codex sessions (files, or stored): the reader's session (agent, links, the lines as read) */
   foreign?: ReadSession;
 }
 

@@ -35,7 +35,9 @@ export function loadStoredSession(source: SessionSource & { kind: "stored" }, la
     const summary = store.getSession(source.sessionId);
     if (!summary) throw new UserError(`${label}: the session ${source.sessionId} is no longer in the database`);
     const header = store.getHeader(source.sessionId);
-    const entries = store.loadEntries(source.sessionId);
+    // a Claude Code or Codex session: the formats layer's view of it (agent, links, the lines as read)
+    const foreign = summary.readOnly !== null ? store.readSession(source.sessionId) : undefined;
+    const entries = foreign ? foreign.entries : store.loadEntries(source.sessionId);
     const jsonl = store.renderJsonl(source.sessionId);
     return {
       source,
@@ -48,7 +50,8 @@ export function loadStoredSession(source: SessionSource & { kind: "stored" }, la
       migration: { migrated: summary.sourceVersion < CURRENT_SESSION_VERSION, fromVersion: summary.sourceVersion, toVersion: CURRENT_SESSION_VERSION },
       leafId: summary.leafId,
       title: summary.title,
-      stored: { sessionId: source.sessionId, jsonl: () => jsonl },
+      stored: { sessionId: source.sessionId, jsonl: () => jsonl, sourcePath: summary.sourcePath },
+      ...(foreign ? { foreign } : {}),
     };
   } finally {
     store.close();

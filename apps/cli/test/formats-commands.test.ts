@@ -4,7 +4,7 @@
  * sees, a compaction plan, search in a file, and one sentence for a file no reader knows.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -115,5 +115,106 @@ describe.skipIf(!haveReal)("commands on Claude Code and Codex files", () => {
     expect(r.stdout).toBe("");
     expect(r.stderr.trimEnd().split("\n")).toHaveLength(1);
     expect(r.stderr).toMatch(/^bonsai: .*other\.jsonl: not a session file: it is JSON lines but no session format Bonsai knows \(its first line is an object with keys level, msg\); Bonsai reads pi \/ oh-my-pi sessions .*, Claude Code transcripts .* and Codex rollouts .*\n$/);
+  });
+});
+
+describe.skipIf(!haveReal)("stored Claude Code and Codex sessions (imported from the agents' folders)", () => {
+  const home = path.join(dir, "home");
+  const db = path.join(dir, "stored.db");
+  const claudeCopy = path.join(home, ".claude", "projects", "-Users-soph-Work-entire-devenv-cli", "6113e919-67d3-417b-b525-c63700228d19.jsonl");
+  const codexCopy = path.join(home, ".codex", "sessions", "2026", "06", "01", "rollout-2026-06-01T10-00-00-019f03e0-321f-7eb2-83cc-b54ecd71be23.jsonl");
+  const runStored = (...args: string[]): { code: number; stdout: string; stderr: string } => {
+    const r = spawnSync(process.execPath, [bin, ...args], {
+      encoding: "utf8",
+      cwd: dir,
+      maxBuffer: 64 * 1024 * 1024,
+      env: { ...process.env, BONSAI_DEBUG: "", BONSAI_DB: db, HOME: home, CLAUDE_CONFIG_DIR: "", CODEX_HOME: "", BONSAI_SESSIONS_DIRS: "" },
+    });
+    return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+  };
+  interface Listed {
+    id: string;
+    agent: string;
+    title: string | null;
+    cwd: string;
+    entryCount: number;
+    compactionCount: number;
+    readOnly: string | null;
+    sourcePath: string;
+  }
+  let claudeId = "";
+  let codexId = "";
+
+  it("import without a path scans the Claude Code and Codex folders; ls --json names the agent", () => {
+    for (const [from, to] of [
+      [CLAUDE, claudeCopy],
+      [CODEX, codexCopy],
+    ] as const) {
+      mkdirSync(path.dirname(to), { recursive: true });
+      writeFileSync(to, readFileSync(from));
+    }
+    const imported = runStored("import");
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stdout).toMatch(/2 files: 2 imported/);
+    const listed = JSON.parse(runStored("ls", "--json").stdout) as Listed[];
+    const claude = listed.find((s) => s.sourcePath === claudeCopy);
+    const codex = listed.find((s) => s.sourcePath === codexCopy);
+    expect(claude).toMatchObject({ agent: "claude-code", title: "Branch review by competing agents", cwd: "/Users/soph/Work/entire/devenv/cli", entryCount: 890, compactionCount: 3 });
+    expect(codex).toMatchObject({ agent: "codex", compactionCount: 2, entryCount: 882 });
+    expect(claude?.readOnly).toMatch(/never writes Claude Code/);
+    claudeId = claude?.id ?? "";
+    codexId = codex?.id ?? "";
+    const text = runStored("ls").stdout;
+    expect(text).toMatch(/^ID +AGENT +UPDATED +ENTRIES +COMP +TITLE/);
+    expect(text).toMatch(new RegExp(`${claudeId} +claude-code .* 890 +3 +Branch review by competing agents`));
+    expect(text).toContain("read-only: Bonsai never writes Claude Code sessions");
+  });
+
+  it("context, plan, search and export take the stored sessions as they take the files", () => {
+    for (const [id, file] of [
+      [claudeId, CLAUDE],
+      [codexId, CODEX],
+    ] as const) {
+      const fromStore = JSON.parse(runStored("context", id, "--json").stdout) as { roles: string[]; tokens: unknown };
+      const fromFile = JSON.parse(run("context", file, "--json").stdout) as { roles: string[]; tokens: unknown };
+      expect(fromStore.roles).toEqual(fromFile.roles);
+      const plan = runStored("plan", id, "--json");
+      expect(plan.code, plan.stderr).toBe(0);
+      expect(plan.stdout).toBe(run("plan", file, "--json").stdout);
+      // the agent's own file, byte for byte
+      const out = path.join(dir, `${id}.jsonl`);
+      expect(runStored("export", id, "-o", out).code).toBe(0);
+      expect(readFileSync(out).equals(readFileSync(file))).toBe(true);
+      const html = path.join(dir, `${id}.html`);
+      expect(runStored("export", id, "--format", "html", "-o", html).code).toBe(0);
+      expect(readFileSync(html, "utf8")).toContain('class="entry compaction');
+    }
+    const pi = path.join(dir, "stored-continue.jsonl");
+    const r = runStored("export", claudeId, "--format", "pi", "-o", pi);
+    expect(r.code, r.stderr).toBe(0);
+    const header = JSON.parse(readFileSync(pi, "utf8").split("\n")[0] as string) as { parentSession: string };
+    expect(header.parentSession).toBe(claudeCopy);
+    expect(readFileSync(pi, "utf8").split("\n").filter((l) => l.includes('"type":"compaction"'))).toHaveLength(3);
+    const hits = JSON.parse(runStored("search", '"competing agents"', "--json").stdout) as { sessionId: string }[];
+    expect(hits.map((h) => h.sessionId)).toContain(claudeId);
+  });
+
+  it("commands that write refuse a Claude Code or Codex session with one line, and the file stays as it was", () => {
+    const before = readFileSync(claudeCopy);
+    for (const args of [
+      ["compact", claudeId, "--offline"],
+      ["prune", codexId],
+      ["prompt", claudeId, "continue"],
+    ]) {
+      const r = runStored(...args);
+      expect(r.code, `${args.join(" ")}: ${r.stdout}`).toBe(1);
+      expect(r.stderr.trimEnd().split("\n")).toHaveLength(1);
+      expect(r.stderr).toMatch(/never writes .* sessions: continue it in pi .*--format pi/);
+    }
+    const leaf = (JSON.parse(runStored("ls", "--json").stdout) as (Listed & { leafId: string })[]).find((s) => s.id === claudeId)?.leafId as string;
+    expect(runStored("navigate", claudeId, leaf, "--summarize", "--offline").stderr).toMatch(/never writes/);
+    // moving the leaf alone is Bonsai's own (nothing is written)
+    expect(runStored("navigate", claudeId, leaf).code).toBe(0);
+    expect(readFileSync(claudeCopy).equals(before)).toBe(true);
   });
 });

@@ -65,7 +65,7 @@ describe("bonsai import / ls / search / export", () => {
     const sessions = JSON.parse(ls.stdout) as { id: string; entryCount: number; firstMessage: string }[];
     expect(sessions.map((s) => s.id).sort()).toEqual(["aaaa1111", "bbbb2222"]);
     expect(sessions.find((s) => s.id === "aaaa1111")).toMatchObject({ entryCount: 2, firstMessage: "refactor the parser module" });
-    expect(run("ls").stdout).toMatch(/aaaa1111 .* 2 {2}refactor the parser module {2}\[\/work\/p\]/);
+    expect(run("ls").stdout).toMatch(/aaaa1111 +pi +.* 2 +0 {2}refactor the parser module {2}\[\/work\/p\]/);
 
     const hits = JSON.parse(run("search", "lexer", "--json").stdout) as { sessionId: string; entryId: string; snippet: string }[];
     expect(hits).toEqual([expect.objectContaining({ sessionId: "aaaa1111", entryId: "aaaa1111-e1", snippet: "now add tests for the [lexer]" })]);

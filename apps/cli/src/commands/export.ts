@@ -55,7 +55,7 @@ export const exportCommand: Command = {
         text = renderMarkdown(session.header, session.title ?? null, getPath(session.index, leaf));
         break;
       case "pi": {
-        const parentSession = session.source.kind === "file" ? session.source.path : session.source.sessionId;
+        const parentSession = session.source.kind === "file" ? session.source.path : (session.stored?.sourcePath ?? session.source.sessionId);
         const exported = toPiSession(readSessionOf(session), { sessionId: randomUUID(), now: new Date().toISOString(), leafId: leaf, parentSession });
         text = exported.text;
         summary = `${exported.entries.length} entries, a pi session of the path to ${leaf ?? "(none)"}${omittedNote(exported.omitted)}`;

@@ -5,9 +5,9 @@ import { JSON_OPTION } from "./command";
 export const importSpec: CommandSpec = {
   name: "import",
   summary:
-    "Import pi / oh-my-pi session files or folders (recursively) into the Bonsai database. Without PATH: the agents' session folders. Source files are never modified.",
+    "Import session files or folders (recursively) into the Bonsai database: pi / oh-my-pi, Claude Code and Codex, recognised by their content. Without PATH: the agents' session folders. Source files are never modified by an import; Claude Code and Codex files are never written at all.",
   positionals: [
-    { name: "PATH...", description: "session files or folders (default: ~/.pi/agent/sessions, ~/.omp/agent/sessions, BONSAI_SESSIONS_DIRS)", optional: true, variadic: true },
+    { name: "PATH...", description: "session files or folders (default: ~/.pi/agent/sessions, ~/.omp/agent/sessions, ~/.claude/projects or $CLAUDE_CONFIG_DIR/projects, ~/.codex/sessions or $CODEX_HOME/sessions, BONSAI_SESSIONS_DIRS)", optional: true, variadic: true },
   ],
   options: [JSON_OPTION],
 };

@@ -1,7 +1,8 @@
 /**
  * `bonsai import [PATH...] [--json]`: imports session files and folders (recursively) into the
- * Bonsai database. Without a path: ~/.pi/agent/sessions, ~/.omp/agent/sessions, BONSAI_SESSIONS_DIRS
- * and the settings' sessionDirs. Unchanged files are skipped, grown files read from where the last
+ * Bonsai database — pi / oh-my-pi, Claude Code and Codex files, told apart by their content. Without
+ * a path: ~/.pi/agent/sessions, ~/.omp/agent/sessions, Claude Code's projects folder, Codex's
+ * sessions folder, BONSAI_SESSIONS_DIRS and the settings' sessionDirs (store defaultSessionDirs). Unchanged files are skipped, grown files read from where the last
  * import stopped. Source files are never modified. Ctrl-C stops after the current file.
  */
 import * as fs from "node:fs";

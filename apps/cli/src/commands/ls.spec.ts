@@ -4,7 +4,8 @@ import { JSON_OPTION } from "./command";
 
 export const lsSpec: CommandSpec = {
   name: "ls",
-  summary: "List the sessions in the Bonsai database (most recently updated first): id, last update, entries, title or first message, folder.",
+  summary:
+    "List the sessions in the Bonsai database (most recently updated first): id, agent (pi, omp, claude-code, codex), last update, entries, compactions, title or first message, folder.",
   positionals: [],
   options: [JSON_OPTION],
 };

@@ -1,4 +1,7 @@
-/** `bonsai ls [--json]`: the sessions in the Bonsai database, most recently updated first. */
+/**
+ * `bonsai ls [--json]`: the sessions in the Bonsai database, most recently updated first. --json
+ * gives the store's summaries (agent, title, cwd, entryCount, compactionCount, readOnly, ...).
+ */
 import { column, printJson } from "../output";
 import { withCliStore } from "../store-db";
 import type { Command } from "./command";
@@ -18,13 +21,16 @@ export const lsCommand: Command = {
         return;
       }
       const idWidth = Math.min(40, Math.max(...sessions.map((s) => s.id.length)));
-      io.stdout(`${column("ID", idWidth)}  ${column("UPDATED", 16)}  ${"ENTRIES".padStart(7)}  TITLE / FIRST MESSAGE\n`);
+      io.stdout(`${column("ID", idWidth)}  ${column("AGENT", 11)}  ${column("UPDATED", 16)}  ${"ENTRIES".padStart(7)}  ${"COMP".padStart(4)}  TITLE / FIRST MESSAGE\n`);
       for (const s of sessions) {
         const updated = s.updatedAt.replace("T", " ").slice(0, 16);
         const title = s.title ?? (s.firstMessage || "(no messages)");
         const where = s.cwd ? `  [${s.cwd}]` : "";
-        io.stdout(`${column(s.id, idWidth)}  ${column(updated, 16)}  ${String(s.entryCount).padStart(7)}  ${column(title, 70).trimEnd()}${where}\n`);
-        if (s.detached !== null) io.stdout(`${" ".repeat(idWidth + 2)}changes kept in the database only: ${s.detached}\n`);
+        io.stdout(
+          `${column(s.id, idWidth)}  ${column(s.agent, 11)}  ${column(updated, 16)}  ${String(s.entryCount).padStart(7)}  ${String(s.compactionCount).padStart(4)}  ${column(title, 70).trimEnd()}${where}\n`,
+        );
+        if (s.readOnly !== null) io.stdout(`${" ".repeat(idWidth + 2)}read-only: ${s.readOnly}\n`);
+        else if (s.detached !== null) io.stdout(`${" ".repeat(idWidth + 2)}changes kept in the database only: ${s.detached}\n`);
       }
     });
   },

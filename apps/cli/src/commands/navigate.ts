@@ -26,6 +26,6 @@ export const navigateCommand: Command = {
       if (out.summaryEntry) lines.push(`Added branch summary ${out.summaryEntry.id} under ${out.summaryEntry.parentId ?? "(root)"}:`, "", out.summaryEntry.summary);
       if (out.editorText !== undefined) lines.push("", "Text of the selected message (to edit and send again):", out.editorText);
       io.stdout(`${lines.join("\n")}\n`);
-    });
+    }, args.options.summarize === true); // moving the leaf alone writes nothing
   },
 };
