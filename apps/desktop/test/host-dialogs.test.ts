@@ -30,6 +30,9 @@ describe("main-process dialogs", () => {
     expect(await mainProcessDialogs(saved.api, "/home/u/Documents").saveSessionFile("chat.md", "markdown")).toBe("/home/u/out.md");
     expect(saved.asked.save[0]).toEqual({ title: "Export session (Markdown)", defaultPath: path.join("/home/u/Documents", "chat.md"), filters: [{ name: "Markdown", extensions: ["md"] }] });
     expect(await mainProcessDialogs(recordingDialog({ save: null }).api, "/d").saveSessionFile("chat.jsonl", "jsonl")).toBeNull();
+    const page = recordingDialog({ save: "/home/u/chat.html" });
+    expect(await mainProcessDialogs(page.api, "/home/u/Documents").saveSessionFile("chat.html", "html")).toBe("/home/u/chat.html");
+    expect(page.asked.save[0]).toMatchObject({ title: "Export session (HTML page)", filters: [{ name: "Web page", extensions: ["html"] }] });
   });
 
   it("folder settings: a folder picker, one folder", async () => {

@@ -11,6 +11,7 @@ import { openStore, SessionLookupError, StoreError, NewerDatabaseError, DB_FILE_
 import { Downloads, type PreparedDownload } from "./downloads";
 import { engineHandlers, RequestTracker } from "./engine-handlers";
 import { exportHandlers } from "./export-handlers";
+import { foreignHandlers } from "./foreign-handlers";
 import type { HostDialogs } from "./dialogs";
 import { hostSettingsInfo } from "./host-policy";
 import { importHandlers } from "./import-handlers";
@@ -172,6 +173,7 @@ export function createBackend(options: BackendOptions): Backend {
       },
     }),
     ...exportHandlers({ store, downloads, dialogs: options.dialogs }),
+    ...foreignHandlers({ store, emit, env }),
     ...engineHandlers({ store, engine, keys, emit, env, requests, planner, dialogs: options.dialogs, hostSettings }),
     ...whatIfHandlers({ store, planner, caches: whatIfCaches, settings: () => engine.getSettings() }),
   };

@@ -12,7 +12,8 @@ export interface SettingChange {
 }
 
 export type FolderSetting = "hooksDir" | "sessionDirs";
-export type ExportFormat = "jsonl" | "markdown";
+/** jsonl, markdown, html (one offline page), pi (the path to the leaf as a pi session) */
+export type ExportFormat = "jsonl" | "markdown" | "html" | "pi";
 
 export interface HostDialogs {
   /** the open dialog for session files; null when cancelled */

@@ -15,6 +15,7 @@ import type { SessionStore } from "@bonsai/store";
 import type { HostDialogs } from "./dialogs";
 import { guardSettingsPatch, hostSettingsState, type HostSettingsInfo } from "./host-policy";
 import { resolveApiKey, type KeyProvider } from "./keys";
+import { requireWritable } from "./read-only";
 import { requireSession } from "./session-handlers";
 import { testConnection } from "./test-connection";
 
@@ -133,7 +134,7 @@ export function engineHandlers(deps: EngineHandlerDeps): Pick<Handlers, EngineHa
     },
 
     compact: async ({ sessionId, leafId, instructions, dryRun, requestId }) => {
-      requireSession(store, sessionId);
+      requireWritable(store, sessionId);
       requireCurrentLeaf(store, sessionId, leafId, "Compaction");
       fresh();
       const before = estimateContext(store, sessionId);
@@ -164,7 +165,7 @@ export function engineHandlers(deps: EngineHandlerDeps): Pick<Handlers, EngineHa
     },
 
     commitCompaction: async ({ sessionId, leafId, result }) => {
-      requireSession(store, sessionId);
+      requireWritable(store, sessionId);
       const { fromExtension: _f, offline: _o, ...plain } = result;
       const outcome = await engine.commitCompaction(sessionId, plain, leafId);
       if (!outcome.entry) throw new IpcError("internal", "the compaction was not appended");
@@ -184,7 +185,9 @@ export function engineHandlers(deps: EngineHandlerDeps): Pick<Handlers, EngineHa
     },
 
     navigate: async ({ sessionId, targetId, summarize, instructions, requestId }) => {
-      requireSession(store, sessionId);
+      // moving the leaf alone writes nothing (any session); a branch summary is a write
+      if (summarize) requireWritable(store, sessionId);
+      else requireSession(store, sessionId);
       if (!store.getEntry(sessionId, targetId)) throw new IpcError("not_found", `no entry ${targetId} in session ${sessionId}`);
       fresh();
       requests.set("branchSummary", sessionId, requestId);
@@ -208,14 +211,14 @@ export function engineHandlers(deps: EngineHandlerDeps): Pick<Handlers, EngineHa
     },
 
     applyPrune: async ({ sessionId, leafId }) => {
-      requireSession(store, sessionId);
+      requireWritable(store, sessionId);
       requireCurrentLeaf(store, sessionId, leafId, "Pruning");
       const out = await engine.pruneToolOutputs(sessionId);
       return { prunedEntryIds: out.entryIds, tokensSaved: out.tokensSaved };
     },
 
     restorePruned: ({ sessionId, entryIds }) => {
-      requireSession(store, sessionId);
+      requireWritable(store, sessionId);
       const before = new Set(store.listPruned(sessionId).map((p) => p.entryId));
       store.restorePruned(sessionId, entryIds);
       const after = new Set(store.listPruned(sessionId).map((p) => p.entryId));
@@ -223,7 +226,7 @@ export function engineHandlers(deps: EngineHandlerDeps): Pick<Handlers, EngineHa
     },
 
     prompt: async ({ sessionId, text, requestId }) => {
-      requireSession(store, sessionId);
+      requireWritable(store, sessionId);
       fresh();
       requests.set("prompt", sessionId, requestId);
       try {

@@ -4,7 +4,9 @@
  * store or the engine.
  */
 import type { CallResult, Dispatch } from "@bonsai/ipc";
-import type { HostDialogs, SettingChange } from "./dialogs";
+import type { ExportFormat, HostDialogs, SettingChange } from "./dialogs";
+
+const EXPORT_FORMATS: ReadonlySet<string> = new Set<ExportFormat>(["jsonl", "markdown", "html", "pi"]);
 
 export type { ExportFormat, FolderSetting, HostDialogs, SettingChange } from "./dialogs";
 
@@ -115,8 +117,8 @@ export function connectBackendOverPort(port: PortLike, init: HostInit, answers: 
       } else if (m.t === "ask" && typeof m.id === "number") {
         const id = m.id;
         if (m.what === "openSessionFiles") answer(id, () => answers.openSessionFiles());
-        else if (m.what === "saveSessionFile" && typeof m.fileName === "string" && (m.format === "jsonl" || m.format === "markdown")) {
-          answer(id, () => answers.saveSessionFile(m.fileName as string, m.format as "jsonl" | "markdown"));
+        else if (m.what === "saveSessionFile" && typeof m.fileName === "string" && EXPORT_FORMATS.has(m.format as string)) {
+          answer(id, () => answers.saveSessionFile(m.fileName as string, m.format as ExportFormat));
         } else if (m.what === "chooseFolder" && (m.field === "hooksDir" || m.field === "sessionDirs")) answer(id, () => answers.chooseFolder(m.field as "hooksDir" | "sessionDirs"));
         else if (m.what === "confirmSettings" && Array.isArray(m.changes)) answer(id, () => answers.confirmSettings(m.changes as SettingChange[]));
         else if (m.what === "setKey" && typeof m.key === "string") answer(id, () => answers.setKey(m.key as string));

@@ -8,6 +8,7 @@ import { estimateTokens, messageFromEntry, packSkeleton, type BonsaiSettings, ty
 import { IpcError, type EntryDetail, type EventSink, type Handlers, type ImportResult, type SessionSummary } from "@bonsai/ipc";
 import type { SessionStore, SessionSummary as StoredSummary } from "@bonsai/store";
 import { contextPreview, skeletonPath } from "./context-preview";
+import { requireWritable } from "./read-only";
 import { contractSnippets } from "./search-snippet";
 
 type SessionHandlerNames =
@@ -44,6 +45,10 @@ export function toSummary(s: StoredSummary): SessionSummary {
     leafId: s.leafId,
     sourcePath: s.sourcePath,
     ...(s.detached !== null ? { detached: s.detached } : {}),
+    agent: s.agent,
+    compactionCount: s.compactionCount,
+    ...(s.readOnly !== null ? { readOnly: s.readOnly } : {}),
+    parentSession: s.parentSession,
   };
 }
 
@@ -234,7 +239,7 @@ export function sessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, Sessio
     },
 
     setLabel: ({ sessionId, entryId, label }) => {
-      requireSession(store, sessionId);
+      requireWritable(store, sessionId);
       if (!store.getEntry(sessionId, entryId)) throw new IpcError("not_found", `no entry ${entryId} in session ${sessionId}`);
       const entry = store.appendLabel(sessionId, entryId, label ?? undefined);
       return { labelEntryId: entry.id };

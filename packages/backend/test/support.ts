@@ -6,13 +6,16 @@ import { afterEach, beforeEach } from "vitest";
 import type { CallResult, Dispatch } from "@bonsai/ipc";
 import { createBackend, type Backend } from "../src/index";
 
-/** Registers the hooks; the returned function gives the current test's backend. */
-export function useBackend(): () => Backend {
+/**
+ * Registers the hooks; the returned function gives the current test's backend (its data folder is a
+ * new temporary folder; `env(dataDir)` gives its environment, default none).
+ */
+export function useBackend(env: (dataDir: string) => NodeJS.ProcessEnv = () => ({})): () => Backend {
   let dir = "";
   let backend: Backend | undefined;
   beforeEach(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "bonsai-backend-"));
-    backend = createBackend({ dataDir: dir, env: {} });
+    backend = createBackend({ dataDir: dir, env: env(dir) });
   });
   afterEach(async () => {
     await backend?.close();

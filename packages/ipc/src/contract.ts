@@ -32,6 +32,7 @@ import {
   uploadChunkDataSchema,
   uploadIdSchema,
   MAX_UPLOAD_BYTES,
+  piCopySchema,
 } from "./schemas";
 
 const method = <I extends z.ZodType, O extends z.ZodType>(input: I, output: O) => ({ input, output });
@@ -40,7 +41,13 @@ const sessionRef = { sessionId: idSchema };
 /** optional client-chosen id echoed in the events of a long-running call (progress, deltas) */
 const requestId = z.string().min(1).max(100).optional();
 const instructions = z.string().max(20_000, "instructions are longer than 20,000 characters").optional();
-const exportFormat = z.enum(["jsonl", "markdown"]);
+/**
+ * jsonl: the session file (Claude Code / Codex: the agent's own file, byte for byte); markdown: the
+ * path to the leaf; html: one self-contained page (tree, transcript, context chart; no network
+ * request); pi: the path to the leaf as a pi session ("Continue in pi" as a file). `leafId`
+ * (markdown, html, pi): default the session's leaf.
+ */
+const exportFormat = z.enum(["jsonl", "markdown", "html", "pi"]);
 
 export const contract = {
   // ------------------------------------------------------------ app
@@ -122,11 +129,16 @@ export const contract = {
    * path: the backend writes no file for the page. The desktop app uses saveSessionAs.
    */
   exportSession: method(
-    z.strictObject({ ...sessionRef, format: exportFormat }),
+    z.strictObject({ ...sessionRef, format: exportFormat, leafId: leafIdSchema.optional() }),
     z.object({ fileName: z.string(), mimeType: z.string(), url: z.string() }),
   ),
   /** The desktop app: the main process asks where to save (its save dialog) and the session is written there; null when cancelled. */
-  saveSessionAs: method(z.strictObject({ ...sessionRef, format: exportFormat }), z.object({ path: z.string().nullable() })),
+  saveSessionAs: method(z.strictObject({ ...sessionRef, format: exportFormat, leafId: leafIdSchema.optional() }), z.object({ path: z.string().nullable() })),
+  /**
+   * "Continue in pi": the path to the leaf (default the session's) as a new pi session in pi's own
+   * sessions folder for the session's cwd (where pi resumes it), imported; the source is not changed.
+   */
+  continueInPi: method(z.strictObject({ ...sessionRef, leafId: leafIdSchema.optional() }), piCopySchema),
   searchSessions: method(
     z.strictObject({
       query: z.string().trim().min(1, "search text is empty").max(1000),

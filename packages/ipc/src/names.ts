@@ -18,6 +18,7 @@ export const METHOD_NAMES = [
   "getEntries",
   "exportSession",
   "saveSessionAs",
+  "continueInPi",
   "searchSessions",
   "deleteSession",
   "getContextPreview",

@@ -44,6 +44,17 @@ export const sessionSummarySchema = z.object({
    * the changes to a file". Absent while changes are written through.
    */
   detached: z.string().optional(),
+  /** the agent that wrote it */
+  agent: z.enum(["pi", "omp", "claude-code", "codex"]),
+  /** compaction entries in the session */
+  compactionCount: count,
+  /**
+   * Set for sessions Bonsai never writes (Claude Code, Codex): why, in words. Compaction, pruning,
+   * branch summaries, labels and prompts are refused; continueInPi makes a pi copy that takes them.
+   */
+  readOnly: z.string().optional(),
+  /** the session it was spawned from or continues (a sub-agent's parent, a pi copy's source), when known */
+  parentSession: z.string().nullable(),
 });
 export type SessionSummary = z.infer<typeof sessionSummarySchema>;
 
@@ -64,6 +75,20 @@ export const uploadChunkDataSchema = z
   .max(Math.ceil(UPLOAD_CHUNK_BYTES / 3) * 4, `a chunk holds at most ${UPLOAD_CHUNK_BYTES} bytes`)
   .regex(/^[A-Za-z0-9+/]*={0,2}$/u, "a chunk is base64");
 export const uploadIdSchema = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/u, "not an upload id");
+
+/** "Continue in pi": the pi copy written (in pi's sessions folder) and imported. */
+export const piCopySchema = z.object({
+  /** the stored pi session to open */
+  sessionId: z.string(),
+  /** where the pi session file was written */
+  file: z.string(),
+  entryCount: count,
+  /** what the copy left out */
+  omitted: z.object({ developerMessages: count, orphanToolResults: count, metadata: count }),
+  /** one sentence for the user: where it was written and what was left out */
+  message: z.string(),
+});
+export type PiCopy = z.infer<typeof piCopySchema>;
 
 export const importResultSchema = z.object({
   /** path or file name as given */

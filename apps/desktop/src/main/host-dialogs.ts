@@ -19,6 +19,14 @@ export interface OpenOptions {
   filters?: { name: string; extensions: string[] }[];
 }
 
+/** the save dialog's title and filter of each export format */
+const SAVE_KINDS: Record<ExportFormat, { title: string; filter: string; extension: string }> = {
+  jsonl: { title: "JSONL", filter: "Agent session", extension: "jsonl" },
+  markdown: { title: "Markdown", filter: "Markdown", extension: "md" },
+  html: { title: "HTML page", filter: "Web page", extension: "html" },
+  pi: { title: "pi session", filter: "pi session", extension: "jsonl" },
+};
+
 export interface SaveOptions {
   title: string;
   defaultPath: string;
@@ -77,10 +85,11 @@ export function mainProcessDialogs(dialog: DialogApi, documentsDir: string): Hos
       return r.canceled || r.filePaths.length === 0 ? null : r.filePaths;
     },
     async saveSessionFile(fileName: string, format: ExportFormat) {
+      const kind = SAVE_KINDS[format];
       const r = await dialog.showSaveDialog({
-        title: format === "jsonl" ? "Export session (JSONL)" : "Export session (Markdown)",
+        title: `Export session (${kind.title})`,
         defaultPath: path.join(documentsDir, fileName),
-        filters: format === "jsonl" ? [{ name: "Agent session", extensions: ["jsonl"] }] : [{ name: "Markdown", extensions: ["md"] }],
+        filters: [{ name: kind.filter, extensions: [kind.extension] }],
       });
       return r.canceled || !r.filePath ? null : r.filePath;
     },

@@ -1,0 +1,57 @@
+/**
+ * What takes any session through the formats layer: the self-contained HTML page and the pi session
+ * of a path (exports), and "Continue in pi" — the pi copy written in pi's own folder (the backend
+ * chooses the path, never the window), imported, with the sentence that says where it went.
+ */
+import { randomUUID } from "node:crypto";
+import { renderHtml, toPiSession } from "@bonsai/formats";
+import { IpcError, type EventSink, type Handlers, type PiCopy } from "@bonsai/ipc";
+import type { PiCopy as StoredPiCopy, SessionStore, SessionSummary } from "@bonsai/store";
+import { requireSession } from "./session-handlers";
+
+const AGENT_NAMES: Record<SessionSummary["agent"], string> = { pi: "pi", omp: "oh-my-pi", "claude-code": "Claude Code", codex: "Codex" };
+
+/** One HTML page of the session (the tree, the transcript of the path to `leafId`, the context chart). */
+export function sessionHtml(store: SessionStore, sessionId: string, leafId: string | null): string {
+  return renderHtml(store.readSession(sessionId, leafId), { leafId });
+}
+
+/** The path to `leafId` as a pi session (the text of the file). */
+export function sessionAsPi(store: SessionStore, summary: SessionSummary, leafId: string | null): string {
+  const read = store.readSession(summary.id, leafId);
+  return toPiSession(read, { sessionId: randomUUID(), now: new Date().toISOString(), leafId, parentSession: summary.sourcePath ?? summary.id }).text;
+}
+
+/** What the pi copy left out, as a clause ("" when nothing). */
+function leftOut(omitted: StoredPiCopy["omitted"]): string {
+  const parts: string[] = [];
+  if (omitted.metadata > 0) parts.push(`${omitted.metadata} metadata lines`);
+  if (omitted.developerMessages > 0) parts.push(`${omitted.developerMessages} Codex developer instructions`);
+  if (omitted.orphanToolResults > 0) parts.push(`${omitted.orphanToolResults} tool results whose call is not in the file`);
+  return parts.length > 0 ? ` Left out: ${parts.join(", ")}.` : "";
+}
+
+function piCopyResult(source: SessionSummary, copy: StoredPiCopy): PiCopy {
+  const message = `Continued in pi: ${copy.entryCount} entries of this ${AGENT_NAMES[source.agent]} session written to ${copy.file}, where pi resumes it (pi --session ${copy.sessionId.slice(0, 8)}); the original was not changed.${leftOut(copy.omitted)}`;
+  return { sessionId: copy.sessionId, file: copy.file, entryCount: copy.entryCount, omitted: copy.omitted, message };
+}
+
+export interface ForeignHandlerDeps {
+  store: SessionStore;
+  emit: EventSink;
+  /** where pi keeps its sessions (PI_CODING_AGENT_DIR, PI_CODING_AGENT_SESSION_DIR) */
+  env: NodeJS.ProcessEnv;
+}
+
+export function foreignHandlers(deps: ForeignHandlerDeps): Pick<Handlers, "continueInPi"> {
+  const { store } = deps;
+  return {
+    continueInPi: async ({ sessionId, leafId }) => {
+      const source = requireSession(store, sessionId);
+      if (leafId && !store.getEntry(sessionId, leafId)) throw new IpcError("not_found", `no entry ${leafId} in session ${sessionId}`);
+      const copy = await store.continueInPi(sessionId, { leafId, env: deps.env });
+      deps.emit("sessionsChanged", {});
+      return piCopyResult(source, copy);
+    },
+  };
+}
