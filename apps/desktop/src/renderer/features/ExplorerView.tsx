@@ -14,6 +14,7 @@ import { useExplorer } from "./store";
 import type { PanelName } from "./store";
 import { TreeCanvas } from "./tree/TreeCanvas";
 import { useDarkTheme } from "./theme";
+import { ForeignNotice } from "./foreign/ReadOnly";
 
 const PANELS: Array<{ name: PanelName; title: string; key: string }> = [
   { name: "inspect", title: "Inspect", key: "Enter" },
@@ -102,6 +103,7 @@ export function ExplorerView({ sessionId, session, skeleton }: SessionViewProps)
       {ready ? (
         <>
           <Toolbar />
+          <ForeignNotice />
           <div className="bz-split">
             <TreeCanvas dark={dark} />
             <SidePanel />

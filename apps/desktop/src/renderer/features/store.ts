@@ -13,6 +13,8 @@ import { hiddenIn, toFlow } from "./tree/layout";
 import type { FlowGraph } from "./tree/layout";
 import { indexTree } from "./tree/model";
 import type { TreeIndex } from "./tree/model";
+// sessions of other agents (read-only): Continue in pi
+import { createForeignSlice, type ForeignSlice } from "./foreign/slice";
 
 export type PanelName = "inspect" | "context" | "compact" | "prune" | "amnesia";
 
@@ -95,7 +97,7 @@ export interface ExplorerActions {
   setState(patch: Partial<ExplorerState>): void;
 }
 
-export type ExplorerState = SessionSlice & SelectionSlice & WorkSlice & ChromeSlice & ExplorerActions;
+export type ExplorerState = SessionSlice & SelectionSlice & WorkSlice & ChromeSlice & ForeignSlice & ExplorerActions;
 
 let focusSeq = 0;
 
@@ -141,6 +143,7 @@ export const useExplorer = create<ExplorerState>()((set, get) => ({
   searchOpen: false,
   searchHits: [],
   searchError: null,
+  ...createForeignSlice(set, get),
 
   setSkeleton(sessionId, title, skeleton) {
     const prev = get();

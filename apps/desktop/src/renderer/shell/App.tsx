@@ -89,9 +89,14 @@ function Header() {
         }}
       />
       {session ? (
-        <button type="button" data-testid="export-button" onClick={() => void exportOpenSession("jsonl")}>
-          Export JSONL
-        </button>
+        <>
+          <button type="button" data-testid="export-button" onClick={() => void exportOpenSession("jsonl")}>
+            Export JSONL
+          </button>
+          <button type="button" data-testid="export-html" onClick={() => void exportOpenSession("html")} title="One offline page: the tree and the transcript of the path to the leaf">
+            Export HTML
+          </button>
+        </>
       ) : null}
       <span className="app__spacer" />
       {features.HeaderItems ? <features.HeaderItems /> : null}

@@ -1,4 +1,5 @@
-/** The list of imported sessions: title, cwd, date, entry count. */
+/** The list of imported sessions: agent (when not pi), title, cwd, date, entry count, compactions. */
+import { agentName } from "../lib/agents";
 import { useBonsai } from "../state/store";
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
@@ -25,7 +26,7 @@ export function SessionList() {
   if (sessions.length === 0) {
     return (
       <div className="session-list__empty" data-testid="session-list-empty">
-        No sessions yet. Import pi / oh-my-pi session files (.jsonl) with the Import button, or drop them on this window.
+        No sessions yet. Import session files (.jsonl) of pi / oh-my-pi, Claude Code or Codex with the Import button, or drop them on this window.
       </div>
     );
   }
@@ -41,14 +42,30 @@ export function SessionList() {
             aria-current={s.id === openId ? "true" : undefined}
             onClick={() => void openSession(s.id)}
           >
-            <span className="session-item__title">{s.title || "(untitled session)"}</span>
+            <span className="session-item__title">
+              {s.agent !== "pi" ? (
+                <span className={`session-item__agent session-item__agent--${s.agent}`} data-testid="session-agent">
+                  {agentName(s.agent)}
+                </span>
+              ) : null}
+              {s.title || "(untitled session)"}
+            </span>
             <span className="session-item__cwd" title={s.cwd}>
               {s.cwd}
             </span>
             <span className="session-item__meta">
               <time dateTime={s.updatedAt}>{formatDate(s.updatedAt)}</time> · <span data-testid="session-entry-count">{s.entryCount.toLocaleString()}</span> entries
+              {s.compactionCount > 0 ? (
+                <>
+                  {" "}· <span data-testid="session-compaction-count">{s.compactionCount}</span> compaction{s.compactionCount === 1 ? "" : "s"}
+                </>
+              ) : null}
             </span>
-            {s.detached ? (
+            {s.readOnly ? (
+              <span className="session-item__detached" data-testid="session-read-only" title={s.readOnly}>
+                read-only — Continue in pi to change it
+              </span>
+            ) : s.detached ? (
               <span className="session-item__detached" data-testid="session-detached" title={s.detached}>
                 changes kept in Bonsai only — export to write them
               </span>

@@ -25,8 +25,10 @@ export async function chooseAndImport(): Promise<void> {
 /**
  * Export the open session. Browser mode: a download the browser saves (a one-time address on
  * `bonsai serve`); the desktop app: the main process asks where to save. Never a path from here.
+ * jsonl (Claude Code / Codex: the agent's own file), markdown, or html (one offline page of the
+ * tree and the transcript of the path to the leaf).
  */
-export async function exportOpenSession(format: "jsonl" | "markdown"): Promise<void> {
+export async function exportOpenSession(format: "jsonl" | "markdown" | "html"): Promise<void> {
   const s = useBonsai.getState();
   const sessionId = s.openSessionId;
   if (!sessionId) {
@@ -34,12 +36,14 @@ export async function exportOpenSession(format: "jsonl" | "markdown"): Promise<v
     return;
   }
   try {
+    // markdown, html: the path to the leaf shown (jsonl is the whole session)
+    const leaf = format === "jsonl" ? {} : { leafId: s.skeleton?.leafId ?? null };
     if (s.appInfo?.nativeDialogs) {
-      const { path } = await api().saveSessionAs({ sessionId, format });
+      const { path } = await api().saveSessionAs({ sessionId, format, ...leaf });
       if (path !== null) s.notify("info", `Exported to ${path}`);
       return;
     }
-    const out = await api().exportSession({ sessionId, format });
+    const out = await api().exportSession({ sessionId, format, ...leaf });
     const a = document.createElement("a");
     a.href = downloadUrl(out.url);
     a.download = out.fileName;

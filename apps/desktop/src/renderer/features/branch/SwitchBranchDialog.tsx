@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from "react";
 import { api } from "../../lib/api";
 import { useBonsai } from "../../state/store";
 import { errorMessage, newRequestId, useExplorer } from "../store";
+import { useReadOnly } from "../foreign/ReadOnly";
 import { Elapsed } from "../compaction/Elapsed";
 
 export function SwitchBranchDialog() {
@@ -25,7 +26,9 @@ function Dialog({ target }: { target: string }) {
   });
   const setState = useExplorer((s) => s.setState);
   const notify = useExplorer((s) => s.notify);
-  const [summarize, setSummarize] = useState(defaultSummarize);
+  // a Claude Code / Codex session: switching moves Bonsai's leaf only; a summary would be written
+  const readOnly = useReadOnly();
+  const [summarize, setSummarize] = useState(defaultSummarize && readOnly === null);
   const [instructions, setInstructions] = useState("");
   const [running, setRunning] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -110,9 +113,14 @@ function Dialog({ target }: { target: string }) {
           re-sent differently.
         </p>
         <label className="bz-check">
-          <input ref={first} type="checkbox" checked={summarize} onChange={(e) => setSummarize(e.target.checked)} data-testid="switch-summarize" disabled={running !== null} />
+          <input ref={first} type="checkbox" checked={summarize} onChange={(e) => setSummarize(e.target.checked)} data-testid="switch-summarize" disabled={running !== null || readOnly !== null} />
           Summarize the abandoned branch (attached at the new position so its context keeps what was learned)
         </label>
+        {readOnly !== null ? (
+          <p className="bz-muted" data-testid="switch-read-only">
+            A summary would be written into the session, which Bonsai never does for this agent: switching here only moves Bonsai&apos;s view of the leaf. To summarize, Continue in pi first.
+          </p>
+        ) : null}
         <label className="bz-label-block">
           Custom instructions for the summary
           <textarea value={instructions} onChange={(e) => setInstructions(e.target.value)} disabled={!summarize || running !== null} rows={3} maxLength={20000} data-testid="switch-instructions" />

@@ -12,6 +12,7 @@ import { Elapsed } from "./Elapsed";
 // issue 14: the "absent from the summary" check of a dry run
 import { SummaryCheck } from "../amnesia/SummaryCheck";
 import { instructionsWithIdentifiers } from "../amnesia/summary-check";
+import { ReadOnlyAction, useReadOnly } from "../foreign/ReadOnly";
 
 export function CompactionPanel() {
   const sessionId = useExplorer((s) => s.sessionId);
@@ -26,6 +27,8 @@ export function CompactionPanel() {
   const [instructions, setInstructions] = useState("");
   const [summary, setSummary] = useState("");
   const [shortSummary, setShortSummary] = useState("");
+  // a Claude Code / Codex session: the plan is shown (what a pi-style compaction would do), not run
+  const readOnly = useReadOnly() !== null;
 
   useEffect(() => {
     if (!sessionId) return;
@@ -104,6 +107,7 @@ export function CompactionPanel() {
   return (
     <div className="bz-panel" data-testid="compaction-panel">
       <h3>Compact at the leaf</h3>
+      {readOnly ? <ReadOnlyAction what="Compacting" /> : null}
       {planError ? <div className="bz-error">{planError}</div> : null}
       {plan ? (
         plan.possible ? (
@@ -143,10 +147,10 @@ export function CompactionPanel() {
         <textarea value={instructions} onChange={(e) => setInstructions(e.target.value)} rows={3} maxLength={20000} data-testid="compaction-instructions" placeholder="e.g. Focus on the database migration decisions" />
       </label>
       <div className="bz-row">
-        <button type="button" disabled={running || !plan?.possible} onClick={() => void run(false)} data-testid="compaction-run">
+        <button type="button" disabled={running || !plan?.possible || readOnly} onClick={() => void run(false)} data-testid="compaction-run">
           Run compaction
         </button>
-        <button type="button" disabled={running || !plan?.possible} onClick={() => void run(true)} data-testid="compaction-dry-run">
+        <button type="button" disabled={running || !plan?.possible || readOnly} onClick={() => void run(true)} data-testid="compaction-dry-run">
           Dry run
         </button>
         {running ? (

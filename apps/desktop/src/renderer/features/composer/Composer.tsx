@@ -6,6 +6,7 @@ import { useEffect, useState } from "react";
 import { api } from "../../lib/api";
 import { errorMessage, newRequestId, useExplorer } from "../store";
 import { Elapsed } from "../compaction/Elapsed";
+import { ReadOnlyAction, useReadOnly } from "../foreign/ReadOnly";
 
 export function Composer() {
   const sessionId = useExplorer((s) => s.sessionId);
@@ -22,6 +23,7 @@ export function Composer() {
     setState({ composerDraft: null });
   }, [draft, setState]);
   const busy = job.kind === "running" && job.what === "prompt";
+  const readOnly = useReadOnly() !== null;
 
   const send = async () => {
     if (!sessionId || text.trim() === "") return;
@@ -49,6 +51,13 @@ export function Composer() {
   };
 
   if (!sessionId) return null;
+  if (readOnly) {
+    return (
+      <div className="bz-composer" data-testid="composer">
+        <ReadOnlyAction what="A prompt" />
+      </div>
+    );
+  }
   return (
     <div className="bz-composer" data-testid="composer">
       {busy || streaming ? (

@@ -18,6 +18,8 @@ import type {
 import type { EntryDetail } from "@bonsai/ipc";
 import { api } from "../../lib/api";
 import { errorMessage, useExplorer } from "../store";
+import { useReadOnly } from "../foreign/ReadOnly";
+import { AgentEventView, isAgentEvent, SourceLines } from "../foreign/SourceLines";
 import { formatInt, formatTime, formatTokens } from "../tree/format";
 import { Markdown } from "./Markdown";
 
@@ -165,6 +167,7 @@ function BranchSummaryView({ e }: { e: BranchSummaryEntry }) {
 
 function ToolResultView({ m, detail }: { m: ToolResultMessage; detail: EntryDetail }) {
   const sessionId = useExplorer((s) => s.sessionId);
+  const readOnly = useReadOnly() !== null;
   const notify = useExplorer((s) => s.notify);
   const restore = async () => {
     if (!sessionId) return;
@@ -191,9 +194,11 @@ function ToolResultView({ m, detail }: { m: ToolResultMessage; detail: EntryDeta
         <div data-testid="inspector-pruned-original">
           <h4>Original output (kept by Bonsai, not sent)</h4>
           <ContentBlocks content={detail.prunedOriginal as Block[]} />
-          <button type="button" onClick={() => void restore()} data-testid="inspector-restore">
-            Restore this output
-          </button>
+          {readOnly ? null : (
+            <button type="button" onClick={() => void restore()} data-testid="inspector-restore">
+              Restore this output
+            </button>
+          )}
         </div>
       ) : null}
     </section>
@@ -299,6 +304,7 @@ export function Inspector() {
   const setState = useExplorer((s) => s.setState);
   const setPanel = useExplorer((s) => s.setPanel);
   const leafId = useExplorer((s) => s.skeleton?.leafId ?? null);
+  const readOnly = useReadOnly() !== null;
 
   if (!selectedId) return <div className="bz-empty">Select a node to inspect it (click, or arrows and Enter).</div>;
   if (selectedId.startsWith("seg:")) return <div className="bz-empty">A collapsed run of entries: click it to expand.</div>;
@@ -331,13 +337,15 @@ export function Inspector() {
             </>
           )}
         </div>
-        <LabelEditor entry={e} />
+        {readOnly ? null : <LabelEditor entry={e} />}
       </header>
       {msg ? <MessageView m={msg} detail={detail} /> : null}
       {e.type === "compaction" ? <CompactionView e={e as CompactionEntry} /> : null}
       {e.type === "branch_summary" ? <BranchSummaryView e={e as BranchSummaryEntry} /> : null}
       {e.type === "custom_message" ? <ContentBlocks content={(e as { content: string | Block[] }).content} /> : null}
-      {!msg && e.type !== "compaction" && e.type !== "branch_summary" && e.type !== "custom_message" ? (
+      {isAgentEvent(e) ? <AgentEventView entry={e} /> : null}
+      <SourceLines entry={e} open={isAgentEvent(e)} />
+      {!msg && e.type !== "compaction" && e.type !== "branch_summary" && e.type !== "custom_message" && !isAgentEvent(e) ? (
         <pre className="bz-code">{JSON.stringify(e, null, 2)}</pre>
       ) : null}
       <details>

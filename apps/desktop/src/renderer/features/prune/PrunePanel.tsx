@@ -6,6 +6,7 @@ import { useCallback, useEffect, useMemo } from "react";
 import { api } from "../../lib/api";
 import { errorMessage, useExplorer } from "../store";
 import { formatInt } from "../tree/format";
+import { ReadOnlyAction, useReadOnly } from "../foreign/ReadOnly";
 
 export function PrunePanel() {
   const sessionId = useExplorer((s) => s.sessionId);
@@ -15,6 +16,7 @@ export function PrunePanel() {
   const setState = useExplorer((s) => s.setState);
   const notify = useExplorer((s) => s.notify);
   const reveal = useExplorer((s) => s.reveal);
+  const readOnly = useReadOnly() !== null;
 
   const pruned = useMemo(() => (skeleton?.nodes ?? []).filter((n) => n.pruned), [skeleton]);
 
@@ -56,6 +58,7 @@ export function PrunePanel() {
   return (
     <div className="bz-panel" data-testid="prune-panel">
       <h3>Prune old tool outputs</h3>
+      {readOnly ? <ReadOnlyAction what="Pruning" /> : null}
       <p className="bz-muted">
         The newest 40,000 tokens of tool output are protected, pruning needs at least 20,000 tokens of savings, and <code>read</code> / <code>skill</code> results
         are never pruned. Pruned outputs become “[Output truncated - N tokens]”; Bonsai keeps the originals so they can be restored.
@@ -76,7 +79,7 @@ export function PrunePanel() {
                 </li>
               ))}
             </ol>
-            <button type="button" onClick={() => void apply()} data-testid="prune-apply">
+            <button type="button" onClick={() => void apply()} disabled={readOnly} data-testid="prune-apply">
               Prune {plan.items.length} output(s)
             </button>
           </>
@@ -98,13 +101,13 @@ export function PrunePanel() {
                 <button type="button" className="bz-link" onClick={() => reveal(n.id, "inspect")}>
                   {n.id}
                 </button>
-                <button type="button" onClick={() => void restore([n.id])}>
+                <button type="button" onClick={() => void restore([n.id])} disabled={readOnly}>
                   Restore
                 </button>
               </li>
             ))}
           </ol>
-          <button type="button" onClick={() => void restore()} data-testid="prune-restore-all">
+          <button type="button" onClick={() => void restore()} disabled={readOnly} data-testid="prune-restore-all">
             Restore all
           </button>
         </>

@@ -15,6 +15,9 @@ describe("format", () => {
     expect(nodeTitle({ ...base, kind: "toolResult", role: "toolResult", toolName: "grep" })).toBe("Tool result · grep");
     expect(nodeTitle({ ...base, kind: "meta", type: "model_change", role: null })).toBe("Model change");
     expect(nodeTitle({ ...base, kind: "meta", type: "some_future_type", role: null })).toBe("some_future_type");
+    // Claude Code / Codex metadata lines: titled by the agent's own name of the line's kind
+    expect(nodeTitle({ ...base, kind: "meta", type: "agent_event", role: null, customType: "system/turn_duration" } as Parameters<typeof nodeTitle>[0])).toBe("Event · system/turn_duration");
+    expect(nodeTitle({ ...base, kind: "meta", type: "agent_event", role: null })).toBe("Agent event");
   });
 
   it("drops the kind prefix from summary previews", () => {

@@ -45,6 +45,8 @@ export function nodeTitle(d: Pick<EntryNodeData, "kind" | "type" | "role" | "too
     case "branchSummary":
       return "Branch summary";
     case "meta":
+      // a Claude Code / Codex line that is not conversation: its kind as the agent names it
+      if (d.type === "agent_event") return d.customType ? `Event · ${d.customType}` : "Agent event";
       return META_TITLES[d.type] ?? d.type;
   }
 }

@@ -1,0 +1,74 @@
+/**
+ * What the explorer shows for a session Bonsai never writes (Claude Code, Codex): a notice with
+ * "Continue in pi" above the tree, the same offer where an action would write (compaction,
+ * pruning, branch summaries, labels, prompts), and, on a pi copy made here, where it was written.
+ */
+import { agentName } from "../../lib/agents";
+import { useBonsai } from "../../state/store";
+import { useExplorer } from "../store";
+
+/** Why the open session is read-only (null: it may be changed). */
+export function useReadOnly(): string | null {
+  return useBonsai((s) => s.session?.readOnly ?? null);
+}
+
+function useAgentName(): string {
+  return agentName(useBonsai((s) => s.session?.agent ?? "pi"));
+}
+
+export function ContinueInPiButton() {
+  const continuing = useExplorer((s) => s.continuing);
+  const continueInPi = useExplorer((s) => s.continueInPi);
+  return (
+    <button
+      type="button"
+      className="bz-primary"
+      onClick={() => void continueInPi()}
+      disabled={continuing}
+      data-testid="continue-in-pi"
+      title="Write the path to the leaf as a new pi session in pi's own sessions folder (where pi resumes it) and open it here"
+    >
+      {continuing ? "Writing the pi copy…" : "Continue in pi"}
+    </button>
+  );
+}
+
+/** Above the tree: the read-only notice, or where a pi copy made here was written. */
+export function ForeignNotice() {
+  const readOnly = useReadOnly();
+  const agent = useAgentName();
+  const copy = useExplorer((s) => (s.sessionId ? s.piCopies[s.sessionId] : undefined));
+  if (copy) {
+    return (
+      <div className="bz-foreign bz-foreign-copy" role="status" data-testid="pi-copy-notice">
+        <span>
+          A pi session continuing the original, written to <code data-testid="pi-copy-file">{copy.file}</code>; pi resumes it with{" "}
+          <code>pi --session {copy.sessionId.slice(0, 8)}</code>. Compact, prune and branch it here like any pi session.
+        </span>
+      </div>
+    );
+  }
+  if (readOnly === null) return null;
+  return (
+    <div className="bz-foreign" role="note" data-testid="read-only-notice">
+      <span className="bz-agent-badge">{agent}</span>
+      <span>
+        Read-only: Bonsai never writes {agent} sessions. Compaction, pruning, branch summaries, labels and prompts work on a pi copy of the path to the leaf.
+      </span>
+      <ContinueInPiButton />
+    </div>
+  );
+}
+
+/** Where an action would write: what to do instead. `what` completes "… would change this session". */
+export function ReadOnlyAction({ what }: { what: string }) {
+  const agent = useAgentName();
+  return (
+    <div className="bz-readonly-action" data-testid="read-only-action">
+      <p>
+        {what} would change this {agent} session, and Bonsai never writes {agent} sessions. Continue in pi to do it on a pi copy (a new pi session with the path to the leaf; the original stays as it is).
+      </p>
+      <ContinueInPiButton />
+    </div>
+  );
+}
