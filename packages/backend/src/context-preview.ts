@@ -1,19 +1,18 @@
 /**
- * What the model sees from a leaf: the context messages (core buildSessionContext + convertToLlm),
- * their token estimates, the system prompt, the total against the window and threshold, the latest
- * compaction, and the estimated context size along the active path (from the skeleton: no entry
- * JSON is parsed for the series).
+ * What the model sees from a node, as core's contextOf answers it: the context messages with their
+ * estimates, the estimate, the last reported usage and its age, the system prompt, the figures
+ * against the window and threshold, the latest compaction, and the estimate along the path (from
+ * the skeleton with the same rule: no entry JSON is parsed for the series).
  */
 import {
-  buildSessionContext,
+  agentContextTokens,
   compactionThreshold,
+  contextOf,
+  contextStepOfNode,
+  contextTokensAlongPath,
   convertMessageToLlm,
-  estimateContextUsage,
-  estimateTokens,
   isCompactionEntry,
-  isOlderThanLatestCompaction,
   type AgentMessage,
-  type SessionContext,
   type BonsaiSettings,
   type SessionEntry,
   type SkeletonNode,
@@ -74,68 +73,33 @@ export function skeletonPath(skeleton: TreeSkeleton, leafId: string | null): Ske
 }
 
 /**
- * Estimated context size if each path entry were the leaf; drops at each compaction to its summary
- * (the skeleton's estimate of a compaction is its summary's) plus the kept part. No entry is read.
+ * The estimate along a root -> leaf path of skeleton nodes, each point as if that entry were the
+ * leaf (core's contextTokensAlongPath over the nodes' stored estimates). No entry is read.
  */
 export function sizeSeries(path: readonly SkeletonNode[]): ContextPreview["sizeSeries"] {
-  const prefix = new Float64Array(path.length + 1);
-  const indexOf = new Map<string, number>();
-  for (let i = 0; i < path.length; i++) {
-    // a compaction's own estimate is its summary, counted as `base` below, not as a kept message
-    prefix[i + 1] = prefix[i]! + (path[i]!.type === "compaction" ? 0 : path[i]!.tokens);
-    indexOf.set(path[i]!.id, i);
-  }
-  let base = 0;
-  let start = 0;
-  return path.map((n, i) => {
-    const compaction = n.type === "compaction";
-    if (compaction) {
-      base = n.tokens;
-      const kept = n.firstKeptEntryId !== undefined ? indexOf.get(n.firstKeptEntryId) : undefined;
-      start = kept !== undefined && kept <= i ? kept : i + 1;
-    }
-    return { entryId: n.id, tokens: base + prefix[i + 1]! - prefix[start]!, compaction };
-  });
-}
-
-/**
- * The context size from the model's own count (compaction.md §2.6) over the live context `ctx` built
- * from `entries` (the leaf's context entries): the usage of the last assistant message with a usage,
- * plus the estimates of the messages after it. A usage not newer than the latest compaction does not
- * count (Bonsai deviation 2, core's isOlderThanLatestCompaction, the engine's rule too): the kept
- * messages before a compaction carry usages of the old, larger context. `null` when no usage
- * qualifies (the caller sums the estimates).
- */
-export function liveContextUsage(entries: readonly SessionEntry[], ctx: Pick<SessionContext, "messages">): { tokens: number; usageIndex: number } | null {
-  const usage = estimateContextUsage(ctx.messages, 0);
-  if (usage.lastUsageIndex < 0) return null;
-  // every earlier usage is older still
-  if (isOlderThanLatestCompaction(ctx.messages[usage.lastUsageIndex]!, entries)) return null;
-  return { tokens: usage.tokens, usageIndex: usage.lastUsageIndex };
+  const tokens = contextTokensAlongPath(path.map(contextStepOfNode));
+  return path.map((n, i) => ({ entryId: n.id, tokens: tokens[i] as number, compaction: n.type === "compaction" }));
 }
 
 /** @param path the skeleton's root -> leaf nodes for `leafId` */
 export function contextPreview(store: SessionStore, sessionId: string, leafId: string | null, path: readonly SkeletonNode[], settings: BonsaiSettings): ContextPreview {
   const entries = leafId === null ? [] : store.getContextEntries(sessionId, leafId);
-  const ctx = buildSessionContext(entries, leafId);
-  const messages: ContextMessage[] = [];
-  ctx.messages.forEach((m, i) => {
+  const figures = contextOf(entries, leafId);
+  const { context } = figures;
+  const messages: ContextMessage[] = context.messages.map((m, i) => {
     const llm = convertMessageToLlm(m);
-    if (!llm) return;
-    const sourceRole = m.role;
-    messages.push({
-      entryId: ctx.entryIds[i] ?? null,
-      role: llm.role,
-      sourceRole,
-      tokens: estimateTokens(m),
+    return {
+      entryId: context.entryIds[i] ?? null,
+      role: llm?.role ?? m.role,
+      sourceRole: m.role,
+      tokens: figures.messageTokens[i] as number,
       preview: oneLine(textOf(m)),
-    });
+      ...(llm ? {} : { excluded: true }),
+    };
   });
   const prompt = systemPromptOf(entries);
   const systemPrompt = prompt === null ? null : { text: prompt, tokens: chars4(prompt) };
-  const usage = liveContextUsage(entries, ctx);
-  const estimateOnly = messages.reduce((n, m) => n + m.tokens, 0) + (systemPrompt?.tokens ?? 0);
-  const totalTokens = usage !== null ? usage.tokens : estimateOnly;
+  const agentTokens = agentContextTokens(figures);
   const threshold = compactionThreshold(settings.model.contextWindow, settings.compaction);
 
   let compaction: ContextPreview["compaction"] = null;
@@ -147,19 +111,18 @@ export function contextPreview(store: SessionStore, sessionId: string, leafId: s
     }
   }
 
-  const series = sizeSeries(path);
-
   return {
     sessionId,
     leafId,
     systemPrompt,
     messages,
-    totalTokens,
-    totalSource: usage !== null ? "usage" : "estimate",
+    tokens: figures.tokens,
+    usage: figures.usage,
+    agentTokens,
     contextWindow: settings.model.contextWindow,
     threshold,
-    overThreshold: settings.compaction.enabled && totalTokens > threshold,
+    overThreshold: settings.compaction.enabled && agentTokens > threshold,
     compaction,
-    sizeSeries: series,
+    sizeSeries: sizeSeries(path),
   };
 }

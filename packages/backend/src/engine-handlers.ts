@@ -3,7 +3,7 @@
  * prompts, settings and the API key. Thin: the engine does the work and emits the events.
  */
 import {
-  buildSessionContext,
+  contextOf,
   estimateMessagesTokens,
   planPruning,
   type CompactionEntry,
@@ -16,6 +16,7 @@ import type { HostDialogs } from "./dialogs";
 import { guardSettingsPatch, hostSettingsState, type HostSettingsInfo } from "./host-policy";
 import { resolveApiKey, type KeyProvider } from "./keys";
 import { requireWritable } from "./read-only";
+import { outputBytes, pruneFigures } from "./prune-figures";
 import { requireSession } from "./session-handlers";
 import { testConnection } from "./test-connection";
 
@@ -102,6 +103,7 @@ export function engineHandlers(deps: EngineHandlerDeps): Pick<Handlers, EngineHa
         turnPrefixEntryIds: [],
         keptEntryIds: [],
         isSplitTurn: false,
+        contextTokens: leaf === null ? 0 : estimateContext(store, sessionId, undefined, leaf),
         tokensBefore: 0,
         estimatedTokensAfter: 0,
         hasPreviousSummary: false,
@@ -202,19 +204,33 @@ export function engineHandlers(deps: EngineHandlerDeps): Pick<Handlers, EngineHa
     planPrune: ({ sessionId, leafId }) => {
       requireSession(store, sessionId);
       const leaf = leafId === undefined ? store.getLeaf(sessionId) : leafId;
-      const plan = planPruning(leaf === null ? [] : store.getPath(sessionId, leaf), engine.pruneConfig());
+      const path = leaf === null ? [] : store.getPath(sessionId, leaf);
+      const plan = planPruning(path, engine.pruneConfig());
       return {
         sessionId,
         items: plan.candidates.map((c) => ({ entryId: c.entryId, toolName: c.toolName, tokens: c.tokens })),
         tokensSaved: plan.tokensSaved,
+        ...pruneFigures(path, leaf, plan),
       };
     },
 
     applyPrune: async ({ sessionId, leafId }) => {
       requireWritable(store, sessionId);
       requireCurrentLeaf(store, sessionId, leafId, "Pruning");
+      const leaf = store.getLeaf(sessionId);
+      const before = leaf === null ? [] : store.getPath(sessionId, leaf);
       const out = await engine.pruneToolOutputs(sessionId);
-      return { prunedEntryIds: out.entryIds, tokensSaved: out.tokensSaved };
+      const after = leaf === null ? [] : store.getPath(sessionId, leaf);
+      const hidden = new Set(out.entryIds);
+      let bytesHidden = 0;
+      for (const e of before) if (hidden.has(e.id)) bytesHidden += outputBytes(e);
+      return {
+        prunedEntryIds: out.entryIds,
+        tokensSaved: out.tokensSaved,
+        contextTokensBefore: contextOf(before, leaf).tokens,
+        contextTokensAfter: contextOf(after, leaf).tokens,
+        bytesHidden,
+      };
     },
 
     restorePruned: ({ sessionId, entryIds }) => {
@@ -275,11 +291,11 @@ export function engineHandlers(deps: EngineHandlerDeps): Pick<Handlers, EngineHa
 }
 
 /**
- * Estimated context tokens at the current leaf (messages only); with `compaction`, as if that
- * compaction were appended at the leaf (the dry run's "after", computed by core's context builder).
+ * The estimate at the current leaf (core contextOf); with `compaction`, as if that compaction were
+ * appended at the leaf (the dry run's "after").
  */
-function estimateContext(store: SessionStore, sessionId: string, compaction?: { summary: string; firstKeptEntryId: string; tokensBefore: number }): number {
-  const leaf = store.getLeaf(sessionId);
+function estimateContext(store: SessionStore, sessionId: string, compaction?: { summary: string; firstKeptEntryId: string; tokensBefore: number }, at?: string): number {
+  const leaf = at ?? store.getLeaf(sessionId);
   if (leaf === null) return 0;
   const entries: SessionEntry[] = store.getContextEntries(sessionId, leaf);
   let target = leaf;
@@ -288,5 +304,5 @@ function estimateContext(store: SessionStore, sessionId: string, compaction?: { 
     const preview: CompactionEntry = { type: "compaction", id: target, parentId: leaf, timestamp: new Date().toISOString(), ...compaction };
     entries.push(preview);
   }
-  return estimateMessagesTokens(buildSessionContext(entries, target).messages);
+  return contextOf(entries, target).tokens;
 }

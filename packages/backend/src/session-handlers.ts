@@ -4,7 +4,7 @@
  * export-handlers.ts.
  */
 import * as path from "node:path";
-import { estimateTokens, messageFromEntry, packSkeleton, type BonsaiSettings, type PackedSkeleton, type SkeletonNode, type TreeSkeleton } from "@bonsai/core";
+import { entryContextTokens, messageFromEntry, packSkeleton, type BonsaiSettings, type PackedSkeleton, type SkeletonNode, type TreeSkeleton } from "@bonsai/core";
 import { IpcError, type EntryDetail, type EventSink, type Handlers, type ImportResult, type SessionSummary } from "@bonsai/ipc";
 import type { SessionStore, SessionSummary as StoredSummary } from "@bonsai/store";
 import { contextPreview, skeletonPath } from "./context-preview";
@@ -172,7 +172,7 @@ export function sessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, Sessio
     const original = pruned ? (messageFromEntry(pruned.original) as { content?: unknown } | undefined) : undefined;
     return {
       entry,
-      tokens: message ? estimateTokens(message) : 0,
+      tokens: entryContextTokens(entry),
       prunedOriginal: Array.isArray(original?.content) ? (original.content as Record<string, unknown>[]) : null,
       onActivePath: active.has(entryId),
     };

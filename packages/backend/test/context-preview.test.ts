@@ -50,7 +50,7 @@ describe("context size along the path", () => {
   });
 });
 
-describe("context total after a compaction (compaction.md §2.6 over the live context, deviation 2)", () => {
+describe("the estimate and the reported usage after a compaction (compaction.md §2.6, deviation 2)", () => {
   const backend = useBackend();
 
   const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
@@ -95,25 +95,27 @@ describe("context total after a compaction (compaction.md §2.6 over the live co
     return contract.getContextPreview.output.parse(r.value);
   }
 
-  it("ignores the kept messages' usage from before the compaction: the estimates are the total", async () => {
+  it("the estimate is the messages' sum; the kept messages' usage from before the compaction is reported as stale and not used", async () => {
     const p = await preview(lines);
     expect(p.messages.map((m) => m.entryId)).toEqual(["c1", "u2", "a2", "u3"]);
-    const sum = p.messages.reduce((n, m) => n + m.tokens, 0) + (p.systemPrompt?.tokens ?? 0);
-    expect(p.totalSource).toBe("estimate");
-    expect(p.totalTokens).toBe(sum);
-    expect(p.totalTokens).toBeLessThan(1000);
+    const sum = p.messages.reduce((n, m) => n + m.tokens, 0);
+    expect(p.tokens).toBe(sum);
+    expect(p.tokens).toBeLessThan(1000);
+    expect(p.usage).toMatchObject({ entryId: "a2", tokens: 35984, age: "before-compaction" });
+    expect(p.agentTokens).toBe(sum);
   });
 
   it("uses the first usage reported after the compaction, plus the estimates of the messages after it", async () => {
     const p = await preview([...lines, assistant("a3", "u3", 7, "third answer", 7000), user("u4", "a3", 8, "fourth question")]);
     expect(p.messages.map((m) => m.entryId)).toEqual(["c1", "u2", "a2", "u3", "a3", "u4"]);
-    expect(p.totalSource).toBe("usage");
-    expect(p.totalTokens).toBe(7016 + p.messages.at(-1)!.tokens);
+    expect(p.usage).toMatchObject({ entryId: "a3", tokens: 7016, age: "after-compaction", trailingTokens: p.messages.at(-1)!.tokens });
+    expect(p.agentTokens).toBe(7016 + p.messages.at(-1)!.tokens);
+    expect(p.tokens).toBe(p.messages.reduce((n, m) => n + m.tokens, 0));
   });
 
   it("without a compaction, the last usage counts as before", async () => {
     const p = await preview(lines.slice(0, 5));
-    expect(p.totalSource).toBe("usage");
-    expect(p.totalTokens).toBe(35984);
+    expect(p.usage).toMatchObject({ entryId: "a2", tokens: 35984, age: "no-compaction", trailingTokens: 0 });
+    expect(p.agentTokens).toBe(35984);
   });
 });

@@ -88,4 +88,30 @@ describe("backend with a model server", () => {
     const r = await running;
     expect(r.ok ? (r.value as { stopReason: string }).stopReason : r.error.code).toMatch(/aborted/);
   });
+
+  it("a failing summarization model is an upstream error whose message is the model's, said once", async () => {
+    ok(await backend.dispatch("setApiKey", { key: KEY }));
+    const header = { type: "session", version: 3, id: "s-fail", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/tmp/fail" };
+    const lines: object[] = [header];
+    let parentId: string | null = null;
+    for (let i = 0; i < 12; i++) {
+      const id = `m${i}`;
+      const message =
+        i % 2 === 0
+          ? { role: "user", content: "question ".repeat(3000), timestamp: i }
+          : { role: "assistant", content: [{ type: "text", text: "answer ".repeat(3000) }], api: "x", provider: "p", model: "m", usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 }, stopReason: "stop", timestamp: i };
+      lines.push({ type: "message", id, parentId, timestamp: `2026-01-01T00:00:${String(i + 1).padStart(2, "0")}.000Z`, message });
+      parentId = id;
+    }
+    ok(await backend.dispatch("setSettings", { patch: { compaction: { keepRecentTokens: 2000 }, retry: { enabled: false } } }));
+    const { results } = ok<{ results: { sessionId: string }[] }>(
+      await backend.dispatch("importSessions", { files: [{ name: "fail.jsonl", content: lines.map((l) => JSON.stringify(l)).join("\n") + "\n" }] }),
+    );
+    for (let i = 0; i < 6; i++) model.enqueue({ kind: "error", status: 500, message: "boom" });
+    const r = await backend.dispatch("compact", { sessionId: results[0]!.sessionId, dryRun: true });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.error.code).toBe("upstream");
+    expect(r.error.message).toMatch(/^Summarization failed: 500 boom$/);
+  });
 });

@@ -23,3 +23,4 @@ export * from "./compaction-check";
 export * from "./whatif";
 export * from "./amnesia";
 export * from "./limits";
+export * from "./context-figures";

@@ -33,6 +33,7 @@ import {
   uploadIdSchema,
   MAX_UPLOAD_BYTES,
   piCopySchema,
+  pruneFiguresShape,
 } from "./schemas";
 
 const method = <I extends z.ZodType, O extends z.ZodType>(input: I, output: O) => ({ input, output });
@@ -192,7 +193,7 @@ export const contract = {
   planPrune: method(z.strictObject({ ...sessionRef, leafId: leafIdSchema.optional() }), prunePlanSchema),
   applyPrune: method(
     z.strictObject({ ...sessionRef, leafId: leafIdSchema.optional() }),
-    z.object({ prunedEntryIds: z.array(z.string()), tokensSaved: z.number() }),
+    z.object({ prunedEntryIds: z.array(z.string()), tokensSaved: z.number(), ...pruneFiguresShape }),
   ),
   /** restore pruned tool outputs (all of the session's, or the given entries) */
   restorePruned: method(

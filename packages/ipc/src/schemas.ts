@@ -169,7 +169,7 @@ export const sessionEntrySchema = z.custom<SessionEntry>(
 
 export const entryDetailSchema = z.object({
   entry: sessionEntrySchema,
-  /** estimateTokens of the entry's message (0 for metadata) */
+  /** the estimate the entry adds to a context (core entryContextTokens: a compaction's summary; 0 for metadata) */
   tokens: z.number(),
   /** the original tool output of a pruned toolResult (content blocks), null when not pruned */
   prunedOriginal: z.array(z.record(z.string(), z.unknown())).nullable(),
@@ -181,14 +181,17 @@ export type EntryDetail = z.infer<typeof entryDetailSchema>;
 // ---------------------------------------------------------------- context preview
 
 export const contextMessageSchema = z.object({
-  /** the entry this message comes from (null for synthetic messages, e.g. the compaction summary's template) */
+  /** the entry this message comes from (a compaction's id for its summary) */
   entryId: z.string().nullable(),
   /** role as the model sees it after convertToLlm: "user" | "assistant" | "toolResult" */
   role: z.string(),
   /** where it comes from: the session message's own role, or "compactionSummary" / "branchSummary" / "custom" */
   sourceRole: z.string(),
+  /** estimateTokens of the message (chars/4): the context's estimate is their sum */
   tokens: tokens,
   preview: z.string(),
+  /** the agent leaves it out of what it sends (a bash run with `!!`); counted in the estimate as the agent counts it */
+  excluded: z.boolean().optional(),
 });
 export type ContextMessage = z.infer<typeof contextMessageSchema>;
 
@@ -200,25 +203,44 @@ export const contextSizePointSchema = z.object({
   compaction: z.boolean(),
 });
 
+/**
+ * The last usage a model reported on the path (core ReportedUsage): its own count of the context
+ * at that reply, and how it relates to the latest compaction on the path.
+ */
+export const reportedUsageSchema = z.object({
+  tokens: tokens,
+  /** the assistant entry that reported it */
+  entryId: z.string(),
+  /** "before-compaction": it measures the context the latest compaction replaced (stale) */
+  age: z.enum(["no-compaction", "after-compaction", "before-compaction"]),
+  /** estimate of the context's messages after that reply */
+  trailingTokens: tokens,
+});
+export type ReportedUsageDto = z.infer<typeof reportedUsageSchema>;
+
+/** What the model sees from a node (core contextOf): every panel shows these figures. */
 export const contextPreviewSchema = z.object({
   sessionId: z.string(),
   leafId: z.string().nullable(),
-  /** the system prompt the model gets (from session_init or settings), null when none is known */
+  /** the system prompt the model gets (from session_init), null when none is known; not in `tokens` */
   systemPrompt: z.object({ text: z.string(), tokens: tokens }).nullable(),
   messages: z.array(contextMessageSchema),
-  /** sum of the messages' (and the system prompt's) tokens */
-  totalTokens: tokens,
-  /** where totalTokens comes from: the last assistant usage plus trailing estimates, or estimates only */
-  totalSource: z.enum(["usage", "estimate"]),
+  /** the estimate: the sum of the messages' tokens */
+  tokens: tokens,
+  /** the last usage reported on the path, null when no reply reports one */
+  usage: reportedUsageSchema.nullable(),
+  /** what the agent compares with its threshold: a fresh usage plus the messages after it, else the estimate */
+  agentTokens: tokens,
   contextWindow: count,
   /** above it a threshold compaction triggers: contextWindow - compaction.reserveTokens, or the threshold set in the settings */
   threshold: z.number(),
+  /** agentTokens is above the threshold (and compaction is enabled) */
   overThreshold: z.boolean(),
   /** latest compaction on the path: entries before firstKeptEntryId are not sent */
   compaction: z
     .object({ entryId: z.string(), firstKeptEntryId: z.string().nullable(), tokensBefore: z.number() })
     .nullable(),
-  /** estimated context size along the active path (root to leaf) */
+  /** the estimate along the path (root to this node), each point as if that entry were the leaf */
   sizeSeries: z.array(contextSizePointSchema),
 });
 export type ContextPreview = z.infer<typeof contextPreviewSchema>;
@@ -239,6 +261,9 @@ export const compactionPlanSchema = z.object({
   /** entries kept verbatim (firstKeptEntryId to the leaf) */
   keptEntryIds: z.array(z.string()),
   isSplitTurn: z.boolean(),
+  /** the estimate at the leaf now (core contextOf): the figure every panel shows for this node */
+  contextTokens: tokens,
+  /** what the compaction entry records as tokensBefore (the last reported usage on the path, compaction.md §5) */
   tokensBefore: tokens,
   /** estimate of the context after compaction, without the summary itself */
   estimatedTokensAfter: tokens,
@@ -289,10 +314,21 @@ export const prunePlanItemSchema = z.object({
   tokens: tokens,
 });
 
+/** What pruning changes: the context sent from the leaf, and the stored output the notices hide. */
+export const pruneFiguresShape = {
+  /** the estimate at the leaf (core contextOf) before and after: outputs already summarized away change nothing */
+  contextTokensBefore: tokens,
+  contextTokensAfter: tokens,
+  /** UTF-8 bytes of the stored tool outputs replaced by a notice (Bonsai keeps them to restore) */
+  bytesHidden: count,
+};
+
 export const prunePlanSchema = z.object({
   sessionId: z.string(),
   items: z.array(prunePlanItemSchema),
+  /** the spec's saving: the estimates of the replaced outputs minus their notices, wherever they are on the path */
   tokensSaved: tokens,
+  ...pruneFiguresShape,
 });
 export type PrunePlan = z.infer<typeof prunePlanSchema>;
 

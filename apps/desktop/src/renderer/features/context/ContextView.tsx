@@ -48,14 +48,13 @@ export function ContextView() {
   if (error) return <div className="bz-empty">Could not compute the context: {error}</div>;
   if (!preview) return <div className="bz-empty">Loading the context…</div>;
   const max = Math.max(1, preview.systemPrompt?.tokens ?? 0, ...preview.messages.map((m) => m.tokens));
-  const pct = preview.contextWindow > 0 ? (preview.totalTokens / preview.contextWindow) * 100 : 0;
+  const pct = preview.contextWindow > 0 ? (preview.tokens / preview.contextWindow) * 100 : 0;
   const thresholdPct = preview.contextWindow > 0 ? (preview.threshold / preview.contextWindow) * 100 : 0;
   return (
     <div className="bz-context" data-testid="context-view">
       <div className="bz-total">
         <div>
-          <strong data-testid="context-total">{formatInt(preview.totalTokens)}</strong> of {formatInt(preview.contextWindow)} tokens ({pct.toFixed(1)}%),{" "}
-          {preview.totalSource === "usage" ? "from the last reply's usage" : "estimated"}; compaction threshold {formatInt(preview.threshold)}
+          <strong data-testid="context-total">{formatInt(preview.tokens)}</strong> of {formatInt(preview.contextWindow)} tokens ({pct.toFixed(1)}%), estimated; compaction threshold {formatInt(preview.threshold)}
           {preview.overThreshold ? <span className="bz-flag bz-flag-warn"> over the threshold</span> : null}
         </div>
         <div className="bz-meter" aria-hidden>

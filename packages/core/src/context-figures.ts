@@ -1,0 +1,199 @@
+/**
+ * The one answer to "what does the model see from this node" (DESIGN rule 11): the context that
+ * buildSessionContext gives for a leaf, its estimated size, and — separately — the last usage a
+ * model reported on that path, with its age relative to the latest compaction. Every figure the app
+ * shows (inspector, What the model sees, Compact panel, dry run, chart, session list) comes from
+ * here, so the same node shows the same numbers everywhere.
+ *
+ * The estimate is the spec's chars/4 per message (compaction.md §2.4), summed over the messages of
+ * the context (the compaction summary counts as its summary). The same rule runs on whole entries
+ * (`contextOf`) and on the tree skeleton, whose nodes carry each entry's estimate
+ * (`contextTokensOfTree`, one pass over a whole tree); a test walks every node kind of generated
+ * sessions to show the two agree.
+ */
+import { buildSessionContext, compactionSummaryMessage, messageFromEntry, type SessionContext } from "./context";
+import type { AgentMessage, AssistantMessage, CompactionEntry, SessionEntry } from "./entries";
+import { calculateContextTokens, estimateTokens, isOlderThanLatestCompaction } from "./tokens";
+import type { SkeletonNode } from "./skeleton";
+import { getPath } from "./tree";
+
+/** What the context rule needs of one entry: its id, whether it is a compaction, its message's estimate. */
+export interface ContextStep {
+  id: string;
+  /** entry type ("compaction" starts a new context) */
+  type: string;
+  /** estimateTokens of the message the entry adds to a context (a compaction: its summary); 0 for metadata */
+  tokens: number;
+  /** a compaction's firstKeptEntryId */
+  firstKeptEntryId?: string;
+}
+
+/** The estimate an entry adds to a context: its message's, a compaction's summary, 0 for metadata. */
+export function entryContextTokens(entry: SessionEntry): number {
+  if (entry.type === "compaction") return estimateTokens(compactionSummaryMessage(entry as CompactionEntry));
+  const message = messageFromEntry(entry);
+  return message ? estimateTokens(message) : 0;
+}
+
+export function contextStepOfEntry(entry: SessionEntry): ContextStep {
+  const step: ContextStep = { id: entry.id, type: entry.type, tokens: entryContextTokens(entry) };
+  const kept = (entry as { firstKeptEntryId?: unknown }).firstKeptEntryId;
+  if (entry.type === "compaction" && typeof kept === "string") step.firstKeptEntryId = kept;
+  return step;
+}
+
+/** How the last reported usage relates to the latest compaction on the path. */
+export type UsageAge =
+  /** there is no compaction on the path */
+  | "no-compaction"
+  /** reported after the latest compaction: it measures the current context */
+  | "after-compaction"
+  /** reported before the latest compaction: it measures the context that compaction replaced */
+  | "before-compaction";
+
+export interface ReportedUsage {
+  /** what the model reported (calculateContextTokens of its usage) */
+  tokens: number;
+  /** the assistant entry that carries it */
+  entryId: string;
+  age: UsageAge;
+  /** estimate of the messages after that reply (the agent adds them to the usage, compaction.md §2.6) */
+  trailingTokens: number;
+}
+
+export interface ContextFigures {
+  /** the messages of the context in order, with the entry each comes from (a compaction's id for its summary) */
+  context: SessionContext;
+  /** estimateTokens per message (same order) */
+  messageTokens: number[];
+  /** the estimate: the sum of messageTokens */
+  tokens: number;
+  /** the last usage reported on the path, null when no reply carries one */
+  usage: ReportedUsage | null;
+}
+
+/**
+ * The context the model sees from `leafId` over `entries` (a root -> leaf path, or the store's
+ * context entries for it): messages, estimate, and the last reported usage with its age.
+ */
+export function contextOf(entries: readonly SessionEntry[], leafId: string | null): ContextFigures {
+  const byId = new Map<string, SessionEntry>();
+  for (const e of entries) byId.set(e.id, e);
+  const context = buildSessionContext(entries, leafId, byId);
+  const messageTokens = context.messages.map((m) => estimateTokens(m));
+  let tokens = 0;
+  for (const t of messageTokens) tokens += t;
+  const leaf = leafId === null ? undefined : byId.has(leafId) ? leafId : entries[entries.length - 1]?.id;
+  const path = leaf === undefined ? [] : getPath({ byId }, leaf);
+  return { context, messageTokens, tokens, usage: lastReportedUsage(path, context, messageTokens) };
+}
+
+/** The last assistant reply on the path that reports a usage (aborted and error replies included, as §2.6 does). */
+function lastReportedUsage(path: readonly SessionEntry[], context: SessionContext, messageTokens: readonly number[]): ReportedUsage | null {
+  let compactionAt = -1;
+  for (let i = path.length - 1; i >= 0 && compactionAt < 0; i--) if ((path[i] as SessionEntry).type === "compaction") compactionAt = i;
+  for (let i = path.length - 1; i >= 0; i--) {
+    const entry = path[i] as SessionEntry;
+    const m = entry.type === "message" ? (entry as { message?: AgentMessage }).message : undefined;
+    if (m?.role !== "assistant" || !(m as AssistantMessage).usage) continue;
+    const age: UsageAge = compactionAt < 0 ? "no-compaction" : isOlderThanLatestCompaction(m as AssistantMessage, path) ? "before-compaction" : "after-compaction";
+    // what the context holds after that reply (all of it when the reply itself was summarized away)
+    const at = context.entryIds.lastIndexOf(entry.id);
+    let trailingTokens = 0;
+    for (let k = at + 1; k < messageTokens.length; k++) trailingTokens += messageTokens[k] as number;
+    return { tokens: calculateContextTokens((m as AssistantMessage).usage), entryId: entry.id, age, trailingTokens };
+  }
+  return null;
+}
+
+/**
+ * The context size the agent itself compares with its threshold (compaction.md §2.6, Bonsai
+ * deviation 2): a usage reported after the latest compaction plus the estimate of what follows it;
+ * otherwise the estimate.
+ */
+export function agentContextTokens(figures: Pick<ContextFigures, "tokens" | "usage">): number {
+  const u = figures.usage;
+  return u !== null && u.age !== "before-compaction" ? u.tokens + u.trailingTokens : figures.tokens;
+}
+
+/**
+ * The estimate `contextOf(...).tokens` for every node of a tree, in one pass: `steps[i]`'s parent
+ * is `parent[i]` (-1 for a root; parents must not form cycles). A compaction restarts the context
+ * at its summary plus the entries from its firstKeptEntryId (when that lies on the path before it;
+ * otherwise nothing before the compaction is kept), as buildSessionContext does.
+ */
+export function contextTokensOfTree(steps: readonly ContextStep[], parent: ArrayLike<number>): Float64Array {
+  const n = steps.length;
+  const out = new Float64Array(n);
+  // children lists (file order)
+  const first = new Int32Array(n).fill(-1);
+  const next = new Int32Array(n).fill(-1);
+  const roots: number[] = [];
+  for (let i = n - 1; i >= 0; i--) {
+    const p = parent[i] as number;
+    if (p < 0) continue;
+    next[i] = first[p] as number;
+    first[p] = i;
+  }
+  for (let i = 0; i < n; i++) if ((parent[i] as number) < 0) roots.push(i);
+
+  // the current root -> node path as a stack: node, prefix sum of non-compaction estimates before it,
+  // and the context base / kept start in force at it
+  const stackNode = new Int32Array(n);
+  const prefix = new Float64Array(n + 1);
+  const base = new Float64Array(n);
+  const start = new Int32Array(n);
+  const depthOf = new Map<string, number>();
+  // iterative DFS: a frame is entered when pushed, left when its last child is done
+  const childCursor = new Int32Array(n);
+  for (const root of roots) {
+    let depth = 0;
+    const enter = (i: number, d: number): void => {
+      const s = steps[i] as ContextStep;
+      stackNode[d] = i;
+      depthOf.set(s.id, d);
+      const compaction = s.type === "compaction";
+      prefix[d + 1] = (prefix[d] as number) + (compaction ? 0 : s.tokens);
+      if (compaction) {
+        base[d] = s.tokens;
+        const kept = s.firstKeptEntryId === undefined ? undefined : depthOf.get(s.firstKeptEntryId);
+        // firstKeptEntryId on this path before the compaction: kept from there, else nothing before it
+        start[d] = kept !== undefined && kept < d ? kept : d + 1;
+      } else {
+        base[d] = d > 0 ? (base[d - 1] as number) : 0;
+        start[d] = d > 0 ? (start[d - 1] as number) : 0;
+      }
+      out[i] = (base[d] as number) + (prefix[d + 1] as number) - (prefix[Math.min(start[d] as number, d + 1)] as number);
+      childCursor[d] = first[i] as number;
+    };
+    enter(root, 0);
+    while (depth >= 0) {
+      const child = childCursor[depth] as number;
+      if (child >= 0) {
+        childCursor[depth] = next[child] as number;
+        depth++;
+        enter(child, depth);
+      } else {
+        const leaving = stackNode[depth] as number;
+        const id = (steps[leaving] as ContextStep).id;
+        if (depthOf.get(id) === depth) depthOf.delete(id);
+        depth--;
+      }
+    }
+  }
+  return out;
+}
+
+/** contextTokensOfTree over one root -> leaf path (each step the parent of the next). */
+export function contextTokensAlongPath(path: readonly ContextStep[]): Float64Array {
+  const parent = new Int32Array(path.length);
+  for (let i = 0; i < path.length; i++) parent[i] = i - 1;
+  return contextTokensOfTree(path, parent);
+}
+
+/** A skeleton node as a context step (its `tokens` is the entry's estimate, as entryContextTokens gives). */
+export function contextStepOfNode(node: Pick<SkeletonNode, "id" | "type" | "tokens" | "firstKeptEntryId">): ContextStep {
+  const step: ContextStep = { id: node.id, type: node.type, tokens: node.tokens };
+  if (node.type === "compaction" && node.firstKeptEntryId !== undefined) step.firstKeptEntryId = node.firstKeptEntryId;
+  return step;
+}
