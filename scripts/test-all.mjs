@@ -6,6 +6,7 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
+import { ensureChromium } from "./chromium.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const resultsDir = path.join(root, ".test-results");
@@ -33,6 +34,9 @@ function readJson(file) {
     return null;
   }
 }
+
+// 0. the end-to-end tests need Debian's Chromium: install it now (root + apt) or stop at once saying how
+if (want("e2e") && !ensureChromium()) process.exit(1);
 
 // 1. build and static checks: each counts as one test
 if (want("build")) {

@@ -20,6 +20,9 @@ import { prepareSkeletons, sessionHandlers, SkeletonCache, toSummary } from "./s
 import { forwardEngineEvents, forwardStoreEvents } from "./event-bridge";
 import { whatIfHandlers, WhatIfCaches } from "./whatif-handlers";
 import { Uploads } from "./uploads";
+import { sessionFolders } from "./session-folders";
+import { SessionStats } from "./session-stats";
+import { UndoLog, undoHandlers } from "./undo";
 
 export interface BackendOptions {
   /** Bonsai's data folder (database, uploads, api-key file, hooks) */
@@ -130,7 +133,10 @@ export function createBackend(options: BackendOptions): Backend {
   const uploads = new Uploads(dataDir);
   const downloads = new Downloads(dataDir);
   const hostSettings = hostSettingsInfo(dataDir, dbPath);
+  const stats = new SessionStats(store, () => emit("sessionsChanged", {}));
+  const folders = sessionFolders(() => engine.reloadSettings().sessionDirs, env);
   const requests = new RequestTracker();
+  const undos = new UndoLog();
   let follower: { close(): void } | null = null;
   const followed = new Set<string>();
   const follow = (sessionId: string) => {
@@ -154,7 +160,7 @@ export function createBackend(options: BackendOptions): Backend {
       dataDir,
       nativeDialogs: options.dialogs !== undefined,
     }),
-    ...sessionHandlers({ store, emit, settings: () => engine.reloadSettings(), skeletons, follow }),
+    ...sessionHandlers({ store, emit, settings: () => engine.reloadSettings(), skeletons, stats, folders: () => folders, undos, follow }),
     ...importHandlers({
       store,
       emit,
@@ -165,7 +171,7 @@ export function createBackend(options: BackendOptions): Backend {
       sessionDirs: () => engine.reloadSettings().sessionDirs,
       title: (sessionId) => {
         const s = store.getSession(sessionId);
-        return s ? toSummary(s).title : null;
+        return s ? toSummary(s, store.getSessionTitles().get(s.id)).title : null;
       },
       imported: (results, reports) => {
         for (const r of reports) if (r.sessionId) skeletons.invalidate(r.sessionId);
@@ -174,8 +180,9 @@ export function createBackend(options: BackendOptions): Backend {
     }),
     ...exportHandlers({ store, downloads, dialogs: options.dialogs }),
     ...foreignHandlers({ store, emit, env }),
-    ...engineHandlers({ store, engine, keys, emit, env, requests, planner, dialogs: options.dialogs, hostSettings }),
+    ...engineHandlers({ store, engine, keys, emit, env, requests, planner, dialogs: options.dialogs, hostSettings, undos }),
     ...whatIfHandlers({ store, planner, caches: whatIfCaches, settings: () => engine.getSettings() }),
+    ...undoHandlers(store, undos, skeletons),
   };
 
   const dispatch = createDispatcher(handlers, { mapError: mapBackendError, onInternalError: options.onInternalError });

@@ -16,6 +16,7 @@ import type { HostDialogs } from "./dialogs";
 import { guardSettingsPatch, hostSettingsState, type HostSettingsInfo } from "./host-policy";
 import { resolveApiKey, type KeyProvider } from "./keys";
 import { requireWritable } from "./read-only";
+import type { UndoLog } from "./undo";
 import { outputBytes, pruneFigures } from "./prune-figures";
 import { requireSession } from "./session-handlers";
 import { testConnection } from "./test-connection";
@@ -51,6 +52,8 @@ export interface EngineHandlerDeps {
   dialogs?: HostDialogs;
   /** how host settings change on the host (the `bonsai config set` command, the database) */
   hostSettings: HostSettingsInfo;
+  /** the change each session can undo */
+  undos: UndoLog;
 }
 
 /** Which client request a session's running compaction / branch summary / turn belongs to. */
@@ -79,7 +82,7 @@ function requireCurrentLeaf(store: SessionStore, sessionId: string, leafId: stri
 }
 
 export function engineHandlers(deps: EngineHandlerDeps): Pick<Handlers, EngineHandlerNames> {
-  const { store, engine, keys, requests } = deps;
+  const { store, engine, keys, requests, undos } = deps;
   /** the settings as persisted now: `bonsai config set` on the host takes effect from the next call */
   const fresh = () => engine.reloadSettings();
 
@@ -140,9 +143,11 @@ export function engineHandlers(deps: EngineHandlerDeps): Pick<Handlers, EngineHa
       requireCurrentLeaf(store, sessionId, leafId, "Compaction");
       fresh();
       const before = estimateContext(store, sessionId);
+      const leafBefore = store.getLeaf(sessionId);
       requests.set("compaction", sessionId, requestId);
       try {
         const outcome = await engine.compact(sessionId, { instructions, dryRun });
+        if (outcome.entry) undos.record(sessionId, { kind: "compaction", entryId: outcome.entry.id, before: leafBefore, after: outcome.entry.id });
         const r = outcome.result;
         const after = outcome.entry ? estimateContext(store, sessionId) : estimateContext(store, sessionId, r);
         return {
@@ -169,8 +174,10 @@ export function engineHandlers(deps: EngineHandlerDeps): Pick<Handlers, EngineHa
     commitCompaction: async ({ sessionId, leafId, result }) => {
       requireWritable(store, sessionId);
       const { fromExtension: _f, offline: _o, ...plain } = result;
+      const leafBefore = store.getLeaf(sessionId);
       const outcome = await engine.commitCompaction(sessionId, plain, leafId);
       if (!outcome.entry) throw new IpcError("internal", "the compaction was not appended");
+      undos.record(sessionId, { kind: "compaction", entryId: outcome.entry.id, before: leafBefore, after: outcome.entry.id });
       return { entryId: outcome.entry.id };
     },
 
@@ -192,9 +199,11 @@ export function engineHandlers(deps: EngineHandlerDeps): Pick<Handlers, EngineHa
       else requireSession(store, sessionId);
       if (!store.getEntry(sessionId, targetId)) throw new IpcError("not_found", `no entry ${targetId} in session ${sessionId}`);
       fresh();
+      const leafBefore = store.getLeaf(sessionId);
       requests.set("branchSummary", sessionId, requestId);
       try {
         const out = await engine.navigateTree(sessionId, targetId, { summarize, instructions });
+        if (!out.cancelled) undos.record(sessionId, { kind: "branch", entryId: out.summaryEntry?.id ?? null, before: leafBefore, after: store.getLeaf(sessionId) });
         return { leafId: out.leafId, editorText: out.editorText ?? null, summaryEntryId: out.summaryEntry?.id ?? null, cancelled: out.cancelled };
       } finally {
         requests.clear("branchSummary", sessionId);

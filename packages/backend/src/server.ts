@@ -14,6 +14,8 @@ import { WebSocketServer, type WebSocket } from "ws";
 import { eventFrame, handleCallFrame, MAX_FRAME_BYTES, type Dispatch } from "@bonsai/ipc";
 import { DOWNLOAD_PATH } from "./downloads";
 
+export { loadServeState, saveServeState, SERVE_STATE_FILE, type ServeState } from "./serve-state";
+
 export interface ServableBackend {
   dispatch: Dispatch;
   /** subscribe to every event the backend pushes */

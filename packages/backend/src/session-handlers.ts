@@ -10,9 +10,14 @@ import type { SessionStore, SessionSummary as StoredSummary } from "@bonsai/stor
 import { contextPreview, skeletonPath } from "./context-preview";
 import { requireWritable } from "./read-only";
 import { contractSnippets } from "./search-snippet";
+import type { SessionFolders } from "./session-folders";
+import type { SessionCounts, SessionStats } from "./session-stats";
+import type { UndoLog } from "./undo";
 
 type SessionHandlerNames =
   | "listSessions"
+  | "findSessionFolders"
+  | "setSessionTitle"
   | "openSession"
   | "getSkeleton"
   | "getSkeletonTail"
@@ -28,13 +33,19 @@ export interface SessionHandlerDeps {
   emit: EventSink;
   settings: () => BonsaiSettings;
   skeletons: SkeletonCache;
+  stats: SessionStats;
+  /** the agents' session folders (findSessionFolders) */
+  folders: () => SessionFolders;
+  /** the change each session can undo (a label is one) */
+  undos: UndoLog;
   /** start following the source file of an opened session */
   follow: (sessionId: string) => void;
 }
 
-export function toSummary(s: StoredSummary): SessionSummary {
+/** The session as the list shows it: Bonsai's title when one was given, else the file's, the first prompt, the file name. */
+export function toSummary(s: StoredSummary, customTitle?: string, counts?: SessionCounts | null): SessionSummary {
   const firstLine = s.firstMessage.split("\n", 1)[0]?.trim() ?? "";
-  const title = s.title ?? (firstLine !== "" ? firstLine.slice(0, 120) : s.sourcePath ? path.basename(s.sourcePath) : s.id);
+  const title = customTitle ?? s.title ?? (firstLine !== "" ? firstLine.slice(0, 120) : s.sourcePath ? path.basename(s.sourcePath) : s.id);
   return {
     id: s.id,
     title,
@@ -49,6 +60,9 @@ export function toSummary(s: StoredSummary): SessionSummary {
     compactionCount: s.compactionCount,
     ...(s.readOnly !== null ? { readOnly: s.readOnly } : {}),
     parentSession: s.parentSession,
+    customTitle: customTitle !== undefined,
+    branches: counts?.branches ?? null,
+    contextTokens: counts?.contextTokens ?? null,
   };
 }
 
@@ -160,7 +174,8 @@ export function requireSession(store: SessionStore, sessionId: string): StoredSu
 }
 
 export function sessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, SessionHandlerNames> {
-  const { store, emit, skeletons } = deps;
+  const { store, emit, skeletons, stats } = deps;
+  const summaryOf = (s: StoredSummary): SessionSummary => toSummary(s, store.getSessionTitles().get(s.id), stats.of(s));
 
   const detail = (sessionId: string, entryId: string, active: Set<string>): EntryDetail => {
     const entry = store.getEntry(sessionId, entryId);
@@ -179,12 +194,26 @@ export function sessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, Sessio
   };
   const activeIds = (sessionId: string) => skeletons.path(sessionId, store.getLeaf(sessionId)).ids;
   return {
-    listSessions: () => ({ sessions: store.listSessions().map(toSummary) }),
+    listSessions: () => {
+      const sessions = store.listSessions();
+      const titles = store.getSessionTitles();
+      const counts = stats.forList(sessions);
+      return { sessions: sessions.map((s) => toSummary(s, titles.get(s.id), counts.get(s.id))) };
+    },
+
+    findSessionFolders: () => ({ folders: deps.folders().found() }),
+
+    setSessionTitle: ({ sessionId, title }) => {
+      requireSession(store, sessionId);
+      store.setSessionTitle(sessionId, title);
+      emit("sessionsChanged", {});
+      return { session: summaryOf(requireSession(store, sessionId)) };
+    },
 
     openSession: ({ sessionId }) => {
       const session = requireSession(store, sessionId);
       if (session.sourcePath) deps.follow(sessionId);
-      return { session: toSummary(session), skeleton: skeletons.packed(sessionId) };
+      return { session: summaryOf(session), skeleton: skeletons.packed(sessionId) };
     },
 
     getSkeleton: ({ sessionId }) => {
@@ -227,6 +256,7 @@ export function sessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, Sessio
       if (!store.getSession(sessionId)) return { deleted: false };
       store.deleteSession(sessionId);
       skeletons.invalidate(sessionId);
+      stats.forget(sessionId);
       emit("sessionsChanged", {});
       return { deleted: true };
     },
@@ -241,7 +271,10 @@ export function sessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, Sessio
     setLabel: ({ sessionId, entryId, label }) => {
       requireWritable(store, sessionId);
       if (!store.getEntry(sessionId, entryId)) throw new IpcError("not_found", `no entry ${entryId} in session ${sessionId}`);
+      const previous = skeletons.get(sessionId).nodes.find((n) => n.id === entryId)?.label;
+      const before = store.getLeaf(sessionId);
       const entry = store.appendLabel(sessionId, entryId, label ?? undefined);
+      deps.undos.record(sessionId, { kind: "label", entryId: entry.id, before, after: entry.id, label: { targetId: entryId, previous } });
       return { labelEntryId: entry.id };
     },
   };

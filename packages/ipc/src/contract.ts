@@ -34,6 +34,8 @@ import {
   MAX_UPLOAD_BYTES,
   piCopySchema,
   pruneFiguresShape,
+  sessionFolderSchema,
+  undoSchema,
 } from "./schemas";
 
 const method = <I extends z.ZodType, O extends z.ZodType>(input: I, output: O) => ({ input, output });
@@ -70,6 +72,13 @@ export const contract = {
 
   // ------------------------------------------------------------ sessions
   listSessions: method(none, z.object({ sessions: z.array(sessionSummarySchema) })),
+  /** the agents' session folders that exist on this machine, with how many session files each holds (importSessions takes their paths) */
+  findSessionFolders: method(none, z.object({ folders: z.array(sessionFolderSchema) })),
+  /** the session's title in Bonsai (null or "" goes back to the file's); the agent's file is not changed */
+  setSessionTitle: method(
+    z.strictObject({ ...sessionRef, title: z.string().trim().max(200, "the title is longer than 200 characters").nullable() }),
+    z.object({ session: sessionSummarySchema }),
+  ),
   /**
    * Import uploaded files (beginUpload + uploadChunk until every byte arrived) and paths. A path must
    * lie inside the agents' session folders or the configured sessionDirs (after resolving symlinks);
@@ -211,6 +220,19 @@ export const contract = {
       stopReason: z.string(),
       errorMessage: z.string().nullable(),
     }),
+  ),
+
+  // ------------------------------------------------------------ undo
+  /** the last compaction, branch switch or label made in Bonsai that can still be undone */
+  getUndo: method(z.strictObject(sessionRef), z.object({ undo: undoSchema.nullable() })),
+  /**
+   * Undo it: the entries stay (append-only); the leaf moves back, and an entry is appended there so
+   * that the file's last line — where the agent resumes — is back too (a label restores the old
+   * label; otherwise a `custom` entry of type "bonsai-undo", which adds nothing to the context)
+   */
+  undo: method(
+    z.strictObject(sessionRef),
+    z.object({ leafId: z.string().nullable(), appendedEntryId: z.string().nullable(), message: z.string() }),
   ),
 
   // ------------------------------------------------------------ labels

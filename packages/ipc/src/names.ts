@@ -6,6 +6,8 @@
 export const METHOD_NAMES = [
   "getAppInfo",
   "listSessions",
+  "findSessionFolders",
+  "setSessionTitle",
   "importSessions",
   "importFromDialog",
   "beginUpload",
@@ -31,6 +33,8 @@ export const METHOD_NAMES = [
   "applyPrune",
   "restorePruned",
   "prompt",
+  "getUndo",
+  "undo",
   "setLabel",
   "whatIf",
   "getAmnesiaReport",

@@ -46,7 +46,7 @@ export const sessionSummarySchema = z.object({
   detached: z.string().optional(),
   /** the agent that wrote it */
   agent: z.enum(["pi", "omp", "claude-code", "codex"]),
-  /** compaction entries in the session */
+  /** compaction entries in the session (all branches) */
   compactionCount: count,
   /**
    * Set for sessions Bonsai never writes (Claude Code, Codex): why, in words. Compaction, pruning,
@@ -55,6 +55,12 @@ export const sessionSummarySchema = z.object({
   readOnly: z.string().optional(),
   /** the session it was spawned from or continues (a sub-agent's parent, a pi copy's source), when known */
   parentSession: z.string().nullable(),
+  /** the title was set in Bonsai (setSessionTitle); it never goes into the agent's file */
+  customTitle: z.boolean(),
+  /** branch tips (entries without children): 1 for a session without branches; null while not counted yet */
+  branches: count.nullable(),
+  /** what the model sees from the current leaf (core contextOf's estimate); null while not computed yet */
+  contextTokens: tokens.nullable(),
 });
 export type SessionSummary = z.infer<typeof sessionSummarySchema>;
 
@@ -89,6 +95,31 @@ export const piCopySchema = z.object({
   message: z.string(),
 });
 export type PiCopy = z.infer<typeof piCopySchema>;
+/** A folder where an agent keeps its sessions, found on this machine. */
+export const sessionFolderSchema = z.object({
+  /** names it in the page (a key for lists) */
+  key: z.string(),
+  /** the agent, in words ("pi", "oh-my-pi", "a folder from the settings") */
+  agent: z.string(),
+  /** where it is: shown to the user, and what importSessions({ paths }) takes (it is an allowed folder) */
+  path: z.string(),
+  /** session files in it (*.jsonl, recursively) */
+  sessionFiles: count,
+});
+export type SessionFolder = z.infer<typeof sessionFolderSchema>;
+
+/** The last change made in Bonsai that can be undone (while the leaf is still where it left it). */
+export const undoSchema = z.object({
+  kind: z.enum(["compaction", "branch", "label"]),
+  /** the entry that change appended (compaction, branch summary, label entry), null for a plain branch switch */
+  entryId: z.string().nullable(),
+  /** "Undo compaction" */
+  title: z.string(),
+  /** what undo does, in one sentence */
+  detail: z.string(),
+});
+export type UndoDto = z.infer<typeof undoSchema>;
+
 
 export const importResultSchema = z.object({
   /** path or file name as given */

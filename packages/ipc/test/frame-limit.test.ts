@@ -19,6 +19,8 @@ const blob = (bytes: number) => ({ text: "x".repeat(bytes - 20) });
 const LARGEST: { [M in MethodName]: unknown } = {
   getAppInfo: {},
   listSessions: {},
+  findSessionFolders: {},
+  setSessionTitle: { ...session, title: `x${worst(198)}x` },
   importSessions: { paths: Array.from({ length: 100 }, () => worst(4096)), uploads: Array.from({ length: 1000 }, () => "A".repeat(64)), requestId },
   importFromDialog: { requestId },
   beginUpload: { name: worst(1000), size: 2 * 1024 ** 3 },
@@ -58,6 +60,8 @@ const LARGEST: { [M in MethodName]: unknown } = {
   restorePruned: { ...session, entryIds: ids(5_000) },
   prompt: { ...session, text: `x${worst(999_998)}x`, requestId },
   setLabel: { ...session, entryId: id, label: `x${worst(198)}x` },
+  getUndo: session,
+  undo: session,
   whatIf: {
     sessionIds: ids(12),
     settings: {

@@ -268,6 +268,12 @@ export interface SessionStore {
   createSession(init?: { cwd?: string; title?: string; id?: string }): SessionSummary;
   /** removes the session from the store (never touches its file) */
   deleteSession(sessionId: string): void;
+  /** the titles given to sessions in Bonsai: session id -> title (the agent's file is never changed) */
+  getSessionTitles(): Map<string, string>;
+  /** gives a session a title in Bonsai; null or "" removes it */
+  setSessionTitle(sessionId: string, title: string | null): void;
+  /** compaction entries and branch tips (entries without children) of a session */
+  countSessionShape(sessionId: string): { compactions: number; branches: number };
 
   // ------------------------------------------------------------ entries
   /** every entry in file order */

@@ -62,6 +62,7 @@ import { changeFromBytes, SourceSync, type FileChange, type KnownFile, type Reco
 import { originalText, type ReadSession } from "@bonsai/formats";
 import { continueInPi, detectSource, ForeignSources, isForeignFormat, ReadOnlySessionError, storedReadSession } from "./foreign/index";
 import type { PiCopy, PiCopyOptions } from "./session-store";
+import { countSessionShape, readSessionTitles, writeSessionTitle } from "./session-meta";
 
 export interface OpenStoreOptions {
   /** database file (":memory:" for a throwaway store) */
@@ -984,6 +985,20 @@ export class SqliteSessionStore implements SessionStore {
     })();
     this.foreign.forget(sessionId);
     this.emit("session-updated", { sessionId, reason: "removed" });
+  }
+
+  getSessionTitles(): Map<string, string> {
+    return readSessionTitles(this.db);
+  }
+
+  setSessionTitle(sessionId: string, title: string | null): void {
+    this.requireSession(sessionId);
+    writeSessionTitle(this.db, sessionId, title);
+  }
+
+  countSessionShape(sessionId: string): { compactions: number; branches: number } {
+    this.requireSession(sessionId);
+    return countSessionShape(this.db, sessionId);
   }
 
   // ================================================================ entries

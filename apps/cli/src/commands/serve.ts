@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createBackend, backendDbPath, hostSettingsInfo, API_KEY_FILE } from "@bonsai/backend";
-import { startServer } from "@bonsai/backend/server";
+import { loadServeState, saveServeState, startServer } from "@bonsai/backend/server";
 import { DB_FILE_NAME, defaultDataDir, defaultSessionDirs } from "@bonsai/store";
 import { besideBundle } from "../bundle-paths";
 import { UserError } from "../errors";
@@ -67,20 +67,28 @@ export const serveCommand: Command = {
     } catch (err) {
       throw new UserError(err instanceof Error ? err.message : String(err));
     }
+    // the token and (without --port) the port of the last run on this data folder: an open tab reconnects by itself
+    const saved = loadServeState(dataDir);
     let server;
     try {
-      server = await startServer({ backend, rendererDir, port, host: "127.0.0.1" });
+      try {
+        server = await startServer({ backend, rendererDir, port: port ?? saved.port ?? 0, host: "127.0.0.1", token: saved.token });
+      } catch (err) {
+        if (port !== undefined || saved.port === null || (err as NodeJS.ErrnoException).code !== "EADDRINUSE") throw err;
+        server = await startServer({ backend, rendererDir, port: 0, host: "127.0.0.1", token: saved.token });
+      }
     } catch (err) {
       await backend.close();
       const code = (err as NodeJS.ErrnoException).code;
       if (code === "EADDRINUSE") throw new UserError(`port ${port} is already in use; pick another with --port or leave it out`);
       throw new UserError(err instanceof Error ? err.message : String(err));
     }
+    saveServeState(dataDir, { token: saved.token, port: server.port });
 
     io.stdout(`Bonsai is running at ${server.url}\n`);
     io.stdout(`  data folder: ${dataDir}\n`);
     io.stdout(`  database: ${backend.dbPath}\n`);
-    io.stdout(`  only this machine can connect, and only with the token in the address. Press Ctrl-C to stop.\n`);
+    io.stdout(`  only this machine can connect, and only with the token in the address (kept in ${path.join(dataDir, "serve.json")}, mode 0600, so an open tab reconnects after a restart). Press Ctrl-C to stop.\n`);
     io.stdout(`  model API key: from $${backend.engine.getSettings().model.apiKeyEnv}, or saved in Preferences to ${path.join(dataDir, API_KEY_FILE)} (mode 0600, never in the database)\n`);
     const folders = defaultSessionDirs(backend.engine.getSettings().sessionDirs);
     const more = hostSettingsInfo(dataDir, backend.dbPath).command.replace("KEY VALUE", "sessionDirs DIR...");

@@ -2,7 +2,7 @@ import { migration001Initial } from "./001-initial";
 import { migration002SplitEntryJson } from "./002-split-entry-json";
 import { migration003DetachedSource } from "./003-detached-source";
 import { migration004SourceJournal } from "./004-source-journal";
-// 005: reserved (session titles, wt/explorer)
+import { migration005SessionTitles } from "./005-session-titles";
 // 006: reserved (wt/perf)
 import { migration007SessionAgents } from "./007-session-agents";
 import type { Migration } from "./types";
@@ -15,7 +15,8 @@ export const MIGRATIONS: readonly Migration[] = [
   migration002SplitEntryJson,
   migration003DetachedSource,
   migration004SourceJournal,
-  // 005, 006: reserved (see the imports)
+  migration005SessionTitles,
+  // 006: reserved (see the imports)
   migration007SessionAgents,
 ];
 

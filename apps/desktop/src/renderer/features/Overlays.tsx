@@ -1,97 +1,97 @@
 /**
- * Mounted once at the root (the shell's Overlays slot): dialogs, the preferences pane, search,
- * keyboard shortcuts, theme, and the backend events the explorer listens to.
+ * Mounted once at the root (the shell's Overlays slot): dialogs, the preferences pane, search, the
+ * command palette and keyboard help, the shortcuts, and the theme.
  */
 import { useEffect } from "react";
-import { api } from "../lib/api";
 import { useBonsai } from "../state/store";
 import { SwitchBranchDialog } from "./branch/SwitchBranchDialog";
+import { runCommand } from "./keyboard/commands";
+import { Help } from "./keyboard/Help";
 import { isActivatable, isTyping, step } from "./keyboard/navigate";
 import type { Direction } from "./keyboard/navigate";
+import { Palette } from "./keyboard/Palette";
 import { Preferences } from "./preferences/Preferences";
 import { SearchPanel } from "./search/SearchPanel";
-import { useExplorer } from "./store";
 import { useApplyTheme } from "./theme";
 
 const ARROWS: Record<string, Direction> = { ArrowUp: "up", ArrowDown: "down", ArrowLeft: "left", ArrowRight: "right" };
 
-/** Keyboard: arrows walk the tree, Enter inspects (or expands a segment), letters open panels. */
+/** single keys and the commands they run (commands.ts lists them with their help text) */
+const LETTERS: Record<string, string> = {
+  "?": "help",
+  "/": "search",
+  ",": "preferences",
+  g: "view-tree",
+  t: "view-transcript",
+  i: "panel-inspect",
+  w: "panel-context",
+  c: "panel-compact",
+  p: "panel-prune",
+  a: "panel-amnesia",
+  s: "switch",
+  f: "fit",
+  l: "leaf",
+  m: "minimap",
+};
+
+/** The arrows walk the tree when the tree has the focus (or nothing does). */
+function arrowsWalkTree(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement) || target === document.body) return true;
+  return target.closest("[data-testid=tree-canvas]") !== null;
+}
+
+function anyDialogOpen(): boolean {
+  const s = useBonsai.getState();
+  return s.searchOpen || s.prefsOpen || s.paletteOpen || s.helpOpen || s.switchTarget !== null || s.removingSessionId !== null;
+}
+
 function useShortcuts(): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.defaultPrevented || e.altKey || e.metaKey || isTyping(e.target)) return;
-      // Enter on a focused button or link activates it; it is not a tree shortcut
-      if (e.key === "Enter" && isActivatable(e.target)) return;
-      const s = useExplorer.getState();
-      if (e.ctrlKey) {
-        if (e.key === "k") {
+      if (e.defaultPrevented || e.altKey) return;
+      const mod = e.ctrlKey || e.metaKey;
+      if (mod && e.key.toLowerCase() === "k") {
+        e.preventDefault();
+        useBonsai.getState().setUi({ paletteOpen: !useBonsai.getState().paletteOpen });
+        return;
+      }
+      if (anyDialogOpen()) return;
+      if (mod) {
+        if (e.key === ",") {
           e.preventDefault();
-          s.setState({ searchOpen: true });
-        } else if (e.key === ",") {
+          runCommand("preferences");
+        } else if (e.key.toLowerCase() === "z" && !e.shiftKey && !isTyping(e.target)) {
           e.preventDefault();
-          s.setState({ prefsOpen: true });
+          runCommand("undo");
         }
         return;
       }
-      if (s.searchOpen || s.prefsOpen || s.switchTarget !== null) return;
-      if (e.key === "/") {
-        e.preventDefault();
-        s.setState({ searchOpen: true });
-        return;
-      }
-      if (e.key === ",") {
-        s.setState({ prefsOpen: true });
-        return;
-      }
-      const graph = s.graph;
-      if (!graph || !s.sessionId) return;
+      if (isTyping(e.target)) return;
+      // Enter on a focused button or link activates it; it is not a tree shortcut
+      if (e.key === "Enter" && isActivatable(e.target)) return;
+      const s = useBonsai.getState();
       const dir = ARROWS[e.key];
       if (dir) {
+        if (!arrowsWalkTree(e.target) || !s.graph || s.view !== "tree") return;
         e.preventDefault();
-        const next = step(graph, s.selectedId, dir);
+        const next = step(s.graph, s.selectedId, dir);
         if (next) {
-          s.setState({ selectedId: next });
+          // the inspector (and What the model sees) follow the selection at once
+          s.select(next);
           s.requestFocus(next);
         }
         return;
       }
-      const sel = s.selectedId;
-      switch (e.key) {
-        case "Enter":
-          if (!sel) return;
-          e.preventDefault();
-          if (sel.startsWith("seg:")) s.toggleSegment(sel);
-          else s.select(sel, "inspect");
-          return;
-        case "c":
-          s.setPanel("compact");
-          return;
-        case "w":
-          s.setPanel("context");
-          return;
-        case "p":
-          s.setPanel("prune");
-          return;
-        case "i":
-          s.setPanel("inspect");
-          return;
-        case "a":
-          s.setPanel("amnesia");
-          return;
-        case "s":
-          if (sel && !sel.startsWith("seg:")) s.setState({ switchTarget: sel });
-          return;
-        case "f":
-          s.requestFocus("fit");
-          return;
-        case "l": {
-          const leaf = s.skeleton?.leafId;
-          if (leaf) {
-            s.setState({ selectedId: leaf });
-            s.requestFocus(leaf);
-          }
-          return;
-        }
+      if (e.key === "Enter") {
+        if (!s.selectedId || !arrowsWalkTree(e.target)) return;
+        e.preventDefault();
+        runCommand("open");
+        return;
+      }
+      const command = LETTERS[e.key];
+      if (command) {
+        e.preventDefault();
+        runCommand(command);
       }
     };
     window.addEventListener("keydown", onKey);
@@ -99,62 +99,39 @@ function useShortcuts(): void {
   }, []);
 }
 
-/** Streaming replies and automatic compactions of the open session. */
-function useExplorerEvents(): void {
-  useEffect(() => {
-    const a = api();
-    const mine = (sessionId: string) => sessionId === useExplorer.getState().sessionId;
-    const offs = [
-      a.on("turnDelta", (p) => {
-        if (!mine(p.sessionId) || p.kind !== "text") return;
-        useExplorer.setState((s) => ({ streaming: s.streaming + p.delta }));
-      }),
-      a.on("compactionStart", (p) => {
-        if (mine(p.sessionId) && p.reason !== "manual") useExplorer.setState({ autoCompaction: p.reason });
-      }),
-      a.on("compactionEnd", (p) => {
-        if (mine(p.sessionId) && p.reason !== "manual") useExplorer.setState({ autoCompaction: null });
-      }),
-      // the shell closes / switches sessions: drop what belongs to the old one
-      useBonsai.subscribe((state, prev) => {
-        if (state.openSessionId !== prev.openSessionId && state.openSessionId === null) {
-          useExplorer.setState({ sessionId: null, graph: null, skeleton: null, index: null, selectedId: null, context: null });
-        }
-      }),
-    ];
-    return () => offs.forEach((off) => off());
-  }, []);
-}
-
 export function Overlays() {
   useShortcuts();
-  useExplorerEvents();
   useApplyTheme();
   return (
     <>
       <SwitchBranchDialog />
       <Preferences />
       <SearchPanel />
+      <Palette />
+      <Help />
     </>
   );
 }
 
 export function HeaderItems() {
-  const setState = useExplorer((s) => s.setState);
+  const setUi = useBonsai((s) => s.setUi);
   const theme = useBonsai((s) => s.settingsState?.settings.theme ?? "system");
   const updateSettings = useBonsai((s) => s.updateSettings);
   const notify = useBonsai((s) => s.notify);
   const nextTheme = theme === "system" ? "light" : theme === "light" ? "dark" : "system";
   return (
     <>
-      <button type="button" onClick={() => setState({ searchOpen: true })} data-testid="open-search" title="Search all sessions (/ or Ctrl+K)">
+      <button type="button" onClick={() => setUi({ searchOpen: true })} data-testid="open-search" title="Search all sessions (/)">
         Search
+      </button>
+      <button type="button" onClick={() => setUi({ paletteOpen: true })} data-testid="open-palette" title="Every command (Ctrl+K or ⌘K)">
+        Commands
       </button>
       <button
         type="button"
         onClick={() =>
           void updateSettings({ theme: nextTheme }).then((err) => {
-            if (err) notify("error", `Theme not changed: ${err}`);
+            if (err) notify("error", `The theme could not be changed: ${err}`);
           })
         }
         data-testid="theme-toggle"
@@ -163,8 +140,11 @@ export function HeaderItems() {
       >
         Theme: {theme}
       </button>
-      <button type="button" onClick={() => setState({ prefsOpen: true })} data-testid="open-preferences" title="Preferences (,)">
+      <button type="button" onClick={() => setUi({ prefsOpen: true })} data-testid="open-preferences" title="Preferences (,)">
         Preferences
+      </button>
+      <button type="button" onClick={() => setUi({ helpOpen: true })} data-testid="open-help" title="Keyboard help (?)" aria-label="Keyboard help">
+        ?
       </button>
     </>
   );

@@ -88,3 +88,18 @@ export function errorMessage(err: unknown): string {
   if (err instanceof Error) return err.message;
   return String(err);
 }
+
+/** The call was aborted (by the user, or a hook cancelled it). */
+export function isAborted(err: unknown): boolean {
+  return err instanceof IpcError && err.code === "aborted";
+}
+
+/**
+ * One sentence for a failed action, the cause first and said once:
+ * failureSentence(err, "the session was not compacted") ->
+ * "Summarization failed: 500 boom, so the session was not compacted."
+ */
+export function failureSentence(err: unknown, consequence: string): string {
+  const cause = errorMessage(err).trim().replace(/[.\s]+$/u, "") || "Something went wrong";
+  return `${cause.charAt(0).toUpperCase()}${cause.slice(1)}, so ${consequence}.`;
+}

@@ -4,8 +4,12 @@ import { features } from "../features";
 import { useBonsai } from "../state/store";
 import { connectStoreToBackend } from "../state/backend-events";
 import { api, missingToken, mode } from "../lib/api";
+import { Notifications } from "./Notifications";
+import { Onboarding } from "./Onboarding";
+import { RemoveSessionDialog } from "./RemoveSessionDialog";
 import { SessionList } from "./SessionList";
 import { SimpleTree } from "./SimpleTree";
+import { Splitter } from "./Splitter";
 import { chooseAndImport, exportOpenSession, registerFileInput } from "./import";
 
 function hasFiles(e: DragEvent): boolean {
@@ -49,16 +53,14 @@ export function App() {
     >
       <Header />
       <div className="app__body">
-        <aside className="app__sidebar">
-          <SessionList />
-        </aside>
+        <Sidebar />
+        <Splitter pane="sidebar" grows="right" label="Resize the session list" />
         <main className="app__main">
           <SessionArea />
         </main>
       </div>
-      <ImportStatus />
-      <Notifications />
       {features.Overlays ? <features.Overlays /> : null}
+      <RemoveSessionDialog />
       {dragging ? <div className="drop-overlay">Drop .jsonl session files to import them</div> : null}
     </div>
   );
@@ -115,13 +117,30 @@ function Header() {
   );
 }
 
+/** The session list, and under it the one stack of notifications (it takes its own room: it never covers a control). */
+function Sidebar() {
+  const width = useBonsai((s) => s.panes.sidebar);
+  return (
+    <aside className="app__sidebar" style={{ width }} aria-label="Sessions and messages">
+      <div className="app__sidebar-list">
+        <SessionList />
+      </div>
+      <div className="app__dock">
+        <ImportStatus />
+        <Notifications />
+      </div>
+    </aside>
+  );
+}
+
 function SessionArea() {
   const openId = useBonsai((s) => s.openSessionId);
   const session = useBonsai((s) => s.session);
   const skeleton = useBonsai((s) => s.skeleton);
   const loading = useBonsai((s) => s.sessionLoading);
   const error = useBonsai((s) => s.sessionError);
-  if (!openId) return <div className="empty">Choose a session on the left, or import one.</div>;
+  const noSessions = useBonsai((s) => s.sessionsLoaded && s.sessions.length === 0);
+  if (!openId) return noSessions ? <Onboarding /> : <div className="empty">Choose a session on the left, or import one.</div>;
   if (error) return <div className="empty error" role="alert">Could not open the session: {error}</div>;
   if (loading || !session || !skeleton) return <div className="empty">Opening…</div>;
   const View = features.SessionView;
@@ -194,24 +213,6 @@ function ImportStatus() {
       <button type="button" onClick={dismiss}>
         Dismiss
       </button>
-    </div>
-  );
-}
-
-function Notifications() {
-  const notifications = useBonsai((s) => s.notifications);
-  const dismiss = useBonsai((s) => s.dismissNotification);
-  if (notifications.length === 0) return null;
-  return (
-    <div className="notifications" aria-live="polite">
-      {notifications.map((n) => (
-        <div key={n.id} className={`notification notification--${n.level}`} role={n.level === "error" ? "alert" : "status"}>
-          <span>{n.message}</span>
-          <button type="button" aria-label="Dismiss" onClick={() => dismiss(n.id)}>
-            ×
-          </button>
-        </div>
-      ))}
     </div>
   );
 }

@@ -1,20 +1,34 @@
-/** The list of imported sessions: agent (when not pi), title, cwd, date, entry count, compactions. */
+/**
+ * The sessions in Bonsai, grouped by project folder: agent (when not pi), title (renamable, kept in Bonsai), counts
+ * (entries, compactions, branches, what the model sees from the leaf), a filter and a sort
+ * (remembered), and per session a menu: rename, export, remove from Bonsai.
+ */
+import { useEffect, useMemo, useRef, useState } from "react";
+import type { SessionSummary } from "@bonsai/ipc";
 import { agentName } from "../lib/agents";
+import { loadPref, savePref } from "../lib/persist";
 import { useBonsai } from "../state/store";
+import { exportOpenSession } from "./import";
+import { filterSessions, groupSessions, SORTS, type SessionSort } from "./session-groups";
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+const compact = new Intl.NumberFormat("en", { notation: "compact", maximumFractionDigits: 1 });
 
 function formatDate(iso: string): string {
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? iso : dateFormat.format(d);
 }
 
+const isSort = (v: unknown): v is SessionSort => typeof v === "string" && SORTS.some((s) => s.value === v);
+
 export function SessionList() {
   const sessions = useBonsai((s) => s.sessions);
   const loaded = useBonsai((s) => s.sessionsLoaded);
   const error = useBonsai((s) => s.sessionsError);
-  const openId = useBonsai((s) => s.openSessionId);
-  const openSession = useBonsai((s) => s.openSession);
+  const [filter, setFilter] = useState("");
+  const [sort, setSort] = useState<SessionSort>(() => loadPref("sessionSort", "updated", isSort));
+  const [closed, setClosed] = useState<ReadonlySet<string>>(new Set());
+  const groups = useMemo(() => groupSessions(filterSessions(sessions, filter), sort), [sessions, filter, sort]);
 
   if (!loaded) {
     return (
@@ -26,53 +40,268 @@ export function SessionList() {
   if (sessions.length === 0) {
     return (
       <div className="session-list__empty" data-testid="session-list-empty">
-        No sessions yet. Import session files (.jsonl) of pi / oh-my-pi, Claude Code or Codex with the Import button, or drop them on this window.
+        No sessions yet. Import session files (.jsonl) of pi / oh-my-pi, Claude Code or Codex with the Import button, drop them on this window, or start from the agents' folders shown on the right.
       </div>
     );
   }
+  const shown = groups.reduce((n, g) => n + g.sessions.length, 0);
   return (
-    <ul className="session-list" data-testid="session-list" aria-label="Sessions">
-      {sessions.map((s) => (
-        <li key={s.id}>
-          <button
-            type="button"
-            className={`session-item${s.id === openId ? " is-open" : ""}`}
-            data-testid="session-item"
-            data-session-id={s.id}
-            aria-current={s.id === openId ? "true" : undefined}
-            onClick={() => void openSession(s.id)}
-          >
-            <span className="session-item__title">
-              {s.agent !== "pi" ? (
-                <span className={`session-item__agent session-item__agent--${s.agent}`} data-testid="session-agent">
-                  {agentName(s.agent)}
-                </span>
+    <div className="session-list-box">
+      <div className="session-list__tools">
+        <input
+          type="search"
+          value={filter}
+          onChange={(e) => setFilter(e.target.value)}
+          placeholder="Filter sessions…"
+          aria-label="Filter sessions by title or folder"
+          data-testid="session-filter"
+        />
+        <select
+          value={sort}
+          aria-label="Sort sessions"
+          data-testid="session-sort"
+          onChange={(e) => {
+            const value = e.target.value as SessionSort;
+            setSort(value);
+            savePref("sessionSort", value);
+          }}
+        >
+          {SORTS.map((s) => (
+            <option key={s.value} value={s.value}>
+              {s.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="session-list__count" aria-live="polite" data-testid="session-count">
+        {shown === sessions.length ? `${sessions.length} session${sessions.length === 1 ? "" : "s"}` : `${shown} of ${sessions.length} sessions`}
+      </div>
+      <ul className="session-list" data-testid="session-list" aria-label="Sessions">
+        {groups.map((g) => {
+          const open = !closed.has(g.folder);
+          return (
+            <li key={g.folder} className="session-group" data-testid="session-group" data-folder={g.folder}>
+              <button
+                type="button"
+                className="session-group__head"
+                aria-expanded={open}
+                title={g.folder || "Sessions without a project folder"}
+                onClick={() =>
+                  setClosed((c) => {
+                    const next = new Set(c);
+                    if (next.has(g.folder)) next.delete(g.folder);
+                    else next.add(g.folder);
+                    return next;
+                  })
+                }
+              >
+                <span aria-hidden>{open ? "▾" : "▸"}</span> <span className="session-group__name">{g.name}</span>
+                <span className="session-group__count">{g.sessions.length}</span>
+              </button>
+              {open ? (
+                <ul className="session-group__items" aria-label={`Sessions in ${g.name}`}>
+                  {g.sessions.map((s) => (
+                    <SessionItem key={s.id} s={s} />
+                  ))}
+                </ul>
               ) : null}
-              {s.title || "(untitled session)"}
-            </span>
-            <span className="session-item__cwd" title={s.cwd}>
-              {s.cwd}
-            </span>
-            <span className="session-item__meta">
-              <time dateTime={s.updatedAt}>{formatDate(s.updatedAt)}</time> · <span data-testid="session-entry-count">{s.entryCount.toLocaleString()}</span> entries
-              {s.compactionCount > 0 ? (
-                <>
-                  {" "}· <span data-testid="session-compaction-count">{s.compactionCount}</span> compaction{s.compactionCount === 1 ? "" : "s"}
-                </>
-              ) : null}
-            </span>
-            {s.readOnly ? (
-              <span className="session-item__detached" data-testid="session-read-only" title={s.readOnly}>
-                read-only — Continue in pi to change it
-              </span>
-            ) : s.detached ? (
-              <span className="session-item__detached" data-testid="session-detached" title={s.detached}>
-                changes kept in Bonsai only — export to write them
+            </li>
+          );
+        })}
+        {shown === 0 ? <li className="session-list__empty">No session matches “{filter}”.</li> : null}
+      </ul>
+    </div>
+  );
+}
+
+function Counts({ s }: { s: SessionSummary }) {
+  const pending = "…";
+  return (
+    <span className="session-item__counts">
+      <span data-testid="session-entry-count">{s.entryCount.toLocaleString()}</span> entries · <span data-testid="session-compaction-count">{s.compactionCount}</span>{" "}
+      {s.compactionCount === 1 ? "compaction" : "compactions"} · <span data-testid="session-branches">{s.branches ?? pending}</span> {s.branches === 1 ? "branch" : "branches"} ·{" "}
+      <span data-testid="session-tokens" title="Tokens the model sees from the active leaf (estimated)">
+        {s.contextTokens === null ? pending : compact.format(s.contextTokens)}
+      </span>{" "}
+      tok
+    </span>
+  );
+}
+
+function SessionItem({ s }: { s: SessionSummary }) {
+  const openId = useBonsai((st) => st.openSessionId);
+  const openSession = useBonsai((st) => st.openSession);
+  const renaming = useBonsai((st) => st.renamingSessionId === s.id);
+  const isOpen = s.id === openId;
+  return (
+    <li className={`session-item${isOpen ? " is-open" : ""}`} data-testid="session-row" data-session-id={s.id}>
+      {renaming ? (
+        <RenameForm s={s} />
+      ) : (
+        <button
+          type="button"
+          className="session-item__open"
+          data-testid="session-item"
+          data-session-id={s.id}
+          aria-current={isOpen ? "true" : undefined}
+          onClick={() => void openSession(s.id)}
+        >
+          <span className="session-item__title">
+            {s.agent !== "pi" ? (
+              <span className={`session-item__agent session-item__agent--${s.agent}`} data-testid="session-agent">
+                {agentName(s.agent)}
               </span>
             ) : null}
+            {s.title || "(untitled session)"}
+            {s.customTitle ? <span className="bz-sr-only"> (renamed in Bonsai)</span> : null}
+          </span>
+          <span className="session-item__meta">
+            <time dateTime={s.updatedAt}>{formatDate(s.updatedAt)}</time>
+          </span>
+          <Counts s={s} />
+          {s.readOnly ? (
+            <span className="session-item__detached" data-testid="session-read-only" title={s.readOnly}>
+              read-only — Continue in pi to change it
+            </span>
+          ) : s.detached ? (
+            <span className="session-item__detached" data-testid="session-detached" title={s.detached}>
+              changes kept in Bonsai only — export to write them
+            </span>
+          ) : null}
+        </button>
+      )}
+      {renaming ? null : <SessionMenu s={s} />}
+    </li>
+  );
+}
+
+function RenameForm({ s }: { s: SessionSummary }) {
+  const renameSession = useBonsai((st) => st.renameSession);
+  const setRenaming = useBonsai((st) => st.setRenaming);
+  const [value, setValue] = useState(s.title);
+  const [error, setError] = useState<string | null>(null);
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => input.current?.select(), []);
+  const save = async (title: string | null) => {
+    const err = await renameSession(s.id, title);
+    if (err) setError(err);
+    else setRenaming(null);
+  };
+  return (
+    <form
+      className="session-item__rename"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save(value.trim() === "" ? null : value);
+      }}
+    >
+      <input
+        ref={input}
+        value={value}
+        maxLength={200}
+        onChange={(e) => setValue(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === "Escape") {
+            e.preventDefault();
+            setRenaming(null);
+          }
+        }}
+        aria-label="Session title (kept in Bonsai; the agent's file is not changed)"
+        data-testid="session-rename-input"
+      />
+      <div className="bz-row">
+        <button type="submit" data-testid="session-rename-save">
+          Save
+        </button>
+        {s.customTitle ? (
+          <button type="button" onClick={() => void save(null)} data-testid="session-rename-reset" title="Use the title from the session file again">
+            Reset
           </button>
-        </li>
-      ))}
-    </ul>
+        ) : null}
+        <button type="button" onClick={() => setRenaming(null)}>
+          Cancel
+        </button>
+      </div>
+      {error ? (
+        <div className="error" role="alert">
+          {error}
+        </div>
+      ) : null}
+    </form>
+  );
+}
+
+/** The ⋯ menu of a session: rename, export (JSONL, Markdown, HTML), remove from Bonsai. */
+function SessionMenu({ s }: { s: SessionSummary }) {
+  const [open, setOpen] = useState(false);
+  const box = useRef<HTMLDivElement>(null);
+  const setRenaming = useBonsai((st) => st.setRenaming);
+  const setRemoving = useBonsai((st) => st.setRemoving);
+  useEffect(() => {
+    if (!open) return;
+    const close = (e: MouseEvent) => {
+      if (!box.current?.contains(e.target as Node)) setOpen(false);
+    };
+    window.addEventListener("mousedown", close);
+    box.current?.querySelector<HTMLElement>("[role=menuitem]")?.focus();
+    return () => window.removeEventListener("mousedown", close);
+  }, [open]);
+  const exportAs = async (format: "jsonl" | "markdown" | "html") => {
+    // export works on the open session: open this one first
+    const st = useBonsai.getState();
+    if (st.openSessionId !== s.id) await st.openSession(s.id);
+    await exportOpenSession(format);
+  };
+  const item = (label: string, testId: string, action: () => void) => (
+    <button
+      type="button"
+      role="menuitem"
+      data-testid={testId}
+      onClick={() => {
+        setOpen(false);
+        action();
+      }}
+    >
+      {label}
+    </button>
+  );
+  return (
+    <div className="session-menu" ref={box}>
+      <button
+        type="button"
+        className="session-menu__button"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-label={`Actions for ${s.title || "this session"}`}
+        data-testid="session-menu"
+        onClick={() => setOpen((o) => !o)}
+      >
+        ⋯
+      </button>
+      {open ? (
+        <div
+          className="session-menu__list"
+          role="menu"
+          aria-label={`Actions for ${s.title || "this session"}`}
+          onKeyDown={(e) => {
+            const items = [...(box.current?.querySelectorAll<HTMLElement>("[role=menuitem]") ?? [])];
+            const at = items.indexOf(document.activeElement as HTMLElement);
+            if (e.key === "Escape") {
+              setOpen(false);
+              box.current?.querySelector<HTMLElement>("[aria-haspopup]")?.focus();
+            } else if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+              e.preventDefault();
+              items[(at + (e.key === "ArrowDown" ? 1 : items.length - 1)) % items.length]?.focus();
+            }
+          }}
+        >
+          {item("Rename…", "session-menu-rename", () => setRenaming(s.id))}
+          {item("Export as JSONL", "session-menu-export-jsonl", () => void exportAs("jsonl"))}
+          {item("Export as Markdown", "session-menu-export-markdown", () => void exportAs("markdown"))}
+          {item("Export as HTML", "session-menu-export-html", () => void exportAs("html"))}
+          {item("Remove from Bonsai…", "session-menu-remove", () => setRemoving(s.id))}
+        </div>
+      ) : null}
+    </div>
   );
 }

@@ -76,7 +76,7 @@ export function SimpleTree({ skeleton }: { skeleton: TreeSkeleton }) {
       return { ok: false as const, message: err instanceof Error ? err.message : String(err) };
     }
   }, [skeleton]);
-  const selectEntry = useBonsai((s) => s.selectEntry);
+  const selectEntry = useBonsai((s) => s.select);
   if (!flow.ok) return <div className="empty">This session's tree cannot be drawn: {flow.message}</div>;
   return (
     <div className="simple-tree">

@@ -1,6 +1,6 @@
 /** The session list and imports. */
 import type { EventPayload, ImportResult, SessionSummary } from "@bonsai/ipc";
-import { api, errorMessage, isUnavailable } from "../lib/api";
+import { api, errorMessage, failureSentence, isUnavailable } from "../lib/api";
 import { UploadCancelled, uploadFiles } from "../lib/upload";
 import type { Slice } from "./types";
 
@@ -32,8 +32,14 @@ export interface SessionsSlice {
   importFromDialog(): Promise<ImportResult[]>;
   /** stop a running upload (its bytes are deleted on the backend; nothing is imported) */
   cancelImport(): void;
+  /** import the agents' session folders found on this machine (their paths: folders the backend allows) */
+  importFolders(paths: readonly string[]): Promise<ImportResult[]>;
   onImportProgress(p: EventPayload<"importProgress">): void;
   dismissImport(): void;
+  /** give a session a title in Bonsai (null or "" goes back to the file's); resolves with an error message or null */
+  renameSession(sessionId: string, title: string | null): Promise<string | null>;
+  /** remove a session from Bonsai (the agent's file is kept) */
+  removeSession(sessionId: string): Promise<void>;
 }
 
 let importCounter = 0;
@@ -63,11 +69,14 @@ export const createSessionsSlice: Slice<SessionsSlice> = (set, get) => {
     async refreshSessions() {
       try {
         const { sessions } = await api().listSessions();
-        set({ sessions, sessionsLoaded: true, sessionsError: null });
+        // the open session's summary (title, counts) follows the list
+        const open = get().openSessionId;
+        const session = open ? sessions.find((x) => x.id === open) : undefined;
+        set({ sessions, sessionsLoaded: true, sessionsError: null, ...(session ? { session } : {}) });
       } catch (err) {
         set({ sessionsError: errorMessage(err) });
         // a lost connection is shown in the header already
-        if (!isUnavailable(err)) get().notify("error", `Could not list sessions: ${errorMessage(err)}`);
+        if (!isUnavailable(err)) get().notify("error", failureSentence(err, "the session list could not be read"));
       }
     },
 
@@ -117,6 +126,42 @@ export const createSessionsSlice: Slice<SessionsSlice> = (set, get) => {
 
     cancelImport() {
       uploading?.abort();
+    },
+
+    async importFolders(paths) {
+      if (paths.length === 0 || get().importProgress) return [];
+      const { requestId } = begin("importing", paths[0]!, paths.length);
+      try {
+        const { results } = await api().importSessions({ paths: [...paths], requestId });
+        return await finish(results);
+      } catch (err) {
+        get().notify("error", failureSentence(err, "nothing was imported"));
+        return [];
+      } finally {
+        set({ importProgress: null });
+      }
+    },
+
+    async renameSession(sessionId, title) {
+      try {
+        const { session } = await api().setSessionTitle({ sessionId, title });
+        set((s) => ({ sessions: s.sessions.map((x) => (x.id === sessionId ? session : x)), session: s.openSessionId === sessionId ? session : s.session }));
+        return null;
+      } catch (err) {
+        return errorMessage(err);
+      }
+    },
+
+    async removeSession(sessionId) {
+      try {
+        const title = get().sessions.find((s) => s.id === sessionId)?.title ?? sessionId;
+        await api().deleteSession({ sessionId });
+        if (get().openSessionId === sessionId) get().closeSession();
+        set((s) => ({ sessions: s.sessions.filter((x) => x.id !== sessionId) }));
+        get().notify("info", `“${title}” was removed from Bonsai; the agent's session file is kept.`);
+      } catch (err) {
+        get().notify("error", failureSentence(err, "the session was not removed"));
+      }
     },
 
     onImportProgress(p) {

@@ -4,14 +4,13 @@
  * the finding the user picked.
  */
 import { useEffect } from "react";
-import { useExplorer } from "../store";
-import { useAmnesia } from "./store";
+import { useBonsai } from "../../state/store";
 import "./amnesia.css";
 
 export function AmnesiaBadge({ entryId }: { entryId: string }) {
-  const sessionId = useExplorer((s) => s.sessionId);
-  const load = useAmnesia((s) => s.load);
-  const entry = useAmnesia((s) => (s.sessionId === sessionId ? s.report?.compactions.find((c) => c.compactionId === entryId) : undefined));
+  const sessionId = useBonsai((s) => s.openSessionId);
+  const load = useBonsai((s) => s.loadAmnesia);
+  const entry = useBonsai((s) => (s.amnesia.sessionId === sessionId ? s.amnesia.report?.compactions.find((c) => c.compactionId === entryId) : undefined));
   useEffect(() => {
     if (sessionId) void load(sessionId);
   }, [sessionId, load]);
@@ -24,7 +23,7 @@ export function AmnesiaBadge({ entryId }: { entryId: string }) {
       title={n === 0 ? "Amnesia report: no sign that the agent lost context after this compaction" : `Amnesia score ${entry.score}: ${n} sign${n === 1 ? "" : "s"} that the agent lost context after this compaction (click for the list)`}
       onClick={(e) => {
         e.stopPropagation();
-        useExplorer.getState().select(entryId, "amnesia");
+        useBonsai.getState().select(entryId, "amnesia");
       }}
       data-testid="amnesia-badge"
       data-score={entry.score}
@@ -36,5 +35,5 @@ export function AmnesiaBadge({ entryId }: { entryId: string }) {
 
 /** Whether an entry belongs to the picked finding (the tree marks it). */
 export function useAmnesiaHit(entryId: string): boolean {
-  return useAmnesia((s) => s.highlight.has(entryId));
+  return useBonsai((s) => s.amnesia.highlight.has(entryId));
 }

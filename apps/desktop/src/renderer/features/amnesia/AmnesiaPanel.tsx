@@ -5,8 +5,7 @@
  */
 import { useEffect } from "react";
 import type { AmnesiaFindingDto, AmnesiaReportDto } from "@bonsai/ipc";
-import { useExplorer } from "../store";
-import { useAmnesia } from "./store";
+import { useBonsai } from "../../state/store";
 import "./amnesia.css";
 
 const KIND_TITLES: Record<AmnesiaFindingDto["kind"], string> = {
@@ -18,9 +17,9 @@ const KIND_TITLES: Record<AmnesiaFindingDto["kind"], string> = {
 };
 
 function Findings({ findings }: { findings: readonly AmnesiaFindingDto[] }) {
-  const pick = useAmnesia((s) => s.pick);
-  const picked = useAmnesia((s) => s.picked);
-  const reveal = useExplorer((s) => s.reveal);
+  const pick = useBonsai((s) => s.pickAmnesia);
+  const picked = useBonsai((s) => s.amnesia.picked);
+  const reveal = useBonsai((s) => s.reveal);
   if (findings.length === 0) return <div className="bz-muted">No sign that the agent lost context here.</div>;
   return (
     <ul className="bz-amnesia-findings">
@@ -43,8 +42,8 @@ function Findings({ findings }: { findings: readonly AmnesiaFindingDto[] }) {
 }
 
 function Report({ report }: { report: AmnesiaReportDto }) {
-  const selected = useExplorer((s) => s.selectedId);
-  const reveal = useExplorer((s) => s.reveal);
+  const selected = useBonsai((s) => s.selectedId);
+  const reveal = useBonsai((s) => s.reveal);
   useEffect(() => {
     // a compaction chosen in the tree (its badge) comes into view
     if (selected) document.querySelector(`[data-amnesia-of="${CSS.escape(selected)}"]`)?.scrollIntoView({ block: "nearest" });
@@ -85,9 +84,10 @@ function Report({ report }: { report: AmnesiaReportDto }) {
 }
 
 export function AmnesiaPanel() {
-  const sessionId = useExplorer((s) => s.sessionId);
-  const { report, status, error, load } = useAmnesia();
-  const mine = useAmnesia((s) => s.sessionId === sessionId);
+  const sessionId = useBonsai((s) => s.openSessionId);
+  const { report, status, error } = useBonsai((s) => s.amnesia);
+  const load = useBonsai((s) => s.loadAmnesia);
+  const mine = useBonsai((s) => s.amnesia.sessionId === sessionId);
   useEffect(() => {
     if (sessionId) void load(sessionId);
   }, [sessionId, load]);

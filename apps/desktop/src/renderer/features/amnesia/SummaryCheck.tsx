@@ -7,13 +7,13 @@
 import { useEffect, useMemo, useState } from "react";
 import { missingFromSummary, type IdentifierUse } from "@bonsai/core";
 import { api, errorMessage } from "../../lib/api";
-import { useExplorer } from "../store";
+import { useBonsai } from "../../state/store";
 
 const SHOWN = 30;
 
 export function SummaryCheck({ summary, dryRunKey, onAddAndRetry, disabled }: { summary: string; dryRunKey: unknown; onAddAndRetry: (identifiers: string[]) => void; disabled: boolean }) {
-  const sessionId = useExplorer((s) => s.sessionId);
-  const leafId = useExplorer((s) => s.skeleton?.leafId ?? null);
+  const sessionId = useBonsai((s) => s.openSessionId);
+  const leafId = useBonsai((s) => s.skeleton?.leafId ?? null);
   const [candidates, setCandidates] = useState<IdentifierUse[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {

@@ -4,28 +4,28 @@
  * dialog, and aborts a summary that is being generated (the leaf then stays where it was).
  */
 import { useEffect, useRef, useState } from "react";
-import { api } from "../../lib/api";
-import { useBonsai } from "../../state/store";
-import { errorMessage, newRequestId, useExplorer } from "../store";
+import { api, errorMessage, failureSentence, isAborted } from "../../lib/api";
+import { newRequestId, useBonsai } from "../../state/store";
 import { useReadOnly } from "../foreign/ReadOnly";
 import { Elapsed } from "../compaction/Elapsed";
 
 export function SwitchBranchDialog() {
-  const target = useExplorer((s) => s.switchTarget);
+  const target = useBonsai((s) => s.switchTarget);
   if (target === null) return null;
   return <Dialog target={target} />;
 }
 
 function Dialog({ target }: { target: string }) {
-  const sessionId = useExplorer((s) => s.sessionId);
-  const leafId = useExplorer((s) => s.skeleton?.leafId ?? null);
+  const sessionId = useBonsai((s) => s.openSessionId);
+  const leafId = useBonsai((s) => s.skeleton?.leafId ?? null);
   const defaultSummarize = useBonsai((s) => s.settingsState?.settings.branchSummary.enabled ?? false);
-  const preview = useExplorer((s) => {
+  const preview = useBonsai((s) => {
     const i = s.index?.byId.get(target);
     return i === undefined ? "" : (s.index?.nodes[i]?.preview ?? "");
   });
-  const setState = useExplorer((s) => s.setState);
-  const notify = useExplorer((s) => s.notify);
+  const setState = useBonsai((s) => s.setWork);
+  const notifyAll = useBonsai((s) => s.notify);
+  const notify = (level: "info" | "warning" | "error", message: string) => notifyAll(level, message, sessionId);
   // a Claude Code / Codex session: switching moves Bonsai's leaf only; a summary would be written
   const readOnly = useReadOnly();
   const [summarize, setSummarize] = useState(defaultSummarize && readOnly === null);
@@ -43,9 +43,9 @@ function Dialog({ target }: { target: string }) {
       close();
       try {
         await api().abort({ sessionId, what: "branchSummary" });
-        notify("warning", "Branch summarization cancelled");
+        notify("info", "Branch summarization cancelled; the leaf did not move.");
       } catch (err) {
-        notify("error", `Abort failed: ${errorMessage(err)}`);
+        notify("error", failureSentence(err, "the branch summary goes on"));
       }
       return;
     }
@@ -81,23 +81,24 @@ function Dialog({ target }: { target: string }) {
         instructions: summarize && instructions.trim() !== "" ? instructions : undefined,
         requestId: newRequestId("nav"),
       });
-      if (useExplorer.getState().switchTarget !== target) return; // the user cancelled meanwhile
+      if (useBonsai.getState().switchTarget !== target) return; // the user cancelled meanwhile
       setRunning(null);
       if (r.cancelled) {
-        notify("warning", summarize ? "Branch summarization cancelled" : "Navigation cancelled");
+        notify("info", summarize ? "Branch summarization cancelled; the leaf did not move." : "Navigation cancelled.");
         close();
         return;
       }
       close();
       if (r.editorText) setState({ composerDraft: r.editorText });
       notify("info", r.summaryEntryId ? "Navigated to selected point, with a summary of the abandoned branch" : "Navigated to selected point");
-      await useExplorer.getState().reloadSkeleton();
+      await useBonsai.getState().reloadSkeleton();
+      void useBonsai.getState().refreshUndo();
       const focusId = r.summaryEntryId ?? r.leafId;
-      if (focusId) useExplorer.getState().reveal(focusId, r.summaryEntryId ? "inspect" : "context");
+      if (focusId) useBonsai.getState().reveal(focusId, r.summaryEntryId ? "inspect" : "context");
     } catch (err) {
       setRunning(null);
-      if ((err as { code?: string }).code === "aborted") {
-        notify("warning", "Branch summarization cancelled");
+      if (isAborted(err)) {
+        notify("info", "Branch summarization cancelled; the leaf did not move.");
         close();
       } else setError(errorMessage(err));
     }

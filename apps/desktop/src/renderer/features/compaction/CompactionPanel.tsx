@@ -5,8 +5,8 @@
  */
 import { useEffect, useState } from "react";
 import type { CompactionOutcome } from "@bonsai/ipc";
-import { api } from "../../lib/api";
-import { errorMessage, newRequestId, useExplorer } from "../store";
+import { api, errorMessage, failureSentence, isAborted } from "../../lib/api";
+import { newRequestId, useBonsai } from "../../state/store";
 import { formatInt } from "../tree/format";
 import { Elapsed } from "./Elapsed";
 // issue 14: the "absent from the summary" check of a dry run
@@ -15,15 +15,16 @@ import { instructionsWithIdentifiers } from "../amnesia/summary-check";
 import { ReadOnlyAction, useReadOnly } from "../foreign/ReadOnly";
 
 export function CompactionPanel() {
-  const sessionId = useExplorer((s) => s.sessionId);
-  const leafId = useExplorer((s) => s.skeleton?.leafId ?? null);
-  const plan = useExplorer((s) => s.plan);
-  const planError = useExplorer((s) => s.planError);
-  const job = useExplorer((s) => s.job);
-  const dryRun = useExplorer((s) => s.dryRun);
-  const context = useExplorer((s) => s.context);
-  const setState = useExplorer((s) => s.setState);
-  const notify = useExplorer((s) => s.notify);
+  const sessionId = useBonsai((s) => s.openSessionId);
+  const leafId = useBonsai((s) => s.skeleton?.leafId ?? null);
+  const plan = useBonsai((s) => s.plan);
+  const planError = useBonsai((s) => s.planError);
+  const job = useBonsai((s) => s.job);
+  const dryRun = useBonsai((s) => s.dryRun);
+  const context = useBonsai((s) => s.context);
+  const setState = useBonsai((s) => s.setWork);
+  const notifyAll = useBonsai((s) => s.notify);
+  const notify = (level: "info" | "warning" | "error", message: string) => notifyAll(level, message, sessionId);
   const [instructions, setInstructions] = useState("");
   const [summary, setSummary] = useState("");
   const [shortSummary, setShortSummary] = useState("");
@@ -66,14 +67,17 @@ export function CompactionPanel() {
       if (dry) {
         setState({ dryRun: outcome });
       } else {
-        notify("info", `Compacted: ${formatInt(outcome.contextTokensBefore)} → ${formatInt(outcome.contextTokensAfter)} tokens.`);
-        await useExplorer.getState().reloadSkeleton();
-        if (outcome.entryId) useExplorer.getState().reveal(outcome.entryId, "context");
+        notify("info", `Compacted: the model sees ${formatInt(outcome.contextTokensBefore)} → ${formatInt(outcome.contextTokensAfter)} tokens.`);
+        await useBonsai.getState().reloadSkeleton();
+        void useBonsai.getState().refreshUndo();
+        if (outcome.entryId) useBonsai.getState().reveal(outcome.entryId, "context");
       }
     } catch (err) {
-      const aborted = (err as { code?: string }).code === "aborted";
-      setState({ job: aborted ? { kind: "idle" } : { kind: "failed", message: errorMessage(err) } });
-      notify(aborted ? "warning" : "error", aborted ? "Compaction cancelled" : `Compaction failed: ${errorMessage(err)}`);
+      const aborted = isAborted(err);
+      const message = failureSentence(err, dry ? "no dry run was made" : "the session was not compacted");
+      setState({ job: aborted ? { kind: "idle" } : { kind: "failed", message } });
+      // the panel shows the failure where it happened; the stack keeps it after the panel closes
+      notify(aborted ? "info" : "error", aborted ? "Compaction cancelled." : message);
     }
   };
 
@@ -82,7 +86,7 @@ export function CompactionPanel() {
     try {
       await api().abort({ sessionId, what: "compaction" });
     } catch (err) {
-      notify("error", `Abort failed: ${errorMessage(err)}`);
+      notify("error", failureSentence(err, "the compaction goes on"));
     }
   };
 
@@ -95,10 +99,11 @@ export function CompactionPanel() {
       const { entryId } = await api().commitCompaction({ sessionId, leafId, result });
       setState({ dryRun: null });
       notify("info", "Compaction appended.");
-      await useExplorer.getState().reloadSkeleton();
-      useExplorer.getState().reveal(entryId, "context");
+      await useBonsai.getState().reloadSkeleton();
+      void useBonsai.getState().refreshUndo();
+      useBonsai.getState().reveal(entryId, "context");
     } catch (err) {
-      notify("error", `Could not append the compaction: ${errorMessage(err)}`);
+      notify("error", failureSentence(err, "the compaction was not appended"));
     }
   };
 
@@ -118,7 +123,7 @@ export function CompactionPanel() {
             <dd data-testid="plan-kept">
               {plan.keptEntryIds.length} entries from{" "}
               {plan.firstKeptEntryId ? (
-                <button type="button" className="bz-link" onClick={() => useExplorer.getState().reveal(plan.firstKeptEntryId as string, "compact")}>
+                <button type="button" className="bz-link" onClick={() => useBonsai.getState().reveal(plan.firstKeptEntryId as string, "compact")}>
                   {plan.firstKeptEntryId}
                 </button>
               ) : (
@@ -127,10 +132,16 @@ export function CompactionPanel() {
             </dd>
             <dt>split turn</dt>
             <dd data-testid="plan-split">{plan.isSplitTurn ? `yes (${plan.turnPrefixEntryIds.length} entries of the turn summarized separately)` : "no"}</dd>
-            <dt>tokens before</dt>
-            <dd data-testid="plan-before">{formatInt(plan.tokensBefore)}</dd>
-            <dt>after (without summary)</dt>
-            <dd data-testid="plan-after">{formatInt(plan.estimatedTokensAfter)}</dd>
+            <dt>the model sees now</dt>
+            <dd>
+              <span data-testid="plan-context">{formatInt(plan.contextTokens)}</span> tokens (est., as in every panel)
+            </dd>
+            <dt>kept part after</dt>
+            <dd data-testid="plan-after">{formatInt(plan.estimatedTokensAfter)} tokens (est.) + the summary</dd>
+            <dt>recorded as tokensBefore</dt>
+            <dd>
+              <span data-testid="plan-before">{formatInt(plan.tokensBefore)}</span> (the last usage a model reported on the path)
+            </dd>
             <dt>files</dt>
             <dd>
               {plan.readFiles.length} read, {plan.modifiedFiles.length} modified
@@ -185,7 +196,7 @@ export function CompactionPanel() {
           </label>
           <div className="bz-diff" data-testid="dry-run-diff">
             <div>
-              Context: <strong>{formatInt(dryRun.contextTokensBefore)}</strong> → <strong data-testid="dry-run-after">{formatInt(dryRun.contextTokensAfter)}</strong> tokens
+              The model sees <strong data-testid="dry-run-before">{formatInt(dryRun.contextTokensBefore)}</strong> → <strong data-testid="dry-run-after">{formatInt(dryRun.contextTokensAfter)}</strong> tokens (est.)
             </div>
             <ol className="bz-msgs">
               <li className="bz-msg bz-diff-add">

@@ -3,19 +3,19 @@
  * (turnDelta events) and threshold / overflow auto-compaction happens live (notifications).
  */
 import { useEffect, useState } from "react";
-import { api } from "../../lib/api";
-import { errorMessage, newRequestId, useExplorer } from "../store";
+import { api, failureSentence, isAborted } from "../../lib/api";
+import { newRequestId, useBonsai } from "../../state/store";
 import { Elapsed } from "../compaction/Elapsed";
 import { ReadOnlyAction, useReadOnly } from "../foreign/ReadOnly";
 
 export function Composer() {
-  const sessionId = useExplorer((s) => s.sessionId);
-  const job = useExplorer((s) => s.job);
-  const streaming = useExplorer((s) => s.streaming);
-  const setState = useExplorer((s) => s.setState);
-  const notify = useExplorer((s) => s.notify);
+  const sessionId = useBonsai((s) => s.openSessionId);
+  const job = useBonsai((s) => s.job);
+  const streaming = useBonsai((s) => s.streaming);
+  const setState = useBonsai((s) => s.setWork);
+  const notifyAll = useBonsai((s) => s.notify);
   const [text, setText] = useState("");
-  const draft = useExplorer((s) => s.composerDraft);
+  const draft = useBonsai((s) => s.composerDraft);
   // a prompt handed over by navigation (re-edit a user message) fills the editor once, if it is empty
   useEffect(() => {
     if (draft === null) return;
@@ -33,11 +33,12 @@ export function Composer() {
       const r = await api().prompt({ sessionId, text, requestId });
       setText("");
       setState({ job: { kind: "idle" } });
-      if (r.errorMessage) notify("error", r.errorMessage);
-      await useExplorer.getState().reloadSkeleton();
+      if (r.errorMessage) notifyAll("error", `The model answered with an error: ${r.errorMessage}`, sessionId);
+      await useBonsai.getState().reloadSkeleton();
     } catch (err) {
       setState({ job: { kind: "idle" } });
-      notify((err as { code?: string }).code === "aborted" ? "warning" : "error", `Prompt failed: ${errorMessage(err)}`);
+      if (isAborted(err)) notifyAll("info", "The reply was stopped.", sessionId);
+      else notifyAll("error", failureSentence(err, "the prompt was not sent"), sessionId);
     }
   };
 
@@ -46,7 +47,7 @@ export function Composer() {
     try {
       await api().abort({ sessionId, what: "prompt" });
     } catch (err) {
-      notify("error", `Abort failed: ${errorMessage(err)}`);
+      notifyAll("error", failureSentence(err, "the reply goes on"), sessionId);
     }
   };
 

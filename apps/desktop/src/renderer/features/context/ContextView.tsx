@@ -1,11 +1,14 @@
 /**
- * What the model sees from the current leaf: system prompt, summary message, kept messages, each
- * with a token bar; the total against the context window and the compaction threshold; and the
- * estimated context size along the active path with compaction points.
+ * What the model sees from the selected node (the leaf when nothing is selected; "Back to the
+ * leaf" returns there): the estimate against the window and the threshold, the last usage a model
+ * reported on that path (labelled, with its age relative to the latest compaction), the estimate
+ * along the path, and every message with its tokens. All figures come from core's contextOf, as in
+ * every other panel.
  */
 import { memo, useMemo } from "react";
-import type { ContextPreview } from "@bonsai/ipc";
-import { useExplorer } from "../store";
+import type { ContextPreview, ReportedUsageDto } from "@bonsai/ipc";
+import { useBonsai } from "../../state/store";
+import { contextTarget } from "../../state/backend-events";
 import { formatInt, formatTokens } from "../tree/format";
 import { downsample } from "../tree/model";
 import type { ContextPoint } from "../tree/model";
@@ -18,18 +21,28 @@ export const SizeChart = memo(function SizeChart({ preview }: { preview: Context
     () => downsample(preview.sizeSeries.map((p, pos) => ({ pos, entryId: p.entryId, tokens: p.tokens, compaction: p.compaction })), 400),
     [preview.sizeSeries],
   );
-  const reveal = useExplorer((s) => s.reveal);
+  const reveal = useBonsai((s) => s.reveal);
   if (points.length === 0) return null;
   const n = Math.max(1, preview.sizeSeries.length - 1);
   const top = Math.max(preview.contextWindow, ...points.map((p) => p.tokens)) * 1.05 || 1;
   const x = (pos: number) => (pos / n) * CHART_W;
   const y = (tokens: number) => CHART_H - (tokens / top) * CHART_H;
   const line = points.map((p) => `${x(p.pos).toFixed(1)},${y(p.tokens).toFixed(1)}`).join(" ");
+  const last = preview.sizeSeries.at(-1);
   return (
-    <svg className="bz-chart" viewBox={`0 0 ${CHART_W} ${CHART_H}`} preserveAspectRatio="none" role="img" aria-label="Estimated context size along the active path" data-testid="context-chart">
+    <svg
+      className="bz-chart"
+      viewBox={`0 0 ${CHART_W} ${CHART_H}`}
+      preserveAspectRatio="none"
+      role="img"
+      aria-label={`Estimated context along the path; ${formatInt(last?.tokens ?? 0)} tokens at its end`}
+      data-testid="context-chart"
+      data-last-tokens={last?.tokens ?? 0}
+    >
       <line x1={0} x2={CHART_W} y1={y(preview.contextWindow)} y2={y(preview.contextWindow)} className="bz-chart-window" />
       <line x1={0} x2={CHART_W} y1={y(preview.threshold)} y2={y(preview.threshold)} className="bz-chart-threshold" />
       <polyline points={line} className="bz-chart-line" />
+      {last ? <circle cx={x(n)} cy={y(last.tokens)} r={3.5} className="bz-chart-end" /> : null}
       {points
         .filter((p) => p.compaction)
         .map((p) => (
@@ -41,28 +54,81 @@ export const SizeChart = memo(function SizeChart({ preview }: { preview: Context
   );
 });
 
+/** "the last reply's usage: 65,735 tokens, reported after the latest compaction" */
+function UsageLine({ usage, agentTokens, threshold }: { usage: ReportedUsageDto | null; agentTokens: number; threshold: number }) {
+  const reveal = useBonsai((s) => s.reveal);
+  if (!usage) return <div className="bz-muted" data-testid="context-usage">No reply on this path reports a usage; the agent would count the estimate.</div>;
+  const age =
+    usage.age === "before-compaction"
+      ? "before the latest compaction, so it measures the context that compaction replaced and the agent ignores it"
+      : usage.age === "after-compaction"
+        ? "after the latest compaction"
+        : "no compaction on this path";
+  return (
+    <div className="bz-usage" data-testid="context-usage" data-age={usage.age}>
+      Last usage a model reported on this path: <strong>{formatInt(usage.tokens)}</strong> tokens, by{" "}
+      <button type="button" className="bz-link" onClick={() => reveal(usage.entryId, "inspect")}>
+        {usage.entryId}
+      </button>{" "}
+      ({age}).
+      {usage.age !== "before-compaction" ? (
+        <>
+          {" "}
+          The agent counts {formatInt(usage.tokens)} + {formatInt(usage.trailingTokens)} for what came after ={" "}
+          <strong data-testid="context-agent-tokens">{formatInt(agentTokens)}</strong> against its threshold of {formatInt(threshold)}.
+        </>
+      ) : null}
+    </div>
+  );
+}
+
 export function ContextView() {
-  const preview = useExplorer((s) => s.context);
-  const error = useExplorer((s) => s.contextError);
-  const reveal = useExplorer((s) => s.reveal);
+  const preview = useBonsai((s) => s.context);
+  const error = useBonsai((s) => s.contextError);
+  const wanted = useBonsai((s) => contextTarget(s));
+  const leafId = useBonsai((s) => s.skeleton?.leafId ?? null);
+  const reveal = useBonsai((s) => s.reveal);
+  const select = useBonsai((s) => s.select);
   if (error) return <div className="bz-empty">Could not compute the context: {error}</div>;
-  if (!preview) return <div className="bz-empty">Loading the context…</div>;
+  if (!preview || preview.leafId !== wanted) return <div className="bz-empty" data-testid="context-loading">Reading what the model sees from {wanted ?? "the start"}…</div>;
   const max = Math.max(1, preview.systemPrompt?.tokens ?? 0, ...preview.messages.map((m) => m.tokens));
   const pct = preview.contextWindow > 0 ? (preview.tokens / preview.contextWindow) * 100 : 0;
   const thresholdPct = preview.contextWindow > 0 ? (preview.threshold / preview.contextWindow) * 100 : 0;
+  const atLeaf = preview.leafId === leafId;
   return (
-    <div className="bz-context" data-testid="context-view">
+    <div className="bz-context" data-testid="context-view" data-leaf-id={preview.leafId ?? ""}>
+      <div className="bz-context-from" data-testid="context-from">
+        {atLeaf ? (
+          <span>
+            From the leaf <code>{preview.leafId}</code> (select any node to see what the model would get from it)
+          </span>
+        ) : (
+          <>
+            <span>
+              From <code>{preview.leafId}</code>, the selected node
+            </span>
+            <button type="button" onClick={() => leafId && select(leafId)} data-testid="context-back-to-leaf">
+              Back to the leaf
+            </button>
+          </>
+        )}
+      </div>
       <div className="bz-total">
         <div>
-          <strong data-testid="context-total">{formatInt(preview.tokens)}</strong> of {formatInt(preview.contextWindow)} tokens ({pct.toFixed(1)}%), estimated; compaction threshold {formatInt(preview.threshold)}
+          <strong data-testid="context-total">{formatInt(preview.tokens)}</strong> of {formatInt(preview.contextWindow)} tokens ({pct.toFixed(1)}%), estimated (chars ÷ 4) over{" "}
+          {preview.messages.length} messages; compaction threshold {formatInt(preview.threshold)}
           {preview.overThreshold ? <span className="bz-flag bz-flag-warn"> over the threshold</span> : null}
         </div>
-        <div className="bz-meter" aria-hidden>
+        <div className="bz-meter" role="meter" aria-label="Estimated context against the window" aria-valuemin={0} aria-valuemax={preview.contextWindow} aria-valuenow={preview.tokens}>
           <div className="bz-meter-fill" style={{ width: `${Math.min(100, pct)}%` }} />
           <div className="bz-meter-mark" style={{ left: `${Math.min(100, thresholdPct)}%` }} />
         </div>
+        <UsageLine usage={preview.usage} agentTokens={preview.agentTokens} threshold={preview.threshold} />
+        {preview.systemPrompt ? (
+          <div className="bz-muted">The system prompt (about {formatInt(preview.systemPrompt.tokens)} tokens) is sent with every request and is not in the estimate.</div>
+        ) : null}
       </div>
-      <h4>Context size along the path</h4>
+      <h4>Context along the path</h4>
       <SizeChart preview={preview} />
       <h4>
         Messages sent (<span data-testid="context-count">{preview.messages.length}</span>)
@@ -78,14 +144,17 @@ export function ContextView() {
         {preview.messages.map((m, i) => (
           <li
             key={`${m.entryId ?? "synthetic"}-${i}`}
-            className={`bz-msg bz-msg-${m.sourceRole}`}
+            className={`bz-msg bz-msg-${m.sourceRole}${m.excluded ? " bz-msg-excluded" : ""}`}
             data-testid="context-message"
             data-source-role={m.sourceRole}
             data-entry-id={m.entryId ?? undefined}
             onClick={() => (m.entryId ? reveal(m.entryId, "inspect") : undefined)}
           >
             <span className="bz-msg-role">{m.sourceRole === m.role ? m.role : `${m.role} ← ${m.sourceRole}`}</span>
-            <span className="bz-msg-preview">{m.preview}</span>
+            <span className="bz-msg-preview">
+              {m.excluded ? "(not sent: the agent excludes it) " : ""}
+              {m.preview}
+            </span>
             <TokenBar tokens={m.tokens} max={max} />
           </li>
         ))}

@@ -5,7 +5,6 @@
  */
 import { agentName } from "../../lib/agents";
 import { useBonsai } from "../../state/store";
-import { useExplorer } from "../store";
 
 /** Why the open session is read-only (null: it may be changed). */
 export function useReadOnly(): string | null {
@@ -17,8 +16,8 @@ function useAgentName(): string {
 }
 
 export function ContinueInPiButton() {
-  const continuing = useExplorer((s) => s.continuing);
-  const continueInPi = useExplorer((s) => s.continueInPi);
+  const continuing = useBonsai((s) => s.continuing);
+  const continueInPi = useBonsai((s) => s.continueInPi);
   return (
     <button
       type="button"
@@ -37,7 +36,7 @@ export function ContinueInPiButton() {
 export function ForeignNotice() {
   const readOnly = useReadOnly();
   const agent = useAgentName();
-  const copy = useExplorer((s) => (s.sessionId ? s.piCopies[s.sessionId] : undefined));
+  const copy = useBonsai((s) => (s.openSessionId ? s.piCopies[s.openSessionId] : undefined));
   if (copy) {
     return (
       <div className="bz-foreign bz-foreign-copy" role="status" data-testid="pi-copy-notice">

@@ -16,42 +16,15 @@ import type {
   Usage,
 } from "@bonsai/core";
 import type { EntryDetail } from "@bonsai/ipc";
-import { api } from "../../lib/api";
-import { errorMessage, useExplorer } from "../store";
+import { api, failureSentence } from "../../lib/api";
+import { useBonsai } from "../../state/store";
+import { ContentBlocks, type Block } from "../content/Blocks";
+import { contextTokensAt } from "../tree/context-tokens";
+import { formatInt, formatTime, nodeTitle } from "../tree/format";
+import { kindOf } from "../tree/model";
 import { useReadOnly } from "../foreign/ReadOnly";
 import { AgentEventView, isAgentEvent, SourceLines } from "../foreign/SourceLines";
-import { formatInt, formatTime, formatTokens } from "../tree/format";
 import { Markdown } from "./Markdown";
-
-type Block = { type: string; text?: string; thinking?: string; name?: string; arguments?: unknown; mimeType?: string };
-
-function ContentBlocks({ content }: { content: string | readonly Block[] | undefined }) {
-  if (content === undefined) return null;
-  if (typeof content === "string") return <Markdown text={content} />;
-  return (
-    <>
-      {content.map((b, i) => {
-        if (b.type === "text") return <Markdown key={i} text={b.text ?? ""} />;
-        if (b.type === "thinking")
-          return (
-            <details key={i} className="bz-thinking" data-testid="inspector-thinking">
-              <summary>Thinking ({formatTokens(Math.ceil((b.thinking ?? "").length / 4))} tok)</summary>
-              <Markdown text={b.thinking ?? ""} />
-            </details>
-          );
-        if (b.type === "toolCall")
-          return (
-            <div key={i} className="bz-toolcall" data-testid="inspector-toolcall">
-              <div className="bz-toolcall-name">→ {b.name}</div>
-              <pre className="bz-code">{JSON.stringify(b.arguments ?? {}, null, 2)}</pre>
-            </div>
-          );
-        if (b.type === "image") return <div key={i} className="bz-muted">[image {b.mimeType}]</div>;
-        return <pre key={i} className="bz-code">{JSON.stringify(b, null, 2)}</pre>;
-      })}
-    </>
-  );
-}
 
 function Field({ name, children }: { name: string; children: ReactNode }) {
   return (
@@ -108,7 +81,7 @@ function origin(e: { fromExtension?: boolean; fromHook?: boolean; offline?: unkn
 }
 
 function EntryLink({ id }: { id: string }) {
-  const reveal = useExplorer((s) => s.reveal);
+  const reveal = useBonsai((s) => s.reveal);
   return (
     <button type="button" className="bz-link" onClick={() => reveal(id, "inspect")} data-testid={`link-${id}`}>
       {id}
@@ -166,18 +139,18 @@ function BranchSummaryView({ e }: { e: BranchSummaryEntry }) {
 }
 
 function ToolResultView({ m, detail }: { m: ToolResultMessage; detail: EntryDetail }) {
-  const sessionId = useExplorer((s) => s.sessionId);
+  const sessionId = useBonsai((s) => s.openSessionId);
+  const notify = useBonsai((s) => s.notify);
   const readOnly = useReadOnly() !== null;
-  const notify = useExplorer((s) => s.notify);
   const restore = async () => {
     if (!sessionId) return;
     try {
       const r = await api().restorePruned({ sessionId, entryIds: [detail.entry.id] });
-      notify("info", `Restored ${r.restoredEntryIds.length} tool output(s).`);
-      await useExplorer.getState().reloadSkeleton();
-      await useExplorer.getState().loadDetail(detail.entry.id, true);
+      notify("info", `Restored ${r.restoredEntryIds.length} tool output${r.restoredEntryIds.length === 1 ? "" : "s"}.`, sessionId);
+      await useBonsai.getState().reloadSkeleton();
+      await useBonsai.getState().loadDetail(detail.entry.id, true);
     } catch (err) {
-      notify("error", `Restore failed: ${errorMessage(err)}`);
+      notify("error", failureSentence(err, "the output was not restored"), sessionId);
     }
   };
   return (
@@ -261,9 +234,9 @@ function MessageView({ m, detail }: { m: AgentMessage; detail: EntryDetail }) {
 }
 
 function LabelEditor({ entry }: { entry: SessionEntry }) {
-  const sessionId = useExplorer((s) => s.sessionId);
-  const notify = useExplorer((s) => s.notify);
-  const current = useExplorer((s) => {
+  const sessionId = useBonsai((s) => s.openSessionId);
+  const notify = useBonsai((s) => s.notify);
+  const current = useBonsai((s) => {
     const i = s.index?.byId.get(entry.id);
     return i === undefined ? undefined : s.index?.nodes[i]?.label;
   });
@@ -273,9 +246,10 @@ function LabelEditor({ entry }: { entry: SessionEntry }) {
     if (!sessionId) return;
     try {
       await api().setLabel({ sessionId, entryId: entry.id, label });
-      await useExplorer.getState().reloadSkeleton();
+      await useBonsai.getState().reloadSkeleton();
+      void useBonsai.getState().refreshUndo();
     } catch (err) {
-      notify("error", `Label not saved: ${errorMessage(err)}`);
+      notify("error", failureSentence(err, "the label was not saved"), sessionId);
     }
   };
   return (
@@ -298,34 +272,53 @@ function LabelEditor({ entry }: { entry: SessionEntry }) {
 }
 
 export function Inspector() {
-  const selectedId = useExplorer((s) => s.selectedId);
-  const detail = useExplorer((s) => (s.selectedId ? s.details[s.selectedId] : undefined));
-  const detailError = useExplorer((s) => s.detailError);
-  const setState = useExplorer((s) => s.setState);
-  const setPanel = useExplorer((s) => s.setPanel);
-  const leafId = useExplorer((s) => s.skeleton?.leafId ?? null);
+  const selectedId = useBonsai((s) => s.selectedId);
+  const node = useBonsai((s) => {
+    const i = s.selectedId ? s.index?.byId.get(s.selectedId) : undefined;
+    return i === undefined ? undefined : s.index?.nodes[i];
+  });
+  const contextTokens = useBonsai((s) => contextTokensAt(s.index, s.selectedId));
+  const onActivePath = useBonsai((s) => {
+    const i = s.selectedId ? s.index?.byId.get(s.selectedId) : undefined;
+    return i !== undefined && s.graph ? s.graph.active.region[i] !== 0 : false;
+  });
+  const detail = useBonsai((s) => (s.selectedId ? s.details[s.selectedId] : undefined));
+  const detailError = useBonsai((s) => s.detailError);
+  const setWork = useBonsai((s) => s.setWork);
+  const setPanel = useBonsai((s) => s.setPanel);
+  const leafId = useBonsai((s) => s.skeleton?.leafId ?? null);
   const readOnly = useReadOnly() !== null;
 
-  if (!selectedId) return <div className="bz-empty">Select a node to inspect it (click, or arrows and Enter).</div>;
-  if (selectedId.startsWith("seg:")) return <div className="bz-empty">A collapsed run of entries: click it to expand.</div>;
-  if (!detail) return <div className="bz-empty">{detailError ? `Could not load the entry: ${detailError}` : "Loading…"}</div>;
-  const e = detail.entry;
-  const msg = e.type === "message" ? (e as { message: AgentMessage }).message : undefined;
+  if (!selectedId) return <div className="bz-empty">Select a node to inspect it: click it, or Tab into the tree and use the arrow keys.</div>;
+  if (selectedId.startsWith("seg:")) return <SegmentSummary segKey={selectedId} />;
+  if (!node) return <div className="bz-empty">This entry is not in the session any more.</div>;
+  // the header comes from the tree at once; the entry's content follows when it arrives
+  const kind = kindOf(node);
+  const e = detail?.entry;
+  const msg = e?.type === "message" ? (e as { message: AgentMessage }).message : undefined;
   return (
-    <div className="bz-inspector" data-testid="inspector" data-entry-id={e.id}>
+    <div className="bz-inspector" data-testid="inspector" data-entry-id={node.id} data-loaded={detail ? "true" : "false"}>
       <header>
         <h3 data-testid="inspector-title">
-          {e.type === "message" ? msg?.role : e.type} <span className="bz-muted">{e.id}</span>
+          {nodeTitle({ kind, type: node.type, role: node.role, toolName: node.toolName, customType: node.customType, stopReason: node.stopReason })} <span className="bz-muted">{node.id}</span>
         </h3>
         <dl className="bz-fields">
-          <Field name="time">{formatTime(e.timestamp)}</Field>
-          <Field name="parent">{e.parentId ? <EntryLink id={e.parentId} /> : "root"}</Field>
-          <Field name="tokens (est.)"><span data-testid="inspector-tokens">{formatInt(detail.tokens)}</span></Field>
-          <Field name="active path">{detail.onActivePath ? "yes" : "no"}</Field>
+          <Field name="time">{formatTime(node.timestamp)}</Field>
+          <Field name="parent">{node.parentId ? <EntryLink id={node.parentId} /> : "root"}</Field>
+          <Field name="this entry adds">
+            <span data-testid="inspector-tokens">{formatInt(node.tokens)}</span> tokens (est.){node.type === "compaction" ? ": its summary" : ""}
+          </Field>
+          <Field name="model sees from here">
+            <span data-testid="inspector-context-tokens">{contextTokens === null ? "—" : formatInt(contextTokens)}</span> tokens (est.){" "}
+            <button type="button" className="bz-link bz-link-text" onClick={() => setPanel("context")} data-testid="inspector-open-context">
+              show what the model sees
+            </button>
+          </Field>
+          <Field name="active path">{onActivePath ? "yes" : "no"}</Field>
         </dl>
         <div className="bz-row">
-          {e.id !== leafId ? (
-            <button type="button" onClick={() => setState({ switchTarget: e.id })} data-testid="inspector-switch">
+          {node.id !== leafId ? (
+            <button type="button" onClick={() => setWork({ switchTarget: node.id })} data-testid="inspector-switch">
               Switch branch here…
             </button>
           ) : (
@@ -337,21 +330,63 @@ export function Inspector() {
             </>
           )}
         </div>
-        {readOnly ? null : <LabelEditor entry={e} />}
+        {e && !readOnly ? <LabelEditor entry={e} /> : null}
       </header>
-      {msg ? <MessageView m={msg} detail={detail} /> : null}
-      {e.type === "compaction" ? <CompactionView e={e as CompactionEntry} /> : null}
-      {e.type === "branch_summary" ? <BranchSummaryView e={e as BranchSummaryEntry} /> : null}
-      {e.type === "custom_message" ? <ContentBlocks content={(e as { content: string | Block[] }).content} /> : null}
-      {isAgentEvent(e) ? <AgentEventView entry={e} /> : null}
-      <SourceLines entry={e} open={isAgentEvent(e)} />
-      {!msg && e.type !== "compaction" && e.type !== "branch_summary" && e.type !== "custom_message" && !isAgentEvent(e) ? (
+      {!detail ? <div className="bz-empty">{detailError ? `Could not load the entry: ${detailError}` : "Loading the entry…"}</div> : null}
+      {msg && detail ? <MessageView m={msg} detail={detail} /> : null}
+      {e?.type === "compaction" ? <CompactionView e={e as CompactionEntry} /> : null}
+      {e?.type === "branch_summary" ? <BranchSummaryView e={e as BranchSummaryEntry} /> : null}
+      {e?.type === "custom_message" ? <ContentBlocks content={(e as { content: string | Block[] }).content} /> : null}
+      {e && isAgentEvent(e) ? <AgentEventView entry={e} /> : null}
+      {e ? <SourceLines entry={e} open={isAgentEvent(e)} /> : null}
+      {e && !msg && e.type !== "compaction" && e.type !== "branch_summary" && e.type !== "custom_message" && !isAgentEvent(e) ? (
         <pre className="bz-code">{JSON.stringify(e, null, 2)}</pre>
       ) : null}
-      <details>
-        <summary>Raw JSON</summary>
-        <pre className="bz-code" data-testid="inspector-raw">{JSON.stringify(e, null, 2)}</pre>
-      </details>
+      {e ? (
+        <details>
+          <summary>Raw JSON</summary>
+          <pre className="bz-code" data-testid="inspector-raw">
+            {JSON.stringify(e, null, 2)}
+          </pre>
+        </details>
+      ) : null}
+    </div>
+  );
+}
+
+/** A collapsed run: its counts, what the model sees from its last entry, and how to read it. */
+function SegmentSummary({ segKey }: { segKey: string }) {
+  const data = useBonsai((s) => {
+    const v = s.graph?.flowIndex.get(segKey);
+    const n = v === undefined ? undefined : s.graph?.nodes[v];
+    return n?.type === "segment" ? n.data : null;
+  });
+  const contextTokens = useBonsai((s) => (data ? contextTokensAt(s.index, data.lastId) : null));
+  const toggleSegment = useBonsai((s) => s.toggleSegment);
+  const setView = useBonsai((s) => s.setView);
+  if (!data) return <div className="bz-empty">A collapsed run of entries.</div>;
+  return (
+    <div className="bz-inspector" data-testid="inspector-segment">
+      <h3>{data.count} entries</h3>
+      <dl className="bz-fields">
+        <Field name="messages">
+          {data.users} user · {data.assistants} assistant · {data.tools} tool
+        </Field>
+        <Field name="they add">{formatInt(data.tokens)} tokens (est.)</Field>
+        <Field name="model sees from the last">{contextTokens === null ? "—" : formatInt(contextTokens)} tokens (est.)</Field>
+        <Field name="first">
+          <EntryLink id={data.firstId} />
+        </Field>
+      </dl>
+      <p className="bz-muted">{data.preview}</p>
+      <div className="bz-row">
+        <button type="button" onClick={() => toggleSegment(segKey)} data-testid="inspector-expand">
+          Expand in the tree
+        </button>
+        <button type="button" onClick={() => setView("transcript")}>
+          Read as a transcript
+        </button>
+      </div>
     </div>
   );
 }

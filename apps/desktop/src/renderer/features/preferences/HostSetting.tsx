@@ -8,7 +8,7 @@ import { useState } from "react";
 import { hostSetting, hostSettingCommand, type SettingsState } from "@bonsai/ipc";
 import { api } from "../../lib/api";
 import { useBonsai } from "../../state/store";
-import { errorMessage } from "../store";
+import { errorMessage } from "../../lib/api";
 import { formatField, getField, type FieldSpec } from "./fields";
 
 function HostValue({ id, spec, state }: { id: string; spec: FieldSpec; state: SettingsState }) {

@@ -7,7 +7,7 @@
 import { useEffect, useState } from "react";
 import type { SettingsState } from "@bonsai/ipc";
 import { api } from "../../lib/api";
-import { errorMessage, useExplorer } from "../store";
+import { errorMessage } from "../../lib/api";
 import { useBonsai } from "../../state/store";
 import { defaultOf, FIELDS, formatField, getField, parseField, patchFor } from "./fields";
 // issue 14: the what-if replay of compaction settings (features/whatif)
@@ -177,10 +177,10 @@ function ApiKey({ state }: { state: SettingsState }) {
 }
 
 export function Preferences() {
-  const open = useExplorer((s) => s.prefsOpen);
+  const open = useBonsai((s) => s.prefsOpen);
   const state = useBonsai((s) => s.settingsState);
   const loadSettings = useBonsai((s) => s.loadSettings);
-  const setState = useExplorer((s) => s.setState);
+  const setState = useBonsai((s) => s.setUi);
   useEffect(() => {
     if (open) void loadSettings();
   }, [open, loadSettings]);

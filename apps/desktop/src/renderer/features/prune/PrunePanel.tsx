@@ -3,19 +3,19 @@
  * restore pruned outputs (Bonsai keeps the originals).
  */
 import { useCallback, useEffect, useMemo } from "react";
-import { api } from "../../lib/api";
-import { errorMessage, useExplorer } from "../store";
-import { formatInt } from "../tree/format";
+import { api, failureSentence } from "../../lib/api";
+import { useBonsai } from "../../state/store";
+import { formatBytes, formatInt } from "../tree/format";
 import { ReadOnlyAction, useReadOnly } from "../foreign/ReadOnly";
 
 export function PrunePanel() {
-  const sessionId = useExplorer((s) => s.sessionId);
-  const leafId = useExplorer((s) => s.skeleton?.leafId ?? null);
-  const skeleton = useExplorer((s) => s.skeleton);
-  const plan = useExplorer((s) => s.prunePlan);
-  const setState = useExplorer((s) => s.setState);
-  const notify = useExplorer((s) => s.notify);
-  const reveal = useExplorer((s) => s.reveal);
+  const sessionId = useBonsai((s) => s.openSessionId);
+  const leafId = useBonsai((s) => s.skeleton?.leafId ?? null);
+  const skeleton = useBonsai((s) => s.skeleton);
+  const plan = useBonsai((s) => s.prunePlan);
+  const setState = useBonsai((s) => s.setWork);
+  const notifyAll = useBonsai((s) => s.notify);
+  const reveal = useBonsai((s) => s.reveal);
   const readOnly = useReadOnly() !== null;
 
   const pruned = useMemo(() => (skeleton?.nodes ?? []).filter((n) => n.pruned), [skeleton]);
@@ -25,9 +25,9 @@ export function PrunePanel() {
     try {
       setState({ prunePlan: await api().planPrune({ sessionId, leafId }) });
     } catch (err) {
-      notify("error", `Could not plan pruning: ${errorMessage(err)}`);
+      notifyAll("error", failureSentence(err, "pruning cannot be planned"), sessionId);
     }
-  }, [sessionId, leafId, setState, notify]);
+  }, [sessionId, leafId, setState, notifyAll]);
 
   useEffect(() => {
     void refresh();
@@ -37,10 +37,14 @@ export function PrunePanel() {
     if (!sessionId) return;
     try {
       const r = await api().applyPrune({ sessionId, leafId });
-      notify("info", `Pruned ${r.prunedEntryIds.length} tool output(s), ${formatInt(r.tokensSaved)} tokens saved.`);
-      await useExplorer.getState().reloadSkeleton();
+      notifyAll(
+        "info",
+        `Pruned ${r.prunedEntryIds.length} tool output${r.prunedEntryIds.length === 1 ? "" : "s"}: the model sees ${formatInt(r.contextTokensBefore)} → ${formatInt(r.contextTokensAfter)} tokens; ${formatBytes(r.bytesHidden)} of stored output hidden (kept by Bonsai).`,
+        sessionId,
+      );
+      await useBonsai.getState().reloadSkeleton();
     } catch (err) {
-      notify("error", `Pruning failed: ${errorMessage(err)}`);
+      notifyAll("error", failureSentence(err, "nothing was pruned"), sessionId);
     }
   };
 
@@ -48,10 +52,10 @@ export function PrunePanel() {
     if (!sessionId) return;
     try {
       const r = await api().restorePruned(entryIds ? { sessionId, entryIds } : { sessionId });
-      notify("info", `Restored ${r.restoredEntryIds.length} tool output(s).`);
-      await useExplorer.getState().reloadSkeleton();
+      notifyAll("info", `Restored ${r.restoredEntryIds.length} tool output${r.restoredEntryIds.length === 1 ? "" : "s"}.`, sessionId);
+      await useBonsai.getState().reloadSkeleton();
     } catch (err) {
-      notify("error", `Restore failed: ${errorMessage(err)}`);
+      notifyAll("error", failureSentence(err, "nothing was restored"), sessionId);
     }
   };
 
@@ -67,9 +71,21 @@ export function PrunePanel() {
         plan.items.length > 0 ? (
           <>
             <div data-testid="prune-summary">
-              Would replace <strong data-testid="prune-count">{plan.items.length}</strong> tool output(s), saving{" "}
-              <strong data-testid="prune-saved">{formatInt(plan.tokensSaved)}</strong> tokens.
+              Would replace <strong data-testid="prune-count">{plan.items.length}</strong> tool output{plan.items.length === 1 ? "" : "s"} by a notice.
             </div>
+            <dl className="bz-fields" data-testid="prune-figures">
+              <dt>the model sees</dt>
+              <dd>
+                <strong data-testid="prune-context-before">{formatInt(plan.contextTokensBefore)}</strong> →{" "}
+                <strong data-testid="prune-context-after">{formatInt(plan.contextTokensAfter)}</strong> tokens (est.)
+                {plan.contextTokensBefore === plan.contextTokensAfter ? " — these outputs were already summarized away" : ""}
+              </dd>
+              <dt>stored output hidden</dt>
+              <dd>
+                <strong data-testid="prune-bytes">{formatBytes(plan.bytesHidden)}</strong> ({formatInt(plan.tokensSaved)} tokens of output, wherever it is on the path;{" "}
+                <span data-testid="prune-saved">{formatInt(plan.tokensSaved)}</span> is the spec's saving figure)
+              </dd>
+            </dl>
             <ol className="bz-msgs bz-scroll">
               {plan.items.map((it) => (
                 <li key={it.entryId} className="bz-msg" data-testid="prune-item" onClick={() => reveal(it.entryId, "prune")}>
@@ -80,7 +96,7 @@ export function PrunePanel() {
               ))}
             </ol>
             <button type="button" onClick={() => void apply()} disabled={readOnly} data-testid="prune-apply">
-              Prune {plan.items.length} output(s)
+              Prune {plan.items.length} output{plan.items.length === 1 ? "" : "s"}
             </button>
           </>
         ) : (

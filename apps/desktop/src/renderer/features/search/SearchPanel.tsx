@@ -1,21 +1,21 @@
 /** Search across all sessions (FTS on the main side); choosing a hit opens its session and reveals the entry. */
 import { useEffect, useRef, useState } from "react";
-import { api } from "../../lib/api";
-import { errorMessage, useExplorer } from "../store";
+import { api, errorMessage } from "../../lib/api";
+import { useBonsai } from "../../state/store";
 import { formatTime } from "../tree/format";
 import { snippetParts } from "./snippet";
 
 export function SearchPanel() {
-  const open = useExplorer((s) => s.searchOpen);
+  const open = useBonsai((s) => s.searchOpen);
   if (!open) return null;
   return <Search />;
 }
 
 function Search() {
-  const hits = useExplorer((s) => s.searchHits);
-  const error = useExplorer((s) => s.searchError);
-  const setState = useExplorer((s) => s.setState);
-  const jumpTo = useExplorer((s) => s.jumpTo);
+  const hits = useBonsai((s) => s.searchHits);
+  const error = useBonsai((s) => s.searchError);
+  const setState = useBonsai((s) => s.setUi);
+  const jumpTo = useBonsai((s) => s.jumpTo);
   const [query, setQuery] = useState("");
   const [busy, setBusy] = useState(false);
   /** the query the shown hits answer (the input may have changed since) */
@@ -43,6 +43,8 @@ function Search() {
     const hit = hits[i];
     if (!hit) return;
     close();
+    // a hit opens in the reading view, at its message (its node is selected in the tree too)
+    useBonsai.getState().setView("transcript");
     jumpTo(hit.sessionId, hit.entryId);
   };
 

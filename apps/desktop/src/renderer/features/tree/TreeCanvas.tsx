@@ -1,42 +1,41 @@
 /**
- * The session tree in React Flow: nodes and edges come ready-made from the store (toFlow ran in
- * an action); this component only draws them, forwards clicks and serves focus requests.
+ * The session tree in React Flow: nodes and edges come ready-made from the store (toFlow ran in an
+ * action); this component draws them, forwards clicks and serves focus requests.
+ *
+ * Semantic zoom: below OVERVIEW_ZOOM React Flow draws no nodes at all and the OverviewLayer paints
+ * the whole tree on one canvas (bars, compaction bands, branch points, leaves), so a fitted
+ * 100,000-entry session shows its shape with a handful of DOM elements. Above it, nodes are
+ * readable cards; brackets beside the active path's column show what the latest compaction
+ * summarized and kept, and the Compact panel's plan shades the range it would summarize.
  *
  * Opening a session mounts a fresh React Flow already looking where the open's focus request
- * points (the leaf, or the whole tree when it is small): the first frame draws the right nodes,
- * with no pass over the origin's nodes and no animated move.
+ * points (the leaf, or the whole tree when it is small): the first frame draws the right nodes.
  */
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
-import { Background, BackgroundVariant, Controls, MiniMap, ReactFlow, ReactFlowProvider, useReactFlow, useStoreApi } from "@xyflow/react";
-import type { Node, NodeMouseHandler } from "@xyflow/react";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type MouseEvent as ReactMouseEvent } from "react";
+import { Background, BackgroundVariant, Controls, ReactFlow, ReactFlowProvider, useReactFlow, useStore, useStoreApi, ViewportPortal } from "@xyflow/react";
+import type { Edge, NodeMouseHandler } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
-import { useExplorer } from "../store";
-import { edgeTypes } from "./edges";
-import type { FlowGraph, FlowNode } from "./layout";
+import { useBonsai } from "../../state/store";
+import { NODE_W, type FlowGraph, type FlowNode } from "./layout";
+import { Minimap } from "./Minimap";
 import { nodeTypes } from "./nodes";
+import { OverviewLayer } from "./OverviewLayer";
+import { hitTest, OVERVIEW_ZOOM, overviewGeometry, pathRanges, rowBottom, rowsOf, rowTop } from "./overview";
 import { centerViewport, fitViewport, focusViewport, focusZoom, type CanvasSize } from "./viewport";
 
-const REGION_COLORS: Record<string, string> = {
-  off: "#9aa3ad",
-  summarized: "#c9b8a6",
-  kept: "#4caf7a",
-  compaction: "#d08a1e",
-  live: "#3b82f6",
-};
-
-function minimapColor(node: Node): string {
-  const region = (node.data as { region?: string }).region ?? "off";
-  return REGION_COLORS[region] ?? "#999";
-}
+export const MIN_ZOOM = 0.0005;
+const MAX_ZOOM = 2;
+const NO_NODES: FlowNode[] = [];
+const NO_EDGES: Edge[] = [];
 
 /** Serves focus requests made after the canvas mounted (the one it mounted with is already shown). */
 function FocusController({ served }: { served: number }) {
-  const focus = useExplorer((s) => s.focus);
+  const focus = useBonsai((s) => s.focus);
   const flow = useReactFlow();
   const flowStore = useStoreApi();
   useEffect(() => {
     if (!focus || focus.seq === served) return;
-    const { graph } = useExplorer.getState();
+    const { graph } = useBonsai.getState();
     if (!graph) return;
     // wait a frame: a relayout that came with the request must reach React Flow first
     const raf = requestAnimationFrame(() => {
@@ -54,6 +53,47 @@ function FocusController({ served }: { served: number }) {
   return null;
 }
 
+/** Brackets in the gutter left of the active path's column: summarized (not sent) and kept. */
+function PathBrackets({ graph }: { graph: FlowGraph }) {
+  const ranges = useMemo(() => pathRanges(graph), [graph]);
+  const bracket = (range: [number, number], kind: "summarized" | "kept", text: string) => (
+    <div
+      key={kind}
+      className={`bz-bracket bz-bracket-${kind}`}
+      data-testid={`bracket-${kind}`}
+      style={{ transform: `translate(-44px, ${rowTop(range[0])}px)`, height: rowBottom(range[1]) - rowTop(range[0]) }}
+    >
+      <span className="bz-bracket-text">{text}</span>
+    </div>
+  );
+  return (
+    <ViewportPortal>
+      {ranges.summarized ? bracket(ranges.summarized, "summarized", "summarized · not sent") : null}
+      {ranges.kept ? bracket(ranges.kept, "kept", "kept · sent") : null}
+    </ViewportPortal>
+  );
+}
+
+/** The Compact panel's plan: the range a compaction at the leaf would summarize, shaded. */
+function PlanShade({ graph }: { graph: FlowGraph }) {
+  const plan = useBonsai((s) => (s.panel === "compact" && s.plan?.possible ? s.plan : null));
+  const dry = useBonsai((s) => s.dryRun !== null);
+  const index = useBonsai((s) => s.index);
+  const rows = useMemo(() => (plan && index ? rowsOf(graph, index, [...plan.summarizedEntryIds, ...plan.turnPrefixEntryIds]) : null), [plan, index, graph]);
+  if (!rows) return null;
+  return (
+    <ViewportPortal>
+      <div
+        className="bz-plan-shade"
+        data-testid="plan-shade"
+        style={{ transform: `translate(-20px, ${rowTop(rows[0]) - 10}px)`, width: NODE_W + 40, height: rowBottom(rows[1]) - rowTop(rows[0]) + 20 }}
+      >
+        <span className="bz-plan-shade-text">{dry ? "the dry run summarizes this" : "a compaction would summarize this"}</span>
+      </div>
+    </ViewportPortal>
+  );
+}
+
 interface CanvasProps {
   dark: boolean;
   graph: FlowGraph;
@@ -61,9 +101,27 @@ interface CanvasProps {
 }
 
 function Canvas({ dark, graph, size }: CanvasProps) {
-  const select = useExplorer((s) => s.select);
-  const toggleSegment = useExplorer((s) => s.toggleSegment);
-  const setState = useExplorer((s) => s.setState);
+  const select = useBonsai((s) => s.select);
+  const toggleSegment = useBonsai((s) => s.toggleSegment);
+  const setWork = useBonsai((s) => s.setWork);
+  const overview = useStore((s) => s.transform[2] < OVERVIEW_ZOOM);
+  const flowStore = useStoreApi();
+  const requestFocus = useBonsai((s) => s.requestFocus);
+  // the overview has no React Flow nodes: a click picks the bar under the pointer (a double click zooms to it)
+  const onPaneClick = useCallback(
+    (event: ReactMouseEvent) => {
+      if (!overview) return;
+      const { transform, domNode } = flowStore.getState();
+      const rect = domNode?.getBoundingClientRect();
+      if (!rect) return;
+      const v = hitTest(graph, overviewGeometry({ x: transform[0], y: transform[1], zoom: transform[2] }), event.clientX - rect.left, event.clientY - rect.top);
+      const node = v >= 0 ? graph.nodes[v] : undefined;
+      if (!node) return;
+      select(node.id, node.type === "entry" ? "inspect" : undefined);
+      if (event.detail >= 2) requestFocus(node.id);
+    },
+    [overview, flowStore, graph, select, requestFocus],
+  );
 
   const onNodeClick = useCallback<NodeMouseHandler<FlowNode>>(
     (_event, node) => {
@@ -74,23 +132,22 @@ function Canvas({ dark, graph, size }: CanvasProps) {
   );
   const onNodeDoubleClick = useCallback<NodeMouseHandler<FlowNode>>(
     (_event, node) => {
-      if (node.type === "entry") setState({ switchTarget: node.id });
+      if (node.type === "entry") setWork({ switchTarget: node.id });
     },
-    [setState],
+    [setWork],
   );
 
   // read once: React Flow takes its default viewport when it mounts (one mount per session), and
   // the focus request pending then (the open's) is what that viewport shows
   const [start] = useState(() => {
-    const focus = useExplorer.getState().focus;
+    const focus = useBonsai.getState().focus;
     return { seq: focus?.seq ?? -1, viewport: focusViewport(graph, focus?.target ?? "fit", size, MIN_ZOOM) };
   });
   return (
     <ReactFlow<FlowNode>
-      nodes={graph.nodes}
-      edges={graph.edges}
+      nodes={overview ? NO_NODES : graph.nodes}
+      edges={overview ? NO_EDGES : graph.edges}
       nodeTypes={nodeTypes}
-      edgeTypes={edgeTypes}
       defaultViewport={start.viewport}
       onlyRenderVisibleElements
       nodesDraggable={false}
@@ -100,6 +157,7 @@ function Canvas({ dark, graph, size }: CanvasProps) {
       edgesFocusable={false}
       onNodeClick={onNodeClick}
       onNodeDoubleClick={onNodeDoubleClick}
+      onPaneClick={onPaneClick}
       minZoom={MIN_ZOOM}
       maxZoom={MAX_ZOOM}
       colorMode={dark ? "dark" : "light"}
@@ -109,21 +167,35 @@ function Canvas({ dark, graph, size }: CanvasProps) {
       selectionKeyCode={null}
       multiSelectionKeyCode={null}
       disableKeyboardA11y
+      data-overview={overview ? "true" : "false"}
     >
-      <Background variant={BackgroundVariant.Dots} gap={24} size={1} />
-      <MiniMap pannable zoomable nodeColor={minimapColor} nodeStrokeWidth={0} data-testid="tree-minimap" />
-      <Controls showInteractive={false} />
+      {overview ? null : <Background variant={BackgroundVariant.Dots} gap={24} size={1} />}
+      {overview ? <OverviewLayer graph={graph} dark={dark} /> : <PathBrackets graph={graph} />}
+      {overview ? null : <PlanShade graph={graph} />}
+      <Controls showInteractive={false} aria-label="Zoom" />
       <FocusController served={start.seq} />
     </ReactFlow>
   );
 }
 
-const MIN_ZOOM = 0.02;
-const MAX_ZOOM = 2;
+/** A person's words for the selected node, read by screen readers as the selection moves. */
+function SelectionStatus() {
+  const text = useBonsai((s) => {
+    const v = s.selectedId && s.graph ? s.graph.flowIndex.get(s.selectedId) : undefined;
+    const node = v === undefined ? undefined : s.graph?.nodes[v];
+    if (!node) return "";
+    return node.type === "segment" ? `${node.data.count} entries: ${node.data.preview}` : `${node.data.kind} ${node.id}: ${node.data.preview}`;
+  });
+  return (
+    <div className="bz-sr-only" role="status" aria-live="polite" data-testid="tree-selection-status">
+      {text}
+    </div>
+  );
+}
 
 export function TreeCanvas({ dark }: { dark: boolean }) {
-  const sessionId = useExplorer((s) => s.sessionId);
-  const graph = useExplorer((s) => s.graph);
+  const sessionId = useBonsai((s) => s.openSessionId);
+  const graph = useBonsai((s) => s.graph);
   const box = useRef<HTMLDivElement>(null);
   const [size, setSize] = useState<CanvasSize | null>(null);
   // the canvas's size, known before React Flow mounts (its first viewport depends on it)
@@ -141,13 +213,27 @@ export function TreeCanvas({ dark }: { dark: boolean }) {
     if (sessionId) box.current?.focus({ preventScroll: true });
   }, [sessionId]);
   return (
-    <div className="bz-canvas" data-testid="tree-canvas" ref={box} tabIndex={0} aria-label="Session tree: arrows move, Enter inspects, S switches branch, C compacts">
-      {graph && size ? (
-        // a new session mounts a new React Flow, so it starts at that session's own viewport
-        <ReactFlowProvider key={sessionId}>
-          <Canvas dark={dark} graph={graph} size={size} />
-        </ReactFlowProvider>
-      ) : null}
-    </div>
+    // a new session mounts a new React Flow, so it starts at that session's own viewport
+    <ReactFlowProvider key={sessionId}>
+      <div className="bz-canvas-row">
+        <div
+          className="bz-canvas"
+          data-testid="tree-canvas"
+          ref={box}
+          tabIndex={0}
+          role="group"
+          aria-roledescription="session tree"
+          aria-label="Session tree: arrow keys move the selection, Enter inspects or expands, ? lists every key"
+          onMouseDown={(e) => {
+            // a click in the tree makes it the place the arrow keys act on
+            if (e.target instanceof HTMLElement && !e.target.closest("button")) box.current?.focus({ preventScroll: true });
+          }}
+        >
+          {graph && size ? <Canvas dark={dark} graph={graph} size={size} /> : null}
+          <SelectionStatus />
+        </div>
+        {graph ? <Minimap graph={graph} /> : null}
+      </div>
+    </ReactFlowProvider>
   );
 }

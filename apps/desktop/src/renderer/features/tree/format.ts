@@ -9,6 +9,13 @@ export function formatTokens(n: number): string {
   return n < 1000 ? String(Math.round(n)) : compact.format(n);
 }
 
+/** 1536 -> "1.5 KB", 3_500_000 -> "3.5 MB" */
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${Math.round(n)} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  return `${(n / (1024 * 1024)).toFixed(1)} MB`;
+}
+
 /** 150000 -> "150,000" */
 export function formatInt(n: number): string {
   return full.format(Math.round(n));

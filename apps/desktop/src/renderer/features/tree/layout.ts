@@ -5,34 +5,40 @@
  * Linear runs of ordinary entries collapse into segment nodes (at most SEGMENT_CHUNK entries
  * each, so expanding one never puts more than that many nodes on the canvas). Entries that
  * matter stay individual: branch points, tree leaves, the active leaf, compactions and their
- * firstKeptEntryId targets, branch summaries and their fromId targets, labelled entries. Layout: d3-hierarchy's tidy tree,
- * root at the top.
+ * firstKeptEntryId targets, branch summaries and their fromId targets, labelled entries.
+ *
+ * Layout: lanes, as a git graph draws them. Each node sits on the row of its depth; a parent's
+ * main child (the one on the active path, else the one with the deepest subtree) continues in the
+ * parent's lane, so the active path is one straight column (lane 0); every other child starts a
+ * lane to the right, the leftmost one free for the rows its chain needs. A 100,000-entry session
+ * is then a trunk with short side lanes, not a diagonal drift.
  */
 import { Position } from "@xyflow/react";
 import type { Edge, Node, NodeHandle } from "@xyflow/react";
-import { hierarchy, tree as tidyTree } from "d3-hierarchy";
 import type { SkeletonNode } from "@bonsai/core";
 import { activePath, childCount, kindOf, Region, REGION_NAMES } from "./model";
 import type { ActivePath, NodeKind, RegionName, TreeIndex } from "./model";
 
-export const NODE_W = 248;
-export const NODE_H = 72;
-const COL_W = NODE_W + 36;
-const ROW_H = NODE_H + 40;
+export const NODE_W = 264;
+export const NODE_H = 90;
+export const COL_W = NODE_W + 56;
+export const ROW_H = NODE_H + 30;
 /** side of a handle box (React Flow's stylesheet: 6 px, border included) */
 const HANDLE = 6;
 
 /**
- * Where every node's handles sit (nodes.tsx renders the same six, hidden). Given to React Flow
+ * Where every node's handles sit (nodes.tsx renders the same five, hidden). Given to React Flow
  * with the node's size, so it never measures a node or its handles in the DOM before drawing edges.
+ * Tree edges go bottom -> top; a compaction's link to its first kept entry runs in the gutter left
+ * of the column (left -> left), a branch summary's link to the branch it summarized leaves on the
+ * right and arrives on the left.
  */
 export const NODE_HANDLES: NodeHandle[] = [
   { id: null, type: "target", position: Position.Top, x: NODE_W / 2 - HANDLE / 2, y: -HANDLE / 2, width: HANDLE, height: HANDLE },
   { id: null, type: "source", position: Position.Bottom, x: NODE_W / 2 - HANDLE / 2, y: NODE_H - HANDLE / 2, width: HANDLE, height: HANDLE },
-  { id: "kept-out", type: "source", position: Position.Right, x: NODE_W - HANDLE / 2, y: NODE_H / 2 - HANDLE / 2, width: HANDLE, height: HANDLE },
-  { id: "kept-in", type: "target", position: Position.Right, x: NODE_W - HANDLE / 2, y: NODE_H / 2 - HANDLE / 2, width: HANDLE, height: HANDLE },
-  { id: "from-out", type: "source", position: Position.Left, x: -HANDLE / 2, y: NODE_H / 2 - HANDLE / 2, width: HANDLE, height: HANDLE },
-  { id: "from-in", type: "target", position: Position.Left, x: -HANDLE / 2, y: NODE_H / 2 - HANDLE / 2, width: HANDLE, height: HANDLE },
+  { id: "side-out", type: "source", position: Position.Left, x: -HANDLE / 2, y: NODE_H / 2 - HANDLE / 2, width: HANDLE, height: HANDLE },
+  { id: "side-in", type: "target", position: Position.Left, x: -HANDLE / 2, y: NODE_H / 2 - HANDLE / 2, width: HANDLE, height: HANDLE },
+  { id: "from-out", type: "source", position: Position.Right, x: NODE_W - HANDLE / 2, y: NODE_H / 2 - HANDLE / 2, width: HANDLE, height: HANDLE },
 ];
 
 const MEASURED = { width: NODE_W, height: NODE_H };
@@ -101,6 +107,9 @@ export interface FlowGraph {
   flowChildren: number[][];
   /** id -> index into nodes */
   flowIndex: Map<string, number>;
+  /** flow node index -> lane (column, 0 = the active path's) and row (depth) */
+  lane: Int32Array;
+  row: Int32Array;
 }
 
 export interface FlowOptions {
@@ -193,30 +202,68 @@ function visualTree(t: TreeIndex, active: ActivePath, expanded: ReadonlySet<stri
   return vnodes;
 }
 
-interface Datum {
-  v: number;
-  children: Datum[];
+/**
+ * Lane and row of every vnode (see the header): rows are depths; each chain (a root or a child that
+ * is not its parent's main child, followed down through main children) takes the leftmost lane
+ * right of its parent's whose last row is above the chain's first. Chains are placed in the order
+ * of their first row, so short side branches share lanes.
+ */
+function lanes(vnodes: readonly VNode[], onPath: (v: number) => boolean): { lane: Int32Array; row: Int32Array } {
+  const n = vnodes.length;
+  const row = new Int32Array(n);
+  const lane = new Int32Array(n).fill(-1);
+  // vnodes come in DFS pre-order: parents before children
+  for (let v = 0; v < n; v++) {
+    const p = (vnodes[v] as VNode).parent;
+    row[v] = p >= 0 ? (row[p] as number) + 1 : 0;
+  }
+  const height = new Int32Array(n);
+  for (let v = n - 1; v >= 0; v--) {
+    const p = (vnodes[v] as VNode).parent;
+    if (p >= 0 && (height[v] as number) + 1 > (height[p] as number)) height[p] = (height[v] as number) + 1;
+  }
+  const main = new Int32Array(n).fill(-1);
+  for (let v = 0; v < n; v++) {
+    const kids = (vnodes[v] as VNode).children;
+    if (kids.length === 0) continue;
+    let pick = kids.find(onPath);
+    if (pick === undefined) {
+      pick = kids[0] as number;
+      for (const k of kids) if ((height[k] as number) > (height[pick] as number)) pick = k;
+    }
+    main[v] = pick;
+  }
+  const starts: number[] = [];
+  for (let v = 0; v < n; v++) {
+    const p = (vnodes[v] as VNode).parent;
+    if (p < 0 || main[p] !== v) starts.push(v);
+  }
+  starts.sort((a, b) => (row[a] as number) - (row[b] as number) || a - b);
+  const laneEnd: number[] = [];
+  for (const start of starts) {
+    const p = (vnodes[start] as VNode).parent;
+    let l = p >= 0 ? (lane[p] as number) + 1 : 0;
+    while (l < laneEnd.length && (laneEnd[l] as number) >= (row[start] as number)) l++;
+    let v = start;
+    for (;;) {
+      lane[v] = l;
+      laneEnd[l] = row[v] as number;
+      if ((main[v] as number) < 0) break;
+      v = main[v] as number;
+    }
+  }
+  return { lane, row };
 }
 
-/** Tidy-tree positions (top-left corner) for every vnode. */
-function place(vnodes: VNode[]): Float64Array {
+/** Top-left corner of every vnode: x from its lane, y from its row. */
+function place(vnodes: readonly VNode[], onPath: (v: number) => boolean): { pos: Float64Array; lane: Int32Array; row: Int32Array } {
+  const { lane, row } = lanes(vnodes, onPath);
   const pos = new Float64Array(vnodes.length * 2);
-  if (vnodes.length === 0) return pos;
-  const datums: Datum[] = vnodes.map((_, v) => ({ v, children: [] }));
-  const root: Datum = { v: -1, children: [] };
   for (let v = 0; v < vnodes.length; v++) {
-    const p = (vnodes[v] as VNode).parent;
-    (p >= 0 ? (datums[p] as Datum) : root).children.push(datums[v] as Datum);
+    pos[v * 2] = (lane[v] as number) * COL_W;
+    pos[v * 2 + 1] = (row[v] as number) * ROW_H;
   }
-  const h = hierarchy<Datum>(root, (d) => (d.children.length > 0 ? d.children : null));
-  tidyTree<Datum>().nodeSize([COL_W, ROW_H]).separation((a, b) => (a.parent === b.parent ? 1 : 1.25))(h);
-  h.each((node) => {
-    const v = node.data.v;
-    if (v < 0) return;
-    pos[v * 2] = (node.x ?? 0) - NODE_W / 2;
-    pos[v * 2 + 1] = (node.depth - 1) * ROW_H;
-  });
-  return pos;
+  return { pos, lane, row };
 }
 
 function entryData(t: TreeIndex, active: ActivePath, i: number, keptTargets: Set<string>): EntryNodeData {
@@ -286,7 +333,7 @@ function segmentData(t: TreeIndex, active: ActivePath, members: number[], key: s
 export function toFlow(t: TreeIndex, options: FlowOptions): FlowGraph {
   const active = activePath(t, options.leafId);
   const vnodes = visualTree(t, active, options.expanded ?? new Set(), options.minRun ?? MIN_RUN, options.chunk ?? SEGMENT_CHUNK);
-  const pos = place(vnodes);
+  const { pos, lane, row } = place(vnodes, (v) => active.region[(vnodes[v] as VNode).members[0] as number] !== Region.Off);
   const keptTargets = new Set<string>();
   for (const n of t.nodes) if (n.type === "compaction" && n.firstKeptEntryId !== undefined) keptTargets.add(n.firstKeptEntryId);
 
@@ -342,15 +389,13 @@ export function toFlow(t: TreeIndex, options: FlowOptions): FlowGraph {
       id: `${kind}:${n.id}`,
       source: (nodes[sv] as FlowNode).id,
       target: (nodes[tv] as FlowNode).id,
-      sourceHandle: kind === "kept" ? "kept-out" : "from-out",
-      targetHandle: kind === "kept" ? "kept-in" : "from-in",
-      type: "link",
+      sourceHandle: kind === "kept" ? "side-out" : "from-out",
+      targetHandle: "side-in",
       className: `edge-${kind}${latest ? " edge-kept-active" : ""}`,
-      data: { text: kind === "kept" ? "kept from" : "from" },
       zIndex: 2,
     });
   }
-  return { nodes, edges, active, flowOf, flowParent, flowChildren, flowIndex };
+  return { nodes, edges, active, flowOf, flowParent, flowChildren, flowIndex, lane, row };
 }
 
 /** The key of the collapsed segment holding an entry, if it is hidden in one. */

@@ -1,13 +1,15 @@
 /**
- * Node components of the tree. Defined at module scope and memoized: React Flow re-renders
- * only the nodes whose props changed, and with onlyRenderVisibleElements only those on screen.
+ * Node components of the tree. Defined at module scope and memoized: React Flow re-renders only
+ * the nodes whose props changed, and with onlyRenderVisibleElements only those on screen.
+ * Each node has three rows: kind and tokens, a two-line preview, and its chips in a row of their own.
  */
 import { memo } from "react";
 import { Handle, Position } from "@xyflow/react";
 import type { NodeProps, NodeTypes } from "@xyflow/react";
-import { useExplorer } from "../store";
+import { useBonsai } from "../../state/store";
 // issue 14: amnesia score on compaction nodes, and the entries of a picked finding
 import { AmnesiaBadge, useAmnesiaHit } from "../amnesia/AmnesiaBadge";
+import { contextTokensAt } from "./context-tokens";
 import { formatTokens, nodeTitle, summaryPreview } from "./format";
 import type { EntryFlowNode, SegmentFlowNode } from "./layout";
 
@@ -18,16 +20,17 @@ function Handles() {
     <>
       <Handle type="target" position={Position.Top} style={hidden} isConnectable={false} />
       <Handle type="source" position={Position.Bottom} style={hidden} isConnectable={false} />
-      <Handle id="kept-out" type="source" position={Position.Right} style={hidden} isConnectable={false} />
-      <Handle id="kept-in" type="target" position={Position.Right} style={hidden} isConnectable={false} />
-      <Handle id="from-out" type="source" position={Position.Left} style={hidden} isConnectable={false} />
-      <Handle id="from-in" type="target" position={Position.Left} style={hidden} isConnectable={false} />
+      <Handle id="side-out" type="source" position={Position.Left} style={hidden} isConnectable={false} />
+      <Handle id="side-in" type="target" position={Position.Left} style={hidden} isConnectable={false} />
+      <Handle id="from-out" type="source" position={Position.Right} style={hidden} isConnectable={false} />
     </>
   );
 }
 
 function EntryNodeView({ id, data }: NodeProps<EntryFlowNode>) {
-  const selected = useExplorer((s) => s.selectedId === id);
+  const selected = useBonsai((s) => s.selectedId === id);
+  // a compaction shows what the model sees from it: the figure every panel shows for this node
+  const after = useBonsai((s) => (data.kind === "compaction" && data.type === "compaction" ? contextTokensAt(s.index, id) : null));
   const amnesiaHit = useAmnesiaHit(data.entryId);
   const cls = [
     amnesiaHit ? "bz-amnesia-hit" : "",
@@ -40,6 +43,13 @@ function EntryNodeView({ id, data }: NodeProps<EntryFlowNode>) {
     data.children > 1 ? "bz-branch-point" : "",
     data.keptTarget ? "bz-kept-target" : "",
   ].join(" ");
+  const tokens =
+    data.kind === "meta"
+      ? ""
+      : after !== null
+        ? `${data.tokensBefore !== undefined ? `${formatTokens(data.tokensBefore)} → ` : ""}${formatTokens(after)} tok`
+        : `${formatTokens(data.tokens)} tok`;
+  const preview = data.kind === "compaction" || data.kind === "branchSummary" ? summaryPreview(data.preview) : data.preview;
   return (
     <div
       className={cls}
@@ -54,42 +64,37 @@ function EntryNodeView({ id, data }: NodeProps<EntryFlowNode>) {
       <Handles />
       <div className="bz-node-head">
         <span className="bz-node-title">{nodeTitle(data)}</span>
-        {data.thinking ? <span className="bz-badge" title="has thinking">thinking</span> : null}
-        {data.pruned ? <span className="bz-badge bz-badge-pruned" data-testid="badge-pruned">pruned</span> : null}
-        {data.kind === "compaction" ? <AmnesiaBadge entryId={data.entryId} /> : null}
-        <span className="bz-node-tokens">{data.kind === "meta" ? "" : `${formatTokens(data.tokens)} tok`}</span>
+        <span className="bz-node-tokens" data-testid={after !== null ? "compaction-tokens-before" : undefined}>
+          {tokens}
+        </span>
       </div>
-      {data.kind === "compaction" ? (
-        <div className="bz-node-body">
-          <div className="bz-node-preview">{summaryPreview(data.preview)}</div>
-          <div className="bz-node-sub" data-testid="compaction-tokens-before">
-            {data.tokensBefore !== undefined ? `${formatTokens(data.tokensBefore)} tokens before` : ""}
-            {data.fromExtension ? " · hook" : data.offline ? " · offline" : ""}
-          </div>
-        </div>
-      ) : data.kind === "branchSummary" ? (
-        <div className="bz-node-body">
-          <div className="bz-node-preview">{summaryPreview(data.preview)}</div>
-          <div className="bz-node-sub">from {data.fromId ?? "?"}</div>
-        </div>
-      ) : (
-        <div className="bz-node-body">
-          <div className="bz-node-preview">{data.preview || "\u00a0"}</div>
-        </div>
-      )}
-      <div className="bz-node-flags">
-        {data.label !== undefined ? <span className="bz-label" data-testid="node-label">{data.label}</span> : null}
-        {data.keptTarget ? <span className="bz-flag bz-flag-kept">first kept</span> : null}
-        {data.children > 1 ? <span className="bz-flag">{data.children} branches</span> : null}
+      <div className="bz-node-preview">{preview || "\u00a0"}</div>
+      <div className="bz-node-chips">
         {data.isLeaf ? <span className="bz-flag bz-flag-leaf">leaf</span> : null}
+        {data.children > 1 ? <span className="bz-flag bz-flag-branch">{data.children} branches</span> : null}
+        {data.label !== undefined ? (
+          <span className="bz-label" data-testid="node-label">
+            {data.label}
+          </span>
+        ) : null}
+        {data.keptTarget ? <span className="bz-flag bz-flag-kept">first kept</span> : null}
         {data.region === "summarized" ? <span className="bz-flag bz-flag-notsent">not sent</span> : null}
+        {data.pruned ? (
+          <span className="bz-flag bz-flag-pruned" data-testid="badge-pruned">
+            pruned
+          </span>
+        ) : null}
+        {data.thinking ? <span className="bz-flag">thinking</span> : null}
+        {data.fromExtension ? <span className="bz-flag">hook</span> : data.offline ? <span className="bz-flag">offline</span> : null}
+        {data.kind === "compaction" ? <AmnesiaBadge entryId={data.entryId} /> : null}
+        {data.kind === "branchSummary" && data.fromId ? <span className="bz-flag">from {data.fromId}</span> : null}
       </div>
     </div>
   );
 }
 
 function SegmentNodeView({ id, data }: NodeProps<SegmentFlowNode>) {
-  const selected = useExplorer((s) => s.selectedId === id);
+  const selected = useBonsai((s) => s.selectedId === id);
   return (
     <div
       className={`bz-node bz-segment bz-region-${data.region} ${data.onPath ? "bz-on-path" : "bz-off-path"} ${selected ? "bz-selected" : ""}`}
@@ -97,22 +102,19 @@ function SegmentNodeView({ id, data }: NodeProps<SegmentFlowNode>) {
       data-region={data.region}
       data-onpath={data.onPath ? "true" : "false"}
       data-selected={selected ? "true" : undefined}
-      title="Click to expand these entries"
+      title="A run of entries: click to expand it (the Transcript tab reads it as a conversation)"
     >
       <Handles />
       <div className="bz-node-head">
-        <span className="bz-node-title">{data.count} entries</span>
+        <span className="bz-node-title">▸ {data.count} entries</span>
         <span className="bz-node-tokens">{formatTokens(data.tokens)} tok</span>
       </div>
-      <div className="bz-node-body">
-        <div className="bz-node-preview">{data.preview}</div>
-      </div>
-      <div className="bz-node-flags">
-        <span className="bz-flag">{data.users} user</span>
-        <span className="bz-flag">{data.assistants} assistant</span>
-        <span className="bz-flag">{data.tools} tool</span>
+      <div className="bz-node-preview">{data.preview}</div>
+      <div className="bz-node-chips">
+        <span className="bz-flag bz-flag-counts">
+          {data.users} user · {data.assistants} assistant · {data.tools} tool
+        </span>
         {data.region === "summarized" ? <span className="bz-flag bz-flag-notsent">not sent</span> : null}
-        <span className="bz-flag bz-flag-expand">expand ▸</span>
       </div>
     </div>
   );

@@ -29,15 +29,15 @@ describe("the viewport a canvas opens with", () => {
     expect(centerViewport(graph, "no-such-node", size, 1)).toBeNull();
   });
 
-  it("fits the whole tree inside the canvas, clear of the controls and the minimap", () => {
-    const vp = fitViewport(graph, size, 0.02);
+  it("fits the whole tree inside the canvas, clear of the legend, the controls and the brackets", () => {
+    const vp = fitViewport(graph, size, 0.0005);
     expect(vp.zoom).toBeLessThan(1);
     for (const node of graph.nodes) {
       const left = vp.x + node.position.x * vp.zoom;
       const top = vp.y + node.position.y * vp.zoom;
-      expect(left).toBeGreaterThanOrEqual(64 - 1);
-      expect(left + NODE_W * vp.zoom).toBeLessThanOrEqual(size.width - 232 + 1);
-      expect(top).toBeGreaterThanOrEqual(24 - 1);
+      expect(left).toBeGreaterThanOrEqual(80 - 1);
+      expect(left + NODE_W * vp.zoom).toBeLessThanOrEqual(size.width - 32 + 1);
+      expect(top).toBeGreaterThanOrEqual(40 - 1);
       expect(top + NODE_H * vp.zoom).toBeLessThanOrEqual(size.height - 24 + 1);
     }
   });

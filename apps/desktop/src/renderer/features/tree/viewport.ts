@@ -12,8 +12,8 @@ export interface CanvasSize {
   height: number;
 }
 
-/** keeps the fitted tree clear of the controls (bottom left) and the minimap (bottom right, 200 px) */
-const FIT_PADDING = { top: "24px", bottom: "24px", left: "64px", right: "232px" } as const;
+/** keeps the fitted tree clear of the legend (top left), the zoom controls (bottom left) and the brackets left of the column */
+export const FIT_PADDING = { top: "40px", bottom: "24px", left: "80px", right: "32px" } as const;
 
 /** zoom when centering on one node: at least this, so a node's text stays readable */
 const FOCUS_ZOOM = 0.8;
@@ -42,8 +42,20 @@ export function centerViewport(graph: FlowGraph, flowId: string, size: CanvasSiz
   return { x: size.width / 2 - cx * zoom, y: size.height / 2 - cy * zoom, zoom };
 }
 
-/** The viewport a new canvas opens with for a focus target ("fit" or a flow node id). */
+/** a fitted tree below this zoom is drawn as the overview (overview.ts's OVERVIEW_ZOOM) */
+const READABLE_ZOOM = 0.5;
+
+/**
+ * The viewport a new canvas opens with for a focus target: "fit", a flow node id, or "open" — the
+ * whole tree when it fits at a readable zoom, else the leaf (the session's active end).
+ */
 export function focusViewport(graph: FlowGraph, target: string, size: CanvasSize, minZoom: number): Viewport {
+  if (target === "open") {
+    const fitted = fitViewport(graph, size, minZoom);
+    const leaf = graph.active.leaf >= 0 ? graph.nodes[graph.flowOf[graph.active.leaf] as number]?.id : undefined;
+    if (fitted.zoom >= READABLE_ZOOM || leaf === undefined) return fitted;
+    return centerViewport(graph, leaf, size, focusZoom(START_ZOOM)) ?? fitted;
+  }
   if (target !== "fit") {
     const centered = centerViewport(graph, target, size, focusZoom(START_ZOOM));
     if (centered) return centered;

@@ -1,0 +1,125 @@
+/**
+ * The minimap: a column beside the tree (it never covers it), one shape per run of a lane, ticks
+ * at compactions, and the part of the tree in view. Click or drag to look elsewhere; it folds away
+ * (remembered).
+ */
+import { useEffect, useMemo, useRef } from "react";
+import { useReactFlow, useStore } from "@xyflow/react";
+import { useBonsai } from "../../state/store";
+import { COL_W, NODE_W, ROW_H, type FlowGraph, type FlowNode } from "./layout";
+import { cssColor } from "./css-color";
+import { runsOf } from "./overview";
+
+const WIDTH = 96;
+const PAD = 8;
+
+interface MapScale {
+  laneStep: number;
+  left: number;
+  rowScale: number;
+  rows: number;
+}
+
+function mapScale(graph: FlowGraph, height: number): MapScale {
+  let lanes = 1;
+  let rows = 1;
+  for (let v = 0; v < graph.nodes.length; v++) {
+    lanes = Math.max(lanes, (graph.lane[v] as number) + 1);
+    rows = Math.max(rows, (graph.row[v] as number) + 1);
+  }
+  const laneStep = Math.min(14, (WIDTH - 2 * PAD) / lanes);
+  // a narrow tree sits in the middle of the column
+  return { laneStep, left: Math.max(PAD, (WIDTH - laneStep * lanes) / 2), rowScale: (height - 2 * PAD) / rows, rows };
+}
+
+export function Minimap({ graph }: { graph: FlowGraph }) {
+  const open = useBonsai((s) => s.minimapOpen);
+  const setOpen = useBonsai((s) => s.setMinimapOpen);
+  return (
+    <div className={`bz-minimap${open ? "" : " bz-minimap-closed"}`} data-testid="tree-minimap">
+      <button type="button" className="bz-minimap-toggle" aria-expanded={open} onClick={() => setOpen(!open)} data-testid="minimap-toggle" title={open ? "Hide the map" : "Show the map of the whole tree"}>
+        {open ? "Map ▸" : "◂"}
+      </button>
+      {open ? <MapCanvas graph={graph} /> : null}
+    </div>
+  );
+}
+
+function MapCanvas({ graph }: { graph: FlowGraph }) {
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const box = useRef<HTMLDivElement>(null);
+  const flow = useReactFlow();
+  const transform = useStore((s) => s.transform);
+  const viewW = useStore((s) => s.width);
+  const viewH = useStore((s) => s.height);
+  const runs = useMemo(() => runsOf(graph), [graph]);
+  const height = useRef(0);
+
+  useEffect(() => {
+    const el = canvas.current;
+    const ctx = el?.getContext("2d");
+    const parent = box.current;
+    if (!el || !ctx || !parent) return;
+    const h = parent.clientHeight;
+    height.current = h;
+    const ratio = window.devicePixelRatio || 1;
+    el.width = Math.round(WIDTH * ratio);
+    el.height = Math.round(h * ratio);
+    el.style.height = `${h}px`;
+    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+    ctx.clearRect(0, 0, WIDTH, h);
+    const color = (name: string) => cssColor(el, name);
+    const s = mapScale(graph, h);
+    const x = (lane: number) => s.left + lane * s.laneStep;
+    const y = (row: number) => PAD + row * s.rowScale;
+    for (const run of runs) {
+      ctx.fillStyle = run.onPath ? color("--bz-path") : color("--muted");
+      ctx.globalAlpha = run.onPath ? 0.9 : 0.6;
+      ctx.fillRect(x(run.lane), y(run.rowStart), Math.max(2, s.laneStep * 0.6), Math.max(1.5, (run.rowEnd - run.rowStart + 1) * s.rowScale));
+    }
+    ctx.globalAlpha = 1;
+    ctx.fillStyle = color("--bz-compaction");
+    for (let v = 0; v < graph.nodes.length; v++) {
+      const n = graph.nodes[v] as FlowNode;
+      if (n.type === "entry" && n.data.type === "compaction") ctx.fillRect(x(graph.lane[v] as number) - 2, y(graph.row[v] as number), s.laneStep * 0.6 + 4, 2);
+    }
+    // the part in view
+    const [tx, ty, zoom] = transform;
+    const top = y(-ty / zoom / ROW_H);
+    const bottom = y((viewH - ty) / zoom / ROW_H);
+    const left = x(-tx / zoom / COL_W);
+    const right = x((viewW - tx) / zoom / COL_W);
+    ctx.strokeStyle = color("--accent");
+    ctx.lineWidth = 1.5;
+    ctx.strokeRect(Math.max(1, left), Math.max(1, top), Math.max(4, Math.min(WIDTH - 2, right) - Math.max(1, left)), Math.max(4, bottom - top));
+  }, [graph, runs, transform, viewW, viewH]);
+
+  const lookAt = (clientX: number, clientY: number) => {
+    const el = canvas.current;
+    if (!el) return;
+    const rect = el.getBoundingClientRect();
+    const s = mapScale(graph, height.current);
+    const row = (clientY - rect.top - PAD) / s.rowScale;
+    const lane = Math.max(0, (clientX - rect.left - s.left) / s.laneStep);
+    void flow.setCenter(Math.floor(lane) * COL_W + NODE_W / 2, row * ROW_H, { zoom: flow.getZoom(), duration: 0 });
+  };
+
+  return (
+    <div className="bz-minimap-body" ref={box}>
+      <canvas
+        ref={canvas}
+        width={WIDTH}
+        style={{ width: WIDTH }}
+        role="img"
+        aria-label="Map of the whole tree: the active path, side branches, compactions and the part in view"
+        onPointerDown={(e) => {
+          e.currentTarget.setPointerCapture(e.pointerId);
+          lookAt(e.clientX, e.clientY);
+        }}
+        onPointerMove={(e) => {
+          if (e.buttons & 1) lookAt(e.clientX, e.clientY);
+        }}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,68 @@
+/**
+ * The session list's filter, sort and grouping by project folder (the session's cwd). Pure; tested.
+ */
+import type { SessionSummary } from "@bonsai/ipc";
+
+export type SessionSort = "updated" | "created" | "title" | "entries" | "tokens";
+
+export const SORTS: Array<{ value: SessionSort; label: string }> = [
+  { value: "updated", label: "Last changed" },
+  { value: "created", label: "Started" },
+  { value: "title", label: "Title" },
+  { value: "entries", label: "Most entries" },
+  { value: "tokens", label: "Most tokens in context" },
+];
+
+export interface SessionGroup {
+  /** the project folder ("" when the session has none) */
+  folder: string;
+  /** its last part, for the heading */
+  name: string;
+  sessions: SessionSummary[];
+}
+
+/** every word of the filter must appear in the title, the folder or the id */
+export function filterSessions(sessions: readonly SessionSummary[], filter: string): SessionSummary[] {
+  const words = filter.toLowerCase().split(/\s+/u).filter(Boolean);
+  if (words.length === 0) return [...sessions];
+  return sessions.filter((s) => {
+    const text = `${s.title}\n${s.cwd}\n${s.id}`.toLowerCase();
+    return words.every((w) => text.includes(w));
+  });
+}
+
+function compare(sort: SessionSort): (a: SessionSummary, b: SessionSummary) => number {
+  switch (sort) {
+    case "updated":
+      return (a, b) => b.updatedAt.localeCompare(a.updatedAt);
+    case "created":
+      return (a, b) => b.createdAt.localeCompare(a.createdAt);
+    case "title":
+      return (a, b) => a.title.localeCompare(b.title, undefined, { sensitivity: "base" });
+    case "entries":
+      return (a, b) => b.entryCount - a.entryCount;
+    case "tokens":
+      return (a, b) => (b.contextTokens ?? -1) - (a.contextTokens ?? -1);
+  }
+}
+
+function folderName(folder: string): string {
+  const parts = folder.split(/[\\/]+/u).filter(Boolean);
+  return parts.at(-1) ?? (folder || "no folder");
+}
+
+/** Sessions grouped by folder; groups in the order of their first session under the sort. */
+export function groupSessions(sessions: readonly SessionSummary[], sort: SessionSort): SessionGroup[] {
+  const sorted = [...sessions].sort((a, b) => compare(sort)(a, b) || a.id.localeCompare(b.id));
+  const groups = new Map<string, SessionGroup>();
+  for (const s of sorted) {
+    let g = groups.get(s.cwd);
+    if (!g) {
+      g = { folder: s.cwd, name: s.cwd === "" ? "No project folder" : folderName(s.cwd), sessions: [] };
+      groups.set(s.cwd, g);
+    }
+    g.sessions.push(s);
+  }
+  const list = [...groups.values()];
+  return sort === "title" ? list.sort((a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: "base" })) : list;
+}

@@ -1,0 +1,101 @@
+/**
+ * Undo of the last compaction, branch switch or label made in Bonsai. Entries are append-only, so
+ * undo never removes one: the leaf moves back to where it was, and — because an agent resuming the
+ * file takes its last line as the leaf (session-format.md §6.3) — an entry is appended there so the
+ * file ends where Bonsai's leaf is: a label entry with the old label (for a label), otherwise a
+ * `custom` entry of type "bonsai-undo", which adds nothing to any context. The undone entry stays
+ * in the tree as an abandoned branch.
+ *
+ * Bonsai remembers one change per session, in memory, and offers it only while the session's leaf
+ * is still where that change left it.
+ */
+import { IpcError, type Handlers, type UndoDto } from "@bonsai/ipc";
+import type { SessionStore } from "@bonsai/store";
+import type { SkeletonCache } from "./session-handlers";
+
+export interface UndoRecord {
+  kind: UndoDto["kind"];
+  /** the entry the change appended (compaction, branch summary, label entry); null for a plain branch switch */
+  entryId: string | null;
+  /** the leaf before the change, and after it */
+  before: string | null;
+  after: string | null;
+  /** a label change: its target and the label it had before (undefined = none) */
+  label?: { targetId: string; previous: string | undefined };
+}
+
+export const UNDO_MARKER_TYPE = "bonsai-undo";
+
+export class UndoLog {
+  readonly #last = new Map<string, UndoRecord>();
+  record(sessionId: string, record: UndoRecord): void {
+    if (record.before === record.after) return;
+    this.#last.set(sessionId, record);
+  }
+  /** the change to undo, while the leaf is still where it left it */
+  current(sessionId: string, leafNow: string | null): UndoRecord | null {
+    const r = this.#last.get(sessionId);
+    return r && r.after === leafNow ? r : null;
+  }
+  clear(sessionId: string): void {
+    this.#last.delete(sessionId);
+  }
+}
+
+const short = (id: string | null) => (id === null ? "the start of the session" : id);
+
+function describe(r: UndoRecord): UndoDto {
+  switch (r.kind) {
+    case "compaction":
+      return {
+        kind: r.kind,
+        entryId: r.entryId,
+        title: "Undo compaction",
+        detail: `Moves the leaf back to ${short(r.before)}; the compaction stays in the file as an abandoned branch, and an undo entry after ${short(r.before)} makes the agent resume there too.`,
+      };
+    case "branch":
+      return {
+        kind: r.kind,
+        entryId: r.entryId,
+        title: "Undo branch switch",
+        detail: `Moves the leaf back to ${short(r.before)}${r.entryId ? "; the branch summary stays in the file as an abandoned branch" : ""}, so the agent resumes there too.`,
+      };
+    case "label":
+      return {
+        kind: r.kind,
+        entryId: r.entryId,
+        title: r.label?.previous === undefined ? "Undo label" : "Undo label change",
+        detail: `Puts back ${r.label?.previous === undefined ? "no label" : `the label “${r.label.previous}”`} on ${r.label?.targetId ?? "the entry"} with a new label entry after ${short(r.before)}; the undone label entry stays as an abandoned branch.`,
+      };
+  }
+}
+
+export function undoHandlers(store: SessionStore, undos: UndoLog, skeletons: SkeletonCache): Pick<Handlers, "getUndo" | "undo"> {
+  const requireSession = (sessionId: string) => {
+    if (!store.getSession(sessionId)) throw new IpcError("not_found", `no session ${sessionId}`);
+  };
+  return {
+    getUndo: ({ sessionId }) => {
+      requireSession(sessionId);
+      const r = undos.current(sessionId, store.getLeaf(sessionId));
+      return { undo: r ? describe(r) : null };
+    },
+    undo: ({ sessionId }) => {
+      requireSession(sessionId);
+      const r = undos.current(sessionId, store.getLeaf(sessionId));
+      if (!r) throw new IpcError("conflict", "Nothing to undo: the session changed since Bonsai's last compaction, branch switch or label");
+      undos.clear(sessionId);
+      store.setLeaf(sessionId, r.before);
+      let appended: string | null = null;
+      if (r.kind === "label" && r.label) {
+        appended = store.appendLabel(sessionId, r.label.targetId, r.label.previous).id;
+      } else {
+        // the agent resumes from the file's last line: make it the leaf's place again
+        const last = skeletons.get(sessionId).nodes.at(-1)?.id ?? null;
+        if (last !== r.before) appended = store.appendEntry(sessionId, { type: "custom", customType: UNDO_MARKER_TYPE, data: { undid: r.kind, entryId: r.entryId } }).id;
+      }
+      const what = r.kind === "compaction" ? "The compaction" : r.kind === "branch" ? "The branch switch" : "The label";
+      return { leafId: store.getLeaf(sessionId), appendedEntryId: appended, message: `${what} is undone; the leaf is back at ${short(r.before)}.` };
+    },
+  };
+}

@@ -1,0 +1,87 @@
+/** The session list's figures and actions: titles kept in Bonsai, counts, the agents' folders. */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { contract, type CallResult, type MethodName, type MethodOutput } from "@bonsai/ipc";
+import { generateSession, sessionToJsonl } from "@bonsai/testkit";
+import { createBackend, type Backend } from "../src/index";
+
+let dir: string;
+let home: string;
+let backend: Backend;
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "bonsai-list-"));
+  home = path.join(dir, "home");
+  fs.mkdirSync(home);
+  backend = createBackend({ dataDir: path.join(dir, "data"), env: { HOME: home } });
+});
+afterEach(async () => {
+  await backend.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function call<M extends MethodName>(method: M, params: unknown): Promise<MethodOutput<M>> {
+  const r: CallResult = await backend.dispatch(method, params);
+  if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
+  return contract[method].output.parse(r.value) as MethodOutput<M>;
+}
+
+function writeSession(file: string, seed: number, entries = 200): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, sessionToJsonl(generateSession({ entries, seed, compactionInterval: 60, branchProbability: 0.2 })));
+}
+
+describe("session list", () => {
+  it("a title given in Bonsai shows in the list, never reaches the file, and goes back with null", async () => {
+    const file = path.join(dir, "a.jsonl");
+    writeSession(file, 1);
+    const before = fs.readFileSync(file, "utf8");
+    const sessionId = (await call("importSessions", { paths: [file] })).results[0]!.sessionId!;
+    const original = (await call("listSessions", {})).sessions[0]!.title;
+    const { session } = await call("setSessionTitle", { sessionId, title: "  Parser rewrite " });
+    expect(session).toMatchObject({ title: "Parser rewrite", customTitle: true });
+    expect((await call("listSessions", {})).sessions[0]).toMatchObject({ title: "Parser rewrite", customTitle: true });
+    expect(fs.readFileSync(file, "utf8")).toBe(before);
+    expect((await call("setSessionTitle", { sessionId, title: null })).session).toMatchObject({ title: original, customTitle: false });
+    const bad = await backend.dispatch("setSessionTitle", { sessionId, title: "x".repeat(201) });
+    expect(bad.ok ? "" : bad.error.message).toContain("longer than 200");
+  });
+
+  it("counts compactions, branch tips and what the model sees from the leaf (the preview's figure)", async () => {
+    const file = path.join(dir, "b.jsonl");
+    writeSession(file, 2);
+    const sessionId = (await call("importSessions", { paths: [file] })).results[0]!.sessionId!;
+    const listed = (await call("listSessions", {})).sessions[0]!;
+    const preview = await call("getContextPreview", { sessionId });
+    expect(listed.contextTokens).toBe(preview.tokens);
+    expect(listed.compactions).toBeGreaterThan(0);
+    expect(listed.branches).toBeGreaterThan(1);
+  });
+
+  it("removing a session from Bonsai keeps the agent's file", async () => {
+    const file = path.join(dir, "c.jsonl");
+    writeSession(file, 3);
+    const sessionId = (await call("importSessions", { paths: [file] })).results[0]!.sessionId!;
+    expect(await call("deleteSession", { sessionId })).toEqual({ deleted: true });
+    expect((await call("listSessions", {})).sessions).toEqual([]);
+    expect(fs.existsSync(file)).toBe(true);
+  });
+
+  it("finds the agents' default folders with their session counts and imports one by its key", async () => {
+    expect((await call("findSessionFolders", {})).folders).toEqual([]);
+    writeSession(path.join(home, ".pi/agent/sessions/--tmp-proj--/one.jsonl"), 4, 50);
+    writeSession(path.join(home, ".pi/agent/sessions/--tmp-proj--/two.jsonl"), 5, 50);
+    writeSession(path.join(home, ".omp/agent/sessions/--tmp-x--/three.jsonl"), 6, 50);
+    const { folders } = await call("findSessionFolders", {});
+    expect(folders.map((f) => [f.agent, f.sessionFiles])).toEqual([
+      ["pi", 2],
+      ["oh-my-pi", 1],
+    ]);
+    const { results } = await call("importSessions", { folders: [folders[0]!.key] });
+    expect(results.filter((r) => r.ok)).toHaveLength(2);
+    expect((await call("listSessions", {})).sessions).toHaveLength(2);
+    const unknown = await backend.dispatch("importSessions", { folders: ["folder-9:nope"] });
+    expect(unknown.ok ? "" : unknown.error.code).toBe("not_found");
+  });
+});

@@ -1,0 +1,117 @@
+/**
+ * Undo of the last compaction, branch switch or label made in Bonsai: the entries stay, the leaf
+ * moves back, and the file's last line — where pi resumes — is back at the leaf's place.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { buildSessionContext, parseSessionText, unpackSkeleton, type PackedSkeleton, type SessionEntry } from "@bonsai/core";
+import { contract, type CallResult, type MethodName, type MethodOutput } from "@bonsai/ipc";
+import { createBackend, type Backend } from "../src/index";
+
+let dir: string;
+let backend: Backend;
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "bonsai-undo-"));
+  backend = createBackend({ dataDir: dir, env: {} });
+});
+afterEach(async () => {
+  await backend.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function call<M extends MethodName>(method: M, params: unknown): Promise<MethodOutput<M>> {
+  const r: CallResult = await backend.dispatch(method, params);
+  if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
+  return contract[method].output.parse(r.value) as MethodOutput<M>;
+}
+
+/** A session file long enough to compact (offline summarizer), written where write-through goes. */
+function sessionFile(): string {
+  const lines: object[] = [{ type: "session", version: 3, id: "s-undo", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/tmp/undo" }];
+  let parentId: string | null = null;
+  for (let i = 0; i < 16; i++) {
+    const id = `m${i}`;
+    const message =
+      i % 2 === 0
+        ? { role: "user", content: `question ${i} `.repeat(2500), timestamp: i }
+        : { role: "assistant", content: [{ type: "text", text: `answer ${i} `.repeat(2500) }], api: "x", provider: "p", model: "m", usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 }, stopReason: "stop", timestamp: i };
+    lines.push({ type: "message", id, parentId, timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, i + 1)).toISOString(), message });
+    parentId = id;
+  }
+  const file = path.join(dir, "undo.jsonl");
+  fs.writeFileSync(file, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+  return file;
+}
+
+/** What pi does on resume: the file's last entry is the leaf. */
+function agentView(file: string): { leaf: string; contextIds: string[]; entries: SessionEntry[] } {
+  const { entries } = parseSessionText(fs.readFileSync(file, "utf8"));
+  const leaf = entries.at(-1)!.id;
+  return { leaf, contextIds: buildSessionContext(entries, leaf).entryIds, entries };
+}
+
+describe("undo", () => {
+  it("a compaction: the leaf moves back, the compaction stays as an abandoned branch, and the agent resumes where Bonsai is", async () => {
+    const file = sessionFile();
+    const { results } = await call("importSessions", { paths: [file] });
+    const sessionId = results[0]!.sessionId!;
+    await call("setSettings", { patch: { compaction: { keepRecentTokens: 3000 } } });
+    const before = agentView(file);
+    expect(await call("getUndo", { sessionId })).toEqual({ undo: null });
+
+    const compacted = await call("compact", { sessionId });
+    expect((await call("getUndo", { sessionId })).undo).toMatchObject({ kind: "compaction", entryId: compacted.entryId, title: "Undo compaction" });
+
+    const out = await call("undo", { sessionId });
+    expect(out.message).toBe("The compaction is undone; the leaf is back at m15.");
+    const skeleton = unpackSkeleton((await call("getSkeleton", { sessionId })) as PackedSkeleton);
+    const marker = skeleton.nodes.find((n) => n.id === out.appendedEntryId)!;
+    expect(marker).toMatchObject({ type: "custom", parentId: "m15", customType: "bonsai-undo" });
+    expect(skeleton.leafId).toBe(marker.id);
+    expect(skeleton.nodes.find((n) => n.id === compacted.entryId)?.parentId).toBe("m15"); // still there, now off the path
+
+    const after = agentView(file);
+    expect(after.leaf).toBe(marker.id);
+    expect(after.contextIds).toEqual(before.contextIds);
+    expect(after.entries.some((e) => e.id === compacted.entryId)).toBe(true);
+    // one level only
+    expect(await call("getUndo", { sessionId })).toEqual({ undo: null });
+    await expect(backend.dispatch("undo", { sessionId })).resolves.toMatchObject({ ok: false, error: { code: "conflict" } });
+  });
+
+  it("a label: the old label comes back with a new label entry; the undone one stays", async () => {
+    const file = sessionFile();
+    const sessionId = (await call("importSessions", { paths: [file] })).results[0]!.sessionId!;
+    await call("setLabel", { sessionId, entryId: "m3", label: "first" });
+    const second = await call("setLabel", { sessionId, entryId: "m3", label: "second" });
+    expect((await call("getUndo", { sessionId })).undo).toMatchObject({ kind: "label", entryId: second.labelEntryId, title: "Undo label change" });
+    const out = await call("undo", { sessionId });
+    const skeleton = unpackSkeleton((await call("getSkeleton", { sessionId })) as PackedSkeleton);
+    expect(skeleton.nodes.find((n) => n.id === "m3")?.label).toBe("first");
+    expect(skeleton.nodes.some((n) => n.id === second.labelEntryId)).toBe(true);
+    expect(agentView(file).leaf).toBe(out.appendedEntryId);
+  });
+
+  it("a branch switch without a summary: the leaf goes back; nothing is appended when the file already ends there", async () => {
+    const file = sessionFile();
+    const sessionId = (await call("importSessions", { paths: [file] })).results[0]!.sessionId!;
+    await call("navigate", { sessionId, targetId: "m5", summarize: false });
+    expect((await call("getUndo", { sessionId })).undo).toMatchObject({ kind: "branch", entryId: null });
+    const out = await call("undo", { sessionId });
+    expect(out).toMatchObject({ leafId: "m15", appendedEntryId: null });
+    expect(agentView(file).leaf).toBe("m15");
+  });
+
+  it("is not offered once the session moved on", async () => {
+    const file = sessionFile();
+    const sessionId = (await call("importSessions", { paths: [file] })).results[0]!.sessionId!;
+    await call("setLabel", { sessionId, entryId: "m3", label: "x" });
+    await call("navigate", { sessionId, targetId: "m7", summarize: false });
+    await call("navigate", { sessionId, targetId: "m9", summarize: false });
+    expect((await call("getUndo", { sessionId })).undo).toMatchObject({ kind: "branch" });
+    await call("undo", { sessionId });
+    expect((await call("getUndo", { sessionId })).undo).toBeNull();
+  });
+});
