@@ -3,19 +3,24 @@
  * model, custom instructions), and cancelled (Escape / Cancel, and Escape while summarizing).
  */
 import type { Page } from "@playwright/test";
-import { generateSession } from "@bonsai/testkit";
-import { expect, generatedSessionFile, importAndOpen, leafNode, screenshot, test, useLoopbackModel } from "./explorer-fixtures";
+import { generateSession, type GenerateSessionOptions } from "@bonsai/testkit";
+import { expect, generatedSessionFile, goToEntry, importAndOpen, leafNode, screenshot, test, useLoopbackModel } from "./explorer-fixtures";
 
-/** An assistant entry off the active path, visible in the fitted tree; returns its entry id. */
-async function pickOffPath(page: Page, skip: readonly string[] = []): Promise<string> {
-  await page.getByTestId("zoom-fit").click();
-  const nodes = page.locator('[data-onpath="false"][data-kind="assistant"]');
-  await expect(nodes.first()).toBeVisible();
-  for (const testId of await nodes.evaluateAll((els) => els.map((e) => e.getAttribute("data-testid") ?? ""))) {
-    const id = testId.replace("tree-node-", "");
-    if (!skip.includes(id)) return id;
-  }
-  throw new Error("no off-path assistant node left");
+/** An assistant entry on another branch than the current leaf (neither on its path nor below it), shown in the tree. */
+async function pickOffPath(page: Page, options: GenerateSessionOptions, skip: readonly string[] = []): Promise<string> {
+  const { entries } = generateSession(options);
+  const leafId = (await page.getByTestId("tree-status").getAttribute("data-leaf-id"))!;
+  const byId = new Map(entries.map((e) => [e.id, e]));
+  const onPath = new Set<string>();
+  for (let e = byId.get(leafId); e; e = e.parentId ? byId.get(e.parentId) : undefined) onPath.add(e.id);
+  const below = (id: string): boolean => {
+    for (let e = byId.get(id); e; e = e.parentId ? byId.get(e.parentId) : undefined) if (e.id === leafId) return true;
+    return false;
+  };
+  const pick = entries.find((e) => e.type === "message" && e.message.role === "assistant" && !onPath.has(e.id) && !below(e.id) && !skip.includes(e.id));
+  if (!pick) throw new Error("no off-path assistant entry left");
+  await goToEntry(page, pick.id);
+  return pick.id;
 }
 
 async function openSwitchDialog(page: Page, entryId: string): Promise<void> {
@@ -30,13 +35,14 @@ test.describe.configure({ timeout: 120_000 });
 
 test("switch branch without and with a summary, and cancel", async ({ app: page, model }, testInfo) => {
   await useLoopbackModel(page, model);
-  const file = await generatedSessionFile(testInfo, "Branch fixture", { entries: 300, seed: 3, compactionInterval: 120, branchProbability: 0.08 });
+  const options = { entries: 300, seed: 3, compactionInterval: 120, branchProbability: 0.08 };
+  const file = await generatedSessionFile(testInfo, "Branch fixture", options);
   await importAndOpen(page, file, "Branch fixture");
   const status = page.getByTestId("tree-status");
   await expect(status).toHaveAttribute("data-entry-count", "300");
 
   // without a summary (the default, branchSummary.enabled is off): the leaf moves, nothing is written
-  const first = await pickOffPath(page);
+  const first = await pickOffPath(page, options);
   await openSwitchDialog(page, first);
   await expect(page.getByTestId("switch-summarize")).not.toBeChecked();
   await screenshot(page, testInfo, "switch-dialog");
@@ -47,14 +53,14 @@ test("switch branch without and with a summary, and cancel", async ({ app: page,
   await expect(status).toHaveAttribute("data-entry-count", "300");
 
   // cancel with Escape, and with the Cancel button: the leaf stays
-  const second = await pickOffPath(page, [first]);
+  const second = await pickOffPath(page, options, [first]);
   await openSwitchDialog(page, second);
   await page.keyboard.press("Escape");
   await expect(page.getByTestId("switch-dialog")).toBeHidden();
   await openSwitchDialog(page, second);
   await page.getByTestId("switch-cancel").click();
   await expect(page.getByTestId("switch-dialog")).toBeHidden();
-  await expect(leafNode(page)).toHaveAttribute("data-testid", `tree-node-${first}`);
+  await expect(status).toHaveAttribute("data-leaf-id", first);
 
   // Escape while the summary is being generated aborts it: nothing changes
   model.enqueue({ kind: "hang" });
@@ -67,7 +73,7 @@ test("switch branch without and with a summary, and cancel", async ({ app: page,
   await page.keyboard.press("Escape");
   await expect(page.getByTestId("switch-dialog")).toBeHidden();
   await expect(page.getByText("Branch summarization cancelled")).toBeVisible();
-  await expect(leafNode(page)).toHaveAttribute("data-testid", `tree-node-${first}`);
+  await expect(status).toHaveAttribute("data-leaf-id", first);
   await expect(status).toHaveAttribute("data-entry-count", "300");
 
   // with a summary and instructions: a branch_summary entry becomes the new leaf, under the target
@@ -91,15 +97,13 @@ test("switching to a user message re-opens its prompt in the composer", async ({
   const options = { entries: 300, seed: 3, compactionInterval: 120, branchProbability: 0.08 };
   const file = await generatedSessionFile(testInfo, "Re-edit fixture", options);
   await importAndOpen(page, file, "Re-edit fixture");
-  await page.getByTestId("zoom-fit").click();
-  // open the collapsed runs off the active path until a user message shows
-  const user = page.locator('[data-onpath="false"][data-kind="user"]').first();
-  for (let i = 0; i < 10 && (await user.count()) === 0; i++) {
-    await page.locator('[data-testid^="tree-segment-"][data-onpath="false"]').first().click();
-    await page.getByTestId("zoom-fit").click();
-  }
-  await expect(user).toBeVisible();
-  const id = ((await user.getAttribute("data-testid")) ?? "").replace("tree-node-", "");
+  // a user message off the active path (the palette goes to it by its id)
+  const { entries } = generateSession(options);
+  const byId = new Map(entries.map((e) => [e.id, e]));
+  const onPath = new Set<string>();
+  for (let e = entries.at(-1); e; e = e.parentId ? byId.get(e.parentId) : undefined) onPath.add(e.id);
+  const id = entries.find((e) => e.type === "message" && e.message.role === "user" && !onPath.has(e.id))!.id;
+  await goToEntry(page, id);
   const entry = generateSession(options).entries.find((e) => e.id === id) as { parentId: string; message: { content: string | Array<{ type: string; text?: string }> } };
   const content = entry.message.content;
   const prompt = typeof content === "string" ? content : content.map((b) => (b.type === "text" ? (b.text ?? "") : "")).join("");

@@ -41,7 +41,8 @@ test("compact with instructions: new node at the leaf and the new context", asyn
 
   await expect(status).toHaveAttribute("data-entry-count", "261", { timeout: 30_000 });
   await expect(leafNode(page)).toHaveAttribute("data-kind", "compaction");
-  await expect(leafNode(page).getByTestId("compaction-tokens-before")).toContainText("tokens before");
+  // the compaction node says what it recorded before and what the model sees from it
+  await expect(leafNode(page).getByTestId("compaction-tokens-before")).toContainText(/→ [\d.]+K? tok/u);
   // the instructions reached the model
   const sent = model.chatRequests().slice(requestsBefore).map((r) => JSON.stringify(r.messages));
   expect(sent.some((m) => m.includes("Focus on the parser module and its open bugs"))).toBe(true);

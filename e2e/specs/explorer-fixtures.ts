@@ -12,7 +12,10 @@ import type { ChildProcess } from "node:child_process";
 import { generateSession, startMockOpenAiServer, writeSessionJsonl } from "@bonsai/testkit";
 import type { GeneratedSession, GenerateSessionOptions, MockOpenAiServer } from "@bonsai/testkit";
 
-/** A `bonsai serve` child process on a data folder that can be restarted on the same folder. */
+/**
+ * A `bonsai serve` child process on a data folder that can be restarted on the same folder (without
+ * --port it listens on the port of its last run there, with the same token: an open tab reconnects).
+ */
 export class BonsaiServer {
   url = "";
   private child: ChildProcess | null = null;
@@ -22,7 +25,7 @@ export class BonsaiServer {
   ) {}
 
   async start(): Promise<void> {
-    const child = spawn(process.execPath, [CLI, "serve", "--no-open", "--port", "0", "--data-dir", this.dataDir], {
+    const child = spawn(process.execPath, [CLI, "serve", "--no-open", "--data-dir", this.dataDir], {
       cwd: REPO_ROOT,
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, OPENAI_API_KEY: "", ...this.env },
@@ -164,4 +167,39 @@ export function leafNode(page: Page): Locator {
 export async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
   await testInfo.attach(name, { body: await page.screenshot(), contentType: "image/png" });
   await page.screenshot({ path: testInfo.outputPath(`${name}.png`) });
+}
+
+/** Selects an entry through the Transcript (every entry of the active path is a row there), then shows the tree again. */
+export async function selectViaTranscript(page: Page, entryId: string): Promise<void> {
+  await page.getByTestId("view-transcript").click();
+  const row = page.locator(`[data-testid="transcript-message"][data-entry-id="${entryId}"]`);
+  await row.locator(".bz-tr-who").click();
+  await expect(row).toHaveAttribute("aria-current", "true");
+}
+
+/** The number shown in an element ("12,345" -> 12345). */
+export async function shownNumber(locator: Locator): Promise<number> {
+  const text = (await locator.textContent()) ?? "";
+  return Number(text.replace(/[^\d]/gu, ""));
+}
+
+/** Goes to an entry by its id through the command palette (the tree shows it, selected). */
+export async function goToEntry(page: Page, entryId: string): Promise<void> {
+  await page.keyboard.press("Control+k");
+  await page.getByTestId("palette-input").fill(entryId);
+  await expect(page.getByTestId("palette-item").first()).toHaveAttribute("data-command", `go-to-${entryId}`);
+  await page.keyboard.press("Enter");
+  await expect(page.getByTestId(`tree-node-${entryId}`)).toHaveAttribute("data-selected", "true");
+}
+
+/** Sets the theme with the header's toggle (system -> light -> dark), waiting for each change. */
+export async function setTheme(page: Page, theme: "light" | "dark"): Promise<void> {
+  const toggle = page.getByTestId("theme-toggle");
+  for (let i = 0; i < 3; i++) {
+    const now = await toggle.getAttribute("data-theme-setting");
+    if (now === theme) break;
+    await toggle.click();
+    await expect(toggle).not.toHaveAttribute("data-theme-setting", now ?? "");
+  }
+  await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
 }

@@ -35,6 +35,9 @@ test("search across sessions and jump to the hit", async ({ app: page }, testInf
   await expect(page.getByTestId("session-view")).toHaveAttribute("data-session-id", targetSession);
   await expect(page.getByTestId("inspector")).toHaveAttribute("data-entry-id", target);
   await expect(page.getByTestId("inspector")).toContainText(WORD);
+  // the hit opens in the transcript, at its message; the tree has it selected too
+  await expect(page.locator(`[data-testid="transcript-message"][data-entry-id="${target}"]`)).toHaveAttribute("aria-current", "true");
+  await page.getByTestId("view-tree").click();
   const node = page.getByTestId(`tree-node-${target}`);
   await expect(node).toBeVisible();
   await expect(node).toHaveAttribute("data-selected", "true");

@@ -29,7 +29,8 @@ test.describe("shell: import and open a session", () => {
     const item = app.getByTestId("session-item");
     await expect(item).toHaveCount(1);
     await expect(item.getByTestId("session-entry-count")).toHaveText(entries.toLocaleString());
-    await expect(item).toContainText("/Users/badlogic/workspaces/pi-mono");
+    // listed under its project folder
+    await expect(app.getByTestId("session-group")).toHaveAttribute("data-folder", "/Users/badlogic/workspaces/pi-mono");
 
     await item.click();
     await expect(app.getByTestId("session-view")).toBeVisible();

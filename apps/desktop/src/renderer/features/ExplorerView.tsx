@@ -55,9 +55,17 @@ function Toolbar() {
           </button>
         ))}
       </div>
-      <span className="bz-status" data-testid="tree-status" data-active-path={pathLength} data-entry-count={entryCount} data-flow-nodes={graph?.nodes.length ?? 0} data-leaf-id={leafId ?? ""}>
-        {entryCount.toLocaleString()} entries · <span data-testid="active-path-count">{pathLength.toLocaleString()}</span> on the active path · {graph?.nodes.length.toLocaleString() ?? 0} nodes drawn
-        <span className="bz-muted"> · layout {Math.round(layoutMs)} ms</span>
+      <span
+        className="bz-status"
+        data-testid="tree-status"
+        data-active-path={pathLength}
+        data-entry-count={entryCount}
+        data-flow-nodes={graph?.nodes.length ?? 0}
+        data-layout-ms={Math.round(layoutMs)}
+        data-leaf-id={leafId ?? ""}
+        title={`${graph?.nodes.length.toLocaleString() ?? 0} nodes drawn (runs of entries are one node); layout ${Math.round(layoutMs)} ms`}
+      >
+        {entryCount.toLocaleString()} entries · <span data-testid="active-path-count">{pathLength.toLocaleString()}</span> on the active path
       </span>
       {auto ? (
         <span className="bz-progress" data-testid="auto-compaction">

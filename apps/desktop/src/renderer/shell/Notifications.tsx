@@ -10,7 +10,7 @@ export function Notifications() {
   const notifications = useBonsai(useShallow((s) => s.notifications.filter((n) => n.sessionId === null || n.sessionId === s.openSessionId)));
   const dismiss = useBonsai((s) => s.dismissNotification);
   return (
-    <div className="notifications" aria-live="polite" aria-label="Messages" data-testid="notifications">
+    <div className="notifications" role="log" aria-live="polite" aria-label="Messages" data-testid="notifications">
       {notifications.map((n) => (
         <div key={n.id} className={`notification notification--${n.level}`} role={n.level === "error" ? "alert" : "status"} data-testid="notification" data-level={n.level}>
           <span className="notification__text">

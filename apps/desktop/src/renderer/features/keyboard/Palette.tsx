@@ -1,7 +1,7 @@
 /** The command palette (Ctrl/Cmd+K): type to filter every command, arrows to choose, Enter to run. */
 import { useMemo, useState } from "react";
 import { useBonsai } from "../../state/store";
-import { COMMANDS, matchCommands } from "./commands";
+import { COMMANDS, goToEntry, matchCommands } from "./commands";
 import { Dialog } from "../../shell/Dialog";
 
 export function Palette() {
@@ -15,7 +15,12 @@ function PaletteDialog() {
   const state = useBonsai();
   const [query, setQuery] = useState("");
   const [active, setActive] = useState(0);
-  const matches = useMemo(() => matchCommands(query).filter((c) => c.enabled(state)), [query, state]);
+  const matches = useMemo(() => {
+    const commands = matchCommands(query).filter((c) => c.enabled(state));
+    // an entry id (from the inspector, the transcript, a log): go to it
+    const id = query.trim();
+    return id !== "" && state.index?.byId.has(id) ? [goToEntry(id), ...commands] : commands;
+  }, [query, state]);
   const close = () => setUi({ paletteOpen: false });
   const run = (i: number) => {
     const command = matches[i];
@@ -33,7 +38,7 @@ function PaletteDialog() {
         aria-controls="bz-palette-list"
         aria-activedescendant={activeId}
         aria-label="Type a command"
-        placeholder="Type a command…"
+        placeholder="Type a command, or an entry id to go to it…"
         value={query}
         data-testid="palette-input"
         onChange={(e) => {

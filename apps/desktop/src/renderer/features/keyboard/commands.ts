@@ -96,6 +96,20 @@ export const COMMANDS: readonly Command[] = [
   { id: "panel-amnesia", title: "Amnesia: signs the agent lost context after a compaction", group: "Panels", keys: "A", enabled: hasSession, run: (s) => s.setPanel("amnesia") },
 ];
 
+/** The palette's command for an entry id typed into it: select the entry and show it in the tree. */
+export function goToEntry(entryId: string): Command {
+  return {
+    id: `go-to-${entryId}`,
+    title: `Go to entry ${entryId}`,
+    group: "Tree",
+    enabled: always,
+    run: (s) => {
+      s.setView("tree");
+      s.reveal(entryId, "inspect");
+    },
+  };
+}
+
 export function runCommand(id: string): void {
   const command = COMMANDS.find((c) => c.id === id);
   const s = useBonsai.getState();

@@ -48,7 +48,6 @@ export function Transcript() {
   const skeleton = useBonsai((s) => s.skeleton);
   const sessionId = useBonsai((s) => s.openSessionId);
   const selectedId = useBonsai((s) => s.selectedId);
-  const select = useBonsai((s) => s.select);
   const reveal = useBonsai((s) => s.reveal);
   const endId = useEndId();
   const leafId = skeleton?.leafId ?? null;
@@ -130,7 +129,7 @@ export function Transcript() {
               summarized={r.summarized}
               selected={r.id === selectedEntry}
               rowRef={r.id === selectedEntry ? selectedRef : undefined}
-              onSelect={() => (r.id === selectedEntry ? undefined : select(r.id))}
+              onSelect={() => (r.id === selectedEntry ? undefined : reveal(r.id))}
               onReveal={(id) => reveal(id)}
               summarizedCount={(id) => summarizedBy(path.items, id)}
               contextFrom={(id) => contextTokensAt(index, id)}
@@ -232,7 +231,7 @@ function TranscriptRow({ node, detail, summarized, selected, rowRef, onSelect, o
         onSelect();
       }}
     >
-      {kind === "compaction" || kind === "branchSummary" || kind === "meta" ? null : head}
+      {head}
       {body}
     </li>
   );

@@ -111,7 +111,9 @@ function draw(ctx: CanvasRenderingContext2D, scene: Scene, t: Transform, width: 
   bracket(scene.ranges.summarized, colors.muted, true);
   bracket(scene.ranges.kept, colors.path, false);
 
-  // compaction bands across the column, branch points, leaves
+  // compaction bands across the column, branch points, leaves (a mark close under the last one of
+  // its lane is left out: at a distant zoom hundreds of them would paint the column over)
+  const lastMark = new Map<number, number>();
   for (let v = 0; v < graph.nodes.length; v++) {
     const node = graph.nodes[v] as FlowNode;
     const y = g.rowY(graph.row[v] as number);
@@ -126,10 +128,20 @@ function draw(ctx: CanvasRenderingContext2D, scene: Scene, t: Transform, width: 
       ctx.globalAlpha = 1;
     }
     const children = graph.flowChildren[v]?.length ?? 0;
-    if (children > 1) {
+    const lane = graph.lane[v] as number;
+    const spaced = cy - (lastMark.get(lane) ?? -Infinity) >= 7;
+    if (children > 1 && spaced) {
+      lastMark.set(lane, cy);
+      // a fork: a short stroke toward the side lane
+      ctx.strokeStyle = colors.branchSummary;
+      ctx.lineWidth = 2;
+      ctx.beginPath();
+      ctx.moveTo(cx + g.barW / 2, cy);
+      ctx.lineTo(cx + g.barW / 2 + 5, cy - 3);
+      ctx.stroke();
       ctx.fillStyle = colors.branchSummary;
       ctx.beginPath();
-      ctx.arc(cx, cy, 3.5, 0, Math.PI * 2);
+      ctx.arc(cx + g.barW / 2, cy, 2.5, 0, Math.PI * 2);
       ctx.fill();
     } else if (children === 0) {
       ctx.fillStyle = node.data.onPath ? colors.path : colors.muted;

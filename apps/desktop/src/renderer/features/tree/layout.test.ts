@@ -160,6 +160,37 @@ describe("toFlow segmenting", () => {
   });
 });
 
+describe("lanes", () => {
+  it("puts the active path in one straight lane (0), side branches to its right", () => {
+    const trunk = chain(12, "m");
+    // three short side branches, off m2, m5 and m8, that do not overlap in rows, and one that does
+    const nodes = [...trunk, ...chain(2, "a", "m2"), ...chain(2, "b", "m5"), ...chain(2, "c", "m8"), ...chain(6, "d", "m6")];
+    const t = indexTree(nodes);
+    const g = toFlow(t, { leafId: "m11", minRun: 100 });
+    checkGraph(t, g);
+    const laneOf = (id: string) => g.lane[g.flowIndex.get(id) as number];
+    for (const m of trunk) expect(laneOf(m.id), m.id).toBe(0);
+    // a, b, c share lane 1 (rows 3-4, 6-7, 9-10); d (rows 7-12) starts where b ends, so it takes lane 2
+    expect([laneOf("a0"), laneOf("b0"), laneOf("d0"), laneOf("c0")]).toEqual([1, 1, 2, 1]);
+    expect(g.row[g.flowIndex.get("a0") as number]).toBe(3);
+  });
+
+  it("moving the leaf to a side branch makes that branch the straight one", () => {
+    const nodes = [...chain(6, "m"), ...chain(4, "s", "m2")];
+    const g = toFlow(indexTree(nodes), { leafId: "s3", minRun: 100 });
+    expect(["m0", "m1", "m2", "s0", "s3"].map((id) => g.lane[g.flowIndex.get(id) as number])).toEqual([0, 0, 0, 0, 0]);
+    expect(g.lane[g.flowIndex.get("m3") as number]).toBe(1);
+  });
+
+  it("a 100,000-entry session stays a narrow trunk, not a diagonal drift", () => {
+    const sk = syntheticSkeleton({ entries: 100_000, branchEvery: 400, compactEvery: 3000 });
+    const g = toFlow(indexTree(sk.nodes), { leafId: sk.leafId });
+    let lanes = 0;
+    for (const l of g.lane) lanes = Math.max(lanes, l + 1);
+    expect(lanes).toBeLessThan(12);
+  });
+});
+
 describe("toFlow on generated sessions", () => {
   for (const size of [10_000, 100_000]) {
     it(`${size} entries: every entry covered, few flow nodes, the active path intact`, () => {

@@ -10,7 +10,7 @@ import { COL_W, NODE_H, NODE_W, ROW_H, type FlowGraph, type FlowNode } from "./l
 import { Region, type NodeKind, type TreeIndex } from "./model";
 
 /** below this zoom the tree is drawn as the overview */
-export const OVERVIEW_ZOOM = 0.5;
+export const OVERVIEW_ZOOM = 0.35;
 /** lanes never closer than this on screen in the overview */
 export const MIN_LANE_PX = 16;
 /** a bar is never thinner than this, nor wider or taller than these */

@@ -42,7 +42,7 @@ export function centerViewport(graph: FlowGraph, flowId: string, size: CanvasSiz
   return { x: size.width / 2 - cx * zoom, y: size.height / 2 - cy * zoom, zoom };
 }
 
-/** a fitted tree below this zoom is drawn as the overview (overview.ts's OVERVIEW_ZOOM) */
+/** below this zoom a node's text is too small to read: a session opens on its leaf instead */
 const READABLE_ZOOM = 0.5;
 
 /**

@@ -1,0 +1,99 @@
+/**
+ * One figure per node: for nodes of every kind, the inspector's "model sees from here", What the
+ * model sees (which follows the selection, says where from, and goes back to the leaf), the
+ * backend's answer, the compaction node's "before → after", and at the leaf the Compact panel and
+ * the dry run all show the same context tokens. Pruning reports the context before → after and,
+ * apart, the bytes it hides.
+ */
+import { expect, generatedSessionFile, importAndOpen, screenshot, selectViaTranscript, shownNumber, test } from "./explorer-fixtures";
+
+const compactTokens = (n: number) => (n < 1000 ? String(Math.round(n)) : new Intl.NumberFormat("en", { notation: "compact", maximumFractionDigits: 1 }).format(n));
+
+test("the same node shows the same context tokens in every panel", async ({ app: page, bonsai }, testInfo) => {
+  test.setTimeout(120_000);
+  const file = await generatedSessionFile(testInfo, "Figures fixture", { entries: 220, seed: 17, compactionInterval: 70, branchProbability: 0.15 });
+  await importAndOpen(page, file, "Figures fixture");
+  const sessionId = (await page.getByTestId("session-view").getAttribute("data-session-id"))!;
+  const { skeleton } = await bonsai.call<{ skeleton: { ids: string[] } }>("openSession", { sessionId });
+  const leafId = (await page.getByTestId("tree-status").getAttribute("data-leaf-id"))!;
+
+  // the active path's entries, by kind (the transcript shows every one of them)
+  await page.getByTestId("view-transcript").click();
+  const rows = page.getByTestId("transcript-message");
+  await expect(rows.first()).toBeVisible();
+  const byKind = new Map<string, string>();
+  for (const row of await rows.all()) {
+    const kind = (await row.getAttribute("data-kind"))!;
+    if (!byKind.has(kind)) byKind.set(kind, (await row.getAttribute("data-entry-id"))!);
+  }
+  expect([...byKind.keys()]).toEqual(expect.arrayContaining(["user", "assistant", "toolResult", "compaction", "meta"]));
+  expect(skeleton.ids.length).toBeGreaterThan(200);
+
+  for (const [kind, id] of byKind) {
+    await selectViaTranscript(page, id);
+    await page.getByTestId("tab-inspect").click();
+    await expect(page.getByTestId("inspector")).toHaveAttribute("data-entry-id", id);
+    const inspector = await shownNumber(page.getByTestId("inspector-context-tokens"));
+    await page.getByTestId("tab-context").click();
+    const view = page.getByTestId("context-view");
+    await expect(view).toHaveAttribute("data-leaf-id", id);
+    const context = await shownNumber(page.getByTestId("context-total"));
+    const backend = await bonsai.call<{ tokens: number }>("getContextPreview", { sessionId, leafId: id });
+    expect(inspector, `${kind} ${id}: inspector vs What the model sees`).toBe(context);
+    expect(context, `${kind} ${id}: the backend's answer`).toBe(backend.tokens);
+    expect(Number(await page.getByTestId("context-chart").getAttribute("data-last-tokens"))).toBe(context);
+    if (id !== leafId) {
+      await expect(page.getByTestId("context-from")).toContainText(`From ${id}`);
+    }
+    if (kind === "compaction") {
+      // the compaction node says "before → after": after is this same figure
+      await page.getByTestId("view-tree").click();
+      await page.getByTestId("tab-inspect").click();
+      await expect(page.getByTestId(`tree-node-${id}`).getByTestId("compaction-tokens-before")).toContainText(`→ ${compactTokens(context)} tok`);
+      await page.getByTestId("view-transcript").click();
+    }
+    await page.getByTestId("tab-inspect").click();
+  }
+
+  // What the model sees follows the selection; "Back to the leaf" returns there
+  await page.getByTestId("view-tree").click();
+  await page.getByTestId("tab-context").click();
+  await expect(page.getByTestId("context-back-to-leaf")).toBeVisible();
+  await screenshot(page, testInfo, "context-from-selected-light");
+  await page.getByTestId("context-back-to-leaf").click();
+  await expect(page.getByTestId("context-view")).toHaveAttribute("data-leaf-id", leafId);
+  await expect(page.getByTestId("context-from")).toContainText("From the leaf");
+  const atLeaf = await shownNumber(page.getByTestId("context-total"));
+
+  // the Compact panel and the dry run start from the same figure
+  await page.getByTestId("tab-compact").click();
+  await expect(page.getByTestId("compaction-plan")).toBeVisible();
+  expect(await shownNumber(page.getByTestId("plan-context"))).toBe(atLeaf);
+  await expect(page.getByTestId("plan-shade")).toBeVisible();
+  await page.getByTestId("compaction-dry-run").click();
+  await expect(page.getByTestId("dry-run-result")).toBeVisible({ timeout: 30_000 });
+  expect(await shownNumber(page.getByTestId("dry-run-before"))).toBe(atLeaf);
+  expect(await shownNumber(page.getByTestId("dry-run-after"))).toBeLessThan(atLeaf);
+  await expect(page.getByTestId("plan-shade")).toContainText("the dry run summarizes this");
+  await screenshot(page, testInfo, "dry-run-shade-light");
+});
+
+test("pruning reports the context sent before → after, and the stored output it hides apart", async ({ app: page, bonsai }, testInfo) => {
+  const file = await generatedSessionFile(testInfo, "Prune figures", { entries: 400, seed: 9, compactionInterval: 0, branchProbability: 0, contentScale: 4 });
+  await importAndOpen(page, file, "Prune figures");
+  const sessionId = (await page.getByTestId("session-view").getAttribute("data-session-id"))!;
+  await page.getByTestId("tab-prune").click();
+  await expect(page.getByTestId("prune-figures")).toBeVisible();
+  const before = await shownNumber(page.getByTestId("prune-context-before"));
+  const after = await shownNumber(page.getByTestId("prune-context-after"));
+  expect(after).toBeLessThan(before);
+  await expect(page.getByTestId("prune-bytes")).toHaveText(/\d+(\.\d)? (KB|MB)/u);
+  await page.getByTestId("tab-context").click();
+  expect(await shownNumber(page.getByTestId("context-total"))).toBe(before);
+  await page.getByTestId("tab-prune").click();
+  await page.getByTestId("prune-apply").click();
+  await expect(page.getByTestId("notification").filter({ hasText: "Pruned" })).toContainText(`the model sees ${before.toLocaleString("en")} → ${after.toLocaleString("en")} tokens`);
+  await page.getByTestId("tab-context").click();
+  await expect.poll(async () => shownNumber(page.getByTestId("context-total"))).toBe(after);
+  expect((await bonsai.call<{ tokens: number }>("getContextPreview", { sessionId })).tokens).toBe(after);
+});
