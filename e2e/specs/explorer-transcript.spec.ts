@@ -22,7 +22,7 @@ test("read the active path as a conversation, in step with the tree", async ({ a
 
   // what the latest compaction summarized is folded away, and its divider says what it replaced
   await expect(page.getByTestId("transcript-fold")).toContainText("summarized by the compaction below and are not sent");
-  await expect(page.getByTestId("transcript-compaction").last()).toContainText(/Compaction: [\d,]+ earlier entries \([\d,]+ tokens before\) replaced by a summary/u);
+  await expect(page.getByTestId("transcript-compaction").last()).toContainText(/[\d,]+ earlier entries \([\d,]+ tokens before\) replaced by a summary/u);
   // markdown is rendered; tool calls and results are folded
   await expect(transcript.locator("h4", { hasText: "Plan" }).first()).toBeVisible();
   await expect(transcript.locator("strong", { hasText: "first" }).first()).toBeVisible();

@@ -216,7 +216,11 @@ function TranscriptRow({ node, detail, summarized, selected, rowRef, onSelect, o
       </span>
     </div>
   );
-  const body = detail ? <EntryBody entry={detail.entry} detail={detail} summarizedCount={summarizedCount} contextFrom={contextFrom} onReveal={onReveal} /> : <div className="bz-muted">{node.preview}</div>;
+  const body = detail ? (
+    <EntryBody entry={detail.entry} detail={detail} preview={node.preview} summarizedCount={summarizedCount} contextFrom={contextFrom} onReveal={onReveal} />
+  ) : (
+    <div className="bz-muted">{node.preview}</div>
+  );
   return (
     <li
       ref={rowRef}
@@ -237,7 +241,17 @@ function TranscriptRow({ node, detail, summarized, selected, rowRef, onSelect, o
   );
 }
 
-function EntryBody({ entry, detail, summarizedCount, contextFrom, onReveal }: { entry: SessionEntry; detail: EntryDetail; summarizedCount(id: string): number | null; contextFrom(id: string): number | null; onReveal(id: string): void }) {
+interface BodyProps {
+  entry: SessionEntry;
+  detail: EntryDetail;
+  /** the tree's one-line preview of the entry */
+  preview: string;
+  summarizedCount(id: string): number | null;
+  contextFrom(id: string): number | null;
+  onReveal(id: string): void;
+}
+
+function EntryBody({ entry, detail, preview, summarizedCount, contextFrom, onReveal }: BodyProps) {
   if (entry.type === "compaction") {
     const c = entry as CompactionEntry;
     const n = summarizedCount(c.id);
@@ -245,7 +259,7 @@ function EntryBody({ entry, detail, summarizedCount, contextFrom, onReveal }: { 
     return (
       <div className="bz-tr-divider bz-tr-divider-compaction" data-testid="transcript-compaction">
         <div className="bz-tr-divider-title">
-          Compaction: {n !== null ? `${n.toLocaleString()} earlier entries` : "the entries before it"} ({formatInt(c.tokensBefore)} tokens before) replaced by a summary
+          {n !== null ? `${n.toLocaleString()} earlier entries` : "The entries before it"} ({formatInt(c.tokensBefore)} tokens before) replaced by a summary
           {after !== null ? `; the model sees ${formatInt(after)} tokens from here` : ""}
           {c.firstKeptEntryId ? (
             <>
@@ -269,7 +283,7 @@ function EntryBody({ entry, detail, summarizedCount, contextFrom, onReveal }: { 
     return (
       <div className="bz-tr-divider bz-tr-divider-branch" data-testid="transcript-branch-summary">
         <div className="bz-tr-divider-title">
-          Branch summary: what happened on the abandoned branch
+          What happened on the abandoned branch
           {b.fromId && b.fromId !== "root" ? (
             <>
               {" "}
@@ -289,7 +303,7 @@ function EntryBody({ entry, detail, summarizedCount, contextFrom, onReveal }: { 
     );
   }
   if (entry.type === "custom_message") return <ContentBlocks content={(entry as { content: string | Block[] }).content} />;
-  if (entry.type !== "message") return <div className="bz-tr-meta">{nodeTitle({ kind: "meta", type: entry.type, role: null })}</div>;
+  if (entry.type !== "message") return <div className="bz-tr-note">{preview}</div>;
   const m = (entry as { message: AgentMessage }).message;
   switch (m.role) {
     case "assistant": {

@@ -6,6 +6,7 @@
 import { useEffect, useMemo, useRef } from "react";
 import { useReactFlow, useStore } from "@xyflow/react";
 import { useBonsai } from "../../state/store";
+import { useDarkTheme } from "../theme";
 import { COL_W, NODE_W, ROW_H, type FlowGraph, type FlowNode } from "./layout";
 import { cssColor } from "./css-color";
 import { runsOf } from "./overview";
@@ -46,6 +47,8 @@ export function Minimap({ graph }: { graph: FlowGraph }) {
 }
 
 function MapCanvas({ graph }: { graph: FlowGraph }) {
+  // redrawn when the theme changes: its colours come from the page's palette
+  const dark = useDarkTheme();
   const canvas = useRef<HTMLCanvasElement>(null);
   const box = useRef<HTMLDivElement>(null);
   const flow = useReactFlow();
@@ -92,7 +95,7 @@ function MapCanvas({ graph }: { graph: FlowGraph }) {
     ctx.strokeStyle = color("--accent");
     ctx.lineWidth = 1.5;
     ctx.strokeRect(Math.max(1, left), Math.max(1, top), Math.max(4, Math.min(WIDTH - 2, right) - Math.max(1, left)), Math.max(4, bottom - top));
-  }, [graph, runs, transform, viewW, viewH]);
+  }, [graph, runs, transform, viewW, viewH, dark]);
 
   const lookAt = (clientX: number, clientY: number) => {
     const el = canvas.current;
