@@ -112,17 +112,6 @@ describe("createBackend", () => {
     expect(missing.results[0]).toMatchObject({ ok: false, error: "the file could not be read: no such file or folder" });
   });
 
-  it("says why a file is not a session once, in plain words (no parser jargon, no repeated warning)", async () => {
-    const foreign = `${JSON.stringify({ type: "system", uuid: "u1", parentUuid: null })}\n`;
-    const r = ok<{ results: { ok: boolean; error: string | null; warnings: string[] }[] }>(
-      await call("importSessions", { files: [{ name: "other.jsonl", content: foreign }, { name: "notes.txt", content: "hello" }] }),
-    );
-    expect(r.results.map((x) => [x.error, x.warnings])).toEqual([
-      ["This is not a pi or oh-my-pi session file (it starts with a “system” line, not a session header), so nothing was imported.", []],
-      ["This is not a pi or oh-my-pi session file (it holds no JSON lines), so nothing was imported.", []],
-    ]);
-  });
-
   it("refuses invalid settings naming the field, and persists valid ones", async () => {
     const bad = await call("setSettings", { patch: { compaction: { reserveTokens: -1 } } });
     expect(bad.ok).toBe(false);
