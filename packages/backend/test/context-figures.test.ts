@@ -85,6 +85,5 @@ describe("context figures agree for every node (core contextOf)", () => {
     ]) {
       expect(kinds.get(kind) ?? 0, `generated sessions have ${kind} entries`).toBeGreaterThan(0);
     }
-
-  });
+  }, 180_000);
 });
