@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openStore } from "@bonsai/store";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const bin = path.join(root, "apps/cli/bin/bonsai.mjs");
@@ -66,6 +67,15 @@ describe("bonsai import / ls / search / export", () => {
     expect(sessions.map((s) => s.id).sort()).toEqual(["aaaa1111", "bbbb2222"]);
     expect(sessions.find((s) => s.id === "aaaa1111")).toMatchObject({ entryCount: 2, firstMessage: "refactor the parser module" });
     expect(run("ls").stdout).toMatch(/aaaa1111 +pi +.* 2 +0 {2}refactor the parser module {2}\[\/work\/p\]/);
+    // a title given in the app shows in ls (the app's own store writes it; the file keeps its header)
+    const store = openStore({ path: db });
+    store.setSessionTitle("aaaa1111", "Parser rewrite");
+    store.close();
+    expect(run("ls").stdout).toMatch(/aaaa1111 +pi +.* 2 +0 {2}Parser rewrite {2}\[\/work\/p\]/);
+    expect((JSON.parse(run("ls", "--json").stdout) as { id: string; title: string; titleInBonsai?: boolean }[]).find((s) => s.id === "aaaa1111")).toMatchObject({
+      title: "Parser rewrite",
+      titleInBonsai: true,
+    });
 
     const hits = JSON.parse(run("search", "lexer", "--json").stdout) as { sessionId: string; entryId: string; snippet: string }[];
     expect(hits).toEqual([expect.objectContaining({ sessionId: "aaaa1111", entryId: "aaaa1111-e1", snippet: "now add tests for the [lexer]" })]);

@@ -1,6 +1,7 @@
 /**
- * `bonsai ls [--json]`: the sessions in the Bonsai database, most recently updated first. --json
- * gives the store's summaries (agent, title, cwd, entryCount, compactionCount, readOnly, ...).
+ * `bonsai ls [--json]`: the sessions in the Bonsai database, most recently updated first, with the
+ * title given in the app when there is one. --json gives the store's summaries (agent, title, cwd,
+ * entryCount, compactionCount, readOnly, ...; `titleInBonsai` when the title was given in the app).
  */
 import { column, printJson } from "../output";
 import { withCliStore } from "../store-db";
@@ -11,7 +12,9 @@ export const lsCommand: Command = {
   spec: lsSpec,
   async run(args, io) {
     await withCliStore({ create: false }, (store) => {
-      const sessions = store.listSessions();
+      // a title given in the app (kept in Bonsai, not in the agent's file) wins
+      const titles = store.getSessionTitles();
+      const sessions = store.listSessions().map((s) => (titles.has(s.id) ? { ...s, title: titles.get(s.id) ?? s.title, titleInBonsai: true } : s));
       if (args.options.json) {
         printJson(io, sessions);
         return;
