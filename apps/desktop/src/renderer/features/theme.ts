@@ -1,5 +1,5 @@
 /** Light / dark / system theme from the settings, applied as <html data-theme>. */
-import { useEffect, useSyncExternalStore } from "react";
+import { useLayoutEffect, useSyncExternalStore } from "react";
 import { useBonsai } from "../state/store";
 
 const query = typeof window !== "undefined" && window.matchMedia ? window.matchMedia("(prefers-color-scheme: dark)") : null;
@@ -20,10 +20,13 @@ export function useDarkTheme(): boolean {
   return theme === "dark" || (theme === "system" && sys);
 }
 
-/** Keeps <html data-theme> in step with the setting (the shell's CSS variables follow it). */
+/**
+ * Keeps <html data-theme> in step with the setting (the shell's CSS variables follow it). A layout
+ * effect: it lands before the effects that paint canvases from the palette (overview, minimap).
+ */
 export function useApplyTheme(): void {
   const theme = useBonsai((s) => s.settingsState?.settings.theme ?? "system");
-  useEffect(() => {
+  useLayoutEffect(() => {
     const root = document.documentElement;
     if (theme === "system") delete root.dataset.theme;
     else root.dataset.theme = theme;

@@ -74,7 +74,7 @@ const timers = new Map<number, ReturnType<typeof setTimeout>>();
 
 export const PANE_LIMITS: Record<keyof PaneSizes, { min: number; max: number; initial: number }> = {
   sidebar: { min: 200, max: 520, initial: 300 },
-  side: { min: 320, max: 760, initial: 440 },
+  side: { min: 320, max: 760, initial: 470 },
 };
 
 const clampPane = (which: keyof PaneSizes, px: number) => Math.round(Math.min(PANE_LIMITS[which].max, Math.max(PANE_LIMITS[which].min, px)));
