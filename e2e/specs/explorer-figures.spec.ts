@@ -33,6 +33,7 @@ test("the same node shows the same context tokens in every panel", async ({ app:
     await selectViaTranscript(page, id);
     await page.getByTestId("tab-inspect").click();
     await expect(page.getByTestId("inspector")).toHaveAttribute("data-entry-id", id);
+    await expect(page.getByTestId("inspector-context-tokens")).toHaveText(/\d/u);
     const inspector = await shownNumber(page.getByTestId("inspector-context-tokens"));
     await page.getByTestId("tab-context").click();
     const view = page.getByTestId("context-view");

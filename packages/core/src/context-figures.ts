@@ -120,9 +120,11 @@ export function agentContextTokens(figures: Pick<ContextFigures, "tokens" | "usa
  * The estimate `contextOf(...).tokens` for every node of a tree, in one pass: `steps[i]`'s parent
  * is `parent[i]` (-1 for a root; parents must not form cycles). A compaction restarts the context
  * at its summary plus the entries from its firstKeptEntryId (when that lies on the path before it;
- * otherwise nothing before the compaction is kept), as buildSessionContext does.
+ * otherwise nothing before the compaction is kept), as buildSessionContext does. Skeleton nodes are
+ * steps as they are; `indexOf` (id -> position in `steps`) saves building a lookup when the caller
+ * has one.
  */
-export function contextTokensOfTree(steps: readonly ContextStep[], parent: ArrayLike<number>): Float64Array {
+export function contextTokensOfTree(steps: readonly ContextStep[], parent: ArrayLike<number>, indexOf?: (id: string) => number | undefined): Float64Array {
   const n = steps.length;
   const out = new Float64Array(n);
   // children lists (file order)
@@ -136,36 +138,38 @@ export function contextTokensOfTree(steps: readonly ContextStep[], parent: Array
     first[p] = i;
   }
   for (let i = 0; i < n; i++) if ((parent[i] as number) < 0) roots.push(i);
+  const keptIndex = indexOf ?? keptLookup(steps);
 
   // the current root -> node path as a stack: node, prefix sum of non-compaction estimates before it,
-  // and the context base / kept start in force at it
+  // and the context base / kept start in force at it; depthOf[i] = i's depth while i is on it
   const stackNode = new Int32Array(n);
   const prefix = new Float64Array(n + 1);
   const base = new Float64Array(n);
   const start = new Int32Array(n);
-  const depthOf = new Map<string, number>();
-  // iterative DFS: a frame is entered when pushed, left when its last child is done
+  const depthOf = new Int32Array(n).fill(-1);
   const childCursor = new Int32Array(n);
+  const enter = (i: number, d: number): void => {
+    const s = steps[i] as ContextStep;
+    stackNode[d] = i;
+    depthOf[i] = d;
+    const compaction = s.type === "compaction";
+    prefix[d + 1] = (prefix[d] as number) + (compaction ? 0 : s.tokens);
+    if (compaction) {
+      base[d] = s.tokens;
+      const k = s.firstKeptEntryId === undefined ? undefined : keptIndex(s.firstKeptEntryId);
+      const kept = k === undefined ? -1 : (depthOf[k] as number);
+      // firstKeptEntryId on this path before the compaction: kept from there, else nothing before it
+      start[d] = kept >= 0 && kept < d ? kept : d + 1;
+    } else {
+      base[d] = d > 0 ? (base[d - 1] as number) : 0;
+      start[d] = d > 0 ? (start[d - 1] as number) : 0;
+    }
+    out[i] = (base[d] as number) + (prefix[d + 1] as number) - (prefix[Math.min(start[d] as number, d + 1)] as number);
+    childCursor[d] = first[i] as number;
+  };
+  // iterative DFS: a node is entered when pushed, left when its last child is done
   for (const root of roots) {
     let depth = 0;
-    const enter = (i: number, d: number): void => {
-      const s = steps[i] as ContextStep;
-      stackNode[d] = i;
-      depthOf.set(s.id, d);
-      const compaction = s.type === "compaction";
-      prefix[d + 1] = (prefix[d] as number) + (compaction ? 0 : s.tokens);
-      if (compaction) {
-        base[d] = s.tokens;
-        const kept = s.firstKeptEntryId === undefined ? undefined : depthOf.get(s.firstKeptEntryId);
-        // firstKeptEntryId on this path before the compaction: kept from there, else nothing before it
-        start[d] = kept !== undefined && kept < d ? kept : d + 1;
-      } else {
-        base[d] = d > 0 ? (base[d - 1] as number) : 0;
-        start[d] = d > 0 ? (start[d - 1] as number) : 0;
-      }
-      out[i] = (base[d] as number) + (prefix[d + 1] as number) - (prefix[Math.min(start[d] as number, d + 1)] as number);
-      childCursor[d] = first[i] as number;
-    };
     enter(root, 0);
     while (depth >= 0) {
       const child = childCursor[depth] as number;
@@ -174,14 +178,21 @@ export function contextTokensOfTree(steps: readonly ContextStep[], parent: Array
         depth++;
         enter(child, depth);
       } else {
-        const leaving = stackNode[depth] as number;
-        const id = (steps[leaving] as ContextStep).id;
-        if (depthOf.get(id) === depth) depthOf.delete(id);
+        depthOf[stackNode[depth] as number] = -1;
         depth--;
       }
     }
   }
   return out;
+}
+
+/** id -> position, for the ids compactions keep from (the last step with that id, as indexing does) */
+function keptLookup(steps: readonly ContextStep[]): (id: string) => number | undefined {
+  const wanted = new Set<string>();
+  for (const s of steps) if (s.type === "compaction" && s.firstKeptEntryId !== undefined) wanted.add(s.firstKeptEntryId);
+  const at = new Map<string, number>();
+  if (wanted.size > 0) for (let i = 0; i < steps.length; i++) if (wanted.has((steps[i] as ContextStep).id)) at.set((steps[i] as ContextStep).id, i);
+  return (id) => at.get(id);
 }
 
 /** contextTokensOfTree over one root -> leaf path (each step the parent of the next). */

@@ -34,10 +34,13 @@ const LETTERS: Record<string, string> = {
   m: "minimap",
 };
 
-/** The arrows walk the tree when the tree has the focus (or nothing does). */
+/**
+ * The arrows walk the tree unless the focus is where they mean something else: a menu, a list, a
+ * splitter, or a panel, list or transcript that they scroll.
+ */
 function arrowsWalkTree(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement) || target === document.body) return true;
-  return target.closest("[data-testid=tree-canvas]") !== null;
+  return target.closest("[role=menu], [role=listbox], [role=separator], [role=dialog], .bz-side-body, .bz-transcript, .app__sidebar-list") === null;
 }
 
 function anyDialogOpen(): boolean {

@@ -7,6 +7,7 @@ import { unpackSkeleton, type TreeSkeleton } from "@bonsai/core";
 import type { EntryDetail, EventPayload, SessionSummary } from "@bonsai/ipc";
 import { api, errorMessage } from "../lib/api";
 import { hiddenIn, toFlow, type FlowGraph } from "../features/tree/layout";
+import { treeContextTokens } from "../features/tree/context-tokens";
 import { indexTree, type TreeIndex } from "../features/tree/model";
 import type { PanelName } from "./ui-slice";
 import type { Slice } from "./types";
@@ -26,6 +27,8 @@ export interface SessionSlice {
   /** the skeleton's parent/child structure and the flow graph drawn from it */
   index: TreeIndex | null;
   graph: FlowGraph | null;
+  /** what the model sees from each entry (by index position), computed just after the tree is drawn */
+  treeTokens: Float64Array | null;
   expanded: ReadonlySet<string>;
   /** ms spent in the last toFlow (shown in the status bar) */
   layoutMs: number;
@@ -60,6 +63,12 @@ export interface SessionSlice {
 
 let focusSeq = 0;
 
+/** runs `fn` once the next frame is painted (at once where there are no frames) */
+function afterPaint(fn: () => void): void {
+  if (typeof requestAnimationFrame !== "function") return fn();
+  requestAnimationFrame(() => setTimeout(fn, 0));
+}
+
 function layout(index: TreeIndex, leafId: string | null, expanded: ReadonlySet<string>): { graph: FlowGraph; layoutMs: number } {
   const t0 = performance.now();
   const graph = toFlow(index, { leafId, expanded });
@@ -89,6 +98,11 @@ export const createSessionSlice: Slice<SessionSlice> = (set, get) => {
       if (leafMoved && skeleton.leafId && prev.follow) set({ focus: { target: skeleton.leafId, seq: ++focusSeq } });
       if (selectedId && !selectedId.startsWith("seg:")) void get().loadDetail(selectedId, true);
     }
+    // the figures of every node: one pass over the tree, kept off the frame that first draws it
+    set({ treeTokens: null });
+    afterPaint(() => {
+      if (get().index === index) set({ treeTokens: treeContextTokens(index) });
+    });
     const pending = get().pendingReveal;
     if (pending && pending.sessionId === skeleton.sessionId) {
       set({ pendingReveal: null });
@@ -104,6 +118,7 @@ export const createSessionSlice: Slice<SessionSlice> = (set, get) => {
     sessionError: null,
     index: null,
     graph: null,
+    treeTokens: null,
     expanded: new Set(),
     layoutMs: 0,
     follow: true,

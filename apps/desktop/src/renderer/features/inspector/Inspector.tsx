@@ -277,7 +277,7 @@ export function Inspector() {
     const i = s.selectedId ? s.index?.byId.get(s.selectedId) : undefined;
     return i === undefined ? undefined : s.index?.nodes[i];
   });
-  const contextTokens = useBonsai((s) => contextTokensAt(s.index, s.selectedId));
+  const contextTokens = useBonsai((s) => contextTokensAt(s, s.selectedId));
   const onActivePath = useBonsai((s) => {
     const i = s.selectedId ? s.index?.byId.get(s.selectedId) : undefined;
     return i !== undefined && s.graph ? s.graph.active.region[i] !== 0 : false;
@@ -309,7 +309,7 @@ export function Inspector() {
             <span data-testid="inspector-tokens">{formatInt(node.tokens)}</span> tokens (est.){node.type === "compaction" ? ": its summary" : ""}
           </Field>
           <Field name="model sees from here">
-            <span data-testid="inspector-context-tokens">{contextTokens === null ? "—" : formatInt(contextTokens)}</span> tokens (est.){" "}
+            <span data-testid="inspector-context-tokens">{contextTokens === null ? "…" : formatInt(contextTokens)}</span> tokens (est.){" "}
             <button type="button" className="bz-link bz-link-text" onClick={() => setPanel("context")} data-testid="inspector-open-context">
               show what the model sees
             </button>
@@ -361,7 +361,7 @@ function SegmentSummary({ segKey }: { segKey: string }) {
     const n = v === undefined ? undefined : s.graph?.nodes[v];
     return n?.type === "segment" ? n.data : null;
   });
-  const contextTokens = useBonsai((s) => (data ? contextTokensAt(s.index, data.lastId) : null));
+  const contextTokens = useBonsai((s) => (data ? contextTokensAt(s, data.lastId) : null));
   const toggleSegment = useBonsai((s) => s.toggleSegment);
   const setView = useBonsai((s) => s.setView);
   if (!data) return <div className="bz-empty">A collapsed run of entries.</div>;

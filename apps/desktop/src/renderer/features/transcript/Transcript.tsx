@@ -45,6 +45,7 @@ function useEndId(): string | null {
 
 export function Transcript() {
   const index = useBonsai((s) => s.index);
+  const treeTokens = useBonsai((s) => s.treeTokens);
   const skeleton = useBonsai((s) => s.skeleton);
   const sessionId = useBonsai((s) => s.openSessionId);
   const selectedId = useBonsai((s) => s.selectedId);
@@ -132,7 +133,7 @@ export function Transcript() {
               onSelect={() => (r.id === selectedEntry ? undefined : reveal(r.id))}
               onReveal={(id) => reveal(id)}
               summarizedCount={(id) => summarizedBy(path.items, id)}
-              contextFrom={(id) => contextTokensAt(index, id)}
+              contextFrom={(id) => contextTokensAt({ index, treeTokens }, id)}
             />
           ),
         )}

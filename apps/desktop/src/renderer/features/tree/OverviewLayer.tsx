@@ -5,7 +5,6 @@
 import { useEffect, useMemo, useRef } from "react";
 import { useStore, useStoreApi } from "@xyflow/react";
 import { useBonsai } from "../../state/store";
-import { treeContextTokens } from "./context-tokens";
 import type { FlowGraph, FlowNode } from "./layout";
 import { cssColor } from "./css-color";
 import { bandsOf, declutter, nodeKind, overviewGeometry, pathRanges, rowsOf, runsOf, type OverviewGeometry, type Transform } from "./overview";
@@ -170,7 +169,8 @@ function draw(ctx: CanvasRenderingContext2D, scene: Scene, t: Transform, width: 
 /** DOM labels: the bands' figures (kept apart so they never overlap) and the leaf. */
 function Labels({ graph, g, height }: { graph: FlowGraph; g: OverviewGeometry; height: number }) {
   const index = useBonsai((s) => s.index);
-  const bands = useMemo(() => (index ? bandsOf(graph, index, treeContextTokens(index)) : []), [graph, index]);
+  const treeTokens = useBonsai((s) => s.treeTokens);
+  const bands = useMemo(() => (index ? bandsOf(graph, index, treeTokens) : []), [graph, index, treeTokens]);
   const placed = declutter(
     bands
       .map((b) => ({ ...b, y: g.rowY(graph.row[b.v] as number) + g.barH / 2, x: g.laneX(graph.lane[b.v] as number) + g.laneStep / 2 + 2 }))

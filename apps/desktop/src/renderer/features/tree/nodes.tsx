@@ -30,7 +30,8 @@ function Handles() {
 function EntryNodeView({ id, data }: NodeProps<EntryFlowNode>) {
   const selected = useBonsai((s) => s.selectedId === id);
   // a compaction shows what the model sees from it: the figure every panel shows for this node
-  const after = useBonsai((s) => (data.kind === "compaction" && data.type === "compaction" ? contextTokensAt(s.index, id) : null));
+  const isCompaction = data.kind === "compaction" && data.type === "compaction";
+  const after = useBonsai((s) => (isCompaction ? contextTokensAt(s, id) : null));
   const amnesiaHit = useAmnesiaHit(data.entryId);
   const cls = [
     amnesiaHit ? "bz-amnesia-hit" : "",
@@ -46,8 +47,8 @@ function EntryNodeView({ id, data }: NodeProps<EntryFlowNode>) {
   const tokens =
     data.kind === "meta"
       ? ""
-      : after !== null
-        ? `${data.tokensBefore !== undefined ? `${formatTokens(data.tokensBefore)} → ` : ""}${formatTokens(after)} tok`
+      : isCompaction
+        ? `${data.tokensBefore !== undefined ? `${formatTokens(data.tokensBefore)} → ` : ""}${after === null ? "…" : formatTokens(after)} tok`
         : `${formatTokens(data.tokens)} tok`;
   const preview = data.kind === "compaction" || data.kind === "branchSummary" ? summaryPreview(data.preview) : data.preview;
   return (
@@ -64,7 +65,7 @@ function EntryNodeView({ id, data }: NodeProps<EntryFlowNode>) {
       <Handles />
       <div className="bz-node-head">
         <span className="bz-node-title">{nodeTitle(data)}</span>
-        <span className="bz-node-tokens" data-testid={after !== null ? "compaction-tokens-before" : undefined}>
+        <span className="bz-node-tokens" data-testid={isCompaction ? "compaction-tokens-before" : undefined}>
           {tokens}
         </span>
       </div>

@@ -92,16 +92,16 @@ export interface Band {
   onPath: boolean;
 }
 
-/** The compactions of the drawn tree as bands, with their before → after figures. */
-export function bandsOf(graph: FlowGraph, index: TreeIndex, contextTokens: Float64Array): Band[] {
+/** The compactions of the drawn tree as bands, with their before → after figures ("…" until they are computed). */
+export function bandsOf(graph: FlowGraph, index: TreeIndex, contextTokens: Float64Array | null): Band[] {
   const bands: Band[] = [];
   for (let v = 0; v < graph.nodes.length; v++) {
     const node = graph.nodes[v] as FlowNode;
     if (node.type !== "entry" || node.data.type !== "compaction") continue;
     const i = index.byId.get(node.id);
-    const after = i === undefined ? node.data.tokens : (contextTokens[i] as number);
+    const after = i === undefined || !contextTokens ? "…" : formatTokens(contextTokens[i] as number);
     const before = node.data.tokensBefore;
-    bands.push({ v, entryId: node.id, label: `${before !== undefined ? `${formatTokens(before)} → ` : ""}${formatTokens(after)} tok`, onPath: node.data.onPath });
+    bands.push({ v, entryId: node.id, label: `${before !== undefined ? `${formatTokens(before)} → ` : ""}${after} tok`, onPath: node.data.onPath });
   }
   return bands;
 }
