@@ -70,6 +70,19 @@ function describe(r: UndoRecord): UndoDto {
   }
 }
 
+/** What undo did, in one sentence for the user (the agent's side included). */
+function undoneMessage(r: UndoRecord, appended: boolean): string {
+  const resume = appended && r.kind !== "label" ? `, where an undo entry makes the agent resume too` : "";
+  switch (r.kind) {
+    case "compaction":
+      return `The compaction is undone: the leaf is back at ${short(r.before)}${resume}; the compaction stays in the file as an abandoned branch.`;
+    case "branch":
+      return `The branch switch is undone: the leaf is back at ${short(r.before)}${resume}${r.entryId ? "; the branch summary stays in the file as an abandoned branch" : ""}.`;
+    case "label":
+      return `The label is undone: ${r.label?.targetId ?? "the entry"} has ${r.label?.previous === undefined ? "no label" : `the label “${r.label.previous}”`} again.`;
+  }
+}
+
 export function undoHandlers(store: SessionStore, undos: UndoLog, skeletons: SkeletonCache): Pick<Handlers, "getUndo" | "undo"> {
   const requireSession = (sessionId: string) => {
     if (!store.getSession(sessionId)) throw new IpcError("not_found", `no session ${sessionId}`);
@@ -94,8 +107,7 @@ export function undoHandlers(store: SessionStore, undos: UndoLog, skeletons: Ske
         const last = skeletons.get(sessionId).nodes.at(-1)?.id ?? null;
         if (last !== r.before) appended = store.appendEntry(sessionId, { type: "custom", customType: UNDO_MARKER_TYPE, data: { undid: r.kind, entryId: r.entryId } }).id;
       }
-      const what = r.kind === "compaction" ? "The compaction" : r.kind === "branch" ? "The branch switch" : "The label";
-      return { leafId: store.getLeaf(sessionId), appendedEntryId: appended, message: `${what} is undone; the leaf is back at ${short(r.before)}.` };
+      return { leafId: store.getLeaf(sessionId), appendedEntryId: appended, message: undoneMessage(r, appended !== null) };
     },
   };
 }

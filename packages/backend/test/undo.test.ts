@@ -65,7 +65,7 @@ describe("undo", () => {
     expect((await call("getUndo", { sessionId })).undo).toMatchObject({ kind: "compaction", entryId: compacted.entryId, title: "Undo compaction" });
 
     const out = await call("undo", { sessionId });
-    expect(out.message).toBe("The compaction is undone; the leaf is back at m15.");
+    expect(out.message).toBe("The compaction is undone: the leaf is back at m15, where an undo entry makes the agent resume too; the compaction stays in the file as an abandoned branch.");
     const skeleton = unpackSkeleton((await call("getSkeleton", { sessionId })) as PackedSkeleton);
     const marker = skeleton.nodes.find((n) => n.id === out.appendedEntryId)!;
     expect(marker).toMatchObject({ type: "custom", parentId: "m15", customType: "bonsai-undo" });
@@ -88,6 +88,7 @@ describe("undo", () => {
     const second = await call("setLabel", { sessionId, entryId: "m3", label: "second" });
     expect((await call("getUndo", { sessionId })).undo).toMatchObject({ kind: "label", entryId: second.labelEntryId, title: "Undo label change" });
     const out = await call("undo", { sessionId });
+    expect(out.message).toBe("The label is undone: m3 has the label “first” again.");
     const skeleton = unpackSkeleton((await call("getSkeleton", { sessionId })) as PackedSkeleton);
     expect(skeleton.nodes.find((n) => n.id === "m3")?.label).toBe("first");
     expect(skeleton.nodes.some((n) => n.id === second.labelEntryId)).toBe(true);
