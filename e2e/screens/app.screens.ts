@@ -23,7 +23,7 @@ async function both(page: Page, name: string, open: () => Promise<void> = async 
 test("every screen, both themes", async ({ app: page, bonsai }, testInfo) => {
   await both(page, "01-first-run");
   const file = await generatedSessionFile(testInfo, "Screens session", { entries: 600, seed: 7, compactionInterval: 150, branchProbability: 0.15 });
-  const other = await generatedSessionFile(testInfo, "Another project", { entries: 120, seed: 8, cwd: "/home/dev/other" });
+  const other = await generatedSessionFile(testInfo, "Another project", { entries: 120, seed: 8, cwd: "/home/dev/other" }, undefined, bonsai.sessionsDir);
   await bonsai.call("importSessions", { paths: [other] });
   await importAndOpen(page, file, "Screens session");
   await page.getByTestId("zoom-leaf").click();
@@ -68,7 +68,7 @@ test("every screen, both themes", async ({ app: page, bonsai }, testInfo) => {
   await both(page, "15-notifications-undo");
 
   // Fit on 100,000 entries
-  const big = testInfo.outputPath("screens-100k.jsonl");
+  const big = path.join(bonsai.sessionsDir, "screens-100k.jsonl");
   const session = generateSession({ entries: 100_000, seed: 100, contentScale: 0.25 });
   session.header.title = "Screens 100k";
   await writeSessionJsonl(big, session);

@@ -8,6 +8,7 @@ import { test as shellTest, expect, runShownHostCommand } from "../support/fixtu
 import { CLI, REPO_ROOT } from "../support/paths";
 import type { Locator, Page, TestInfo, TestType } from "@playwright/test";
 import { spawn } from "node:child_process";
+import * as path from "node:path";
 import type { ChildProcess } from "node:child_process";
 import { generateSession, startMockOpenAiServer, writeSessionJsonl } from "@bonsai/testkit";
 import type { GeneratedSession, GenerateSessionOptions, MockOpenAiServer } from "@bonsai/testkit";
@@ -107,11 +108,14 @@ export async function generatedSessionFile(
   title: string,
   options: GenerateSessionOptions,
   edit?: (session: GeneratedSession) => void,
+  /** where to write it (default the test's output folder); an agents' session folder to import it by path */
+  folder?: string,
 ): Promise<string> {
   const session = generateSession(options);
   session.header.title = title;
   edit?.(session);
-  const file = testInfo.outputPath(`${title.replace(/\W+/gu, "-")}.jsonl`);
+  const name = `${title.replace(/\W+/gu, "-")}.jsonl`;
+  const file = folder === undefined ? testInfo.outputPath(name) : path.join(folder, name);
   await writeSessionJsonl(file, session);
   return file;
 }

@@ -50,7 +50,7 @@ test("nodes: 12-13 px text, chips in their own row and never cut, brackets besid
 
 test("Fit on 100,000 entries shows the shape: bands and branch points, at most 3,000 DOM elements", async ({ app: page, bonsai }, testInfo) => {
   test.setTimeout(300_000);
-  const file = testInfo.outputPath("overview-100k.jsonl");
+  const file = path.join(bonsai.sessionsDir, "overview-100k.jsonl");
   const session = generateSession({ entries: 100_000, seed: 100, contentScale: 0.25 });
   session.header.title = "Overview 100k";
   await writeSessionJsonl(file, session);

@@ -11,7 +11,8 @@ const lastLine = (file: string) => JSON.parse(fs.readFileSync(file, "utf8").trim
 
 test("undo a compaction, a branch switch and a label", async ({ app: page, bonsai }, testInfo) => {
   test.setTimeout(90_000);
-  const file = await generatedSessionFile(testInfo, "Undo fixture", { entries: 220, seed: 91, compactionInterval: 0, branchProbability: 0 });
+  // an agent's session file, in an agents' session folder of the host: imported by path, written through
+  const file = await generatedSessionFile(testInfo, "Undo fixture", { entries: 220, seed: 91, compactionInterval: 0, branchProbability: 0 }, undefined, bonsai.sessionsDir);
   await bonsai.call("importSessions", { paths: [file] });
   await page.reload();
   await page.getByTestId("session-item").filter({ hasText: "Undo fixture" }).click();

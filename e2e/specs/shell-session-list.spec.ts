@@ -7,9 +7,10 @@ import * as fs from "node:fs";
 import { expect, generatedSessionFile, screenshot, test } from "./explorer-fixtures";
 
 test("rename, filter, sort, group, count, and remove from Bonsai", async ({ app: page, bonsai }, testInfo) => {
-  const alpha = await generatedSessionFile(testInfo, "Alpha parser work", { entries: 180, seed: 61, cwd: "/home/dev/alpha", compactionInterval: 60, branchProbability: 0.2 });
-  const beta = await generatedSessionFile(testInfo, "Beta build fixes", { entries: 90, seed: 62, cwd: "/home/dev/beta", compactionInterval: 0 });
-  const gamma = await generatedSessionFile(testInfo, "Gamma notes", { entries: 40, seed: 63, cwd: "/home/dev/alpha", compactionInterval: 0 });
+  const dir = bonsai.sessionsDir;
+  const alpha = await generatedSessionFile(testInfo, "Alpha parser work", { entries: 180, seed: 61, cwd: "/home/dev/alpha", compactionInterval: 60, branchProbability: 0.2 }, undefined, dir);
+  const beta = await generatedSessionFile(testInfo, "Beta build fixes", { entries: 90, seed: 62, cwd: "/home/dev/beta", compactionInterval: 0 }, undefined, dir);
+  const gamma = await generatedSessionFile(testInfo, "Gamma notes", { entries: 40, seed: 63, cwd: "/home/dev/alpha", compactionInterval: 0 }, undefined, dir);
   // imported by path: the files are the agent's, and Bonsai must not change them for a title
   await bonsai.call("importSessions", { paths: [alpha, beta, gamma] });
   const alphaBytes = fs.readFileSync(alpha);

@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { contextOf, contextStepOfNode, contextTokensOfTree, unpackSkeleton, type PackedSkeleton, type SkeletonNode } from "@bonsai/core";
 import { contract, type CallResult, type MethodName, type MethodOutput } from "@bonsai/ipc";
 import { generateSession, sessionToJsonl } from "@bonsai/testkit";
-import { useBackend } from "./support";
+import { importUpload, useBackend } from "./support";
 
 function ok<T>(r: CallResult): T {
   if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
@@ -31,8 +31,8 @@ describe("context figures agree for every node (core contextOf)", () => {
     const kinds = new Map<string, number>();
     for (const seed of [3, 11, 19]) {
       const session = generateSession({ entries: 500, seed, compactionInterval: 180, branchProbability: 0.15 });
-      const imported = await call("importSessions", { files: [{ name: `gen-${seed}.jsonl`, content: sessionToJsonl(session) }] });
-      const sessionId = imported.results[0]!.sessionId!;
+      const imported = await importUpload(backend().dispatch, `gen-${seed}.jsonl`, sessionToJsonl(session));
+      const sessionId = imported.results[0]!.sessionId;
       const { skeleton: packed } = await call("openSession", { sessionId });
       const skeleton = unpackSkeleton(packed as PackedSkeleton);
       const index = new Map(skeleton.nodes.map((n, i) => [n.id, i]));

@@ -10,7 +10,7 @@ import { unpackSkeleton, type PackedSkeleton } from "@bonsai/core";
 import { startMockOpenAiServer, type MockOpenAiServer } from "@bonsai/testkit";
 import type { CallResult, EventName } from "@bonsai/ipc";
 import { createBackend, type Backend } from "../src/index";
-import { importLines } from "./support";
+import { importLines, importUpload } from "./support";
 
 const KEY = "sk-loopback-secret";
 let model: MockOpenAiServer;
@@ -104,9 +104,7 @@ describe("backend with a model server", () => {
       parentId = id;
     }
     ok(await backend.dispatch("setSettings", { patch: { compaction: { keepRecentTokens: 2000 }, retry: { enabled: false } } }));
-    const { results } = ok<{ results: { sessionId: string }[] }>(
-      await backend.dispatch("importSessions", { files: [{ name: "fail.jsonl", content: lines.map((l) => JSON.stringify(l)).join("\n") + "\n" }] }),
-    );
+    const { results } = await importUpload(backend.dispatch, "fail.jsonl", lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
     for (let i = 0; i < 6; i++) model.enqueue({ kind: "error", status: 500, message: "boom" });
     const r = await backend.dispatch("compact", { sessionId: results[0]!.sessionId, dryRun: true });
     expect(r.ok).toBe(false);

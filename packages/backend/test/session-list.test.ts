@@ -27,6 +27,9 @@ async function call<M extends MethodName>(method: M, params: unknown): Promise<M
   return contract[method].output.parse(r.value) as MethodOutput<M>;
 }
 
+/** a session file in the pi sessions folder of this test's home (the window may import paths there) */
+const piFile = (name: string) => path.join(home, ".pi/agent/sessions/--tmp-list--", name);
+
 function writeSession(file: string, seed: number, entries = 200): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, sessionToJsonl(generateSession({ entries, seed, compactionInterval: 60, branchProbability: 0.2 })));
@@ -34,7 +37,7 @@ function writeSession(file: string, seed: number, entries = 200): void {
 
 describe("session list", () => {
   it("a title given in Bonsai shows in the list, never reaches the file, and goes back with null", async () => {
-    const file = path.join(dir, "a.jsonl");
+    const file = piFile("a.jsonl");
     writeSession(file, 1);
     const before = fs.readFileSync(file, "utf8");
     const sessionId = (await call("importSessions", { paths: [file] })).results[0]!.sessionId!;
@@ -49,7 +52,7 @@ describe("session list", () => {
   });
 
   it("counts compactions, branch tips and what the model sees from the leaf (the preview's figure)", async () => {
-    const file = path.join(dir, "b.jsonl");
+    const file = piFile("b.jsonl");
     writeSession(file, 2);
     const sessionId = (await call("importSessions", { paths: [file] })).results[0]!.sessionId!;
     const listed = (await call("listSessions", {})).sessions[0]!;
@@ -60,7 +63,7 @@ describe("session list", () => {
   });
 
   it("removing a session from Bonsai keeps the agent's file", async () => {
-    const file = path.join(dir, "c.jsonl");
+    const file = piFile("c.jsonl");
     writeSession(file, 3);
     const sessionId = (await call("importSessions", { paths: [file] })).results[0]!.sessionId!;
     expect(await call("deleteSession", { sessionId })).toEqual({ deleted: true });
@@ -68,7 +71,7 @@ describe("session list", () => {
     expect(fs.existsSync(file)).toBe(true);
   });
 
-  it("finds the agents' default folders with their session counts and imports one by its key", async () => {
+  it("finds the agents' default folders with their session counts, and imports one by its path", async () => {
     expect((await call("findSessionFolders", {})).folders).toEqual([]);
     writeSession(path.join(home, ".pi/agent/sessions/--tmp-proj--/one.jsonl"), 4, 50);
     writeSession(path.join(home, ".pi/agent/sessions/--tmp-proj--/two.jsonl"), 5, 50);
@@ -78,10 +81,9 @@ describe("session list", () => {
       ["pi", 2],
       ["oh-my-pi", 1],
     ]);
-    const { results } = await call("importSessions", { folders: [folders[0]!.key] });
+    expect(folders[0]!.path).toBe(path.join(home, ".pi/agent/sessions"));
+    const { results } = await call("importSessions", { paths: [folders[0]!.path] });
     expect(results.filter((r) => r.ok)).toHaveLength(2);
     expect((await call("listSessions", {})).sessions).toHaveLength(2);
-    const unknown = await backend.dispatch("importSessions", { folders: ["folder-9:nope"] });
-    expect(unknown.ok ? "" : unknown.error.code).toBe("not_found");
   });
 });

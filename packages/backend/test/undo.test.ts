@@ -14,7 +14,8 @@ let dir: string;
 let backend: Backend;
 beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "bonsai-undo-"));
-  backend = createBackend({ dataDir: dir, env: {} });
+  // the session files lie in an agents' session folder: the window may import paths there
+  backend = createBackend({ dataDir: dir, env: { BONSAI_SESSIONS_DIRS: dir } });
 });
 afterEach(async () => {
   await backend.close();
