@@ -24,7 +24,7 @@ test("rename, filter, sort, group, count, and remove from Bonsai", async ({ app:
   await expect(groups.filter({ hasText: "alpha" }).getByTestId("session-item")).toHaveCount(2);
   const alphaRow = page.getByTestId("session-row").filter({ hasText: "Alpha parser work" });
   await expect(alphaRow.getByTestId("session-entry-count")).toHaveText("180");
-  await expect(alphaRow.getByTestId("session-compactions")).toHaveText(/^[1-9]\d*$/u);
+  await expect(alphaRow.getByTestId("session-compaction-count")).toHaveText(/^[1-9]\d*$/u);
   await expect(alphaRow.getByTestId("session-branches")).toHaveText(/^([2-9]|\d{2,})$/u);
   await expect(alphaRow.getByTestId("session-tokens")).toHaveText(/\d/u);
   await screenshot(page, testInfo, "session-list-light");

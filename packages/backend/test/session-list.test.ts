@@ -58,7 +58,7 @@ describe("session list", () => {
     const listed = (await call("listSessions", {})).sessions[0]!;
     const preview = await call("getContextPreview", { sessionId });
     expect(listed.contextTokens).toBe(preview.tokens);
-    expect(listed.compactions).toBeGreaterThan(0);
+    expect(listed.compactionCount).toBeGreaterThan(0);
     expect(listed.branches).toBeGreaterThan(1);
   });
 

@@ -12,7 +12,9 @@ const s = (id: string, title: string, cwd: string, updatedAt: string, entryCount
   leafId: null,
   sourcePath: null,
   customTitle: false,
-  compactions: 0,
+  agent: "pi",
+  compactionCount: 0,
+  parentSession: null,
   branches: 1,
   contextTokens,
 });

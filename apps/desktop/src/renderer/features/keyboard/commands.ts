@@ -46,6 +46,8 @@ export const COMMANDS: readonly Command[] = [
   { id: "undo", title: "Undo the last compaction, branch switch or label", group: "Session", keys: "Ctrl+Z / ⌘Z", enabled: (s) => s.undo !== null, run: () => void undoLastChange() },
   { id: "export-jsonl", title: "Export the session as JSONL", group: "Session", enabled: hasSession, run: () => void exportOpenSession("jsonl") },
   { id: "export-markdown", title: "Export the session as Markdown", group: "Session", enabled: hasSession, run: () => void exportOpenSession("markdown") },
+  { id: "export-html", title: "Export the session as HTML (one offline page)", group: "Session", enabled: hasSession, run: () => void exportOpenSession("html") },
+  { id: "continue-in-pi", title: "Continue in pi (a pi copy of a Claude Code or Codex session)", group: "Session", enabled: (s) => s.session?.readOnly !== undefined, run: (s) => void s.continueInPi() },
   { id: "rename", title: "Rename the session", group: "Session", enabled: hasSession, run: (s) => s.setRenaming(s.openSessionId) },
   { id: "remove", title: "Remove the session from Bonsai (the agent's file is kept)", group: "Session", enabled: hasSession, run: (s) => s.setRemoving(s.openSessionId) },
   { id: "follow", title: "Follow the leaf when an agent appends (on/off)", group: "Session", enabled: hasSession, run: (s) => s.setFollow(!s.follow) },
@@ -81,7 +83,8 @@ export const COMMANDS: readonly Command[] = [
     id: "label",
     title: "Label the selected node",
     group: "Tree",
-    enabled: (s) => selectedEntry(s) !== null,
+    // a Claude Code / Codex session is never written: no labels (Continue in pi)
+    enabled: (s) => selectedEntry(s) !== null && s.session?.readOnly === undefined,
     run: (s) => {
       s.setPanel("inspect");
       requestAnimationFrame(() => document.querySelector<HTMLElement>("[data-testid=label-input]")?.focus());
