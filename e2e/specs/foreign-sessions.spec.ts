@@ -71,7 +71,7 @@ test.describe("Claude Code and Codex sessions in the app", () => {
     await app.getByTestId("zoom-fit").click();
     const compactions = app.locator('.react-flow__node [data-kind="compaction"]');
     await expect(compactions).toHaveCount(3);
-    await expect(compactions.getByTestId("compaction-tokens-before")).toHaveText(["156.7K tokens before", "155.2K tokens before", "155.4K tokens before"]);
+    await expect(compactions.getByTestId("compaction-tokens-before")).toHaveText(["156.7K → 2.8K tok", "155.2K → 2.6K tok", "155.4K → 3.8K tok"]);
 
     // the inspector shows a compaction with Claude Code's own summary and the lines it came from
     await compactions.first().click();
@@ -83,6 +83,8 @@ test.describe("Claude Code and Codex sessions in the app", () => {
 
     // what the model sees from the leaf: Claude Code's last summary, then what follows
     await app.getByTestId("tab-context").click();
+    // it follows the selection (the first compaction): back to the leaf
+    await app.getByTestId("context-back-to-leaf").click();
     const context = app.getByTestId("context-view");
     await expect(context.getByTestId("context-message").first()).toContainText("This session is being continued from a previous conversation");
     // the context chart along the path, its three compactions marked

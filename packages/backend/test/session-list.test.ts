@@ -27,6 +27,12 @@ async function call<M extends MethodName>(method: M, params: unknown): Promise<M
   return contract[method].output.parse(r.value) as MethodOutput<M>;
 }
 
+const real = path.resolve(import.meta.dirname, "../../../../shared/fixtures/real");
+const CLAUDE = path.join(real, "claude-code/entireio__cli__b0_dc55b3a1dc_1_full.jsonl");
+const CODEX = path.join(real, "codex/EntityProcess__agentv__00_34f597b72d_1_full.jsonl");
+const haveReal = fs.existsSync(CLAUDE) && fs.existsSync(CODEX);
+if (!haveReal) console.warn(`real Claude Code / Codex files not found under ${real}: the test of their default folders is skipped`);
+
 /** a session file in the pi sessions folder of this test's home (the window may import paths there) */
 const piFile = (name: string) => path.join(home, ".pi/agent/sessions/--tmp-list--", name);
 
@@ -85,5 +91,28 @@ describe("session list", () => {
     const { results } = await call("importSessions", { paths: [folders[0]!.path] });
     expect(results.filter((r) => r.ok)).toHaveLength(2);
     expect((await call("listSessions", {})).sessions).toHaveLength(2);
+  });
+
+  it.runIf(haveReal)("finds Claude Code's and Codex's default folders too, named by their agent, and imports them by their path", async () => {
+    const claude = path.join(home, ".claude/projects/-work-app/8f0c.jsonl");
+    const codex = path.join(home, ".codex/sessions/2026/01/02/rollout-2026-01-02T10-00-00-0001.jsonl");
+    for (const [from, to] of [
+      [CLAUDE, claude],
+      [CODEX, codex],
+    ] as const) {
+      fs.mkdirSync(path.dirname(to), { recursive: true });
+      fs.copyFileSync(from, to);
+    }
+    writeSession(path.join(home, ".pi/agent/sessions/--tmp-proj--/one.jsonl"), 4, 50);
+    const { folders } = await call("findSessionFolders", {});
+    expect(folders.map((f) => [f.agent, f.path, f.sessionFiles])).toEqual([
+      ["pi", path.join(home, ".pi/agent/sessions"), 1],
+      ["Claude Code", path.join(home, ".claude/projects"), 1],
+      ["Codex", path.join(home, ".codex/sessions"), 1],
+    ]);
+    const { results } = await call("importSessions", { paths: [folders[1]!.path, folders[2]!.path] });
+    expect(results.map((r) => r.ok)).toEqual([true, true]);
+    const agents = (await call("listSessions", {})).sessions.map((s) => s.agent).sort();
+    expect(agents).toEqual(["claude-code", "codex"]);
   });
 });

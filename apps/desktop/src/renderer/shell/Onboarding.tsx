@@ -27,7 +27,7 @@ export function Onboarding() {
   return (
     <section className="onboarding" data-testid="onboarding" aria-labelledby="onboarding-title">
       <h1 id="onboarding-title">Bring in your agent sessions</h1>
-      <p>Bonsai reads pi and oh-my-pi sessions (.jsonl). It never changes them when it opens them.</p>
+      <p>Bonsai reads the sessions (.jsonl) of pi, oh-my-pi, Claude Code and Codex. Opening a session never changes it, and Claude Code and Codex files are never written.</p>
       {error ? <p className="error">The agents' folders could not be looked for: {error}</p> : null}
       {folders === null && !error ? <p className="bz-muted">Looking for the agents' session folders…</p> : null}
       {folders && folders.length > 0 ? (
@@ -57,7 +57,7 @@ export function Onboarding() {
       ) : null}
       {folders && folders.length === 0 ? (
         <p className="bz-muted" data-testid="onboarding-none">
-          No pi or oh-my-pi session folder was found here (~/.pi/agent/sessions, ~/.omp/agent/sessions, or the folders in Preferences).
+          No agent's session folder was found here (~/.pi/agent/sessions, ~/.omp/agent/sessions, ~/.claude/projects, ~/.codex/sessions, or the folders in Preferences).
         </p>
       ) : null}
       <h2>Or pick files</h2>
