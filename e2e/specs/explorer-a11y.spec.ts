@@ -5,7 +5,11 @@
  */
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
+import { sharedFixture } from "../support/paths";
 import { expect, generatedSessionFile, importAndOpen, setTheme, test } from "./explorer-fixtures";
+
+/** a real Claude Code transcript (read-only in Bonsai), when the shared fixtures are next to the checkout */
+const CLAUDE = sharedFixture("real/claude-code/entireio__cli__cd_95adddad32_0_full.jsonl");
 
 async function serious(page: Page, screen: string): Promise<void> {
   const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
@@ -54,5 +58,17 @@ for (const theme of ["light", "dark"] as const) {
     await page.getByTestId("preferences-close").click();
     await page.getByTestId("session-menu").first().click();
     await serious(page, "session menu");
+    await page.keyboard.press("Escape");
+
+    if (CLAUDE) {
+      // a Claude Code session: the agent badge in the list, the read-only notice with Continue in pi
+      await page.getByTestId("import-input").setInputFiles(CLAUDE);
+      await expect(page.getByTestId("import-result")).toContainText("Imported 1 of 1 file");
+      await page.getByTestId("session-item").filter({ hasText: "Claude Code" }).click();
+      await expect(page.getByTestId("read-only-notice")).toBeVisible();
+      await page.getByTestId("tab-compact").click();
+      await expect(page.getByTestId("compaction-panel").getByTestId("read-only-action")).toBeVisible();
+      await serious(page, "read-only Claude Code session");
+    }
   });
 }
