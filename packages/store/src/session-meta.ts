@@ -1,6 +1,6 @@
 /**
  * What Bonsai keeps about a session besides its entries: the title a user gave it in Bonsai
- * (table session_titles, migration 005), and the counts the session list shows.
+ * (table session_titles, migration 008), and the counts the session list shows.
  */
 import type Database from "better-sqlite3";
 

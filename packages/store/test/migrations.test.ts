@@ -161,6 +161,26 @@ describe("schema and migrations", () => {
     again.close();
   });
 
+  it("a database left at version 7 (the release before session titles) gains session_titles and keeps its sessions", async () => {
+    const dir = tempDir();
+    const file = path.join(dir, "c.db");
+    const store = openStore({ path: file });
+    const session = path.join(dir, "s.jsonl");
+    const header = { type: "session", version: 3, id: "s-7", timestamp: "2025-01-01T00:00:00.000Z", cwd: "/p" };
+    const user = { type: "message", id: "a", parentId: null, timestamp: "2025-01-01T00:00:01.000Z", message: { role: "user", content: "q", timestamp: 1 } };
+    fs.writeFileSync(session, [header, user].map((v) => `${JSON.stringify(v)}\n`).join(""));
+    await store.importFile(session);
+    store.db.exec("DROP TABLE session_titles");
+    store.db.pragma("user_version = 7");
+    store.close();
+
+    const again = openStore({ path: file });
+    expect(again.db.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
+    again.setSessionTitle("s-7", "renamed in Bonsai");
+    expect(again.listSessions().map((s) => s.id)).toEqual(["s-7"]);
+    again.close();
+  });
+
   it("a file that is not a database gets a clear error and is not modified", () => {
     const dir = tempDir();
     const file = path.join(dir, "notes.db");

@@ -31,7 +31,7 @@ function sessionFile(dir: string): string {
   return file;
 }
 
-describe("session titles and counts (migration 005)", () => {
+describe("session titles and counts (migration 008)", () => {
   it("a title set in Bonsai is kept apart from the file's, cleared with null, and removed with the session", async () => {
     const dir = tempDir();
     const store = newStore(dir);

@@ -2,9 +2,8 @@ import { migration001Initial } from "./001-initial";
 import { migration002SplitEntryJson } from "./002-split-entry-json";
 import { migration003DetachedSource } from "./003-detached-source";
 import { migration004SourceJournal } from "./004-source-journal";
-import { migration005SessionTitles } from "./005-session-titles";
-// 006: reserved (wt/perf)
 import { migration007SessionAgents } from "./007-session-agents";
+import { migration008SessionTitles } from "./008-session-titles";
 import type { Migration } from "./types";
 
 export type { Migration } from "./types";
@@ -15,9 +14,8 @@ export const MIGRATIONS: readonly Migration[] = [
   migration002SplitEntryJson,
   migration003DetachedSource,
   migration004SourceJournal,
-  migration005SessionTitles,
-  // 006: reserved (see the imports)
   migration007SessionAgents,
+  migration008SessionTitles,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
