@@ -187,6 +187,26 @@ export class SessionParser {
     }
   }
 
+  /** The header once the first value has been parsed (null before, or when the text is not a session). */
+  get header(): SessionHeader | null {
+    return this.#header;
+  }
+
+  /** True once the first value showed that the text is not a session (later pushes are ignored). */
+  get rejected(): boolean {
+    return this.#rejected;
+  }
+
+  /**
+   * The entries parsed since the last call (with their lines and texts when `lines` is on), removed
+   * from the parser: a reader that stores entries as it goes keeps none of them alive. `end()` then
+   * returns only the entries parsed after the last take.
+   */
+  takeEntries(): { entries: SessionEntry[]; entryLines: number[]; entryTexts: string[] } {
+    const taken = { entries: this.#entries.splice(0), entryLines: this.#entryLines.splice(0), entryTexts: this.#entryTexts.splice(0) };
+    return taken;
+  }
+
   /** Ends the text (a pending line without "\n" is its last line) and returns the result. */
   end(): ParsedSession & Partial<ParsedLines> {
     if (!this.#ended) {

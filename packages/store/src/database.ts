@@ -61,6 +61,9 @@ export function migrate(db: Database.Database, migrations: readonly Migration[] 
   return { from, to: target };
 }
 
+/** page size of new databases */
+export const PAGE_SIZE = 16384;
+
 export function openDatabase(options: OpenDatabaseOptions): Database.Database {
   const file = options.path;
   const memory = file === ":memory:";
@@ -88,6 +91,10 @@ export function openDatabase(options: OpenDatabaseOptions): Database.Database {
   }
   try {
     if (!options.readonly) {
+      // a new database gets 16 KiB pages (SQLite's default is 4 KiB): a 100,000-entry import writes
+      // about a third less and costs about a third less CPU (docs/PERFORMANCE.md); the page size of an
+      // existing file cannot change in WAL mode and stays as it is
+      if (db.pragma("page_count", { simple: true }) === 0) db.pragma(`page_size = ${PAGE_SIZE}`);
       if (!memory) db.pragma("journal_mode = WAL");
       db.pragma("synchronous = NORMAL");
       db.pragma("foreign_keys = ON");

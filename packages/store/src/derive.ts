@@ -8,6 +8,16 @@ export const FLAG_PRUNED = 1;
 export const FLAG_THINKING = 2;
 export const FLAG_FROM_EXTENSION = 4;
 export const FLAG_OFFLINE = 8;
+/**
+ * A `message` entry whose `message` is truthy but not an object with a text `role` (a string, an
+ * array, an object without a role): readers that answer from the derived columns alone (the stored
+ * context, plan, pruning and branch reads) take such an entry's JSON instead.
+ */
+export const FLAG_ODD_MESSAGE = 16;
+/** a bashExecution / pythonExecution message with `excludeFromContext`: convertToLlm drops it */
+export const FLAG_EXCLUDED = 32;
+/** a branch_summary without a summary: it gives no context message (the compaction and branch variants still give one) */
+export const FLAG_EMPTY_SUMMARY = 64;
 
 export const PREVIEW_CHARS = 160;
 /** Per-entry cap of the text indexed for search (the JSON itself is always kept whole). */
@@ -43,21 +53,67 @@ function str(v: unknown): string | null {
 
 /** Text of a string-or-blocks content (text blocks joined by a space; images as "[image]"). */
 function contentText(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  const parts: string[] = [];
-  for (const b of content) {
-    if (!isObj(b)) continue;
-    if (b.type === "text" && typeof b.text === "string") parts.push(b.text);
-    else if (b.type === "image") parts.push("[image]");
-  }
-  return parts.join(" ");
+  return contentHead(content, Infinity);
 }
 
+/**
+ * The first `max` characters (at least; the whole text when shorter) of contentText: what a preview
+ * needs, without copying a whole tool output.
+ */
+function contentHead(content: unknown, max: number): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  let text = "";
+  let first = true;
+  for (const b of content) {
+    if (text.length > max) break;
+    if (!isObj(b)) continue;
+    let part: string;
+    if (b.type === "text" && typeof b.text === "string") part = b.text;
+    else if (b.type === "image") part = "[image]";
+    else continue;
+    text += first ? part : ` ${part}`;
+    first = false;
+  }
+  return text;
+}
+
+/** contentText when the search text is wanted, else only as much as a preview reads. */
+function contentFor(content: unknown, forSearch: boolean): string {
+  return forSearch ? contentText(content) : contentHead(content, PREVIEW_CHARS * 2 + 1);
+}
+
+/** What `\s` matches in a JavaScript regular expression (and what `trim` removes). */
+function isSpace(c: number): boolean {
+  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
+  if (c < 0xa0) return false;
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
+/**
+ * The text on one line: runs of whitespace become one space, the ends are trimmed, and it is cut at
+ * `max` characters (with "…"). Only the start is read: never a whole tool output for a preview.
+ * (The same as `text.replace(/\s+/g, " ").trim()` on the first 2 * max characters, without the
+ * regular expression: this runs once per stored entry.)
+ */
 export function oneLine(text: string, max = PREVIEW_CHARS): string {
-  // only the start matters: never scan a whole tool output for a 160-char preview
-  const head = text.length > max * 2 ? text.slice(0, max * 2) : text;
-  const flat = head.replace(/\s+/g, " ").trim();
+  const end = Math.min(text.length, max * 2);
+  let flat = "";
+  let i = 0;
+  while (i < end && isSpace(text.charCodeAt(i))) i++;
+  let from = i; // start of the current run of non-space characters
+  // stop once the result is longer than max: it is then cut at max - 1 whatever follows
+  while (i < end && flat.length + (i - from) <= max) {
+    if (!isSpace(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    flat += text.slice(from, i);
+    while (i < end && isSpace(text.charCodeAt(i))) i++;
+    if (i < end) flat += " ";
+    from = i;
+  }
+  flat += text.slice(from, i < end ? i : end);
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
@@ -96,6 +152,8 @@ function customColumns(d: DerivedColumns, source: Obj): void {
 function messageColumns(message: Obj, d: DerivedColumns, paths: Set<string>, forSearch: boolean): void {
   const role = str(message.role);
   d.role = role;
+  if (role === null) d.flags |= FLAG_ODD_MESSAGE;
+  if ((role === "bashExecution" || role === "pythonExecution") && message.excludeFromContext) d.flags |= FLAG_EXCLUDED;
   try {
     d.tokens = estimateTokens(message as unknown as AgentMessage);
   } catch {
@@ -103,8 +161,8 @@ function messageColumns(message: Obj, d: DerivedColumns, paths: Set<string>, for
   }
   switch (role) {
     case "user": {
-      const text = contentText(message.content);
-      d.userText = text;
+      const text = contentFor(message.content, forSearch);
+      if (forSearch) d.userText = text;
       d.preview = oneLine(text);
       d.body = text;
       break;
@@ -122,6 +180,7 @@ function messageColumns(message: Obj, d: DerivedColumns, paths: Set<string>, for
           texts.push(b.thinking);
         } else if (b.type === "toolCall") {
           if (typeof b.name === "string") tools.push(b.name);
+          if (!forSearch) continue;
           collectArgPaths(b.arguments, paths);
           const args = isObj(b.arguments) ? b.arguments : {};
           const command = str(args.command);
@@ -149,7 +208,7 @@ function messageColumns(message: Obj, d: DerivedColumns, paths: Set<string>, for
       d.toolName = name;
       d.tools = name ?? "";
       if (message.prunedAt !== undefined) d.flags |= FLAG_PRUNED;
-      const text = contentText(message.content);
+      const text = contentFor(message.content, forSearch);
       d.preview = oneLine(`${name ?? "tool"}: ${text.slice(0, PREVIEW_CHARS * 2)}`);
       d.body = text;
       break;
@@ -215,7 +274,10 @@ export function deriveColumns(entry: SessionEntry, forSearch = true): DerivedCol
   switch (e.type) {
     case "message":
       if (isObj(e.message)) messageColumns(e.message, d, paths, forSearch);
-      else d.preview = "(message without payload)";
+      else {
+        if (e.message) d.flags |= FLAG_ODD_MESSAGE;
+        d.preview = "(message without payload)";
+      }
       break;
     case "compaction":
       summaryEntry("compactionSummary");
@@ -225,6 +287,7 @@ export function deriveColumns(entry: SessionEntry, forSearch = true): DerivedCol
     case "branch_summary":
       summaryEntry("branchSummary");
       d.refId = str(e.fromId);
+      if (!e.summary) d.flags |= FLAG_EMPTY_SUMMARY;
       break;
     case "custom_message":
       customColumns(d, e);

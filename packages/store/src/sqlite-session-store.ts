@@ -55,12 +55,13 @@ import { BACKUP_SUFFIX } from "./source/backup";
 import { sha256 } from "./source/bytes";
 import type { FaultHook } from "./source/faults";
 import { headerLineOf, replaceLines, type LineReplacement } from "./source/line-edit";
-import { readAppended, readWhole, type ReadEntry } from "./source/reader";
+import { readAppended, streamWhole, type ReadEntry } from "./source/reader";
 import type { WrittenState } from "./source/safe-rewrite";
-import { changeFromBytes, SourceSync, type FileChange, type KnownFile, type RecoveryReport } from "./source/source-sync";
+import { changeFromBytes, SourceSync, type FileChange, type KnownFile, type RecoveryReport, readAll, readHead, type WholeFile } from "./source/source-sync";
+import { EntryWriter, SETTINGS_TYPES, type PendingEntry, type WriterResult } from "./import/entry-writer";
 // Claude Code and Codex files (read-only sources): src/foreign/, hooked in below where marked "foreign:"
 import { originalText, type ReadSession } from "@bonsai/formats";
-import { continueInPi, detectSource, ForeignSources, isForeignFormat, ReadOnlySessionError, storedReadSession } from "./foreign/index";
+import { continueInPi, detectSourceOf, ForeignSources, isForeignFormat, ReadOnlySessionError, storedReadSession } from "./foreign/index";
 import type { PiCopy, PiCopyOptions } from "./session-store";
 import { countSessionShape, readSessionTitles, writeSessionTitle } from "./session-meta";
 
@@ -174,13 +175,6 @@ interface EntriesChange {
   written(): void;
 }
 
-/** an entry ready to insert */
-interface PendingEntry {
-  entry: SessionEntry;
-  json: string;
-  line: number | null;
-}
-
 const SKELETON_COLUMNS = "id, parent_id, type, role, timestamp, tokens, preview, tool_name, custom_type, stop_reason, ref_id, tokens_before, flags";
 type SkeletonRow = [
   string,
@@ -207,8 +201,6 @@ const RANK_WINDOW = 2000;
 
 /** entries indexed for search per transaction in the background */
 const INDEX_BATCH = 500;
-
-const SETTINGS_TYPES = new Set(["thinking_level_change", "model_change", "mode_change", "ttsr_injection"]);
 
 function nowIso(): string {
   return new Date().toISOString();
@@ -299,9 +291,12 @@ export class SqliteSessionStore implements SessionStore {
       sessionRow: (id) => this.sessionRow(id),
       newSessionIdFor: (headerId, file) => this.newSessionIdFor(headerId, file),
       clearEntries: (id) => this.clearEntries(id),
-      insertEntries: (id, pending) => this.insertEntries(id, pending, {}),
+      insertEntries: (id, pending) => {
+        this.writeEntries(id, pending);
+        return pending.map((p) => p.entry);
+      },
       replaceEntryJson: (id, seq, entry, json) => this.replaceEntryJson(id, seq, entry, json),
-      refreshSessionMeta: (id, leafId) => this.refreshSessionMeta(id, leafId),
+      refreshSessionMeta: (id, leafId) => this.recountSessionMeta(id, leafId),
       saveFileState: (id, state) => this.saveFileState(id, state),
       storeReport: (r) => this.storeReport(r),
       emit: (event, payload) => this.emit(event, payload),
@@ -469,18 +464,26 @@ export class SqliteSessionStore implements SessionStore {
         return this.importAppended(existing, change.chunk, change.offset, change.stateAt, source, signal);
       }
       if (change.kind === "whole") {
-        // foreign: the format is detected from the content
-        const detected = detectSource(change.bytes);
-        if (detected.kind === "foreign") return this.foreign.importWhole(file, change.bytes, change.stateAt, existing, detected.reader, wholeReason);
-        if (existing && isForeignFormat(existing.source_format)) this.becamePiFile(existing.id);
-        return this.importWhole(file, change.bytes, change.stateAt, existing, signal, wholeReason, detected.unknownReason);
+        const whole = change.open();
+        try {
+          // foreign: the format is detected from the content (its first lines)
+          const detected = detectSourceOf((bytes) => readHead(whole, bytes));
+          if (detected.kind === "foreign") return this.foreign.importWhole(file, readAll(whole), (end, lines) => whole.stateAt(end, lines), existing, detected.reader, wholeReason);
+          if (existing && isForeignFormat(existing.source_format)) this.becamePiFile(existing.id);
+          return this.importWhole(file, whole, existing, signal, wholeReason, detected.unknownReason);
+        } finally {
+          whole.close();
+        }
       }
       return this.failedReport(file, existing, `import of ${file} failed: the store has no record of it`);
     } catch (err) {
       if (isAbortError(err)) throw err;
       // nothing was changed (the data change is one transaction): say why, keep going with other files
-      const tooLong = (err as { code?: string }).code === "ERR_STRING_TOO_LONG";
-      return this.failedReport(file, existing, tooLong ? `${file} is too large to import (more than about 512 MB of text)` : `import of ${file} failed: ${errorMessage(err)}`);
+      const code = (err as { code?: unknown }).code;
+      if (code === "ERR_STRING_TOO_LONG") return this.failedReport(file, existing, `${file} is too large to import (more than about 512 MB of text)`);
+      // the file could not be read (opening it, or a block of it)
+      if (typeof code === "string" && /^E[A-Z]+$/.test(code)) return this.failedReport(file, existing, `cannot read ${file}: ${errorMessage(err)}`);
+      return this.failedReport(file, existing, `import of ${file} failed: ${errorMessage(err)}`);
     }
   }
 
@@ -530,8 +533,10 @@ export class SqliteSessionStore implements SessionStore {
     const report = this.db
       .transaction(() => {
         const pending = this.checkAppended(row, read.entries, issues);
-        added = this.insertEntries(row.id, pending, { fixFirstParentOfLegacy: row.source_version < 2 });
-        this.refreshSessionMeta(row.id, added.length > 0 ? added[added.length - 1]?.id : undefined);
+        if (row.source_version < 2) this.linkFirstLegacyLine(row.id, pending);
+        const written = this.writeEntries(row.id, pending);
+        added = pending.map((p) => p.entry);
+        this.refreshSessionMeta(row, written.lastId ?? undefined, written, false);
         this.saveFileState(row.id, state);
         const report: Omit<ImportReport, "reportId" | "startedAt"> = {
           sourcePath: row.source_path ?? "",
@@ -551,82 +556,114 @@ export class SqliteSessionStore implements SessionStore {
     return report;
   }
 
+  /**
+   * Reads a whole file into the store as it is read (block by block: neither the file nor its
+   * entries are ever held whole), one transaction. `existing`: the file's session, read again as a
+   * new generation.
+   */
   private importWhole(
     file: string,
-    buf: Buffer,
-    stateAt: (end: number, lines: number) => FileState,
+    whole: WholeFile,
     existing: SessionRow | undefined,
     signal: AbortSignal | undefined,
     reason: "rewritten" | "recovered",
     unknownReason: string | null = null,
   ): ImportReport {
-    const read = readWhole(buf, this.random);
-    throwIfAborted(signal);
-    const issues = [...read.issues];
-    const headerProblem = read.header ? headerFieldProblem(read.header) : null;
-    if (!read.header || headerProblem !== null) {
-      // not a session: say so without echoing the file's content (it may be anything)
-      const message = headerProblem ?? unknownReason ?? notASessionMessage(issues);
-      return this.storeReport({
-        sourcePath: file,
-        sessionId: existing?.id ?? null,
-        status: "not-a-session",
-        bytesRead: buf.length,
-        entriesAdded: 0,
-        issues: [{ line: issues[0]?.line ?? 0, kind: issues[0]?.kind ?? "missing-header", message }],
-        message,
-      });
-    }
-    const header = read.header;
-    issues.push(...headerFieldWarnings(header));
-    const state = stateAt(read.endOffset, read.endLines);
-    const pending = this.checkWhole(read.entries, issues);
-    const status: ImportStatus = existing ? "reimported" : "imported";
-    if (existing) {
-      issues.unshift({
-        line: 0,
-        kind: "rewritten",
-        message:
-          reason === "recovered"
-            ? "read again whole: a Bonsai process was stopped during a change to this file, and the store now holds exactly what the file holds; pruned originals of entries that are still pruned were kept"
-            : "the file changed other than by appending (rewritten, truncated or edited): it was read again as a new generation of the session; pruned originals of entries that are still pruned were kept",
-      });
-    }
+    let headerProblem: string | null = null;
     let sessionId = "";
-    const cwd = typeof header.cwd === "string" ? header.cwd : "";
-    const created = typeof header.timestamp === "string" ? header.timestamp : "";
+    let writer: EntryWriter | undefined;
+    const missingIds: ImportIssue[] = [];
     const report = this.db
       .transaction(() => {
-        sessionId = existing ? existing.id : this.newSessionIdFor(header.id, file);
-        if (existing) {
-          this.clearEntries(sessionId);
-          this.sql(
-            "UPDATE sessions SET header_id = ?, header_json = ?, cwd = ?, source_version = ?, created_at = ?, generation = generation + 1 WHERE id = ?",
-          ).run(header.id, JSON.stringify(header), cwd, read.fromVersion, created, sessionId);
-        } else {
-          this.sql(
-            `INSERT INTO sessions (id, header_id, cwd, header_json, source_path, source_format, source_version, created_at, updated_at, imported_at)
-             VALUES (?, ?, ?, ?, ?, 'pi-jsonl', ?, ?, ?, ?)`,
-          ).run(sessionId, header.id, cwd, JSON.stringify(header), file, read.fromVersion, created, created, nowIso());
+        const read = streamWhole(
+          () => whole.reader(),
+          {
+            header: (header, fromVersion) => {
+              headerProblem = headerFieldProblem(header);
+              if (headerProblem !== null) return false;
+              sessionId = this.startWholeImport(file, header, fromVersion, existing);
+              writer = new EntryWriter(this.db, sessionId, { seq: 0, stored: false, checkTree: true });
+              return true;
+            },
+            entries: (batch) => {
+              if (!writer) return;
+              const pending = this.withIds(batch, missingIds);
+              writer.add(pending);
+              this.foreign.agents.noteInserted(sessionId, pending.map((p) => p.entry)); // foreign: agent and compaction counts
+            },
+            progress: () => throwIfAborted(signal),
+          },
+          this.random,
+        );
+        throwIfAborted(signal);
+        if (!read.header || !writer) {
+          // not a session: say so without echoing the file's content (it may be anything)
+          const message = headerProblem ?? unknownReason ?? notASessionMessage(read.issues);
+          return this.storeReport({
+            sourcePath: file,
+            sessionId: existing?.id ?? null,
+            status: "not-a-session",
+            bytesRead: whole.stat.size,
+            entriesAdded: 0,
+            issues: [{ line: read.issues[0]?.line ?? 0, kind: read.issues[0]?.kind ?? "missing-header", message }],
+            message,
+          });
         }
-        const added = this.insertEntries(sessionId, pending, {});
-        if (existing) this.dropStalePrunedOriginals(sessionId);
-        this.refreshSessionMeta(sessionId, added.length > 0 ? (added[added.length - 1]?.id ?? null) : null);
-        this.saveFileState(sessionId, state);
+        const written = writer.finish();
+        if (written.irregular) this.sql("UPDATE sessions SET irregular = 1 WHERE id = ?").run(sessionId);
+        const issues = [...read.issues, ...headerFieldWarnings(read.header), ...missingIds, ...written.issues];
+        if (existing) {
+          issues.unshift({
+            line: 0,
+            kind: "rewritten",
+            message:
+              reason === "recovered"
+                ? "read again whole: a Bonsai process was stopped during a change to this file, and the store now holds exactly what the file holds; pruned originals of entries that are still pruned were kept"
+                : "the file changed other than by appending (rewritten, truncated or edited): it was read again as a new generation of the session; pruned originals of entries that are still pruned were kept",
+          });
+          this.dropStalePrunedOriginals(sessionId);
+        }
+        this.refreshSessionMeta(this.requireSession(sessionId), written.lastId, written, true);
+        this.saveFileState(sessionId, whole.stateAt(read.endOffset, read.endLines));
         return this.storeReport({
           sourcePath: file,
           sessionId,
-          status,
-          bytesRead: buf.length,
-          entriesAdded: added.length,
+          status: existing ? "reimported" : "imported",
+          bytesRead: whole.stat.size,
+          entriesAdded: written.added,
           issues,
-          message: `${added.length} entries (format v${read.fromVersion}${read.fromVersion < CURRENT_SESSION_VERSION ? `, migrated to v${CURRENT_SESSION_VERSION} in the store only` : ""})${issues.length > 0 ? `, ${issues.length} issues` : ""}`,
+          message: `${written.added} entries (format v${read.fromVersion}${read.fromVersion < CURRENT_SESSION_VERSION ? `, migrated to v${CURRENT_SESSION_VERSION} in the store only` : ""})${issues.length > 0 ? `, ${issues.length} issues` : ""}`,
         });
       })
       .immediate();
+    if (report.status === "not-a-session") return report;
     this.scheduleIndexing();
     this.emit("session-updated", { sessionId, reason: existing ? "reimported" : "imported" });
     return report;
+  }
+
+  /** The session row of a whole read: a new session, or `existing` emptied for its next generation. Returns its id. */
+  private startWholeImport(file: string, header: SessionHeader, fromVersion: number, existing: SessionRow | undefined): string {
+    const cwd = typeof header.cwd === "string" ? header.cwd : "";
+    const created = typeof header.timestamp === "string" ? header.timestamp : "";
+    if (existing) {
+      this.clearEntries(existing.id);
+      this.sql("UPDATE sessions SET header_id = ?, header_json = ?, cwd = ?, source_version = ?, created_at = ?, generation = generation + 1 WHERE id = ?").run(
+        header.id,
+        JSON.stringify(header),
+        cwd,
+        fromVersion,
+        created,
+        existing.id,
+      );
+      return existing.id;
+    }
+    const sessionId = this.newSessionIdFor(header.id, file);
+    this.sql(
+      `INSERT INTO sessions (id, header_id, cwd, header_json, source_path, source_format, source_version, created_at, updated_at, imported_at)
+       VALUES (?, ?, ?, ?, ?, 'pi-jsonl', ?, ?, ?, ?)`,
+    ).run(sessionId, header.id, cwd, JSON.stringify(header), file, fromVersion, created, created, nowIso());
+    return sessionId;
   }
 
   /** The header id, unless another file already brought a session with that id. */
@@ -664,64 +701,6 @@ export class SqliteSessionStore implements SessionStore {
   }
 
   // ---------------------------------------------------------------- tree checks
-
-  /** Entries without an id are reported (with their text) and not loaded; the rest is checked as a whole. */
-  private checkWhole(entries: readonly ReadEntry[], issues: ImportIssue[]): PendingEntry[] {
-    const pending = this.withIds(entries, issues);
-    const lastById = new Map<string, number>();
-    const firstLine = new Map<string, number | null>();
-    pending.forEach((p, i) => {
-      const prev = firstLine.get(p.entry.id);
-      if (prev !== undefined) {
-        issues.push({
-          line: p.line ?? 0,
-          kind: "duplicate-id",
-          entryId: p.entry.id,
-          message: `duplicate entry id ${p.entry.id} (first on line ${prev ?? "?"}): both are kept, lookups by id find this later one`,
-        });
-      } else firstLine.set(p.entry.id, p.line);
-      lastById.set(p.entry.id, i);
-    });
-    const parentIndex = pending.map((p) => {
-      const parent = p.entry.parentId;
-      if (parent === null || parent === undefined || parent === "") return -1;
-      const idx = lastById.get(parent);
-      if (idx === undefined) {
-        issues.push({
-          line: p.line ?? 0,
-          kind: "missing-parent",
-          entryId: p.entry.id,
-          message: `entry ${p.entry.id}: parent ${String(parent)} is not in the file; the entry is treated as a root`,
-        });
-        return -1;
-      }
-      return idx;
-    });
-    // cycles: colour walk over the parent links (0 new, 1 on the current walk, 2 done)
-    const colour = new Uint8Array(pending.length);
-    for (let start = 0; start < pending.length; start++) {
-      if (colour[start] !== 0) continue;
-      const walk: number[] = [];
-      let i = start;
-      while (i !== -1 && colour[i] === 0) {
-        colour[i] = 1;
-        walk.push(i);
-        i = parentIndex[i] ?? -1;
-      }
-      if (i !== -1 && colour[i] === 1) {
-        const p = pending[i] as PendingEntry;
-        const members = walk.slice(walk.indexOf(i)).map((k) => (pending[k] as PendingEntry).entry.id);
-        issues.push({
-          line: p.line ?? 0,
-          kind: "parent-cycle",
-          entryId: p.entry.id,
-          message: `parent cycle ${members.join(" -> ")} -> ${p.entry.id}: paths stop at the repeated entry`,
-        });
-      }
-      for (const k of walk) colour[k] = 2;
-    }
-    return pending;
-  }
 
   private checkAppended(row: SessionRow, entries: readonly ReadEntry[], issues: ImportIssue[]): PendingEntry[] {
     const pending = this.withIds(entries, issues);
@@ -768,138 +747,82 @@ export class SqliteSessionStore implements SessionStore {
 
   // ---------------------------------------------------------------- inserting
 
-  /** Inserts entries after the session's last one (file order); returns them. Caller holds the transaction. */
-  private insertEntries(sessionId: string, pending: PendingEntry[], opts: { fixFirstParentOfLegacy?: boolean }): SessionEntry[] {
-    if (pending.length === 0) return [];
+  /** Writes entries after the session's stored ones (file order). Caller holds the transaction. */
+  private writeEntries(sessionId: string, pending: readonly PendingEntry[]): WriterResult {
     this.entryWrites++;
-    const last = this.sql("SELECT seq, id FROM entries WHERE session_id = ? ORDER BY seq DESC LIMIT 1").get(sessionId) as
-      | { seq: number; id: string }
-      | undefined;
-    let seq = last ? last.seq + 1 : 0;
-    if (opts.fixFirstParentOfLegacy && pending[0]) {
-      // a v1 file's appended lines have no ids: core migration chained them starting from null
-      const first = pending[0];
-      first.entry.parentId = last ? last.id : null;
-      first.json = JSON.stringify(first.entry);
-    }
-    // parents resolve to the last entry with that id: in this batch, else already stored
-    const batchIds = new Map<string, number>();
-    const startSeq = seq;
-    pending.forEach((p, i) => batchIds.set(p.entry.id, startSeq + i));
-    const insert = this.sql(
-      `INSERT INTO entries (session_id, seq, line, id, parent_id, parent_seq, type, timestamp, role, tokens, preview, tool_name, custom_type, stop_reason, ref_id, tokens_before, flags, anchor_seq, settings_seq)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    const insertJson = this.sql("INSERT INTO entry_json (pk, json) VALUES (?, ?)");
-    const storedSeq = this.sql("SELECT seq FROM entries WHERE session_id = ? AND id = ? ORDER BY seq DESC LIMIT 1").pluck();
-    const upsertLabel = this.sql(
-      "INSERT INTO labels (session_id, target_id, label, entry_seq) VALUES (?, ?, ?, ?) ON CONFLICT (session_id, target_id) DO UPDATE SET label = excluded.label, entry_seq = excluded.entry_seq",
-    );
-    const storedLinks = this.sql("SELECT anchor_seq, settings_seq FROM entries WHERE session_id = ? AND seq = ?").raw();
-    // path shortcuts (anchor_seq, settings_seq) inherited from the parent; unreliable when a parent
-    // comes later in the file or an id is duplicated: the session is then marked irregular
-    const anchors: (number | null)[] = [];
-    const settings: (number | null)[] = [];
-    let irregular = batchIds.size !== pending.length;
-    const out: SessionEntry[] = [];
-    for (const p of pending) {
-      const e = p.entry;
-      const parent = typeof e.parentId === "string" && e.parentId !== "" ? e.parentId : null;
-      let parentSeq: number | null = null;
-      if (parent !== null && parent !== e.id) {
-        const inBatch = batchIds.get(parent);
-        parentSeq = inBatch ?? ((storedSeq.get(sessionId, parent) as number | undefined) ?? null);
-      }
-      let inherited: [number | null, number | null] = [null, null];
-      if (parentSeq !== null && parentSeq >= seq) irregular = true;
-      else if (parentSeq !== null && parentSeq >= startSeq) inherited = [anchors[parentSeq - startSeq] ?? null, settings[parentSeq - startSeq] ?? null];
-      else if (parentSeq !== null) inherited = (storedLinks.get(sessionId, parentSeq) as [number | null, number | null] | undefined) ?? [null, null];
-      const anchor = e.type === "compaction" ? seq : inherited[0];
-      const setting = SETTINGS_TYPES.has(String(e.type)) ? seq : inherited[1];
-      anchors.push(anchor);
-      settings.push(setting);
-      const d = deriveColumns(e, false);
-      const info = insert.run(
-        sessionId,
-        seq,
-        p.line,
-        e.id,
-        parent,
-        parentSeq,
-        String(e.type),
-        typeof e.timestamp === "string" ? e.timestamp : "",
-        d.role,
-        d.tokens,
-        d.preview,
-        d.toolName,
-        d.customType,
-        d.stopReason,
-        d.refId,
-        d.tokensBefore,
-        d.flags,
-        anchor,
-        setting,
-      );
-      insertJson.run(info.lastInsertRowid, p.json);
-      if (e.type === "label") {
-        const { targetId, label } = e as { targetId?: unknown; label?: unknown };
-        if (typeof targetId === "string") upsertLabel.run(sessionId, targetId, typeof label === "string" && label !== "" ? label : null, seq);
-      }
-      out.push(e);
-      seq++;
-    }
-    if (!irregular && last) {
-      // an appended entry reusing a stored id changes which entry that id resolves to
-      const dup = this.sql("SELECT 1 FROM entries WHERE session_id = ? AND seq < ? AND id IN (SELECT id FROM entries WHERE session_id = ? AND seq >= ?) LIMIT 1").get(
-        sessionId,
-        startSeq,
-        sessionId,
-        startSeq,
-      );
-      if (dup) irregular = true;
-    }
-    if (irregular) this.sql("UPDATE sessions SET irregular = 1 WHERE id = ?").run(sessionId);
-    this.foreign.agents.noteInserted(sessionId, out); // foreign: agent and compaction counts
-    return out;
+    const last = this.sql("SELECT seq FROM entries WHERE session_id = ? ORDER BY seq DESC LIMIT 1").pluck().get(sessionId) as number | undefined;
+    const count = last === undefined ? 0 : last + 1;
+    const writer = new EntryWriter(this.db, sessionId, { seq: count, stored: count > 0, checkTree: false });
+    writer.add(pending);
+    const written = writer.finish();
+    if (written.irregular) this.sql("UPDATE sessions SET irregular = 1 WHERE id = ?").run(sessionId);
+    this.foreign.agents.noteInserted(sessionId, pending.map((p) => p.entry)); // foreign: agent and compaction counts
+    return written;
   }
 
-  /** Counts, title, first message, updated time; the leaf moves to `leafId` when given. */
-  private refreshSessionMeta(sessionId: string, leafId?: string | null): void {
-    const row = this.requireSession(sessionId);
-    const header = JSON.parse(row.header_json) as SessionHeader;
-    const counts = this.sql(
-      "SELECT count(*) AS n, coalesce(sum(type = 'message'), 0) AS m, max(timestamp) AS latest FROM entries WHERE session_id = ?",
-    ).get(sessionId) as { n: number; m: number; latest: string | null };
-    const firstUser = this.sql(
-      "SELECT j.json FROM entries e JOIN entry_json j ON j.pk = e.pk WHERE e.session_id = ? AND e.type = 'message' AND e.role = 'user' ORDER BY e.seq LIMIT 1",
-    ).pluck().get(sessionId) as string | undefined;
-    let firstMessage = "";
-    if (firstUser) firstMessage = deriveColumns(JSON.parse(firstUser) as SessionEntry).userText ?? "";
-    let title: string | null = typeof header.title === "string" && header.title !== "" ? header.title : null;
-    if (title === null) {
-      const info = this.sql("SELECT j.json FROM entries e JOIN entry_json j ON j.pk = e.pk WHERE e.session_id = ? AND e.type = 'session_info' ORDER BY e.seq DESC LIMIT 1").pluck().get(sessionId) as
-        | string
-        | undefined;
-      const name = info ? (JSON.parse(info) as { name?: unknown }).name : undefined;
-      if (typeof name === "string" && name !== "") title = name;
-    }
-    if (title === null) {
-      const short = this.sql(
-        "SELECT j.json FROM entries e JOIN entry_json j ON j.pk = e.pk WHERE e.session_id = ? AND e.type = 'compaction' AND j.json LIKE '%\"shortSummary\"%' ORDER BY e.seq DESC LIMIT 1",
+  /** A v1 file's appended lines have no ids: core's migration chained them from null; the first hangs off the last stored entry. */
+  private linkFirstLegacyLine(sessionId: string, pending: PendingEntry[]): void {
+    const first = pending[0];
+    if (!first) return;
+    const last = this.sql("SELECT id FROM entries WHERE session_id = ? ORDER BY seq DESC LIMIT 1").pluck().get(sessionId) as string | undefined;
+    first.entry.parentId = last ?? null;
+    first.json = JSON.stringify(first.entry);
+  }
+
+  /**
+   * Counts, title, first message, updated time after `written` was stored (`whole`: the session's
+   * entries are exactly those); the leaf moves to `leafId` when given. Appends cost what they add:
+   * counts are added up, and the title and first message are looked up only when they can change.
+   */
+  private refreshSessionMeta(row: SessionRow, leafId: string | null | undefined, written: WriterResult, whole: boolean): void {
+    const sessionId = row.id;
+    const entryCount = whole ? written.added : written.startSeq + written.added;
+    const messageCount = whole ? written.messages : row.message_count + written.messages;
+    let firstMessage = row.first_message;
+    if (whole || (firstMessage === "" && written.types.has("message"))) {
+      const firstUser = this.sql(
+        "SELECT j.json FROM entries e JOIN entry_json j ON j.pk = e.pk WHERE e.session_id = ? AND e.type = 'message' AND e.role = 'user' ORDER BY e.seq LIMIT 1",
       ).pluck().get(sessionId) as string | undefined;
-      const s = short ? (JSON.parse(short) as { shortSummary?: unknown }).shortSummary : undefined;
-      if (typeof s === "string" && s !== "") title = s;
+      firstMessage = oneLine(firstUser ? (deriveColumns(JSON.parse(firstUser) as SessionEntry).userText ?? "") : "", 500);
     }
-    const updated = counts.latest && counts.latest > row.updated_at ? counts.latest : row.updated_at;
+    const title = whole || written.types.has("session_info") || written.types.has("compaction") ? this.resolveTitle(row) : row.title;
+    const updated = written.latestTimestamp > row.updated_at ? written.latestTimestamp : row.updated_at;
     this.sql("UPDATE sessions SET entry_count = ?, message_count = ?, first_message = ?, title = ?, updated_at = ? WHERE id = ?").run(
-      counts.n,
-      counts.m,
-      oneLine(firstMessage, 500),
+      entryCount,
+      messageCount,
+      firstMessage,
       title,
       updated,
       sessionId,
     );
     if (leafId !== undefined) this.sql("UPDATE sessions SET leaf_id = ? WHERE id = ?").run(leafId, sessionId);
+  }
+
+  /** foreign: counts, title, first message and leaf of a session from what is stored (a foreign reader's changes). */
+  private recountSessionMeta(sessionId: string, leafId?: string | null): void {
+    const counts = this.sql("SELECT count(*) AS n, coalesce(sum(type = 'message'), 0) AS m, coalesce(max(timestamp), '') AS latest FROM entries WHERE session_id = ?").get(sessionId) as {
+      n: number;
+      m: number;
+      latest: string;
+    };
+    const written: WriterResult = { startSeq: 0, added: counts.n, types: new Set(), messages: counts.m, latestTimestamp: counts.latest, lastId: null, irregular: false, issues: [] };
+    this.refreshSessionMeta(this.requireSession(sessionId), leafId, written, true);
+  }
+
+  /** header title, else the latest session_info's name, else the latest compaction's shortSummary */
+  private resolveTitle(row: SessionRow): string | null {
+    const header = JSON.parse(row.header_json) as SessionHeader;
+    if (typeof header.title === "string" && header.title !== "") return header.title;
+    const info = this.sql("SELECT j.json FROM entries e JOIN entry_json j ON j.pk = e.pk WHERE e.session_id = ? AND e.type = 'session_info' ORDER BY e.seq DESC LIMIT 1").pluck().get(row.id) as
+      | string
+      | undefined;
+    const name = info ? (JSON.parse(info) as { name?: unknown }).name : undefined;
+    if (typeof name === "string" && name !== "") return name;
+    const short = this.sql(
+      "SELECT j.json FROM entries e JOIN entry_json j ON j.pk = e.pk WHERE e.session_id = ? AND e.type = 'compaction' AND j.json LIKE '%\"shortSummary\"%' ORDER BY e.seq DESC LIMIT 1",
+    ).pluck().get(row.id) as string | undefined;
+    const s = short ? (JSON.parse(short) as { shortSummary?: unknown }).shortSummary : undefined;
+    return typeof s === "string" && s !== "" ? s : null;
   }
 
   private saveFileState(sessionId: string, s: FileState): void {
@@ -1424,8 +1347,9 @@ export class SqliteSessionStore implements SessionStore {
       const entry = build();
       const added = this.db
         .transaction(() => {
-          const out = this.insertEntries(sessionId, [{ entry, json: JSON.stringify(entry), line: null }], {});
-          this.refreshSessionMeta(sessionId, entry.id);
+          const out = [entry];
+          const written = this.writeEntries(sessionId, [{ entry, json: JSON.stringify(entry), line: null }]);
+          this.refreshSessionMeta(this.requireSession(sessionId), entry.id, written, false);
           this.sql("UPDATE sessions SET updated_at = ? WHERE id = ?").run(nowIso(), sessionId);
           return out;
         })

@@ -152,7 +152,7 @@ describe("schema and migrations", () => {
     for (const f of [omp, titled, plain]) await store.importFile(f);
     // the database as a build before migration 7 left it
     store.db.exec("DROP TABLE session_agents");
-    store.db.pragma("user_version = 4");
+    store.db.pragma("user_version = 6");
     store.close();
 
     const again = openStore({ path: file });
@@ -179,6 +179,62 @@ describe("schema and migrations", () => {
     again.setSessionTitle("s-7", "renamed in Bonsai");
     expect(again.listSessions().map((s) => s.id)).toEqual(["s-7"]);
     again.close();
+  });
+
+  it("migration 9 gives a database of schema 8 the id index with seq, the run shortcuts and the new flag bits", async () => {
+    const dir = tempDir();
+    const file = path.join(dir, "v8.db");
+    const session = path.join(dir, "s.jsonl");
+    const header = { type: "session", version: 3, id: "s4", timestamp: "2025-01-01T00:00:00.000Z", cwd: "/p" };
+    const entries = [
+      { type: "message", id: "a", parentId: null, timestamp: "2025-01-01T00:00:01.000Z", message: { role: "user", content: "hi", timestamp: 1 } },
+      { type: "message", id: "b", parentId: "a", timestamp: "2025-01-01T00:00:02.000Z", message: { role: "bashExecution", command: "ls", output: "x", excludeFromContext: true, timestamp: 2 } },
+      { type: "message", id: "c", parentId: "b", timestamp: "2025-01-01T00:00:03.000Z", message: "not an object" },
+      { type: "branch_summary", id: "d", parentId: "a", timestamp: "2025-01-01T00:00:04.000Z", fromId: "c", summary: "" },
+      { type: "message", id: "e", parentId: "d", timestamp: "2025-01-01T00:00:05.000Z", message: { role: "user", content: "again", timestamp: 5 } },
+    ];
+    fs.writeFileSync(session, [header, ...entries].map((e) => JSON.stringify(e)).join("\n") + "\n");
+    // a database as schema 8 wrote it: the old id index, no run_seq, no new flag bits
+    const current = openStore({ path: file });
+    await current.importFile(session);
+    current.close();
+    const raw = new Database(file);
+    raw.exec(`
+      DROP INDEX entries_by_id_seq;
+      CREATE INDEX entries_by_id ON entries(session_id, id);
+      ALTER TABLE entries DROP COLUMN run_seq;
+      UPDATE entries SET flags = flags & 15;
+    `);
+    raw.pragma("user_version = 8");
+    raw.close();
+
+    const store = openStore({ path: file });
+    expect(store.db.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
+    const indexes = store.db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'entries'").pluck().all();
+    expect(indexes).toContain("entries_by_id_seq");
+    expect(indexes).not.toContain("entries_by_id");
+    const rows = store.db.prepare("SELECT id, run_seq, flags FROM entries ORDER BY seq").raw().all();
+    // runs: a-b-c are one run; d hangs off a (a new run), e continues d
+    expect(rows).toEqual([
+      ["a", 0, 0],
+      ["b", 0, 32],
+      ["c", 0, 16],
+      ["d", 3, 64],
+      ["e", 3, 0],
+    ]);
+    // the same as a fresh import writes
+    const fresh = newStore(dir, "fresh.db");
+    const id = (await fresh.importFile(session)).sessionId as string;
+    expect(fresh.db.prepare("SELECT id, run_seq, flags FROM entries WHERE session_id = ? ORDER BY seq").raw().all(id)).toEqual(rows);
+    store.close();
+  });
+
+  it("a new database has 16 KiB pages; the last entry with an id is one index seek", () => {
+    const store = newStore();
+    expect(store.db.pragma("page_size", { simple: true })).toBe(16384);
+    const plan = store.db.prepare("EXPLAIN QUERY PLAN SELECT seq FROM entries WHERE session_id = ? AND id = ? ORDER BY seq DESC LIMIT 1").all("s", "x") as { detail: string }[];
+    expect(plan.map((p) => p.detail).join("; ")).toMatch(/USING COVERING INDEX entries_by_id_seq/);
+    expect(plan.map((p) => p.detail).join("; ")).not.toMatch(/TEMP B-TREE/);
   });
 
   it("a file that is not a database gets a clear error and is not modified", () => {

@@ -31,6 +31,19 @@ function startsWithPiHeader(bytes: Buffer): boolean {
   return /^\{\s*"type"\s*:\s*"session"/.test(start);
 }
 
+/** at most this much is read first: a pi header needs only the first line */
+const FIRST_READ_BYTES = 64 * 1024;
+
+/**
+ * detectSource on the start of a file that is read as far as it needs (`readPrefix(n)`: its first n
+ * bytes): the first 64 KiB, and up to MAX_HEAD_BYTES only when those do not hold a pi header.
+ */
+export function detectSourceOf(readPrefix: (bytes: number) => Buffer): SourceKind {
+  const first = readPrefix(FIRST_READ_BYTES);
+  if (startsWithPiHeader(first) || first.length < FIRST_READ_BYTES) return detectSource(first);
+  return detectSource(readPrefix(MAX_HEAD_BYTES));
+}
+
 export function detectSource(bytes: Buffer): SourceKind {
   if (startsWithPiHeader(bytes)) return { kind: "pi", unknownReason: null };
   const text = head(bytes);

@@ -18,7 +18,7 @@ import { sourceLines, type IncrementalReader, type ReadChunk, type ReadState, ty
 import type { ImportIssue, ImportReport, StoreEvents } from "../session-store";
 import { countNewlines } from "../source/bytes";
 import type { WrittenState } from "../source/safe-rewrite";
-import type { FileChange } from "../source/source-sync";
+import { readAll, type FileChange } from "../source/source-sync";
 import { SessionAgents } from "./agents";
 import { agentDisplayName, isForeignFormat, type ForeignFormat } from "./read-only";
 import { READERS_BY_FORMAT } from "./readers";
@@ -244,11 +244,20 @@ export class ForeignSources {
     const factory = isForeignFormat(format) ? READERS_BY_FORMAT[format] : undefined;
     if (!factory) return whole();
     const reader = factory.incremental();
-    const next = pushable(change.bytes);
+    const opened = change.open();
+    let bytes: Buffer;
+    let next: ReturnType<typeof pushable>;
+    let state: WrittenState;
+    try {
+      bytes = readAll(opened);
+      next = pushable(bytes);
+      state = opened.stateAt(next.end, countNewlines(bytes, 0, next.end));
+    } finally {
+      opened.close();
+    }
     const result = reader.push(next.text);
     const live: LiveReader = { reader, offset: next.end, generation: row.generation, newlineOwed: next.newlineOwed };
     this.#touch(row.id, live);
-    const state = change.stateAt(next.end, countNewlines(change.bytes, 0, next.end));
     return this.#store(row, reader, result, state, next.end, source, !next.newlineOwed);
   }
 

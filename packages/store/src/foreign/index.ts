@@ -1,5 +1,5 @@
 export { ForeignSources, type ForeignRow, type StoreInternals, type PendingForeignEntry } from "./foreign-import";
-export { detectSource, type SourceKind } from "./detect";
+export { detectSource, detectSourceOf, type SourceKind } from "./detect";
 export { ReadOnlySessionError, readOnlyReason, isForeignFormat, agentDisplayName, type ForeignFormat } from "./read-only";
 export { storedReadSession } from "./stored-read-session";
 export { continueInPi } from "./continue-in-pi";

@@ -4,6 +4,7 @@ import { migration003DetachedSource } from "./003-detached-source";
 import { migration004SourceJournal } from "./004-source-journal";
 import { migration007SessionAgents } from "./007-session-agents";
 import { migration008SessionTitles } from "./008-session-titles";
+import { migration009StoredReads } from "./009-stored-reads";
 import type { Migration } from "./types";
 
 export type { Migration } from "./types";
@@ -16,6 +17,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration004SourceJournal,
   migration007SessionAgents,
   migration008SessionTitles,
+  migration009StoredReads,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -8,6 +8,7 @@ import {
   CURRENT_SESSION_VERSION,
   migrateSession,
   parseSessionText,
+  SessionParser,
   sessionVersion,
   type ParseIssue,
   type RandomSource,
@@ -15,6 +16,7 @@ import {
   type SessionHeader,
 } from "@bonsai/core";
 import type { ImportIssue } from "../session-store";
+import { readTextBlocks, type ReadInto } from "./blocks";
 import { countNewlines } from "./bytes";
 
 export const TAIL_WINDOW = 64 * 1024;
@@ -53,22 +55,35 @@ function issueFrom(p: ParseIssue, lineShift: number, lines: Map<number, string>)
 }
 
 /**
- * The texts of the given 1-based lines of `text` (numbered as parseSessionText numbers them: BOM
- * skipped, a final "\r" dropped). Used only for the few lines an issue is reported on.
+ * Collects the texts of the given 1-based lines of a text fed in pieces that end at line ends
+ * (numbered as the parser numbers them: BOM skipped, a final "\r" dropped). Used only for the few
+ * lines an issue is reported on.
  */
-function lineTexts(text: string, wanted: ReadonlySet<number>): Map<number, string> {
-  const out = new Map<number, string>();
-  let pos = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  for (let no = 1; pos < text.length && out.size < wanted.size; no++) {
-    let nl = text.indexOf("\n", pos);
-    if (nl === -1) nl = text.length;
-    if (wanted.has(no)) {
-      const line = text.slice(pos, nl);
-      out.set(no, line.endsWith("\r") ? line.slice(0, -1) : line);
+function lineCollector(wanted: ReadonlySet<number>): { feed(text: string): void; texts: Map<number, string> } {
+  const texts = new Map<number, string>();
+  let lineNo = 0;
+  let first = true;
+  const feed = (text: string): void => {
+    let pos = first && text.charCodeAt(0) === 0xfeff ? 1 : 0;
+    first = false;
+    while (pos < text.length && texts.size < wanted.size) {
+      lineNo++;
+      let nl = text.indexOf("\n", pos);
+      if (nl === -1) nl = text.length;
+      if (wanted.has(lineNo)) {
+        const line = text.slice(pos, nl);
+        texts.set(lineNo, line.endsWith("\r") ? line.slice(0, -1) : line);
+      }
+      pos = nl + 1;
     }
-    pos = nl + 1;
-  }
-  return out;
+  };
+  return { feed, texts };
+}
+
+function lineTexts(text: string, wanted: ReadonlySet<number>): Map<number, string> {
+  const collector = lineCollector(wanted);
+  collector.feed(text);
+  return collector.texts;
 }
 
 interface ParsedChunk {
@@ -150,4 +165,97 @@ export function readAppended(
     fromVersion = migrateEntries(legacy, parsed.entries, random);
   }
   return { header, fromVersion, entries: parsed.entries, issues: parsed.issues, endOffset, endLines };
+}
+
+/** What streamWhole hands its caller as it reads. */
+export interface WholeStreamHandler {
+  /**
+   * The header, once the first value is parsed (called once, before any entries; not called when the
+   * text is not a session). Return false to stop reading (nothing more is parsed).
+   */
+  header(header: SessionHeader, fromVersion: number): boolean;
+  /** the next entries in file order (a v3 file: block by block; a legacy file: all at once, migrated) */
+  entries(batch: ReadEntry[]): void;
+  /** after each block, with the bytes read so far (progress, abort checks: it may throw) */
+  progress?(bytesDone: number): void;
+}
+
+/** Lines counted in a text ("\n" characters). */
+function newlinesIn(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) n++;
+  return n;
+}
+
+/**
+ * Reads a whole file from `open()` (a reader from its first byte; called again only to fetch the
+ * text of lines that have an issue) without ever holding it whole: v3 entries go to `handler` block
+ * by block, so a reader that stores them as they come keeps none alive. A legacy (v1/v2) file is
+ * collected and migrated first (migration needs every entry), then handed over at once. The result
+ * has no entries (they were handed over); `header` is null when the text is not a session.
+ */
+export function streamWhole(open: () => ReadInto, handler: WholeStreamHandler, random?: RandomSource): ReadResult {
+  const parser = new SessionParser({ lines: true });
+  // changed inside the callbacks: read through a function so that TypeScript does not narrow it
+  let phase: "start" | "stream" | "collect" | "stopped" = "start";
+  const state = (): typeof phase => phase;
+  const collected: ReadEntry[] = [];
+  let lines = 0;
+  let fromVersion = 0;
+  const batchOf = (entries: SessionEntry[], entryLines: number[], entryTexts: string[]): ReadEntry[] =>
+    entries.map((entry, i): ReadEntry => ({ entry, line: entryLines[i] as number, json: entryTexts[i] as string }));
+  const take = (): void => {
+    if (state() === "start" && parser.header !== null) {
+      fromVersion = sessionVersion(parser.header);
+      if (fromVersion < CURRENT_SESSION_VERSION) phase = "collect";
+      else phase = handler.header(parser.header, fromVersion) ? "stream" : "stopped";
+    }
+    if (state() !== "stream" && state() !== "collect") return;
+    const taken = parser.takeEntries();
+    const batch = batchOf(taken.entries, taken.entryLines, taken.entryTexts);
+    if (state() === "collect") collected.push(...batch);
+    else if (batch.length > 0) handler.entries(batch);
+  };
+  let complete = 0; // bytes up to the last "\n"
+  const total = readTextBlocks(
+    open(),
+    (text) => {
+      if (state() === "stopped" || parser.rejected) return;
+      parser.push(text);
+      lines += newlinesIn(text);
+      // piece by piece (64 KiB): the entries die young, never promoted by the garbage collector
+      take();
+    },
+    {
+      onBlock: (done) => {
+        complete = done;
+        handler.progress?.(done);
+      },
+    },
+  );
+  parser.end();
+  take(); // what end() parsed: the last line when it had no "\n" (or the header, in a one-line file)
+  const parsed = parser.end();
+  const pending = parsed.issues.some((p) => p.kind === "truncated-line");
+  // a cut-off last line is left unconsumed: when the writer finishes it, the next read picks it up
+  const endOffset = pending ? complete : total;
+  if (parser.header === null || state() === "stopped") {
+    return { header: parser.header, fromVersion, entries: [], issues: parsed.issues.map((p) => issueFrom(p, 0, new Map())), endOffset, endLines: lines };
+  }
+  const texts = parsed.issues.some((p) => p.line > 0) ? lineTextsOf(open(), new Set(parsed.issues.map((p) => p.line))) : new Map<number, string>();
+  const issues = parsed.issues.map((p) => issueFrom(p, 0, texts));
+  if (state() === "collect") {
+    const header = parser.header;
+    migrateEntries(header, collected, random);
+    if (handler.header(header, fromVersion) && collected.length > 0) handler.entries(collected);
+  }
+  // the text after the last "\n" holds no "\n": `lines` is the count before endOffset either way
+  return { header: parser.header, fromVersion, entries: [], issues, endOffset, endLines: lines };
+}
+
+/** The texts of the given 1-based lines of the text `read` gives. */
+function lineTextsOf(read: ReadInto, wanted: ReadonlySet<number>): Map<number, string> {
+  const collector = lineCollector(wanted);
+  readTextBlocks(read, (text) => collector.feed(text));
+  return collector.texts;
 }

@@ -14,6 +14,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type Database from "better-sqlite3";
 import { Backups } from "./backup";
+import { bufferReader, fileReader, type ReadInto } from "./blocks";
 import { readRange, sha256 } from "./bytes";
 import type { FaultHook } from "./faults";
 import { Journal, type Intent } from "./journal";
@@ -39,8 +40,36 @@ export type FileChange =
   | { kind: "touched"; stat: fs.Stats }
   /** what was read is intact; `chunk` = the bytes from `offset` to the end */
   | { kind: "appended"; stat: fs.Stats; offset: number; chunk: Buffer; stateAt: (end: number, lines: number) => WrittenState }
-  /** anything else (new file, rewritten, truncated, edited): read it all */
-  | { kind: "whole"; stat: fs.Stats; bytes: Buffer; stateAt: (end: number, lines: number) => WrittenState };
+  /** anything else (new file, rewritten, truncated, edited): read it all (`open` it, read, close) */
+  | { kind: "whole"; stat: fs.Stats; open: () => WholeFile };
+
+/** A file to read whole, block by block (never as one Buffer when it comes from disk). */
+export interface WholeFile {
+  stat: fs.Stats;
+  /** a reader from the first byte (every call starts again) */
+  reader(): ReadInto;
+  /** the file state to record once the store holds bytes [0, end) (`lines` "\n" before end) */
+  stateAt(end: number, lines: number): WrittenState;
+  close(): void;
+}
+
+/** The first `max` bytes of a whole file (fewer when it is shorter). */
+export function readHead(whole: WholeFile, max: number): Buffer {
+  const buf = Buffer.allocUnsafe(Math.min(max, whole.stat.size));
+  const read = whole.reader();
+  let filled = 0;
+  while (filled < buf.length) {
+    const n = read(buf, filled, buf.length - filled);
+    if (n === 0) break;
+    filled += n;
+  }
+  return buf.subarray(0, filled);
+}
+
+/** A whole file as one Buffer (Claude Code and Codex readers take the text whole). */
+export function readAll(whole: WholeFile): Buffer {
+  return readHead(whole, whole.stat.size);
+}
 
 function stateOf(stat: fs.Stats, head: Buffer, tailBefore: Buffer, endOffset: number, lines: number): WrittenState {
   return {
@@ -70,7 +99,30 @@ export function changeFromBytes(bytes: Buffer, stat: fs.Stats, known: KnownFile 
       };
     }
   }
-  return { kind: "whole", stat, bytes, stateAt: (end, lines) => stateOf(stat, bytes, bytes.subarray(0, end), end, lines) };
+  const whole: WholeFile = {
+    stat,
+    reader: () => bufferReader(bytes),
+    stateAt: (end, lines) => stateOf(stat, bytes, bytes.subarray(0, end), end, lines),
+    close: () => undefined,
+  };
+  return { kind: "whole", stat, open: () => whole };
+}
+
+/** Opens `file` to be read whole (from its first byte to its size when opened). */
+function openWhole(file: string): WholeFile {
+  const fd = fs.openSync(file, "r");
+  try {
+    const stat = fs.fstatSync(fd);
+    return {
+      stat,
+      reader: () => fileReader(fd, 0, stat.size),
+      stateAt: (end, lines) => stateOf(stat, readRange(fd, 0, Math.min(TAIL_WINDOW, end)), readRange(fd, Math.max(0, end - TAIL_WINDOW), end), end, lines),
+      close: () => fs.closeSync(fd),
+    };
+  } catch (err) {
+    fs.closeSync(fd);
+    throw err;
+  }
 }
 
 export interface SourceSyncOptions {
@@ -128,7 +180,7 @@ export class SourceSync {
           return { kind: "appended", stat, offset, chunk, stateAt };
         }
       }
-      return changeFromBytes(readRange(fd, 0, stat.size), stat, null);
+      return { kind: "whole", stat, open: () => openWhole(file) };
     } catch (err) {
       return { kind: "unreadable", message: `cannot read ${file}: ${err instanceof Error ? err.message : String(err)}` };
     } finally {
