@@ -38,7 +38,10 @@ const result = await build({
   format: "esm",
   target: "node20",
   sourcemap: true,
-  external: ["better-sqlite3", "electron"],
+  // better-sqlite3's JavaScript is bundled (loading its dozen CommonJS files on every start cost a
+  // stored read more than its whole answer); its native addon is loaded by path: every store the CLI
+  // opens passes nativeBinding (apps/cli/src/native-binding.ts), so its `bindings` lookup never runs
+  external: ["electron"],
   banner: { js: "import { createRequire as __bonsaiCreateRequire } from 'node:module'; const require = __bonsaiCreateRequire(import.meta.url);" },
   logLevel: "warning",
 });

@@ -13,6 +13,7 @@ import { DB_FILE_NAME, defaultDbPath, openStore, SessionLookupError, StoreError,
 import type { ParsedArgs } from "./args";
 import { besideBundle } from "./bundle-paths";
 import { UserError } from "./errors";
+import { sqliteBinding } from "./native-binding";
 import type { Io } from "./output";
 
 // the options the engine commands share live with the command specs (cheap to load)
@@ -44,7 +45,7 @@ export function cliDbPathFor(args: ParsedArgs): string {
 
 export function openStoreForCli(args: ParsedArgs): SqliteSessionStore {
   try {
-    return openStore({ path: cliDbPathFor(args) });
+    return openStore({ path: cliDbPathFor(args), nativeBinding: sqliteBinding() });
   } catch (error) {
     throw new UserError(error instanceof Error ? error.message : String(error));
   }
@@ -89,7 +90,7 @@ export async function openEngineSession(args: ParsedArgs, io: Io, writes = true)
         settings: overrides,
         offline: args.options.offline === true,
         dataDir: path.dirname(dbPath),
-        ...(worker ? { worker: { url: worker, dbPath, size: 1 } } : {}),
+        ...(worker ? { worker: { url: worker, dbPath, nativeBinding: sqliteBinding(), size: 1 } } : {}),
       });
     } catch (error) {
       throw userFacing(error);

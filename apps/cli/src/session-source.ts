@@ -1,27 +1,36 @@
 /**
  * Turns the SESSION argument of a read command into a loaded session: the file is read once,
  * parsed leniently, migrated to the current format in memory (never written back) and indexed.
- * Which agent wrote the file is decided from its first lines (@bonsai/formats): pi / oh-my-pi files
- * take core's block parser, Claude Code and Codex files their reader.
  *
  * A SESSION argument is a JSONL file path or, when no such file exists, a session id (or unique
  * prefix) of the Bonsai database (BONSAI_DB or the desktop app's), read through @bonsai/store.
+ * Which agent wrote the file is decided from its first lines (@bonsai/formats): pi / oh-my-pi files
+ * take core's block parser, Claude Code and Codex files their reader.
  */
 import { readFileSync, statSync } from "node:fs";
 import * as path from "node:path";
 import {
   buildIndex,
+  buildSessionContext,
+  collectEntriesForBranchSummary,
   CURRENT_SESSION_VERSION,
   defaultLeafId,
+  getPath,
   migrateSession,
+  serializeSession,
+  summarizeContext,
+  toolResultsOf,
+  type BranchCollection,
+  type ContextSummary,
   type MigrationResult,
   type ParsedSession,
   type ParseIssue,
+  type SessionContext,
   type SessionEntry,
   type SessionHeader,
-  type SessionIndex,
+  type ToolResultOnPath,
 } from "@bonsai/core";
-import { detectFormat, firstValues, looksLikePi, piSession, WHAT_BONSAI_READS, type ReadSession } from "@bonsai/formats";
+import { detectFormat, firstValues, looksLikePi, originalText, piSession, WHAT_BONSAI_READS, type ReadSession } from "@bonsai/formats";
 import { UserError, describeFsError } from "./errors";
 import { readHead } from "./read-head";
 import { readSessionFile } from "./read-session-file";
@@ -29,25 +38,46 @@ import { warn, type Io } from "./output";
 
 export type SessionSource = { kind: "file"; path: string } | { kind: "stored"; sessionId: string; dbPath: string };
 
+/**
+ * A session a read command works on. A file is read whole (parsed, migrated, indexed); a stored
+ * session is read from the store as each question needs it (the path from a leaf, the entries after
+ * the latest compaction, the derived columns): the same answers, without loading it.
+ */
 export interface LoadedSession {
   source: SessionSource;
   /** what the user typed, for messages */
   label: string;
   header: SessionHeader;
-  /** entries in file order, migrated to the current version */
-  entries: SessionEntry[];
-  index: SessionIndex;
-  /** corrupt or skipped lines (the rest loaded) */
+  /** corrupt or skipped lines (the rest loaded; none for a stored session) */
   issues: ParseIssue[];
   migration: MigrationResult;
-  /** stored sessions: the current leaf of the store (files: the last entry) */
-  leafId?: string | null;
-  /** stored sessions: the session's title */
-  title?: string | null;
-  /** stored sessions: the JSONL the store exports (the lines exactly as stored; Claude Code and Codex: the agent's file) */
-  stored?: { sessionId: string; jsonl(): string; sourcePath: string | null };
+  /** the leaf read commands default to: a stored session's current leaf, a file's last entry */
+  leafId: string | null;
+  /** the session's title (stored sessions, and files whose reader gives one) */
+  title: string | null;
+  /** the file the session was read from: the file itself, or a stored session's source (null: created in Bonsai) */
+  sourcePath: string | null;
   /** Claude Code and Codex sessions (files, or stored): the reader's session (agent, links, the lines as read) */
   foreign?: ReadSession;
+  entryCount: number;
+  hasEntry(id: string): boolean;
+  /** every entry in file order (commands that write the whole session) */
+  entries(): SessionEntry[];
+  /** root -> leaf */
+  path(leafId: string | null): SessionEntry[];
+  /** what the model sees from the leaf (with the messages) */
+  context(leafId: string | null): SessionContext;
+  /** what the model sees from the leaf, without the messages */
+  contextSummary(leafId: string | null): ContextSummary;
+  /** entries that plan a compaction of the path to the leaf as the whole path does (compactionWindow) */
+  compactionWindow(leafId: string | null): SessionEntry[];
+  /** the tool results on the path to the leaf, for planPruningOf */
+  toolResults(leafId: string | null): ToolResultOnPath[];
+  /** the branch abandoned moving from `fromId` to `toId`, for prepareBranchEntries with `budget` */
+  branch(fromId: string | null, toId: string, budget: number): BranchCollection;
+  /** the session as JSONL in the current format (Claude Code and Codex: the agent's own file) */
+  jsonl(): string;
+  close(): void;
 }
 
 /** A path-like argument (a separator or a .jsonl name) is a missing file, never a stored id. */
@@ -59,18 +89,18 @@ export function looksLikeSessionId(arg: string): boolean {
  * Decides what a SESSION argument names. The store (better-sqlite3) is imported only when the
  * argument is not a file and may be a stored session id: reading a file never loads it.
  */
-async function resolveSource(arg: string): Promise<SessionSource> {
+async function resolveSource(arg: string, options: LoadOptions): Promise<{ file: string } | { stored: LoadedSession }> {
   if (arg.trim() === "") throw new UserError("the session argument is empty");
   let st: ReturnType<typeof statSync>;
   try {
     st = statSync(arg);
   } catch (err) {
-    if ((err as { code?: string }).code === "ENOENT" && looksLikeSessionId(arg)) return (await import("./stored-session")).resolveStoredSource(arg);
+    if ((err as { code?: string }).code === "ENOENT" && looksLikeSessionId(arg)) return { stored: await (await import("./stored-session")).openStoredSession(arg, options.dataDir) };
     throw new UserError(`${arg}: ${describeFsError(err)}`);
   }
   if (st.isDirectory()) throw new UserError(`${arg}: is a directory, not a session file`);
   if (!st.isFile()) throw new UserError(`${arg}: not a regular file`);
-  return { kind: "file", path: path.resolve(arg) };
+  return { file: path.resolve(arg) };
 }
 
 function readFile(source: SessionSource & { kind: "file" }, label: string): ParsedSession {
@@ -90,14 +120,46 @@ export function loadParsedSession(parsed: ParsedSession, source: SessionSource, 
   }
   const { header, entries, issues } = parsed;
   const migration = migrateSession(header, entries);
-  return { source, label, header, entries, index: buildIndex(entries), issues, migration };
+  return sessionOfEntries(header, entries, {
+    source,
+    label,
+    issues,
+    migration,
+    leafId: defaultLeafId(entries),
+    title: null,
+    sourcePath: source.kind === "file" ? source.path : null,
+    jsonl: () => serializeSession(header, entries),
+    close: () => undefined,
+  });
 }
 
-/** A Claude Code or Codex file, read by its reader (never written). */
-function loadForeign(read: ReadSession, source: SessionSource, label: string): LoadedSession {
-  const { header, entries, issues } = read;
+/** What a session held in memory has besides its header and entries. */
+type HeldSessionParts = Pick<LoadedSession, "source" | "label" | "issues" | "migration" | "leafId" | "title" | "sourcePath" | "foreign" | "jsonl" | "close">;
+
+/** A session whose entries are all in memory (a file read whole, or a stored Claude Code or Codex session), indexed. */
+export function sessionOfEntries(header: SessionHeader, entries: SessionEntry[], parts: HeldSessionParts): LoadedSession {
+  const index = buildIndex(entries);
+  const path = (leafId: string | null): SessionEntry[] => getPath(index, leafId);
+  const context = (leafId: string | null): SessionContext => buildSessionContext(entries, leafId, index);
+  return {
+    ...parts,
+    header,
+    entryCount: entries.length,
+    hasEntry: (id) => index.byId.has(id),
+    entries: () => entries,
+    path,
+    context,
+    contextSummary: (leafId) => summarizeContext(context(leafId)),
+    compactionWindow: path,
+    toolResults: (leafId) => toolResultsOf(path(leafId)),
+    branch: (fromId, toId) => collectEntriesForBranchSummary(index, fromId, toId),
+  };
+}
+
+/** A Claude Code or Codex session as its reader gave it (never written). */
+export function foreignSession(read: ReadSession, parts: Pick<LoadedSession, "source" | "label" | "sourcePath" | "close">): LoadedSession {
   const migration: MigrationResult = { migrated: false, fromVersion: CURRENT_SESSION_VERSION, toVersion: CURRENT_SESSION_VERSION };
-  return { source, label, header, entries, index: buildIndex(entries), issues, migration, leafId: read.leafId, title: read.title, foreign: read };
+  return sessionOfEntries(read.header, read.entries, { ...parts, issues: read.issues, migration, leafId: read.leafId, title: read.title, foreign: read, jsonl: () => originalText(read) });
 }
 
 function loadFile(source: SessionSource & { kind: "file" }, label: string): LoadedSession {
@@ -115,25 +177,29 @@ function loadFile(source: SessionSource & { kind: "file" }, label: string): Load
     } catch (err) {
       throw new UserError(`${label}: ${describeFsError(err)}`);
     }
-    return loadForeign(detection.reader.read(text), source, label);
+    return foreignSession(detection.reader.read(text), { source, label, sourcePath: source.path, close: () => undefined });
   }
   // a file no reader knows: one sentence, unless it looks like a broken pi file (core's parser says what is wrong)
   if (!detection.reader && !looksLikePi(firstValues(head))) throw new UserError(`${label}: ${detection.reason}`);
   return loadParsedSession(readFile(source, label), source, label);
 }
 
-/** Loads the session a command argument names (see the module comment). */
-export async function loadSession(arg: string): Promise<LoadedSession> {
-  const source = await resolveSource(arg);
-  if (source.kind === "stored") return (await import("./stored-session")).loadStoredSession(source, arg);
-  return loadFile(source, arg);
+export interface LoadOptions {
+  /** the data folder whose database holds stored sessions (--data-dir; default BONSAI_DB or the app's) */
+  dataDir?: string;
 }
 
-/** The session as the formats layer sees it (what the pi and HTML exports take). */
+/** Loads the session a command argument names (see the module comment). */
+export async function loadSession(arg: string, options: LoadOptions = {}): Promise<LoadedSession> {
+  const resolved = await resolveSource(arg, options);
+  if ("stored" in resolved) return resolved.stored;
+  return loadFile({ kind: "file", path: resolved.file }, arg);
+}
+
+/** The session as the formats layer sees it (what the pi and HTML exports take); loads every entry. */
 export function readSessionOf(session: LoadedSession): ReadSession {
   if (session.foreign) return session.foreign;
-  const leafId = session.leafId !== undefined ? session.leafId : defaultLeafId(session.entries);
-  return piSession(session.header, session.entries, { leafId, title: session.title ?? null, issues: session.issues });
+  return piSession(session.header, session.entries(), { leafId: session.leafId, title: session.title, issues: session.issues });
 }
 
 const MAX_ISSUE_LINES = 5;
@@ -151,13 +217,22 @@ export function reportIssues(io: Io, session: LoadedSession): void {
  */
 export function resolveLeafId(session: LoadedSession, leafOption: string | undefined, option = "--leaf"): string | null {
   const explicit = requireEntryId(session, leafOption, option);
-  if (explicit !== undefined) return explicit;
-  return session.leafId !== undefined ? session.leafId : defaultLeafId(session.entries);
+  return explicit !== undefined ? explicit : session.leafId;
 }
 
 /** The entry id a `--leaf` option names, checked against the session; undefined = the default leaf. */
 export function requireEntryId(session: LoadedSession, id: string | undefined, option = "--leaf"): string | undefined {
   if (id === undefined) return undefined;
-  if (!session.index.byId.has(id)) throw new UserError(`${option} ${id}: no entry with this id in ${session.label}`);
+  if (!session.hasEntry(id)) throw new UserError(`${option} ${id}: no entry with this id in ${session.label}`);
   return id;
+}
+
+/** Runs a read command's body with the session, closing it (a stored session's database) afterwards. */
+export async function withSession<T>(arg: string, body: (session: LoadedSession) => T | Promise<T>, options: LoadOptions = {}): Promise<T> {
+  const session = await loadSession(arg, options);
+  try {
+    return await body(session);
+  } finally {
+    session.close();
+  }
 }

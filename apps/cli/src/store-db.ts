@@ -5,6 +5,7 @@
 import * as fs from "node:fs";
 import { defaultDbPath, openStore, SessionLookupError, StoreError, type SqliteSessionStore } from "@bonsai/store";
 import { UserError } from "./errors";
+import { sqliteBinding } from "./native-binding";
 
 export function cliDbPath(): string {
   return defaultDbPath();
@@ -17,7 +18,7 @@ export function openCliStore(options: { create: boolean }): SqliteSessionStore {
     throw new UserError(`no Bonsai database at ${file} yet (run "bonsai import" first, or set BONSAI_DB)`);
   }
   try {
-    return openStore({ path: file });
+    return openStore({ path: file, nativeBinding: sqliteBinding() });
   } catch (err) {
     throw new UserError(err instanceof Error ? err.message : String(err));
   }

@@ -1,59 +1,71 @@
 /**
- * Stored sessions as a SESSION argument of the read commands (context, plan, prune, branch, export):
- * a session id or unique prefix of the Bonsai database, read through @bonsai/store.
+ * Stored sessions as a SESSION argument of the read commands (context, plan, prune, branch, export,
+ * migrate): a session id or unique prefix of the Bonsai database, read through @bonsai/store. Nothing
+ * is loaded up front: each question reads only the rows it needs (the path from a leaf, the entries
+ * after the latest compaction, the derived columns), and the store stays open until the command ends.
  */
 import * as fs from "node:fs";
-import { buildIndex, CURRENT_SESSION_VERSION } from "@bonsai/core";
-import { openStore, SessionLookupError } from "@bonsai/store";
+import * as path from "node:path";
+import { buildSessionContext, CURRENT_SESSION_VERSION } from "@bonsai/core";
+import { DB_FILE_NAME, defaultDbPath, openStoreForReading, SessionLookupError, type SessionReader } from "@bonsai/store/reader";
 import { UserError } from "./errors";
-import type { LoadedSession, SessionSource } from "./session-source";
-import { cliDbPath } from "./store-db";
+import { sqliteBinding } from "./native-binding";
+import { foreignSession, type LoadedSession, type SessionSource } from "./session-source";
 
-/** The stored session an argument names; a clear error when it is neither a file nor a stored id. */
-export function resolveStoredSource(arg: string): SessionSource {
-  const dbPath = cliDbPath();
+/**
+ * The stored session an argument names, opened for reading (the database stays open until the
+ * command closes the session); a clear error when it is neither a file nor a stored id.
+ */
+export async function openStoredSession(arg: string, dataDir: string | undefined): Promise<LoadedSession> {
+  const dbPath = dataDir === undefined ? defaultDbPath() : path.join(path.resolve(dataDir), DB_FILE_NAME);
   if (!fs.existsSync(dbPath)) throw new UserError(`${arg}: no such file (and no Bonsai database at ${dbPath} to look the id up in)`);
-  const store = openStore({ path: dbPath });
+  let store: SessionReader;
   try {
-    return { kind: "stored", sessionId: store.resolveSessionId(arg), dbPath };
-  } catch (err) {
-    if (err instanceof SessionLookupError) throw new UserError(`${arg}: no such file, and ${err.message}`);
-    throw err;
-  } finally {
-    store.close();
-  }
-}
-
-export function loadStoredSession(source: SessionSource & { kind: "stored" }, label: string): LoadedSession {
-  let store;
-  try {
-    store = openStore({ path: source.dbPath });
+    store = await openStoreForReading({ path: dbPath, nativeBinding: sqliteBinding() });
   } catch (err) {
     throw new UserError(err instanceof Error ? err.message : String(err));
   }
   try {
-    const summary = store.getSession(source.sessionId);
-    if (!summary) throw new UserError(`${label}: the session ${source.sessionId} is no longer in the database`);
-    const header = store.getHeader(source.sessionId);
-    // a Claude Code or Codex session: the formats layer's view of it (agent, links, the lines as read)
-    const foreign = summary.readOnly !== null ? store.readSession(source.sessionId) : undefined;
-    const entries = foreign ? foreign.entries : store.loadEntries(source.sessionId);
-    const jsonl = store.renderJsonl(source.sessionId);
-    return {
-      source,
-      label,
-      header,
-      entries,
-      index: buildIndex(entries),
-      issues: [],
-      // the store migrated the source on import; what the source file was written in is kept here
-      migration: { migrated: summary.sourceVersion < CURRENT_SESSION_VERSION, fromVersion: summary.sourceVersion, toVersion: CURRENT_SESSION_VERSION },
-      leafId: summary.leafId,
-      title: summary.title,
-      stored: { sessionId: source.sessionId, jsonl: () => jsonl, sourcePath: summary.sourcePath },
-      ...(foreign ? { foreign } : {}),
-    };
-  } finally {
+    let sessionId: string;
+    try {
+      sessionId = store.resolveSessionId(arg);
+    } catch (err) {
+      if (err instanceof SessionLookupError) throw new UserError(`${arg}: no such file, and ${err.message}`);
+      throw err;
+    }
+    return storedSession(store, { kind: "stored", sessionId, dbPath }, arg);
+  } catch (err) {
     store.close();
+    throw err;
   }
+}
+
+function storedSession(store: SessionReader, source: SessionSource & { kind: "stored" }, label: string): LoadedSession {
+  const id = source.sessionId;
+  const summary = store.getSession(id);
+  if (!summary) throw new UserError(`${label}: the session ${id} is no longer in the database`);
+  // a Claude Code or Codex session: the formats layer's view of it (agent, links, the lines as read), held whole
+  if (summary.readOnly !== null) return foreignSession(store.readSession(id), { source, label, sourcePath: summary.sourcePath, close: () => store.close() });
+  return {
+    source,
+    label,
+    header: store.getHeader(id),
+    issues: [],
+    // the store migrated the source on import; what the source file was written in is kept here
+    migration: { migrated: summary.sourceVersion < CURRENT_SESSION_VERSION, fromVersion: summary.sourceVersion, toVersion: CURRENT_SESSION_VERSION },
+    leafId: summary.leafId,
+    title: summary.title,
+    sourcePath: summary.sourcePath,
+    entryCount: summary.entryCount,
+    hasEntry: (entryId) => store.hasEntry(id, entryId),
+    entries: () => store.loadEntries(id),
+    path: (leafId) => store.getPath(id, leafId),
+    context: (leafId) => buildSessionContext(store.getContextEntries(id, leafId), leafId),
+    contextSummary: (leafId) => store.getContextSummary(id, leafId),
+    compactionWindow: (leafId) => store.getCompactionWindow(id, leafId),
+    toolResults: (leafId) => store.getToolResultsOnPath(id, leafId),
+    branch: (fromId, toId, budget) => store.getBranchEntries(id, fromId, toId, budget),
+    jsonl: () => store.renderJsonl(id),
+    close: () => store.close(),
+  };
 }

@@ -159,12 +159,15 @@ describe("bonsai config", () => {
 });
 
 describe("bonsai navigate / prompt / prune", () => {
-  it("prune --leaf on a stored session is refused with one line", async () => {
+  it("prune --leaf on a stored session is refused with one line, unless it is a dry run", async () => {
     const file = writeSession();
     const j = JSON.parse((await bonsai("compact", file, "--offline", "--dry-run", "--json", "--data-dir", dataDir())).stdout) as { sessionId: string };
     const r = await bonsai("prune", j.sessionId, "--leaf", "u1", "--data-dir", dataDir());
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/--leaf and --protect apply to session files/);
+    expect(r.stderr).toMatch(/--leaf and --protect apply to a dry run/);
+    const dry = await bonsai("prune", j.sessionId, "--leaf", "u1", "--protect", "skill", "--dry-run", "--json", "--data-dir", dataDir());
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toBe((await bonsai("prune", file, "--leaf", "u1", "--protect", "skill", "--dry-run", "--json")).stdout);
   });
 
   it("navigate --summarize attaches an offline branch summary and prints the editor text", async () => {
@@ -196,8 +199,11 @@ describe("bonsai navigate / prompt / prune", () => {
     const file = writeSession(true);
     const imported = await bonsai("compact", file, "--offline", "--dry-run", "--json", "--data-dir", dataDir());
     const sessionId = (JSON.parse(imported.stdout) as { sessionId: string }).sessionId;
+    // the dry run of a stored session answers as the file's does (read from the store, no engine)
     const dry = await bonsai("prune", sessionId, "--dry-run", "--data-dir", dataDir());
-    expect(dry.stdout).toBe(`Dry run: would prune 1 old tool outputs of session ${sessionId}, saving about 24991 tokens.\n  t1\n`);
+    expect(dry.stdout).toMatch(/Would prune 1 tool results, saving about 24991 tokens:\n\n.*\n {2}t1 /);
+    const dryJson = await bonsai("prune", sessionId, "--dry-run", "--json", "--data-dir", dataDir());
+    expect(dryJson.stdout).toBe((await bonsai("prune", file, "--dry-run", "--json")).stdout);
     expect(readFileSync(file, "utf8")).not.toContain("[Output truncated");
     const r = await bonsai("prune", sessionId, "--data-dir", dataDir());
     expect(r.code).toBe(0);

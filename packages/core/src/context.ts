@@ -14,6 +14,8 @@ import type {
   MessageEntry,
   SessionEntry,
 } from "./entries";
+import { convertToLlm } from "./convert";
+import { estimateTokens } from "./tokens";
 import { getPath, type SessionIndex } from "./tree";
 
 export interface SessionContext {
@@ -190,4 +192,31 @@ export function buildSessionContext(
   }
 
   return { messages, entryIds, thinkingLevel, models, injectedTtsrRules: [...rules], mode, modeData };
+}
+
+/** What the model sees, without the messages: what a reader that shows or compares contexts needs. */
+export interface ContextSummary {
+  /** entryIds[i] = the entry that produced message i (the compaction entry for its summary) */
+  entryIds: string[];
+  /** each message's role before convertToLlm (kept as the line holds it, even when it is not text) */
+  roles: unknown[];
+  /** the roles convertToLlm sends (dropped messages are absent) */
+  llmRoles: string[];
+  /** each message's token estimate (estimateTokens) */
+  tokens: number[];
+  /** role -> "provider/model", in the order the path sets them */
+  models: Record<string, string>;
+  thinkingLevel: string;
+}
+
+/** The summary of a built context. */
+export function summarizeContext(context: SessionContext): ContextSummary {
+  return {
+    entryIds: context.entryIds,
+    roles: context.messages.map((m) => m.role),
+    llmRoles: convertToLlm(context.messages).map((m) => m.role),
+    tokens: context.messages.map(estimateTokens),
+    models: context.models,
+    thinkingLevel: context.thinkingLevel,
+  };
 }

@@ -78,8 +78,10 @@ function customContent(m: CustomMessage): UserContentBlock[] {
   return typeof m.content === "string" ? [textBlock(m.content)] : Array.isArray(m.content) ? m.content : [];
 }
 
-/** One agent message as the model sees it, or undefined when it is not sent. */
+/** One agent message as the model sees it, or undefined when it is not sent (llmRoleOf decides which). */
 export function convertMessageToLlm(m: AgentMessage): LlmMessage | undefined {
+  const excluded = (m.role === "bashExecution" || m.role === "pythonExecution") && Boolean(m.excludeFromContext);
+  if (llmRoleOf(m.role, excluded) === undefined) return undefined;
   switch (m.role) {
     case "user":
     case "assistant":
@@ -87,9 +89,9 @@ export function convertMessageToLlm(m: AgentMessage): LlmMessage | undefined {
     case "toolResult":
       return { ...m, content: prunedAwareContent(m) };
     case "bashExecution":
-      return m.excludeFromContext ? undefined : userMessage([textBlock(bashExecutionToText(m))], m.timestamp);
+      return userMessage([textBlock(bashExecutionToText(m))], m.timestamp);
     case "pythonExecution":
-      return m.excludeFromContext ? undefined : userMessage([textBlock(pythonExecutionToText(m))], m.timestamp);
+      return userMessage([textBlock(pythonExecutionToText(m))], m.timestamp);
     case "custom":
     case "hookMessage":
       return userMessage(customContent(m), m.timestamp);
@@ -99,6 +101,31 @@ export function convertMessageToLlm(m: AgentMessage): LlmMessage | undefined {
       return userMessage([textBlock(renderPrompt("compaction-summary-context", { summary: m.summary }))], m.timestamp);
     case "fileMention":
       return userMessage(fileMentionContent(m), m.timestamp);
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The role convertMessageToLlm gives a message with this role, or undefined when it is not sent:
+ * what a reader that keeps each message's role (and whether a user execution is excluded from the
+ * context) needs, without the message itself.
+ */
+export function llmRoleOf(role: string, excludeFromContext: boolean): LlmMessage["role"] | undefined {
+  switch (role) {
+    case "user":
+    case "assistant":
+    case "toolResult":
+      return role;
+    case "bashExecution":
+    case "pythonExecution":
+      return excludeFromContext ? undefined : "user";
+    case "custom":
+    case "hookMessage":
+    case "branchSummary":
+    case "compactionSummary":
+    case "fileMention":
+      return "user";
     default:
       return undefined;
   }

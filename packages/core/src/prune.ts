@@ -70,6 +70,18 @@ function toolResultOf(entry: SessionEntry): ToolResultMessage | undefined {
   return entry.type === "message" && entry.message?.role === "toolResult" ? entry.message : undefined;
 }
 
+/** What pruning needs of one tool result on the path. */
+export interface ToolResultOnPath {
+  entryId: string;
+  /** position of its entry on the path */
+  index: number;
+  toolName: unknown;
+  /** estimateTokens of the result */
+  tokens: number;
+  /** already pruned (`prunedAt` set) */
+  pruned: boolean;
+}
+
 /**
  * pruning.md §2 on `entries` (the current branch path, root -> leaf): walks newest to oldest,
  * protects the newest `protectTokens` of tool output (decided before adding the current result),
@@ -81,21 +93,35 @@ export function planPruning(
   config: PruneConfig = DEFAULT_PRUNE_CONFIG,
   tokensOf: (message: ToolResultMessage) => number = estimateTokens,
 ): PrunePlan {
-  const protectedTools = new Set(config.protectedTools);
-  let accumulated = 0;
-  const eligible: PruneCandidate[] = [];
-  let potentialTokensSaved = 0;
-  for (let i = entries.length - 1; i >= 0; i--) {
+  return planPruningOf(toolResultsOf(entries, tokensOf), config);
+}
+
+/** The tool results among the path's entries, as pruning reads them. */
+export function toolResultsOf(entries: readonly SessionEntry[], tokensOf: (message: ToolResultMessage) => number = estimateTokens): ToolResultOnPath[] {
+  const results: ToolResultOnPath[] = [];
+  for (let i = 0; i < entries.length; i++) {
     const entry = entries[i];
     const message = entry && toolResultOf(entry);
     if (!entry || !message) continue;
-    const tokens = tokensOf(message);
+    results.push({ entryId: entry.id, index: i, toolName: message.toolName, tokens: tokensOf(message), pruned: message.prunedAt !== undefined });
+  }
+  return results;
+}
+
+/** planPruning from the tool results of the path alone (in path order): what a store that keeps their columns needs. */
+export function planPruningOf(results: readonly ToolResultOnPath[], config: PruneConfig = DEFAULT_PRUNE_CONFIG): PrunePlan {
+  const protectedTools = new Set<unknown>(config.protectedTools);
+  let accumulated = 0;
+  const eligible: PruneCandidate[] = [];
+  let potentialTokensSaved = 0;
+  for (let i = results.length - 1; i >= 0; i--) {
+    const r = results[i] as ToolResultOnPath;
     const protectedByPosition = accumulated < config.protectTokens;
-    accumulated += tokens;
-    if (message.prunedAt !== undefined || protectedByPosition || protectedTools.has(message.toolName)) continue;
-    const savings = pruneSavings(tokens);
+    accumulated += r.tokens;
+    if (r.pruned || protectedByPosition || protectedTools.has(r.toolName)) continue;
+    const savings = pruneSavings(r.tokens);
     potentialTokensSaved += savings;
-    eligible.push({ entryId: entry.id, index: i, toolName: message.toolName, tokens, savings });
+    eligible.push({ entryId: r.entryId, index: r.index, toolName: r.toolName as string, tokens: r.tokens, savings });
   }
   eligible.reverse();
   const prunes = eligible.length > 0 && potentialTokensSaved >= config.minimumSavings;

@@ -3,10 +3,11 @@ export { openStore, SqliteSessionStore, BACKUP_SUFFIX, writeThroughFromEnv, type
 export type { FaultPoint, FaultHook } from "./source/faults";
 export type { RecoveryReport } from "./source/source-sync";
 export { toFtsQuery, parseQuery, makeSnippet, snippetMaker } from "./search-text";
-export { openDatabase, migrate, NewerDatabaseError, DatabaseOpenError, type OpenDatabaseOptions } from "./database";
+export { openDatabase, openCurrentDatabase, migrate, NewerDatabaseError, DatabaseOpenError, type OpenDatabaseOptions } from "./database";
 export { MIGRATIONS, SCHEMA_VERSION } from "./migrations/index";
 export { defaultDataDir, defaultDbPath, defaultSessionDirs, claudeCodeProjectsDir, codexSessionsDir, agentOfSessionDir, piAgentDir, piSessionFile, APP_NAME, DB_FILE_NAME } from "./paths";
 export { scanPaths } from "./scan";
 export { renderMarkdown } from "./markdown";
 export { atomicWriteFileSync } from "./atomic-write";
 export { ReadOnlySessionError, readOnlyReason, isForeignFormat, type ForeignFormat } from "./foreign/index";
+export { openStoreForReading, StoreReader, type SessionReader } from "./reader";

@@ -7,7 +7,7 @@
  * transaction. Sessions that came from a JSONL file are written through to it (see the README of
  * this package for the exact rules).
  */
-import type { ParseIssueKind, PrunedResult, SessionEntry, SessionHeader, SkeletonNode, TreeSkeleton } from "@bonsai/core";
+import type { ContextSummary, ParseIssueKind, PrunedResult, SessionEntry, SessionHeader, SkeletonNode, ToolResultOnPath, TreeSkeleton } from "@bonsai/core";
 import type { AgentKind, PiExport, ReadSession } from "@bonsai/formats";
 
 export type ImportIssueKind =
@@ -165,6 +165,14 @@ export interface SearchOptions {
   limit?: number;
 }
 
+/** The branch abandoned by a move, as prepareBranchEntries reads it. */
+export interface BranchEntries {
+  /** the abandoned entries, root side first: whole where a branch plan reads them, else only `{ type, id }` */
+  entries: SessionEntry[];
+  /** the deepest entry on both paths (null when none) */
+  commonAncestorId: string | null;
+}
+
 /** What appendEntry needs: the entry body; id, parentId and timestamp are filled in. */
 export type NewEntry = { type: string; [field: string]: unknown };
 
@@ -296,6 +304,20 @@ export interface SessionStore {
    * a fraction of the JSON to parse.
    */
   getContextEntries(sessionId: string, leafId?: string | null): SessionEntry[];
+  /** What the model sees from `leafId` (default: the current leaf), from the derived columns (core summarizeContext gives the same). */
+  getContextSummary(sessionId: string, leafId?: string | null): ContextSummary;
+  /**
+   * The entries a compaction plan of the path to `leafId` reads (core prepareCompaction gives the
+   * same plan on them as on the whole path): the path from its latest compaction, with the last
+   * assistant message with a usage before it when none follows; the whole path without a compaction.
+   */
+  getCompactionWindow(sessionId: string, leafId?: string | null): SessionEntry[];
+  /** The tool results on the path to `leafId`, from their columns (core planPruningOf). */
+  getToolResultsOnPath(sessionId: string, leafId?: string | null): ToolResultOnPath[];
+  /** The branch abandoned moving from `fromId` to `toId` (core collectEntriesForBranchSummary), for prepareBranchEntries with `budget`. */
+  getBranchEntries(sessionId: string, fromId: string | null, toId: string, budget: number): BranchEntries;
+  /** whether an entry with this id is stored (no JSON read) */
+  hasEntry(sessionId: string, entryId: string): boolean;
 
   getLeaf(sessionId: string): string | null;
   /** moves the leaf (branch switch without summary; not written to the file, as in pi) */

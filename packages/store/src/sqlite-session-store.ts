@@ -25,7 +25,6 @@ import { renderMarkdown } from "./markdown";
 import { defaultSessionDirs } from "./paths";
 import { scanPaths } from "./scan";
 import {
-  SessionLookupError,
   StaleCommitError,
   StoreError,
   type AppendOptions,
@@ -45,7 +44,6 @@ import {
   type SearchOptions,
   type SessionStore,
   type SessionSummary,
-  type StoredEntryInfo,
   type StoreEventName,
   type StoreEvents,
   type StoreListener,
@@ -58,10 +56,11 @@ import { headerLineOf, replaceLines, type LineReplacement } from "./source/line-
 import { readAppended, streamWhole, type ReadEntry } from "./source/reader";
 import type { WrittenState } from "./source/safe-rewrite";
 import { changeFromBytes, SourceSync, type FileChange, type KnownFile, type RecoveryReport, readAll, readHead, type WholeFile } from "./source/source-sync";
-import { EntryWriter, SETTINGS_TYPES, type PendingEntry, type WriterResult } from "./import/entry-writer";
+import { EntryWriter, type PendingEntry, type WriterResult } from "./import/entry-writer";
+import type { SessionRow } from "./reads/sessions";
+import { StoreReader } from "./reader";
 // Claude Code and Codex files (read-only sources): src/foreign/, hooked in below where marked "foreign:"
-import { originalText, type ReadSession } from "@bonsai/formats";
-import { continueInPi, detectSourceOf, ForeignSources, isForeignFormat, ReadOnlySessionError, storedReadSession } from "./foreign/index";
+import { continueInPi, detectSourceOf, ForeignSources, isForeignFormat, ReadOnlySessionError } from "./foreign/index";
 import type { PiCopy, PiCopyOptions } from "./session-store";
 import { countSessionShape, readSessionTitles, writeSessionTitle } from "./session-meta";
 
@@ -103,34 +102,6 @@ export function openStore(options: OpenStoreOptions): SqliteSessionStore {
 }
 
 // ---------------------------------------------------------------- row shapes (SQL side)
-
-interface SessionRow {
-  id: string;
-  header_id: string;
-  title: string | null;
-  cwd: string;
-  header_json: string;
-  source_path: string | null;
-  source_format: "pi-jsonl" | "bonsai" | "claude-code" | "codex";
-  source_version: number;
-  leaf_id: string | null;
-  created_at: string;
-  updated_at: string;
-  imported_at: string | null;
-  entry_count: number;
-  message_count: number;
-  first_message: string;
-  file_size: number | null;
-  file_offset: number | null;
-  file_lines: number | null;
-  file_mtime_ms: number | null;
-  head_hash: string | null;
-  tail_hash: string | null;
-  generation: number;
-  irregular: number;
-  /** why changes stay in the store instead of the source file; null while written through */
-  detached: string | null;
-}
 
 interface ReportRow {
   id: number;
@@ -263,7 +234,7 @@ function throwIfAborted(signal: AbortSignal | undefined): void {
 
 export { BACKUP_SUFFIX };
 
-export class SqliteSessionStore implements SessionStore {
+export class SqliteSessionStore extends StoreReader implements SessionStore {
   private readonly emitter = new EventEmitter();
   private readonly followers = new Set<Follower>();
   private closed = false;
@@ -273,10 +244,11 @@ export class SqliteSessionStore implements SessionStore {
   private readonly foreign: ForeignSources;
 
   constructor(
-    readonly db: Database.Database,
+    db: Database.Database,
     private readonly random: RandomSource = defaultRandomSource,
     options: { writeThrough?: boolean; fault?: FaultHook } = {},
   ) {
+    super(db);
     this.files = new SourceSync(db, {
       writeThrough: options.writeThrough ?? true,
       fault: options.fault,
@@ -308,25 +280,16 @@ export class SqliteSessionStore implements SessionStore {
 
   // ================================================================ statements
 
-  private readonly stmtCache = new Map<string, Database.Statement>();
-
   private sql(text: string): Database.Statement {
-    let s = this.stmtCache.get(text);
-    if (!s) {
-      s = this.db.prepare(text);
-      this.stmtCache.set(text, s);
-    }
-    return s;
+    return this.statements.get(text);
   }
 
   private sessionRow(id: string): SessionRow | undefined {
-    return this.sql("SELECT * FROM sessions WHERE id = ?").get(id) as SessionRow | undefined;
+    return this.sessions.row(id);
   }
 
   private requireSession(id: string): SessionRow {
-    const row = this.sessionRow(id);
-    if (!row) throw new SessionLookupError(`no session ${id} in the store`);
-    return row;
+    return this.sessions.require(id);
   }
 
   private sessionBySource(file: string): SessionRow | undefined {
@@ -833,59 +796,6 @@ export class SqliteSessionStore implements SessionStore {
 
   // ================================================================ sessions
 
-  private toSummary(r: SessionRow & { pruned_count?: number }): SessionSummary {
-    return {
-      id: r.id,
-      headerId: r.header_id,
-      title: r.title,
-      cwd: r.cwd,
-      sourcePath: r.source_path,
-      sourceFormat: r.source_format,
-      sourceVersion: r.source_version,
-      createdAt: r.created_at,
-      updatedAt: r.updated_at,
-      importedAt: r.imported_at,
-      entryCount: r.entry_count,
-      messageCount: r.message_count,
-      firstMessage: r.first_message,
-      leafId: r.leaf_id,
-      prunedCount: r.pruned_count ?? 0,
-      generation: r.generation,
-      detached: r.detached ?? null,
-      ...this.foreign.agents.fields(r), // foreign: agent, compactions, read-only, parent session
-    };
-  }
-
-  listSessions(): SessionSummary[] {
-    const rows = this.sql(
-      `SELECT s.*, (SELECT count(*) FROM pruned_outputs p WHERE p.session_id = s.id) AS pruned_count
-       FROM sessions s ORDER BY s.updated_at DESC, s.id`,
-    ).all() as (SessionRow & { pruned_count: number })[];
-    return rows.map((r) => this.toSummary(r));
-  }
-
-  getSession(sessionId: string): SessionSummary | undefined {
-    const r = this.sql(
-      "SELECT s.*, (SELECT count(*) FROM pruned_outputs p WHERE p.session_id = s.id) AS pruned_count FROM sessions s WHERE s.id = ?",
-    ).get(sessionId) as (SessionRow & { pruned_count: number }) | undefined;
-    return r ? this.toSummary(r) : undefined;
-  }
-
-  resolveSessionId(idOrPrefix: string): string {
-    const q = idOrPrefix.trim();
-    if (q === "") throw new SessionLookupError("empty session id");
-    if (this.sessionRow(q)) return q;
-    const escaped = q.replace(/[\\%_]/g, (c) => `\\${c}`);
-    const ids = this.sql("SELECT id FROM sessions WHERE id LIKE ? ESCAPE '\\' OR header_id = ? ORDER BY id LIMIT 11").pluck().all(`${escaped}%`, q) as string[];
-    if (ids.length === 1) return ids[0] as string;
-    if (ids.length === 0) throw new SessionLookupError(`no stored session matches "${q}" (run "bonsai ls" to see them)`);
-    throw new SessionLookupError(`"${q}" matches ${ids.length > 10 ? "more than 10" : ids.length} sessions: ${ids.slice(0, 10).join(", ")}; give more characters`, ids);
-  }
-
-  getHeader(sessionId: string): SessionHeader {
-    return JSON.parse(this.requireSession(sessionId).header_json) as SessionHeader;
-  }
-
   createSession(init: { cwd?: string; title?: string; id?: string } = {}): SessionSummary {
     const id = init.id ?? generateSessionId(this.random);
     if (this.sessionRow(id)) throw new StoreError(`a session ${id} already exists`);
@@ -925,23 +835,6 @@ export class SqliteSessionStore implements SessionStore {
   }
 
   // ================================================================ entries
-
-  loadEntries(sessionId: string): SessionEntry[] {
-    this.requireSession(sessionId);
-    const rows = this.sql("SELECT j.json FROM entries e JOIN entry_json j ON j.pk = e.pk WHERE e.session_id = ? ORDER BY e.seq").pluck().all(sessionId) as string[];
-    return rows.map((j) => JSON.parse(j) as SessionEntry);
-  }
-
-  getEntry(sessionId: string, entryId: string): SessionEntry | undefined {
-    return this.getEntryInfo(sessionId, entryId)?.entry;
-  }
-
-  getEntryInfo(sessionId: string, entryId: string): StoredEntryInfo | undefined {
-    const r = this.sql("SELECT j.json, e.seq, e.line FROM entries e JOIN entry_json j ON j.pk = e.pk WHERE e.session_id = ? AND e.id = ? ORDER BY e.seq DESC LIMIT 1").get(sessionId, entryId) as
-      | { json: string; seq: number; line: number | null }
-      | undefined;
-    return r ? { entry: JSON.parse(r.json) as SessionEntry, seq: r.seq, line: r.line } : undefined;
-  }
 
   /** the last skeletons built (a 100,000-entry session takes a noticeable moment to read) */
   private readonly skeletons = new Map<string, { stamp: string; nodes: SkeletonNode[] }>();
@@ -1000,153 +893,6 @@ export class SqliteSessionStore implements SessionStore {
       nodes.push(node);
     }
     return nodes;
-  }
-
-  /** seq list of the path root -> leaf, from the parent links alone (an index-only scan, no JSON). */
-  private pathSeqs(sessionId: string, leafId: string | null | undefined): { seqs: number[]; types: string[]; roles: (string | null)[] } {
-    const empty = { seqs: [], types: [], roles: [] };
-    const leaf = leafId === undefined ? this.requireSession(sessionId).leaf_id : leafId;
-    if (leaf === null) return empty;
-    const leafSeq = this.seqOf(sessionId, leaf);
-    if (leafSeq === undefined) return empty;
-    type PathRow = [number | null, string, string | null];
-    const rows = this.sql("SELECT parent_seq, type, role FROM entries WHERE session_id = ? ORDER BY seq").raw().all(sessionId) as PathRow[];
-    const seqs: number[] = [];
-    const seen = new Uint8Array(rows.length);
-    let s: number | null = leafSeq;
-    while (s !== null && s < rows.length && seen[s] === 0) {
-      seen[s] = 1;
-      seqs.push(s);
-      s = (rows[s] as PathRow)[0];
-    }
-    seqs.reverse();
-    const at = (q: number): PathRow => rows[q] as PathRow;
-    return { seqs, types: seqs.map((q) => at(q)[1]), roles: seqs.map((q) => at(q)[2]) };
-  }
-
-  /** seq of the entry lookups by id find (the last one with that id) */
-  private seqOf(sessionId: string, entryId: string): number | undefined {
-    return this.sql("SELECT seq FROM entries WHERE session_id = ? AND id = ? ORDER BY seq DESC LIMIT 1").pluck().get(sessionId, entryId) as number | undefined;
-  }
-
-  private entriesBySeq(sessionId: string, seqs: readonly number[]): SessionEntry[] {
-    if (seqs.length === 0) return [];
-    const wanted = new Set(seqs);
-    let lo = Infinity;
-    let hi = -Infinity;
-    for (const q of seqs) {
-      if (q < lo) lo = q;
-      if (q > hi) hi = q;
-    }
-    // one range scan when the path is dense (the usual linear session), point lookups otherwise
-    const bySeq = new Map<number, string>();
-    if (hi - lo + 1 <= seqs.length * 2) {
-      for (const [seq, json] of this.sql("SELECT e.seq, j.json FROM entries e JOIN entry_json j ON j.pk = e.pk WHERE e.session_id = ? AND e.seq BETWEEN ? AND ?").raw().all(sessionId, lo, hi) as [
-        number,
-        string,
-      ][]) {
-        if (wanted.has(seq)) bySeq.set(seq, json);
-      }
-    } else {
-      const one = this.sql("SELECT j.json FROM entries e JOIN entry_json j ON j.pk = e.pk WHERE e.session_id = ? AND e.seq = ?").pluck();
-      for (const seq of seqs) bySeq.set(seq, one.get(sessionId, seq) as string);
-    }
-    return seqs.map((q) => JSON.parse(bySeq.get(q) as string) as SessionEntry);
-  }
-
-  getPath(sessionId: string, leafId?: string | null): SessionEntry[] {
-    return this.entriesBySeq(sessionId, this.pathSeqs(sessionId, leafId).seqs);
-  }
-
-  getContextEntries(sessionId: string, leafId?: string | null): SessionEntry[] {
-    const row = this.requireSession(sessionId);
-    const leaf = leafId === undefined ? row.leaf_id : leafId;
-    const fast = row.irregular === 0 && leaf !== null ? this.contextSeqsFromAnchor(sessionId, leaf) : null;
-    const seqs = fast ?? this.contextSeqsFromPath(sessionId, leaf);
-    const entries = this.entriesBySeq(sessionId, seqs);
-    // relink as one chain so that a context builder walking parentId sees exactly this list
-    for (let i = 0; i < entries.length; i++) (entries[i] as SessionEntry).parentId = i === 0 ? null : (entries[i - 1] as SessionEntry).id;
-    return entries;
-  }
-
-  /** The context's entries from the whole path (any tree, cycles and duplicates included). */
-  private contextSeqsFromPath(sessionId: string, leaf: string | null): number[] {
-    const p = this.pathSeqs(sessionId, leaf);
-    // the latest compaction on the path and the position of its first kept entry
-    let cut = 0;
-    for (let i = p.seqs.length - 1; i >= 0; i--) {
-      if (p.types[i] !== "compaction") continue;
-      const keptSeq = this.keptSeqOf(sessionId, p.seqs[i] as number);
-      const k = keptSeq === undefined ? -1 : p.seqs.lastIndexOf(keptSeq, i);
-      cut = k >= 0 ? k : i;
-      break;
-    }
-    if (cut === 0) return p.seqs;
-    const chosen: number[] = [];
-    let lastAssistant = -1;
-    for (let i = 0; i < cut; i++) {
-      if (SETTINGS_TYPES.has(p.types[i] as string)) chosen.push(i);
-      else if (p.types[i] === "message" && p.roles[i] === "assistant") lastAssistant = i;
-    }
-    if (lastAssistant >= 0) chosen.push(lastAssistant);
-    chosen.sort((a, b) => a - b);
-    for (let i = cut; i < p.seqs.length; i++) chosen.push(i);
-    return chosen.map((i) => p.seqs[i] as number);
-  }
-
-  private keptSeqOf(sessionId: string, compactionSeq: number): number | undefined {
-    const kept = this.sql("SELECT ref_id FROM entries WHERE session_id = ? AND seq = ?").pluck().get(sessionId, compactionSeq) as string | null;
-    return kept ? this.seqOf(sessionId, kept) : undefined;
-  }
-
-  /**
-   * The same entries as contextSeqsFromPath, from the stored shortcuts instead of the whole path:
-   * walk from the leaf to the first kept entry of its latest compaction (anchor_seq), then take the
-   * older settings entries by their settings_seq chain and the last assistant message before the
-   * kept part. Null when the leaf has no compaction on its path (the whole path is needed then).
-   */
-  private contextSeqsFromAnchor(sessionId: string, leaf: string): number[] | null {
-    const leafSeq = this.seqOf(sessionId, leaf);
-    if (leafSeq === undefined) return [];
-    type Link = [number | null, string, string | null, number | null, number | null];
-    const linkStmt = this.sql("SELECT parent_seq, type, role, anchor_seq, settings_seq FROM entries WHERE session_id = ? AND seq = ?").raw();
-    const link = (seq: number): Link => linkStmt.get(sessionId, seq) as Link;
-    const anchor = link(leafSeq)[3];
-    if (anchor === null) return null;
-    const keptSeq = this.keptSeqOf(sessionId, anchor);
-    // kept part: leaf -> anchor -> first kept entry (when the kept entry is not above the anchor, cut at the anchor)
-    const tail: number[] = [];
-    let s: number | null = leafSeq;
-    let anchorIndex = -1;
-    while (s !== null) {
-      tail.push(s);
-      if (s === anchor) anchorIndex = tail.length - 1;
-      if (anchorIndex >= 0 && (keptSeq === undefined || s === keptSeq)) break;
-      s = link(s)[0];
-    }
-    if (s === null) tail.length = anchorIndex + 1; // first kept entry not on the path
-    const cutSeq = tail[tail.length - 1] as number;
-    // older part: settings entries (via the chain) and the last assistant message, nearest first
-    const older: number[] = [];
-    let up = link(cutSeq)[0];
-    let assistantFound = false;
-    while (up !== null && !assistantFound) {
-      const l = link(up);
-      if (l[1] === "message" && l[2] === "assistant") assistantFound = true;
-      if (assistantFound || SETTINGS_TYPES.has(l[1])) older.push(up);
-      up = l[0];
-    }
-    let setting = up === null ? null : link(up)[4];
-    while (setting !== null) {
-      older.push(setting);
-      const parent = link(setting)[0];
-      setting = parent === null ? null : link(parent)[4];
-    }
-    return [...older.reverse(), ...tail.reverse()];
-  }
-
-  getLeaf(sessionId: string): string | null {
-    return this.requireSession(sessionId).leaf_id;
   }
 
   setLeaf(sessionId: string, leafId: string | null): void {
@@ -1231,9 +977,9 @@ export class SqliteSessionStore implements SessionStore {
       }
     }
     if (expect.onPath && expect.onPath.length > 0) {
-      const onPath = new Set(parentId === null ? [] : this.getPathIds(sessionId, parentId));
-      for (const id of expect.onPath) {
-        if (!onPath.has(id)) {
+      const found = parentId === null ? expect.onPath.map(() => false) : this.onPath(sessionId, parentId, expect.onPath);
+      for (const [i, id] of expect.onPath.entries()) {
+        if (!found[i]) {
           throw new StaleCommitError(
             `the session changed since this was planned: entry ${id} is no longer on the path to ${parentId ?? "the root"}. Nothing was written; plan it again`,
           );
@@ -1242,11 +988,14 @@ export class SqliteSessionStore implements SessionStore {
     }
   }
 
-  /** ids on the path root -> leaf (from the narrow rows, no JSON) */
-  private getPathIds(sessionId: string, leafId: string): string[] {
-    const { seqs } = this.pathSeqs(sessionId, leafId);
-    const idOf = this.sql("SELECT id FROM entries WHERE session_id = ? AND seq = ?").pluck();
-    return seqs.map((q) => idOf.get(sessionId, q) as string);
+  /** whether each entry is on the path root -> `leafId` (from the path's seq ranges, no JSON) */
+  private onPath(sessionId: string, leafId: string, entryIds: readonly string[]): boolean[] {
+    const { ref } = this.readRef(sessionId, undefined);
+    const ranges = this.reads.pathRanges(ref, leafId);
+    return entryIds.map((id) => {
+      const seq = this.reads.seqOf(ref, id);
+      return seq !== undefined && ranges.some((r) => r.from <= seq && seq <= r.to);
+    });
   }
 
   /** The stored JSON of entries by line, for lines [from, to] (line numbers of the source file). */
@@ -1544,30 +1293,6 @@ export class SqliteSessionStore implements SessionStore {
 
   // ================================================================ export
 
-  renderJsonl(sessionId: string): string {
-    const row = this.requireSession(sessionId);
-    if (isForeignFormat(row.source_format)) return originalText(this.readSession(sessionId)); // foreign: the agent's lines
-    const parts: string[] = [`${row.header_json}\n`];
-    for (const json of this.sql("SELECT j.json FROM entries e JOIN entry_json j ON j.pk = e.pk WHERE e.session_id = ? ORDER BY e.seq").pluck().iterate(sessionId) as IterableIterator<string>) {
-      parts.push(`${json}\n`);
-    }
-    return parts.join("");
-  }
-
-  readSession(sessionId: string, leafId?: string | null): ReadSession {
-    const row = this.requireSession(sessionId);
-    const summary = this.toSummary(row);
-    return storedReadSession({
-      format: row.source_format,
-      agent: summary.agent,
-      header: JSON.parse(row.header_json) as SessionHeader,
-      entries: this.loadEntries(sessionId),
-      leafId: leafId === undefined ? row.leaf_id : leafId,
-      title: row.title,
-      facts: this.foreign.agents.foreignFacts(sessionId),
-    });
-  }
-
   continueInPi(sessionId: string, options?: PiCopyOptions): Promise<PiCopy> {
     return continueInPi(this, sessionId, options);
   }
@@ -1757,7 +1482,7 @@ export class SqliteSessionStore implements SessionStore {
     return () => clearInterval(timer);
   }
 
-  close(): void {
+  override close(): void {
     if (this.closed) return;
     for (const f of [...this.followers]) f.close();
     this.closed = true;

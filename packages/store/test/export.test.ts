@@ -87,11 +87,6 @@ describe("context entries", () => {
     expect(store.db.prepare("SELECT irregular FROM sessions WHERE id = ?").pluck().get(id)).toBe(0);
     const leaves = [store.getLeaf(id) as string, ...all.filter((_, i) => i % 211 === 0).map((e) => e.id)];
     for (const e of all) if (e.type === "compaction" || e.type === "branch_summary") leaves.push(e.id);
-    const viaPath = store as unknown as { contextSeqsFromPath(s: string, l: string): number[]; contextSeqsFromAnchor(s: string, l: string): number[] | null };
-    for (const leaf of leaves) {
-      const fast = viaPath.contextSeqsFromAnchor(id, leaf);
-      if (fast !== null) expect(fast).toEqual(viaPath.contextSeqsFromPath(id, leaf));
-    }
     // after a compaction only the kept part (plus settings entries) is loaded
     expect(store.getContextEntries(id).length).toBeLessThan(store.getPath(id).length / 2);
     for (const leaf of leaves) {
@@ -100,7 +95,7 @@ describe("context entries", () => {
       const got = buildSessionContext(fast);
       expect(got.messages).toEqual(expected.messages);
       expect(got.entryIds).toEqual(expected.entryIds);
-      expect(got.models).toEqual(expected.models);
+      expect(JSON.stringify(got.models)).toBe(JSON.stringify(expected.models)); // key order too
       expect(got.thinkingLevel).toBe(expected.thinkingLevel);
       expect(got.injectedTtsrRules).toEqual(expected.injectedTtsrRules);
       expect(got.mode).toBe(expected.mode);

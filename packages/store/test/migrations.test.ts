@@ -192,6 +192,9 @@ describe("schema and migrations", () => {
       { type: "message", id: "c", parentId: "b", timestamp: "2025-01-01T00:00:03.000Z", message: "not an object" },
       { type: "branch_summary", id: "d", parentId: "a", timestamp: "2025-01-01T00:00:04.000Z", fromId: "c", summary: "" },
       { type: "message", id: "e", parentId: "d", timestamp: "2025-01-01T00:00:05.000Z", message: { role: "user", content: "again", timestamp: 5 } },
+      { type: "model_change", id: "f", parentId: "e", timestamp: "2025-01-01T00:00:06.000Z", model: "p/m" },
+      { type: "thinking_level_change", id: "g", parentId: "f", timestamp: "2025-01-01T00:00:07.000Z", thinkingLevel: "high" },
+      { type: "message", id: "h", parentId: "c", timestamp: "2025-01-01T00:00:08.000Z", message: { role: "user", content: "on c", timestamp: 8 } },
     ];
     fs.writeFileSync(session, [header, ...entries].map((e) => JSON.stringify(e)).join("\n") + "\n");
     // a database as schema 8 wrote it: the old id index, no run_seq, no new flag bits
@@ -202,7 +205,11 @@ describe("schema and migrations", () => {
     raw.exec(`
       DROP INDEX entries_by_id_seq;
       CREATE INDEX entries_by_id ON entries(session_id, id);
+      DROP INDEX entries_path;
+      CREATE INDEX entries_path ON entries(session_id, seq, parent_seq, type, role);
       ALTER TABLE entries DROP COLUMN run_seq;
+      ALTER TABLE entries DROP COLUMN model_seq;
+      ALTER TABLE entries DROP COLUMN thinking_seq;
       UPDATE entries SET flags = flags & 15;
     `);
     raw.pragma("user_version = 8");
@@ -213,19 +220,23 @@ describe("schema and migrations", () => {
     const indexes = store.db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'entries'").pluck().all();
     expect(indexes).toContain("entries_by_id_seq");
     expect(indexes).not.toContain("entries_by_id");
-    const rows = store.db.prepare("SELECT id, run_seq, flags FROM entries ORDER BY seq").raw().all();
-    // runs: a-b-c are one run; d hangs off a (a new run), e continues d
+    const columns = "SELECT id, run_seq, flags, model_seq, thinking_seq FROM entries WHERE session_id = ? ORDER BY seq";
+    const rows = store.db.prepare(columns).raw().all("s4");
+    // runs: a-b-c are one run; d hangs off a (a new run), e-f-g continue d; h hangs off c
     expect(rows).toEqual([
-      ["a", 0, 0],
-      ["b", 0, 32],
-      ["c", 0, 16],
-      ["d", 3, 64],
-      ["e", 3, 0],
+      ["a", 0, 0, null, null],
+      ["b", 0, 32, null, null],
+      ["c", 0, 16, null, null],
+      ["d", 3, 64, null, null],
+      ["e", 3, 0, null, null],
+      ["f", 3, 0, 5, null],
+      ["g", 3, 0, 5, 6],
+      ["h", 7, 0, null, null],
     ]);
     // the same as a fresh import writes
     const fresh = newStore(dir, "fresh.db");
     const id = (await fresh.importFile(session)).sessionId as string;
-    expect(fresh.db.prepare("SELECT id, run_seq, flags FROM entries WHERE session_id = ? ORDER BY seq").raw().all(id)).toEqual(rows);
+    expect(fresh.db.prepare(columns).raw().all(id)).toEqual(rows);
     store.close();
   });
 

@@ -1,7 +1,7 @@
 /** `bonsai amnesia SESSION [--json]`: core's amnesia report (amnesia.ts) of a session file or stored session. */
 import { amnesiaReport, type AmnesiaFinding } from "@bonsai/core";
 import { printJson } from "../output";
-import { loadSession, reportIssues, resolveLeafId } from "../session-source";
+import { reportIssues, resolveLeafId, withSession } from "../session-source";
 import type { Command } from "./command";
 import { amnesiaSpec } from "./amnesia.spec";
 
@@ -12,15 +12,16 @@ function findingLines(findings: readonly AmnesiaFinding[]): string[] {
 export const amnesiaCommand: Command = {
   spec: amnesiaSpec,
   async run(args, io) {
-    const session = await loadSession(args.positionals[0] as string);
-    reportIssues(io, session);
-    const report = amnesiaReport(session.entries, resolveLeafId(session, undefined));
+    const { label, report } = await withSession(args.positionals[0] as string, (session) => {
+      reportIssues(io, session);
+      return { label: session.label, report: amnesiaReport(session.entries(), resolveLeafId(session, undefined)) };
+    });
     if (args.options.json) {
       printJson(io, report);
       return;
     }
     const lines: string[] = [];
-    if (report.compactions.length === 0 && report.prunings.length === 0) lines.push(`${session.label}: no compaction or pruning to look at`);
+    if (report.compactions.length === 0 && report.prunings.length === 0) lines.push(`${label}: no compaction or pruning to look at`);
     for (const c of report.compactions) {
       lines.push(`Compaction ${c.compactionId}: score ${c.score}${c.findings.length === 0 ? ", no sign of lost context" : ""}`, ...findingLines(c.findings));
     }

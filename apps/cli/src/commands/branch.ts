@@ -4,14 +4,13 @@
  * Read only; no model call.
  */
 import {
-  collectEntriesForBranchSummary,
   computeFileLists,
   prepareBranchEntries,
   type PreparedBranchEntries,
 } from "@bonsai/core";
 import { UsageError } from "../errors";
 import { printJson, type Io } from "../output";
-import { loadSession, reportIssues, requireEntryId, resolveLeafId, type LoadedSession } from "../session-source";
+import { reportIssues, requireEntryId, resolveLeafId, withSession, type LoadedSession } from "../session-source";
 import type { Command } from "./command";
 import { branchSpec, DEFAULT_BRANCH_BUDGET } from "./branch.spec";
 
@@ -34,7 +33,7 @@ export interface BranchReport {
 export function branchReport(session: LoadedSession, fromOption: string | undefined, toOption: string, budget: number): { report: BranchReport; prepared: PreparedBranchEntries } {
   const fromId = resolveLeafId(session, fromOption, "--from");
   const toId = requireEntryId(session, toOption, "--to") as string;
-  const collected = collectEntriesForBranchSummary(session.index, fromId, toId);
+  const collected = session.branch(fromId, toId, budget);
   const prepared = prepareBranchEntries(collected.entries, budget);
   const { readFiles, modifiedFiles } = computeFileLists(prepared.fileOps);
   return {
@@ -76,11 +75,12 @@ export const branchCommand: Command = {
   async run(args, io) {
     const to = args.options.to as string | undefined;
     if (to === undefined) throw new UsageError("missing --to TARGET: usage: bonsai branch SESSION --to TARGET [--from OLD_LEAF] [--budget N] [--json]");
-    const session = await loadSession(args.positionals[0] as string);
-    reportIssues(io, session);
-    const budget = (args.options.budget as number | undefined) ?? DEFAULT_BRANCH_BUDGET;
-    const { report } = branchReport(session, args.options.from as string | undefined, to, budget);
-    if (args.options.json) printJson(io, report);
-    else printText(io, session, report);
+    await withSession(args.positionals[0] as string, (session) => {
+      reportIssues(io, session);
+      const budget = (args.options.budget as number | undefined) ?? DEFAULT_BRANCH_BUDGET;
+      const { report } = branchReport(session, args.options.from as string | undefined, to, budget);
+      if (args.options.json) printJson(io, report);
+      else printText(io, session, report);
+    });
   },
 };

@@ -1,15 +1,9 @@
 /**
  * `bonsai context SESSION [--leaf ID] [--json]`: what the model sees from a leaf.
  */
-import {
-  buildSessionContext,
-  convertToLlm,
-  estimateTokens,
-  type AgentMessage,
-  type SessionContext,
-} from "@bonsai/core";
+import { summarizeContext, type AgentMessage, type ContextSummary, type SessionContext } from "@bonsai/core";
 import { column, printJson, type Io } from "../output";
-import { loadSession, reportIssues, resolveLeafId, type LoadedSession } from "../session-source";
+import { reportIssues, resolveLeafId, withSession, type LoadedSession } from "../session-source";
 import type { Command } from "./command";
 import { contextSpec } from "./context.spec";
 
@@ -18,7 +12,7 @@ export interface ContextReport {
   /** the entry that produced each context message (the compaction entry for the summary) */
   entryIds: string[];
   /** each message's role before convertToLlm */
-  roles: string[];
+  roles: unknown[];
   /** the roles of the messages convertToLlm sends (dropped messages are absent) */
   llmRoles: string[];
   /** sum of the per-message estimates */
@@ -28,20 +22,30 @@ export interface ContextReport {
   thinkingLevel: string;
 }
 
-export function contextReport(session: LoadedSession, leafOption: string | undefined): { report: ContextReport; context: SessionContext; tokens: number[] } {
-  const leafId = resolveLeafId(session, leafOption);
-  const context = buildSessionContext(session.entries, leafId, session.index);
-  const tokens = context.messages.map(estimateTokens);
-  const report: ContextReport = {
+function reportOf(leafId: string | null, summary: ContextSummary): ContextReport {
+  return {
     leafId,
-    entryIds: context.entryIds,
-    roles: context.messages.map((m) => m.role),
-    llmRoles: convertToLlm(context.messages).map((m) => m.role),
-    estimatedTokens: tokens.reduce((a, b) => a + b, 0),
-    model: context.models,
-    thinkingLevel: context.thinkingLevel,
+    entryIds: summary.entryIds,
+    roles: summary.roles,
+    llmRoles: summary.llmRoles,
+    estimatedTokens: summary.tokens.reduce((a, b) => a + b, 0),
+    model: summary.models,
+    thinkingLevel: summary.thinkingLevel,
   };
-  return { report, context, tokens };
+}
+
+/** The report of the context at the leaf (a stored session answers it from its columns, without the messages). */
+export function contextReport(session: LoadedSession, leafOption: string | undefined): ContextReport {
+  const leafId = resolveLeafId(session, leafOption);
+  return reportOf(leafId, session.contextSummary(leafId));
+}
+
+/** The report with the context's messages and their estimates (the text listing shows them). */
+export function contextWithMessages(session: LoadedSession, leafOption: string | undefined): { report: ContextReport; context: SessionContext; tokens: number[] } {
+  const leafId = resolveLeafId(session, leafOption);
+  const context = session.context(leafId);
+  const summary = summarizeContext(context);
+  return { report: reportOf(leafId, summary), context, tokens: summary.tokens };
 }
 
 function firstText(content: unknown): string {
@@ -102,10 +106,15 @@ function printText(io: Io, session: LoadedSession, report: ContextReport, contex
 export const contextCommand: Command = {
   spec: contextSpec,
   async run(args, io) {
-    const session = await loadSession(args.positionals[0] as string);
-    reportIssues(io, session);
-    const { report, context, tokens } = contextReport(session, args.options.leaf as string | undefined);
-    if (args.options.json) printJson(io, report);
-    else printText(io, session, report, context, tokens);
+    await withSession(args.positionals[0] as string, (session) => {
+      reportIssues(io, session);
+      const leaf = args.options.leaf as string | undefined;
+      if (args.options.json) {
+        printJson(io, contextReport(session, leaf));
+        return;
+      }
+      const { report, context, tokens } = contextWithMessages(session, leaf);
+      printText(io, session, report, context, tokens);
+    });
   },
 };

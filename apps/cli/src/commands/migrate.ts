@@ -9,40 +9,42 @@ import { writeFileAtomic } from "../atomic-write";
 import { UserError, describeFsError } from "../errors";
 import { refuseSessionFileOutput } from "../output-guard";
 import { printJson, warn } from "../output";
-import { loadSession, reportIssues } from "../session-source";
+import { reportIssues, withSession } from "../session-source";
 import type { Command } from "./command";
 import { migrateSpec } from "./migrate.spec";
 
 export const migrateCommand: Command = {
   spec: migrateSpec,
   async run(args, io) {
-    const session = await loadSession(args.positionals[0] as string);
-    reportIssues(io, session);
-    if (session.issues.length > 0) warn(io, `${session.issues.length} unreadable line(s) of ${session.label} are not in the migrated output`);
-    const out = args.options.output as string | undefined;
-    if (out === undefined) {
-      if (args.options.json) throw new UserError("--json needs -o OUT (without -o the migrated session itself goes to stdout)", 2);
-      io.stdout(serializeSession(session.header, session.entries));
-      return;
-    }
-    refuseSessionFileOutput(out);
-    try {
-      writeFileAtomic(out, sessionLines(session.header, session.entries));
-    } catch (err) {
-      throw new UserError(`cannot write ${out}: ${describeFsError(err)}`);
-    }
-    const summary = {
-      output: path.resolve(out),
-      migrated: session.migration.migrated,
-      fromVersion: session.migration.fromVersion,
-      toVersion: session.migration.toVersion,
-      entries: session.entries.length,
-      skippedLines: session.issues.length,
-    };
-    if (args.options.json) printJson(io, summary);
-    else {
-      const what = summary.migrated ? `migrated v${summary.fromVersion} -> v${summary.toVersion}` : `already v${summary.toVersion}, copied unchanged`;
-      io.stdout(`${out}: ${what}, ${summary.entries} entries\n`);
-    }
+    await withSession(args.positionals[0] as string, (session) => {
+      reportIssues(io, session);
+      if (session.issues.length > 0) warn(io, `${session.issues.length} unreadable line(s) of ${session.label} are not in the migrated output`);
+      const out = args.options.output as string | undefined;
+      const entries = session.entries();
+      if (out === undefined) {
+        if (args.options.json) throw new UserError("--json needs -o OUT (without -o the migrated session itself goes to stdout)", 2);
+        io.stdout(serializeSession(session.header, entries));
+        return;
+      }
+      refuseSessionFileOutput(out);
+      try {
+        writeFileAtomic(out, sessionLines(session.header, entries));
+      } catch (err) {
+        throw new UserError(`cannot write ${out}: ${describeFsError(err)}`);
+      }
+      const summary = {
+        output: path.resolve(out),
+        migrated: session.migration.migrated,
+        fromVersion: session.migration.fromVersion,
+        toVersion: session.migration.toVersion,
+        entries: entries.length,
+        skippedLines: session.issues.length,
+      };
+      if (args.options.json) printJson(io, summary);
+      else {
+        const what = summary.migrated ? `migrated v${summary.fromVersion} -> v${summary.toVersion}` : `already v${summary.toVersion}, copied unchanged`;
+        io.stdout(`${out}: ${what}, ${summary.entries} entries\n`);
+      }
+    });
   },
 };

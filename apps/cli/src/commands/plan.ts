@@ -6,13 +6,12 @@ import {
   DEFAULT_SETTINGS,
   compactionMaxTokens,
   computeFileLists,
-  getPath,
   prepareCompaction,
   type CompactionPreparation,
   type CompactionSettings,
 } from "@bonsai/core";
 import { printJson, type Io } from "../output";
-import { loadSession, reportIssues, resolveLeafId, type LoadedSession } from "../session-source";
+import { reportIssues, resolveLeafId, withSession, type LoadedSession } from "../session-source";
 import type { Command } from "./command";
 import { planSpec } from "./plan.spec";
 
@@ -40,7 +39,7 @@ export function planReport(session: LoadedSession, leafOption: string | undefine
   preparation: CompactionPreparation | undefined;
 } {
   const leafId = resolveLeafId(session, leafOption);
-  const preparation = prepareCompaction(getPath(session.index, leafId), settings);
+  const preparation = prepareCompaction(session.compactionWindow(leafId), settings);
   if (!preparation) return { report: null, preparation };
   const { readFiles, modifiedFiles } = computeFileLists(preparation.fileOps);
   return {
@@ -97,15 +96,16 @@ function printText(io: Io, session: LoadedSession, report: PlanReport | null, pr
 export const planCommand: Command = {
   spec: planSpec,
   async run(args, io) {
-    const session = await loadSession(args.positionals[0] as string);
-    reportIssues(io, session);
-    const settings: CompactionSettings = {
-      ...DEFAULT_SETTINGS.compaction,
-      reserveTokens: (args.options.reserve as number | undefined) ?? DEFAULT_SETTINGS.compaction.reserveTokens,
-      keepRecentTokens: (args.options["keep-recent"] as number | undefined) ?? DEFAULT_SETTINGS.compaction.keepRecentTokens,
-    };
-    const { report, preparation } = planReport(session, args.options.leaf as string | undefined, settings);
-    if (args.options.json) printJson(io, report);
-    else printText(io, session, report, preparation, settings);
+    await withSession(args.positionals[0] as string, (session) => {
+      reportIssues(io, session);
+      const settings: CompactionSettings = {
+        ...DEFAULT_SETTINGS.compaction,
+        reserveTokens: (args.options.reserve as number | undefined) ?? DEFAULT_SETTINGS.compaction.reserveTokens,
+        keepRecentTokens: (args.options["keep-recent"] as number | undefined) ?? DEFAULT_SETTINGS.compaction.keepRecentTokens,
+      };
+      const { report, preparation } = planReport(session, args.options.leaf as string | undefined, settings);
+      if (args.options.json) printJson(io, report);
+      else printText(io, session, report, preparation, settings);
+    });
   },
 };

@@ -6,15 +6,9 @@
  * belongs to stored sessions (the engine, with restorable originals): a session *file* is never
  * modified, so for a file the command always answers with the dry run, with or without --dry-run.
  */
-import {
-  DEFAULT_PRUNE_CONFIG,
-  getPath,
-  planPruning,
-  type PruneConfig,
-  type PrunePlan,
-} from "@bonsai/core";
+import { DEFAULT_PRUNE_CONFIG, planPruningOf, type PruneConfig, type PrunePlan } from "@bonsai/core";
 import { column, printJson, type Io } from "../output";
-import { loadSession, reportIssues, resolveLeafId, type LoadedSession } from "../session-source";
+import { reportIssues, resolveLeafId, withSession, type LoadedSession } from "../session-source";
 import type { Command } from "./command";
 import { existsSync } from "node:fs";
 import { UserError } from "../errors";
@@ -40,7 +34,7 @@ export function parseProtectedTools(value: string | undefined): readonly string[
 
 export function pruneDryRun(session: LoadedSession, leafOption: string | undefined, config: PruneConfig): { report: PruneDryRunReport; plan: PrunePlan } {
   const leafId = resolveLeafId(session, leafOption);
-  const plan = planPruning(getPath(session.index, leafId), config);
+  const plan = planPruningOf(session.toolResults(leafId), config);
   return {
     plan,
     report: {
@@ -75,19 +69,21 @@ function printText(io: Io, session: LoadedSession, report: PruneDryRunReport, pl
 export const pruneCommand: Command = {
   spec: pruneSpec,
   async run(args, io) {
-    // a stored session (id or prefix): pruned for real (originals kept) unless --dry-run
-    if (!existsSync(args.positionals[0] as string)) {
-      if (args.options.leaf !== undefined || args.options.protect !== undefined) throw new UserError("--leaf and --protect apply to session files; a stored session is pruned at its current leaf with the default protection", 2);
-      // the engine and the store are loaded only for this path (a file's dry run never needs them)
+    const arg = args.positionals[0] as string;
+    // a stored session (id or prefix) is pruned for real (originals kept) unless --dry-run
+    if (!existsSync(arg) && args.options["dry-run"] !== true) {
+      if (args.options.leaf !== undefined || args.options.protect !== undefined) throw new UserError("--leaf and --protect apply to a dry run; a stored session is pruned at its current leaf with the default protection", 2);
+      // the engine and the store are loaded only for this path (a dry run never needs the engine)
       const { applyPruneToStoredSession } = await import("./prune-apply");
-      return applyPruneToStoredSession(args, io, args.options["dry-run"] === true);
+      return applyPruneToStoredSession(args, io);
     }
-    const session = await loadSession(args.positionals[0] as string);
-    reportIssues(io, session);
-    const config: PruneConfig = { ...DEFAULT_PRUNE_CONFIG, protectedTools: parseProtectedTools(args.options.protect as string | undefined) };
-    // A file source is always a dry run; applying to stored sessions is the engine's path.
-    const { report, plan } = pruneDryRun(session, args.options.leaf as string | undefined, config);
-    if (args.options.json) printJson(io, report);
-    else printText(io, session, report, plan, config);
+    // a dry run (a session file is never modified: always one), the same for a file and a stored session
+    await withSession(arg, (session) => {
+      reportIssues(io, session);
+      const config: PruneConfig = { ...DEFAULT_PRUNE_CONFIG, protectedTools: parseProtectedTools(args.options.protect as string | undefined) };
+      const { report, plan } = pruneDryRun(session, args.options.leaf as string | undefined, config);
+      if (args.options.json) printJson(io, report);
+      else printText(io, session, report, plan, config);
+    }, { dataDir: args.options["data-dir"] as string | undefined });
   },
 };

@@ -5,7 +5,7 @@
 import { searchEntries } from "@bonsai/formats";
 import { UserError } from "../errors";
 import { column, printJson, type Io } from "../output";
-import { loadSession, reportIssues } from "../session-source";
+import { reportIssues, withSession } from "../session-source";
 import { withCliStore } from "../store-db";
 import type { Command } from "./command";
 import { searchSpec } from "./search.spec";
@@ -46,9 +46,10 @@ export const searchCommand: Command = {
 
 /** Searches one session file: hits in file order, the same columns as the database search. */
 async function searchFile(io: Io, query: string, file: string, limit: number | undefined, json: boolean): Promise<void> {
-  const session = await loadSession(file);
-  reportIssues(io, session);
-  const hits = searchEntries(session.entries, query, Math.min(limit ?? 50, 500)).map((h) => ({ sessionId: session.header.id, ...h }));
+  const hits = await withSession(file, (session) => {
+    reportIssues(io, session);
+    return searchEntries(session.entries(), query, Math.min(limit ?? 50, 500)).map((h) => ({ sessionId: session.header.id, ...h }));
+  });
   if (json) {
     printJson(io, hits);
     return;

@@ -14,6 +14,7 @@ import { besideBundle } from "../bundle-paths";
 import { UserError } from "../errors";
 import type { Command } from "./command";
 import { serveSpec } from "./serve.spec";
+import { sqliteBinding } from "../native-binding";
 
 /** The renderer built by `pnpm build` (apps/desktop/out/renderer), found from the CLI bundle or the source. */
 function findRendererDir(): string | null {
@@ -56,6 +57,7 @@ export const serveCommand: Command = {
       backend = createBackend({
         dataDir,
         dbPath,
+        nativeBinding: sqliteBinding(),
         mode: "browser",
         version: process.env.npm_package_version ?? "0.1.0",
         worker: (() => {

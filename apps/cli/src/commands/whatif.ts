@@ -3,7 +3,6 @@
  * (whatif.ts) over one session's active path, or over every stored session with totals.
  */
 import {
-  getPath,
   mergeSettings,
   prepareWhatIf,
   runTotals,
@@ -23,7 +22,7 @@ import {
 import type { ParsedArgs } from "../args";
 import { UsageError, UserError } from "../errors";
 import { column, printJson, type Io } from "../output";
-import { loadSession, reportIssues, resolveLeafId } from "../session-source";
+import { reportIssues, resolveLeafId, withSession } from "../session-source";
 import { storedSettings } from "../stored-settings";
 import { withCliStore } from "../store-db";
 import type { Command } from "./command";
@@ -109,13 +108,15 @@ function printReport(io: Io, label: string, pathLength: number, report: WhatIfRe
 }
 
 async function one(args: ParsedArgs, io: Io): Promise<void> {
-  const session = await loadSession(args.positionals[0] as string);
-  reportIssues(io, session);
-  const settings = candidateSettings(await storedSettings(io), args);
-  const path = getPath(session.index, resolveLeafId(session, undefined));
-  const report = runWhatIf(prepareWhatIf(path), settings);
-  if (args.options.json) printJson(io, report);
-  else printReport(io, session.label, path.length, report);
+  const base = await storedSettings(io);
+  await withSession(args.positionals[0] as string, (session) => {
+    reportIssues(io, session);
+    const settings = candidateSettings(base, args);
+    const path = session.path(resolveLeafId(session, undefined));
+    const report = runWhatIf(prepareWhatIf(path), settings);
+    if (args.options.json) printJson(io, report);
+    else printReport(io, session.label, path.length, report);
+  });
 }
 
 type SessionRun = Omit<WhatIfRun, "series">;

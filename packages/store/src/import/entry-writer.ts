@@ -1,7 +1,7 @@
 /**
  * Writing entries into the store, in file order, as they are read: the narrow `entries` row (derived
  * columns computed once, parent resolved to its seq, the path shortcuts `anchor_seq`,
- * `settings_seq` and `run_seq` inherited from the parent), the JSON as read in `entry_json`, and the
+ * `settings_seq`, `model_seq`, `thinking_seq` and `run_seq` inherited from the parent), the JSON as read in `entry_json`, and the
  * label index. The caller holds the transaction.
  *
  * A writer covers one run of entries (a whole file, or the lines appended to one): parents resolve
@@ -96,6 +96,8 @@ export class EntryWriter {
   private readonly parents = new IntList();
   private readonly anchors = new IntList();
   private readonly settings = new IntList();
+  private readonly models = new IntList();
+  private readonly thinkings = new IntList();
   private readonly runs = new IntList();
   private readonly dupIssues: ImportIssue[] = [];
   private irregular = false;
@@ -112,15 +114,15 @@ export class EntryWriter {
     this.startSeq = start.seq;
     this.seq = start.seq;
     this.insert = db.prepare(
-      `INSERT INTO entries (session_id, seq, line, id, parent_id, parent_seq, type, timestamp, role, tokens, preview, tool_name, custom_type, stop_reason, ref_id, tokens_before, flags, anchor_seq, settings_seq, run_seq)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO entries (session_id, seq, line, id, parent_id, parent_seq, type, timestamp, role, tokens, preview, tool_name, custom_type, stop_reason, ref_id, tokens_before, flags, anchor_seq, settings_seq, model_seq, thinking_seq, run_seq)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.insertJson = db.prepare("INSERT INTO entry_json (pk, json) VALUES (?, ?)");
     this.upsertLabel = db.prepare(
       "INSERT INTO labels (session_id, target_id, label, entry_seq) VALUES (?, ?, ?, ?) ON CONFLICT (session_id, target_id) DO UPDATE SET label = excluded.label, entry_seq = excluded.entry_seq",
     );
     this.storedSeq = db.prepare("SELECT seq FROM entries WHERE session_id = ? AND id = ? ORDER BY seq DESC LIMIT 1").pluck();
-    this.storedLinks = db.prepare("SELECT anchor_seq, settings_seq, run_seq FROM entries WHERE session_id = ? AND seq = ?").raw();
+    this.storedLinks = db.prepare("SELECT anchor_seq, settings_seq, model_seq, thinking_seq, run_seq FROM entries WHERE session_id = ? AND seq = ?").raw();
     this.fixParent = db.prepare("UPDATE entries SET parent_seq = ? WHERE session_id = ? AND seq = ?");
   }
 
@@ -157,21 +159,29 @@ export class EntryWriter {
     // path shortcuts inherited from the parent (written before this entry: earlier in the run, or stored)
     let anchor = NONE;
     let setting = NONE;
+    let model = NONE;
+    let thinking = NONE;
     let run = seq;
     if (parentSeq !== NONE && parentSeq >= this.startSeq) {
       const at = parentSeq - this.startSeq;
       anchor = this.anchors.get(at);
       setting = this.settings.get(at);
+      model = this.models.get(at);
+      thinking = this.thinkings.get(at);
       if (parentSeq === seq - 1) run = this.runs.get(at);
     } else if (parentSeq !== NONE) {
-      const links = this.storedLinks.get(this.sessionId, parentSeq) as [number | null, number | null, number | null] | undefined;
+      const links = this.storedLinks.get(this.sessionId, parentSeq) as (number | null)[] | undefined;
       anchor = links?.[0] ?? NONE;
       setting = links?.[1] ?? NONE;
-      if (parentSeq === seq - 1) run = links?.[2] ?? seq;
+      model = links?.[2] ?? NONE;
+      thinking = links?.[3] ?? NONE;
+      if (parentSeq === seq - 1) run = links?.[4] ?? seq;
     }
     const type = String(e.type);
     if (type === "compaction") anchor = seq;
     if (SETTINGS_TYPES.has(type)) setting = seq;
+    if (type === "model_change") model = seq;
+    if (type === "thinking_level_change") thinking = seq;
     if (type === "message") this.messages++;
     this.types.add(type);
     const timestamp = typeof e.timestamp === "string" ? e.timestamp : "";
@@ -182,6 +192,8 @@ export class EntryWriter {
     this.parents.push(parentSeq);
     this.anchors.push(anchor);
     this.settings.push(setting);
+    this.models.push(model);
+    this.thinkings.push(thinking);
     this.runs.push(run);
     const d = deriveColumns(e, false);
     const info = this.insert.run(
@@ -204,6 +216,8 @@ export class EntryWriter {
       d.flags,
       orNull(anchor),
       orNull(setting),
+      orNull(model),
+      orNull(thinking),
       run,
     );
     this.insertJson.run(info.lastInsertRowid, p.json);

@@ -1,0 +1,88 @@
+/**
+ * The read commands answer a stored session id exactly as they answer its file: the JSON of
+ * context, plan, prune --dry-run and branch, and the Markdown export by leaf, compared byte for byte
+ * on generated sessions (with compactions, without, many branches) and the real pi sessions. The
+ * stored side reads only what each answer needs (packages/store/src/reads/).
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseSessionText } from "@bonsai/core";
+import { generateSession, sessionToJsonl } from "@bonsai/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+const bin = path.join(root, "apps/cli/bin/bonsai.mjs");
+const realPi = path.resolve(root, "../shared/fixtures/real/pi");
+const REAL = existsSync(realPi) ? readdirSync(realPi).filter((f) => f.endsWith(".jsonl")).map((f) => path.join(realPi, f)) : [];
+if (REAL.length === 0) console.warn(`real pi sessions not found at ${realPi}: their stored-output comparison is skipped`);
+let dir = "";
+let db = "";
+
+function run(...args: string[]): string {
+  const r = spawnSync(process.execPath, [bin, ...args], { encoding: "utf8", cwd: dir, env: { ...process.env, BONSAI_DB: db, BONSAI_DEBUG: "", HOME: dir }, maxBuffer: 256 * 1024 * 1024 });
+  if (r.status !== 0) throw new Error(`bonsai ${args.join(" ")} failed (${r.status}): ${r.stderr}`);
+  return r.stdout;
+}
+
+/** the session id `bonsai import` gave the file */
+function importFile(file: string): string {
+  const out = run("import", file, "--json");
+  const id = (JSON.parse(out) as { reports: { sessionId: string | null }[] }).reports[0]?.sessionId;
+  if (!id) throw new Error(`import of ${file} gave no session: ${out}`);
+  return id;
+}
+
+function entryIds(file: string): string[] {
+  return parseSessionText(readFileSync(file, "utf8")).entries.map((e) => e.id);
+}
+
+/** every read command on the file and on its stored id, for the leaves (undefined: the default leaf) */
+function compare(file: string, id: string, leaves: (string | undefined)[], target: string): void {
+  for (const leaf of leaves) {
+    const leafArgs = leaf === undefined ? [] : ["--leaf", leaf];
+    for (const command of [["context", ...leafArgs, "--json"], ["plan", ...leafArgs, "--json"], ["prune", "--dry-run", ...leafArgs, "--json"]]) {
+      const [name, ...rest] = command as [string, ...string[]];
+      expect(run(name, id, ...rest), `${name} ${rest.join(" ")}`).toBe(run(name, file, ...rest));
+    }
+    const branch = ["--to", target, ...(leaf === undefined ? [] : ["--from", leaf]), "--json"];
+    expect(run("branch", id, ...branch), `branch ${branch.join(" ")}`).toBe(run("branch", file, ...branch));
+    // the Markdown's first line is the title, which a stored session may know (its session_info, compactions)
+    const md = (arg: string): string => run("export", arg, "--format", "md", ...leafArgs).replace(/^[^\n]*\n/, "");
+    expect(md(id), `export --format md ${leafArgs.join(" ")}`).toBe(md(file));
+  }
+}
+
+beforeAll(() => {
+  const build = spawnSync(process.execPath, [path.join(root, "scripts/build.mjs"), "cli"], { encoding: "utf8", cwd: root });
+  if (build.status !== 0) throw new Error(`CLI build failed: ${build.stderr}`);
+  dir = mkdtempSync(path.join(tmpdir(), "bonsai-cli-stored-"));
+  db = path.join(dir, "bonsai.db");
+}, 120_000);
+
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("stored ids answer as their files", () => {
+  it.each([
+    ["compactions every 300 entries, branches", { entries: 2500, seed: 31, compactionInterval: 300, branchProbability: 0.15 }],
+    ["no compaction", { entries: 900, seed: 32, compactionInterval: 0 }],
+  ])("generated: %s", (_name, options) => {
+    const file = path.join(dir, `g${options.seed}.jsonl`);
+    writeFileSync(file, sessionToJsonl(generateSession(options)));
+    const id = importFile(file);
+    const ids = entryIds(file);
+    compare(file, id, [undefined, ids[Math.floor(ids.length * 0.6)]], ids[Math.floor(ids.length / 3)] as string);
+  }, 300_000);
+
+  it.skipIf(REAL.length === 0)("the real pi sessions", () => {
+    for (const [i, file] of REAL.entries()) {
+      const id = importFile(file);
+      const ids = entryIds(file);
+      compare(file, id, i === 0 ? [undefined, ids[Math.floor(ids.length / 2)]] : [undefined], ids[Math.floor(ids.length / 4)] as string);
+    }
+  }, 300_000);
+});

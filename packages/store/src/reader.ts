@@ -1,0 +1,168 @@
+/**
+ * The read half of the store: sessions, entries, paths, contexts and the rows plans need, read from
+ * the narrow rows (src/reads/). SqliteSessionStore extends it with imports, writes and follow; a
+ * short-lived reader (the CLI's read commands) opens only this (`openStoreForReading`, imported as
+ * "@bonsai/store/reader"), without the file-side code.
+ */
+import type Database from "better-sqlite3";
+import type { ContextSummary, SessionEntry, SessionHeader, ToolResultOnPath } from "@bonsai/core";
+import { buildSessionContext, summarizeContext } from "@bonsai/core";
+import { originalText, type ReadSession } from "@bonsai/formats";
+import { openCurrentDatabase } from "./database";
+import { SessionAgents } from "./foreign/agents";
+import { isForeignFormat } from "./foreign/read-only";
+import { storedReadSession } from "./foreign/stored-read-session";
+import { StoredReads } from "./reads/index";
+import { Statements, type SessionRef } from "./reads/path";
+import { SessionRows } from "./reads/sessions";
+import type { BranchEntries, SessionSummary, StoredEntryInfo } from "./session-store";
+
+export { defaultDbPath, DB_FILE_NAME } from "./paths";
+export { SessionLookupError } from "./session-store";
+
+/** What the read commands ask a stored session (SqliteSessionStore answers the same). */
+export type SessionReader = Pick<
+  StoreReader,
+  | "getSession"
+  | "resolveSessionId"
+  | "getHeader"
+  | "hasEntry"
+  | "loadEntries"
+  | "getPath"
+  | "getContextEntries"
+  | "getContextSummary"
+  | "getCompactionWindow"
+  | "getToolResultsOnPath"
+  | "getBranchEntries"
+  | "renderJsonl"
+  | "readSession"
+  | "close"
+>;
+
+export class StoreReader {
+  protected readonly statements: Statements;
+  protected readonly sessions: SessionRows;
+  /** paths, contexts and plans read from the narrow rows (src/reads/) */
+  protected readonly reads: StoredReads;
+  /** which agent wrote each session (session_agents) */
+  protected readonly agents: SessionAgents;
+
+  constructor(readonly db: Database.Database) {
+    this.statements = new Statements(db);
+    this.agents = new SessionAgents(db);
+    this.sessions = new SessionRows(this.statements, (row) => this.agents.fields(row));
+    this.reads = new StoredReads(this.statements);
+  }
+
+  listSessions(): SessionSummary[] {
+    return this.sessions.list();
+  }
+
+  getSession(sessionId: string): SessionSummary | undefined {
+    return this.sessions.summary(sessionId);
+  }
+
+  resolveSessionId(idOrPrefix: string): string {
+    return this.sessions.resolveId(idOrPrefix);
+  }
+
+  getHeader(sessionId: string): SessionHeader {
+    return this.sessions.header(sessionId);
+  }
+
+  getLeaf(sessionId: string): string | null {
+    return this.sessions.require(sessionId).leaf_id;
+  }
+
+  loadEntries(sessionId: string): SessionEntry[] {
+    return this.sessions.entries(sessionId);
+  }
+
+  getEntry(sessionId: string, entryId: string): SessionEntry | undefined {
+    return this.getEntryInfo(sessionId, entryId)?.entry;
+  }
+
+  getEntryInfo(sessionId: string, entryId: string): StoredEntryInfo | undefined {
+    return this.sessions.entryInfo(sessionId, entryId);
+  }
+
+  hasEntry(sessionId: string, entryId: string): boolean {
+    return this.reads.paths.seqOf(sessionId, entryId) !== undefined;
+  }
+
+  /** the same text exportJsonl writes (Claude Code and Codex: the agent's own lines) */
+  renderJsonl(sessionId: string): string {
+    if (isForeignFormat(this.sessions.require(sessionId).source_format)) return originalText(this.readSession(sessionId)); // foreign: the agent's lines
+    return this.sessions.jsonl(sessionId);
+  }
+
+  /** The session as the formats layer reads it (the pi and HTML exports, "Continue in pi"); loads every entry. */
+  readSession(sessionId: string, leafId?: string | null): ReadSession {
+    const row = this.sessions.require(sessionId);
+    return storedReadSession({
+      format: row.source_format,
+      agent: this.agents.fields(row).agent,
+      header: JSON.parse(row.header_json) as SessionHeader,
+      entries: this.loadEntries(sessionId),
+      leafId: leafId === undefined ? row.leaf_id : leafId,
+      title: row.title,
+      facts: this.agents.foreignFacts(sessionId),
+    });
+  }
+
+  /** the session as the reads module needs it, and the leaf a read defaults to */
+  protected readRef(sessionId: string, leafId: string | null | undefined): { ref: SessionRef; leaf: string | null } {
+    const row = this.sessions.require(sessionId);
+    return { ref: { id: row.id, irregular: row.irregular }, leaf: leafId === undefined ? row.leaf_id : leafId };
+  }
+
+  /** root -> leaf (default leaf: the current one); cycles stop at the repeated entry */
+  getPath(sessionId: string, leafId?: string | null): SessionEntry[] {
+    const { ref, leaf } = this.readRef(sessionId, leafId);
+    return this.reads.path(ref, leaf);
+  }
+
+  getContextEntries(sessionId: string, leafId?: string | null): SessionEntry[] {
+    const { ref, leaf } = this.readRef(sessionId, leafId);
+    return this.reads.contextEntries(ref, leaf);
+  }
+
+  getContextSummary(sessionId: string, leafId?: string | null): ContextSummary {
+    const { ref, leaf } = this.readRef(sessionId, leafId);
+    // an irregular session has no column summary: from its context entries, as core builds it
+    return this.reads.contextSummary(ref, leaf) ?? summarizeContext(buildSessionContext(this.reads.contextEntries(ref, leaf)));
+  }
+
+  getCompactionWindow(sessionId: string, leafId?: string | null): SessionEntry[] {
+    const { ref, leaf } = this.readRef(sessionId, leafId);
+    return this.reads.compactionWindow(ref, leaf);
+  }
+
+  getToolResultsOnPath(sessionId: string, leafId?: string | null): ToolResultOnPath[] {
+    const { ref, leaf } = this.readRef(sessionId, leafId);
+    return this.reads.toolResults(ref, leaf);
+  }
+
+  getBranchEntries(sessionId: string, fromId: string | null, toId: string, budget: number): BranchEntries {
+    const { ref } = this.readRef(sessionId, undefined);
+    return this.reads.branch(ref, fromId, toId, budget);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
+
+/**
+ * Opens the database to read it: without migrating, recovering or being able to write, when nothing
+ * needs that — the schema is this build's and no file operation of a dead process waits in the
+ * journal. Otherwise the whole store is loaded and opened as openStore opens it (migrated,
+ * recovered), so the guarantees of docs/RELIABILITY.md hold for every open.
+ */
+export async function openStoreForReading(options: { path: string; nativeBinding?: string }): Promise<SessionReader> {
+  const db = openCurrentDatabase(options);
+  if (db && db.prepare("SELECT 1 FROM source_intents LIMIT 1").get() === undefined) return new StoreReader(db);
+  db?.close();
+  const { openStore } = await import("./sqlite-session-store");
+  return openStore(options);
+}

@@ -1,0 +1,139 @@
+/**
+ * What the model sees from a leaf of a stored session, read without loading the session:
+ * - `contextEntries`: the entries buildSessionContext needs, as one root -> leaf chain: the path
+ *   from the latest compaction's first kept entry, preceded by the older part's settings entries
+ *   (thinking/model/mode changes, ttsr injections) and its first and last assistant messages (the
+ *   default model, in the order the whole path sets it). The same context, a fraction of the JSON.
+ * - `contextSummary`: the messages' entry ids, roles, LLM roles and token estimates straight from
+ *   the derived columns (no entry JSON but the settings entries' and two assistant messages'), for
+ *   the same answer as building the context and converting it.
+ */
+import {
+  buildSessionContext,
+  convertMessageToLlm,
+  estimateTokens,
+  llmRoleOf,
+  messageFromEntry,
+  type ContextSummary,
+  type SessionEntry,
+} from "@bonsai/core";
+import { FLAG_EMPTY_SUMMARY, FLAG_EXCLUDED, FLAG_ODD_MESSAGE } from "../derive";
+import { rangesBefore, rangesFrom, relinked, type PathReader, type SeqRange, type SessionRef, type Statements } from "./path";
+
+/** Where the context of a leaf starts on its path. */
+interface ContextPlan {
+  /** the whole path, root first */
+  path: SeqRange[];
+  /** the latest compaction on the path, if any */
+  anchor: number | null;
+  /** the path from the first message kept (the whole path without a compaction) */
+  kept: SeqRange[];
+}
+
+export class ContextReader {
+  constructor(
+    private readonly sql: Statements,
+    private readonly paths: PathReader,
+  ) {}
+
+  private plan(session: SessionRef, leafSeq: number): ContextPlan {
+    const path = this.paths.ranges(session, leafSeq);
+    const anchor = this.sql.get("SELECT anchor_seq FROM entries WHERE session_id = ? AND seq = ?").pluck().get(session.id, leafSeq) as number | null;
+    if (anchor === null || anchor === undefined) return { path, anchor: null, kept: path };
+    const keptId = this.sql.get("SELECT ref_id FROM entries WHERE session_id = ? AND seq = ?").pluck().get(session.id, anchor) as string | null;
+    const keptSeq = keptId ? this.paths.seqOf(session.id, keptId) : undefined;
+    // kept from the first kept entry when it is on the path before the compaction, else from the compaction
+    const fromKept = keptSeq !== undefined && keptSeq < anchor ? rangesFrom(path, keptSeq) : undefined;
+    return { path, anchor, kept: fromKept ?? rangesFrom(path, anchor) ?? [] };
+  }
+
+  /**
+   * The path's entries that set what the context reports besides its messages, at or above
+   * `below` (its path is `path`), ascending: the settings entries (`modelsOnly`: only the model
+   * changes and the nearest thinking level change, all the models and the thinking level need), and
+   * the first and last assistant messages (the default model, in the order the path sets it).
+   */
+  private settingsPart(sessionId: string, path: readonly SeqRange[], below: number | null, modelsOnly: boolean): number[] {
+    const seqs = new Set(this.paths.chain(sessionId, below, modelsOnly ? "model_seq" : "settings_seq"));
+    if (modelsOnly && below !== null) {
+      const thinking = this.paths.thinkingAt(sessionId, below);
+      if (thinking !== undefined) seqs.add(thinking);
+    }
+    const first = this.paths.findInRanges(sessionId, path, "message", "assistant", false);
+    const last = this.paths.findInRanges(sessionId, path, "message", "assistant", true);
+    if (first !== undefined) seqs.add(first);
+    if (last !== undefined) seqs.add(last);
+    return [...seqs].sort((a, b) => a - b);
+  }
+
+  /** The entries buildSessionContext needs for the entry at `leafSeq`, relinked as one chain (regular sessions). */
+  contextEntries(session: SessionRef, leafSeq: number): SessionEntry[] {
+    const plan = this.plan(session, leafSeq);
+    const start = plan.kept[0]?.from;
+    const older = start === undefined || plan.anchor === null ? [] : this.settingsPart(session.id, rangesBefore(plan.path, start), this.parentOf(session.id, start), false);
+    const entries = [...(this.paths.entriesAt(session.id, older) as SessionEntry[]), ...(this.paths.entriesIn(session.id, plan.kept) as SessionEntry[])];
+    return relinked(entries);
+  }
+
+  private parentOf(sessionId: string, seq: number): number | null {
+    return (this.sql.get("SELECT parent_seq FROM entries INDEXED BY entries_path WHERE session_id = ? AND seq = ?").pluck().get(sessionId, seq) as number | null | undefined) ?? null;
+  }
+
+  /** The context's messages from the derived columns (regular sessions). */
+  contextSummary(session: SessionRef, leafSeq: number): ContextSummary {
+    const plan = this.plan(session, leafSeq);
+    const out: ContextSummary = { entryIds: [], roles: [], llmRoles: [], tokens: [], models: {}, thinkingLevel: "off" };
+    const push = (id: string, role: unknown, llmRole: string | undefined, tokens: number): void => {
+      out.entryIds.push(id);
+      out.roles.push(role);
+      if (llmRole !== undefined) out.llmRoles.push(llmRole);
+      out.tokens.push(tokens);
+    };
+    type Row = [number, string, string, string | null, number, number];
+    const columns = this.paths.columnsIn(session.id, plan.kept, ["seq", "tokens", "flags"], ["id", "type", "role"], "type IN ('message', 'custom_message', 'branch_summary', 'compaction')");
+    const [seqs, tokens, flags] = columns.numbers as [number[], number[], number[]];
+    const [ids, types, roles] = columns.texts as [string[], string[], (string | null)[]];
+    const rows = seqs.map((seq, i): Row => [seq, ids[i] as string, types[i] as string, roles[i] ?? null, tokens[i] as number, flags[i] as number]);
+    const odd = rows.filter((row) => row[5] & FLAG_ODD_MESSAGE).map((row) => row[0]);
+    const oddJson = this.paths.entriesAt(session.id, odd) as SessionEntry[];
+    const oddEntries = new Map(odd.map((seq, i) => [seq, oddJson[i] as SessionEntry]));
+    if (plan.anchor !== null) {
+      const anchorRow = rows.find((r) => r[0] === plan.anchor);
+      if (anchorRow) push(anchorRow[1], "compactionSummary", llmRoleOf("compactionSummary", false), anchorRow[4]);
+    }
+    for (const [seq, id, type, role, tokens, flags] of rows) {
+      if (seq === plan.anchor) continue;
+      const entry = oddEntries.get(seq);
+      if (entry) {
+        const m = messageFromEntry(entry);
+        if (m) push(id, m.role, convertMessageToLlm(m)?.role, estimateTokens(m));
+        continue;
+      }
+      const messageRole = contextRoleOf(type, role, flags);
+      if (messageRole !== null) push(id, messageRole, llmRoleOf(messageRole, (flags & FLAG_EXCLUDED) !== 0), tokens);
+    }
+    // the settings in force: the same loop over the path's settings entries and first and last assistant messages
+    const settings = this.settingsPart(session.id, plan.path, leafSeq, true);
+    const context = buildSessionContext(relinked(this.paths.entriesAt(session.id, settings) as SessionEntry[]));
+    out.models = context.models;
+    out.thinkingLevel = context.thinkingLevel;
+    return out;
+  }
+}
+
+/**
+ * The role of the message an entry gives the context (messageFromEntry), from its columns; null
+ * when it gives none. Compactions give theirs only as the latest one (the caller's part).
+ */
+function contextRoleOf(type: string, role: string | null, flags: number): string | null {
+  switch (type) {
+    case "message":
+      return role;
+    case "custom_message":
+      return "custom";
+    case "branch_summary":
+      return flags & FLAG_EMPTY_SUMMARY ? null : "branchSummary";
+    default:
+      return null;
+  }
+}

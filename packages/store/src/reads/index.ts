@@ -1,0 +1,70 @@
+/**
+ * Reading stored sessions without loading them (docs/ARCHITECTURE.md "Data flow"): paths as seq
+ * ranges, what the model sees, and the rows compaction, pruning and branch plans need. Every read
+ * is a few indexed queries over the narrow rows plus the JSON of only the entries it must show.
+ */
+import type { ContextSummary, SessionEntry, ToolResultOnPath } from "@bonsai/core";
+import type { BranchEntries } from "../session-store";
+import { ContextReader } from "./context";
+import { PathReader, relinked, type SeqRange, type SessionRef, type Statements } from "./path";
+import { PlanningReader } from "./planning";
+
+export type { SeqRange, SessionRef } from "./path";
+
+export class StoredReads {
+  readonly paths: PathReader;
+  private readonly contexts: ContextReader;
+  private readonly planning: PlanningReader;
+
+  constructor(sql: Statements) {
+    this.paths = new PathReader(sql);
+    this.contexts = new ContextReader(sql, this.paths);
+    this.planning = new PlanningReader(sql, this.paths);
+  }
+
+  /** seq of the entry an id finds, undefined when none */
+  seqOf(session: SessionRef, entryId: string | null): number | undefined {
+    return entryId === null ? undefined : this.paths.seqOf(session.id, entryId);
+  }
+
+  pathRanges(session: SessionRef, leafId: string | null): SeqRange[] {
+    const leaf = this.seqOf(session, leafId);
+    return leaf === undefined ? [] : this.paths.ranges(session, leaf);
+  }
+
+  path(session: SessionRef, leafId: string | null): SessionEntry[] {
+    return this.paths.entriesIn(session.id, this.pathRanges(session, leafId)) as SessionEntry[];
+  }
+
+  contextEntries(session: SessionRef, leafId: string | null): SessionEntry[] {
+    const leaf = this.seqOf(session, leafId);
+    if (leaf === undefined) return [];
+    // an irregular session's shortcuts cannot be trusted: its whole path (cycles stop at the repeated entry)
+    if (session.irregular !== 0) return relinked(this.path(session, leafId));
+    return this.contexts.contextEntries(session, leaf);
+  }
+
+  /** null for an irregular session (read its context entries instead) */
+  contextSummary(session: SessionRef, leafId: string | null): ContextSummary | null {
+    const leaf = this.seqOf(session, leafId);
+    if (leaf === undefined) return { entryIds: [], roles: [], llmRoles: [], tokens: [], models: {}, thinkingLevel: "off" };
+    return session.irregular !== 0 ? null : this.contexts.contextSummary(session, leaf);
+  }
+
+  compactionWindow(session: SessionRef, leafId: string | null): SessionEntry[] {
+    const leaf = this.seqOf(session, leafId);
+    return leaf === undefined ? [] : this.planning.compactionWindow(session, leaf);
+  }
+
+  toolResults(session: SessionRef, leafId: string | null): ToolResultOnPath[] {
+    const leaf = this.seqOf(session, leafId);
+    return leaf === undefined ? [] : this.planning.toolResults(session, leaf);
+  }
+
+  branch(session: SessionRef, fromId: string | null, toId: string, budget: number): BranchEntries {
+    const from = this.seqOf(session, fromId);
+    const to = this.seqOf(session, toId);
+    if (from === undefined || to === undefined) return { entries: [], commonAncestorId: null };
+    return this.planning.branch(session, from, to, budget);
+  }
+}

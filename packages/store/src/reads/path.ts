@@ -1,0 +1,231 @@
+/**
+ * Paths of a stored session without walking it entry by entry: every row knows where its linear run
+ * starts (`run_seq`: consecutive rows, each the parent of the next), so the path from a leaf to the
+ * root is a few seq ranges, one lookup per run. A session with duplicate ids or parents that come
+ * later in the file (`sessions.irregular`) has unreliable shortcuts: its path is walked from the
+ * parent links of every row instead (any tree, cycles stop at the repeated entry).
+ */
+import type Database from "better-sqlite3";
+import type { SessionEntry } from "@bonsai/core";
+
+/** seqs [from, to] (inclusive) of consecutive path entries, each the parent of the next */
+export interface SeqRange {
+  from: number;
+  to: number;
+}
+
+/** The session facts a read needs. */
+export interface SessionRef {
+  id: string;
+  /** 1 when the shortcuts cannot be used */
+  irregular: number;
+}
+
+const SEPARATOR = "\x1e";
+const ONE = 0x31; // "1"
+
+/** Prepared statements of one connection, by their text. */
+export class Statements {
+  private readonly cache = new Map<string, Database.Statement>();
+
+  constructor(readonly db: Database.Database) {}
+
+  get(text: string): Database.Statement {
+    let s = this.cache.get(text);
+    if (!s) {
+      s = this.db.prepare(text);
+      this.cache.set(text, s);
+    }
+    return s;
+  }
+}
+
+/** The number of seqs in a range. */
+export function rangeSize(r: SeqRange): number {
+  return r.to - r.from + 1;
+}
+
+/** The seqs of the ranges, in order. */
+export function rangeSeqs(ranges: readonly SeqRange[]): number[] {
+  const out: number[] = [];
+  for (const r of ranges) for (let s = r.from; s <= r.to; s++) out.push(s);
+  return out;
+}
+
+/** seqs (in path order) as ranges of consecutive increasing seqs */
+function toRanges(seqs: readonly number[]): SeqRange[] {
+  const out: SeqRange[] = [];
+  for (const s of seqs) {
+    const last = out[out.length - 1];
+    if (last && s === last.to + 1) last.to = s;
+    else out.push({ from: s, to: s });
+  }
+  return out;
+}
+
+export class PathReader {
+  constructor(private readonly sql: Statements) {}
+
+  /** seq of the entry lookups by id find (the last one with that id) */
+  seqOf(sessionId: string, entryId: string): number | undefined {
+    return this.sql.get("SELECT seq FROM entries WHERE session_id = ? AND id = ? ORDER BY seq DESC LIMIT 1").pluck().get(sessionId, entryId) as number | undefined;
+  }
+
+  /** The path root -> the entry at `leafSeq`, as ranges (root first). */
+  ranges(session: SessionRef, leafSeq: number): SeqRange[] {
+    if (session.irregular !== 0) return toRanges(this.walkedSeqs(session.id, leafSeq));
+    // one statement: from each run's start to its parent's run (a regular session's parents always
+    // come earlier in the file, so the walk goes down and ends), on entries_path alone (it covers the
+    // links: a cold start reads a few index pages instead of a table page per run)
+    const rows = this.sql
+      .get(
+        `WITH RECURSIVE runs(from_seq, to_seq) AS (
+           SELECT CASE WHEN run_seq IS NULL OR run_seq > seq THEN seq ELSE run_seq END, seq FROM entries INDEXED BY entries_path WHERE session_id = @session AND seq = @seq
+           UNION ALL
+           SELECT CASE WHEN p.run_seq IS NULL OR p.run_seq > p.seq THEN p.seq ELSE p.run_seq END, p.seq
+           FROM runs CROSS JOIN entries r INDEXED BY entries_path ON r.session_id = @session AND r.seq = runs.from_seq
+                     CROSS JOIN entries p INDEXED BY entries_path ON p.session_id = @session AND p.seq = r.parent_seq
+           WHERE r.parent_seq < runs.from_seq
+         )
+         SELECT from_seq, to_seq FROM runs ORDER BY to_seq`,
+      )
+      .raw()
+      .all({ session: session.id, seq: leafSeq }) as [number, number][];
+    return rows.map(([from, to]) => ({ from, to }));
+  }
+
+  /** The path seqs from every row's parent link (irregular sessions: cycles stop at the repeated entry). */
+  private walkedSeqs(sessionId: string, leafSeq: number): number[] {
+    const parents = this.sql.get("SELECT parent_seq FROM entries INDEXED BY entries_path WHERE session_id = ? ORDER BY seq").pluck().all(sessionId) as (number | null)[];
+    const seqs: number[] = [];
+    const seen = new Uint8Array(parents.length);
+    let s: number | null = leafSeq;
+    while (s !== null && s < parents.length && seen[s] === 0) {
+      seen[s] = 1;
+      seqs.push(s);
+      s = parents[s] ?? null;
+    }
+    return seqs.reverse();
+  }
+
+  /** The JSON of the entries at the given seqs (any order), parsed, in the order given. */
+  entriesAt(sessionId: string, seqs: readonly number[]): unknown[] {
+    if (seqs.length === 0) return [];
+    const bySeq = new Map<number, string>();
+    const rows = this.sql
+      .get("SELECT e.seq, j.json FROM json_each(?) AS w CROSS JOIN entries e ON e.session_id = ? AND e.seq = w.value CROSS JOIN entry_json j ON j.pk = e.pk")
+      .raw()
+      .iterate(JSON.stringify(seqs), sessionId) as IterableIterator<[number, string]>;
+    for (const [seq, json] of rows) bySeq.set(seq, json);
+    return seqs.map((q) => JSON.parse(bySeq.get(q) as string) as unknown);
+  }
+
+  /** The entries of the ranges, in order. */
+  entriesIn(sessionId: string, ranges: readonly SeqRange[]): unknown[] {
+    const out: unknown[] = [];
+    const scan = this.sql.get("SELECT j.json FROM entries e JOIN entry_json j ON j.pk = e.pk WHERE e.session_id = ? AND e.seq BETWEEN ? AND ? ORDER BY e.seq").pluck();
+    for (const r of ranges) for (const json of scan.iterate(sessionId, r.from, r.to) as IterableIterator<string>) out.push(JSON.parse(json) as unknown);
+    return out;
+  }
+
+  /**
+   * The entries of one kind on the path from `seq` up, nearest first: one statement following a
+   * link column (settings_seq: every settings entry — thinking/model/mode changes, ttsr injections;
+   * model_seq: the model changes). Regular sessions.
+   */
+  chain(sessionId: string, seq: number | null, link: "settings_seq" | "model_seq"): number[] {
+    if (seq === null) return [];
+    return this.sql
+      .get(
+        `WITH RECURSIVE chain(s) AS (
+           SELECT ${link} FROM entries WHERE session_id = @session AND seq = @seq AND ${link} <= seq
+           UNION ALL
+           SELECT p.${link} FROM chain CROSS JOIN entries c ON c.session_id = @session AND c.seq = chain.s
+                                       CROSS JOIN entries p ON p.session_id = @session AND p.seq = c.parent_seq
+           WHERE c.parent_seq < chain.s AND p.${link} <= p.seq
+         )
+         SELECT s FROM chain ORDER BY s DESC`,
+      )
+      .pluck()
+      .all({ session: sessionId, seq }) as number[];
+  }
+
+  /** the nearest thinking level change on the path to `seq` (itself included) */
+  thinkingAt(sessionId: string, seq: number): number | undefined {
+    return (this.sql.get("SELECT thinking_seq FROM entries WHERE session_id = ? AND seq = ?").pluck().get(sessionId, seq) as number | null | undefined) ?? undefined;
+  }
+
+  /**
+   * Columns of the rows of `ranges` that satisfy `where` (path order): `numbers` as number lists,
+   * `texts` as string lists (null for NULL). Many rows cost one row each in better-sqlite3 (an array
+   * and its values built per row, all of it garbage soon); here SQLite aggregates each column into
+   * one value per range: numbers as a JSON array (parsed into small integers, no strings), texts
+   * joined by a separator and split (a value holding the separator — the split count tells — makes
+   * that column come back as JSON instead).
+   */
+  columnsIn(sessionId: string, ranges: readonly SeqRange[], numbers: readonly string[], texts: readonly string[], where: string): { numbers: number[][]; texts: (string | null)[][] } {
+    const select = [
+      ...numbers.map((c) => `json_group_array(${c})`),
+      ...texts.map((c) => `group_concat(coalesce(${c}, ''), char(30)), group_concat(${c} IS NULL, '')`),
+    ].join(", ");
+    const joined = this.sql.get(`SELECT count(*), ${select} FROM entries INDEXED BY entries_path WHERE session_id = ? AND seq BETWEEN ? AND ? AND (${where})`).raw();
+    const out = { numbers: numbers.map((): number[] => []), texts: texts.map((): (string | null)[] => []) };
+    for (const r of ranges) {
+      const [count, ...values] = joined.get(sessionId, r.from, r.to) as [number, ...string[]];
+      if (count === 0) continue;
+      numbers.forEach((_, i) => {
+        const list = out.numbers[i] as number[];
+        for (const v of JSON.parse(values[i] as string) as number[]) list.push(v);
+      });
+      texts.forEach((column, i) => {
+        const list = out.texts[i] as (string | null)[];
+        const parts = (values[numbers.length + 2 * i] as string).split(SEPARATOR);
+        if (parts.length !== count) {
+          list.push(...this.columnAsJson(sessionId, r, column, where));
+          return;
+        }
+        const nulls = values[numbers.length + 2 * i + 1] as string;
+        for (let k = 0; k < count; k++) list.push(nulls.charCodeAt(k) === ONE ? null : (parts[k] as string));
+      });
+    }
+    return out;
+  }
+
+  private columnAsJson(sessionId: string, r: SeqRange, column: string, where: string): (string | null)[] {
+    const json = this.sql.get(`SELECT json_group_array(${column}) FROM entries INDEXED BY entries_path WHERE session_id = ? AND seq BETWEEN ? AND ? AND (${where})`).pluck().get(sessionId, r.from, r.to) as string;
+    return (JSON.parse(json) as unknown[]).map((v) => (v === null ? null : String(v)));
+  }
+
+  /** The first (`last` false) or last entry of the ranges with this type and role, or undefined. */
+  findInRanges(sessionId: string, ranges: readonly SeqRange[], type: string, role: string, last: boolean): number | undefined {
+    const first = this.sql.get("SELECT seq FROM entries INDEXED BY entries_path WHERE session_id = ? AND seq BETWEEN ? AND ? AND type = ? AND role = ? ORDER BY seq LIMIT 1").pluck();
+    const final = this.sql.get("SELECT seq FROM entries INDEXED BY entries_path WHERE session_id = ? AND seq BETWEEN ? AND ? AND type = ? AND role = ? ORDER BY seq DESC LIMIT 1").pluck();
+    const order = last ? [...ranges].reverse() : ranges;
+    for (const r of order) {
+      const found = (last ? final : first).get(sessionId, r.from, r.to, type, role) as number | undefined;
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+}
+
+/** The ranges from `seq` on (it must be on them), or undefined when it is not. */
+export function rangesFrom(ranges: readonly SeqRange[], seq: number): SeqRange[] | undefined {
+  const i = ranges.findIndex((r) => r.from <= seq && seq <= r.to);
+  if (i < 0) return undefined;
+  return [{ from: seq, to: (ranges[i] as SeqRange).to }, ...ranges.slice(i + 1)];
+}
+
+/** The ranges before `seq` (it must be on them). */
+export function rangesBefore(ranges: readonly SeqRange[], seq: number): SeqRange[] {
+  const i = ranges.findIndex((r) => r.from <= seq && seq <= r.to);
+  if (i < 0) return [...ranges];
+  const r = ranges[i] as SeqRange;
+  return r.from < seq ? [...ranges.slice(0, i), { from: r.from, to: seq - 1 }] : ranges.slice(0, i);
+}
+
+/** relinked as one chain, so that a context builder walking parentId sees exactly this list */
+export function relinked(entries: SessionEntry[]): SessionEntry[] {
+  for (let i = 0; i < entries.length; i++) (entries[i] as SessionEntry).parentId = i === 0 ? null : (entries[i - 1] as SessionEntry).id;
+  return entries;
+}

@@ -1,0 +1,212 @@
+/**
+ * Stored reads (src/reads/) against core on the whole session: for every kind of leaf of generated
+ * sessions (compactions often, never; many branches), a damaged (irregular) session, odd lines and
+ * the real pi sessions, the path, the context (entries and the column summary), the compaction
+ * window, the tool results pruning reads and the abandoned branch give exactly what core gives on
+ * all entries — while reading only part of them.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import {
+  buildIndex,
+  buildSessionContext,
+  collectEntriesForBranchSummary,
+  computeFileLists,
+  DEFAULT_PRUNE_CONFIG,
+  getPath,
+  planPruning,
+  planPruningOf,
+  prepareBranchEntries,
+  prepareCompaction,
+  summarizeContext,
+  type SessionEntry,
+} from "@bonsai/core";
+import { generateSession, sessionToJsonl } from "@bonsai/testkit";
+import { describe, expect, it } from "vitest";
+import type { SqliteSessionStore } from "../src/index";
+import { newStore, REAL_PI_FILES, tempDir } from "./support";
+
+async function imported(text: string): Promise<{ store: SqliteSessionStore; id: string; all: SessionEntry[] }> {
+  const dir = tempDir();
+  const file = path.join(dir, "s.jsonl");
+  fs.writeFileSync(file, text);
+  const store = newStore(dir);
+  const id = (await store.importFile(file)).sessionId as string;
+  return { store, id, all: store.loadEntries(id) };
+}
+
+/** what core gives on all entries, next to what the store reads give, for one leaf */
+function compareLeaf(store: SqliteSessionStore, id: string, all: SessionEntry[], leaf: string): void {
+  const index = buildIndex(all);
+  const wholePath = getPath(index, leaf);
+  expect(store.getPath(id, leaf).map((e) => e.id)).toEqual(wholePath.map((e) => e.id));
+
+  const expected = buildSessionContext(all, leaf, index);
+  const fromEntries = buildSessionContext(store.getContextEntries(id, leaf));
+  expect(fromEntries.messages).toEqual(expected.messages);
+  expect(fromEntries.entryIds).toEqual(expected.entryIds);
+  expect(JSON.stringify(fromEntries.models)).toBe(JSON.stringify(expected.models));
+  expect(fromEntries.thinkingLevel).toBe(expected.thinkingLevel);
+  expect(fromEntries.injectedTtsrRules).toEqual(expected.injectedTtsrRules);
+  expect(fromEntries.mode).toBe(expected.mode);
+  const summary = store.getContextSummary(id, leaf);
+  expect(JSON.stringify(summary)).toBe(JSON.stringify(summarizeContext(expected)));
+
+  for (const keepRecentTokens of [20_000, 2_000]) {
+    const settings = { enabled: true, reserveTokens: 16_384, keepRecentTokens };
+    const want = prepareCompaction(wholePath, settings);
+    const got = prepareCompaction(store.getCompactionWindow(id, leaf), settings);
+    expect(got === undefined).toBe(want === undefined);
+    if (want && got) {
+      const visible = (p: typeof want) => ({
+        firstKeptEntryId: p.firstKeptEntryId,
+        isSplitTurn: p.isSplitTurn,
+        summarizeEntryIds: p.summarizeEntryIds,
+        turnPrefixEntryIds: p.turnPrefixEntryIds,
+        tokensBefore: p.tokensBefore,
+        previousSummary: p.previousSummary,
+        files: computeFileLists(p.fileOps),
+        keepRecentTokens: p.keepRecentTokens,
+        keptEntryIds: p.keptEntryIds,
+        messages: [p.messagesToSummarize, p.turnPrefixMessages, p.recentMessages],
+      });
+      expect(visible(got)).toEqual(visible(want));
+    }
+  }
+
+  for (const protectedTools of [DEFAULT_PRUNE_CONFIG.protectedTools, ["skill"]]) {
+    const config = { ...DEFAULT_PRUNE_CONFIG, protectedTools, minimumSavings: 2_000, protectTokens: 4_000 };
+    const want = planPruning(wholePath, config);
+    expect(planPruningOf(store.getToolResultsOnPath(id, leaf), config)).toEqual(want);
+  }
+}
+
+function compareBranch(store: SqliteSessionStore, id: string, all: SessionEntry[], from: string, to: string): void {
+  const index = buildIndex(all);
+  const want = collectEntriesForBranchSummary(index, from, to);
+  for (const budget of [0, 3_000, 100_000]) {
+    const got = store.getBranchEntries(id, from, to, budget);
+    expect(got.commonAncestorId).toBe(want.commonAncestorId);
+    expect(got.entries.map((e) => e.id)).toEqual(want.entries.map((e) => e.id));
+    const a = prepareBranchEntries(want.entries, budget);
+    const b = prepareBranchEntries(got.entries, budget);
+    expect({ ids: b.includedEntryIds, tokens: b.totalTokens, files: computeFileLists(b.fileOps), messages: b.messages }).toEqual({
+      ids: a.includedEntryIds,
+      tokens: a.totalTokens,
+      files: computeFileLists(a.fileOps),
+      messages: a.messages,
+    });
+  }
+}
+
+/** leaves worth checking: the current one, every compaction, branch summary and leaf of a branch, and a spread of others */
+function leavesOf(all: SessionEntry[], step: number): string[] {
+  const children = new Set(all.map((e) => e.parentId));
+  const out = new Set<string>();
+  all.forEach((e, i) => {
+    if (i % step === 0 || e.type === "compaction" || e.type === "branch_summary" || !children.has(e.id)) out.add(e.id);
+  });
+  out.add((all[all.length - 1] as SessionEntry).id);
+  return [...out];
+}
+
+describe("stored reads equal core on the whole session", () => {
+  it.each([
+    ["compactions every 400 entries", { entries: 3000, seed: 5, compactionInterval: 400 }],
+    ["no compaction", { entries: 1500, seed: 6, compactionInterval: 0 }],
+    ["many branches", { entries: 2500, seed: 7, compactionInterval: 300, branchProbability: 0.3 }],
+  ])("%s", async (_name, options) => {
+    const { store, id, all } = await imported(sessionToJsonl(generateSession(options)));
+    expect(store.db.prepare("SELECT irregular FROM sessions WHERE id = ?").pluck().get(id)).toBe(0);
+    const leaves = leavesOf(all, 97);
+    for (const leaf of leaves) compareLeaf(store, id, all, leaf);
+    const targets = all.filter((_, i) => i % 173 === 0).map((e) => e.id);
+    for (const from of leaves.slice(0, 25)) for (const to of targets) compareBranch(store, id, all, from, to);
+  });
+
+  it("after a compaction only its window and the settings entries are read", async () => {
+    const { store, id, all } = await imported(sessionToJsonl(generateSession({ entries: 4000, seed: 8, compactionInterval: 500 })));
+    const leaf = store.getLeaf(id) as string;
+    const wholePath = getPath(buildIndex(all), leaf);
+    expect(store.getContextEntries(id, leaf).length).toBeLessThan(wholePath.length / 3);
+    expect(store.getCompactionWindow(id, leaf).length).toBeLessThan(wholePath.length / 3);
+  });
+
+  it("an irregular session (duplicate ids, a parent after its child, a cycle) and odd lines", async () => {
+    const at = (n: number): string => `2025-01-01T00:00:${String(n).padStart(2, "0")}.000Z`;
+    const lines: Record<string, unknown>[] = [
+      { type: "session", version: 3, id: "odd", timestamp: at(0), cwd: "/p" },
+      { type: "model_change", id: "m1", parentId: null, timestamp: at(1), model: "a/small", role: "smol" },
+      { type: "message", id: "u1", parentId: "m1", timestamp: at(2), message: { role: "user", content: "hi", timestamp: 2 } },
+      { type: "message", id: "a1", parentId: "u1", timestamp: at(3), message: { role: "assistant", content: [{ type: "text", text: "yo" }], provider: "p", model: "x", usage: { input: 5, output: 1, totalTokens: 6 }, stopReason: "stop", timestamp: 3 } },
+      { type: "message", id: "b1", parentId: "a1", timestamp: at(4), message: { role: "bashExecution", command: "ls", output: "a b", excludeFromContext: true, timestamp: 4 } },
+      { type: "message", id: "o1", parentId: "b1", timestamp: at(5), message: "just text" },
+      { type: "message", id: "o2", parentId: "o1", timestamp: at(6), message: { content: "no role" } },
+      { type: "message", id: "n1", parentId: "o2", timestamp: at(7), message: null },
+      { type: "branch_summary", id: "s1", parentId: "n1", timestamp: at(8), fromId: "a1", summary: "" },
+      { type: "custom_message", customType: "note", content: "custom", display: true, id: "c1", parentId: "s1", timestamp: at(9) },
+      { type: "thinking_level_change", id: "t1", parentId: "c1", timestamp: at(10), thinkingLevel: "high" },
+      { type: "compaction", id: "k1", parentId: "t1", timestamp: at(11), summary: "sum", firstKeptEntryId: "a1", tokensBefore: 100 },
+      { type: "message", id: "u2", parentId: "k1", timestamp: at(12), message: { role: "toolResult", toolCallId: "x", toolName: "read", content: [{ type: "text", text: "r".repeat(400) }], isError: false, timestamp: 12 } },
+      { type: "message", id: "a2", parentId: "u2", timestamp: at(13), message: { role: "assistant", content: [{ type: "toolCall", id: "x", name: "edit", arguments: { path: "/f" } }], provider: "q", model: "y", usage: { input: 9, output: 1 }, stopReason: "toolUse", timestamp: 13 } },
+    ];
+    const regular = await imported(lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+    expect(regular.store.db.prepare("SELECT irregular FROM sessions WHERE id = ?").pluck().get(regular.id)).toBe(0);
+    for (const leaf of regular.all.map((e) => e.id)) compareLeaf(regular.store, regular.id, regular.all, leaf);
+    for (const from of regular.all.map((e) => e.id)) for (const to of ["u1", "s1", "k1", "a2"]) compareBranch(regular.store, regular.id, regular.all, from, to);
+    // the first assistant message sets "default" before the smol model_change that follows it... here smol comes first
+    expect(Object.keys(regular.store.getContextSummary(regular.id).models)).toEqual(["smol", "default"]);
+
+    // the default model is set first by an assistant message older than the kept part, then a smol model_change
+    const older = [
+      lines[0],
+      { ...(lines[2] as object), parentId: null },
+      { ...(lines[3] as object) },
+      { ...(lines[1] as object), parentId: "a1" },
+      { type: "message", id: "a9", parentId: "m1", timestamp: at(19), message: { role: "assistant", content: [{ type: "text", text: "again" }], provider: "p", model: "w", usage: { input: 1, output: 1 }, stopReason: "stop", timestamp: 19 } },
+      { type: "message", id: "u3", parentId: "a9", timestamp: at(20), message: { role: "user", content: "later", timestamp: 20 } },
+      { type: "compaction", id: "k3", parentId: "u3", timestamp: at(21), summary: "s", firstKeptEntryId: "u3", tokensBefore: 10 },
+      { type: "message", id: "u4", parentId: "k3", timestamp: at(22), message: { role: "user", content: "after", timestamp: 22 } },
+    ];
+    const olderAssistant = await imported(older.map((l) => JSON.stringify(l)).join("\n") + "\n");
+    for (const leaf of ["u4", "k3", "u3"]) compareLeaf(olderAssistant.store, olderAssistant.id, olderAssistant.all, leaf);
+    expect(Object.keys(olderAssistant.store.getContextSummary(olderAssistant.id).models)).toEqual(["default", "smol"]);
+
+    const irregularLines = [
+      ...lines,
+      { type: "message", id: "u1", parentId: "a2", timestamp: at(14), message: { role: "user", content: "dup id", timestamp: 14 } },
+      { type: "message", id: "f1", parentId: "f2", timestamp: at(15), message: { role: "user", content: "parent later", timestamp: 15 } },
+      { type: "message", id: "f2", parentId: "u1", timestamp: at(16), message: { role: "assistant", content: [], provider: "p", model: "z", timestamp: 16 } },
+      { type: "message", id: "y1", parentId: "y2", timestamp: at(17), message: { role: "user", content: "cycle", timestamp: 17 } },
+      { type: "message", id: "y2", parentId: "y1", timestamp: at(18), message: { role: "user", content: "cycle", timestamp: 18 } },
+    ];
+    const irregular = await imported(irregularLines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+    expect(irregular.store.db.prepare("SELECT irregular FROM sessions WHERE id = ?").pluck().get(irregular.id)).toBe(1);
+    for (const leaf of ["f1", "f2", "y1", "y2", "a2", "k1"]) compareLeaf(irregular.store, irregular.id, irregular.all, leaf);
+    for (const to of ["u1", "k1", "y2"]) compareBranch(irregular.store, irregular.id, irregular.all, "f1", to);
+  });
+
+  it("pruning changes the columns the reads use", async () => {
+    const { store, id } = await imported(sessionToJsonl(generateSession({ entries: 1200, seed: 9, compactionInterval: 0 })));
+    const results = store.getToolResultsOnPath(id);
+    const plan = planPruningOf(results, DEFAULT_PRUNE_CONFIG);
+    expect(plan.prunedCount).toBeGreaterThan(0);
+    const pathEntries = store.getPath(id);
+    store.applyPruning(
+      id,
+      plan.candidates.map((c) => ({ entryId: c.entryId, message: { ...(pathEntries[c.index] as { message: object }).message, content: [{ type: "text", text: "[pruned]" }], prunedAt: 1 } })),
+    );
+    const all = store.loadEntries(id);
+    compareLeaf(store, id, all, store.getLeaf(id) as string);
+    expect(planPruningOf(store.getToolResultsOnPath(id), DEFAULT_PRUNE_CONFIG).prunedCount).toBe(0);
+  });
+
+  it.skipIf(REAL_PI_FILES.length === 0)("the real pi sessions", async () => {
+    for (const file of REAL_PI_FILES) {
+      const { store, id, all } = await imported(fs.readFileSync(file, "utf8"));
+      const leaves = leavesOf(all, 53);
+      for (const leaf of leaves) compareLeaf(store, id, all, leaf);
+      for (const from of leaves.slice(0, 6)) for (const to of all.filter((_, i) => i % 61 === 0).map((e) => e.id)) compareBranch(store, id, all, from, to);
+    }
+  });
+});
