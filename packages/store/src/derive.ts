@@ -101,10 +101,11 @@ export function oneLine(text: string, max = PREVIEW_CHARS): string {
   let flat = "";
   let i = 0;
   while (i < end && isSpace(text.charCodeAt(i))) i++;
-  let from = i; // start of the current run of non-space characters
+  let from = i; // start of the text kept as it is (a single " " between words needs no change)
   // stop once the result is longer than max: it is then cut at max - 1 whatever follows
   while (i < end && flat.length + (i - from) <= max) {
-    if (!isSpace(text.charCodeAt(i))) {
+    const c = text.charCodeAt(i);
+    if (!isSpace(c) || (c === 32 && i + 1 < end && !isSpace(text.charCodeAt(i + 1)))) {
       i++;
       continue;
     }
