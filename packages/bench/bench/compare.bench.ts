@@ -1,0 +1,204 @@
+/**
+ * `pnpm bench compare`: whole processes, side by side in one run, on generated sessions of 1,000,
+ * 10,000 and 100,000 entries (BONSAI_BENCH_SIZES): the `bonsai` command as a user runs it — read
+ * commands on the file and on its stored id, a fresh `import`, and the import of 1,000 lines appended
+ * to an imported file — next to the floor (read the file, JSON.parse every line) and pi's own
+ * session code (SessionManager.open + buildSessionContext, @mariozechner/pi-coding-agent).
+ *
+ * Every case is a Node process started with `--import usage.mjs`, which reports the process's own
+ * CPU time and peak memory at exit. Cases run interleaved, round after round (BONSAI_BENCH_ROUNDS,
+ * default 5), so machine load falls on all of them alike; medians are reported. CPU "above start"
+ * subtracts the median of `node -e 0` (Node's own start, the same fixed cost for every process);
+ * ratios compare that part. The stored-id answers are checked against the file's (same stdout).
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import { buildIndex, getPath, parseSessionText, type SessionEntry } from "@bonsai/core";
+import { generateSession, markdownTable, median, sessionToJsonl } from "@bonsai/testkit";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, "../../..");
+const bonsai = path.join(root, "apps/cli/bin/bonsai.mjs");
+const usageHook = path.join(here, "usage.mjs");
+const SIZES = (process.env.BONSAI_BENCH_SIZES ?? "1000,10000,100000").split(",").map(Number);
+const ROUNDS = Number(process.env.BONSAI_BENCH_ROUNDS ?? 5);
+const APPENDED = 1000;
+const SEED = 2026;
+const work = process.env.BONSAI_BENCH_DIR ?? path.join(os.tmpdir(), "bonsai-bench-compare");
+
+interface Usage {
+  cpuMs: number;
+  rssMb: number;
+}
+
+interface Case {
+  name: string;
+  /** argv after `node` */
+  argv: string[];
+  env?: Record<string, string>;
+  /** runs before each round of this case (not measured) */
+  prepare?: () => void;
+  runs: Usage[];
+  stdout?: string;
+}
+
+/** Runs `node --import usage.mjs ...argv`; returns its CPU time and peak memory as it reported them. */
+function measure(c: Case): Usage {
+  const usageFile = path.join(work, "usage.jsonl");
+  fs.rmSync(usageFile, { force: true });
+  const r = spawnSync(process.execPath, ["--import", usageHook, ...c.argv], {
+    cwd: work,
+    encoding: "utf8",
+    maxBuffer: 512 * 1024 * 1024,
+    env: { ...process.env, ...c.env, BONSAI_BENCH_USAGE: usageFile, HOME: path.join(work, "home"), BONSAI_DEBUG: "" },
+  });
+  if (r.status !== 0) throw new Error(`${c.name}: exit ${r.status ?? r.signal}: ${r.stderr.trim().split("\n").slice(-3).join(" | ")}`);
+  c.stdout = r.stdout;
+  const lines = fs.readFileSync(usageFile, "utf8").trim().split("\n");
+  const u = JSON.parse(lines[lines.length - 1] as string) as { user: number; system: number; maxRSS: number };
+  return { cpuMs: (u.user + u.system) / 1000, rssMb: u.maxRSS / 1024 };
+}
+
+/** A copy of a generated session's entries with new ids, hanging off `parent`: lines to append. */
+function appendedLines(count: number, parent: string): string {
+  const extra = generateSession({ entries: count, seed: SEED + 1 });
+  const rename = (id: unknown): unknown => (typeof id === "string" ? `ap-${id}` : id);
+  const lines = extra.entries.map((e) => {
+    const copy = { ...(e as Record<string, unknown>) };
+    for (const key of ["id", "parentId", "firstKeptEntryId", "fromId", "targetId"]) if (key in copy) copy[key] = rename(copy[key]);
+    if (copy.parentId === null) copy.parentId = parent;
+    return JSON.stringify(copy);
+  });
+  return `${lines.join("\n")}\n`;
+}
+
+function ensureCli(): void {
+  if (fs.existsSync(path.join(root, "apps/cli/dist/bonsai.mjs"))) return;
+  console.log("(building the CLI first: node scripts/build.mjs cli)");
+  execFileSync(process.execPath, [path.join(root, "scripts/build.mjs"), "cli"], { stdio: "inherit" });
+}
+
+const fmt = (n: number, digits = 0): string => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const ratio = (a: number, b: number): string => (b > 0 ? `${fmt(a / b, 1)}x` : "-");
+
+function runSize(entries: number): string[] {
+  const dir = path.join(work, `s${entries}`);
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, "session.jsonl");
+  if (!fs.existsSync(file)) fs.writeFileSync(file, sessionToJsonl(generateSession({ entries, seed: SEED })));
+  const all = parseSessionText(fs.readFileSync(file, "utf8")).entries;
+  const leaf = (all[all.length - 1] as SessionEntry).id;
+  const pathIds = getPath(buildIndex(all), leaf).map((e) => e.id);
+  const farTarget = pathIds[Math.floor(pathIds.length / 3)] as string;
+  const nearTarget = pathIds[Math.max(0, pathIds.length - 200)] as string;
+  const bytes = fs.statSync(file).size;
+
+  // the stored session the read commands use, in its own database
+  const db = path.join(dir, "read.db");
+  for (const f of [db, `${db}-wal`, `${db}-shm`]) fs.rmSync(f, { force: true });
+  const imported = spawnSync(process.execPath, [bonsai, "import", file, "--json"], { encoding: "utf8", env: { ...process.env, BONSAI_DB: db } });
+  const sessionId = (JSON.parse(imported.stdout) as { reports: { sessionId: string }[] }).reports[0]?.sessionId as string;
+  const storedEnv = { BONSAI_DB: db };
+
+  const freshDb = path.join(dir, "fresh.db");
+  const clearDb = (f: string): void => {
+    for (const x of [f, `${f}-wal`, `${f}-shm`]) fs.rmSync(x, { force: true });
+  };
+  const grown = path.join(dir, "grown.jsonl");
+  const grownDb = path.join(dir, "grown.db");
+  const extra = appendedLines(APPENDED, leaf);
+
+  const read = (name: string, arg: string, args: string[], env?: Record<string, string>): Case => ({ name, argv: [bonsai, args[0] as string, arg, ...args.slice(1)], env, runs: [] });
+  const commands: [string, string[]][] = [
+    ["context", ["context", "--json"]],
+    ["plan", ["plan", "--json"]],
+    ["prune --dry-run", ["prune", "--dry-run", "--json"]],
+    ["branch (to 1/3 of the path)", ["branch", "--to", farTarget, "--json"]],
+    ["branch (200 entries back)", ["branch", "--to", nearTarget, "--json"]],
+  ];
+  const cases: Case[] = [
+    { name: "node -e 0", argv: ["-e", "0"], runs: [] },
+    { name: "floor: read + JSON.parse per line", argv: [path.join(here, "floor.mjs"), file], runs: [] },
+    { name: "pi: SessionManager.open + buildSessionContext", argv: [path.join(here, "pi-context.mjs"), file], runs: [] },
+    ...commands.map(([n, a]) => read(`bonsai ${n} FILE`, file, a)),
+    ...commands.map(([n, a]) => read(`bonsai ${n} SESSION_ID`, sessionId, a, storedEnv)),
+    { name: "bonsai import FILE (fresh database)", argv: [bonsai, "import", file], env: { BONSAI_DB: freshDb }, prepare: () => clearDb(freshDb), runs: [] },
+    {
+      name: `bonsai import FILE (${fmt(APPENDED)} lines appended)`,
+      argv: [bonsai, "import", grown],
+      env: { BONSAI_DB: grownDb },
+      prepare: () => {
+        clearDb(grownDb);
+        fs.copyFileSync(file, grown);
+        spawnSync(process.execPath, [bonsai, "import", grown], { env: { ...process.env, BONSAI_DB: grownDb } });
+        fs.appendFileSync(grown, extra);
+      },
+      runs: [],
+    },
+  ];
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const c of cases) {
+      c.prepare?.();
+      c.runs.push(measure(c));
+    }
+  }
+  for (const [n] of commands) {
+    const a = cases.find((c) => c.name === `bonsai ${n} FILE`);
+    const b = cases.find((c) => c.name === `bonsai ${n} SESSION_ID`);
+    if (a?.stdout !== b?.stdout) throw new Error(`${entries} entries: \`bonsai ${n}\` by stored id printed something else than on the file`);
+  }
+
+  const cpu = (c: Case): number => median(c.runs.map((r) => r.cpuMs));
+  const rss = (c: Case): number => median(c.runs.map((r) => r.rssMb));
+  const byName = (prefix: string): Case => cases.find((c) => c.name.startsWith(prefix)) as Case;
+  const start = cpu(byName("node -e 0"));
+  const floor = byName("floor");
+  const pi = byName("pi:");
+  const above = (c: Case): number => Math.max(0.1, cpu(c) - start);
+  const rows = cases.map((c) => [
+    c.name,
+    fmt(cpu(c)),
+    c === cases[0] ? "-" : fmt(above(c)),
+    fmt(rss(c)),
+    c === cases[0] || c === floor ? "-" : ratio(above(floor), above(c)),
+    c === cases[0] || c === pi ? "-" : ratio(above(pi), above(c)),
+    c === cases[0] || c === floor ? "-" : `${fmt((rss(c) / rss(floor)) * 100)} %`,
+  ]);
+  const out = [
+    `### ${fmt(entries)} entries (${fmt(bytes / 1e6, 1)} MB; seed ${SEED}; medians of ${ROUNDS} rounds)`,
+    "",
+    markdownTable(["process", "CPU (ms)", "CPU above node start (ms)", "peak RSS (MB)", "faster than the floor", "faster than pi", "memory / floor"], rows),
+    "",
+  ];
+  // the targets (docs/PERFORMANCE.md "compare")
+  const checks: [string, boolean][] = [];
+  for (const [n] of commands) {
+    const c = byName(`bonsai ${n} SESSION_ID`);
+    if (entries >= 100_000) {
+      checks.push([`${n} by stored id at least 20x faster than the floor (${ratio(above(floor), above(c))})`, above(floor) / above(c) >= 20]);
+      checks.push([`${n} by stored id under a third of the floor's memory (${fmt((rss(c) / rss(floor)) * 100)} %)`, rss(c) < rss(floor) / 3]);
+    }
+    if (entries <= 1000) checks.push([`${n} by stored id no slower than pi (${fmt(above(c))} vs ${fmt(above(pi))} ms)`, above(c) <= above(pi)]);
+  }
+  const fresh = byName("bonsai import FILE (fresh");
+  const appended = byName("bonsai import FILE (1,000");
+  if (entries >= 100_000) {
+    checks.push([`import within 2x of the floor (${fmt(above(fresh) / above(floor), 2)}x)`, above(fresh) <= 2 * above(floor)]);
+    checks.push([`${fmt(APPENDED)} appended lines under 5 % of a fresh import (${fmt((above(appended) / above(fresh)) * 100, 1)} %)`, above(appended) < 0.05 * above(fresh)]);
+  }
+  for (const [what, ok] of checks) out.push(`- ${ok ? "met" : "MISSED"}: ${what}`);
+  return out;
+}
+
+ensureCli();
+fs.mkdirSync(path.join(work, "home"), { recursive: true });
+const load = (): string => os.loadavg().map((l) => l.toFixed(2)).join(" / ");
+console.log(`Side by side, whole processes (node ${process.version}, ${os.cpus().length} CPUs, ${os.cpus()[0]?.model ?? "?"}); load average at start ${load()}`);
+for (const entries of SIZES) {
+  console.log("");
+  for (const line of runSize(entries)) console.log(line);
+}
+console.log(`\nload average at the end ${load()}`);
