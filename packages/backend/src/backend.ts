@@ -7,7 +7,19 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { createEngine, InlinePlanner, SettingsValidationError, EngineError, ModelError, WorkerPlanner, type CompactionPlanner, type Engine, type CreateEngineOptions } from "@bonsai/engine";
 import { createDispatcher, IpcError, type Dispatch, type EventName, type EventPayload, type EventSink, type Handlers } from "@bonsai/ipc";
-import { openStore, SessionLookupError, StoreError, NewerDatabaseError, DB_FILE_NAME, writeThroughFromEnv, type SessionStore } from "@bonsai/store";
+import {
+  openStore,
+  InlineStoreJobs,
+  WorkerStoreJobs,
+  SessionLookupError,
+  StoreError,
+  NewerDatabaseError,
+  DB_FILE_NAME,
+  writeThroughFromEnv,
+  type SessionStore,
+  type SqliteSessionStore,
+  type StoreJobs,
+} from "@bonsai/store";
 import { Downloads, type PreparedDownload } from "./downloads";
 import { engineHandlers, RequestTracker } from "./engine-handlers";
 import { exportHandlers } from "./export-handlers";
@@ -97,20 +109,28 @@ export function createBackend(options: BackendOptions): Backend {
   const dbPath = path.resolve(options.dbPath ?? backendDbPath(dataDir, env));
   const keys = options.keyProvider ?? fileKeyProvider(dataDir);
 
-  let store: SessionStore;
+  let store: SqliteSessionStore;
+  const writeThrough = writeThroughFromEnv(env);
   try {
     fs.mkdirSync(path.dirname(dbPath), { recursive: true });
-    store = openStore({ path: dbPath, nativeBinding: options.nativeBinding, writeThrough: writeThroughFromEnv(env) });
+    store = openStore({ path: dbPath, nativeBinding: options.nativeBinding, writeThrough });
   } catch (err) {
     if (err instanceof NewerDatabaseError) throw err;
     throw new Error(`cannot open the database ${dbPath}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   }
+
+  // imports, followed files, exports and rewrites: on the store worker when the host has one
+  // (the same worker module as compaction planning), so that the main thread keeps answering
+  const jobs: StoreJobs = options.worker
+    ? new WorkerStoreJobs({ url: options.worker.url, dbPath, nativeBinding: options.nativeBinding, writeThrough, relay: (event, payload) => store.relay(event, payload) })
+    : new InlineStoreJobs(store);
 
   const engine = createEngine({
     ...options.engine,
     store,
     dataDir,
     env,
+    applyPruning: (sessionId, results, pruneOptions) => jobs.run({ kind: "applyPruning", sessionId, results, options: pruneOptions }),
     apiKeyProvider: (model) => resolveApiKey(keys, model.apiKeyEnv, env).key ?? undefined,
     worker: options.worker ? { url: options.worker.url, size: options.worker.size, dbPath, nativeBinding: options.nativeBinding } : undefined,
   });
@@ -144,7 +164,7 @@ export function createBackend(options: BackendOptions): Backend {
     followed.add(sessionId);
     if (followed.size > 16) followed.delete(followed.values().next().value as string);
     follower?.close();
-    follower = store.follow({ sessionIds: [...followed] });
+    follower = store.follow({ sessionIds: [...followed], sync: (target) => jobs.sync(target) });
   };
 
   const offStore = forwardStoreEvents(store, emit, skeletons);
@@ -163,6 +183,7 @@ export function createBackend(options: BackendOptions): Backend {
     ...sessionHandlers({ store, emit, settings: () => engine.reloadSettings(), skeletons, stats, folders: () => folders, undos, follow }),
     ...importHandlers({
       store,
+      jobs,
       emit,
       uploads,
       env,
@@ -178,9 +199,9 @@ export function createBackend(options: BackendOptions): Backend {
         prepareSkeletons(skeletons, results);
       },
     }),
-    ...exportHandlers({ store, downloads, dialogs: options.dialogs }),
+    ...exportHandlers({ store, jobs, downloads, dialogs: options.dialogs }),
     ...foreignHandlers({ store, emit, env }),
-    ...engineHandlers({ store, engine, keys, emit, env, requests, planner, dialogs: options.dialogs, hostSettings, undos }),
+    ...engineHandlers({ store, jobs, engine, keys, emit, env, requests, planner, dialogs: options.dialogs, hostSettings, undos }),
     ...whatIfHandlers({ store, planner, caches: whatIfCaches, settings: () => engine.getSettings() }),
     ...undoHandlers(store, undos, skeletons),
   };
@@ -214,6 +235,7 @@ export function createBackend(options: BackendOptions): Backend {
       engine.abortBranchSummary();
       await engine.close();
       await planner.close();
+      await jobs.close();
       store.close();
       listeners.clear();
     },

@@ -2,7 +2,7 @@
  * What the model sees from a node, as core's contextOf answers it: the context messages with their
  * estimates, the estimate, the last reported usage and its age, the system prompt, the figures
  * against the window and threshold, the latest compaction, and the estimate along the path (from
- * the skeleton with the same rule: no entry JSON is parsed for the series).
+ * the path's narrow rows with the same rule: no entry JSON is parsed for the series).
  */
 import {
   agentContextTokens,
@@ -76,13 +76,13 @@ export function skeletonPath(skeleton: TreeSkeleton, leafId: string | null): Ske
  * The estimate along a root -> leaf path of skeleton nodes, each point as if that entry were the
  * leaf (core's contextTokensAlongPath over the nodes' stored estimates). No entry is read.
  */
-export function sizeSeries(path: readonly SkeletonNode[]): ContextPreview["sizeSeries"] {
+export function sizeSeries(path: readonly Pick<SkeletonNode, "id" | "type" | "tokens" | "firstKeptEntryId">[]): ContextPreview["sizeSeries"] {
   const tokens = contextTokensAlongPath(path.map(contextStepOfNode));
   return path.map((n, i) => ({ entryId: n.id, tokens: tokens[i] as number, compaction: n.type === "compaction" }));
 }
 
-/** @param path the skeleton's root -> leaf nodes for `leafId` */
-export function contextPreview(store: SessionStore, sessionId: string, leafId: string | null, path: readonly SkeletonNode[], settings: BonsaiSettings): ContextPreview {
+/** The context preview of `leafId`; the size series along its path comes from the store's narrow rows. */
+export function contextPreview(store: SessionStore, sessionId: string, leafId: string | null, settings: BonsaiSettings): ContextPreview {
   const entries = leafId === null ? [] : store.getContextEntries(sessionId, leafId);
   const figures = contextOf(entries, leafId);
   const { context } = figures;
@@ -123,6 +123,6 @@ export function contextPreview(store: SessionStore, sessionId: string, leafId: s
     threshold,
     overThreshold: settings.compaction.enabled && agentTokens > threshold,
     compaction,
-    sizeSeries: sizeSeries(path),
+    sizeSeries: sizeSeries(leafId === null ? [] : store.getPathNodes(sessionId, leafId)),
   };
 }

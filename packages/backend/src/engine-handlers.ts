@@ -11,7 +11,7 @@ import {
 } from "@bonsai/core";
 import type { CompactionPlanner, Engine } from "@bonsai/engine";
 import { IpcError, type CompactionPlan, type EventSink, type Handlers, type SettingsState } from "@bonsai/ipc";
-import type { SessionStore } from "@bonsai/store";
+import type { SessionStore, StoreJobs } from "@bonsai/store";
 import type { HostDialogs } from "./dialogs";
 import { guardSettingsPatch, hostSettingsState, type HostSettingsInfo } from "./host-policy";
 import { resolveApiKey, type KeyProvider } from "./keys";
@@ -40,6 +40,8 @@ type EngineHandlerNames =
 
 export interface EngineHandlerDeps {
   store: SessionStore;
+  /** rewrites of the session file (a store worker's in the app and `bonsai serve`) */
+  jobs: StoreJobs;
   engine: Engine;
   keys: KeyProvider;
   emit: EventSink;
@@ -242,10 +244,10 @@ export function engineHandlers(deps: EngineHandlerDeps): Pick<Handlers, EngineHa
       };
     },
 
-    restorePruned: ({ sessionId, entryIds }) => {
+    restorePruned: async ({ sessionId, entryIds }) => {
       requireWritable(store, sessionId);
       const before = new Set(store.listPruned(sessionId).map((p) => p.entryId));
-      store.restorePruned(sessionId, entryIds);
+      await deps.jobs.run({ kind: "restorePruned", sessionId, entryIds });
       const after = new Set(store.listPruned(sessionId).map((p) => p.entryId));
       return { restoredEntryIds: [...before].filter((id) => !after.has(id)) };
     },

@@ -5,14 +5,15 @@
  */
 import * as path from "node:path";
 import { IpcError, type Handlers } from "@bonsai/ipc";
-import { atomicWriteFileSync, type SessionStore } from "@bonsai/store";
+import type { SessionStore, StoreJobs } from "@bonsai/store";
 import { DOWNLOAD_PATH, type Downloads } from "./downloads";
 import type { HostDialogs } from "./dialogs";
 import { requireSession } from "./session-handlers";
-import { sessionAsPi, sessionHtml } from "./foreign-handlers";
 
 export interface ExportHandlerDeps {
   store: SessionStore;
+  /** the exports are written by store jobs (on the store worker in the app and `bonsai serve`) */
+  jobs: StoreJobs;
   downloads: Downloads;
   dialogs?: HostDialogs;
 }
@@ -37,17 +38,16 @@ export function exportMimeType(format: Format): string {
 }
 
 export function exportHandlers(deps: ExportHandlerDeps): Pick<Handlers, "exportSession" | "saveSessionAs"> {
-  const { store } = deps;
-  /** writes the export to `file`; `leafId` (markdown, html, pi): undefined = the session's leaf */
+  const { store, jobs } = deps;
+  /** writes the export to `file` (a store job: never on this thread); `leafId` (markdown, html, pi): undefined = the session's leaf */
   const write = async (sessionId: string, format: Format, file: string, leafId: string | null | undefined): Promise<void> => {
-    if (format === "jsonl") return store.exportJsonl(sessionId, file);
+    if (format === "jsonl") return jobs.run({ kind: "exportJsonl", sessionId, file });
     if (format === "markdown") {
-      await store.exportMarkdown(sessionId, file, leafId === undefined ? {} : { leafId });
+      await jobs.run({ kind: "exportMarkdown", sessionId, file, options: leafId === undefined ? {} : { leafId } });
       return;
     }
-    const s = requireSession(store, sessionId);
-    const leaf = leafId === undefined ? s.leafId : leafId;
-    atomicWriteFileSync(file, format === "html" ? sessionHtml(store, sessionId, leaf) : sessionAsPi(store, s, leaf));
+    const leaf = leafId === undefined ? requireSession(store, sessionId).leafId : leafId;
+    await jobs.run({ kind: format === "html" ? "exportHtml" : "exportPi", sessionId, file, leafId: leaf });
   };
   const checkLeaf = (sessionId: string, leafId: string | null | undefined): void => {
     if (leafId && !store.getEntry(sessionId, leafId)) throw new IpcError("not_found", `no entry ${leafId} in session ${sessionId}`);

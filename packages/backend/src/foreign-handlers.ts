@@ -1,26 +1,13 @@
 /**
- * What takes any session through the formats layer: the self-contained HTML page and the pi session
- * of a path (exports), and "Continue in pi" — the pi copy written in pi's own folder (the backend
- * chooses the path, never the window), imported, with the sentence that says where it went.
+ * "Continue in pi": the pi copy written in pi's own folder (the backend chooses the path, never the
+ * window), imported, with the sentence that says where it went. (The HTML and pi exports are store
+ * jobs: export-handlers.ts.)
  */
-import { randomUUID } from "node:crypto";
-import { renderHtml, toPiSession } from "@bonsai/formats";
 import { IpcError, type EventSink, type Handlers, type PiCopy } from "@bonsai/ipc";
 import type { PiCopy as StoredPiCopy, SessionStore, SessionSummary } from "@bonsai/store";
 import { requireSession } from "./session-handlers";
 
 const AGENT_NAMES: Record<SessionSummary["agent"], string> = { pi: "pi", omp: "oh-my-pi", "claude-code": "Claude Code", codex: "Codex" };
-
-/** One HTML page of the session (the tree, the transcript of the path to `leafId`, the context chart). */
-export function sessionHtml(store: SessionStore, sessionId: string, leafId: string | null): string {
-  return renderHtml(store.readSession(sessionId, leafId), { leafId });
-}
-
-/** The path to `leafId` as a pi session (the text of the file). */
-export function sessionAsPi(store: SessionStore, summary: SessionSummary, leafId: string | null): string {
-  const read = store.readSession(summary.id, leafId);
-  return toPiSession(read, { sessionId: randomUUID(), now: new Date().toISOString(), leafId, parentSession: summary.sourcePath ?? summary.id }).text;
-}
 
 /** What the pi copy left out, as a clause ("" when nothing). */
 function leftOut(omitted: StoredPiCopy["omitted"]): string {

@@ -2,19 +2,23 @@
  * Imports from the window: uploads (chunks written to disk as they arrive, see uploads.ts), paths
  * inside the allowed folders (import-roots.ts), and in the desktop app the files chosen in the main
  * process's open dialog. Each file is one item of the importProgress events; the results never
- * quote a file that is not a session (import-results.ts).
+ * quote a file that is not a session (import-results.ts). The files are read by store jobs (on the
+ * store worker in the app and `bonsai serve`: this thread keeps answering), and cancelImport stops a
+ * call: the file being read is left as it was, the files after it are not read.
  */
 import { IpcError, type EventSink, type Handlers, type ImportResult } from "@bonsai/ipc";
-import type { ImportReport, SessionStore } from "@bonsai/store";
+import type { ImportReport, SessionStore, StoreJobs } from "@bonsai/store";
 import type { HostDialogs } from "./dialogs";
 import { importRoots, resolveImportPaths } from "./import-roots";
 import { failureReason, isImported, refusedResult, toImportResult } from "./import-results";
 import type { Uploads } from "./uploads";
 
-type ImportHandlerNames = "importSessions" | "importFromDialog" | "beginUpload" | "uploadChunk" | "cancelUpload";
+type ImportHandlerNames = "importSessions" | "cancelImport" | "importFromDialog" | "beginUpload" | "uploadChunk" | "cancelUpload";
 
 export interface ImportHandlerDeps {
   store: SessionStore;
+  /** where files are read into the store */
+  jobs: StoreJobs;
   emit: EventSink;
   uploads: Uploads;
   env: NodeJS.ProcessEnv;
@@ -28,6 +32,12 @@ export interface ImportHandlerDeps {
   title: (sessionId: string) => string | null;
   /** called with the results of every import (e.g. to read the new sessions' skeletons ahead) */
   imported: (results: readonly ImportResult[], reports: readonly ImportReport[]) => void;
+}
+
+const IMPORT_CANCELLED = "import cancelled: nothing of this file was stored";
+
+function isAbort(err: unknown): boolean {
+  return err instanceof Error && err.name === "AbortError";
 }
 
 /** One file to import: from a path or an upload. */
@@ -44,29 +54,39 @@ export function importHandlers(deps: ImportHandlerDeps): Pick<Handlers, ImportHa
   const { store, emit, uploads } = deps;
 
   const isSourceOfASession = (file: string) => store.listSessions().some((s) => s.sourcePath === file);
+  /** running calls by requestId (cancelImport) */
+  const running = new Map<string, AbortController>();
 
   const run = async (items: readonly Item[], requestId: string | undefined): Promise<ImportResult[]> => {
     const results: ImportResult[] = [];
     const reports: ImportReport[] = [];
-    for (let i = 0; i < items.length; i++) {
-      const { source, file, upload, refused } = items[i]!;
-      const progress = (done: number, total: number, finished: boolean) =>
-        emit("importProgress", { requestId: requestId ?? null, source, fileIndex: i, fileCount: items.length, done, total, finished });
-      if (refused !== undefined) {
-        results.push(refusedResult(source, refused));
-        continue;
+    const cancel = new AbortController();
+    if (requestId !== undefined) running.set(requestId, cancel);
+    try {
+      for (let i = 0; i < items.length; i++) {
+        const { source, file, upload, refused } = items[i]!;
+        const progress = (done: number, total: number, finished: boolean) =>
+          emit("importProgress", { requestId: requestId ?? null, source, fileIndex: i, fileCount: items.length, done, total, finished });
+        if (refused !== undefined || cancel.signal.aborted) {
+          results.push(refusedResult(source, refused ?? IMPORT_CANCELLED));
+          if (upload && refused === undefined && !isSourceOfASession(file)) uploads.discard(file);
+          continue;
+        }
+        progress(0, 0, false);
+        try {
+          const report = await deps.jobs.run({ kind: "importFile", file }, { signal: cancel.signal, onProgress: (p) => progress(p.bytesDone, p.bytesTotal, false) });
+          reports.push(report);
+          results.push(toImportResult(source, report, report.sessionId && isImported(report) ? deps.title(report.sessionId) : null));
+          if (upload && !isImported(report) && !isSourceOfASession(file)) uploads.discard(file);
+        } catch (err) {
+          const reason = isAbort(err) ? IMPORT_CANCELLED : failureReason({ status: "failed", issues: [], message: err instanceof Error ? err.message : String(err) });
+          results.push(refusedResult(source, reason));
+          if (upload && !isSourceOfASession(file)) uploads.discard(file);
+        }
+        progress(1, 1, true);
       }
-      progress(0, 0, false);
-      try {
-        const report = await store.importFile(file, { onProgress: (p) => progress(p.bytesDone, p.bytesTotal, false) });
-        reports.push(report);
-        results.push(toImportResult(source, report, report.sessionId && isImported(report) ? deps.title(report.sessionId) : null));
-        if (upload && !isImported(report) && !isSourceOfASession(file)) uploads.discard(file);
-      } catch (err) {
-        results.push(refusedResult(source, failureReason({ status: "failed", issues: [], message: err instanceof Error ? err.message : String(err) })));
-        if (upload && !isSourceOfASession(file)) uploads.discard(file);
-      }
-      progress(1, 1, true);
+    } finally {
+      if (requestId !== undefined && running.get(requestId) === cancel) running.delete(requestId);
     }
     // the store announces new and re-imported sessions (sessionsChanged) itself
     deps.imported(results, reports);
@@ -91,6 +111,12 @@ export function importHandlers(deps: ImportHandlerDeps): Pick<Handlers, ImportHa
         }
       }
       return { results: await run(items, requestId) };
+    },
+
+    cancelImport: ({ requestId }) => {
+      const call = running.get(requestId);
+      call?.abort();
+      return { cancelled: call !== undefined };
     },
 
     importFromDialog: async ({ requestId }) => {

@@ -265,7 +265,7 @@ export function sessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, Sessio
       requireSession(store, sessionId);
       if (leafId && !store.getEntry(sessionId, leafId)) throw new IpcError("not_found", `no entry ${leafId} in session ${sessionId}`);
       const leaf = leafId === undefined ? store.getLeaf(sessionId) : leafId;
-      return contextPreview(store, sessionId, leaf, skeletons.path(sessionId, leaf).nodes, deps.settings());
+      return contextPreview(store, sessionId, leaf, deps.settings());
     },
 
     setLabel: ({ sessionId, entryId, label }) => {

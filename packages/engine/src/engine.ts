@@ -18,7 +18,7 @@ import {
   DEFAULT_PRUNE_CONFIG,
   isContextOverflow,
   isRetryableAssistantError,
-  planPruning,
+  planPruningOf,
   shouldCompact,
   skipsCompactionCheck,
   thresholdInputTokens,
@@ -26,10 +26,13 @@ import {
   type BonsaiSettings,
   type BranchSummaryEntry,
   type CompactionEntry,
+  type ContextSummary,
   type MessageEntry,
+  type PrunedResult,
   type PruneConfig,
   type SessionEntry,
   type SettingsPatch,
+  type ToolResultOnPath,
 } from "@bonsai/core";
 import {
   abortableSleep,
@@ -60,8 +63,13 @@ export interface CommitExpectation {
 export interface EngineStore {
   loadEntries(sessionId: string): SessionEntry[];
   getEntry(sessionId: string, entryId: string): SessionEntry | undefined;
+  getEntries(sessionId: string, entryIds: readonly string[]): (SessionEntry | undefined)[];
   getPath(sessionId: string, leafId?: string | null): SessionEntry[];
   getContextEntries(sessionId: string, leafId?: string | null): SessionEntry[];
+  getContextSummary(sessionId: string, leafId?: string | null): ContextSummary;
+  getCompactionWindow(sessionId: string, leafId?: string | null): SessionEntry[];
+  getToolResultsOnPath(sessionId: string, leafId?: string | null): ToolResultOnPath[];
+  isOnPath(sessionId: string, entryId: string, leafId?: string | null): boolean;
   getLeaf(sessionId: string): string | null;
   setLeaf(sessionId: string, leafId: string | null): void;
   /** `expect`: what the change was planned against; the store refuses the append when it no longer holds */
@@ -96,6 +104,11 @@ export interface CreateEngineOptions {
   worker?: { url: URL; dbPath: string; nativeBinding?: string; size?: number; execArgv?: string[] };
   /** pruning policy (default: the normative ["skill", "read"] protection) */
   pruneConfig?: PruneConfig;
+  /**
+   * Where pruning's rewrite of the session (and its file) runs: a host with a store worker passes
+   * its jobs, so that the rewrite never runs on its main thread. Default: the store, inline.
+   */
+  applyPruning?: (sessionId: string, results: PrunedResult[], options: { expect: CommitExpectation }) => Promise<number>;
   /** environment used for API keys (default process.env) */
   env?: Record<string, string | undefined>;
 }
@@ -475,8 +488,7 @@ export class Engine {
     if (expectedLeafId !== undefined && expectedLeafId !== leafId) throw new EngineError("The session changed since the preview: run the compaction again");
     if (typeof result?.summary !== "string" || result.summary.trim() === "") throw new EngineError("The compaction summary is empty");
     if (typeof result.firstKeptEntryId !== "string" || !Number.isFinite(result.tokensBefore)) throw new EngineError("The compaction result needs firstKeptEntryId and tokensBefore");
-    const pathIds = new Set(this.#store.getPath(sessionId).map((e) => e.id));
-    if (!pathIds.has(result.firstKeptEntryId)) throw new EngineError(`Entry ${result.firstKeptEntryId} is not on the current branch`);
+    if (!this.#store.isOnPath(sessionId, result.firstKeptEntryId)) throw new EngineError(`Entry ${result.firstKeptEntryId} is not on the current branch`);
     const entry = await this.#commit(sessionId, result, false, result.preserveData, expectedLeafId === undefined ? leafId : expectedLeafId);
     return { result, entry, dryRun: false, leafId, fromExtension: false };
   }
@@ -595,14 +607,23 @@ export class Engine {
   async pruneToolOutputs(sessionId: string, options: { dryRun?: boolean } = {}): Promise<PruneOutcome> {
     const dryRun = options.dryRun === true;
     const leafId = this.#store.getLeaf(sessionId);
-    const path = this.#store.getPath(sessionId, leafId);
-    const plan = planPruning(path, this.pruneConfig());
+    // planned from the tool results' columns; only the results pruned are read whole
+    const plan = planPruningOf(this.#store.getToolResultsOnPath(sessionId, leafId), this.pruneConfig());
     const entryIds = plan.candidates.map((c) => c.entryId);
     let tokensSavedInContext = 0;
     if (plan.prunedCount > 0) {
-      const live = new Set(buildSessionContext(path, leafId).entryIds);
+      const live = new Set(this.#store.getContextSummary(sessionId, leafId).entryIds);
       for (const c of plan.candidates) if (live.has(c.entryId)) tokensSavedInContext += c.savings;
-      if (!dryRun) this.#store.applyPruning(sessionId, applyPruning(path, plan, Date.now()), { expect: { leafId } });
+      if (!dryRun) {
+        // the pruned entries at their places on the path, as applyPruning reads them
+        const onPath: SessionEntry[] = [];
+        this.#store.getEntries(sessionId, entryIds).forEach((e, i) => {
+          if (e) onPath[(plan.candidates[i] as { index: number }).index] = e;
+        });
+        const results = applyPruning(onPath, plan, Date.now());
+        if (this.#options.applyPruning) await this.#options.applyPruning(sessionId, results, { expect: { leafId } });
+        else this.#store.applyPruning(sessionId, results, { expect: { leafId } });
+      }
     }
     const outcome: PruneOutcome = { prunedCount: plan.prunedCount, tokensSaved: plan.tokensSaved, tokensSavedInContext, entryIds, dryRun };
     if (plan.prunedCount > 0 || dryRun) this.#events.emit("pruning_done", { sessionId, prunedCount: plan.prunedCount, tokensSaved: plan.tokensSaved, dryRun, entryIds });

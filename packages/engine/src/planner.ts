@@ -6,7 +6,8 @@
  * the single writer. The same pool computes a session's amnesia report (core amnesiaReport over all
  * its entries), the other read of a whole session that should not hold the host's thread.
  */
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
+import { spawnModuleWorker } from "@bonsai/store";
 import { amnesiaReport, prepareCompaction, type AmnesiaReport, type CompactionPreparation, type CompactionSettings, type SessionEntry } from "@bonsai/core";
 import { serializePreparation, type SerializedPreparation } from "./compact";
 
@@ -63,14 +64,23 @@ export interface CompactionPlanner {
 
 export interface PathSource {
   getPath(sessionId: string, leafId?: string | null): SessionEntry[];
+  getCompactionWindow(sessionId: string, leafId?: string | null): SessionEntry[];
   loadEntries(sessionId: string): SessionEntry[];
+}
+
+/**
+ * The entries a plan reads: the compaction window (the path from its latest compaction; the same
+ * plan as the whole path), or the whole path when hooks are given the branch entries.
+ */
+export function planEntries(source: PathSource, request: PlanRequest): SessionEntry[] {
+  return request.withBranchEntries ? source.getPath(request.sessionId, request.leafId) : source.getCompactionWindow(request.sessionId, request.leafId);
 }
 
 /** What a worker (or the inline planner) computes for a job. */
 export type WorkerTask = { kind: "plan"; request: PlanRequest } | { kind: "amnesia"; request: AmnesiaRequest };
 
 export function runTask(source: PathSource, task: WorkerTask): CompactionPlan | AmnesiaReport {
-  if (task.kind === "plan") return planFromPath(source.getPath(task.request.sessionId, task.request.leafId), task.request);
+  if (task.kind === "plan") return planFromPath(planEntries(source, task.request), task.request);
   return amnesiaReport(source.loadEntries(task.request.sessionId), task.request.leafId);
 }
 
@@ -128,14 +138,7 @@ export class WorkerPlanner implements CompactionPlanner {
   constructor(private readonly options: WorkerPlannerOptions) {}
 
   #spawn(): Slot {
-    const url = this.options.workerUrl;
-    // the TypeScript source (tests, dev): register tsx inside the worker, then load the module
-    const worker = url.pathname.endsWith(".ts")
-      ? new Worker(
-          `import(${JSON.stringify(import.meta.resolve("tsx/esm/api"))}).then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); })`,
-          { eval: true, execArgv: this.options.execArgv ?? [] },
-        )
-      : new Worker(url, { execArgv: this.options.execArgv ?? [] });
+    const worker = spawnModuleWorker(this.options.workerUrl, this.options.execArgv);
     const slot: Slot = { worker, busy: false };
     worker.unref();
     worker.on("message", (reply: WorkerReply) => {

@@ -110,6 +110,11 @@ export const contract = {
   /** Drop an upload that was not imported yet (its bytes are deleted from disk). */
   cancelUpload: method(z.strictObject({ uploadId: uploadIdSchema }), z.object({ cancelled: z.boolean() })),
   /**
+   * stop the importSessions call started with this requestId: the file being read is left as it was
+   * (its import is one change: all or nothing), the files after it are not read; false when none runs
+   */
+  cancelImport: method(z.strictObject({ requestId: z.string().min(1).max(100) }), z.object({ cancelled: z.boolean() })),
+  /**
    * the session's summary and tree skeleton (and start following its source file for appends);
    * the skeleton in its packed wire form (unpackSkeleton from @bonsai/core gives the TreeSkeleton)
    */

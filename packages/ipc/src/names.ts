@@ -13,6 +13,7 @@ export const METHOD_NAMES = [
   "beginUpload",
   "uploadChunk",
   "cancelUpload",
+  "cancelImport",
   "openSession",
   "getSkeleton",
   "getSkeletonTail",

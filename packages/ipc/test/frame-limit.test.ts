@@ -26,6 +26,7 @@ const LARGEST: { [M in MethodName]: unknown } = {
   beginUpload: { name: worst(1000), size: 2 * 1024 ** 3 },
   uploadChunk: { uploadId: "A".repeat(64), offset: Number.MAX_SAFE_INTEGER, data: "A".repeat(Math.ceil(UPLOAD_CHUNK_BYTES / 3) * 4) },
   cancelUpload: { uploadId: "A".repeat(64) },
+  cancelImport: { requestId },
   openSession: session,
   getSkeleton: session,
   getSkeletonTail: { ...session, count: Number.MAX_SAFE_INTEGER, lastId: id },

@@ -61,6 +61,8 @@ export function migrate(db: Database.Database, migrations: readonly Migration[] 
   return { from, to: target };
 }
 
+/** how long a write waits for another connection's write to end */
+export const BUSY_TIMEOUT_MS = 5000;
 /** page size of new databases */
 export const PAGE_SIZE = 16384;
 /** how much of the database file reads map into memory */
@@ -100,7 +102,7 @@ export function openDatabase(options: OpenDatabaseOptions): Database.Database {
       if (!memory) db.pragma("journal_mode = WAL");
       db.pragma("synchronous = NORMAL");
       db.pragma("foreign_keys = ON");
-      db.pragma("busy_timeout = 5000");
+      db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
       // reads map the file instead of copying each page they touch (a read command in a fresh
       // process touches pages scattered over the file: about half the CPU of reading them)
       if (!memory) db.pragma(`mmap_size = ${MMAP_BYTES}`);
@@ -137,7 +139,7 @@ export function openCurrentDatabase(options: Omit<OpenDatabaseOptions, "readonly
       db.close();
       return null;
     }
-    db.pragma("busy_timeout = 5000");
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     db.pragma(`mmap_size = ${MMAP_BYTES}`);
     db.pragma("query_only = 1");
     return db;

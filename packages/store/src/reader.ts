@@ -15,7 +15,7 @@ import { storedReadSession } from "./foreign/stored-read-session";
 import { StoredReads } from "./reads/index";
 import { Statements, type SessionRef } from "./reads/path";
 import { SessionRows } from "./reads/sessions";
-import type { BranchEntries, SessionSummary, StoredEntryInfo } from "./session-store";
+import type { BranchEntries, PathNode, SessionSummary, StoredEntryInfo } from "./session-store";
 
 export { defaultDbPath, DB_FILE_NAME } from "./paths";
 export { SessionLookupError } from "./session-store";
@@ -90,6 +90,22 @@ export class StoreReader {
     return this.reads.paths.seqOf(sessionId, entryId) !== undefined;
   }
 
+  /** the entries with these ids (the last one with each id; undefined for an unknown id), in the order asked */
+  getEntries(sessionId: string, entryIds: readonly string[]): (SessionEntry | undefined)[] {
+    const seqs = entryIds.map((id) => this.reads.paths.seqOf(sessionId, id));
+    const found = seqs.filter((q): q is number => q !== undefined);
+    const parsed = this.reads.paths.entriesAt(sessionId, found) as SessionEntry[];
+    const bySeq = new Map(found.map((q, i) => [q, parsed[i]]));
+    return seqs.map((q) => (q === undefined ? undefined : bySeq.get(q)));
+  }
+
+  /** whether the entry is on the path root -> `leafId` (default: the current leaf), from the path's seq ranges */
+  isOnPath(sessionId: string, entryId: string, leafId?: string | null): boolean {
+    const { ref, leaf } = this.readRef(sessionId, leafId);
+    const seq = this.reads.seqOf(ref, entryId);
+    return seq !== undefined && this.reads.pathRanges(ref, leaf).some((r) => r.from <= seq && seq <= r.to);
+  }
+
   /** the same text exportJsonl writes (Claude Code and Codex: the agent's own lines) */
   renderJsonl(sessionId: string): string {
     if (isForeignFormat(this.sessions.require(sessionId).source_format)) return originalText(this.readSession(sessionId)); // foreign: the agent's lines
@@ -120,6 +136,11 @@ export class StoreReader {
   getPath(sessionId: string, leafId?: string | null): SessionEntry[] {
     const { ref, leaf } = this.readRef(sessionId, leafId);
     return this.reads.path(ref, leaf);
+  }
+
+  getPathNodes(sessionId: string, leafId?: string | null): PathNode[] {
+    const { ref, leaf } = this.readRef(sessionId, leafId);
+    return this.reads.pathNodes(ref, leaf);
   }
 
   getContextEntries(sessionId: string, leafId?: string | null): SessionEntry[] {

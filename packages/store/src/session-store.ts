@@ -165,6 +165,16 @@ export interface SearchOptions {
   limit?: number;
 }
 
+/** A node of a path with what a context-size series needs. */
+export interface PathNode {
+  id: string;
+  type: string;
+  /** the entry's token estimate (a compaction's: its summary's) */
+  tokens: number;
+  /** compactions: their first kept entry */
+  firstKeptEntryId?: string;
+}
+
 /** The branch abandoned by a move, as prepareBranchEntries reads it. */
 export interface BranchEntries {
   /** the abandoned entries, root side first: whole where a branch plan reads them, else only `{ type, id }` */
@@ -236,6 +246,11 @@ export interface FollowOptions {
    */
   folders?: readonly string[];
   folderScanMs?: number;
+  /**
+   * Reads a followed file that changed. Default: this store, at once (on the calling thread); a
+   * host with a store worker hands it there (the appended lines are then read off its main thread).
+   */
+  sync?: (target: { sessionId: string; file: string }) => void;
 }
 
 export interface Follower {
@@ -316,8 +331,14 @@ export interface SessionStore {
   getToolResultsOnPath(sessionId: string, leafId?: string | null): ToolResultOnPath[];
   /** The branch abandoned moving from `fromId` to `toId` (core collectEntriesForBranchSummary), for prepareBranchEntries with `budget`. */
   getBranchEntries(sessionId: string, fromId: string | null, toId: string, budget: number): BranchEntries;
+  /** The path root -> `leafId` (default: the current leaf) as narrow nodes (no JSON read). */
+  getPathNodes(sessionId: string, leafId?: string | null): PathNode[];
   /** whether an entry with this id is stored (no JSON read) */
   hasEntry(sessionId: string, entryId: string): boolean;
+  /** the entries with these ids (the last one with each id; undefined for an unknown id), in the order asked */
+  getEntries(sessionId: string, entryIds: readonly string[]): (SessionEntry | undefined)[];
+  /** whether the entry is on the path root -> `leafId` (default: the current leaf; no JSON read) */
+  isOnPath(sessionId: string, entryId: string, leafId?: string | null): boolean;
 
   getLeaf(sessionId: string): string | null;
   /** moves the leaf (branch switch without summary; not written to the file, as in pi) */
@@ -362,6 +383,8 @@ export interface SessionStore {
   /** watches the source files (fs.watch + polling fallback) and imports what agents append */
   follow(options?: FollowOptions): Follower;
   on<K extends StoreEventName>(event: K, listener: StoreListener<K>): () => void;
+  /** Announces to this store's listeners a change another connection to the same database made (a store worker's). */
+  relay<K extends StoreEventName>(event: K, payload: StoreEvents[K]): void;
   off<K extends StoreEventName>(event: K, listener: StoreListener<K>): void;
 
   close(): void;

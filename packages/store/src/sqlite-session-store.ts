@@ -18,7 +18,7 @@ import {
   type TreeSkeleton,
 } from "@bonsai/core";
 import { atomicWriteFileSync } from "./atomic-write";
-import { openDatabase } from "./database";
+import { BUSY_TIMEOUT_MS, openDatabase } from "./database";
 import { deriveColumns, FLAG_FROM_EXTENSION, FLAG_OFFLINE, FLAG_PRUNED, FLAG_THINKING, oneLine } from "./derive";
 import { startFollower } from "./source/follow";
 import { renderMarkdown } from "./markdown";
@@ -172,6 +172,8 @@ const RANK_WINDOW = 2000;
 
 /** entries indexed for search per transaction in the background */
 const INDEX_BATCH = 500;
+/** when another connection holds the write lock, background indexing tries again after this */
+const BUSY_RETRY_MS = 200;
 
 function nowIso(): string {
   return new Date().toISOString();
@@ -179,6 +181,15 @@ function nowIso(): string {
 
 function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
+}
+
+/** How one file is brought up to date. */
+interface SyncOptions {
+  signal?: AbortSignal;
+  /** read it whole whatever the recorded state says (recovery after a killed file operation) */
+  whole?: boolean;
+  /** the bytes read so far of a file read whole, after each block */
+  onBytes?: (bytesDone: number) => void;
 }
 
 /** The store's record of a session's file (what readChanges compares the file with). */
@@ -311,12 +322,28 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
     this.emitter.emit(event, payload);
   }
 
+  relay<K extends StoreEventName>(event: K, payload: StoreEvents[K]): void {
+    this.emit(event, payload);
+  }
+
   // ================================================================ import
 
   async importFile(file: string, options: ImportOptions = {}): Promise<ImportReport> {
     throwIfAborted(options.signal);
     await Promise.resolve();
-    return this.syncFile(path.resolve(file), "import", options.signal);
+    const resolved = path.resolve(file);
+    const onProgress = options.onProgress;
+    let size = 0;
+    if (onProgress) {
+      try {
+        size = fs.statSync(resolved).size;
+      } catch {
+        // reported by the import itself
+      }
+    }
+    // a big file reports its progress block by block
+    const onBytes = onProgress ? (bytesDone: number) => onProgress({ filesDone: 0, filesTotal: 1, bytesDone, bytesTotal: size, currentFile: resolved }) : undefined;
+    return this.syncFile(resolved, "import", { signal: options.signal, onBytes });
   }
 
   async importPaths(paths?: readonly string[], options: ImportOptions = {}): Promise<ImportPathsResult> {
@@ -343,7 +370,12 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
       report(f.path);
       await new Promise<void>((resolve) => setImmediate(resolve));
       try {
-        reports.push(this.syncFile(f.path, "import", options.signal));
+        const onBytes = (bytes: number): void => {
+          const p = { ...progress, bytesDone: progress.bytesDone + Math.min(bytes, f.size), currentFile: f.path };
+          options.onProgress?.(p);
+          this.emit("import-progress", p);
+        };
+        reports.push(this.syncFile(f.path, "import", { signal: options.signal, onBytes }));
       } catch (err) {
         if (!isAbortError(err)) throw err;
         aborted = true;
@@ -395,11 +427,11 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
    * Synchronous; one transaction for the data change. `whole` reads the file whole whatever the
    * recorded state says (recovery after a killed file operation).
    */
-  private syncFile(file: string, source: "import" | "follow" | "append", signal?: AbortSignal, whole = false): ImportReport {
+  private syncFile(file: string, source: "import" | "follow" | "append", options: SyncOptions = {}): ImportReport {
     const existing = this.sessionBySource(file);
     if (existing?.detached != null) return this.unchanged(existing, file, `not read: the session is detached from its source (${existing.detached})`);
-    const known = whole || !existing ? null : knownFileOf(existing);
-    return this.applyChange(file, existing, this.files.readChanges(file, known), source, signal, whole ? "recovered" : "rewritten");
+    const known = options.whole || !existing ? null : knownFileOf(existing);
+    return this.applyChange(file, existing, this.files.readChanges(file, known), source, options, options.whole ? "recovered" : "rewritten");
   }
 
   /** Stores what readChanges (or a rewrite's read) found in the file. */
@@ -408,9 +440,10 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
     existing: SessionRow | undefined,
     change: FileChange,
     source: "import" | "follow" | "append",
-    signal: AbortSignal | undefined,
+    options: SyncOptions,
     wholeReason: "rewritten" | "recovered",
   ): ImportReport {
+    const signal = options.signal;
     if (change.kind === "unreadable") return this.failedReport(file, existing, change.message);
     try {
       throwIfAborted(signal);
@@ -422,7 +455,7 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
       if (existing && change.kind === "appended") {
         // foreign: appends to a Claude Code or Codex file go through its incremental reader
         if (isForeignFormat(existing.source_format)) {
-          return this.foreign.importAppended(existing, change.offset, change.chunk, change.stateAt, source, () => this.syncFile(file, source, signal, true));
+          return this.foreign.importAppended(existing, change.offset, change.chunk, change.stateAt, source, () => this.syncFile(file, source, { signal, whole: true }));
         }
         return this.importAppended(existing, change.chunk, change.offset, change.stateAt, source, signal);
       }
@@ -433,7 +466,7 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
           const detected = detectSourceOf((bytes) => readHead(whole, bytes));
           if (detected.kind === "foreign") return this.foreign.importWhole(file, readAll(whole), (end, lines) => whole.stateAt(end, lines), existing, detected.reader, wholeReason);
           if (existing && isForeignFormat(existing.source_format)) this.becamePiFile(existing.id);
-          return this.importWhole(file, whole, existing, signal, wholeReason, detected.unknownReason);
+          return this.importWhole(file, whole, existing, options, wholeReason, detected.unknownReason);
         } finally {
           whole.close();
         }
@@ -528,10 +561,11 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
     file: string,
     whole: WholeFile,
     existing: SessionRow | undefined,
-    signal: AbortSignal | undefined,
+    options: SyncOptions,
     reason: "rewritten" | "recovered",
     unknownReason: string | null = null,
   ): ImportReport {
+    const signal = options.signal;
     let headerProblem: string | null = null;
     let sessionId = "";
     let writer: EntryWriter | undefined;
@@ -554,7 +588,10 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
               writer.add(pending);
               this.foreign.agents.noteInserted(sessionId, pending.map((p) => p.entry)); // foreign: agent and compaction counts
             },
-            progress: () => throwIfAborted(signal),
+            progress: (bytes) => {
+              throwIfAborted(signal);
+              options.onBytes?.(bytes);
+            },
           },
           this.random,
         );
@@ -913,7 +950,7 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
     return this.files.recover((intent, whole) => {
       const row = this.sessionRow(intent.sessionId);
       if (!row || row.source_path !== intent.file || row.detached !== null || !fs.existsSync(intent.file)) return;
-      const report = this.syncFile(intent.file, "follow", undefined, whole);
+      const report = this.syncFile(intent.file, "follow", { whole });
       if (report.status === "failed") throw new StoreError(report.message);
     });
   }
@@ -977,9 +1014,8 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
       }
     }
     if (expect.onPath && expect.onPath.length > 0) {
-      const found = parentId === null ? expect.onPath.map(() => false) : this.onPath(sessionId, parentId, expect.onPath);
-      for (const [i, id] of expect.onPath.entries()) {
-        if (!found[i]) {
+      for (const id of expect.onPath) {
+        if (parentId === null || !this.isOnPath(sessionId, id, parentId)) {
           throw new StaleCommitError(
             `the session changed since this was planned: entry ${id} is no longer on the path to ${parentId ?? "the root"}. Nothing was written; plan it again`,
           );
@@ -988,15 +1024,6 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
     }
   }
 
-  /** whether each entry is on the path root -> `leafId` (from the path's seq ranges, no JSON) */
-  private onPath(sessionId: string, leafId: string, entryIds: readonly string[]): boolean[] {
-    const { ref } = this.readRef(sessionId, undefined);
-    const ranges = this.reads.pathRanges(ref, leafId);
-    return entryIds.map((id) => {
-      const seq = this.reads.seqOf(ref, id);
-      return seq !== undefined && ranges.some((r) => r.from <= seq && seq <= r.to);
-    });
-  }
 
   /** The stored JSON of entries by line, for lines [from, to] (line numbers of the source file). */
   private storedLines(sessionId: string, from: number, to: number): Map<number, string> {
@@ -1047,7 +1074,7 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
       file,
       why,
       absorb: (bytes, stat) => {
-        const report = this.applyChange(file, this.requireSession(row.id), changeFromBytes(bytes, stat, knownFileOf(this.requireSession(row.id))), "follow", undefined, "rewritten");
+        const report = this.applyChange(file, this.requireSession(row.id), changeFromBytes(bytes, stat, knownFileOf(this.requireSession(row.id))), "follow", {}, "rewritten");
         if (report.status === "failed" || report.status === "not-a-session") {
           throw new StoreError(`cannot write session ${row.id}: its source file cannot be read (${report.message})`);
         }
@@ -1317,7 +1344,8 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
   search(query: string, options: SearchOptions = {}): SearchHit[] {
     const match = toFtsQuery(query);
     if (match === null) return [];
-    this.indexSearch();
+    // entries stored a moment ago are found once indexed; a writer busy elsewhere is not waited for
+    this.withoutWaiting(() => this.indexSearch());
     const snippet = snippetMaker(parseQuery(query));
     const limit = Math.min(Math.max(1, options.limit ?? 50), 500);
     const where = options.sessionId ? "AND rowid IN (SELECT pk FROM entries WHERE session_id = ?)" : "";
@@ -1376,19 +1404,37 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
     this.indexingScheduled = true;
     const step = (): void => {
       if (this.closed) return;
-      let n: number;
+      let n: number | undefined;
       try {
-        n = this.indexSearch(INDEX_BATCH);
+        // another connection writing (a store worker's import) is waited for by trying later, never here
+        n = this.withoutWaiting(() => this.indexSearch(INDEX_BATCH));
       } catch {
         n = 0; // retried on the next search or write
       }
-      if (n === INDEX_BATCH) setImmediate(step);
+      if (n === undefined) setTimeout(step, BUSY_RETRY_MS).unref();
+      else if (n === INDEX_BATCH) setImmediate(step);
       else {
         this.indexingScheduled = false;
         this.checkpoint();
       }
     };
     setImmediate(step);
+  }
+
+  /**
+   * Runs a write that can wait: if another connection holds the write lock (SQLITE_BUSY at once,
+   * no busy wait), undefined — the caller tries again later instead of blocking its thread.
+   */
+  private withoutWaiting<T>(write: () => T): T | undefined {
+    this.db.pragma("busy_timeout = 0");
+    try {
+      return write();
+    } catch (err) {
+      if (String((err as { code?: unknown }).code ?? "").startsWith("SQLITE_BUSY")) return undefined;
+      throw err;
+    } finally {
+      this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    }
   }
 
   /** Copies the WAL into the database file without waiting for readers (idle time). */
@@ -1427,12 +1473,8 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
       pollIntervalMs: options.pollIntervalMs ?? 500,
       sync: (t) => {
         if (this.closed) return;
-        try {
-          const report = this.syncFile(t.file, "follow");
-          if (report.status === "failed") this.emit("follow-error", { sessionId: t.sessionId, message: report.message });
-        } catch (err) {
-          this.emit("follow-error", { sessionId: t.sessionId, message: errorMessage(err) });
-        }
+        if (options.sync) options.sync(t);
+        else this.followFile(t);
       },
       onClose: () => {
         this.followers.delete(follower);
@@ -1455,6 +1497,17 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
     };
     this.followers.add(follower);
     return follower;
+  }
+
+  /** Reads what changed in a followed file (what follow() does when it sees a change); failures become follow-error events. */
+  followFile(target: { sessionId: string; file: string }): void {
+    if (this.closed) return;
+    try {
+      const report = this.syncFile(target.file, "follow");
+      if (report.status === "failed") this.emit("follow-error", { sessionId: target.sessionId, message: report.message });
+    } catch (err) {
+      this.emit("follow-error", { sessionId: target.sessionId, message: errorMessage(err) });
+    }
   }
 
   /** Imports session files that appear in `folders` (new paths, or known non-sessions that changed). */

@@ -1,11 +1,14 @@
 /**
- * Compaction worker thread: loads a branch through its own read-only SQLite connection (WAL lets it
- * read while the main side writes), plans the compaction and serializes the conversation texts, so
- * the host's main thread only receives the result; likewise a session's amnesia report.
- * Connections are cached per database file.
+ * The host's worker thread (the bundled compaction-worker.mjs / out/main/compaction-worker.js).
+ * Compaction planning: loads a branch through its own read-only SQLite connection (WAL lets it read
+ * while the main side writes), plans the compaction and serializes the conversation texts, so the
+ * host's main thread only receives the result; likewise a session's amnesia report. Connections are
+ * cached per database file.
+ * Store jobs (imports, followed files, exports, pruning rewrites; @bonsai/store jobs/) run in a
+ * worker of their own started from this same file: its messages go to handleStoreMessage.
  */
 import { parentPort } from "node:worker_threads";
-import { openDatabase, SqliteSessionStore } from "@bonsai/store";
+import { handleStoreMessage, openDatabase, SqliteSessionStore } from "@bonsai/store";
 import { runTask, type WorkerJob, type WorkerReply } from "../planner";
 
 const readers = new Map<string, SqliteSessionStore>();
@@ -20,6 +23,7 @@ function reader(dbPath: string, nativeBinding?: string): SqliteSessionStore {
 }
 
 parentPort?.on("message", (job: WorkerJob) => {
+  if (handleStoreMessage(job, (m) => parentPort?.postMessage(m))) return;
   let reply: WorkerReply;
   try {
     const store = reader(job.dbPath, job.nativeBinding);

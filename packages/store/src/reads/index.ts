@@ -4,7 +4,7 @@
  * is a few indexed queries over the narrow rows plus the JSON of only the entries it must show.
  */
 import type { ContextSummary, SessionEntry, ToolResultOnPath } from "@bonsai/core";
-import type { BranchEntries } from "../session-store";
+import type { BranchEntries, PathNode } from "../session-store";
 import { ContextReader } from "./context";
 import { PathReader, relinked, type SeqRange, type SessionRef, type Statements } from "./path";
 import { PlanningReader } from "./planning";
@@ -30,6 +30,21 @@ export class StoredReads {
   pathRanges(session: SessionRef, leafId: string | null): SeqRange[] {
     const leaf = this.seqOf(session, leafId);
     return leaf === undefined ? [] : this.paths.ranges(session, leaf);
+  }
+
+  /** the path's nodes with what a size series needs (ids, types, token estimates, compactions' first kept entries) */
+  pathNodes(session: SessionRef, leafId: string | null): PathNode[] {
+    const ranges = this.pathRanges(session, leafId);
+    const columns = this.paths.columnsIn(session.id, ranges, ["seq", "tokens"], ["id", "type"], "1");
+    const [seqs, tokens] = columns.numbers as [number[], number[]];
+    const [ids, types] = columns.texts as [string[], string[]];
+    const kept = this.paths.keptIds(session.id, ranges);
+    return ids.map((id, i): PathNode => {
+      const node: PathNode = { id, type: types[i] as string, tokens: tokens[i] as number };
+      const first = kept.get(seqs[i] as number);
+      if (first !== undefined) node.firstKeptEntryId = first;
+      return node;
+    });
   }
 
   path(session: SessionRef, leafId: string | null): SessionEntry[] {

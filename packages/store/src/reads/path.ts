@@ -196,6 +196,14 @@ export class PathReader {
     return (JSON.parse(json) as unknown[]).map((v) => (v === null ? null : String(v)));
   }
 
+  /** seq -> firstKeptEntryId of the compactions in the ranges */
+  keptIds(sessionId: string, ranges: readonly SeqRange[]): Map<number, string> {
+    const out = new Map<number, string>();
+    const scan = this.sql.get("SELECT seq, ref_id FROM entries WHERE session_id = ? AND seq BETWEEN ? AND ? AND type = 'compaction' AND ref_id IS NOT NULL").raw();
+    for (const r of ranges) for (const [seq, ref] of scan.iterate(sessionId, r.from, r.to) as IterableIterator<[number, string]>) out.set(seq, ref);
+    return out;
+  }
+
   /** The first (`last` false) or last entry of the ranges with this type and role, or undefined. */
   findInRanges(sessionId: string, ranges: readonly SeqRange[], type: string, role: string, last: boolean): number | undefined {
     const first = this.sql.get("SELECT seq FROM entries INDEXED BY entries_path WHERE session_id = ? AND seq BETWEEN ? AND ? AND type = ? AND role = ? ORDER BY seq LIMIT 1").pluck();

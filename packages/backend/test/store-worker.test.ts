@@ -1,0 +1,139 @@
+/**
+ * A backend with a worker (as the app and `bonsai serve` run it) never blocks on bulk work: imports
+ * run on the store worker with their own connection, so another session's calls keep answering
+ * while a large session is imported; an import can be cancelled (nothing of it stored); exports,
+ * pruning rewrites and the lines appended to a followed file go through the worker too, and their
+ * events reach the backend's listeners. Real SQLite files, a real worker thread.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { generateSession, sessionToJsonl } from "@bonsai/testkit";
+import type { CallResult } from "@bonsai/ipc";
+import { createBackend, type Backend } from "../src/index";
+
+const workerUrl = new URL("../../engine/src/worker/compaction-worker.ts", import.meta.url);
+/** big enough that importing it on the main thread would block it for seconds */
+const BIG = 40_000;
+/** a call that takes longer than this means the event loop was blocked (generous: the machine is shared) */
+const BLOCKED_MS = 1000;
+
+let dir: string;
+let backend: Backend;
+
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "bonsai-store-worker-"));
+  backend = createBackend({ dataDir: dir, env: {}, worker: { url: workerUrl } });
+});
+afterEach(async () => {
+  await backend.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function ok<T>(r: CallResult): T {
+  if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
+  return r.value as T;
+}
+
+async function call<T>(method: string, params: unknown): Promise<T> {
+  return ok<T>(await backend.dispatch(method, params));
+}
+
+function writeSession(name: string, entries: number, seed: number): string {
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, sessionToJsonl(generateSession({ entries, seed })));
+  return file;
+}
+
+interface ImportAnswer {
+  results: { ok: boolean; sessionId: string | null; error: string | null }[];
+}
+
+async function importPath(file: string, requestId?: string): Promise<ImportAnswer> {
+  return call<ImportAnswer>("importSessions", { paths: [file], ...(requestId ? { requestId } : {}) });
+}
+
+describe("the store worker", () => {
+  it("keeps other sessions answering while a large session is imported", async () => {
+    const small = (await importPath(writeSession("small.jsonl", 600, 1))).results[0]!.sessionId!;
+    const big = writeSession("big.jsonl", BIG, 2);
+    await call("openSession", { sessionId: small });
+
+    const delay = monitorEventLoopDelay({ resolution: 10 });
+    delay.enable();
+    let done = false;
+    const importing = importPath(big).finally(() => (done = true));
+    const latencies: number[] = [];
+    while (!done) {
+      for (const [method, params] of [
+        ["getContextPreview", { sessionId: small }],
+        ["listSessions", {}],
+        ["getSkeleton", { sessionId: small }],
+        ["planPrune", { sessionId: small }],
+      ] as const) {
+        const t0 = performance.now();
+        await call(method, params);
+        latencies.push(performance.now() - t0);
+      }
+      await sleep(20);
+    }
+    delay.disable();
+    const imported = await importing;
+    expect(imported.results[0]).toMatchObject({ ok: true });
+    const sessions = (await call<{ sessions: { id: string; entryCount: number }[] }>("listSessions", {})).sessions;
+    expect(sessions.find((s) => s.id === imported.results[0]!.sessionId)?.entryCount).toBe(BIG);
+    // the import took long enough to measure something, and nothing waited for it
+    expect(latencies.length).toBeGreaterThanOrEqual(8);
+    expect(Math.max(...latencies)).toBeLessThan(BLOCKED_MS);
+    expect(delay.max / 1e6).toBeLessThan(BLOCKED_MS);
+  });
+
+  it("reports progress inside a large file, and cancels an import with nothing of it stored", async () => {
+    const big = writeSession("big.jsonl", BIG, 3);
+    const progress: number[] = [];
+    let cancelled: Promise<{ cancelled: boolean }> | undefined;
+    backend.onEvent((event, payload) => {
+      const p = payload as { requestId: string | null; done: number; finished: boolean };
+      if (event !== "importProgress" || p.requestId !== "imp-1" || p.finished) return;
+      progress.push(p.done);
+      // as soon as bytes are being read: cancel
+      if (p.done > 0 && !cancelled) cancelled = call<{ cancelled: boolean }>("cancelImport", { requestId: "imp-1" });
+    });
+    const answer = await importPath(big, "imp-1");
+    expect(await cancelled).toEqual({ cancelled: true });
+    expect(progress.some((done) => done > 0)).toBe(true);
+    expect(answer.results[0]).toMatchObject({ ok: false, sessionId: null, error: expect.stringMatching(/cancelled/) });
+    expect((await call<{ sessions: unknown[] }>("listSessions", {})).sessions).toEqual([]);
+    expect(await call("cancelImport", { requestId: "imp-1" })).toEqual({ cancelled: false });
+    // the same file imports whole afterwards
+    expect((await importPath(big)).results[0]).toMatchObject({ ok: true });
+  });
+
+  it("exports, prunes and restores through the worker; a followed file's new lines arrive as events", async () => {
+    const file = writeSession("s.jsonl", 1500, 4);
+    const sessionId = (await importPath(file)).results[0]!.sessionId!;
+    const exported = await call<{ content: string }>("exportSession", { sessionId, format: "jsonl" });
+    expect(exported.content).toBe(fs.readFileSync(file, "utf8"));
+
+    const plan = await call<{ items: { entryId: string }[] }>("planPrune", { sessionId });
+    expect(plan.items.length).toBeGreaterThan(0);
+    const pruned = await call<{ prunedEntryIds: string[] }>("applyPrune", { sessionId });
+    expect(pruned.prunedEntryIds).toEqual(plan.items.map((i) => i.entryId));
+    expect(fs.readFileSync(file, "utf8")).toContain("[Output truncated");
+    const first = pruned.prunedEntryIds[0]!;
+    expect(await call("restorePruned", { sessionId, entryIds: [first] })).toEqual({ restoredEntryIds: [first] });
+
+    const updates: { sessionId: string; reason: string; entryIds: string[] }[] = [];
+    backend.onEvent((event, payload) => {
+      if (event === "sessionUpdated") updates.push(payload as (typeof updates)[number]);
+    });
+    const opened = await call<{ session: { leafId: string } }>("openSession", { sessionId });
+    const line = { type: "message", id: "appended-1", parentId: opened.session.leafId, timestamp: "2026-02-01T00:00:00.000Z", message: { role: "user", content: "one more", timestamp: 1 } };
+    fs.appendFileSync(file, `${JSON.stringify(line)}\n`);
+    for (let i = 0; i < 100 && !updates.some((u) => u.entryIds.includes("appended-1")); i++) await sleep(50);
+    expect(updates.find((u) => u.entryIds.includes("appended-1"))).toMatchObject({ sessionId, reason: "entries-added" });
+  });
+});

@@ -1,0 +1,178 @@
+/**
+ * The host side of store jobs. `WorkerStoreJobs` sends each job to one worker thread (jobs/worker.ts,
+ * loaded by the module at `url`) and resolves with its answer: the host's thread only posts messages
+ * and relays the worker store's events to its own store (`relay`), so that SQLite, file reads and
+ * file rewrites never run on it. `InlineStoreJobs` runs the same jobs on the host's store (the CLI,
+ * tests, a host without a worker).
+ */
+import type { Worker } from "node:worker_threads";
+import { BackupRefusal, SessionLookupError, SourceBusyError, StaleCommitError, StoreError, type StoreEventName, type StoreEvents } from "../session-store";
+import type { SqliteSessionStore } from "../sqlite-session-store";
+import type { FromWorker, JobOf, JobOptions, SentError, StoreJobKind, StoreJobResults, ToWorker } from "./protocol";
+import { runStoreJob } from "./run";
+import { spawnModuleWorker } from "./spawn";
+
+export interface StoreJobs {
+  run<K extends StoreJobKind>(job: JobOf<K>, options?: JobOptions): Promise<StoreJobResults[K]>;
+  /**
+   * Reads what changed in a followed file. Repeated changes while one read is waiting or running
+   * cost one more read after it, not one each.
+   */
+  sync(target: { sessionId: string; file: string }): void;
+  close(): Promise<void>;
+}
+
+/** Jobs on the host's own store. */
+export class InlineStoreJobs implements StoreJobs {
+  constructor(private readonly store: SqliteSessionStore) {}
+
+  run<K extends StoreJobKind>(job: JobOf<K>, options: JobOptions = {}): Promise<StoreJobResults[K]> {
+    return runStoreJob(this.store, job, options);
+  }
+
+  sync(target: { sessionId: string; file: string }): void {
+    this.store.followFile(target);
+  }
+
+  async close(): Promise<void> {}
+}
+
+/** The error a job failed with, as the class the host's callers know. */
+function rebuilt(e: SentError): Error {
+  switch (e.name) {
+    case "StaleCommitError":
+      return new StaleCommitError(e.message);
+    case "SourceBusyError":
+      return new SourceBusyError(e.file ?? "", e.detail ?? e.message);
+    case "BackupRefusal":
+      return new BackupRefusal(e.message);
+    case "SessionLookupError":
+      return new SessionLookupError(e.message);
+    case "StoreError":
+      return new StoreError(e.message);
+    default: {
+      const err = new Error(e.message);
+      err.name = e.name;
+      return err;
+    }
+  }
+}
+
+export interface WorkerStoreJobsOptions {
+  /** the module the worker runs: one that passes its messages to handleStoreMessage */
+  url: URL;
+  dbPath: string;
+  nativeBinding?: string;
+  writeThrough: boolean;
+  /** announces the worker store's events on the host's store */
+  relay: <K extends StoreEventName>(event: K, payload: StoreEvents[K]) => void;
+  execArgv?: string[];
+}
+
+interface Pending {
+  resolve: (value: unknown) => void;
+  reject: (error: Error) => void;
+  onProgress?: JobOptions["onProgress"];
+}
+
+export class WorkerStoreJobs implements StoreJobs {
+  #worker: Worker | undefined;
+  readonly #pending = new Map<number, Pending>();
+  #nextId = 1;
+  #closed = false;
+  /** files with a sync waiting or running, and those changed again since it started */
+  readonly #syncing = new Set<string>();
+  readonly #again = new Set<string>();
+
+  constructor(private readonly options: WorkerStoreJobsOptions) {}
+
+  #spawn(): Worker {
+    const worker = spawnModuleWorker(this.options.url, this.options.execArgv);
+    worker.on("message", (m: FromWorker) => this.#receive(m));
+    const fail = (error: Error): void => {
+      if (this.#worker === worker) this.#worker = undefined;
+      for (const [id, p] of this.#pending) {
+        this.#pending.delete(id);
+        p.reject(new StoreError(`the store worker stopped: ${error.message}`));
+      }
+    };
+    worker.on("error", fail);
+    worker.on("exit", (code) => {
+      if (!this.#closed) fail(new Error(`exited with code ${code}`));
+    });
+    worker.unref();
+    return worker;
+  }
+
+  #receive(m: FromWorker): void {
+    if (m.kind === "store-event") {
+      this.options.relay(m.name, m.payload);
+      return;
+    }
+    if (m.kind === "store-progress") {
+      this.#pending.get(m.id)?.onProgress?.(m.progress);
+      return;
+    }
+    if (m.kind !== "store-result") return;
+    const p = this.#pending.get(m.id);
+    if (!p) return;
+    this.#pending.delete(m.id);
+    if (this.#pending.size === 0) this.#worker?.unref();
+    if (m.ok) p.resolve(m.value);
+    else p.reject(rebuilt(m.error));
+  }
+
+  run<K extends StoreJobKind>(job: JobOf<K>, options: JobOptions = {}): Promise<StoreJobResults[K]> {
+    if (this.#closed) return Promise.reject(new StoreError("the store worker is closed"));
+    const cancel = new SharedArrayBuffer(4);
+    const flag = new Int32Array(cancel);
+    const abort = (): void => void Atomics.store(flag, 0, 1);
+    if (options.signal?.aborted) abort();
+    options.signal?.addEventListener("abort", abort, { once: true });
+    const worker = (this.#worker ??= this.#spawn());
+    const id = this.#nextId++;
+    return new Promise<StoreJobResults[K]>((resolve, reject) => {
+      this.#pending.set(id, { resolve: resolve as (v: unknown) => void, reject, onProgress: options.onProgress });
+      const message: ToWorker = { kind: "store-job", id, dbPath: this.options.dbPath, writeThrough: this.options.writeThrough, job, cancel };
+      if (this.options.nativeBinding) message.nativeBinding = this.options.nativeBinding;
+      worker.ref();
+      worker.postMessage(message);
+    }).finally(() => options.signal?.removeEventListener("abort", abort));
+  }
+
+  sync(target: { sessionId: string; file: string }): void {
+    if (this.#syncing.has(target.file)) {
+      this.#again.add(target.file);
+      return;
+    }
+    this.#syncing.add(target.file);
+    this.run({ kind: "sync", sessionId: target.sessionId, file: target.file })
+      .catch((err: unknown) => this.options.relay("follow-error", { sessionId: target.sessionId, message: err instanceof Error ? err.message : String(err) }))
+      .finally(() => {
+        this.#syncing.delete(target.file);
+        if (this.#again.delete(target.file)) this.sync(target);
+      });
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    const worker = this.#worker;
+    this.#worker = undefined;
+    if (!worker) return;
+    const closed = new Promise<void>((resolve) => {
+      worker.on("message", (m: FromWorker) => {
+        if (m.kind === "store-closed") resolve();
+      });
+      worker.on("exit", () => resolve());
+    });
+    worker.ref();
+    worker.postMessage({ kind: "store-close" } satisfies ToWorker);
+    await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
+    for (const [id, p] of this.#pending) {
+      this.#pending.delete(id);
+      p.reject(new StoreError("the store worker is closed"));
+    }
+    await worker.terminate();
+  }
+}

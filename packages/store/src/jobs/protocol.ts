@@ -1,0 +1,71 @@
+/**
+ * Store jobs: the bulk work of a store (imports, the lines agents append to followed files,
+ * exports, pruning rewrites) as messages, so that a host can run it on a worker thread with the
+ * worker's own connection to the database (jobs/worker.ts) while its main thread keeps answering.
+ */
+import type { PrunedResult } from "@bonsai/core";
+import type { ExportOptions, ImportPathsResult, ImportProgress, ImportReport, PruneOptions, StoreEventName, StoreEvents } from "../session-store";
+
+export type StoreJob =
+  | { kind: "importFile"; file: string }
+  | { kind: "importPaths"; paths: string[] }
+  /** a followed file changed: read what was appended (or the file again) */
+  | { kind: "sync"; sessionId: string; file: string }
+  | { kind: "exportJsonl"; sessionId: string; file: string }
+  | { kind: "renderJsonl"; sessionId: string }
+  | { kind: "exportMarkdown"; sessionId: string; file?: string; options?: ExportOptions }
+  /** the formats layer's exports of the path to `leafId` (null: no leaf), written atomically to `file` */
+  | { kind: "exportHtml"; sessionId: string; file: string; leafId: string | null }
+  | { kind: "exportPi"; sessionId: string; file: string; leafId: string | null }
+  | { kind: "applyPruning"; sessionId: string; results: Pick<PrunedResult, "entryId" | "message">[]; options?: PruneOptions }
+  | { kind: "restorePruned"; sessionId: string; entryIds?: string[] };
+
+/** What each job answers. */
+export interface StoreJobResults {
+  importFile: ImportReport;
+  importPaths: ImportPathsResult;
+  sync: void;
+  exportJsonl: void;
+  renderJsonl: string;
+  exportMarkdown: string;
+  exportHtml: void;
+  exportPi: void;
+  applyPruning: number;
+  restorePruned: number;
+}
+
+export type StoreJobKind = StoreJob["kind"];
+export type JobOf<K extends StoreJobKind> = Extract<StoreJob, { kind: K }>;
+
+export interface JobOptions {
+  signal?: AbortSignal;
+  onProgress?: (progress: ImportProgress) => void;
+}
+
+/** An error as it crosses the thread boundary (rebuilt with its class on the other side). */
+export interface SentError {
+  name: string;
+  message: string;
+  file?: string;
+  detail?: string;
+}
+
+// ---------------------------------------------------------------- messages
+
+/** main -> worker */
+export type ToWorker =
+  | { kind: "store-job"; id: number; dbPath: string; nativeBinding?: string; writeThrough: boolean; job: StoreJob; cancel: SharedArrayBuffer }
+  | { kind: "store-close" };
+
+/** worker -> main */
+export type FromWorker =
+  | { kind: "store-result"; id: number; ok: true; value: unknown }
+  | { kind: "store-result"; id: number; ok: false; error: SentError }
+  | { kind: "store-progress"; id: number; progress: ImportProgress }
+  | { kind: "store-event"; name: StoreEventName; payload: StoreEvents[StoreEventName] }
+  | { kind: "store-closed" };
+
+export function isToWorker(message: unknown): message is ToWorker {
+  const kind = (message as { kind?: unknown } | null)?.kind;
+  return kind === "store-job" || kind === "store-close";
+}

@@ -1,0 +1,43 @@
+/** Runs one store job on a store (the worker's, or the host's own when it has no worker). */
+import { randomUUID } from "node:crypto";
+import * as path from "node:path";
+import { renderHtml, toPiSession } from "@bonsai/formats";
+import { atomicWriteFileSync } from "../atomic-write";
+import type { SqliteSessionStore } from "../sqlite-session-store";
+import type { JobOf, JobOptions, StoreJobKind, StoreJobResults } from "./protocol";
+
+export async function runStoreJob<K extends StoreJobKind>(store: SqliteSessionStore, job: JobOf<K>, options: JobOptions = {}): Promise<StoreJobResults[K]> {
+  const j = job as JobOf<StoreJobKind>;
+  const result = await (async (): Promise<StoreJobResults[StoreJobKind]> => {
+    switch (j.kind) {
+      case "importFile":
+        return store.importFile(j.file, options);
+      case "importPaths":
+        return store.importPaths(j.paths, options);
+      case "sync":
+        return store.followFile({ sessionId: j.sessionId, file: j.file });
+      case "exportJsonl":
+        return store.exportJsonl(j.sessionId, j.file);
+      case "renderJsonl":
+        return store.renderJsonl(j.sessionId);
+      case "exportMarkdown":
+        return store.exportMarkdown(j.sessionId, j.file, j.options);
+      case "exportHtml":
+        return atomicWriteFileSync(path.resolve(j.file), renderHtml(store.readSession(j.sessionId, j.leafId), { leafId: j.leafId }));
+      case "exportPi":
+        return atomicWriteFileSync(path.resolve(j.file), piCopyText(store, j.sessionId, j.leafId));
+      case "applyPruning":
+        return store.applyPruning(j.sessionId, j.results, j.options);
+      case "restorePruned":
+        return store.restorePruned(j.sessionId, j.entryIds);
+    }
+  })();
+  return result as StoreJobResults[K];
+}
+
+/** The path to `leafId` as a new pi session (the text of its file); its parent is the source file, else the session. */
+export function piCopyText(store: Pick<SqliteSessionStore, "readSession" | "getSession">, sessionId: string, leafId: string | null): string {
+  const summary = store.getSession(sessionId);
+  const read = store.readSession(sessionId, leafId);
+  return toPiSession(read, { sessionId: randomUUID(), now: new Date().toISOString(), leafId, parentSession: summary?.sourcePath ?? sessionId }).text;
+}
