@@ -8,8 +8,6 @@ import {
   agentContextTokens,
   compactionThreshold,
   contextOf,
-  contextStepOfNode,
-  contextTokensAlongPath,
   convertMessageToLlm,
   isCompactionEntry,
   type AgentMessage,
@@ -23,9 +21,17 @@ import type { SessionStore } from "@bonsai/store";
 
 const PREVIEW_CHARS = 160;
 
-function oneLine(text: string): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > PREVIEW_CHARS ? `${flat.slice(0, PREVIEW_CHARS - 1)}…` : flat;
+/**
+ * The text on one line (whitespace runs as one space), cut to PREVIEW_CHARS with "…". Only as much
+ * of the start is flattened as the preview needs: a tool output of megabytes costs what it shows.
+ */
+export function oneLine(text: string): string {
+  for (let end = Math.min(text.length, PREVIEW_CHARS * 2); ; end = Math.min(text.length, end * 4)) {
+    const flat = text.slice(0, end).replace(/\s+/g, " ").trim();
+    // the start of the whole text flattens the same way: once it is longer than the preview, so is all of it
+    if (flat.length > PREVIEW_CHARS) return `${flat.slice(0, PREVIEW_CHARS - 1)}…`;
+    if (end === text.length) return flat;
+  }
 }
 
 function textOf(message: AgentMessage): string {
@@ -72,14 +78,8 @@ export function skeletonPath(skeleton: TreeSkeleton, leafId: string | null): Ske
   return path.reverse();
 }
 
-/**
- * The estimate along a root -> leaf path of skeleton nodes, each point as if that entry were the
- * leaf (core's contextTokensAlongPath over the nodes' stored estimates). No entry is read.
- */
-export function sizeSeries(path: readonly Pick<SkeletonNode, "id" | "type" | "tokens" | "firstKeptEntryId">[]): ContextPreview["sizeSeries"] {
-  const tokens = contextTokensAlongPath(path.map(contextStepOfNode));
-  return path.map((n, i) => ({ entryId: n.id, tokens: tokens[i] as number, compaction: n.type === "compaction" }));
-}
+/** the stretches of the path the size series is thinned to (a chart's columns) */
+export const SERIES_POINTS = 400;
 
 /** The context preview of `leafId`; the size series along its path comes from the store's narrow rows. */
 export function contextPreview(store: SessionStore, sessionId: string, leafId: string | null, settings: BonsaiSettings): ContextPreview {
@@ -111,6 +111,8 @@ export function contextPreview(store: SessionStore, sessionId: string, leafId: s
     }
   }
 
+  const series = store.getSizeSeries(sessionId, leafId, SERIES_POINTS);
+
   return {
     sessionId,
     leafId,
@@ -123,6 +125,7 @@ export function contextPreview(store: SessionStore, sessionId: string, leafId: s
     threshold,
     overThreshold: settings.compaction.enabled && agentTokens > threshold,
     compaction,
-    sizeSeries: sizeSeries(leafId === null ? [] : store.getPathNodes(sessionId, leafId)),
+    pathLength: series.pathLength,
+    sizeSeries: series.points,
   };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { SkeletonNode, TreeSkeleton } from "@bonsai/core";
 import { contract } from "@bonsai/ipc";
-import { sizeSeries, skeletonPath } from "../src/context-preview";
+import { oneLine, skeletonPath } from "../src/context-preview";
 import { importLines, useBackend } from "./support";
 
 const node = (id: string, parentId: string | null, tokens: number, extra: Partial<SkeletonNode> = {}): SkeletonNode => ({
@@ -15,29 +15,7 @@ const node = (id: string, parentId: string | null, tokens: number, extra: Partia
   ...extra,
 });
 
-describe("context size along the path", () => {
-  it("grows with each entry and drops at a compaction to its summary plus the kept part", () => {
-    const path = [
-      node("u1", null, 10),
-      node("a1", "u1", 20, { role: "assistant" }),
-      node("u2", "a1", 30),
-      node("c1", "u2", 5, { type: "compaction", role: null, firstKeptEntryId: "u2" }),
-      node("a2", "c1", 7, { role: "assistant" }),
-    ];
-    expect(sizeSeries(path)).toEqual([
-      { entryId: "u1", tokens: 10, compaction: false },
-      { entryId: "a1", tokens: 30, compaction: false },
-      { entryId: "u2", tokens: 60, compaction: false },
-      { entryId: "c1", tokens: 35, compaction: true },
-      { entryId: "a2", tokens: 42, compaction: false },
-    ]);
-  });
-
-  it("a compaction whose first kept entry is not on the path keeps only the summary", () => {
-    const path = [node("u1", null, 10), node("c1", "u1", 4, { type: "compaction", role: null, firstKeptEntryId: "elsewhere" }), node("u2", "c1", 3)];
-    expect(sizeSeries(path).map((p) => p.tokens)).toEqual([10, 4, 7]);
-  });
-
+describe("the skeleton path", () => {
   it("follows parents from the leaf and stops at cycles and missing parents", () => {
     const skeleton: TreeSkeleton = {
       sessionId: "s",
@@ -117,5 +95,28 @@ describe("the estimate and the reported usage after a compaction (compaction.md 
     const p = await preview(lines.slice(0, 5));
     expect(p.usage).toMatchObject({ entryId: "a2", tokens: 35984, age: "no-compaction", trailingTokens: 0 });
     expect(p.agentTokens).toBe(35984);
+  });
+});
+
+describe("the one-line preview of a context message", () => {
+  const whole = (text: string) => {
+    const flat = text.replace(/\s+/g, " ").trim();
+    return flat.length > 160 ? `${flat.slice(0, 159)}…` : flat;
+  };
+
+  it("flattens only the start it shows, with the same result as flattening all of it", () => {
+    const cases = [
+      "",
+      "short",
+      "  a \n\n b  ",
+      "x".repeat(159),
+      "x".repeat(160),
+      "x".repeat(161),
+      `${" ".repeat(5000)}late start ${"word ".repeat(100)}`,
+      `${"a".repeat(319)}${" ".repeat(3000)}b`,
+      `${"a ".repeat(80)}${"\n".repeat(10_000)}${"b".repeat(50)}`,
+      "lorem ipsum dolor ".repeat(100_000),
+    ];
+    for (const text of cases) expect(oneLine(text)).toBe(whole(text));
   });
 });

@@ -24,3 +24,4 @@ export * from "./whatif";
 export * from "./amnesia";
 export * from "./limits";
 export * from "./context-figures";
+export * from "./size-series";

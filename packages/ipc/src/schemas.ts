@@ -227,6 +227,8 @@ export const contextMessageSchema = z.object({
 export type ContextMessage = z.infer<typeof contextMessageSchema>;
 
 export const contextSizePointSchema = z.object({
+  /** the entry's position on the path (0 = the root) */
+  pos: count,
   entryId: z.string(),
   /** estimated context size (tokens) if this entry were the leaf */
   tokens: tokens,
@@ -271,7 +273,13 @@ export const contextPreviewSchema = z.object({
   compaction: z
     .object({ entryId: z.string(), firstKeptEntryId: z.string().nullable(), tokensBefore: z.number() })
     .nullable(),
-  /** the estimate along the path (root to this node), each point as if that entry were the leaf */
+  /** entries on the path (root to this node) */
+  pathLength: count,
+  /**
+   * the estimate along the path (root to this node), each point as if that entry were the leaf,
+   * thinned to what a chart shows: the highest point of each of about 400 stretches of the path,
+   * and every compaction with the point before it
+   */
   sizeSeries: z.array(contextSizePointSchema),
 });
 export type ContextPreview = z.infer<typeof contextPreviewSchema>;

@@ -15,7 +15,7 @@ import { storedReadSession } from "./foreign/stored-read-session";
 import { StoredReads } from "./reads/index";
 import { Statements, type SessionRef } from "./reads/path";
 import { SessionRows } from "./reads/sessions";
-import type { BranchEntries, PathNode, SessionSummary, StoredEntryInfo } from "./session-store";
+import type { BranchEntries, PathNode, SessionSummary, SizeSeries, StoredEntryInfo } from "./session-store";
 
 export { defaultDbPath, DB_FILE_NAME } from "./paths";
 export { SessionLookupError } from "./session-store";
@@ -141,6 +141,11 @@ export class StoreReader {
   getPathNodes(sessionId: string, leafId?: string | null): PathNode[] {
     const { ref, leaf } = this.readRef(sessionId, leafId);
     return this.reads.pathNodes(ref, leaf);
+  }
+
+  getSizeSeries(sessionId: string, leafId: string | null, buckets: number): SizeSeries {
+    const { ref } = this.readRef(sessionId, leafId);
+    return this.reads.sizeSeries(ref, leafId, buckets);
   }
 
   getContextEntries(sessionId: string, leafId?: string | null): SessionEntry[] {

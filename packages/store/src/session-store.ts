@@ -175,6 +175,14 @@ export interface PathNode {
   firstKeptEntryId?: string;
 }
 
+/** The estimate along a path, at the points a chart shows (core's contextTokensAlongPath and thinPositions). */
+export interface SizeSeries {
+  /** entries on the path */
+  pathLength: number;
+  /** the points shown, in path order; `pos`: the entry's position on the path (0 = root) */
+  points: { pos: number; entryId: string; tokens: number; compaction: boolean }[];
+}
+
 /** The branch abandoned by a move, as prepareBranchEntries reads it. */
 export interface BranchEntries {
   /** the abandoned entries, root side first: whole where a branch plan reads them, else only `{ type, id }` */
@@ -333,6 +341,8 @@ export interface SessionStore {
   getBranchEntries(sessionId: string, fromId: string | null, toId: string, budget: number): BranchEntries;
   /** The path root -> `leafId` (default: the current leaf) as narrow nodes (no JSON read). */
   getPathNodes(sessionId: string, leafId?: string | null): PathNode[];
+  /** The estimated context size along the path to `leafId`, at most about `buckets` points plus the compactions (no JSON read). */
+  getSizeSeries(sessionId: string, leafId: string | null, buckets: number): SizeSeries;
   /** whether an entry with this id is stored (no JSON read) */
   hasEntry(sessionId: string, entryId: string): boolean;
   /** the entries with these ids (the last one with each id; undefined for an unknown id), in the order asked */

@@ -19,6 +19,7 @@ import {
   prepareBranchEntries,
   prepareCompaction,
   summarizeContext,
+  thinPositions,
   type SessionEntry,
 } from "@bonsai/core";
 import { generateSession, sessionToJsonl } from "@bonsai/testkit";
@@ -74,11 +75,41 @@ function compareLeaf(store: SqliteSessionStore, id: string, all: SessionEntry[],
     }
   }
 
+  compareSizeSeries(store, id, wholePath.map((e) => e.id), leaf);
+
   for (const protectedTools of [DEFAULT_PRUNE_CONFIG.protectedTools, ["skill"]]) {
     const config = { ...DEFAULT_PRUNE_CONFIG, protectedTools, minimumSavings: 2_000, protectTokens: 4_000 };
     const want = planPruning(wholePath, config);
     expect(planPruningOf(store.getToolResultsOnPath(id, leaf), config)).toEqual(want);
   }
+}
+
+/**
+ * The size series the store reads (from columns, thinned) against the series computed on the whole
+ * path's skeleton nodes, entry by entry: the size if each entry were the leaf, dropping at each
+ * compaction to its summary plus what it keeps.
+ */
+function compareSizeSeries(store: SqliteSessionStore, id: string, pathIds: string[], leaf: string): void {
+  const byId = new Map(store.getSkeleton(id).nodes.map((n) => [n.id, n]));
+  const nodes = pathIds.map((p) => byId.get(p)!);
+  const want: number[] = [];
+  let size = 0;
+  nodes.forEach((n, i) => {
+    if (n.type === "compaction") {
+      // its summary, plus what it keeps (from its first kept entry on the path, up to it)
+      const kept = pathIds.indexOf(n.firstKeptEntryId ?? "");
+      size = n.tokens;
+      if (kept >= 0 && kept <= i) for (let k = kept; k < i; k++) if (nodes[k]!.type !== "compaction") size += nodes[k]!.tokens;
+    } else size += n.tokens;
+    want.push(size);
+  });
+  const whole = store.getSizeSeries(id, leaf, Number.MAX_SAFE_INTEGER);
+  expect(whole.pathLength).toBe(pathIds.length);
+  expect(whole.points).toEqual(nodes.map((n, pos) => ({ pos, entryId: n.id, tokens: want[pos], compaction: n.type === "compaction" })));
+  const thin = store.getSizeSeries(id, leaf, 40);
+  const compactions = nodes.flatMap((n, pos) => (n.type === "compaction" ? [pos] : []));
+  expect(thin.points.map((p) => p.pos)).toEqual(thinPositions(nodes.length, compactions, 40));
+  for (const p of thin.points) expect(p).toEqual(whole.points[p.pos]);
 }
 
 function compareBranch(store: SqliteSessionStore, id: string, all: SessionEntry[], from: string, to: string): void {

@@ -4,9 +4,10 @@
  * is a few indexed queries over the narrow rows plus the JSON of only the entries it must show.
  */
 import type { ContextSummary, SessionEntry, ToolResultOnPath } from "@bonsai/core";
-import type { BranchEntries, PathNode } from "../session-store";
+import type { BranchEntries, PathNode, SizeSeries } from "../session-store";
 import { ContextReader } from "./context";
 import { PathReader, relinked, type SeqRange, type SessionRef, type Statements } from "./path";
+import { SeriesReader, seriesOfNodes } from "./series";
 import { PlanningReader } from "./planning";
 
 export type { SeqRange, SessionRef } from "./path";
@@ -15,9 +16,11 @@ export class StoredReads {
   readonly paths: PathReader;
   private readonly contexts: ContextReader;
   private readonly planning: PlanningReader;
+  private readonly series: SeriesReader;
 
   constructor(sql: Statements) {
     this.paths = new PathReader(sql);
+    this.series = new SeriesReader(sql, this.paths);
     this.contexts = new ContextReader(sql, this.paths);
     this.planning = new PlanningReader(sql, this.paths);
   }
@@ -45,6 +48,12 @@ export class StoredReads {
       if (first !== undefined) node.firstKeptEntryId = first;
       return node;
     });
+  }
+
+  /** The context size along the path, at the positions a chart of `buckets` columns shows (series.ts). */
+  sizeSeries(session: SessionRef, leafId: string | null, buckets: number): SizeSeries {
+    if (session.irregular !== 0) return seriesOfNodes(this.pathNodes(session, leafId), buckets);
+    return this.series.series(session.id, this.pathRanges(session, leafId), buckets);
   }
 
   path(session: SessionRef, leafId: string | null): SessionEntry[] {
@@ -83,3 +92,4 @@ export class StoredReads {
     return this.planning.branch(session, from, to, budget);
   }
 }
+

@@ -131,9 +131,9 @@ export class PathReader {
   /**
    * The entries of one kind on the path from `seq` up, nearest first: one statement following a
    * link column (settings_seq: every settings entry — thinking/model/mode changes, ttsr injections;
-   * model_seq: the model changes). Regular sessions.
+   * model_seq: the model changes; anchor_seq: the compactions). Regular sessions.
    */
-  chain(sessionId: string, seq: number | null, link: "settings_seq" | "model_seq"): number[] {
+  chain(sessionId: string, seq: number | null, link: "settings_seq" | "model_seq" | "anchor_seq"): number[] {
     if (seq === null) return [];
     return this.sql
       .get(
@@ -194,6 +194,17 @@ export class PathReader {
   private columnAsJson(sessionId: string, r: SeqRange, column: string, where: string): (string | null)[] {
     const json = this.sql.get(`SELECT json_group_array(${column}) FROM entries INDEXED BY entries_path WHERE session_id = ? AND seq BETWEEN ? AND ? AND (${where})`).pluck().get(sessionId, r.from, r.to) as string;
     return (JSON.parse(json) as unknown[]).map((v) => (v === null ? null : String(v)));
+  }
+
+  /** the ids of the rows at `seqs`, in that order (from the covering index) */
+  idsAt(sessionId: string, seqs: readonly number[]): string[] {
+    if (seqs.length === 0) return [];
+    const rows = this.sql
+      .get("SELECT e.seq, e.id FROM json_each(?) AS w CROSS JOIN entries e INDEXED BY entries_path ON e.session_id = ? AND e.seq = w.value")
+      .raw()
+      .all(JSON.stringify(seqs), sessionId) as [number, string][];
+    const bySeq = new Map(rows);
+    return seqs.map((q) => bySeq.get(q) as string);
   }
 
   /** seq -> firstKeptEntryId of the compactions in the ranges */

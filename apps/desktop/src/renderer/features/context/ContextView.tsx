@@ -18,12 +18,12 @@ const CHART_H = 140;
 
 export const SizeChart = memo(function SizeChart({ preview }: { preview: ContextPreview }) {
   const points = useMemo<ContextPoint[]>(
-    () => downsample(preview.sizeSeries.map((p, pos) => ({ pos, entryId: p.entryId, tokens: p.tokens, compaction: p.compaction })), 400),
+    () => downsample(preview.sizeSeries.map((p) => ({ pos: p.pos, entryId: p.entryId, tokens: p.tokens, compaction: p.compaction })), 400),
     [preview.sizeSeries],
   );
   const reveal = useBonsai((s) => s.reveal);
   if (points.length === 0) return null;
-  const n = Math.max(1, preview.sizeSeries.length - 1);
+  const n = Math.max(1, preview.pathLength - 1);
   const top = Math.max(preview.contextWindow, ...points.map((p) => p.tokens)) * 1.05 || 1;
   const x = (pos: number) => (pos / n) * CHART_W;
   const y = (tokens: number) => CHART_H - (tokens / top) * CHART_H;
