@@ -26,7 +26,9 @@ let backend: Backend;
 
 beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "bonsai-store-worker-"));
-  backend = createBackend({ dataDir: dir, env: {}, worker: { url: workerUrl } });
+  fs.mkdirSync(path.join(dir, "agent-sessions"));
+  // the folder the window may import paths from
+  backend = createBackend({ dataDir: dir, env: { BONSAI_SESSIONS_DIRS: path.join(dir, "agent-sessions") }, worker: { url: workerUrl } });
 });
 afterEach(async () => {
   await backend.close();
@@ -43,7 +45,7 @@ async function call<T>(method: string, params: unknown): Promise<T> {
 }
 
 function writeSession(name: string, entries: number, seed: number): string {
-  const file = path.join(dir, name);
+  const file = path.join(dir, "agent-sessions", name);
   fs.writeFileSync(file, sessionToJsonl(generateSession({ entries, seed })));
   return file;
 }
@@ -115,8 +117,16 @@ describe("the store worker", () => {
   it("exports, prunes and restores through the worker; a followed file's new lines arrive as events", async () => {
     const file = writeSession("s.jsonl", 1500, 4);
     const sessionId = (await importPath(file)).results[0]!.sessionId!;
-    const exported = await call<{ content: string }>("exportSession", { sessionId, format: "jsonl" });
-    expect(exported.content).toBe(fs.readFileSync(file, "utf8"));
+    const exported = await call<{ url: string }>("exportSession", { sessionId, format: "jsonl" });
+    const download = backend.takeDownload(exported.url.slice("/download/".length))!;
+    expect(fs.readFileSync(download.file, "utf8")).toBe(fs.readFileSync(file, "utf8"));
+    download.done();
+    for (const format of ["markdown", "html", "pi"] as const) {
+      const other = await call<{ url: string }>("exportSession", { sessionId, format });
+      const written = backend.takeDownload(other.url.slice("/download/".length))!;
+      expect(fs.statSync(written.file).size, format).toBeGreaterThan(1000);
+      written.done();
+    }
 
     const plan = await call<{ items: { entryId: string }[] }>("planPrune", { sessionId });
     expect(plan.items.length).toBeGreaterThan(0);
