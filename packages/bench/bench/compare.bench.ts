@@ -10,6 +10,10 @@
  * default 5), so machine load falls on all of them alike; medians are reported. CPU "above start"
  * subtracts the median of `node -e 0` (Node's own start, the same fixed cost for every process);
  * ratios compare that part. The stored-id answers are checked against the file's (same stdout).
+ *
+ * The backend's first answers after it starts (backend-first-context.ts: createBackend on the
+ * database, then getContextPreview and openSession of the stored session) are measured inside that
+ * process, step by step (process.cpuUsage), in the same rounds.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -73,6 +77,19 @@ function appendedLines(count: number, parent: string): string {
     return JSON.stringify(copy);
   });
   return `${lines.join("\n")}\n`;
+}
+
+interface BackendRun {
+  startMs: number;
+  contextMs: number;
+  openMs: number;
+}
+
+/** One run of backend-first-context.ts (its own process) on a data folder holding the session. */
+function firstContext(dataDir: string, sessionId: string): BackendRun {
+  const r = spawnSync(process.execPath, ["--import", "tsx", path.join(here, "backend-first-context.ts"), dataDir, sessionId], { cwd: root, encoding: "utf8", env: { ...process.env, HOME: path.join(work, "home") } });
+  if (r.status !== 0) throw new Error(`backend-first-context: exit ${r.status ?? r.signal}: ${r.stderr.trim().split("\n").slice(-3).join(" | ")}`);
+  return JSON.parse(r.stdout.trim().split("\n").pop() as string) as BackendRun;
 }
 
 function ensureCli(): void {
@@ -139,11 +156,21 @@ function runSize(entries: number): string[] {
       runs: [],
     },
   ];
+  // the backend's data folder: the stored session's database under the name the backend opens
+  const backendDir = path.join(dir, "backend");
+  const backendRuns: BackendRun[] = [];
+  const prepareBackend = (): void => {
+    fs.rmSync(backendDir, { recursive: true, force: true });
+    fs.mkdirSync(backendDir, { recursive: true });
+    fs.copyFileSync(db, path.join(backendDir, "bonsai.db"));
+  };
   for (let round = 0; round < ROUNDS; round++) {
     for (const c of cases) {
       c.prepare?.();
       c.runs.push(measure(c));
     }
+    prepareBackend();
+    backendRuns.push(firstContext(backendDir, sessionId));
   }
   for (const [n] of commands) {
     const a = cases.find((c) => c.name === `bonsai ${n} FILE`);
@@ -189,6 +216,14 @@ function runSize(entries: number): string[] {
     checks.push([`import within 2x of the floor (${fmt(above(fresh) / above(floor), 2)}x)`, above(fresh) <= 2 * above(floor)]);
     checks.push([`${fmt(APPENDED)} appended lines under 5 % of a fresh import (${fmt((above(appended) / above(fresh)) * 100, 1)} %)`, above(appended) < 0.05 * above(fresh)]);
   }
+  const step = (k: keyof BackendRun): number => median(backendRuns.map((r) => r[k]));
+  out.splice(
+    out.length - 1,
+    0,
+    "",
+    `Backend (createBackend on the database, then its first calls; CPU inside the process, medians): start ${fmt(step("startMs"))} ms, first getContextPreview ${fmt(step("contextMs"))} ms, then openSession (summary and packed tree skeleton) ${fmt(step("openMs"))} ms`,
+  );
+  if (entries >= 100_000) checks.push([`backend's first context after start within 100 ms of CPU (${fmt(step("contextMs"))} ms)`, step("contextMs") <= 100]);
   for (const [what, ok] of checks) out.push(`- ${ok ? "met" : "MISSED"}: ${what}`);
   return out;
 }
