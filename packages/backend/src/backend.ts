@@ -149,7 +149,8 @@ export function createBackend(options: BackendOptions): Backend {
   const planner: CompactionPlanner = options.worker
     ? new WorkerPlanner({ workerUrl: options.worker.url, dbPath, nativeBinding: options.nativeBinding, size: 1 })
     : new InlinePlanner(store);
-  const skeletons = new SkeletonCache(store);
+  // with a worker, the skeleton of a session not held is read there (openSession never waits on this thread)
+  const skeletons = new SkeletonCache(store, options.worker ? jobs : undefined);
   const uploads = new Uploads(dataDir);
   const downloads = new Downloads(dataDir);
   const hostSettings = hostSettingsInfo(dataDir, dbPath);
@@ -180,7 +181,7 @@ export function createBackend(options: BackendOptions): Backend {
       dataDir,
       nativeDialogs: options.dialogs !== undefined,
     }),
-    ...sessionHandlers({ store, emit, settings: () => engine.reloadSettings(), skeletons, stats, folders: () => folders, undos, follow }),
+    ...sessionHandlers({ store, jobs, emit, settings: () => engine.reloadSettings(), skeletons, stats, folders: () => folders, undos, follow }),
     ...importHandlers({
       store,
       jobs,
@@ -200,7 +201,7 @@ export function createBackend(options: BackendOptions): Backend {
       },
     }),
     ...exportHandlers({ store, jobs, downloads, dialogs: options.dialogs }),
-    ...foreignHandlers({ store, emit, env }),
+    ...foreignHandlers({ store, jobs, emit, env }),
     ...engineHandlers({ store, jobs, engine, keys, emit, env, requests, planner, dialogs: options.dialogs, hostSettings, undos }),
     ...whatIfHandlers({ store, planner, caches: whatIfCaches, settings: () => engine.getSettings() }),
     ...undoHandlers(store, undos, skeletons),

@@ -4,7 +4,7 @@
  * jobs: export-handlers.ts.)
  */
 import { IpcError, type EventSink, type Handlers, type PiCopy } from "@bonsai/ipc";
-import type { PiCopy as StoredPiCopy, SessionStore, SessionSummary } from "@bonsai/store";
+import type { PiCopy as StoredPiCopy, SessionStore, SessionSummary, StoreJobs } from "@bonsai/store";
 import { requireSession } from "./session-handlers";
 
 const AGENT_NAMES: Record<SessionSummary["agent"], string> = { pi: "pi", omp: "oh-my-pi", "claude-code": "Claude Code", codex: "Codex" };
@@ -24,6 +24,7 @@ function piCopyResult(source: SessionSummary, copy: StoredPiCopy): PiCopy {
 }
 
 export interface ForeignHandlerDeps {
+  jobs: StoreJobs;
   store: SessionStore;
   emit: EventSink;
   /** where pi keeps its sessions (PI_CODING_AGENT_DIR, PI_CODING_AGENT_SESSION_DIR) */
@@ -36,7 +37,8 @@ export function foreignHandlers(deps: ForeignHandlerDeps): Pick<Handlers, "conti
     continueInPi: async ({ sessionId, leafId }) => {
       const source = requireSession(store, sessionId);
       if (leafId && !store.getEntry(sessionId, leafId)) throw new IpcError("not_found", `no entry ${leafId} in session ${sessionId}`);
-      const copy = await store.continueInPi(sessionId, { leafId, env: deps.env });
+      // read whole, written and imported: a store job (on the store worker in the app and `bonsai serve`)
+      const copy = await deps.jobs.run({ kind: "continueInPi", sessionId, options: { leafId, env: { ...deps.env } } });
       deps.emit("sessionsChanged", {});
       return piCopyResult(source, copy);
     },

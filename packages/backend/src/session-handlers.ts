@@ -4,9 +4,9 @@
  * export-handlers.ts.
  */
 import * as path from "node:path";
-import { entryContextTokens, messageFromEntry, packSkeleton, type BonsaiSettings, type PackedSkeleton, type SkeletonNode, type TreeSkeleton } from "@bonsai/core";
+import { entryContextTokens, messageFromEntry, packSkeleton, unpackSkeleton, type BonsaiSettings, type PackedSkeleton, type SkeletonNode, type TreeSkeleton } from "@bonsai/core";
 import { IpcError, type EntryDetail, type EventSink, type Handlers, type ImportResult, type SessionSummary } from "@bonsai/ipc";
-import type { SessionStore, SessionSummary as StoredSummary } from "@bonsai/store";
+import type { SessionStore, SessionSummary as StoredSummary, StoreJobs } from "@bonsai/store";
 import { contextPreview, skeletonPath } from "./context-preview";
 import { requireWritable } from "./read-only";
 import { contractSnippets } from "./search-snippet";
@@ -30,6 +30,8 @@ type SessionHandlerNames =
 
 export interface SessionHandlerDeps {
   store: SessionStore;
+  /** bulk store work (deleting a session's rows) */
+  jobs: StoreJobs;
   emit: EventSink;
   settings: () => BonsaiSettings;
   skeletons: SkeletonCache;
@@ -77,30 +79,53 @@ const PREPARED_SKELETONS = 2;
 /**
  * Skeletons per session, dropped when the store reports a change (the renderer refetches often),
  * with their packed wire form (what openSession and getSkeleton send) and the root -> leaf path of
- * the last leaf asked for (inspector and context reads need it).
+ * the last leaf asked for (inspector and context reads need it). The packed form of a session not
+ * held is read by a store job (`packedAsync`: on the store worker in the app and `bonsai serve`, so
+ * reading 100,000 rows does not hold this thread); the node objects are unpacked from it only when
+ * a call needs them.
  */
 export class SkeletonCache {
   readonly #cache = new Map<
     string,
-    { skeleton: TreeSkeleton; packed?: PackedSkeleton; path?: { leafId: string | null; nodes: SkeletonNode[]; ids: Set<string> } }
+    { skeleton?: TreeSkeleton; packed?: PackedSkeleton; path?: { leafId: string | null; nodes: SkeletonNode[]; ids: Set<string> } }
   >();
-  constructor(private readonly store: SessionStore) {}
-  #slot(sessionId: string) {
-    let slot = this.#cache.get(sessionId);
-    if (!slot) {
-      slot = { skeleton: this.store.getSkeleton(sessionId) };
-      this.#cache.set(sessionId, slot);
-      if (this.#cache.size > 8) this.#cache.delete(this.#cache.keys().next().value as string);
-    }
+  /** bumped when a session's skeleton is dropped: a job's answer for an older one is not kept */
+  readonly #generation = new Map<string, number>();
+  constructor(
+    private readonly store: SessionStore,
+    private readonly jobs?: StoreJobs,
+  ) {}
+  #put(sessionId: string, slot: { skeleton?: TreeSkeleton; packed?: PackedSkeleton }) {
+    this.#cache.delete(sessionId);
+    this.#cache.set(sessionId, slot);
+    if (this.#cache.size > 8) this.#cache.delete(this.#cache.keys().next().value as string);
     return slot;
+  }
+  #slot(sessionId: string) {
+    const slot = this.#cache.get(sessionId) ?? this.#put(sessionId, { skeleton: this.store.getSkeleton(sessionId) });
+    slot.skeleton ??= unpackSkeleton(slot.packed as PackedSkeleton);
+    return slot as { skeleton: TreeSkeleton; packed?: PackedSkeleton; path?: { leafId: string | null; nodes: SkeletonNode[]; ids: Set<string> } };
   }
   get(sessionId: string): TreeSkeleton {
     return this.#slot(sessionId).skeleton;
   }
   /** the skeleton in its wire form */
   packed(sessionId: string): PackedSkeleton {
+    const held = this.#cache.get(sessionId)?.packed;
+    if (held) return held;
     const slot = this.#slot(sessionId);
     return (slot.packed ??= packSkeleton(slot.skeleton));
+  }
+  /** the skeleton in its wire form, read by a store job when it is not held */
+  async packedAsync(sessionId: string): Promise<PackedSkeleton> {
+    const held = this.#cache.get(sessionId);
+    if (held?.packed) return held.packed;
+    if (held?.skeleton || !this.jobs) return this.packed(sessionId);
+    const generation = this.#generation.get(sessionId) ?? 0;
+    const packed = await this.jobs.run({ kind: "packedSkeleton", sessionId });
+    // dropped meanwhile (the session changed): this one is only the answer to the call that asked
+    if ((this.#generation.get(sessionId) ?? 0) === generation && !this.#cache.get(sessionId)?.packed) this.#put(sessionId, { packed });
+    return packed;
   }
   /** root -> leaf nodes and their ids */
   path(sessionId: string, leafId: string | null): { nodes: SkeletonNode[]; ids: Set<string> } {
@@ -113,6 +138,7 @@ export class SkeletonCache {
   }
   invalidate(sessionId: string): void {
     this.#cache.delete(sessionId);
+    this.#generation.set(sessionId, (this.#generation.get(sessionId) ?? 0) + 1);
   }
   /**
    * Entries were appended (by the engine, or read from a followed file): read only the new nodes
@@ -121,19 +147,21 @@ export class SkeletonCache {
   extend(sessionId: string): void {
     const slot = this.#cache.get(sessionId);
     if (!slot) return;
-    const tail = this.store.getSkeletonTail(sessionId, slot.skeleton.nodes.length);
+    const skeleton = slot.skeleton ?? unpackSkeleton(slot.packed as PackedSkeleton);
+    const tail = this.store.getSkeletonTail(sessionId, skeleton.nodes.length);
     if (relabelsOlderNodes(tail)) {
       this.invalidate(sessionId);
       return;
     }
-    this.#cache.set(sessionId, { skeleton: { sessionId, leafId: this.store.getLeaf(sessionId), nodes: slot.skeleton.nodes.concat(tail) } });
+    this.#cache.set(sessionId, { skeleton: { sessionId, leafId: this.store.getLeaf(sessionId), nodes: skeleton.nodes.concat(tail) } });
   }
   /** The leaf moved: the nodes are the same. */
   moveLeaf(sessionId: string): void {
     const slot = this.#cache.get(sessionId);
     if (!slot) return;
     const leafId = this.store.getLeaf(sessionId);
-    if (leafId !== slot.skeleton.leafId) this.#cache.set(sessionId, { skeleton: { ...slot.skeleton, leafId } });
+    if (slot.skeleton && leafId !== slot.skeleton.leafId) this.#cache.set(sessionId, { skeleton: { ...slot.skeleton, leafId } });
+    else if (!slot.skeleton && slot.packed && leafId !== slot.packed.leafId) this.#cache.set(sessionId, { packed: { ...slot.packed, leafId } });
   }
   /**
    * The nodes after the first `count` for a client that holds those (its last one `lastId`): packed
@@ -150,19 +178,16 @@ export class SkeletonCache {
 }
 
 /**
- * A session just imported is usually the next one opened: its skeleton is read once the import's
- * answer is on its way (a 100,000-entry skeleton is ~0.6 s of CPU), so openSession finds it ready.
+ * A session just imported is usually the next one opened: its packed skeleton is read (by a store
+ * job) once the import's answer is on its way, so openSession finds it ready.
  */
 export function prepareSkeletons(skeletons: SkeletonCache, results: readonly ImportResult[]): void {
   const ids = results.flatMap((r) => (r.ok && r.sessionId ? [r.sessionId] : [])).slice(-PREPARED_SKELETONS);
   if (ids.length === 0) return;
   setImmediate(() => {
     for (const id of ids) {
-      try {
-        skeletons.packed(id);
-      } catch {
-        // removed meanwhile: openSession will say so
-      }
+      // removed meanwhile: openSession will say so
+      skeletons.packedAsync(id).catch(() => undefined);
     }
   });
 }
@@ -210,15 +235,15 @@ export function sessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, Sessio
       return { session: summaryOf(requireSession(store, sessionId)) };
     },
 
-    openSession: ({ sessionId }) => {
+    openSession: async ({ sessionId }) => {
       const session = requireSession(store, sessionId);
       if (session.sourcePath) deps.follow(sessionId);
-      return { session: summaryOf(session), skeleton: skeletons.packed(sessionId) };
+      return { session: summaryOf(session), skeleton: await skeletons.packedAsync(sessionId) };
     },
 
     getSkeleton: ({ sessionId }) => {
       requireSession(store, sessionId);
-      return skeletons.packed(sessionId);
+      return skeletons.packedAsync(sessionId);
     },
 
     getSkeletonTail: ({ sessionId, count, lastId }) => {
@@ -252,9 +277,10 @@ export function sessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, Sessio
       };
     },
 
-    deleteSession: ({ sessionId }) => {
+    deleteSession: async ({ sessionId }) => {
       if (!store.getSession(sessionId)) return { deleted: false };
-      store.deleteSession(sessionId);
+      // every row of a session of any size: a store job
+      await deps.jobs.run({ kind: "deleteSession", sessionId });
       skeletons.invalidate(sessionId);
       stats.forget(sessionId);
       emit("sessionsChanged", {});

@@ -2,8 +2,8 @@
  * A backend with a worker (as the app and `bonsai serve` run it) never blocks on bulk work: imports
  * run on the store worker with their own connection, so another session's calls keep answering
  * while a large session is imported; an import can be cancelled (nothing of it stored); exports,
- * pruning rewrites and the lines appended to a followed file go through the worker too, and their
- * events reach the backend's listeners. Real SQLite files, a real worker thread.
+ * pruning rewrites, deletions and the lines appended to a followed file go through the worker too,
+ * and their events reach the backend's listeners. Real SQLite files, a real worker thread.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -11,6 +11,7 @@ import * as path from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { unpackSkeleton, type PackedSkeleton } from "@bonsai/core";
 import { generateSession, sessionToJsonl } from "@bonsai/testkit";
 import type { CallResult } from "@bonsai/ipc";
 import { createBackend, type Backend } from "../src/index";
@@ -18,8 +19,12 @@ import { createBackend, type Backend } from "../src/index";
 const workerUrl = new URL("../../engine/src/worker/compaction-worker.ts", import.meta.url);
 /** big enough that importing it on the main thread would block it for seconds */
 const BIG = 40_000;
-/** a call that takes longer than this means the event loop was blocked (generous: the machine is shared) */
-const BLOCKED_MS = 1000;
+/**
+ * a call that takes longer than this means the event loop was blocked (the import of BIG entries on
+ * this thread takes seconds); generous because the machine is shared: the calls' own work competes
+ * with the worker and other processes for the CPUs (typically max 70-100 ms; the figures are logged)
+ */
+const BLOCKED_MS = 500;
 
 let dir: string;
 let backend: Backend;
@@ -87,6 +92,8 @@ describe("the store worker", () => {
     expect(imported.results[0]).toMatchObject({ ok: true });
     const sessions = (await call<{ sessions: { id: string; entryCount: number }[] }>("listSessions", {})).sessions;
     expect(sessions.find((s) => s.id === imported.results[0]!.sessionId)?.entryCount).toBe(BIG);
+    const sorted = [...latencies].sort((a, b) => a - b);
+    console.log(`[store-worker] ${latencies.length} calls while importing ${BIG} entries: median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(1)} ms, max ${sorted[sorted.length - 1]!.toFixed(1)} ms; event loop delay max ${(delay.max / 1e6).toFixed(1)} ms`);
     // the import took long enough to measure something, and nothing waited for it
     expect(latencies.length).toBeGreaterThanOrEqual(8);
     expect(Math.max(...latencies)).toBeLessThan(BLOCKED_MS);
@@ -140,10 +147,18 @@ describe("the store worker", () => {
     backend.onEvent((event, payload) => {
       if (event === "sessionUpdated") updates.push(payload as (typeof updates)[number]);
     });
-    const opened = await call<{ session: { leafId: string } }>("openSession", { sessionId });
+    // the skeleton of a session not held is read on the worker: the same nodes as the store's
+    const opened = await call<{ session: { leafId: string }; skeleton: PackedSkeleton }>("openSession", { sessionId });
+    expect(unpackSkeleton(opened.skeleton).nodes.map((n) => n.id)).toEqual(unpackSkeleton(await call<PackedSkeleton>("getSkeleton", { sessionId })).nodes.map((n) => n.id));
+    expect(unpackSkeleton(opened.skeleton).nodes).toHaveLength(1500);
     const line = { type: "message", id: "appended-1", parentId: opened.session.leafId, timestamp: "2026-02-01T00:00:00.000Z", message: { role: "user", content: "one more", timestamp: 1 } };
     fs.appendFileSync(file, `${JSON.stringify(line)}\n`);
     for (let i = 0; i < 100 && !updates.some((u) => u.entryIds.includes("appended-1")); i++) await sleep(50);
     expect(updates.find((u) => u.entryIds.includes("appended-1"))).toMatchObject({ sessionId, reason: "entries-added" });
+
+    // deleting the session's rows is a job too; the file stays
+    expect(await call("deleteSession", { sessionId })).toEqual({ deleted: true });
+    expect((await call<{ sessions: unknown[] }>("listSessions", {})).sessions).toEqual([]);
+    expect(fs.existsSync(file)).toBe(true);
   });
 });

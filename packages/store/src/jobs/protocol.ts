@@ -3,8 +3,8 @@
  * exports, pruning rewrites) as messages, so that a host can run it on a worker thread with the
  * worker's own connection to the database (jobs/worker.ts) while its main thread keeps answering.
  */
-import type { PrunedResult } from "@bonsai/core";
-import type { ExportOptions, ImportPathsResult, ImportProgress, ImportReport, PruneOptions, StoreEventName, StoreEvents } from "../session-store";
+import type { PackedSkeleton, PrunedResult } from "@bonsai/core";
+import type { ExportOptions, ImportPathsResult, ImportProgress, ImportReport, PiCopy, PiCopyOptions, PruneOptions, StoreEventName, StoreEvents } from "../session-store";
 
 export type StoreJob =
   | { kind: "importFile"; file: string }
@@ -17,6 +17,12 @@ export type StoreJob =
   /** the formats layer's exports of the path to `leafId` (null: no leaf), written atomically to `file` */
   | { kind: "exportHtml"; sessionId: string; file: string; leafId: string | null }
   | { kind: "exportPi"; sessionId: string; file: string; leafId: string | null }
+  /** "Continue in pi": the pi copy of the path written in pi's folder and imported */
+  /** the session's tree skeleton in its wire form (core's packSkeleton) */
+  | { kind: "packedSkeleton"; sessionId: string }
+  /** removes a session and every row of it from the store (its file is not touched) */
+  | { kind: "deleteSession"; sessionId: string }
+  | { kind: "continueInPi"; sessionId: string; options?: PiCopyOptions }
   | { kind: "applyPruning"; sessionId: string; results: Pick<PrunedResult, "entryId" | "message">[]; options?: PruneOptions }
   | { kind: "restorePruned"; sessionId: string; entryIds?: string[] };
 
@@ -30,6 +36,9 @@ export interface StoreJobResults {
   exportMarkdown: string;
   exportHtml: void;
   exportPi: void;
+  continueInPi: PiCopy;
+  deleteSession: void;
+  packedSkeleton: PackedSkeleton;
   applyPruning: number;
   restorePruned: number;
 }

@@ -1,6 +1,7 @@
 /** Runs one store job on a store (the worker's, or the host's own when it has no worker). */
 import { randomUUID } from "node:crypto";
 import * as path from "node:path";
+import { packSkeleton } from "@bonsai/core";
 import { renderHtml, toPiSession } from "@bonsai/formats";
 import { atomicWriteFileSync } from "../atomic-write";
 import type { SqliteSessionStore } from "../sqlite-session-store";
@@ -26,6 +27,12 @@ export async function runStoreJob<K extends StoreJobKind>(store: SqliteSessionSt
         return atomicWriteFileSync(path.resolve(j.file), renderHtml(store.readSession(j.sessionId, j.leafId), { leafId: j.leafId }));
       case "exportPi":
         return atomicWriteFileSync(path.resolve(j.file), piCopyText(store, j.sessionId, j.leafId));
+      case "packedSkeleton":
+        return packSkeleton(store.getSkeleton(j.sessionId));
+      case "deleteSession":
+        return store.deleteSession(j.sessionId);
+      case "continueInPi":
+        return store.continueInPi(j.sessionId, j.options);
       case "applyPruning":
         return store.applyPruning(j.sessionId, j.results, j.options);
       case "restorePruned":
