@@ -97,6 +97,24 @@ test("Cancel stops an upload: nothing is imported and its bytes are deleted", as
   await expect(page.getByTestId("import-result")).toContainText("Imported 1 of 1 file");
 });
 
+test("Cancel while the backend reads an uploaded session: nothing of it is stored", async ({ app: page, bonsai }, testInfo) => {
+  const file = testInfo.outputPath("read-then-cancel.jsonl");
+  // many entries: reading them takes seconds (the screenshots and the click fit in)
+  await writeSessionJsonl(file, generateSession({ entries: 40_000, seed: 6 }));
+  await page.getByTestId("import-input").setInputFiles(file);
+  const progress = page.getByTestId("import-progress");
+  await expect(progress).toHaveAttribute("data-phase", "importing", { timeout: 120_000 });
+  await page.screenshot({ path: testInfo.outputPath("importing-light.png") });
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.screenshot({ path: testInfo.outputPath("importing-dark.png") });
+  await page.getByTestId("import-cancel").click();
+  const result = page.getByTestId("import-result");
+  await expect(result).toContainText("Imported 0 of 1 file", { timeout: 60_000 });
+  await expect(result.locator(".error")).toContainText("import cancelled: nothing of this file was stored");
+  await expect(page.getByTestId("session-list-empty")).toBeVisible();
+  await expect.poll(() => uploadedFiles(bonsai.dataDir)).toEqual([]);
+});
+
 test("an upload that is not a session is reported and deleted", async ({ app: page, bonsai }, testInfo) => {
   const file = testInfo.outputPath("notes.jsonl");
   fs.writeFileSync(file, "root:x:0:0:secret-line:/root:/bin/bash\n");

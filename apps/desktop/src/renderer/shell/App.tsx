@@ -185,9 +185,17 @@ function ImportStatus() {
     }
     return (
       <div className="import-status" role="status" data-testid="import-progress" data-phase="importing">
-        Importing {which}
-        {progress.source}
+        <div>
+          Importing {which}
+          {progress.source}
+        </div>
         <progress max={100} value={pct ?? undefined} aria-label="Import progress" />
+        <div className="import-status__row">
+          <span className="import-status__bytes">{progress.total > 0 ? `${megabytes(progress.done)} of ${megabytes(progress.total)} MB read` : "reading…"}</span>
+          <button type="button" onClick={cancel} data-testid="import-cancel">
+            Cancel
+          </button>
+        </div>
       </div>
     );
   }

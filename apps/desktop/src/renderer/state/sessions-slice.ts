@@ -30,7 +30,10 @@ export interface SessionsSlice {
   importFiles(files: readonly File[]): Promise<ImportResult[]>;
   /** the desktop app: the files chosen in the main process's open dialog */
   importFromDialog(): Promise<ImportResult[]>;
-  /** stop a running upload (its bytes are deleted on the backend; nothing is imported) */
+  /**
+   * stop the running import: an upload (its bytes are deleted on the backend; nothing is imported),
+   * or the backend's reading of the files (the file being read is left out whole, later ones are not read)
+   */
   cancelImport(): void;
   /** import the agents' session folders found on this machine (their paths: folders the backend allows) */
   importFolders(paths: readonly string[]): Promise<ImportResult[]>;
@@ -125,7 +128,12 @@ export const createSessionsSlice: Slice<SessionsSlice> = (set, get) => {
     },
 
     cancelImport() {
-      uploading?.abort();
+      if (uploading) {
+        uploading.abort();
+        return;
+      }
+      const current = get().importProgress;
+      if (current?.phase === "importing") void api().cancelImport({ requestId: current.requestId }).catch(() => undefined);
     },
 
     async importFolders(paths) {
