@@ -7,13 +7,12 @@
  * Which agent wrote the file is decided from its first lines (@bonsai/formats): pi / oh-my-pi files
  * take core's block parser, Claude Code and Codex files their reader.
  */
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import * as path from "node:path";
 import {
   buildIndex,
   buildSessionContext,
   collectEntriesForBranchSummary,
-  CURRENT_SESSION_VERSION,
   defaultLeafId,
   getPath,
   migrateSession,
@@ -30,9 +29,8 @@ import {
   type SessionHeader,
   type ToolResultOnPath,
 } from "@bonsai/core";
-import { detectFormat, firstValues, looksLikePi, originalText, piSession, WHAT_BONSAI_READS, type ReadSession } from "@bonsai/formats";
+import type { ReadSession } from "@bonsai/formats";
 import { UserError, describeFsError } from "./errors";
-import { readHead } from "./read-head";
 import { readSessionFile } from "./read-session-file";
 import { warn, type Io } from "./output";
 
@@ -103,7 +101,7 @@ async function resolveSource(arg: string, options: LoadOptions): Promise<{ file:
   return { file: path.resolve(arg) };
 }
 
-function readFile(source: SessionSource & { kind: "file" }, label: string): ParsedSession {
+export function readFile(source: SessionSource & { kind: "file" }, label: string): ParsedSession {
   try {
     return readSessionFile(source.path);
   } catch (err) {
@@ -111,12 +109,15 @@ function readFile(source: SessionSource & { kind: "file" }, label: string): Pars
   }
 }
 
-/** Migrates (in memory) and indexes a parsed session; `label` names it in error messages. */
-export function loadParsedSession(parsed: ParsedSession, source: SessionSource, label: string): LoadedSession {
+/**
+ * Migrates (in memory) and indexes a parsed session; `label` names it in error messages, `reads`
+ * (the formats Bonsai reads) ends the one for a file that is not a session.
+ */
+export function loadParsedSession(parsed: ParsedSession, source: SessionSource, label: string, reads: string): LoadedSession {
   if (!parsed.header) {
     const reason = parsed.issues.find((i) => i.kind === "missing-header" || i.kind === "invalid-header" || i.kind === "empty");
     const where = reason && reason.line > 0 ? ` (line ${reason.line})` : "";
-    throw new UserError(`${label}: not a session file: ${reason ? reason.message.replace(/^not a session: /, "") : "no session header"}${where}; ${WHAT_BONSAI_READS}`);
+    throw new UserError(`${label}: not a session file: ${reason ? reason.message.replace(/^not a session: /, "") : "no session header"}${where}; ${reads}`);
   }
   const { header, entries, issues } = parsed;
   const migration = migrateSession(header, entries);
@@ -156,34 +157,6 @@ export function sessionOfEntries(header: SessionHeader, entries: SessionEntry[],
   };
 }
 
-/** A Claude Code or Codex session as its reader gave it (never written). */
-export function foreignSession(read: ReadSession, parts: Pick<LoadedSession, "source" | "label" | "sourcePath" | "close">): LoadedSession {
-  const migration: MigrationResult = { migrated: false, fromVersion: CURRENT_SESSION_VERSION, toVersion: CURRENT_SESSION_VERSION };
-  return sessionOfEntries(read.header, read.entries, { ...parts, issues: read.issues, migration, leafId: read.leafId, title: read.title, foreign: read, jsonl: () => originalText(read) });
-}
-
-function loadFile(source: SessionSource & { kind: "file" }, label: string): LoadedSession {
-  let head: string;
-  try {
-    head = readHead(source.path);
-  } catch (err) {
-    throw new UserError(`${label}: ${describeFsError(err)}`);
-  }
-  const detection = detectFormat(head);
-  if (detection.reader && detection.reader.format !== "pi") {
-    let text: string;
-    try {
-      text = readFileSync(source.path, "utf8");
-    } catch (err) {
-      throw new UserError(`${label}: ${describeFsError(err)}`);
-    }
-    return foreignSession(detection.reader.read(text), { source, label, sourcePath: source.path, close: () => undefined });
-  }
-  // a file no reader knows: one sentence, unless it looks like a broken pi file (core's parser says what is wrong)
-  if (!detection.reader && !looksLikePi(firstValues(head))) throw new UserError(`${label}: ${detection.reason}`);
-  return loadParsedSession(readFile(source, label), source, label);
-}
-
 export interface LoadOptions {
   /** the data folder whose database holds stored sessions (--data-dir; default BONSAI_DB or the app's) */
   dataDir?: string;
@@ -193,14 +166,10 @@ export interface LoadOptions {
 export async function loadSession(arg: string, options: LoadOptions = {}): Promise<LoadedSession> {
   const resolved = await resolveSource(arg, options);
   if ("stored" in resolved) return resolved.stored;
-  return loadFile({ kind: "file", path: resolved.file }, arg);
+  // which agent wrote a file: the formats layer, loaded only for files (a stored id never needs it)
+  return (await import("./session-file")).loadFile({ kind: "file", path: resolved.file }, arg);
 }
 
-/** The session as the formats layer sees it (what the pi and HTML exports take); loads every entry. */
-export function readSessionOf(session: LoadedSession): ReadSession {
-  if (session.foreign) return session.foreign;
-  return piSession(session.header, session.entries(), { leafId: session.leafId, title: session.title, issues: session.issues });
-}
 
 const MAX_ISSUE_LINES = 5;
 

@@ -10,7 +10,7 @@ import { buildSessionContext, CURRENT_SESSION_VERSION } from "@bonsai/core";
 import { DB_FILE_NAME, defaultDbPath, openStoreForReading, SessionLookupError, type SessionReader } from "@bonsai/store/reader";
 import { UserError } from "./errors";
 import { sqliteBinding } from "./native-binding";
-import { foreignSession, type LoadedSession, type SessionSource } from "./session-source";
+import type { LoadedSession, SessionSource } from "./session-source";
 
 /**
  * The stored session an argument names, opened for reading (the database stays open until the
@@ -33,7 +33,25 @@ export async function openStoredSession(arg: string, dataDir: string | undefined
       if (err instanceof SessionLookupError) throw new UserError(`${arg}: no such file, and ${err.message}`);
       throw err;
     }
-    return storedSession(store, { kind: "stored", sessionId, dbPath }, arg);
+    const source = { kind: "stored", sessionId, dbPath } as const;
+    // a Claude Code or Codex session: the formats layer's view of it (agent, links, the lines as read), held whole
+    if (store.getSession(sessionId)?.readOnly) return await storedForeignSession(store, source, arg);
+    return storedSession(store, source, arg);
+  } catch (err) {
+    store.close();
+    throw err;
+  }
+}
+
+/** A stored Claude Code or Codex session: read whole through the whole store (it knows their formats). */
+async function storedForeignSession(reader: SessionReader, source: SessionSource & { kind: "stored" }, label: string): Promise<LoadedSession> {
+  reader.close();
+  const [{ openStore }, { foreignSession }] = await Promise.all([import("@bonsai/store"), import("./session-file")]);
+  const store = openStore({ path: source.dbPath, nativeBinding: sqliteBinding() });
+  try {
+    const summary = store.getSession(source.sessionId);
+    if (!summary) throw new UserError(`${label}: the session ${source.sessionId} is no longer in the database`);
+    return foreignSession(store.readSession(source.sessionId), { source, label, sourcePath: summary.sourcePath, close: () => store.close() });
   } catch (err) {
     store.close();
     throw err;
@@ -44,8 +62,6 @@ function storedSession(store: SessionReader, source: SessionSource & { kind: "st
   const id = source.sessionId;
   const summary = store.getSession(id);
   if (!summary) throw new UserError(`${label}: the session ${id} is no longer in the database`);
-  // a Claude Code or Codex session: the formats layer's view of it (agent, links, the lines as read), held whole
-  if (summary.readOnly !== null) return foreignSession(store.readSession(id), { source, label, sourcePath: summary.sourcePath, close: () => store.close() });
   return {
     source,
     label,

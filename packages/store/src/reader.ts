@@ -7,11 +7,8 @@
 import type Database from "better-sqlite3";
 import type { ContextSummary, SessionEntry, SessionHeader, ToolResultOnPath } from "@bonsai/core";
 import { buildSessionContext, summarizeContext } from "@bonsai/core";
-import { originalText, type ReadSession } from "@bonsai/formats";
 import { openCurrentDatabase } from "./database";
 import { SessionAgents } from "./foreign/agents";
-import { isForeignFormat } from "./foreign/read-only";
-import { storedReadSession } from "./foreign/stored-read-session";
 import { StoredReads } from "./reads/index";
 import { Statements, type SessionRef } from "./reads/path";
 import { SessionRows } from "./reads/sessions";
@@ -35,7 +32,6 @@ export type SessionReader = Pick<
   | "getToolResultsOnPath"
   | "getBranchEntries"
   | "renderJsonl"
-  | "readSession"
   | "close"
 >;
 
@@ -106,24 +102,9 @@ export class StoreReader {
     return seq !== undefined && this.reads.pathRanges(ref, leaf).some((r) => r.from <= seq && seq <= r.to);
   }
 
-  /** the same text exportJsonl writes (Claude Code and Codex: the agent's own lines) */
+  /** the same text exportJsonl writes (pi sessions; SqliteSessionStore also gives Claude Code and Codex files back) */
   renderJsonl(sessionId: string): string {
-    if (isForeignFormat(this.sessions.require(sessionId).source_format)) return originalText(this.readSession(sessionId)); // foreign: the agent's lines
     return this.sessions.jsonl(sessionId);
-  }
-
-  /** The session as the formats layer reads it (the pi and HTML exports, "Continue in pi"); loads every entry. */
-  readSession(sessionId: string, leafId?: string | null): ReadSession {
-    const row = this.sessions.require(sessionId);
-    return storedReadSession({
-      format: row.source_format,
-      agent: this.agents.fields(row).agent,
-      header: JSON.parse(row.header_json) as SessionHeader,
-      entries: this.loadEntries(sessionId),
-      leafId: leafId === undefined ? row.leaf_id : leafId,
-      title: row.title,
-      facts: this.agents.foreignFacts(sessionId),
-    });
   }
 
   /** the session as the reads module needs it, and the leaf a read defaults to */

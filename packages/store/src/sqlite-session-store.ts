@@ -60,7 +60,8 @@ import { EntryWriter, type PendingEntry, type WriterResult } from "./import/entr
 import type { SessionRow } from "./reads/sessions";
 import { StoreReader } from "./reader";
 // Claude Code and Codex files (read-only sources): src/foreign/, hooked in below where marked "foreign:"
-import { continueInPi, detectSourceOf, ForeignSources, isForeignFormat, ReadOnlySessionError } from "./foreign/index";
+import { originalText, type ReadSession } from "@bonsai/formats";
+import { continueInPi, detectSourceOf, ForeignSources, isForeignFormat, ReadOnlySessionError, storedReadSession } from "./foreign/index";
 import type { PiCopy, PiCopyOptions } from "./session-store";
 import { countSessionShape, readSessionTitles, writeSessionTitle } from "./session-meta";
 
@@ -1319,6 +1320,26 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
   }
 
   // ================================================================ export
+
+  /** the same text exportJsonl writes (Claude Code and Codex: the agent's own lines) */
+  override renderJsonl(sessionId: string): string {
+    if (isForeignFormat(this.requireSession(sessionId).source_format)) return originalText(this.readSession(sessionId)); // foreign: the agent's lines
+    return super.renderJsonl(sessionId);
+  }
+
+  /** The session as the formats layer reads it (the pi and HTML exports, "Continue in pi"); loads every entry. */
+  readSession(sessionId: string, leafId?: string | null): ReadSession {
+    const row = this.requireSession(sessionId);
+    return storedReadSession({
+      format: row.source_format,
+      agent: this.agents.fields(row).agent,
+      header: JSON.parse(row.header_json) as SessionHeader,
+      entries: this.loadEntries(sessionId),
+      leafId: leafId === undefined ? row.leaf_id : leafId,
+      title: row.title,
+      facts: this.agents.foreignFacts(sessionId),
+    });
+  }
 
   continueInPi(sessionId: string, options?: PiCopyOptions): Promise<PiCopy> {
     return continueInPi(this, sessionId, options);

@@ -14,7 +14,8 @@ import { renderMarkdown } from "@bonsai/store";
 import { writeFileAtomic } from "../atomic-write";
 import { UserError, describeFsError } from "../errors";
 import { refuseSessionFileOutput } from "../output-guard";
-import { readSessionOf, reportIssues, resolveLeafId, withSession, type LoadedSession } from "../session-source";
+import { readSessionOf } from "../session-file";
+import { reportIssues, resolveLeafId, withSession, type LoadedSession } from "../session-source";
 import type { Command } from "./command";
 import { exportSpec } from "./export.spec";
 
