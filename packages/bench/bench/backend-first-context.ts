@@ -1,5 +1,6 @@
 /**
- * The backend as `bonsai serve` starts it (its database, the worker for bulk work), then its first
+ * The backend as `bonsai serve` starts it (its database, the bundled worker for bulk work:
+ * apps/cli/dist/compaction-worker.mjs, which compare.bench.ts builds first), then its first
  * answers about a stored session: getContextPreview (what the model sees from the leaf, the first
  * context the window shows) and openSession (summary and tree skeleton). Prints the CPU time of this
  * thread's process for each step, measured in the process (process.cpuUsage), as JSON:
@@ -8,7 +9,7 @@
  *   node --import tsx backend-first-context.ts DATA_DIR SESSION_ID
  */
 import * as path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { createBackend } from "@bonsai/backend";
 
 const [dataDir, sessionId] = process.argv.slice(2);
@@ -17,7 +18,7 @@ if (!dataDir || !sessionId) {
   process.exit(2);
 }
 const here = path.dirname(fileURLToPath(import.meta.url));
-const workerUrl = new URL(`file://${path.resolve(here, "../../engine/src/worker/compaction-worker.ts")}`);
+const workerUrl = pathToFileURL(path.resolve(here, "../../../apps/cli/dist/compaction-worker.mjs"));
 
 const ms = (u: NodeJS.CpuUsage): number => (u.user + u.system) / 1000;
 
