@@ -16,7 +16,7 @@ import { parseSessionText } from "@bonsai/core";
 import { openStore } from "@bonsai/store";
 import { generateSession, sessionToJsonl } from "@bonsai/testkit";
 import { afterEach, describe, expect, it } from "vitest";
-import { expectAgentLinesKept, expectStoreAgrees, FULL, recordFigures, startAgent, trials } from "../../../packages/store/test/faults/harness";
+import { expectAgentLinesKept, expectStoreAgrees, FULL, recordFigures, scenarioTimeout, startAgent, trials } from "../../../packages/store/test/faults/harness";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const bin = path.join(root, "apps/cli/bin/bonsai.mjs");
@@ -80,7 +80,7 @@ describe(`the bonsai CLI under faults (${FULL ? "full" : "bounded"}: ${ENTRIES} 
         expect(next.code, next.stderr).toBe(0);
       }
       recordFigures(`cli-${op}-killed`, { trials: n, ...tally, disagreements: 0, tempFilesLeft: 0, entries: ENTRIES });
-    }, 900_000);
+    }, scenarioTimeout(900_000));
 
     it(`bonsai ${op} while the agent appends: no line lost; refused runs exit cleanly`, async () => {
       const n = trials(2);
@@ -106,6 +106,6 @@ describe(`the bonsai CLI under faults (${FULL ? "full" : "bounded"}: ${ENTRIES} 
         await expectStoreAgrees(t.db, t.file, t.id);
       }
       recordFigures(`cli-${op}-while-agent-appends`, { trials: n, ...tally, linesLost: 0, entries: ENTRIES });
-    }, 900_000);
+    }, scenarioTimeout(900_000));
   }
 });

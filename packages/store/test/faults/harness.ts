@@ -22,6 +22,11 @@ export function trials(bounded: number, full = 30): number {
   return FULL ? full : bounded;
 }
 
+/** a scenario's time limit: the full run's 30 trials on a loaded machine take far longer than `pnpm test`'s few */
+export function scenarioTimeout(bounded: number): number {
+  return FULL ? 4 * 3_600_000 : bounded;
+}
+
 export interface AgentRun {
   /** ids the agent wrote, in order (complete once stopped) */
   readonly written: string[];

@@ -13,7 +13,7 @@ import { generateSession, sessionToJsonl } from "@bonsai/testkit";
 import { describe, expect, it } from "vitest";
 import { BACKUP_SUFFIX, openStore, type FaultPoint, type SqliteSessionStore } from "../../src/index";
 import { BEFORE_COMPACTION, HAVE_FIXTURES, tempDir } from "../support";
-import { bonsaiTemps, expectAgreement, FULL, recordFigures, runChild, trials } from "./harness";
+import { bonsaiTemps, expectAgreement, FULL, recordFigures, scenarioTimeout, runChild, trials } from "./harness";
 
 const ENTRIES = FULL ? 6_000 : 2_000;
 const REWRITE_POINTS: FaultPoint[] = [
@@ -139,6 +139,6 @@ describe(`kill -9 during file operations (${FULL ? "full" : "bounded"}: ${ENTRIE
         await finishAfterwards(dir, file, c);
       }
       recordFigures(`kill-during-${c.op}`, { trials: runs.length, ...states, disagreements: 0, tempFilesLeft: 0, brokenBackups: 0, entries: ENTRIES });
-    }, 900_000);
+    }, scenarioTimeout(900_000));
   }
 });

@@ -12,7 +12,7 @@ import { generateSession, sessionToJsonl } from "@bonsai/testkit";
 import { describe, expect, it } from "vitest";
 import { openStore, SourceBusyError, StaleCommitError, type SqliteSessionStore } from "../../src/index";
 import { tempDir } from "../support";
-import { bonsaiTemps, expectAgentLinesKept, expectAgreement, FULL, readFile, recordFigures, startAgent, trials, type AgentOptions } from "./harness";
+import { bonsaiTemps, expectAgentLinesKept, expectAgreement, FULL, readFile, recordFigures, scenarioTimeout, startAgent, trials, type AgentOptions } from "./harness";
 
 const ENTRIES = FULL ? 15_000 : 1_500;
 let cachedText: string | undefined;
@@ -89,7 +89,7 @@ describe(`live agent races (${FULL ? "full" : "bounded"}: ${ENTRIES} entries)`, 
       t.store.close();
     }
     recordFigures("prune-while-agent-appends", { trials: trials(2), ...tally, linesLost: 0, entries: ENTRIES });
-  }, 600_000);
+  }, scenarioTimeout(600_000));
 
   it(`restore while the agent appends (${trials(2)} trials)`, async () => {
     const tally = { done: 0, refused: 0, lines: 0 };
@@ -110,7 +110,7 @@ describe(`live agent races (${FULL ? "full" : "bounded"}: ${ENTRIES} entries)`, 
       t.store.close();
     }
     recordFigures("restore-while-agent-appends", { trials: trials(2), ...tally, linesLost: 0, entries: ENTRIES });
-  }, 600_000);
+  }, scenarioTimeout(600_000));
 
   it(`first write to a v2 file (rewritten as v3) while the agent appends (${trials(2)} trials)`, async () => {
     const v3 = sessionText();
@@ -128,7 +128,7 @@ describe(`live agent races (${FULL ? "full" : "bounded"}: ${ENTRIES} entries)`, 
       t.store.close();
     }
     recordFigures("migration-rewrite-while-agent-appends", { trials: trials(2), ...tally, linesLost: 0, entries: ENTRIES });
-  }, 600_000);
+  }, scenarioTimeout(600_000));
 
   it(`a compaction planned before the agent moved on is refused; appended when it still holds (${trials(2)} trials)`, async () => {
     const tally = { done: 0, refused: 0, lines: 0, staleRefusals: 0 };
@@ -146,7 +146,7 @@ describe(`live agent races (${FULL ? "full" : "bounded"}: ${ENTRIES} entries)`, 
       t.store.close();
     }
     recordFigures("compaction-while-agent-appends", { trials: trials(2), ...tally, linesLost: 0, entries: ENTRIES });
-  }, 600_000);
+  }, scenarioTimeout(600_000));
 
   it(`a branch switch with a summary while the agent appends (${trials(2)} trials)`, async () => {
     const tally = { done: 0, refused: 0, lines: 0 };
@@ -161,7 +161,7 @@ describe(`live agent races (${FULL ? "full" : "bounded"}: ${ENTRIES} entries)`, 
       t.store.close();
     }
     recordFigures("branch-switch-while-agent-appends", { trials: trials(2), ...tally, linesLost: 0, entries: ENTRIES });
-  }, 600_000);
+  }, scenarioTimeout(600_000));
 
   it(`appends while an agent writes each line in two writes (${trials(2)} trials of 40 appends): no torn line`, async () => {
     const tally = { appends: 0, refused: 0, lines: 0 };
@@ -186,7 +186,7 @@ describe(`live agent races (${FULL ? "full" : "bounded"}: ${ENTRIES} entries)`, 
       t.store.close();
     }
     recordFigures("appends-with-a-two-write-agent", { trials: trials(2), ...tally, linesLost: 0, tornLines: 0 });
-  }, 600_000);
+  }, scenarioTimeout(600_000));
 
   it.skipIf(process.platform !== "linux")("an agent that keeps the file open for writing: rewrites are refused, nothing changes", async () => {
     const t = await setUp();
@@ -197,5 +197,5 @@ describe(`live agent races (${FULL ? "full" : "bounded"}: ${ENTRIES} entries)`, 
     expect(prunedInFile(t.file)).toBe(0);
     expect(bonsaiTemps(t.dir)).toEqual([]);
     t.store.close();
-  }, 120_000);
+  }, scenarioTimeout(120_000));
 });
