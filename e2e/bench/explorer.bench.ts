@@ -16,14 +16,79 @@
  *   live follow                  an agent appends an entry to the session file (the open session's
  *                                source) until the tree counts it (includes noticing the change:
  *                                fs.watch, or the 500 ms poll)
+ *   pan, zoom                    a scripted drag down and up across the tree (nodes mount and
+ *                                unmount as they enter and leave the view); wheel zooms out to
+ *                                about a third and back in. Frames timed in the page
+ *                                (requestAnimationFrame): the longest frame and how many took over
+ *                                50 ms (60 fps is 16.7 ms a frame)
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { generateSession, median, writeSessionJsonl } from "@bonsai/testkit";
+import type { Page } from "@playwright/test";
 import { expect, test } from "../support/fixtures";
 
 const SIZES = [10_000, 100_000];
 const RUNS = 3;
+
+interface FrameTimes {
+  frames: number;
+  longestMs: number;
+  over50: number;
+  p95Ms: number;
+}
+
+/** frame lengths (requestAnimationFrame to requestAnimationFrame) in the page while `script` runs */
+async function timeFrames(page: Page, script: () => Promise<void>): Promise<FrameTimes> {
+  await page.evaluate(() => {
+    const times: number[] = [];
+    const w = window as unknown as { __frames: { times: number[]; stop: boolean } };
+    w.__frames = { times, stop: false };
+    const tick = (t: number) => {
+      times.push(t);
+      if (!w.__frames.stop) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+  await script();
+  const times = await page.evaluate(async () => {
+    // two more frames: the last input's frame is painted
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    const w = window as unknown as { __frames: { times: number[]; stop: boolean } };
+    w.__frames.stop = true;
+    return w.__frames.times;
+  });
+  const lengths = times.slice(1).map((t, i) => t - times[i]!);
+  const sorted = [...lengths].sort((a, b) => a - b);
+  return {
+    frames: lengths.length,
+    longestMs: Math.round(sorted.at(-1) ?? 0),
+    over50: lengths.filter((l) => l > 50).length,
+    p95Ms: Math.round(sorted[Math.floor(sorted.length * 0.95)] ?? 0),
+  };
+}
+
+/** drags the canvas down and up across the tree (rows scroll in: nodes mount and unmount) */
+async function pan(page: Page): Promise<void> {
+  const box = (await page.getByTestId("tree-canvas").boundingBox())!;
+  const x = box.x + box.width / 2;
+  const top = box.y + 60;
+  const bottom = box.y + box.height - 60;
+  for (const [from, to] of [[top, bottom], [top, bottom], [top, bottom], [bottom, top], [bottom, top], [bottom, top]] as const) {
+    await page.mouse.move(x, from);
+    await page.mouse.down();
+    await page.mouse.move(x + 40, to, { steps: 30 });
+    await page.mouse.up();
+  }
+}
+
+/** zooms out with the wheel (to about a third: still readable nodes, many more of them) and back in */
+async function zoom(page: Page): Promise<void> {
+  const box = (await page.getByTestId("tree-canvas").boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  for (let k = 0; k < 6; k++) await page.mouse.wheel(0, 120);
+  for (let k = 0; k < 6; k++) await page.mouse.wheel(0, -120);
+}
 
 for (const size of SIZES) {
   test(`explorer with ${size.toLocaleString("en")} entries`, async ({ app: page, bonsai }, testInfo) => {
@@ -114,6 +179,10 @@ for (const size of SIZES) {
     await item.click();
     const status = page.getByTestId("tree-status");
     await expect(status).toHaveAttribute("data-entry-count", String(size));
+    // pan and zoom: the tree as it opened (on its leaf), dragged across and zoomed
+    await page.locator(".react-flow__node").first().waitFor({ state: "visible" });
+    const panFrames = await timeFrames(page, () => pan(page));
+    const zoomFrames = await timeFrames(page, () => zoom(page));
     const follow: number[] = [];
     let parentId = session.entries.at(-1)!.id;
     for (let k = 1; k <= RUNS; k++) {
@@ -144,6 +213,8 @@ for (const size of SIZES) {
       inspectorRuns: inspect.map(Math.round),
       followMs: Math.round(median(follow)),
       followRuns: follow,
+      pan: panFrames,
+      zoom: zoomFrames,
     };
     console.log(`explorer bench ${JSON.stringify(result)}`);
     fs.writeFileSync(testInfo.outputPath("result.json"), JSON.stringify(result, null, 2));

@@ -3,7 +3,7 @@
  * at compactions, and the part of the tree in view. Click or drag to look elsewhere; it folds away
  * (remembered).
  */
-import { useEffect, useMemo, useRef } from "react";
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { useReactFlow, useStore } from "@xyflow/react";
 import { useBonsai } from "../../state/store";
 import { useDarkTheme } from "../theme";
@@ -46,6 +46,18 @@ export function Minimap({ graph }: { graph: FlowGraph }) {
   );
 }
 
+/** the part of the tree in view, in the map's pixels */
+function viewFrame(s: MapScale, transform: readonly [number, number, number], viewW: number, viewH: number) {
+  const x = (lane: number) => s.left + lane * s.laneStep;
+  const y = (row: number) => PAD + row * s.rowScale;
+  const [tx, ty, zoom] = transform;
+  const top = Math.max(1, y(-ty / zoom / ROW_H));
+  const bottom = y((viewH - ty) / zoom / ROW_H);
+  const left = Math.max(1, x(-tx / zoom / COL_W));
+  const right = Math.min(WIDTH - 2, x((viewW - tx) / zoom / COL_W));
+  return { left, top, width: Math.max(4, right - left), height: Math.max(4, bottom - top) };
+}
+
 function MapCanvas({ graph }: { graph: FlowGraph }) {
   // redrawn when the theme changes: its colours come from the page's palette
   const dark = useDarkTheme();
@@ -56,52 +68,55 @@ function MapCanvas({ graph }: { graph: FlowGraph }) {
   const viewW = useStore((s) => s.width);
   const viewH = useStore((s) => s.height);
   const runs = useMemo(() => runsOf(graph), [graph]);
-  const height = useRef(0);
+  // the map's height, known once it is laid out (it follows the window)
+  const [height, setHeight] = useState(0);
+  useLayoutEffect(() => {
+    const parent = box.current;
+    if (!parent) return;
+    const measure = () => setHeight(parent.clientHeight);
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(parent);
+    return () => observer.disconnect();
+  }, []);
+  const scale = useMemo(() => mapScale(graph, height), [graph, height]);
 
+  // the tree is painted once per graph, size and theme; panning only moves the frame (a DOM box)
   useEffect(() => {
     const el = canvas.current;
     const ctx = el?.getContext("2d");
-    const parent = box.current;
-    if (!el || !ctx || !parent) return;
-    const h = parent.clientHeight;
-    height.current = h;
+    if (!el || !ctx || height === 0) return;
+    const h = height;
     const ratio = window.devicePixelRatio || 1;
     el.width = Math.round(WIDTH * ratio);
     el.height = Math.round(h * ratio);
     el.style.height = `${h}px`;
     ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
     ctx.clearRect(0, 0, WIDTH, h);
-    const color = (name: string) => cssColor(el, name);
-    const s = mapScale(graph, h);
+    const path = cssColor(el, "--bz-path");
+    const muted = cssColor(el, "--muted");
+    const s = scale;
     const x = (lane: number) => s.left + lane * s.laneStep;
     const y = (row: number) => PAD + row * s.rowScale;
     for (const run of runs) {
-      ctx.fillStyle = run.onPath ? color("--bz-path") : color("--muted");
+      ctx.fillStyle = run.onPath ? path : muted;
       ctx.globalAlpha = run.onPath ? 0.9 : 0.6;
       ctx.fillRect(x(run.lane), y(run.rowStart), Math.max(2, s.laneStep * 0.6), Math.max(1.5, (run.rowEnd - run.rowStart + 1) * s.rowScale));
     }
     ctx.globalAlpha = 1;
-    ctx.fillStyle = color("--bz-compaction");
+    ctx.fillStyle = cssColor(el, "--bz-compaction");
     for (let v = 0; v < graph.nodes.length; v++) {
       const n = graph.nodes[v] as FlowNode;
       if (n.type === "entry" && n.data.type === "compaction") ctx.fillRect(x(graph.lane[v] as number) - 2, y(graph.row[v] as number), s.laneStep * 0.6 + 4, 2);
     }
-    // the part in view
-    const [tx, ty, zoom] = transform;
-    const top = y(-ty / zoom / ROW_H);
-    const bottom = y((viewH - ty) / zoom / ROW_H);
-    const left = x(-tx / zoom / COL_W);
-    const right = x((viewW - tx) / zoom / COL_W);
-    ctx.strokeStyle = color("--accent");
-    ctx.lineWidth = 1.5;
-    ctx.strokeRect(Math.max(1, left), Math.max(1, top), Math.max(4, Math.min(WIDTH - 2, right) - Math.max(1, left)), Math.max(4, bottom - top));
-  }, [graph, runs, transform, viewW, viewH, dark]);
+  }, [graph, runs, scale, height, dark]);
+  const frame = height > 0 ? viewFrame(scale, transform, viewW, viewH) : null;
 
   const lookAt = (clientX: number, clientY: number) => {
     const el = canvas.current;
     if (!el) return;
     const rect = el.getBoundingClientRect();
-    const s = mapScale(graph, height.current);
+    const s = scale;
     const row = (clientY - rect.top - PAD) / s.rowScale;
     const lane = Math.max(0, (clientX - rect.left - s.left) / s.laneStep);
     void flow.setCenter(Math.floor(lane) * COL_W + NODE_W / 2, row * ROW_H, { zoom: flow.getZoom(), duration: 0 });
@@ -123,6 +138,7 @@ function MapCanvas({ graph }: { graph: FlowGraph }) {
           if (e.buttons & 1) lookAt(e.clientX, e.clientY);
         }}
       />
+      {frame ? <div className="bz-minimap-frame" data-testid="minimap-frame" style={{ transform: `translate(${frame.left}px, ${frame.top}px)`, width: frame.width, height: frame.height }} /> : null}
     </div>
   );
 }

@@ -229,16 +229,22 @@ export function OverviewLayer({ graph, dark }: { graph: FlowGraph; dark: boolean
     return { branchPoints, leaves, compactions };
   }, [graph]);
 
+  // the palette is read from the page once per theme, not on every frame of a pan
+  const colors = useRef<{ dark: boolean; palette: Palette } | null>(null);
   useEffect(() => {
     const el = canvas.current;
     const ctx = el?.getContext("2d");
     if (!el || !ctx || width === 0 || height === 0) return;
     const ratio = window.devicePixelRatio || 1;
-    el.width = Math.round(width * ratio);
-    el.height = Math.round(height * ratio);
+    // setting a canvas's size clears and reallocates it: only when it changed
+    if (el.width !== Math.round(width * ratio) || el.height !== Math.round(height * ratio)) {
+      el.width = Math.round(width * ratio);
+      el.height = Math.round(height * ratio);
+    }
     ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+    if (colors.current?.dark !== dark) colors.current = { dark, palette: palette(el) };
     const [x, y, zoom] = flowStore.getState().transform;
-    draw(ctx, { graph, runs, ranges, plan: planRows, selected }, { x, y, zoom }, width, height, palette(el));
+    draw(ctx, { graph, runs, ranges, plan: planRows, selected }, { x, y, zoom }, width, height, colors.current.palette);
   }, [graph, runs, ranges, planRows, selected, width, height, transform, dark, flowStore]);
 
   const g = overviewGeometry({ x: transform[0], y: transform[1], zoom: transform[2] });
