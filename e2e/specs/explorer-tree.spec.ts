@@ -76,8 +76,22 @@ test("compaction and branch-summary nodes with the boundary drawn", async ({ app
   const before = Number(await status.getAttribute("data-flow-nodes"));
   const segment = page.locator('[data-testid^="tree-segment-"]').first();
   const count = Number(/([\d,]+) entries/u.exec((await segment.locator(".bz-node-title").textContent()) ?? "")?.[1]?.replace(/,/gu, ""));
+  const firstId = ((await segment.getAttribute("data-testid")) ?? "").slice("tree-segment-".length);
   await segment.click();
   await expect(status).toHaveAttribute("data-flow-nodes", String(before - 1 + count));
+  // the open answer left out the previews of entries inside runs: the expanded ones show theirs
+  const { entries } = generateSession(OPTIONS);
+  const childOf = (id: string) => entries.find((e) => e.parentId === id);
+  let member = childOf(firstId);
+  const textOf = (e: (typeof entries)[number] | undefined) => {
+    const m = e?.type === "message" ? (e.message as { role: string; content: unknown }) : undefined;
+    if (m?.role !== "toolResult" || !Array.isArray(m.content)) return "";
+    return (m.content as Array<{ type: string; text?: string }>).map((b) => (b.type === "text" ? (b.text ?? "") : "")).join(" ");
+  };
+  while (member && !textOf(member).trim()) member = childOf(member.id);
+  expect(member, "a tool result inside the expanded run").toBeDefined();
+  await goToEntry(page, member!.id);
+  await expect(page.getByTestId(`tree-node-${member!.id}`).locator(".bz-node-preview")).toContainText(textOf(member).replace(/\s+/gu, " ").trim().slice(0, 30));
   await screenshot(page, testInfo, "tree-expanded");
 });
 

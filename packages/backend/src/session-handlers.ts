@@ -21,6 +21,7 @@ type SessionHandlerNames =
   | "openSession"
   | "getSkeleton"
   | "getSkeletonTail"
+  | "getPreviews"
   | "getEntry"
   | "getEntries"
   | "searchSessions"
@@ -109,12 +110,17 @@ export class SkeletonCache {
   get(sessionId: string): TreeSkeleton {
     return this.#slot(sessionId).skeleton;
   }
-  /** the skeleton in its wire form */
+  /** the skeleton in its wire form, with the previews of the entries drawn on their own only */
   packed(sessionId: string): PackedSkeleton {
     const held = this.#cache.get(sessionId)?.packed;
     if (held) return held;
     const slot = this.#slot(sessionId);
-    return (slot.packed ??= packSkeleton(slot.skeleton));
+    return (slot.packed ??= packSkeleton(slot.skeleton, { previews: "heads" }));
+  }
+  /** the previews of these entries ("" for an id not in the session) */
+  previews(sessionId: string, entryIds: readonly string[]): string[] {
+    // from the store by id (indexed): the held skeleton may be the heads-only wire form a store job read
+    return this.store.getPreviews(sessionId, entryIds);
   }
   /** the skeleton in its wire form, read by a store job when it is not held */
   async packedAsync(sessionId: string): Promise<PackedSkeleton> {
@@ -244,6 +250,11 @@ export function sessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, Sessio
     getSkeleton: ({ sessionId }) => {
       requireSession(store, sessionId);
       return skeletons.packedAsync(sessionId);
+    },
+
+    getPreviews: ({ sessionId, entryIds }) => {
+      requireSession(store, sessionId);
+      return { previews: skeletons.previews(sessionId, entryIds) };
     },
 
     getSkeletonTail: ({ sessionId, count, lastId }) => {

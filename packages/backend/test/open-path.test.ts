@@ -2,7 +2,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { unpackSkeleton, type PackedSkeleton } from "@bonsai/core";
+import { unpackSkeleton, type PackedSkeleton, type TreeSkeleton } from "@bonsai/core";
 import type { CallResult } from "@bonsai/ipc";
 import { generateSession, sessionToJsonl } from "@bonsai/testkit";
 import { createBackend, type Backend } from "../src/index";
@@ -17,6 +17,25 @@ afterEach(async () => {
 function ok<T>(r: CallResult): T {
   if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
   return r.value as T;
+}
+
+/** the skeleton with the previews the answer left out asked for (getPreviews), as the store holds it */
+async function filled(skeleton: TreeSkeleton): Promise<TreeSkeleton> {
+  const later = skeleton.nodes.filter((n) => n.previewLater);
+  const previews: string[] = [];
+  for (let k = 0; k < later.length; k += 500) {
+    const entryIds = later.slice(k, k + 500).map((n) => n.id);
+    previews.push(...ok<{ previews: string[] }>(await backend.dispatch("getPreviews", { sessionId: skeleton.sessionId, entryIds })).previews);
+  }
+  const got = new Map(later.map((n, i) => [n.id, previews[i]!]));
+  return {
+    ...skeleton,
+    nodes: skeleton.nodes.map((n) => {
+      if (!n.previewLater) return n;
+      const { previewLater: _, ...rest } = n;
+      return { ...rest, preview: got.get(n.id)! };
+    }),
+  };
 }
 
 describe("open path", () => {
@@ -34,7 +53,31 @@ describe("open path", () => {
     const opened = ok<{ skeleton: PackedSkeleton }>(await backend.dispatch("openSession", { sessionId }));
     expect(reads).toHaveBeenCalledTimes(1);
     expect(opened.skeleton.ids).toHaveLength(2_000);
-    expect(unpackSkeleton(opened.skeleton)).toEqual(backend.store.getSkeleton(sessionId));
+    expect(await filled(unpackSkeleton(opened.skeleton))).toEqual(backend.store.getSkeleton(sessionId));
+  });
+
+  it("the open answer carries the previews of the entries drawn on their own; the others come from getPreviews", async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "bonsai-open-"));
+    backend = createBackend({ dataDir: path.join(dir, "data"), env: { BONSAI_SESSIONS_DIRS: dir } });
+    const file = path.join(dir, "s.jsonl");
+    fs.writeFileSync(file, sessionToJsonl(generateSession({ entries: 3_000, seed: 5 })));
+    const { results } = ok<{ results: { sessionId: string | null }[] }>(await backend.dispatch("importSessions", { paths: [file] }));
+    const sessionId = results[0]!.sessionId!;
+    const opened = ok<{ skeleton: PackedSkeleton }>(await backend.dispatch("openSession", { sessionId }));
+    const whole = backend.store.getSkeleton(sessionId);
+    const skeleton = unpackSkeleton(opened.skeleton);
+    const later = skeleton.nodes.filter((n) => n.previewLater);
+    // most previews stay behind (the generated session is one user message in eight)
+    expect(later.length).toBeGreaterThan(whole.nodes.length / 2);
+    expect(JSON.stringify(opened.skeleton).length).toBeLessThan(JSON.stringify(backend.store.getSkeleton(sessionId)).length * 0.5);
+    // user messages, the leaf and compactions come with theirs
+    for (const n of skeleton.nodes) if (n.role === "user" || n.type === "compaction" || n.id === skeleton.leafId) expect(n.previewLater).toBeUndefined();
+    const ids = later.slice(0, 3).map((n) => n.id);
+    const { previews } = ok<{ previews: string[] }>(await backend.dispatch("getPreviews", { sessionId, entryIds: [...ids, "no-such-entry"] }));
+    expect(previews).toEqual([...ids.map((id) => whole.nodes.find((n) => n.id === id)!.preview), ""]);
+    expect(previews[0]).not.toBe("");
+    const stranger = await backend.dispatch("getPreviews", { sessionId: "no-such-session", entryIds: ids });
+    expect(stranger.ok).toBe(false);
   });
 });
 
@@ -66,7 +109,7 @@ describe("updates of an open session", () => {
     expect(tail.nodes[0]!.parentId).toBe(held.leafId);
     expect(tail.leafId).toBe(b.id);
     // held + tail is exactly the session's skeleton
-    expect({ ...tail, nodes: held.nodes.concat(tail.nodes) }).toEqual(backend.store.getSkeleton(sessionId));
+    expect(await filled({ ...tail, nodes: held.nodes.concat(tail.nodes) })).toEqual(backend.store.getSkeleton(sessionId));
   });
 
   it("sends the whole skeleton when the client's nodes are not a prefix, or a label changed an older node", async () => {
@@ -74,7 +117,7 @@ describe("updates of an open session", () => {
     backend.store.appendEntry(sessionId, message("more"));
     const stranger = ok<{ from: number; skeleton: PackedSkeleton }>(await backend.dispatch("getSkeletonTail", { sessionId, count: held.nodes.length, lastId: "not-it" }));
     expect(stranger.from).toBe(0);
-    expect(unpackSkeleton(stranger.skeleton)).toEqual(backend.store.getSkeleton(sessionId));
+    expect(await filled(unpackSkeleton(stranger.skeleton))).toEqual(backend.store.getSkeleton(sessionId));
     const first = held.nodes[3]!.id;
     backend.store.appendLabel(sessionId, first, "here");
     const labelled = ok<{ from: number; skeleton: PackedSkeleton }>(await backend.dispatch("getSkeletonTail", { sessionId, count: held.nodes.length, lastId: held.nodes.at(-1)!.id }));
@@ -90,6 +133,6 @@ describe("updates of an open session", () => {
     const skeleton = unpackSkeleton(ok<PackedSkeleton>(await backend.dispatch("getSkeleton", { sessionId })));
     expect(whole).not.toHaveBeenCalled();
     expect(skeleton.leafId).toBe(target);
-    expect(skeleton.nodes).toEqual(held.nodes);
+    expect((await filled(skeleton)).nodes).toEqual((await filled(held)).nodes);
   });
 });

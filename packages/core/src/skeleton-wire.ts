@@ -8,6 +8,8 @@
  *     ISO text (any other text travels verbatim);
  *   - optional fields as [position, value, position, value, ...] lists holding only the entries
  *     that have them.
+ *   - previews (two thirds of the rest) optionally for the entries the tree may draw on their own
+ *     only (`previewHeads`): the others come back with `previewLater` and an empty preview.
  * unpackSkeleton(packSkeleton(s)) equals s, field for field (absent fields stay absent).
  */
 import type { SkeletonNode, TreeSkeleton } from "./skeleton";
@@ -31,8 +33,8 @@ export const SPARSE_SKELETON_FIELDS = [
 
 export type SparseSkeletonField = (typeof SPARSE_SKELETON_FIELDS)[number];
 type DenseSkeletonField = "id" | "parentId" | "type" | "role" | "timestamp" | "tokens" | "preview";
-// every field of SkeletonNode is either dense or sparse: adding one without a wire form fails here
-type Covered = DenseSkeletonField | SparseSkeletonField;
+// every field of SkeletonNode is dense, sparse or told by `previewAt`: adding one without a wire form fails here
+type Covered = DenseSkeletonField | SparseSkeletonField | "previewLater";
 const covered: Record<Exclude<keyof SkeletonNode, Covered>, never> & Record<Exclude<Covered, keyof SkeletonNode>, never> = {};
 void covered;
 
@@ -59,7 +61,10 @@ export interface PackedSkeleton {
   /** ms after the previous entry's timestamp (the first: after the epoch), or the verbatim text */
   times: Array<number | string>;
   tokens: number[];
+  /** one per entry, or one per position in `previewAt` when that is present */
   previews: string[];
+  /** the ascending positions whose previews `previews` holds; absent: every entry's */
+  previewAt?: number[];
   /** per optional field: [position, value, position, value, ...] */
   sparse: Partial<Record<SparseSkeletonField, Array<number | string | boolean>>>;
 }
@@ -88,11 +93,61 @@ function dictionary(): { names: string[]; code(name: string): number } {
   };
 }
 
-export function packSkeleton(skeleton: TreeSkeleton): PackedSkeleton {
+/**
+ * The entries whose previews the tree may show without the user expanding anything, as a mask
+ * over `skeleton.nodes`: entries that are not messages, user messages (a collapsed run shows its
+ * first one), the entries the explorer always draws on their own (roots, leaves, branch points,
+ * labelled entries, compactions and branch summaries and the entries they point at, the leaf)
+ * and the entries right after those (where a collapsed run starts). About one in seven of a
+ * generated session's entries, fewer in an agent's (long tool loops); any other preview the
+ * explorer needs it asks for (getPreviews).
+ */
+export function previewHeads(skeleton: TreeSkeleton): Uint8Array {
   const nodes = skeleton.nodes;
   const n = nodes.length;
   const position = new Map<string, number>();
   for (let i = 0; i < n; i++) if (!position.has(nodes[i]!.id)) position.set(nodes[i]!.id, i);
+  const parent = new Int32Array(n).fill(-1);
+  const children = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const id = nodes[i]!.parentId;
+    const p = id === null ? undefined : position.get(id);
+    if (p !== undefined && p !== i) {
+      parent[i] = p;
+      children[p]!++;
+    }
+  }
+  const pinned = new Uint8Array(n);
+  const pin = (id: string | null | undefined) => {
+    const k = id == null ? undefined : position.get(id);
+    if (k !== undefined) pinned[k] = 1;
+  };
+  for (let i = 0; i < n; i++) {
+    const node = nodes[i]!;
+    if (parent[i]! < 0 || children[i] !== 1 || node.label !== undefined || node.type === "compaction" || node.type === "branch_summary") pinned[i] = 1;
+    pin(node.firstKeptEntryId);
+    pin(node.fromId);
+  }
+  pin(skeleton.leafId);
+  const heads = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const node = nodes[i]!;
+    if (pinned[i] || node.type !== "message" || node.role === "user" || (parent[i]! >= 0 && pinned[parent[i]!])) heads[i] = 1;
+  }
+  return heads;
+}
+
+export interface PackOptions {
+  /** "heads": the previews of `previewHeads` only (the open path); default: every preview */
+  previews?: "all" | "heads";
+}
+
+export function packSkeleton(skeleton: TreeSkeleton, options: PackOptions = {}): PackedSkeleton {
+  const nodes = skeleton.nodes;
+  const n = nodes.length;
+  const position = new Map<string, number>();
+  for (let i = 0; i < n; i++) if (!position.has(nodes[i]!.id)) position.set(nodes[i]!.id, i);
+  const heads = options.previews === "heads" ? previewHeads(skeleton) : null;
   const types = dictionary();
   const roles = dictionary();
   const packed: PackedSkeleton = {
@@ -108,9 +163,10 @@ export function packSkeleton(skeleton: TreeSkeleton): PackedSkeleton {
     roles: new Array<number>(n),
     times: new Array<number | string>(n),
     tokens: new Array<number>(n),
-    previews: new Array<string>(n),
+    previews: heads ? [] : new Array<string>(n),
     sparse: {},
   };
+  if (heads) packed.previewAt = [];
   let previousMs = 0;
   for (let i = 0; i < n; i++) {
     const node = nodes[i]!;
@@ -132,7 +188,11 @@ export function packSkeleton(skeleton: TreeSkeleton): PackedSkeleton {
       previousMs = ms;
     }
     packed.tokens[i] = node.tokens;
-    packed.previews[i] = node.preview;
+    if (!heads) packed.previews[i] = node.preview;
+    else if (heads[i]) {
+      packed.previewAt!.push(i);
+      packed.previews.push(node.preview);
+    }
     for (const field of SPARSE_SKELETON_FIELDS) {
       const value = node[field];
       if (value === undefined) continue;
@@ -152,9 +212,13 @@ export class SkeletonWireError extends Error {
 export function unpackSkeleton(packed: PackedSkeleton): TreeSkeleton {
   if (packed.v !== SKELETON_WIRE_VERSION) throw new SkeletonWireError(`wire version ${String(packed.v)} (expected ${SKELETON_WIRE_VERSION})`);
   const n = packed.ids.length;
-  for (const column of ["parents", "types", "roles", "times", "tokens", "previews"] as const) {
+  for (const column of ["parents", "types", "roles", "times", "tokens"] as const) {
     if (packed[column].length !== n) throw new SkeletonWireError(`${column} has ${packed[column].length} values for ${n} entries`);
   }
+  const previewAt = packed.previewAt;
+  const previewCount = previewAt ? previewAt.length : n;
+  if (packed.previews.length !== previewCount) throw new SkeletonWireError(`previews has ${packed.previews.length} values for ${previewCount} entries`);
+  let nextPreview = 0;
   const dangling = new Map<number, string>();
   for (let k = 0; k + 1 < packed.danglingParents.length; k += 2) dangling.set(packed.danglingParents[k] as number, packed.danglingParents[k + 1] as string);
   const nodes = new Array<SkeletonNode>(n);
@@ -175,8 +239,11 @@ export function unpackSkeleton(packed: PackedSkeleton): TreeSkeleton {
       previousMs += time;
       timestamp = new Date(previousMs).toISOString();
     }
-    nodes[i] = { id: packed.ids[i]!, parentId, type, role, timestamp, tokens: packed.tokens[i]!, preview: packed.previews[i]! };
+    if (!previewAt) nodes[i] = { id: packed.ids[i]!, parentId, type, role, timestamp, tokens: packed.tokens[i]!, preview: packed.previews[i]! };
+    else if (previewAt[nextPreview] === i) nodes[i] = { id: packed.ids[i]!, parentId, type, role, timestamp, tokens: packed.tokens[i]!, preview: packed.previews[nextPreview++]! };
+    else nodes[i] = { id: packed.ids[i]!, parentId, type, role, timestamp, tokens: packed.tokens[i]!, preview: "", previewLater: true };
   }
+  if (previewAt && nextPreview !== previewAt.length) throw new SkeletonWireError(`previewAt is not ascending positions of entries`);
   for (const field of SPARSE_SKELETON_FIELDS) {
     const list = packed.sparse[field];
     if (!list) continue;

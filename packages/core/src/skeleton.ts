@@ -37,6 +37,11 @@ export interface SkeletonNode {
   tokensBefore?: number;
   /** assistant message with at least one non-empty thinking block */
   thinking?: boolean;
+  /**
+   * The preview was left out of the answer that brought this node (`preview` is ""): the tree
+   * draws it inside a collapsed run. The backend's getPreviews gives it when it is to be shown.
+   */
+  previewLater?: true;
 }
 
 export interface TreeSkeleton {

@@ -5,7 +5,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { SkeletonNode, TreeSkeleton } from "../src/skeleton";
-import { DANGLING_PARENT, NO_PARENT, packSkeleton, SkeletonWireError, unpackSkeleton } from "../src/skeleton-wire";
+import { DANGLING_PARENT, NO_PARENT, packSkeleton, previewHeads, SkeletonWireError, unpackSkeleton } from "../src/skeleton-wire";
 
 const idArb = fc.stringMatching(/^[0-9a-f]{1,8}$/u);
 const timestampArb = fc.oneof(
@@ -116,6 +116,56 @@ describe("skeleton wire form", () => {
     expect(() => unpackSkeleton({ ...good, parents: [NO_PARENT, 9, 1, 2, 3] })).toThrow("entry 1 has parent position 9");
     expect(() => unpackSkeleton({ ...good, types: [0, 0, 7, 0, 0] })).toThrow("entry 2 has type code 7");
     expect(() => unpackSkeleton({ ...good, sparse: { label: [99, "x"] } })).toThrow("label names entry 99");
+    expect(() => unpackSkeleton({ ...good, previewAt: [0, 2] })).toThrow("previews has 5 values for 2 entries");
+    expect(() => unpackSkeleton({ ...good, previewAt: [3, 1], previews: ["x", "y"] })).toThrow("previewAt is not ascending positions of entries");
+  });
+
+  it("with the previews of the heads only, gives back every other field exactly and marks the previews left out", () => {
+    fc.assert(
+      fc.property(skeletonArb, (skeleton) => {
+        const heads = previewHeads(skeleton);
+        const wire = JSON.parse(JSON.stringify(packSkeleton(skeleton, { previews: "heads" }))) as ReturnType<typeof packSkeleton>;
+        const plain = JSON.parse(JSON.stringify(skeleton)) as TreeSkeleton;
+        const expected = { ...plain, nodes: plain.nodes.map((n, i) => (heads[i] ? n : { ...n, preview: "", previewLater: true })) };
+        expect(unpackSkeleton(wire)).toStrictEqual(expected);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("counts as heads what the tree may draw without expanding a run, and not the middle of a run", () => {
+    const at = (id: string, parentId: string | null, role: string | null, more: Partial<SkeletonNode> = {}): SkeletonNode => ({
+      id,
+      parentId,
+      type: role === null ? "label" : "message",
+      role,
+      timestamp: "2026-01-01T00:00:00.000Z",
+      tokens: 1,
+      preview: id,
+      ...more,
+    });
+    // r (root) - u (user) - a1 - t1 - a2 - t2 (branch point) - a3 (leaf) | b (other leaf); a compaction keeps t1
+    const skeleton: TreeSkeleton = {
+      sessionId: "s",
+      leafId: "a3",
+      nodes: [
+        at("r", null, "user"),
+        at("u", "r", "user"),
+        at("a1", "u", "assistant"),
+        at("t1", "a1", "toolResult"),
+        at("a2", "t1", "assistant"),
+        at("x1", "a2", "toolResult"),
+        at("x2", "x1", "assistant"),
+        at("t2", "x2", "toolResult"),
+        at("a3", "t2", "assistant"),
+        at("b", "t2", "assistant"),
+        at("c", "b", null, { type: "compaction", firstKeptEntryId: "t1" }),
+      ],
+    };
+    const heads = previewHeads(skeleton);
+    const named = skeleton.nodes.filter((_, i) => heads[i]).map((n) => n.id);
+    // a1 follows the user message u (not pinned), x1 and x2 sit inside a run
+    expect(named).toEqual(["r", "u", "t1", "a2", "t2", "a3", "b", "c"]);
   });
 
   it("is under half the size of the object form on a typical session", () => {

@@ -116,7 +116,9 @@ export const contract = {
   cancelImport: method(z.strictObject({ requestId: z.string().min(1).max(100) }), z.object({ cancelled: z.boolean() })),
   /**
    * the session's summary and tree skeleton (and start following its source file for appends);
-   * the skeleton in its packed wire form (unpackSkeleton from @bonsai/core gives the TreeSkeleton)
+   * the skeleton in its packed wire form (unpackSkeleton from @bonsai/core gives the TreeSkeleton),
+   * with the previews of the entries the tree draws on their own (core's previewHeads) only: the
+   * others come as `previewLater` nodes, and getPreviews gives their previews when they are shown
    */
   openSession: method(
     z.strictObject(sessionRef),
@@ -124,6 +126,11 @@ export const contract = {
   ),
   /** the tree skeleton, packed as in openSession */
   getSkeleton: method(z.strictObject(sessionRef), packedSkeletonSchema),
+  /** the skeleton previews of these entries (those a packed skeleton left out), in the same order; "" for an id not in the session */
+  getPreviews: method(
+    z.strictObject({ ...sessionRef, entryIds: z.array(idSchema).min(1).max(500) }),
+    z.object({ previews: z.array(z.string()) }),
+  ),
   /**
    * After entries were added: the nodes after the `count` the client holds (its last one `lastId`),
    * `from` = count; or the whole skeleton with `from` 0 when that is not a prefix of the session's

@@ -17,6 +17,7 @@ export const METHOD_NAMES = [
   "openSession",
   "getSkeleton",
   "getSkeletonTail",
+  "getPreviews",
   "getEntry",
   "getEntries",
   "exportSession",

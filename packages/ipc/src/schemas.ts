@@ -171,6 +171,8 @@ export const packedSkeletonSchema = z.object({
   times: z.array(z.union([z.number(), z.string()])),
   tokens: z.array(z.number()),
   previews: z.array(z.string()),
+  /** openSession and getSkeleton send the previews of core's previewHeads only, at these positions */
+  previewAt: z.array(z.number().int().min(0)).optional(),
   sparse: z
     .object({
       label: sparseValues,

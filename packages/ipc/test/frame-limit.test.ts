@@ -32,6 +32,7 @@ const LARGEST: { [M in MethodName]: unknown } = {
   getSkeletonTail: { ...session, count: Number.MAX_SAFE_INTEGER, lastId: id },
   getEntry: { ...session, entryId: id },
   getEntries: { ...session, entryIds: ids(500) },
+  getPreviews: { ...session, entryIds: ids(500) },
   exportSession: { ...session, format: "markdown", leafId: id },
   saveSessionAs: { ...session, format: "markdown", leafId: id },
   continueInPi: { ...session, leafId: id },

@@ -82,6 +82,12 @@ export class StoreReader {
     return this.sessions.entryInfo(sessionId, entryId);
   }
 
+  /** the one-line previews of these entries, in the order asked ("" for an id not in the session) */
+  getPreviews(sessionId: string, entryIds: readonly string[]): string[] {
+    const one = this.statements.get("SELECT preview FROM entries WHERE session_id = ? AND id = ? ORDER BY seq DESC LIMIT 1").pluck();
+    return entryIds.map((id) => (one.get(sessionId, id) as string | undefined) ?? "");
+  }
+
   hasEntry(sessionId: string, entryId: string): boolean {
     return this.reads.paths.seqOf(sessionId, entryId) !== undefined;
   }

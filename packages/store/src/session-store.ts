@@ -311,6 +311,8 @@ export interface SessionStore {
   loadEntries(sessionId: string): SessionEntry[];
   getEntry(sessionId: string, entryId: string): SessionEntry | undefined;
   getEntryInfo(sessionId: string, entryId: string): StoredEntryInfo | undefined;
+  /** the one-line previews of these entries, in the order asked ("" for an id not in the session) */
+  getPreviews(sessionId: string, entryIds: readonly string[]): string[];
   /** one row per entry, file order, without parsing any entry JSON */
   getSkeleton(sessionId: string): TreeSkeleton;
   /**

@@ -28,7 +28,7 @@ export async function runStoreJob<K extends StoreJobKind>(store: SqliteSessionSt
       case "exportPi":
         return atomicWriteFileSync(path.resolve(j.file), piCopyText(store, j.sessionId, j.leafId));
       case "packedSkeleton":
-        return packSkeleton(store.getSkeleton(j.sessionId));
+        return packSkeleton(store.getSkeleton(j.sessionId), { previews: "heads" });
       case "deleteSession":
         return store.deleteSession(j.sessionId);
       case "continueInPi":

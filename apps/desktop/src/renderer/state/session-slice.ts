@@ -6,7 +6,7 @@
 import { unpackSkeleton, type TreeSkeleton } from "@bonsai/core";
 import type { EntryDetail, EventPayload, SessionSummary } from "@bonsai/ipc";
 import { api, errorMessage } from "../lib/api";
-import { hiddenIn, toFlow, type FlowGraph } from "../features/tree/layout";
+import { hiddenIn, toFlow, type FlowGraph, type FlowNode } from "../features/tree/layout";
 import { treeContextTokens } from "../features/tree/context-tokens";
 import { indexTree, type TreeIndex } from "../features/tree/model";
 import type { PanelName } from "./ui-slice";
@@ -75,10 +75,68 @@ function layout(index: TreeIndex, leafId: string | null, expanded: ReadonlySet<s
   return { graph, layoutMs: performance.now() - t0 };
 }
 
+/** the entry whose preview a flow node shows (a segment: its first user message's, else its first entry's) */
+function previewSource(node: FlowNode): string {
+  return node.type === "entry" ? node.id : node.data.firstId;
+}
+
+/**
+ * The graph with every flow node's preview as the skeleton now has it: nodes whose preview came
+ * later get new data (React Flow redraws those only); the same graph when none changed.
+ */
+function withPreviews(graph: FlowGraph, index: TreeIndex): FlowGraph {
+  let nodes: FlowNode[] | null = null;
+  for (let v = 0; v < graph.nodes.length; v++) {
+    const node = graph.nodes[v]!;
+    if (node.type === "segment" && node.data.users > 0) continue; // a user message's preview always comes with the skeleton
+    const i = index.byId.get(previewSource(node));
+    const preview = i === undefined ? undefined : index.nodes[i]!.preview;
+    if (preview === undefined || preview === node.data.preview) continue;
+    nodes ??= graph.nodes.slice();
+    nodes[v] = node.type === "entry" ? { ...node, data: { ...node.data, preview } } : { ...node, data: { ...node.data, preview } };
+  }
+  return nodes ? { ...graph, nodes } : graph;
+}
+
+/** previews asked for at once (the contract's limit) */
+const PREVIEW_BATCH = 500;
+
 /** trees of up to this many drawn nodes may open fitted (when that is readable) */
 const FIT_ON_OPEN_MAX_NODES = 60;
 
 export const createSessionSlice: Slice<SessionSlice> = (set, get) => {
+  /**
+   * The skeleton of an open answer carries the previews of the entries drawn on their own only
+   * (`previewLater` marks the others): the ones the tree draws now and lacks are fetched and put
+   * into the skeleton's nodes and the drawn graph.
+   */
+  const fillPreviews = async (): Promise<void> => {
+    const { openSessionId: sessionId, skeleton, index, graph } = get();
+    if (!sessionId || !skeleton || !index || !graph) return;
+    const wanted: number[] = [];
+    for (const node of graph.nodes) {
+      if (node.type === "segment" && node.data.users > 0) continue;
+      const i = index.byId.get(previewSource(node));
+      if (i !== undefined && index.nodes[i]!.previewLater) wanted.push(i);
+    }
+    try {
+      for (let k = 0; k < wanted.length; k += PREVIEW_BATCH) {
+        const batch = wanted.slice(k, k + PREVIEW_BATCH);
+        const { previews } = await api().getPreviews({ sessionId, entryIds: batch.map((i) => index.nodes[i]!.id) });
+        if (get().skeleton !== skeleton) return; // a newer skeleton fills its own
+        batch.forEach((i, b) => {
+          const node = index.nodes[i]!;
+          node.preview = previews[b] ?? "";
+          delete node.previewLater;
+        });
+        const now = get().graph;
+        if (now) set({ graph: withPreviews(now, index) });
+      }
+    } catch (err) {
+      if (get().openSessionId === sessionId) get().notify("error", `Could not read the previews of the tree: ${errorMessage(err)}`, sessionId);
+    }
+  };
+
   /** the open session got a (new) skeleton: relayout, keep what still applies */
   const applySkeleton = (skeleton: TreeSkeleton, fresh: boolean): void => {
     const prev = get();
@@ -103,6 +161,7 @@ export const createSessionSlice: Slice<SessionSlice> = (set, get) => {
     afterPaint(() => {
       if (get().index === index) set({ treeTokens: treeContextTokens(index) });
     });
+    void fillPreviews();
     const pending = get().pendingReveal;
     if (pending && pending.sessionId === skeleton.sessionId) {
       set({ pendingReveal: null });
@@ -209,6 +268,7 @@ export const createSessionSlice: Slice<SessionSlice> = (set, get) => {
       const sel = get().selectedId;
       const selectedId = sel && graph.flowIndex.has(sel) ? sel : graph.flowIndex.has(first) ? first : segKey;
       set({ expanded: next, graph, layoutMs, selectedId });
+      void fillPreviews();
       if (!selectedId.startsWith("seg:")) void get().loadDetail(selectedId);
     },
 
@@ -227,6 +287,7 @@ export const createSessionSlice: Slice<SessionSlice> = (set, get) => {
         next.add(seg);
         const { graph: g, layoutMs } = layout(index, skeleton.leafId, next);
         set({ expanded: next, graph: g, layoutMs });
+        void fillPreviews();
       }
       if (!get().graph?.flowIndex.has(entryId)) {
         get().notify("warning", `Entry ${entryId} is not in this session's tree.`, get().openSessionId);
