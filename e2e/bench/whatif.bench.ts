@@ -7,6 +7,7 @@
  * and, once, the first result after the pane opens (the backend reads the session's path then).
  * Run after `pnpm build`: pnpm exec playwright test -c e2e/bench/playwright.config.ts e2e/bench/whatif.bench.ts
  */
+import * as path from "node:path";
 import { generateSession, median, writeSessionJsonl } from "@bonsai/testkit";
 import { expect, test } from "../support/fixtures";
 
@@ -14,7 +15,8 @@ const SIZE = 10_000;
 const RUNS = 9;
 
 test(`what-if chart with ${SIZE.toLocaleString("en")} entries`, async ({ app: page, bonsai }, testInfo) => {
-  const file = testInfo.outputPath("whatif-bench.jsonl");
+  // in an agents' session folder of the host: the page may import paths there only
+  const file = path.join(bonsai.sessionsDir, "whatif-bench.jsonl");
   const session = generateSession({ entries: SIZE, seed: 100, contentScale: 0.25, compactionInterval: 0 });
   session.header.title = "What-if bench";
   await writeSessionJsonl(file, session);
