@@ -8,14 +8,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { contextOf, contextStepOfNode, contextTokensOfTree, unpackSkeleton, type PackedSkeleton, type SkeletonNode } from "@bonsai/core";
-import { contract, type CallResult, type MethodName, type MethodOutput } from "@bonsai/ipc";
+import { contract, type MethodName, type MethodOutput } from "@bonsai/ipc";
 import { generateSession, sessionToJsonl } from "@bonsai/testkit";
-import { importUpload, useBackend } from "./support";
-
-function ok<T>(r: CallResult): T {
-  if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
-  return r.value as T;
-}
+import { importUpload, useBackend, ok } from "./support";
 
 /** "message/user", "compaction", ... */
 function kindOf(n: SkeletonNode): string {

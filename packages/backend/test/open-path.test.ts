@@ -3,9 +3,9 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { unpackSkeleton, type PackedSkeleton, type TreeSkeleton } from "@bonsai/core";
-import type { CallResult } from "@bonsai/ipc";
 import { generateSession, sessionToJsonl } from "@bonsai/testkit";
 import { createBackend, type Backend } from "../src/index";
+import { ok } from "./support";
 
 let dir: string;
 let backend: Backend;
@@ -13,11 +13,6 @@ afterEach(async () => {
   await backend.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
-
-function ok<T>(r: CallResult): T {
-  if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
-  return r.value as T;
-}
 
 /** the skeleton with the previews the answer left out asked for (getPreviews), as the store holds it */
 async function filled(skeleton: TreeSkeleton): Promise<TreeSkeleton> {

@@ -3,9 +3,10 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { contract, type CallResult, type MethodName, type MethodOutput } from "@bonsai/ipc";
+import type { MethodName, MethodOutput } from "@bonsai/ipc";
 import { generateSession, sessionToJsonl } from "@bonsai/testkit";
 import { createBackend, type Backend } from "../src/index";
+import { callParsed } from "./support";
 
 let dir: string;
 let home: string;
@@ -21,11 +22,7 @@ afterEach(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-async function call<M extends MethodName>(method: M, params: unknown): Promise<MethodOutput<M>> {
-  const r: CallResult = await backend.dispatch(method, params);
-  if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
-  return contract[method].output.parse(r.value) as MethodOutput<M>;
-}
+const call = <M extends MethodName>(method: M, params: unknown): Promise<MethodOutput<M>> => callParsed(backend, method, params);
 
 const real = path.resolve(import.meta.dirname, "../../../../shared/fixtures/real");
 const CLAUDE = path.join(real, "claude-code/entireio__cli__b0_dc55b3a1dc_1_full.jsonl");

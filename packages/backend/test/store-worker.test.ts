@@ -13,8 +13,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { unpackSkeleton, type PackedSkeleton } from "@bonsai/core";
 import { generateSession, sessionToJsonl } from "@bonsai/testkit";
-import type { CallResult } from "@bonsai/ipc";
 import { createBackend, type Backend } from "../src/index";
+import { ok } from "./support";
 
 const workerUrl = new URL("../../engine/src/worker/compaction-worker.ts", import.meta.url);
 /** big enough that importing it on the main thread would block it for seconds */
@@ -39,11 +39,6 @@ afterEach(async () => {
   await backend.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
-
-function ok<T>(r: CallResult): T {
-  if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
-  return r.value as T;
-}
 
 async function call<T>(method: string, params: unknown): Promise<T> {
   return ok<T>(await backend.dispatch(method, params));

@@ -3,7 +3,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterEach, beforeEach } from "vitest";
-import type { CallResult, Dispatch } from "@bonsai/ipc";
+import { contract, type CallResult, type Dispatch, type MethodName, type MethodOutput } from "@bonsai/ipc";
 import { createBackend, type Backend } from "../src/index";
 
 /**
@@ -31,6 +31,11 @@ export function useBackend(env: (dataDir: string) => NodeJS.ProcessEnv = () => (
 export function ok<T = unknown>(r: CallResult): T {
   if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
   return r.value as T;
+}
+
+/** Calls `method` on `backend` and parses the answer with the contract's output schema (an error answer throws). */
+export async function callParsed<M extends MethodName>(backend: Backend, method: M, params: unknown): Promise<MethodOutput<M>> {
+  return contract[method].output.parse(ok(await backend.dispatch(method, params))) as MethodOutput<M>;
 }
 
 /** Sends `content` as the window does (beginUpload, then uploadChunk in order) and returns the upload id. */

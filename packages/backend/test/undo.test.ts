@@ -7,8 +7,9 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { buildSessionContext, parseSessionText, unpackSkeleton, type PackedSkeleton, type SessionEntry } from "@bonsai/core";
-import { contract, type CallResult, type MethodName, type MethodOutput } from "@bonsai/ipc";
+import type { MethodName, MethodOutput } from "@bonsai/ipc";
 import { createBackend, type Backend } from "../src/index";
+import { callParsed } from "./support";
 
 let dir: string;
 let backend: Backend;
@@ -22,11 +23,7 @@ afterEach(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-async function call<M extends MethodName>(method: M, params: unknown): Promise<MethodOutput<M>> {
-  const r: CallResult = await backend.dispatch(method, params);
-  if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
-  return contract[method].output.parse(r.value) as MethodOutput<M>;
-}
+const call = <M extends MethodName>(method: M, params: unknown): Promise<MethodOutput<M>> => callParsed(backend, method, params);
 
 /** A session file long enough to compact (offline summarizer), written where write-through goes. */
 function sessionFile(): string {

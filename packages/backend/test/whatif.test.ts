@@ -1,17 +1,12 @@
 /** The what-if, amnesia and summary-check handlers on a real backend (SQLite in a temp folder). */
 import { describe, expect, it } from "vitest";
 import { DEFAULT_SETTINGS, whatIfSettingsOf } from "@bonsai/core";
-import { contract, type CallResult } from "@bonsai/ipc";
+import { contract } from "@bonsai/ipc";
 import { generateSession, sessionToJsonl } from "@bonsai/testkit";
-import { importLines, importUpload, useBackend } from "./support";
+import { importLines, importUpload, useBackend, ok } from "./support";
 
 const backend = useBackend();
 const settings = whatIfSettingsOf(DEFAULT_SETTINGS);
-
-function ok<T>(r: CallResult): T {
-  if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
-  return r.value as T;
-}
 
 async function importGenerated(entries: number, seed: number): Promise<string> {
   const content = sessionToJsonl(generateSession({ entries, seed, compactionInterval: 0, branchProbability: 0 }));
