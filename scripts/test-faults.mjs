@@ -13,6 +13,7 @@ const out = path.join(root, ".test-results", "vitest-faults.json");
 fs.mkdirSync(path.dirname(out), { recursive: true });
 fs.rmSync(out, { force: true });
 fs.rmSync(path.join(root, ".test-results", "faults-full.json"), { force: true });
+fs.rmSync(path.join(root, ".test-results", "faults-full.json.lock"), { recursive: true, force: true });
 
 const build = spawnSync("node", ["scripts/build.mjs", "cli"], { cwd: root, stdio: "inherit" });
 if (build.status !== 0) {
@@ -20,7 +21,8 @@ if (build.status !== 0) {
   process.exit(1);
 }
 const files = ["packages/store/test/faults", "apps/cli/test/faults.test.ts", "packages/backend/test/capabilities.test.ts"].filter((f) => fs.existsSync(path.join(root, f)));
-const r = spawnSync("pnpm", ["exec", "vitest", "run", ...files, "--reporter=default", "--reporter=json", `--outputFile.json=${out}`], {
+// the files run side by side: their trials mostly wait (the agent's pace, settle and line waits)
+const r = spawnSync("pnpm", ["exec", "vitest", "run", ...files, "--maxWorkers=4", "--reporter=default", "--reporter=json", `--outputFile.json=${out}`], {
   cwd: root,
   stdio: "inherit",
   env: { ...process.env, BONSAI_FAULTS: "full" },

@@ -85,6 +85,23 @@ describe("appends", () => {
     t.store.close();
   });
 
+  it("a writer that never stops mid-line: the append gives up within its time bound, refused, nothing written", async () => {
+    const t = await imported(`${SMALL}{"type":"message","id":"slow`);
+    // a line that grows by a byte every 200 ms and never ends: every look finds the file moved
+    const trickle = spawn(process.execPath, ["-e", `setInterval(() => require("fs").appendFileSync(${JSON.stringify(t.file)}, "x"), 200)`], { stdio: "ignore" });
+    try {
+      await new Promise((r) => setTimeout(r, 300));
+      expect(() => t.store.appendEntry(t.id, { type: "custom", customType: "x", data: {} })).toThrow(/never held still at the end of a line/);
+    } finally {
+      trickle.kill("SIGKILL");
+    }
+    const text = fs.readFileSync(t.file, "utf8");
+    expect(text.startsWith(`${SMALL}{"type":"message","id":"slow`)).toBe(true);
+    expect(text.slice(SMALL.length)).toMatch(/^\{"type":"message","id":"slowx*$/);
+    expect(t.store.db.prepare("SELECT count(*) FROM source_intents").pluck().get()).toBe(0);
+    t.store.close();
+  }, 30_000);
+
   it("a compaction planned before the agent moved on is refused with what changed; nothing is written", async () => {
     const t = await imported(SMALL);
     const planned = t.store.getLeaf(t.id);

@@ -42,6 +42,12 @@ export interface AppendDeps extends RewriteDeps {
 
 /** how many times the file may move under an append before it is refused */
 const APPEND_ATTEMPTS = 50;
+/**
+ * how long an append may keep looking for a moment when the file holds still at a line boundary:
+ * against a writer that never pauses (or a machine too loaded to take its lines in between two of
+ * them) every attempt finds the file moved, and the append is refused instead of retrying for minutes
+ */
+export const APPEND_DEADLINE_MS = 5000;
 
 type Ending = "newline" | "complete" | "partial";
 
@@ -67,7 +73,8 @@ function endingOf(fd: number, size: number): Ending {
 
 export function appendLine(job: AppendJob, deps: AppendDeps): void {
   const { file } = job;
-  for (let attempt = 0; attempt < APPEND_ATTEMPTS; attempt++) {
+  const deadline = Date.now() + APPEND_DEADLINE_MS;
+  for (let attempt = 0; attempt < APPEND_ATTEMPTS && (attempt === 0 || Date.now() < deadline); attempt++) {
     const fd = fs.openSync(file, "r");
     try {
       let stat = fs.fstatSync(fd);
@@ -129,7 +136,7 @@ export function appendLine(job: AppendJob, deps: AppendDeps): void {
       fs.closeSync(fd);
     }
   }
-  throw new SourceBusyError(file, "it kept changing while Bonsai was appending");
+  throw new SourceBusyError(file, `it never held still at the end of a line for Bonsai to append (looked for ${APPEND_DEADLINE_MS / 1000} s)`);
 }
 
 /**

@@ -140,17 +140,36 @@ export function bonsaiTemps(dir: string): string[] {
   return fs.readdirSync(dir).filter((f) => f.startsWith(".") && f.endsWith(".tmp"));
 }
 
-/** Figures of the run, merged into .test-results/faults.json (docs/RELIABILITY.md quotes the full run). */
+/**
+ * Figures of the run, merged into .test-results/faults.json (docs/RELIABILITY.md quotes the full
+ * run). The suite's files run side by side (scripts/test-faults.mjs): the merge holds a lock (a
+ * folder made atomically) so that two scenarios finishing together both keep their figures.
+ */
 export function recordFigures(scenario: string, figures: Record<string, number | string>): void {
   const out = path.join(ROOT, ".test-results", FULL ? "faults-full.json" : "faults.json");
   fs.mkdirSync(path.dirname(out), { recursive: true });
-  let all: Record<string, unknown> = {};
-  try {
-    all = JSON.parse(fs.readFileSync(out, "utf8")) as Record<string, unknown>;
-  } catch {
-    // first scenario of the run
+  const lock = `${out}.lock`;
+  for (let waited = 0; ; waited += 20) {
+    try {
+      fs.mkdirSync(lock);
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST" || waited > 30_000) throw err;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+    }
   }
-  all[scenario] = { ...figures, at: new Date().toISOString() };
-  fs.writeFileSync(out, `${JSON.stringify(all, null, 2)}\n`);
+  try {
+    let all: Record<string, unknown> = {};
+    try {
+      all = JSON.parse(fs.readFileSync(out, "utf8")) as Record<string, unknown>;
+    } catch {
+      // first scenario of the run
+    }
+    all[scenario] = { ...figures, at: new Date().toISOString() };
+    fs.writeFileSync(`${out}.tmp`, `${JSON.stringify(all, null, 2)}\n`);
+    fs.renameSync(`${out}.tmp`, out);
+  } finally {
+    fs.rmdirSync(lock);
+  }
   console.log(`[faults] ${scenario}: ${JSON.stringify(figures)}`);
 }
