@@ -37,7 +37,6 @@ interface Case {
   prepare: (store: SqliteSessionStore, file: string) => Promise<void>;
   points: FaultPoint[];
   randomKills: number;
-  maxDelayMs: number;
 }
 
 async function importOnly(store: SqliteSessionStore, file: string): Promise<void> {
@@ -50,8 +49,8 @@ function pruneAll(store: SqliteSessionStore, id: string): void {
 }
 
 const CASES: Case[] = [
-  { op: "import", text: sessionText, prepare: async () => undefined, points: [], randomKills: trials(3), maxDelayMs: ENTRIES * 0.4 },
-  { op: "prune", text: sessionText, prepare: importOnly, points: REWRITE_POINTS, randomKills: trials(1), maxDelayMs: ENTRIES * 0.15 },
+  { op: "import", text: sessionText, prepare: async () => undefined, points: [], randomKills: trials(3) },
+  { op: "prune", text: sessionText, prepare: importOnly, points: REWRITE_POINTS, randomKills: trials(1) },
   {
     op: "restore",
     text: sessionText,
@@ -61,14 +60,13 @@ const CASES: Case[] = [
     },
     points: REWRITE_POINTS,
     randomKills: trials(1),
-    maxDelayMs: ENTRIES * 0.15,
   },
-  { op: "compact", text: sessionText, prepare: importOnly, points: APPEND_POINTS, randomKills: trials(2), maxDelayMs: ENTRIES * 0.1 },
-  { op: "navigate", text: sessionText, prepare: importOnly, points: APPEND_POINTS, randomKills: trials(2), maxDelayMs: ENTRIES * 0.1 },
+  { op: "compact", text: sessionText, prepare: importOnly, points: APPEND_POINTS, randomKills: trials(2) },
+  { op: "navigate", text: sessionText, prepare: importOnly, points: APPEND_POINTS, randomKills: trials(2) },
 ];
 if (HAVE_FIXTURES) {
   // a v1 file: the first write upgrades it to v3 (a rewrite with the first backup), then appends
-  CASES.push({ op: "label", text: () => fs.readFileSync(BEFORE_COMPACTION, "utf8"), prepare: importOnly, points: [...REWRITE_POINTS, ...APPEND_POINTS], randomKills: trials(1), maxDelayMs: 200 });
+  CASES.push({ op: "label", text: () => fs.readFileSync(BEFORE_COMPACTION, "utf8"), prepare: importOnly, points: [...REWRITE_POINTS, ...APPEND_POINTS], randomKills: trials(1) });
 }
 
 function isV3(file: string): boolean {
@@ -118,27 +116,46 @@ async function finishAfterwards(dir: string, file: string, c: Case): Promise<voi
   }
 }
 
+/** A fresh trial folder: the case's file, prepared in the test process. */
+async function trialDir(c: Case): Promise<{ dir: string; file: string; original: Buffer }> {
+  const dir = tempDir();
+  const file = path.join(dir, "session.jsonl");
+  fs.writeFileSync(file, c.text());
+  // restore starts from a file Bonsai pruned: its original is the backup to keep whole
+  const setup = openStore({ path: path.join(dir, "bonsai.db") });
+  await c.prepare(setup, file);
+  setup.close();
+  return { dir, file, original: c.op === "restore" ? Buffer.from(c.text()) : fs.readFileSync(file) };
+}
+
+/**
+ * How long the operation takes here (ms from the child's "ready"), from one run to completion: the
+ * random kills fall within it, wherever the machine's speed puts its end.
+ */
+async function timeOperation(c: Case): Promise<number> {
+  const { dir, file } = await trialDir(c);
+  const r = await runChild([c.op, path.join(dir, "bonsai.db"), file], null);
+  const ms = Number(/done (\d+)/.exec(r.out)?.[1]);
+  expect(Number.isFinite(ms), `the operation did not finish: ${r.out}`).toBe(true);
+  return Math.max(2, ms);
+}
+
 describe(`kill -9 during file operations (${FULL ? "full" : "bounded"}: ${ENTRIES} entries)`, () => {
   for (const c of CASES) {
     const runs: { point: FaultPoint | null }[] = [...c.points.map((point) => ({ point })), ...Array.from({ length: c.randomKills }, () => ({ point: null }))];
     it(`${c.op}: ${c.points.length} fault points + ${c.randomKills} random kills`, async () => {
       const states = { untouched: 0, rewritten: 0, appended: 0, killed: 0, completed: 0 };
+      // kills drawn over the operation's span and a little after it (the end is a moment too)
+      const span = c.randomKills > 0 ? (await timeOperation(c)) * 1.1 : 0;
       for (const run of runs) {
-        const dir = tempDir();
-        const file = path.join(dir, "session.jsonl");
-        fs.writeFileSync(file, c.text());
-        // restore starts from a file Bonsai pruned: its original is the backup to keep whole
-        const setup = openStore({ path: path.join(dir, "bonsai.db") });
-        await c.prepare(setup, file);
-        setup.close();
-        const original = c.op === "restore" ? Buffer.from(c.text()) : fs.readFileSync(file);
-        const result = await runChild([c.op, path.join(dir, "bonsai.db"), file, ...(run.point ? [run.point] : [])], run.point ? null : Math.random() * c.maxDelayMs);
+        const { dir, file, original } = await trialDir(c);
+        const result = await runChild([c.op, path.join(dir, "bonsai.db"), file, ...(run.point ? [run.point] : [])], run.point ? null : Math.random() * span);
         if (result.killed) states.killed++;
         else states.completed++;
         states[await checkAfterKill(dir, file, original, c)]++;
         await finishAfterwards(dir, file, c);
       }
-      recordFigures(`kill-during-${c.op}`, { trials: runs.length, ...states, disagreements: 0, tempFilesLeft: 0, brokenBackups: 0, entries: ENTRIES });
+      recordFigures(`kill-during-${c.op}`, { trials: runs.length, ...states, spanMs: Math.round(span), disagreements: 0, tempFilesLeft: 0, brokenBackups: 0, entries: ENTRIES });
     }, scenarioTimeout(900_000));
   }
 });

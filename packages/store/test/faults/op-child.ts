@@ -22,6 +22,7 @@ const sessionId = (): string => {
   return s.id;
 };
 process.stdout.write("ready\n");
+const started = performance.now();
 try {
   if (op === "import") await store.importFile(file);
   else if (op === "prune") {
@@ -41,7 +42,8 @@ try {
     const id = sessionId();
     store.appendLabel(id, store.getLeaf(id) as string, "mark");
   } else throw new Error(`unknown op ${op}`);
-  process.stdout.write("done\n");
+  // how long the operation took: the parent draws its random kill moments within it
+  process.stdout.write(`done ${Math.round(performance.now() - started)}\n`);
 } catch (err) {
   process.stdout.write(`refused ${err instanceof Error ? err.message : String(err)}\n`);
   process.exitCode = 3;
