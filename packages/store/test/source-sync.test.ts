@@ -75,6 +75,29 @@ describe("appends", () => {
     t.store.close();
   });
 
+  it.skipIf(process.platform !== "linux")("the repair of a torn append waits while the other writer still holds the file open, then both lines are whole", async () => {
+    let file = "";
+    const agentRest = '"held agent line"}}\n';
+    const agentHalf = `{"type":"message","id":"agenty","parentId":"b","timestamp":"2025-01-01T00:00:09.000Z","message":{"role":"user","content":`;
+    // the other writer finishes its line through a descriptor it keeps open for 3 s: a rewrite
+    // is refused meanwhile ("keeps it open for writing"), so the repair must wait for it
+    const holder = `const fs = require("fs"); const fd = fs.openSync(${JSON.stringify("FILE")}, "a"); setTimeout(() => fs.writeSync(fd, ${JSON.stringify(agentRest)}), 150); setTimeout(() => fs.closeSync(fd), 3000);`;
+    const t = await imported(SMALL, {
+      fault: (p) => {
+        if (p !== "append:before-write") return;
+        fs.appendFileSync(file, agentHalf);
+        spawn(process.execPath, ["-e", holder.replace(JSON.stringify("FILE"), JSON.stringify(file))], { stdio: "ignore" });
+      },
+    });
+    file = t.file;
+    const e = t.store.appendEntry(t.id, { type: "custom", customType: "mark", data: {} });
+    const parsed = parseSessionText(fs.readFileSync(t.file, "utf8"));
+    expect(parsed.issues).toEqual([]);
+    expect(parsed.entries.map((x) => x.id)).toEqual(["a", "b", "agenty", e.id]);
+    expect(t.store.db.prepare("SELECT count(*) FROM source_intents").pluck().get()).toBe(0);
+    t.store.close();
+  }, 30_000);
+
   it("a last line that stays incomplete is not appended after: refused, nothing written", async () => {
     const t = await imported(`${SMALL}{"type":"message","id":"cut`);
     const before = fs.readFileSync(t.file);
