@@ -13,8 +13,6 @@ import {
   type AgentMessage,
   type BonsaiSettings,
   type SessionEntry,
-  type SkeletonNode,
-  type TreeSkeleton,
 } from "@bonsai/core";
 import type { ContextMessage, ContextPreview } from "@bonsai/ipc";
 import type { SessionStore } from "@bonsai/store";
@@ -60,22 +58,6 @@ function systemPromptOf(entries: readonly SessionEntry[]): string | null {
     if (e.type === "session_init" && typeof e.systemPrompt === "string") return e.systemPrompt;
   }
   return null;
-}
-
-/** root -> leaf node indexes of the skeleton (cycles stop) */
-export function skeletonPath(skeleton: TreeSkeleton, leafId: string | null): SkeletonNode[] {
-  const byId = new Map(skeleton.nodes.map((n) => [n.id, n]));
-  const path: SkeletonNode[] = [];
-  const seen = new Set<string>();
-  let id = leafId;
-  while (id !== null && !seen.has(id)) {
-    const n = byId.get(id);
-    if (!n) break;
-    seen.add(id);
-    path.push(n);
-    id = n.parentId;
-  }
-  return path.reverse();
 }
 
 /** the stretches of the path the size series is thinned to (a chart's columns) */

@@ -7,7 +7,7 @@ import * as path from "node:path";
 import { entryContextTokens, messageFromEntry, packSkeleton, unpackSkeleton, type BonsaiSettings, type PackedSkeleton, type SkeletonNode, type TreeSkeleton } from "@bonsai/core";
 import { IpcError, type EntryDetail, type EventSink, type Handlers, type ImportResult, type SessionSummary } from "@bonsai/ipc";
 import type { SessionStore, SessionSummary as StoredSummary, StoreJobs } from "@bonsai/store";
-import { contextPreview, skeletonPath } from "./context-preview";
+import { contextPreview } from "./context-preview";
 import { requireWritable } from "./read-only";
 import { contractSnippets } from "./search-snippet";
 import type { SessionFolders } from "./session-folders";
@@ -79,8 +79,7 @@ const PREPARED_SKELETONS = 2;
 
 /**
  * Skeletons per session, dropped when the store reports a change (the renderer refetches often),
- * with their packed wire form (what openSession and getSkeleton send) and the root -> leaf path of
- * the last leaf asked for (inspector and context reads need it). The packed form of a session not
+ * with their packed wire form (what openSession and getSkeleton send). The packed form of a session not
  * held is read by a store job (`packedAsync`: on the store worker in the app and `bonsai serve`, so
  * reading 100,000 rows does not hold this thread); the node objects are unpacked from it only when
  * a call needs them.
@@ -88,7 +87,7 @@ const PREPARED_SKELETONS = 2;
 export class SkeletonCache {
   readonly #cache = new Map<
     string,
-    { skeleton?: TreeSkeleton; packed?: PackedSkeleton; path?: { leafId: string | null; nodes: SkeletonNode[]; ids: Set<string> } }
+    { skeleton?: TreeSkeleton; packed?: PackedSkeleton }
   >();
   /** bumped when a session's skeleton is dropped: a job's answer for an older one is not kept */
   readonly #generation = new Map<string, number>();
@@ -105,7 +104,7 @@ export class SkeletonCache {
   #slot(sessionId: string) {
     const slot = this.#cache.get(sessionId) ?? this.#put(sessionId, { skeleton: this.store.getSkeleton(sessionId) });
     slot.skeleton ??= unpackSkeleton(slot.packed as PackedSkeleton);
-    return slot as { skeleton: TreeSkeleton; packed?: PackedSkeleton; path?: { leafId: string | null; nodes: SkeletonNode[]; ids: Set<string> } };
+    return slot as { skeleton: TreeSkeleton; packed?: PackedSkeleton };
   }
   get(sessionId: string): TreeSkeleton {
     return this.#slot(sessionId).skeleton;
@@ -132,15 +131,6 @@ export class SkeletonCache {
     // dropped meanwhile (the session changed): this one is only the answer to the call that asked
     if ((this.#generation.get(sessionId) ?? 0) === generation && !this.#cache.get(sessionId)?.packed) this.#put(sessionId, { packed });
     return packed;
-  }
-  /** root -> leaf nodes and their ids */
-  path(sessionId: string, leafId: string | null): { nodes: SkeletonNode[]; ids: Set<string> } {
-    const slot = this.#slot(sessionId);
-    if (!slot.path || slot.path.leafId !== leafId) {
-      const nodes = skeletonPath(slot.skeleton, leafId);
-      slot.path = { leafId, nodes, ids: new Set(nodes.map((n) => n.id)) };
-    }
-    return slot.path;
   }
   invalidate(sessionId: string): void {
     this.#cache.delete(sessionId);
@@ -208,7 +198,7 @@ export function sessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, Sessio
   const { store, emit, skeletons, stats } = deps;
   const summaryOf = (s: StoredSummary): SessionSummary => toSummary(s, store.getSessionTitles().get(s.id), stats.of(s));
 
-  const detail = (sessionId: string, entryId: string, active: Set<string>): EntryDetail => {
+  const detail = (sessionId: string, entryId: string, onActivePath: boolean): EntryDetail => {
     const entry = store.getEntry(sessionId, entryId);
     if (!entry) throw new IpcError("not_found", `no entry ${entryId} in session ${sessionId}`);
     const message = messageFromEntry(entry);
@@ -220,10 +210,9 @@ export function sessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, Sessio
       entry,
       tokens: entryContextTokens(entry),
       prunedOriginal: Array.isArray(original?.content) ? (original.content as Record<string, unknown>[]) : null,
-      onActivePath: active.has(entryId),
+      onActivePath,
     };
   };
-  const activeIds = (sessionId: string) => skeletons.path(sessionId, store.getLeaf(sessionId)).ids;
   return {
     listSessions: () => {
       const sessions = store.listSessions();
@@ -264,13 +253,14 @@ export function sessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, Sessio
 
     getEntry: ({ sessionId, entryId }) => {
       requireSession(store, sessionId);
-      return detail(sessionId, entryId, activeIds(sessionId));
+      // from the path's seq ranges in the store: no skeleton is read or unpacked for it
+      return detail(sessionId, entryId, store.isOnPath(sessionId, entryId));
     },
 
     getEntries: ({ sessionId, entryIds }) => {
       requireSession(store, sessionId);
-      const active = activeIds(sessionId);
-      return { entries: entryIds.map((id) => detail(sessionId, id, active)) };
+      const active = store.areOnPath(sessionId, entryIds);
+      return { entries: entryIds.map((id, i) => detail(sessionId, id, active[i] as boolean)) };
     },
 
     searchSessions: ({ query, sessionId, limit }) => {

@@ -221,8 +221,14 @@ describe("createBackend", () => {
     backend.onEvent((event, payload) => events.push({ event, payload: payload as Record<string, unknown> }));
 
     // leaving u2 -> a2 for a1 abandons that branch: it is summarized (offline summarizer) under a1
+    const onPath = async () =>
+      contract.getEntries.output.parse(ok(await call("getEntries", { sessionId, entryIds: ["u1", "a1", "u2", "a2"] }))).entries.map((e) => e.onActivePath);
+    expect(await onPath()).toEqual([true, true, true, true]);
     const summarized = contract.navigate.output.parse(ok(await call("navigate", { sessionId, targetId: "a1", summarize: true, requestId: "nav-1" })));
     expect(summarized.summaryEntryId).not.toBeNull();
+    // the inspector's "on the active path" follows the leaf
+    expect(await onPath()).toEqual([true, true, false, false]);
+    expect(contract.getEntry.output.parse(ok(await call("getEntry", { sessionId, entryId: "a2" }))).onActivePath).toBe(false);
     expect(summarized.leafId).toBe(summarized.summaryEntryId);
     expect(events.find((e) => e.event === "branchSummaryEnd")?.payload).toMatchObject({ requestId: "nav-1", ok: true, entryId: summarized.summaryEntryId });
     const skeleton = unpackSkeleton(ok<PackedSkeleton>(await call("getSkeleton", { sessionId })));

@@ -1,32 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { SkeletonNode, TreeSkeleton } from "@bonsai/core";
 import { contract } from "@bonsai/ipc";
-import { oneLine, skeletonPath } from "../src/context-preview";
+import { oneLine } from "../src/context-preview";
 import { importLines, useBackend } from "./support";
-
-const node = (id: string, parentId: string | null, tokens: number, extra: Partial<SkeletonNode> = {}): SkeletonNode => ({
-  id,
-  parentId,
-  type: "message",
-  role: "user",
-  timestamp: "2026-01-01T00:00:00.000Z",
-  tokens,
-  preview: id,
-  ...extra,
-});
-
-describe("the skeleton path", () => {
-  it("follows parents from the leaf and stops at cycles and missing parents", () => {
-    const skeleton: TreeSkeleton = {
-      sessionId: "s",
-      leafId: "c",
-      nodes: [node("a", "c", 1), node("b", "a", 1), node("c", "b", 1), node("x", "missing", 1), node("y", "x", 1)],
-    };
-    expect(skeletonPath(skeleton, "c").map((n) => n.id)).toEqual(["a", "b", "c"]);
-    expect(skeletonPath(skeleton, "y").map((n) => n.id)).toEqual(["x", "y"]);
-    expect(skeletonPath(skeleton, null)).toEqual([]);
-  });
-});
 
 describe("the estimate and the reported usage after a compaction (compaction.md §2.6, deviation 2)", () => {
   const backend = useBackend();

@@ -103,9 +103,17 @@ export class StoreReader {
 
   /** whether the entry is on the path root -> `leafId` (default: the current leaf), from the path's seq ranges */
   isOnPath(sessionId: string, entryId: string, leafId?: string | null): boolean {
+    return this.areOnPath(sessionId, [entryId], leafId)[0] as boolean;
+  }
+
+  /** isOnPath for each of these ids, from one read of the path's seq ranges */
+  areOnPath(sessionId: string, entryIds: readonly string[], leafId?: string | null): boolean[] {
     const { ref, leaf } = this.readRef(sessionId, leafId);
-    const seq = this.reads.seqOf(ref, entryId);
-    return seq !== undefined && this.reads.pathRanges(ref, leaf).some((r) => r.from <= seq && seq <= r.to);
+    const ranges = this.reads.pathRanges(ref, leaf);
+    return entryIds.map((id) => {
+      const seq = this.reads.seqOf(ref, id);
+      return seq !== undefined && ranges.some((r) => r.from <= seq && seq <= r.to);
+    });
   }
 
   /** the same text exportJsonl writes (pi sessions; SqliteSessionStore also gives Claude Code and Codex files back) */

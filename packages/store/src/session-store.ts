@@ -351,6 +351,8 @@ export interface SessionStore {
   getEntries(sessionId: string, entryIds: readonly string[]): (SessionEntry | undefined)[];
   /** whether the entry is on the path root -> `leafId` (default: the current leaf; no JSON read) */
   isOnPath(sessionId: string, entryId: string, leafId?: string | null): boolean;
+  /** isOnPath for each of these ids, from one read of the path */
+  areOnPath(sessionId: string, entryIds: readonly string[], leafId?: string | null): boolean[];
 
   getLeaf(sessionId: string): string | null;
   /** moves the leaf (branch switch without summary; not written to the file, as in pi) */

@@ -41,6 +41,10 @@ function compareLeaf(store: SqliteSessionStore, id: string, all: SessionEntry[],
   const index = buildIndex(all);
   const wholePath = getPath(index, leaf);
   expect(store.getPath(id, leaf).map((e) => e.id)).toEqual(wholePath.map((e) => e.id));
+  const onPath = new Set(wholePath.map((e) => e.id));
+  const asked = [...new Set(all.map((e) => e.id)), "no-such-entry"];
+  expect(store.areOnPath(id, asked, leaf)).toEqual(asked.map((x) => onPath.has(x)));
+  for (const x of [asked[0] as string, leaf, asked[asked.length >> 1] as string, "no-such-entry"]) expect(store.isOnPath(id, x, leaf)).toBe(onPath.has(x));
 
   const expected = buildSessionContext(all, leaf, index);
   const fromEntries = buildSessionContext(store.getContextEntries(id, leaf));
