@@ -17,22 +17,38 @@ import {
   getPath,
   migrateSession,
   serializeSession,
+  summarizePrunePlan,
   summarizeContext,
+  planPruningOf,
   toolResultsOf,
-  type BranchCollection,
   type ContextSummary,
   type MigrationResult,
   type ParsedSession,
   type ParseIssue,
+  type PruneConfig,
+  type PrunePlan,
+  type PruneSummary,
   type SessionContext,
   type SessionEntry,
   type SessionHeader,
-  type ToolResultOnPath,
 } from "@bonsai/core";
 import type { ReadSession } from "@bonsai/formats";
 import { UserError, describeFsError } from "./errors";
 import { readSessionFile } from "./read-session-file";
 import { warn, type Io } from "./output";
+
+/**
+ * What a branch summary plan reads of the branch abandoned by a move: every id, and entries that
+ * prepareBranchEntries plans on as on the whole branch (a file gives all of them; a stored session
+ * only those the plan reads within its budget, see @bonsai/store's getBranchEntries).
+ */
+export interface AbandonedBranch {
+  /** every abandoned entry, root side first */
+  entryIds: string[];
+  entries: SessionEntry[];
+  /** deepest entry shared by both paths; null when none */
+  commonAncestorId: string | null;
+}
 
 export type SessionSource = { kind: "file"; path: string } | { kind: "stored"; sessionId: string; dbPath: string };
 
@@ -69,10 +85,12 @@ export interface LoadedSession {
   contextSummary(leafId: string | null): ContextSummary;
   /** entries that plan a compaction of the path to the leaf as the whole path does (compactionWindow) */
   compactionWindow(leafId: string | null): SessionEntry[];
-  /** the tool results on the path to the leaf, for planPruningOf */
-  toolResults(leafId: string | null): ToolResultOnPath[];
+  /** the pruning plan of the path to the leaf (pruning.md §2; a stored session reads only the results it may prune) */
+  prunePlan(leafId: string | null, config: PruneConfig): PrunePlan;
+  /** what a dry run reports of that plan: its ids and figures (a stored session reads them as aggregates) */
+  pruneSummary(leafId: string | null, config: PruneConfig): PruneSummary;
   /** the branch abandoned moving from `fromId` to `toId`, for prepareBranchEntries with `budget` */
-  branch(fromId: string | null, toId: string, budget: number): BranchCollection;
+  branch(fromId: string | null, toId: string, budget: number): AbandonedBranch;
   /** the session as JSONL in the current format (Claude Code and Codex: the agent's own file) */
   jsonl(): string;
   close(): void;
@@ -142,6 +160,7 @@ export function sessionOfEntries(header: SessionHeader, entries: SessionEntry[],
   const index = buildIndex(entries);
   const path = (leafId: string | null): SessionEntry[] => getPath(index, leafId);
   const context = (leafId: string | null): SessionContext => buildSessionContext(entries, leafId, index);
+  const prunePlan = (leafId: string | null, config: PruneConfig): PrunePlan => planPruningOf(toolResultsOf(path(leafId)), config);
   return {
     ...parts,
     header,
@@ -152,8 +171,12 @@ export function sessionOfEntries(header: SessionHeader, entries: SessionEntry[],
     context,
     contextSummary: (leafId) => summarizeContext(context(leafId)),
     compactionWindow: path,
-    toolResults: (leafId) => toolResultsOf(path(leafId)),
-    branch: (fromId, toId) => collectEntriesForBranchSummary(index, fromId, toId),
+    prunePlan,
+    pruneSummary: (leafId, config) => summarizePrunePlan(prunePlan(leafId, config)),
+    branch: (fromId, toId) => {
+      const { entries: abandoned, commonAncestorId } = collectEntriesForBranchSummary(index, fromId, toId);
+      return { entryIds: abandoned.map((e) => e.id), entries: abandoned, commonAncestorId };
+    },
   };
 }
 

@@ -118,6 +118,23 @@ describe("bonsai prune (dry run)", () => {
     const out = (await bonsai("prune", file, "--dry-run")).stdout;
     expect(out).toMatch(/Nothing to prune: 1 results would save only 19991 tokens \(minimum 20000\)/);
   });
+
+  it("lists a few results one by one, and many by tool name (the JSON lists every id)", async () => {
+    const few = (await bonsai("prune", pruneSession(), "--dry-run")).stdout;
+    expect(few).toMatch(/^ {2}e1 +bash +25000 +24991$/m);
+    // 60 prunable results (40 bash of 2,000 chars, 20 grep of 4,000) before 40,000 protected tokens of bash
+    const bodies = [user("q"), ...Array.from({ length: 60 }, (_, i) => (i % 3 === 2 ? result(4000, "grep") : result(2000, "bash"))), ...Array.from({ length: 4 }, () => result(40000, "bash"))];
+    const file = chain("prune-many", bodies);
+    const report = await json<{ prunedEntryIds: string[]; prunedCount: number }>("prune", file, "--dry-run");
+    expect(report.prunedCount).toBe(60);
+    expect(report.prunedEntryIds).toEqual(Array.from({ length: 60 }, (_, i) => `e${i + 1}`));
+    const out = (await bonsai("prune", file, "--dry-run")).stdout;
+    expect(out).toContain("Would prune 60 tool results, saving about 39520 tokens:");
+    // most saved first: 20 x (1,000 - 8) for grep, 40 x (500 - 8) for bash
+    expect(out).toMatch(/^ {2}grep +20 +20000 +19840\n {2}bash +40 +20000 +19680$/m);
+    expect(out).toContain("from e1 to e60; --json lists every entry id");
+    expect(out).not.toMatch(/^ {2}e1 /m);
+  });
 });
 
 describe("bonsai branch", () => {

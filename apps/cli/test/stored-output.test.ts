@@ -1,7 +1,8 @@
 /**
  * The read commands answer a stored session id exactly as they answer its file: the JSON of
- * context, plan, prune --dry-run and branch, and the Markdown export by leaf, compared byte for byte
- * on generated sessions (with compactions, without, many branches) and the real pi sessions. The
+ * context, plan, prune --dry-run and branch (and the text of the last two), and the Markdown export
+ * by leaf, compared byte for byte on generated sessions (with compactions and branch summaries,
+ * without compactions, many branches) and the real pi sessions. The
  * stored side reads only what each answer needs (packages/store/src/reads/).
  */
 import { spawnSync } from "node:child_process";
@@ -47,8 +48,15 @@ function compare(file: string, id: string, leaves: (string | undefined)[], targe
       const [name, ...rest] = command as [string, ...string[]];
       expect(run(name, id, ...rest), `${name} ${rest.join(" ")}`).toBe(run(name, file, ...rest));
     }
-    const branch = ["--to", target, ...(leaf === undefined ? [] : ["--from", leaf]), "--json"];
-    expect(run("branch", id, ...branch), `branch ${branch.join(" ")}`).toBe(run("branch", file, ...branch));
+    // the text of a dry run (by tool name when it prunes many results) names the session as given: compared without that line
+    const pruneText = (arg: string): string => run("prune", arg, "--dry-run", ...leafArgs).replace(/^[^\n]*\n/, "");
+    expect(pruneText(id), `prune --dry-run ${leafArgs.join(" ")}`).toBe(pruneText(file));
+    for (const budget of ["100000", "3000", "0"]) {
+      const branch = ["--to", target, ...(leaf === undefined ? [] : ["--from", leaf]), "--budget", budget];
+      expect(run("branch", id, ...branch, "--json"), `branch ${branch.join(" ")} --json`).toBe(run("branch", file, ...branch, "--json"));
+      const branchText = (arg: string): string => run("branch", arg, ...branch).replace(/^[^\n]*\n/, "");
+      expect(branchText(id), `branch ${branch.join(" ")}`).toBe(branchText(file));
+    }
     // the Markdown's first line is the title, which a stored session may know (its session_info, compactions)
     const md = (arg: string): string => run("export", arg, "--format", "md", ...leafArgs).replace(/^[^\n]*\n/, "");
     expect(md(id), `export --format md ${leafArgs.join(" ")}`).toBe(md(file));
@@ -70,6 +78,7 @@ describe("stored ids answer as their files", () => {
   it.each([
     ["compactions every 300 entries, branches", { entries: 2500, seed: 31, compactionInterval: 300, branchProbability: 0.15 }],
     ["no compaction", { entries: 900, seed: 32, compactionInterval: 0 }],
+    ["many branches and branch summaries", { entries: 3000, seed: 33, compactionInterval: 400, branchProbability: 0.3 }],
   ])("generated: %s", (_name, options) => {
     const file = path.join(dir, `g${options.seed}.jsonl`);
     writeFileSync(file, sessionToJsonl(generateSession(options)));

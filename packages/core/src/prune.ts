@@ -113,17 +113,24 @@ export function planPruningOf(results: readonly ToolResultOnPath[], config: Prun
   const protectedTools = new Set<unknown>(config.protectedTools);
   let accumulated = 0;
   const eligible: PruneCandidate[] = [];
-  let potentialTokensSaved = 0;
   for (let i = results.length - 1; i >= 0; i--) {
     const r = results[i] as ToolResultOnPath;
     const protectedByPosition = accumulated < config.protectTokens;
     accumulated += r.tokens;
     if (r.pruned || protectedByPosition || protectedTools.has(r.toolName)) continue;
-    const savings = pruneSavings(r.tokens);
-    potentialTokensSaved += savings;
-    eligible.push({ entryId: r.entryId, index: r.index, toolName: r.toolName as string, tokens: r.tokens, savings });
+    eligible.push({ entryId: r.entryId, index: r.index, toolName: r.toolName as string, tokens: r.tokens, savings: pruneSavings(r.tokens) });
   }
-  eligible.reverse();
+  return planOfEligible(eligible.reverse(), config);
+}
+
+/**
+ * pruning.md §2's threshold on the results a plan may prune (oldest first; neither protected by
+ * position or tool name nor pruned already): all of them when together they save at least the
+ * minimum, else none. A store that finds them with its own queries plans with this.
+ */
+export function planOfEligible(eligible: PruneCandidate[], config: PruneConfig = DEFAULT_PRUNE_CONFIG): PrunePlan {
+  let potentialTokensSaved = 0;
+  for (const c of eligible) potentialTokensSaved += c.savings;
   const prunes = eligible.length > 0 && potentialTokensSaved >= config.minimumSavings;
   return {
     candidates: prunes ? eligible : [],
@@ -132,6 +139,20 @@ export function planPruningOf(results: readonly ToolResultOnPath[], config: Prun
     potentialTokensSaved,
     potentialCount: eligible.length,
   };
+}
+
+/** What a dry run reports of a plan: the ids of the results it prunes (oldest first) and its figures. */
+export interface PruneSummary {
+  entryIds: string[];
+  prunedCount: number;
+  tokensSaved: number;
+  potentialTokensSaved: number;
+  potentialCount: number;
+}
+
+export function summarizePrunePlan(plan: PrunePlan): PruneSummary {
+  const { prunedCount, tokensSaved, potentialTokensSaved, potentialCount } = plan;
+  return { entryIds: plan.candidates.map((c) => c.entryId), prunedCount, tokensSaved, potentialTokensSaved, potentialCount };
 }
 
 export interface PrunedResult {

@@ -5,7 +5,7 @@
  * "@bonsai/store/reader"), without the file-side code.
  */
 import type Database from "better-sqlite3";
-import type { ContextSummary, SessionEntry, SessionHeader, ToolResultOnPath } from "@bonsai/core";
+import type { ContextSummary, PruneConfig, PrunePlan, PruneSummary, SessionEntry, SessionHeader, ToolResultOnPath } from "@bonsai/core";
 import { buildSessionContext, summarizeContext } from "@bonsai/core";
 import { openCurrentDatabase } from "./database";
 import { SessionAgents } from "./foreign/agents";
@@ -29,7 +29,8 @@ export type SessionReader = Pick<
   | "getContextEntries"
   | "getContextSummary"
   | "getCompactionWindow"
-  | "getToolResultsOnPath"
+  | "getPrunePlan"
+  | "getPruneSummary"
   | "getBranchEntries"
   | "renderJsonl"
   | "close"
@@ -162,6 +163,16 @@ export class StoreReader {
   getToolResultsOnPath(sessionId: string, leafId?: string | null): ToolResultOnPath[] {
     const { ref, leaf } = this.readRef(sessionId, leafId);
     return this.reads.toolResults(ref, leaf);
+  }
+
+  getPrunePlan(sessionId: string, leafId: string | null | undefined, config: PruneConfig): PrunePlan {
+    const { ref, leaf } = this.readRef(sessionId, leafId);
+    return this.reads.prunePlan(ref, leaf, config);
+  }
+
+  getPruneSummary(sessionId: string, leafId: string | null | undefined, config: PruneConfig): PruneSummary {
+    const { ref, leaf } = this.readRef(sessionId, leafId);
+    return this.reads.pruneSummary(ref, leaf, config);
   }
 
   getBranchEntries(sessionId: string, fromId: string | null, toId: string, budget: number): BranchEntries {

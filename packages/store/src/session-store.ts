@@ -7,7 +7,7 @@
  * transaction. Sessions that came from a JSONL file are written through to it (see the README of
  * this package for the exact rules).
  */
-import type { ContextSummary, ParseIssueKind, PrunedResult, SessionEntry, SessionHeader, SkeletonNode, ToolResultOnPath, TreeSkeleton } from "@bonsai/core";
+import type { ContextSummary, ParseIssueKind, PrunedResult, PruneConfig, PrunePlan, PruneSummary, SessionEntry, SessionHeader, SkeletonNode, ToolResultOnPath, TreeSkeleton } from "@bonsai/core";
 import type { AgentKind, PiExport, ReadSession } from "@bonsai/formats";
 
 export type ImportIssueKind =
@@ -183,9 +183,15 @@ export interface SizeSeries {
   points: { pos: number; entryId: string; tokens: number; compaction: boolean }[];
 }
 
-/** The branch abandoned by a move, as prepareBranchEntries reads it. */
+/** The branch abandoned by a move, as a branch summary plan reads it. */
 export interface BranchEntries {
-  /** the abandoned entries, root side first: whole where a branch plan reads them, else only `{ type, id }` */
+  /** the ids of every abandoned entry, root side first */
+  entryIds: string[];
+  /**
+   * the abandoned entries prepareBranchEntries reads (root side first): those that give a message,
+   * from the newest back to the first over the budget (all with no budget), and the older branch
+   * summaries; prepareBranchEntries plans on them as on the whole branch
+   */
   entries: SessionEntry[];
   /** the deepest entry on both paths (null when none) */
   commonAncestorId: string | null;
@@ -339,7 +345,17 @@ export interface SessionStore {
   getCompactionWindow(sessionId: string, leafId?: string | null): SessionEntry[];
   /** The tool results on the path to `leafId`, from their columns (core planPruningOf). */
   getToolResultsOnPath(sessionId: string, leafId?: string | null): ToolResultOnPath[];
-  /** The branch abandoned moving from `fromId` to `toId` (core collectEntriesForBranchSummary), for prepareBranchEntries with `budget`. */
+  /**
+   * The pruning plan of the path to `leafId` (the plan planPruningOf makes of getToolResultsOnPath),
+   * from the columns of only the results it may prune: what a dry run reports.
+   */
+  getPrunePlan(sessionId: string, leafId: string | null | undefined, config: PruneConfig): PrunePlan;
+  /** What a dry run reports of getPrunePlan's plan (core summarizePrunePlan): its ids and figures, read as aggregates. */
+  getPruneSummary(sessionId: string, leafId: string | null | undefined, config: PruneConfig): PruneSummary;
+  /**
+   * The branch abandoned moving from `fromId` to `toId` (core collectEntriesForBranchSummary): every
+   * id, and the entries prepareBranchEntries with `budget` reads (the same plan as on all of them).
+   */
   getBranchEntries(sessionId: string, fromId: string | null, toId: string, budget: number): BranchEntries;
   /** The path root -> `leafId` (default: the current leaf) as narrow nodes (no JSON read). */
   getPathNodes(sessionId: string, leafId?: string | null): PathNode[];

@@ -19,6 +19,7 @@ import {
   prepareBranchEntries,
   prepareCompaction,
   summarizeContext,
+  summarizePrunePlan,
   thinPositions,
   type SessionEntry,
 } from "@bonsai/core";
@@ -81,10 +82,18 @@ function compareLeaf(store: SqliteSessionStore, id: string, all: SessionEntry[],
 
   compareSizeSeries(store, id, wholePath.map((e) => e.id), leaf);
 
-  for (const protectedTools of [DEFAULT_PRUNE_CONFIG.protectedTools, ["skill"]]) {
-    const config = { ...DEFAULT_PRUNE_CONFIG, protectedTools, minimumSavings: 2_000, protectTokens: 4_000 };
+  const pruneConfigs = [
+    DEFAULT_PRUNE_CONFIG,
+    { ...DEFAULT_PRUNE_CONFIG, minimumSavings: 2_000, protectTokens: 4_000 },
+    { ...DEFAULT_PRUNE_CONFIG, protectedTools: ["skill"], minimumSavings: 2_000, protectTokens: 4_000 },
+    { protectedTools: [], minimumSavings: 0, protectTokens: 0 },
+  ];
+  for (const config of pruneConfigs) {
     const want = planPruning(wholePath, config);
     expect(planPruningOf(store.getToolResultsOnPath(id, leaf), config)).toEqual(want);
+    // the dry run's plan, from the rows it may prune
+    expect(store.getPrunePlan(id, leaf, config)).toEqual(want);
+    expect(store.getPruneSummary(id, leaf, config)).toEqual(summarizePrunePlan(want));
   }
 }
 
@@ -122,7 +131,7 @@ function compareBranch(store: SqliteSessionStore, id: string, all: SessionEntry[
   for (const budget of [0, 3_000, 100_000]) {
     const got = store.getBranchEntries(id, from, to, budget);
     expect(got.commonAncestorId).toBe(want.commonAncestorId);
-    expect(got.entries.map((e) => e.id)).toEqual(want.entries.map((e) => e.id));
+    expect(got.entryIds).toEqual(want.entries.map((e) => e.id));
     const a = prepareBranchEntries(want.entries, budget);
     const b = prepareBranchEntries(got.entries, budget);
     expect({ ids: b.includedEntryIds, tokens: b.totalTokens, files: computeFileLists(b.fileOps), messages: b.messages }).toEqual({

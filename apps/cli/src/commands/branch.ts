@@ -40,7 +40,7 @@ export function branchReport(session: LoadedSession, fromOption: string | undefi
     prepared,
     report: {
       commonAncestorId: collected.commonAncestorId,
-      entryIds: collected.entries.map((e) => e.id),
+      entryIds: collected.entryIds,
       includedEntryIds: prepared.includedEntryIds,
       readFiles,
       modifiedFiles,

@@ -6,7 +6,7 @@
  * belongs to stored sessions (the engine, with restorable originals): a session *file* is never
  * modified, so for a file the command always answers with the dry run, with or without --dry-run.
  */
-import { DEFAULT_PRUNE_CONFIG, planPruningOf, type PruneConfig, type PrunePlan } from "@bonsai/core";
+import { DEFAULT_PRUNE_CONFIG, type PruneCandidate, type PruneConfig } from "@bonsai/core";
 import { column, printJson, type Io } from "../output";
 import { reportIssues, resolveLeafId, withSession, type LoadedSession } from "../session-source";
 import type { Command } from "./command";
@@ -32,24 +32,19 @@ export function parseProtectedTools(value: string | undefined): readonly string[
     .filter((t) => t !== "");
 }
 
-export function pruneDryRun(session: LoadedSession, leafOption: string | undefined, config: PruneConfig): { report: PruneDryRunReport; plan: PrunePlan } {
+/** The JSON report of a dry run: the ids and figures of the plan (a stored session reads them as aggregates). */
+export function pruneDryRun(session: LoadedSession, leafOption: string | undefined, config: PruneConfig): PruneDryRunReport {
   const leafId = resolveLeafId(session, leafOption);
-  const plan = planPruningOf(session.toolResults(leafId), config);
-  return {
-    plan,
-    report: {
-      prunedEntryIds: plan.candidates.map((c) => c.entryId),
-      tokensSaved: plan.tokensSaved,
-      prunedCount: plan.prunedCount,
-      leafId,
-      protectedTools: [...config.protectedTools],
-    },
-  };
+  const { entryIds, tokensSaved, prunedCount } = session.pruneSummary(leafId, config);
+  return { prunedEntryIds: entryIds, tokensSaved, prunedCount, leafId, protectedTools: [...config.protectedTools] };
 }
 
-function printText(io: Io, session: LoadedSession, report: PruneDryRunReport, plan: PrunePlan, config: PruneConfig): void {
-  const lines = [`Pruning plan for ${session.label} (leaf ${report.leafId ?? "(none)"}), dry run: nothing is changed`];
-  lines.push(`Protected: the newest ${config.protectTokens} tool-output tokens and tools ${report.protectedTools.join(", ") || "(none)"}`);
+/** The text report of a dry run: the plan's results one by one, or by tool name when there are many. */
+function printText(io: Io, session: LoadedSession, leafOption: string | undefined, config: PruneConfig): void {
+  const leafId = resolveLeafId(session, leafOption);
+  const plan = session.prunePlan(leafId, config);
+  const lines = [`Pruning plan for ${session.label} (leaf ${leafId ?? "(none)"}), dry run: nothing is changed`];
+  lines.push(`Protected: the newest ${config.protectTokens} tool-output tokens and tools ${config.protectedTools.join(", ") || "(none)"}`);
   if (plan.prunedCount === 0) {
     lines.push(
       plan.potentialCount === 0
@@ -58,12 +53,44 @@ function printText(io: Io, session: LoadedSession, report: PruneDryRunReport, pl
     );
   } else {
     lines.push(`Would prune ${plan.prunedCount} tool results, saving about ${plan.tokensSaved} tokens:`, "");
-    lines.push(`  ${column("entry", 16)}  ${column("tool", 12)}  ${"tokens".padStart(7)}  ${"saved".padStart(7)}`);
-    for (const c of plan.candidates) {
-      lines.push(`  ${column(c.entryId, 16)}  ${column(c.toolName, 12)}  ${String(c.tokens).padStart(7)}  ${String(c.savings).padStart(7)}`);
-    }
+    lines.push(...(plan.candidates.length <= MAX_LISTED ? candidateLines(plan.candidates) : toolLines(plan.candidates)));
   }
   io.stdout(`${lines.join("\n")}\n`);
+}
+
+/** Up to this many results are listed one by one; more are shown by tool (--json lists every id). */
+export const MAX_LISTED = 50;
+
+/** a result's tool name as printed (a result without a text one: "(none)") */
+function toolLabel(name: unknown): string {
+  return typeof name === "string" ? name : "(none)";
+}
+
+function candidateLines(candidates: readonly PruneCandidate[]): string[] {
+  const lines = [`  ${column("entry", 16)}  ${column("tool", 12)}  ${"tokens".padStart(7)}  ${"saved".padStart(7)}`];
+  for (const c of candidates) lines.push(`  ${column(c.entryId, 16)}  ${column(toolLabel(c.toolName), 12)}  ${String(c.tokens).padStart(7)}  ${String(c.savings).padStart(7)}`);
+  return lines;
+}
+
+/** the candidates by tool name (most saved first), then where to find the ids */
+function toolLines(candidates: readonly PruneCandidate[]): string[] {
+  const byTool = new Map<string, { results: number; tokens: number; saved: number }>();
+  for (const c of candidates) {
+    const name = toolLabel(c.toolName);
+    const t = byTool.get(name) ?? { results: 0, tokens: 0, saved: 0 };
+    t.results++;
+    t.tokens += c.tokens;
+    t.saved += c.savings;
+    byTool.set(name, t);
+  }
+  const lines = [`  ${column("tool", 16)}  ${"results".padStart(8)}  ${"tokens".padStart(10)}  ${"saved".padStart(10)}`];
+  for (const [name, t] of [...byTool].sort((a, b) => b[1].saved - a[1].saved || (a[0] < b[0] ? -1 : 1))) {
+    lines.push(`  ${column(name, 16)}  ${String(t.results).padStart(8)}  ${String(t.tokens).padStart(10)}  ${String(t.saved).padStart(10)}`);
+  }
+  const first = candidates[0] as PruneCandidate;
+  const last = candidates[candidates.length - 1] as PruneCandidate;
+  lines.push("", `  from ${first.entryId} to ${last.entryId}; --json lists every entry id`);
+  return lines;
 }
 
 export const pruneCommand: Command = {
@@ -81,9 +108,9 @@ export const pruneCommand: Command = {
     await withSession(arg, (session) => {
       reportIssues(io, session);
       const config: PruneConfig = { ...DEFAULT_PRUNE_CONFIG, protectedTools: parseProtectedTools(args.options.protect as string | undefined) };
-      const { report, plan } = pruneDryRun(session, args.options.leaf as string | undefined, config);
-      if (args.options.json) printJson(io, report);
-      else printText(io, session, report, plan, config);
+      const leaf = args.options.leaf as string | undefined;
+      if (args.options.json) printJson(io, pruneDryRun(session, leaf, config));
+      else printText(io, session, leaf, config);
     }, { dataDir: args.options["data-dir"] as string | undefined });
   },
 };

@@ -5,6 +5,7 @@ import { migration004SourceJournal } from "./004-source-journal";
 import { migration007SessionAgents } from "./007-session-agents";
 import { migration008SessionTitles } from "./008-session-titles";
 import { migration009StoredReads } from "./009-stored-reads";
+import { migration010PlanIndexes } from "./010-plan-indexes";
 import type { Migration } from "./types";
 
 export type { Migration } from "./types";
@@ -18,6 +19,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration007SessionAgents,
   migration008SessionTitles,
   migration009StoredReads,
+  migration010PlanIndexes,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -90,7 +90,7 @@ export class ContextReader {
       out.tokens.push(tokens);
     };
     type Row = [number, string, string, string | null, number, number];
-    const columns = this.paths.columnsIn(session.id, plan.kept, ["seq", "tokens", "flags"], ["id", "type", "role"], "type IN ('message', 'custom_message', 'branch_summary', 'compaction')");
+    const columns = this.paths.columnsIn(session.id, plan.kept, ["seq", "tokens", "flags"], ["id", "type", "role"], { where: "type IN ('message', 'custom_message', 'branch_summary', 'compaction')" });
     const [seqs, tokens, flags] = columns.numbers as [number[], number[], number[]];
     const [ids, types, roles] = columns.texts as [string[], string[], (string | null)[]];
     const rows = seqs.map((seq, i): Row => [seq, ids[i] as string, types[i] as string, roles[i] ?? null, tokens[i] as number, flags[i] as number]);

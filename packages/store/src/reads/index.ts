@@ -3,7 +3,7 @@
  * ranges, what the model sees, and the rows compaction, pruning and branch plans need. Every read
  * is a few indexed queries over the narrow rows plus the JSON of only the entries it must show.
  */
-import type { ContextSummary, SessionEntry, ToolResultOnPath } from "@bonsai/core";
+import { planOfEligible, summarizePrunePlan, type ContextSummary, type PruneConfig, type PrunePlan, type PruneSummary, type SessionEntry, type ToolResultOnPath } from "@bonsai/core";
 import type { BranchEntries, PathNode, SizeSeries } from "../session-store";
 import { ContextReader } from "./context";
 import { PathReader, relinked, type SeqRange, type SessionRef, type Statements } from "./path";
@@ -38,7 +38,7 @@ export class StoredReads {
   /** the path's nodes with what a size series needs (ids, types, token estimates, compactions' first kept entries) */
   pathNodes(session: SessionRef, leafId: string | null): PathNode[] {
     const ranges = this.pathRanges(session, leafId);
-    const columns = this.paths.columnsIn(session.id, ranges, ["seq", "tokens"], ["id", "type"], "1");
+    const columns = this.paths.columnsIn(session.id, ranges, ["seq", "tokens"], ["id", "type"]);
     const [seqs, tokens] = columns.numbers as [number[], number[]];
     const [ids, types] = columns.texts as [string[], string[]];
     const kept = this.paths.keptIds(session.id, ranges);
@@ -85,10 +85,22 @@ export class StoredReads {
     return leaf === undefined ? [] : this.planning.toolResults(session, leaf);
   }
 
+  /** planPruningOf's plan of the path's tool results, from the columns of only those it may prune (no path: no result, nothing to prune) */
+  prunePlan(session: SessionRef, leafId: string | null, config: PruneConfig): PrunePlan {
+    const leaf = this.seqOf(session, leafId);
+    return leaf === undefined ? planOfEligible([], config) : this.planning.prunePlan(session, leaf, config);
+  }
+
+  /** what a dry run reports of prunePlan's plan (its ids and figures) */
+  pruneSummary(session: SessionRef, leafId: string | null, config: PruneConfig): PruneSummary {
+    const leaf = this.seqOf(session, leafId);
+    return leaf === undefined ? summarizePrunePlan(planOfEligible([], config)) : this.planning.pruneSummary(session, leaf, config);
+  }
+
   branch(session: SessionRef, fromId: string | null, toId: string, budget: number): BranchEntries {
     const from = this.seqOf(session, fromId);
     const to = this.seqOf(session, toId);
-    if (from === undefined || to === undefined) return { entries: [], commonAncestorId: null };
+    if (from === undefined || to === undefined) return { entryIds: [], entries: [], commonAncestorId: null };
     return this.planning.branch(session, from, to, budget);
   }
 }

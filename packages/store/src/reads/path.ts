@@ -22,6 +22,21 @@ export interface SessionRef {
 }
 
 const SEPARATOR = "\x1e";
+/** text columns of `entries` that are never NULL */
+const NOT_NULL = new Set(["id", "type"]);
+
+/**
+ * Which rows of a range a read takes: an SQL condition on the row (`params` bind its `?`), and the
+ * index it reads them from — entries_path (every row), or a partial index whose condition `where`
+ * includes (migration 010: entries_tool_results).
+ */
+export interface RowFilter {
+  where: string;
+  params?: readonly unknown[];
+  index?: "entries_path" | "entries_tool_results";
+}
+
+const EVERY_ROW: RowFilter = { where: "1" };
 const ONE = 0x31; // "1"
 
 /** Prepared statements of one connection, by their text. */
@@ -156,23 +171,35 @@ export class PathReader {
   }
 
   /**
-   * Columns of the rows of `ranges` that satisfy `where` (path order): `numbers` as number lists,
+   * Columns of the rows of `ranges` that pass `filter` (path order): `numbers` as number lists,
    * `texts` as string lists (null for NULL). Many rows cost one row each in better-sqlite3 (an array
    * and its values built per row, all of it garbage soon); here SQLite aggregates each column into
    * one value per range: numbers as a JSON array (parsed into small integers, no strings), texts
    * joined by a separator and split (a value holding the separator — the split count tells — makes
-   * that column come back as JSON instead).
+   * that column come back as JSON instead). `totals`: SQL expressions summed over all the rows.
    */
-  columnsIn(sessionId: string, ranges: readonly SeqRange[], numbers: readonly string[], texts: readonly string[], where: string): { numbers: number[][]; texts: (string | null)[][] } {
+  columnsIn(
+    sessionId: string,
+    ranges: readonly SeqRange[],
+    numbers: readonly string[],
+    texts: readonly string[],
+    filter: RowFilter = EVERY_ROW,
+    totals: readonly string[] = [],
+  ): { numbers: number[][]; texts: (string | null)[][]; totals: number[] } {
     const select = [
+      ...totals.map((e) => `total(${e})`),
       ...numbers.map((c) => `json_group_array(${c})`),
-      ...texts.map((c) => `group_concat(coalesce(${c}, ''), char(30)), group_concat(${c} IS NULL, '')`),
+      // which values are NULL (a column that is never NULL: none)
+      ...texts.map((c) => (NOT_NULL.has(c) ? `group_concat(${c}, char(30)), ''` : `group_concat(coalesce(${c}, ''), char(30)), group_concat(${c} IS NULL, '')`)),
     ].join(", ");
-    const joined = this.sql.get(`SELECT count(*), ${select} FROM entries INDEXED BY entries_path WHERE session_id = ? AND seq BETWEEN ? AND ? AND (${where})`).raw();
-    const out = { numbers: numbers.map((): number[] => []), texts: texts.map((): (string | null)[] => []) };
+    const params = filter.params ?? [];
+    const joined = this.sql.get(`SELECT count(*), ${select} FROM entries INDEXED BY ${filter.index ?? "entries_path"} WHERE session_id = ? AND seq BETWEEN ? AND ? AND (${filter.where})`).raw();
+    const out = { numbers: numbers.map((): number[] => []), texts: texts.map((): (string | null)[] => []), totals: totals.map(() => 0) };
     for (const r of ranges) {
-      const [count, ...values] = joined.get(sessionId, r.from, r.to) as [number, ...string[]];
+      const [count, ...row] = joined.get(sessionId, r.from, r.to, ...params) as [number, ...unknown[]];
       if (count === 0) continue;
+      totals.forEach((_, i) => (out.totals[i] = (out.totals[i] as number) + (row[i] as number)));
+      const values = row.slice(totals.length) as string[];
       numbers.forEach((_, i) => {
         const list = out.numbers[i] as number[];
         for (const v of JSON.parse(values[i] as string) as number[]) list.push(v);
@@ -181,7 +208,7 @@ export class PathReader {
         const list = out.texts[i] as (string | null)[];
         const parts = (values[numbers.length + 2 * i] as string).split(SEPARATOR);
         if (parts.length !== count) {
-          list.push(...this.columnAsJson(sessionId, r, column, where));
+          list.push(...this.columnAsJson(sessionId, r, column, filter));
           return;
         }
         const nulls = values[numbers.length + 2 * i + 1] as string;
@@ -191,8 +218,11 @@ export class PathReader {
     return out;
   }
 
-  private columnAsJson(sessionId: string, r: SeqRange, column: string, where: string): (string | null)[] {
-    const json = this.sql.get(`SELECT json_group_array(${column}) FROM entries INDEXED BY entries_path WHERE session_id = ? AND seq BETWEEN ? AND ? AND (${where})`).pluck().get(sessionId, r.from, r.to) as string;
+  private columnAsJson(sessionId: string, r: SeqRange, column: string, filter: RowFilter): (string | null)[] {
+    const json = this.sql
+      .get(`SELECT json_group_array(${column}) FROM entries INDEXED BY ${filter.index ?? "entries_path"} WHERE session_id = ? AND seq BETWEEN ? AND ? AND (${filter.where})`)
+      .pluck()
+      .get(sessionId, r.from, r.to, ...(filter.params ?? [])) as string;
     return (JSON.parse(json) as unknown[]).map((v) => (v === null ? null : String(v)));
   }
 

@@ -3,14 +3,25 @@
  * - compaction: the path from the latest compaction (what the plan's window is made of), and the
  *   last assistant message with a usage before it when the window has none;
  * - pruning: the tool results of the path, from their derived columns (token estimate, tool name,
- *   pruned flag): no entry JSON;
+ *   pruned flag): no entry JSON; a dry run's plan reads only the results it may prune;
  * - branch summary: the abandoned branch's ids from the narrow rows, and the JSON of only what the
- *   plan reads (the messages within the budget, counted from the newest, and branch summaries).
+ *   plan reads (the messages within the budget, counted from the newest, and older branch summaries).
  */
-import { getLastAssistantUsage, type SessionEntry, type ToolResultOnPath } from "@bonsai/core";
+import {
+  getLastAssistantUsage,
+  planOfEligible,
+  prunedNotice,
+  pruneSavings,
+  type PruneCandidate,
+  type PruneConfig,
+  type PrunePlan,
+  type PruneSummary,
+  type SessionEntry,
+  type ToolResultOnPath,
+} from "@bonsai/core";
 import { FLAG_ODD_MESSAGE, FLAG_PRUNED } from "../derive";
 import type { BranchEntries } from "../session-store";
-import { rangesBefore, rangesFrom, rangeSeqs, rangeSize, type PathReader, type SeqRange, type SessionRef, type Statements } from "./path";
+import { rangesBefore, rangesFrom, rangeSeqs, rangeSize, type PathReader, type RowFilter, type SeqRange, type SessionRef, type Statements } from "./path";
 
 export class PlanningReader {
   constructor(
@@ -51,58 +62,144 @@ export class PlanningReader {
   /** The tool results on the path to `leafSeq`, in path order, from their columns. */
   toolResults(session: SessionRef, leafSeq: number): ToolResultOnPath[] {
     const path = this.paths.ranges(session, leafSeq);
-    const columns = this.paths.columnsIn(session.id, path, ["seq", "tokens", "flags"], ["id", "tool_name"], "type = 'message' AND role = 'toolResult'");
+    const columns = this.paths.columnsIn(session.id, path, ["seq", "tokens", "flags"], ["id", "tool_name"], TOOL_RESULTS);
     const [seqs, tokens, flags] = columns.numbers as [number[], number[], number[]];
     const [ids, toolNames] = columns.texts as [string[], (string | null)[]];
-    // each result's position on the path: the ranges are consecutive seqs
-    const out: ToolResultOnPath[] = [];
-    let range = 0;
-    let offset = 0;
-    for (let i = 0; i < ids.length; i++) {
-      const seq = seqs[i] as number;
-      while (seq > (path[range] as SeqRange).to || seq < (path[range] as SeqRange).from) offset += rangeSize(path[range++] as SeqRange);
-      out.push({ entryId: ids[i] as string, index: offset + seq - (path[range] as SeqRange).from, toolName: toolNames[i] ?? null, tokens: tokens[i] as number, pruned: ((flags[i] as number) & FLAG_PRUNED) !== 0 });
-    }
-    return out;
+    const positions = positionsOnPath(path, seqs);
+    return ids.map((id, i) => ({ entryId: id, index: positions[i] as number, toolName: toolNames[i] ?? null, tokens: tokens[i] as number, pruned: ((flags[i] as number) & FLAG_PRUNED) !== 0 }));
   }
 
   /**
-   * The branch abandoned when moving from `fromSeq` to `toSeq` (collectEntriesForBranchSummary),
-   * ready for prepareBranchEntries with `budget`.
+   * The pruning plan of the path to `leafSeq` (pruning.md §2, what planPruningOf decides on all its
+   * tool results), reading only what decides it: the token sums of the newest results (where the
+   * protection by position ends), then the columns of the older results that are neither pruned
+   * nor of a protected tool — no entry JSON, and nothing of the results it leaves alone.
+   */
+  prunePlan(session: SessionRef, leafSeq: number, config: PruneConfig): PrunePlan {
+    const { path, open, prunable } = this.prunableRows(session, leafSeq, config);
+    const columns = this.paths.columnsIn(session.id, open, ["seq", "tokens"], ["id", "tool_name"], prunable);
+    const [seqs, tokens] = columns.numbers as [number[], number[]];
+    const [ids, toolNames] = columns.texts as [string[], (string | null)[]];
+    const positions = positionsOnPath(path, seqs);
+    const eligible = ids.map((id, i): PruneCandidate => {
+      const t = tokens[i] as number;
+      return { entryId: id, index: positions[i] as number, toolName: toolNames[i] as string, tokens: t, savings: pruneSavings(t) };
+    });
+    return planOfEligible(eligible, config);
+  }
+
+  /**
+   * What a dry run reports of prunePlan's plan — the ids it prunes and the figures — from one
+   * aggregate per range of the rows it may prune (their savings summed by SQLite): no per-result
+   * values, only the ids.
+   */
+  pruneSummary(session: SessionRef, leafSeq: number, config: PruneConfig): PruneSummary {
+    const { open, prunable } = this.prunableRows(session, leafSeq, config);
+    const columns = this.paths.columnsIn(session.id, open, [], ["id"], prunable, [SAVINGS]);
+    const ids = columns.texts[0] as string[];
+    const saved = columns.totals[0] as number;
+    const prunes = ids.length > 0 && saved >= config.minimumSavings;
+    return { entryIds: prunes ? ids : [], prunedCount: prunes ? ids.length : 0, tokensSaved: prunes ? saved : 0, potentialTokensSaved: saved, potentialCount: ids.length };
+  }
+
+  /**
+   * The rows a pruning plan of the path to `leafSeq` may prune (pruning.md §2): in the ranges up to
+   * where the protection by position ends (`open`), the tool results that are neither pruned nor of
+   * a protected tool (`prunable`).
+   */
+  private prunableRows(session: SessionRef, leafSeq: number, config: PruneConfig): { path: SeqRange[]; open: SeqRange[]; prunable: RowFilter } {
+    const path = this.paths.ranges(session, leafSeq);
+    const open = this.unprotectedByPosition(session.id, path, config.protectTokens);
+    const prunable: RowFilter = {
+      ...TOOL_RESULTS,
+      where: `${TOOL_RESULTS.where} AND (flags & ${FLAG_PRUNED}) = 0 AND NOT coalesce(tool_name IN (SELECT value FROM json_each(?)), 0)`,
+      params: [JSON.stringify(config.protectedTools)],
+    };
+    return { path, open, prunable };
+  }
+
+  /**
+   * The ranges of the path up to the newest tool result that the newest `protectTokens` of tool
+   * output do not protect (the tokens of the newer results, counted before it, reach that figure);
+   * everything after it is protected by position. Whole ranges are summed until the figure is
+   * reached, then the one that reaches it is walked result by result.
+   */
+  private unprotectedByPosition(sessionId: string, path: readonly SeqRange[], protectTokens: number): SeqRange[] {
+    const rows = `FROM entries INDEXED BY ${TOOL_RESULTS.index} WHERE session_id = ? AND seq BETWEEN ? AND ? AND ${TOOL_RESULTS.where}`;
+    const sum = this.sql.get(`SELECT total(tokens) ${rows}`).pluck();
+    const newestFirst = this.sql.get(`SELECT seq, tokens ${rows} ORDER BY seq DESC`).raw();
+    let accumulated = 0;
+    for (let i = path.length - 1; i >= 0; i--) {
+      const r = path[i] as SeqRange;
+      const total = sum.get(sessionId, r.from, r.to) as number;
+      if (accumulated + total < protectTokens) {
+        accumulated += total;
+        continue;
+      }
+      for (const [seq, tokens] of newestFirst.iterate(sessionId, r.from, r.to) as IterableIterator<[number, number]>) {
+        if (accumulated >= protectTokens) return [...path.slice(0, i), { from: r.from, to: seq }];
+        accumulated += tokens;
+      }
+      return path.slice(0, i);
+    }
+    return [];
+  }
+
+  /**
+   * The branch abandoned when moving from `fromSeq` to `toSeq` (collectEntriesForBranchSummary):
+   * every id (from the narrow rows), and the entries prepareBranchEntries with `budget` reads —
+   * the ones that give a message, from the newest back to the first over the budget (where it
+   * stops), and the older branch summaries (their file lists) — parsed from their JSON.
    */
   branch(session: SessionRef, fromSeq: number, toSeq: number, budget: number): BranchEntries {
     const oldPath = this.paths.ranges(session, fromSeq);
     const common = this.commonAncestor(session, oldPath, this.paths.ranges(session, toSeq));
     const abandoned = common === null ? oldPath : rangesAfter(oldPath, common);
-    const columns = this.paths.columnsIn(session.id, abandoned, ["seq"], ["id", "type"], "1");
-    const seqs = columns.numbers[0] as number[];
-    const [ids, types] = columns.texts as [string[], string[]];
-    // where prepareBranchEntries stops (the first message, from the newest, over the budget): it reads nothing older
-    const stopSeq = budget > 0 ? this.branchStop(session.id, abandoned, budget) : undefined;
-    const stop = stopSeq === undefined ? 0 : seqs.indexOf(stopSeq);
-    const whole = seqs.filter((_, i) => i >= stop || types[i] === "branch_summary");
-    const parsed = this.paths.entriesAt(session.id, whole) as SessionEntry[];
-    const bySeq = new Map(whole.map((seq, i) => [seq, parsed[i] as SessionEntry]));
-    const entries = seqs.map((seq, i) => bySeq.get(seq) ?? ({ type: types[i], id: ids[i] } as unknown as SessionEntry));
+    const entryIds = this.paths.columnsIn(session.id, abandoned, [], ["id"]).texts[0] as string[];
+    const { messages, stop } = this.branchMessages(session.id, abandoned, budget);
+    const olderSummaries = stop === undefined ? [] : this.branchSummariesIn(session.id, rangesBefore(abandoned, stop));
+    const entries = this.paths.entriesAt(session.id, [...olderSummaries, ...messages.reverse()]) as SessionEntry[];
     const commonId = common === null ? null : (this.sql.get("SELECT id FROM entries INDEXED BY entries_path WHERE session_id = ? AND seq = ?").pluck().get(session.id, common) as string);
-    return { entries, commonAncestorId: commonId };
+    return { entryIds, entries, commonAncestorId: commonId };
   }
 
   /**
-   * The seq of the first entry, walking the ranges from the newest, whose branch message would take
-   * the total over `budget` (prepareBranchEntries stops there); undefined when all fit.
+   * The seqs of the entries that give a branch message, walking the ranges from the newest, up to
+   * and including the first whose message would take the total over `budget` (`stop`: where
+   * prepareBranchEntries stops; undefined when all fit or the budget is unlimited), newest first.
    */
-  private branchStop(sessionId: string, ranges: readonly SeqRange[], budget: number): number | undefined {
+  private branchMessages(sessionId: string, ranges: readonly SeqRange[], budget: number): { messages: number[]; stop: number | undefined } {
     const newestFirst = this.sql.get("SELECT seq, type, role, tokens, flags FROM entries INDEXED BY entries_path WHERE session_id = ? AND seq BETWEEN ? AND ? ORDER BY seq DESC").raw();
+    const messages: number[] = [];
     let total = 0;
     for (const r of [...ranges].reverse()) {
       for (const [seq, type, role, tokens, flags] of newestFirst.iterate(sessionId, r.from, r.to) as IterableIterator<[number, string, string | null, number, number]>) {
         if (!givesBranchMessage(type, role, flags)) continue;
-        if (total + tokens > budget) return seq;
+        messages.push(seq);
+        if (budget > 0 && total + tokens > budget) return { messages, stop: seq };
         total += tokens;
       }
     }
-    return undefined;
+    return { messages, stop: undefined };
+  }
+
+  /** the seqs of the branch summaries in the ranges, in path order (from all of the session's: a few) */
+  private branchSummariesIn(sessionId: string, ranges: readonly SeqRange[]): number[] {
+    const all = this.sql.get("SELECT seq FROM entries INDEXED BY entries_branch_summaries WHERE session_id = ? AND type = 'branch_summary' ORDER BY seq").pluck().all(sessionId) as number[];
+    const out: number[] = [];
+    if (all.length === 0) return out;
+    for (const r of ranges) {
+      // the first at or after the range's start (all is sorted)
+      let lo = 0;
+      let hi = all.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if ((all[mid] as number) < r.from) lo = mid + 1;
+        else hi = mid;
+      }
+      for (let i = lo; i < all.length && (all[i] as number) <= r.to; i++) out.push(all[i] as number);
+    }
+    return out;
   }
 
   /** the deepest entry of the target's path that is on the old path (null when they share none) */
@@ -134,6 +231,27 @@ function rangesAfter(ranges: readonly SeqRange[], seq: number): SeqRange[] {
   const r = ranges[i] as SeqRange;
   return r.to > seq ? [{ from: seq + 1, to: r.to }, ...ranges.slice(i + 1)] : ranges.slice(i + 1);
 }
+
+/** the seqs' positions on the path (the ranges are consecutive seqs; `seqs` are in path order) */
+function positionsOnPath(path: readonly SeqRange[], seqs: readonly number[]): number[] {
+  const out: number[] = [];
+  let range = 0;
+  let offset = 0;
+  for (const seq of seqs) {
+    while (seq > (path[range] as SeqRange).to || seq < (path[range] as SeqRange).from) offset += rangeSize(path[range++] as SeqRange);
+    out.push(offset + seq - (path[range] as SeqRange).from);
+  }
+  return out;
+}
+
+/**
+ * core's pruneSavings of a result of `tokens` in SQL: the estimate minus the notice's tokens
+ * (ceil of its length / 4; the notice is "[Output truncated - N tokens]": a fixed part and N's digits)
+ */
+const SAVINGS = `max(0, tokens - (${prunedNotice(0).length - 1 + 3} + length(tokens)) / 4)`;
+
+/** the tool results (what pruning reads), from their partial index */
+const TOOL_RESULTS = { where: "type = 'message' AND role = 'toolResult'", index: "entries_tool_results" } as const satisfies RowFilter;
 
 /** getBranchMessageFromEntry gives a message (its token estimate is the entry's `tokens` column) */
 function givesBranchMessage(type: string, role: string | null, flags: number): boolean {
