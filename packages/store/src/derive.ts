@@ -83,6 +83,11 @@ function contentFor(content: unknown, forSearch: boolean): string {
   return forSearch ? contentText(content) : contentHead(content, PREVIEW_CHARS * 2 + 1);
 }
 
+/** a character that is not whitespace (what `trim` keeps) */
+const NOT_SPACE = /\S/;
+/** whitespace that oneLine changes inside a text: any but " ", or a " " followed by more */
+const FOLDED_SPACE = /[^\S ]| \s/;
+
 /** What `\s` matches in a JavaScript regular expression (and what `trim` removes). */
 function isSpace(c: number): boolean {
   if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
@@ -97,6 +102,11 @@ function isSpace(c: number): boolean {
  * regular expression: this runs once per stored entry.)
  */
 export function oneLine(text: string, max = PREVIEW_CHARS): string {
+  // the common case, words separated by single spaces past the cut: the first max - 1 characters
+  if (text.length > max + 1) {
+    const head = text.slice(0, max + 1);
+    if (!isSpace(head.charCodeAt(0)) && !isSpace(head.charCodeAt(max)) && !FOLDED_SPACE.test(head)) return `${head.slice(0, max - 1)}…`;
+  }
   const end = Math.min(text.length, max * 2);
   let flat = "";
   let i = 0;
@@ -175,10 +185,12 @@ function messageColumns(message: Obj, d: DerivedColumns, paths: Set<string>, for
       const content = Array.isArray(message.content) ? message.content : [];
       for (const b of content) {
         if (!isObj(b)) continue;
-        if (b.type === "text" && typeof b.text === "string") texts.push(b.text);
-        else if (b.type === "thinking" && typeof b.thinking === "string") {
-          if (b.thinking.trim().length > 0) thinking = true;
-          texts.push(b.thinking);
+        if (b.type === "text" && typeof b.text === "string") {
+          if (forSearch) texts.push(b.text);
+        } else if (b.type === "thinking" && typeof b.thinking === "string") {
+          // not blank (what trim() would leave non-empty), without copying the thinking text
+          if (!thinking && NOT_SPACE.test(b.thinking)) thinking = true;
+          if (forSearch) texts.push(b.thinking);
         } else if (b.type === "toolCall") {
           if (typeof b.name === "string") tools.push(b.name);
           if (!forSearch) continue;
@@ -191,8 +203,8 @@ function messageColumns(message: Obj, d: DerivedColumns, paths: Set<string>, for
       if (thinking) d.flags |= FLAG_THINKING;
       const stop = str(message.stopReason);
       if (stop === "error" || stop === "aborted") d.stopReason = stop;
-      d.toolName = tools.length > 0 ? [...new Set(tools)].join(",") : null;
-      d.tools = tools.join(" ");
+      d.toolName = tools.length === 0 ? null : tools.length === 1 ? (tools[0] as string) : [...new Set(tools)].join(",");
+      if (forSearch) d.tools = tools.join(" ");
       // the preview needs only the start of the visible text: never copy all of it
       let visible = "";
       for (const b of content) {
@@ -243,7 +255,7 @@ function messageColumns(message: Obj, d: DerivedColumns, paths: Set<string>, for
 
 /**
  * Derived columns of one entry (never throws: unexpected shapes give empty columns). With
- * `forSearch` false (what an import stores) the search text (body) may be left incomplete.
+ * `forSearch` false (what an import stores) the search columns (body, tools, paths) may be left incomplete.
  */
 export function deriveColumns(entry: SessionEntry, forSearch = true): DerivedColumns {
   const e = entry as unknown as Obj;

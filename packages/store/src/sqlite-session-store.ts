@@ -61,7 +61,7 @@ import type { SessionRow } from "./reads/sessions";
 import { StoreReader } from "./reader";
 // Claude Code and Codex files (read-only sources): src/foreign/, hooked in below where marked "foreign:"
 import { originalText, type ReadSession } from "@bonsai/formats";
-import { continueInPi, detectSourceOf, ForeignSources, isForeignFormat, ReadOnlySessionError, storedReadSession } from "./foreign/index";
+import { AgentTally, continueInPi, detectSourceOf, ForeignSources, isForeignFormat, ReadOnlySessionError, storedReadSession } from "./foreign/index";
 import type { PiCopy, PiCopyOptions } from "./session-store";
 import { countSessionShape, readSessionTitles, writeSessionTitle } from "./session-meta";
 
@@ -571,6 +571,7 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
     let sessionId = "";
     let writer: EntryWriter | undefined;
     const missingIds: ImportIssue[] = [];
+    const tally = new AgentTally(); // foreign: agent and compaction counts, written once
     const report = this.db
       .transaction(() => {
         const read = streamWhole(
@@ -587,7 +588,7 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
               if (!writer) return;
               const pending = this.withIds(batch, missingIds);
               writer.add(pending);
-              this.foreign.agents.noteInserted(sessionId, pending.map((p) => p.entry)); // foreign: agent and compaction counts
+              tally.add(pending.map((p) => p.entry));
             },
             progress: (bytes) => {
               throwIfAborted(signal);
@@ -611,6 +612,7 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
           });
         }
         const written = writer.finish();
+        this.foreign.agents.noteTally(sessionId, tally);
         if (written.irregular) this.sql("UPDATE sessions SET irregular = 1 WHERE id = ?").run(sessionId);
         const issues = [...read.issues, ...headerFieldWarnings(read.header), ...missingIds, ...written.issues];
         if (existing) {

@@ -240,9 +240,10 @@ describe("schema and migrations", () => {
     store.close();
   });
 
-  it("a new database has 16 KiB pages; the last entry with an id is one index seek", () => {
+  it("a new database has 64 KiB pages (checkpointed at 256 MiB of WAL); the last entry with an id is one index seek", () => {
     const store = newStore();
-    expect(store.db.pragma("page_size", { simple: true })).toBe(16384);
+    expect(store.db.pragma("page_size", { simple: true })).toBe(65536);
+    expect(store.db.pragma("wal_autocheckpoint", { simple: true })).toBe(4096);
     const plan = store.db.prepare("EXPLAIN QUERY PLAN SELECT seq FROM entries WHERE session_id = ? AND id = ? ORDER BY seq DESC LIMIT 1").all("s", "x") as { detail: string }[];
     expect(plan.map((p) => p.detail).join("; ")).toMatch(/USING COVERING INDEX entries_by_id_seq/);
     expect(plan.map((p) => p.detail).join("; ")).not.toMatch(/TEMP B-TREE/);

@@ -31,16 +31,29 @@ export interface AgentFields {
 function piTraits(entries: readonly SessionEntry[]): number {
   let traits = 0;
   for (const e of entries as readonly Record<string, unknown>[]) {
-    if (OMP_ENTRY_TYPES.has(e.type as string) || e.fromExtension !== undefined) traits |= OMP_TRAIT;
+    if (e.fromExtension !== undefined) traits |= OMP_TRAIT;
     if (e.fromHook !== undefined) traits |= PI_TRAIT;
-    if (e.type === "model_change") {
+    if (e.type === "message") {
+      const m = e.message as { role?: unknown } | undefined;
+      if (m && OMP_ROLES.has(m.role as string)) traits |= OMP_TRAIT;
+    } else if (OMP_ENTRY_TYPES.has(e.type as string)) traits |= OMP_TRAIT;
+    else if (e.type === "model_change") {
       if (typeof e.model === "string") traits |= OMP_TRAIT;
       if (typeof e.provider === "string" && typeof e.modelId === "string") traits |= PI_TRAIT;
     }
-    const m = e.message as { role?: unknown } | undefined;
-    if (e.type === "message" && m && OMP_ROLES.has(m.role as string)) traits |= OMP_TRAIT;
   }
   return traits;
+}
+
+/** Compactions and pi traits of entries stored in batches, written once (SessionAgents.noteTally). */
+export class AgentTally {
+  traits = 0;
+  compactions = 0;
+
+  add(entries: readonly SessionEntry[]): void {
+    for (const e of entries) if (e.type === "compaction") this.compactions++;
+    this.traits |= piTraits(entries);
+  }
 }
 
 /** pi or omp: the agent's own folder decides, else the traits read (omp only with omp traits and no pi ones). */
@@ -60,9 +73,14 @@ export class SessionAgents {
 
   /** Entries were stored (any path: import, follow, append): count compactions, note pi traits. */
   noteInserted(sessionId: string, entries: readonly SessionEntry[]): void {
-    let compactions = 0;
-    for (const e of entries) if (e.type === "compaction") compactions++;
-    const traits = piTraits(entries);
+    const tally = new AgentTally();
+    tally.add(entries);
+    this.noteTally(sessionId, tally);
+  }
+
+  /** What a tally collected over the batches of one import (one write instead of one per batch). */
+  noteTally(sessionId: string, tally: AgentTally): void {
+    const { traits, compactions } = tally;
     this.#sql.get(
       `INSERT INTO session_agents (session_id, agent, pi_traits, compactions) VALUES (?, 'pi', ?, ?)
        ON CONFLICT (session_id) DO UPDATE SET pi_traits = pi_traits | excluded.pi_traits, compactions = compactions + excluded.compactions`,

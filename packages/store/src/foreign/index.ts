@@ -2,4 +2,5 @@ export { ForeignSources, type ForeignRow, type StoreInternals, type PendingForei
 export { detectSource, detectSourceOf, type SourceKind } from "./detect";
 export { ReadOnlySessionError, readOnlyReason, isForeignFormat, agentDisplayName, type ForeignFormat } from "./read-only";
 export { storedReadSession } from "./stored-read-session";
+export { AgentTally } from "./agents";
 export { continueInPi } from "./continue-in-pi";

@@ -101,9 +101,17 @@ export class EntryWriter {
   private readonly runs = new IntList();
   private readonly dupIssues: ImportIssue[] = [];
   private irregular = false;
+  /**
+   * set when an entry's id was written before (in the run or stored) or its parent could not be
+   * resolved to an earlier entry when it was written: only then can finish() have links to fix,
+   * missing parents or cycles to report (a file written by an agent never sets it)
+   */
+  private unsure = false;
   private messages = 0;
   private latest = "";
   private readonly types = new Set<string>();
+  /** the type added to `types` last (runs of one type, mostly messages, add it once) */
+  private lastType = "";
   private readonly fixParent: Database.Statement;
 
   constructor(
@@ -141,7 +149,10 @@ export class EntryWriter {
     const seq = this.seq;
     const id = e.id;
     const previous = this.lastSeq.get(id);
-    if (previous !== undefined || (this.start.stored && this.storedSeqOf(id) !== NONE)) this.irregular = true;
+    if (previous !== undefined || (this.start.stored && this.storedSeqOf(id) !== NONE)) {
+      this.irregular = true;
+      this.unsure = true;
+    }
     if (previous !== undefined && this.start.checkTree) {
       if (!this.firstLineOfDup.has(id)) this.firstLineOfDup.set(id, orNull(this.lines.get(previous - this.startSeq)));
       const first = this.firstLineOfDup.get(id) ?? null;
@@ -156,6 +167,7 @@ export class EntryWriter {
     const parent = typeof e.parentId === "string" && e.parentId !== "" ? e.parentId : null;
     let parentSeq = NONE;
     if (parent !== null && parent !== id) parentSeq = this.lastSeq.get(parent) ?? this.storedSeqOf(parent);
+    if (parent !== null && parentSeq === NONE) this.unsure = true;
     // path shortcuts inherited from the parent (written before this entry: earlier in the run, or stored)
     let anchor = NONE;
     let setting = NONE;
@@ -178,12 +190,17 @@ export class EntryWriter {
       if (parentSeq === seq - 1) run = links?.[4] ?? seq;
     }
     const type = String(e.type);
-    if (type === "compaction") anchor = seq;
-    if (SETTINGS_TYPES.has(type)) setting = seq;
-    if (type === "model_change") model = seq;
-    if (type === "thinking_level_change") thinking = seq;
     if (type === "message") this.messages++;
-    this.types.add(type);
+    else {
+      if (type === "compaction") anchor = seq;
+      if (SETTINGS_TYPES.has(type)) setting = seq;
+      if (type === "model_change") model = seq;
+      if (type === "thinking_level_change") thinking = seq;
+    }
+    if (type !== this.lastType) {
+      this.types.add(type);
+      this.lastType = type;
+    }
     const timestamp = typeof e.timestamp === "string" ? e.timestamp : "";
     if (timestamp > this.latest) this.latest = timestamp;
     this.ids.push(id);
@@ -234,6 +251,18 @@ export class EntryWriter {
    */
   finish(): WriterResult {
     const count = this.seq - this.startSeq;
+    const result = (issues: ImportIssue[]): WriterResult => ({
+      startSeq: this.startSeq,
+      added: count,
+      types: this.types,
+      messages: this.messages,
+      latestTimestamp: this.latest,
+      lastId: count > 0 ? (this.ids[count - 1] as string) : null,
+      irregular: this.irregular,
+      issues,
+    });
+    // every parent was an earlier entry when written and no id came twice: nothing to fix or report
+    if (!this.unsure) return result([]);
     const missing: ImportIssue[] = [];
     // the parent links as the whole-run check sees them: the last entry with the parent's id (itself included)
     const links = this.start.checkTree ? new Int32Array(count).fill(NONE) : null;
@@ -260,17 +289,7 @@ export class EntryWriter {
         });
       }
     }
-    const issues = [...this.dupIssues, ...missing, ...(links ? this.cycles(links) : [])];
-    return {
-      startSeq: this.startSeq,
-      added: count,
-      types: this.types,
-      messages: this.messages,
-      latestTimestamp: this.latest,
-      lastId: count > 0 ? (this.ids[count - 1] as string) : null,
-      irregular: this.irregular,
-      issues,
-    };
+    return result([...this.dupIssues, ...missing, ...(links ? this.cycles(links) : [])]);
   }
 
   /** parent cycles: colour walk over the parent links (0 new, 1 on the current walk, 2 done) */
