@@ -178,6 +178,61 @@ async function prune(store: ReturnType<typeof openStore>, id: string): Promise<n
   return store.applyPruning(id, applyPruning(p, planPruning(p), 5));
 }
 
+describe("bytes a writer put into the replaced file", () => {
+  const agentLine = (id: string, parentId: string, text: string) => line(userEntry(id, parentId, text, 99)).trimEnd();
+
+  async function rewriteWithLateWrites(beforeRename: (file: string) => void, afterRename: (file: string) => void, whileSettling?: (file: string) => void) {
+    let file = "";
+    // the prune's own rename only (the carry-over is a rewrite too, with the same fault points)
+    let before = 0;
+    let after = 0;
+    let settling = 0;
+    const t = await imported(prunable(), {
+      fault: (p) => {
+        if (p === "rewrite:temp-written" && settling++ === 0) whileSettling?.(file);
+        if (p === "rewrite:before-rename" && before++ === 0) beforeRename(file);
+        if (p === "rewrite:after-rename" && after++ === 0) afterRename(file);
+      },
+    });
+    file = t.file;
+    expect(await prune(t.store, t.id)).toBeGreaterThan(0);
+    const parsed = parseSessionText(fs.readFileSync(t.file, "utf8"));
+    await t.store.importFile(t.file);
+    const stored = t.store.loadEntries(t.id).map((e) => e.id);
+    t.store.close();
+    return { parsed, stored };
+  }
+
+  it("a line begun in the old file and finished in the new one (one line in two writes) is whole again, in its place", async () => {
+    const first = agentLine("late1", "mid1", "begun before the rename");
+    const cut = 3;
+    const { parsed, stored } = await rewriteWithLateWrites(
+      // the agent opened the file before the rename and wrote the start of its line...
+      (file) => {
+        const fd = fs.openSync(file, "a");
+        fs.writeSync(fd, first.slice(0, cut));
+        fs.closeSync(fd);
+      },
+      // ...and the rest (opening the path again: the new file), then its next line
+      (file) => fs.appendFileSync(file, `${first.slice(cut)}\n${agentLine("late2", "late1", "after the rename")}\n`),
+      // a line the rewrite takes in while it settles (the new file is longer than what was rendered)
+      (file) => fs.appendFileSync(file, `${agentLine("mid1", "t11", "while Bonsai settles")}\n`),
+    );
+    expect(parsed.issues).toEqual([]);
+    expect(parsed.entries.map((e) => e.id).slice(-4)).toEqual(["t11", "mid1", "late1", "late2"]);
+    expect(stored.slice(-4)).toEqual(["t11", "mid1", "late1", "late2"]);
+  }, 30_000);
+
+  it("a whole line written to the old file comes before the lines the new file received after it", async () => {
+    const { parsed } = await rewriteWithLateWrites(
+      (file) => fs.appendFileSync(file, `${agentLine("late1", "t11", "written to the old file")}\n`),
+      (file) => fs.appendFileSync(file, `${agentLine("late2", "late1", "written to the new file")}\n`),
+    );
+    expect(parsed.issues).toEqual([]);
+    expect(parsed.entries.map((e) => e.id).slice(-3)).toEqual(["t11", "late1", "late2"]);
+  }, 30_000);
+});
+
 describe("the backup", () => {
   it("is written before the first rewrite, recorded, and whole; later rewrites keep it", async () => {
     const t = await imported(prunable());

@@ -21,7 +21,7 @@ import type { FaultHook } from "./faults";
 import type { Journal } from "./journal";
 import { moveToEnd } from "./line-edit";
 import { SourceBusyError } from "../session-store";
-import { LINE_WAIT_MS, rewriteSource, type RewriteDeps } from "./safe-rewrite";
+import { LINE_WAIT_MS, mendSource, type RewriteDeps } from "./safe-rewrite";
 
 export interface AppendJob {
   sessionId: string;
@@ -140,15 +140,9 @@ export function appendLine(job: AppendJob, deps: AppendDeps): void {
 }
 
 /**
- * How long a torn append's repair keeps trying while the file is busy (a writer holds it open, or
- * never lets it hold still): the file already has a broken line, so giving up is the worse outcome.
- */
-const REPAIR_DEADLINE_MS = 60_000;
-
-/**
  * Our line [start, start + length) landed after the start of another writer's line. Once that
- * line is complete, the file is rewritten (guarded like any rewrite) with our line moved after it.
- * A refused repair changed nothing, so the same offsets hold: it is tried again until the deadline.
+ * line is complete, the file is rewritten (guarded like any rewrite, retried while it is busy) with
+ * our line moved after it.
  */
 function repairTornAppend(job: AppendJob, deps: AppendDeps, fd: number, start: number, length: number): void {
   const end = Date.now() + LINE_WAIT_MS * 2;
@@ -159,28 +153,5 @@ function repairTornAppend(job: AppendJob, deps: AppendDeps, fd: number, start: n
     if (Date.now() > end) break;
     sleepSync(3);
   }
-  const deadline = Date.now() + REPAIR_DEADLINE_MS;
-  for (;;) {
-    try {
-      rewriteSource(
-        {
-          sessionId: job.sessionId,
-          file: job.file,
-          why: "repair of an append that landed inside another writer's line",
-          backup: false,
-          absorb: () => undefined,
-          render: (bytes) => moveToEnd(bytes, start, start + length),
-          catchUp: (delta) => delta,
-          apply: () => undefined,
-          undo: () => undefined,
-          written: () => undefined,
-        },
-        deps,
-      );
-      return;
-    } catch (err) {
-      if (!(err instanceof SourceBusyError) || Date.now() > deadline) throw err;
-      sleepSync(50);
-    }
-  }
+  mendSource(job.sessionId, job.file, "repair of an append that landed inside another writer's line", (bytes) => moveToEnd(bytes, start, start + length), deps);
 }

@@ -13,7 +13,8 @@
  *    with nothing changed (the temporary files are removed, the store change is undone).
  * 6. fsync; settle again; rename over the file; fsync the folder.
  * 7. Bytes the old inode received after the last look (a writer that opened the file just before
- *    the rename) are carried over to the new file.
+ *    the rename) are carried over into the new file at the rename point, before what it received
+ *    since (a guarded rewrite of the new file: `mendSource`).
  * 8. One transaction: the store records the new file state, the intent is cleared.
  * A process killed anywhere leaves an intent; the next open completes or rolls back (source-sync.ts).
  */
@@ -250,7 +251,7 @@ export function rewriteSource(job: RewriteJob, deps: RewriteDeps): RewriteOutcom
         renamed = true;
         fsyncDir(path.dirname(file));
         deps.fault?.("rewrite:after-rename");
-        const carriedOver = carryOver(file, fd, was.size);
+        const carriedOver = carryOver(job, deps, fd, was.size, next.size);
         deps.db
           .transaction(() => {
             job.written(next.state(mtimeMs));
@@ -270,13 +271,43 @@ export function rewriteSource(job: RewriteJob, deps: RewriteDeps): RewriteOutcom
 }
 
 /**
- * After the rename: bytes written to the old inode after `size` (a writer that had opened the file
- * before the rename) are appended to the new file, once their last line is complete. Returns how
- * many bytes were carried over.
+ * How long a mending rewrite keeps trying while the file is busy (a writer holding it open, or
+ * never letting it hold still): it mends bytes that are already out of place, so giving up is the
+ * worse outcome.
  */
-function carryOver(file: string, oldFd: number, size: number): number {
+const MEND_DEADLINE_MS = 60_000;
+
+/**
+ * A rewrite that only moves bytes already in the file (`render`), with no store change of its own:
+ * the repair of a torn append, the carry-over after a rename. A refusal changed nothing, so the
+ * same offsets still hold: it is tried again until MEND_DEADLINE_MS.
+ */
+export function mendSource(sessionId: string, file: string, why: string, render: (bytes: Buffer) => Buffer, deps: RewriteDeps): void {
+  const noop = (): undefined => undefined;
+  const deadline = Date.now() + MEND_DEADLINE_MS;
+  for (;;) {
+    try {
+      rewriteSource({ sessionId, file, why, backup: false, absorb: noop, render, catchUp: (delta) => delta, apply: noop, undo: noop, written: noop }, deps);
+      return;
+    } catch (err) {
+      if (!(err instanceof SourceBusyError) || Date.now() > deadline) throw err;
+      sleepSync(50);
+    }
+  }
+}
+
+/**
+ * After the rename: bytes written to the old inode after `size` (a writer that had opened the file
+ * before the rename) are put into the new file at the rename point (`renamedSize`, its size when it
+ * took the name), before anything it received since: that is when they were written. A line a
+ * writer began on the old inode and finished on the new file (one line in two writes, the second
+ * opening the path again) is whole again that way; appending the late bytes at the end would break
+ * two lines. Returns how many bytes were carried over.
+ */
+function carryOver(job: RewriteJob, deps: RewriteDeps, oldFd: number, size: number, renamedSize: number): number {
   let now = fs.fstatSync(oldFd).size;
   if (now <= size) return 0;
+  // a writer still writing through the old descriptor: let it end its line there
   const end = Date.now() + LINE_WAIT_MS;
   let late = readRange(oldFd, size, now);
   while (late[late.length - 1] !== NEWLINE && Date.now() < end) {
@@ -284,12 +315,10 @@ function carryOver(file: string, oldFd: number, size: number): number {
     now = fs.fstatSync(oldFd).size;
     late = readRange(oldFd, size, now);
   }
-  const out = fs.openSync(file, "a");
-  try {
-    writeAll(out, late);
-    fs.fsyncSync(out);
-  } finally {
-    fs.closeSync(out);
-  }
-  return late.length;
+  const insert = Buffer.from(late);
+  mendSource(job.sessionId, job.file, "carry-over of bytes written to the replaced file", (bytes) => {
+    if (bytes.length < renamedSize) throw new SourceBusyError(job.file, "it shrank right after Bonsai replaced it");
+    return Buffer.concat([bytes.subarray(0, renamedSize), insert, bytes.subarray(renamedSize)]);
+  }, deps);
+  return insert.length;
 }
