@@ -91,6 +91,8 @@ export class SkeletonCache {
   >();
   /** bumped when a session's skeleton is dropped: a job's answer for an older one is not kept */
   readonly #generation = new Map<string, number>();
+  /** store jobs reading a packed skeleton, by session */
+  readonly #reading = new Map<string, { generation: number; packed: Promise<PackedSkeleton> }>();
   constructor(
     private readonly store: SessionStore,
     private readonly jobs?: StoreJobs,
@@ -127,10 +129,20 @@ export class SkeletonCache {
     if (held?.packed) return held.packed;
     if (held?.skeleton || !this.jobs) return this.packed(sessionId);
     const generation = this.#generation.get(sessionId) ?? 0;
-    const packed = await this.jobs.run({ kind: "packedSkeleton", sessionId });
-    // dropped meanwhile (the session changed): this one is only the answer to the call that asked
-    if ((this.#generation.get(sessionId) ?? 0) === generation && !this.#cache.get(sessionId)?.packed) this.#put(sessionId, { packed });
-    return packed;
+    // a read of the same skeleton already under way (the one an import starts, and the open that
+    // follows it at once) is shared, not done twice
+    const running = this.#reading.get(sessionId);
+    if (running && running.generation === generation) return running.packed;
+    const read = this.jobs.run({ kind: "packedSkeleton", sessionId });
+    this.#reading.set(sessionId, { generation, packed: read });
+    try {
+      const packed = await read;
+      // dropped meanwhile (the session changed): this one is only the answer to the calls that asked
+      if ((this.#generation.get(sessionId) ?? 0) === generation && !this.#cache.get(sessionId)?.packed) this.#put(sessionId, { packed });
+      return packed;
+    } finally {
+      if (this.#reading.get(sessionId)?.packed === read) this.#reading.delete(sessionId);
+    }
   }
   invalidate(sessionId: string): void {
     this.#cache.delete(sessionId);
