@@ -12,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import { parseSessionText, type SessionEntry } from "@bonsai/core";
 import { expect } from "vitest";
 import { openStore, type SqliteSessionStore } from "../../src/index";
+import { sleepSync } from "../../src/source/bytes";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const ROOT = path.resolve(here, "../../../..");
@@ -155,7 +156,7 @@ export function recordFigures(scenario: string, figures: Record<string, number |
       break;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST" || waited > 30_000) throw err;
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+      sleepSync(20);
     }
   }
   try {
