@@ -7,6 +7,7 @@ import { COMMANDS } from "./commands/index";
 import type { CommandEntry } from "./commands/command";
 import { INTERNAL_ERROR_EXIT, UsageError, UserError } from "./errors";
 import type { Io } from "./output";
+import { version } from "../package.json";
 
 /** The registry line of a command (its spec; `load()` imports the implementation). */
 export function findCommand(name: string): CommandEntry | undefined {
@@ -23,7 +24,7 @@ export function formatMainHelp(): string {
     "Commands:",
     ...COMMANDS.map((c) => `  ${c.spec.name.padEnd(width)}  ${usageLine(c.spec).slice("bonsai ".length + c.spec.name.length + 1)}`),
     "",
-    "Run `bonsai <command> --help` for a command's options.",
+    "Run `bonsai <command> --help` for a command's options, `bonsai --version` for the version.",
     "",
   ].join("\n");
 }
@@ -36,6 +37,10 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
     if (name === "--help" || name === "-h" || name === "help") {
       const target = name === "help" && rest[0] ? findCommand(rest[0]) : undefined;
       io.stdout(target ? formatCommandHelp(target.spec) : formatMainHelp());
+      return 0;
+    }
+    if (name === "--version" || name === "-v") {
+      io.stdout(`bonsai ${version}\n`);
       return 0;
     }
     const command = findCommand(name);

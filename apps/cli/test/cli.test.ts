@@ -92,6 +92,12 @@ describe("bonsai (CLI framework)", () => {
     expect(run("help", "migrate").stdout).toMatch(/^Usage: bonsai migrate/);
   });
 
+  it("--version and -v print the CLI's version from its package.json", () => {
+    const { version } = JSON.parse(readFileSync(path.join(root, "apps/cli/package.json"), "utf8")) as { version: string };
+    for (const flag of ["--version", "-v"]) expect(run(flag)).toEqual({ code: 0, stdout: `bonsai ${version}\n`, stderr: "" });
+    expect(run("--help").stdout).toMatch(/bonsai --version/);
+  });
+
   it("user mistakes: one line on stderr, non-zero exit, no stack trace", () => {
     const session = v3Session();
     writeFileSync(path.join(dir, "notes.txt"), "# just some notes\nnot json\n");
