@@ -11,6 +11,10 @@
  * subtracts the median of `node -e 0` (Node's own start, the same fixed cost for every process);
  * ratios compare that part. The stored-id answers are checked against the file's (same stdout).
  *
+ * BONSAI_BENCH_SHAPES (default "default") runs the same cases on other shapes of session as well
+ * (SHAPES below: smaller entries with frequent compactions, large tool outputs with many branches,
+ * rare compactions), each at every size: the targets must hold on sessions unlike the default one.
+ *
  * The backend's first answers after it starts (backend-first-context.ts: createBackend on the
  * database, then getContextPreview and openSession of the stored session) are measured inside that
  * process, step by step (process.cpuUsage), in the same rounds.
@@ -21,7 +25,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildIndex, getPath, parseSessionText, type SessionEntry } from "@bonsai/core";
-import { generateSession, markdownTable, median, sessionToJsonl } from "@bonsai/testkit";
+import { generateSession, markdownTable, median, sessionToJsonl, type GenerateSessionOptions } from "@bonsai/testkit";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "../../..");
@@ -31,6 +35,16 @@ const SIZES = (process.env.BONSAI_BENCH_SIZES ?? "1000,10000,100000").split(",")
 const ROUNDS = Number(process.env.BONSAI_BENCH_ROUNDS ?? 5);
 const APPENDED = 1000;
 const SEED = 2026;
+
+/** Shapes of generated session (generateSession's options besides size and seed). */
+const SHAPES: Record<string, { label: string; options: Omit<GenerateSessionOptions, "entries" | "seed"> }> = {
+  default: { label: "", options: {} },
+  small: { label: "small entries (contentScale 0.3), a compaction every 400 entries", options: { contentScale: 0.3, compactionInterval: 400 } },
+  large: { label: "large entries (contentScale 3), branches in 15 % of turns", options: { contentScale: 3, branchProbability: 0.15 } },
+  rare: { label: "a compaction every 10,000 entries", options: { compactionInterval: 10_000 } },
+};
+const SHAPE_NAMES = (process.env.BONSAI_BENCH_SHAPES ?? "default").split(",");
+for (const name of SHAPE_NAMES) if (!(name in SHAPES)) throw new Error(`BONSAI_BENCH_SHAPES: unknown shape ${JSON.stringify(name)} (known: ${Object.keys(SHAPES).join(", ")})`);
 const work = process.env.BONSAI_BENCH_DIR ?? path.join(os.tmpdir(), "bonsai-bench-compare");
 
 interface Usage {
@@ -101,11 +115,12 @@ function ensureCli(): void {
 const fmt = (n: number, digits = 0): string => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const ratio = (a: number, b: number): string => (b > 0 ? `${fmt(a / b, 1)}x` : "-");
 
-function runSize(entries: number): string[] {
-  const dir = path.join(work, `s${entries}`);
+function runSize(entries: number, shapeName: string): string[] {
+  const shape = SHAPES[shapeName] as (typeof SHAPES)[string];
+  const dir = path.join(work, shapeName === "default" ? `s${entries}` : `s${entries}-${shapeName}`);
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, "session.jsonl");
-  if (!fs.existsSync(file)) fs.writeFileSync(file, sessionToJsonl(generateSession({ entries, seed: SEED })));
+  if (!fs.existsSync(file)) fs.writeFileSync(file, sessionToJsonl(generateSession({ ...shape.options, entries, seed: SEED })));
   const all = parseSessionText(fs.readFileSync(file, "utf8")).entries;
   const leaf = (all[all.length - 1] as SessionEntry).id;
   const pathIds = getPath(buildIndex(all), leaf).map((e) => e.id);
@@ -195,7 +210,7 @@ function runSize(entries: number): string[] {
     c === cases[0] || c === floor ? "-" : `${fmt((rss(c) / rss(floor)) * 100)} %`,
   ]);
   const out = [
-    `### ${fmt(entries)} entries (${fmt(bytes / 1e6, 1)} MB; seed ${SEED}; medians of ${ROUNDS} rounds)`,
+    `### ${fmt(entries)} entries${shape.label ? `, ${shape.label}` : ""} (${fmt(bytes / 1e6, 1)} MB; seed ${SEED}; medians of ${ROUNDS} rounds)`,
     "",
     markdownTable(["process", "CPU (ms)", "CPU above node start (ms)", "peak RSS (MB)", "faster than the floor", "faster than pi", "memory / floor"], rows),
     "",
@@ -232,8 +247,10 @@ ensureCli();
 fs.mkdirSync(path.join(work, "home"), { recursive: true });
 const load = (): string => os.loadavg().map((l) => l.toFixed(2)).join(" / ");
 console.log(`Side by side, whole processes (node ${process.version}, ${os.cpus().length} CPUs, ${os.cpus()[0]?.model ?? "?"}); load average at start ${load()}`);
-for (const entries of SIZES) {
-  console.log("");
-  for (const line of runSize(entries)) console.log(line);
+for (const shape of SHAPE_NAMES) {
+  for (const entries of SIZES) {
+    console.log("");
+    for (const line of runSize(entries, shape)) console.log(line);
+  }
 }
 console.log(`\nload average at the end ${load()}`);
