@@ -2,6 +2,7 @@
  * Where commands write. Commands never touch process.stdout directly, so tests and other hosts can
  * capture the output.
  */
+import { IdList } from "@bonsai/core";
 
 export interface Io {
   stdout(text: string): void;
@@ -15,7 +16,27 @@ export const processIo: Io = {
 
 /** Pretty JSON (2-space indent) followed by a newline. */
 export function printJson(io: Io, value: unknown): void {
-  io.stdout(`${JSON.stringify(value, null, 2)}\n`);
+  io.stdout(`${prettyJson(value)}\n`);
+}
+
+/**
+ * JSON.stringify(value, null, 2), the same text; the id lists (IdList) of a plain object's fields
+ * are laid out from the text the store read them as (tens of thousands of ids: no string per id).
+ */
+export function prettyJson(value: unknown): string {
+  if (!isPlainObject(value) || !Object.values(value).some((v) => v instanceof IdList)) return JSON.stringify(value, null, 2);
+  const fields: string[] = [];
+  for (const [key, field] of Object.entries(value)) {
+    // a nested value prints as on its own, each of its lines one level deeper (undefined: left out)
+    const text = field instanceof IdList ? field.prettyJson("  ") : (JSON.stringify(field, null, 2) as string | undefined)?.replaceAll("\n", "\n  ");
+    if (text !== undefined) fields.push(`  ${JSON.stringify(key)}: ${text}`);
+  }
+  return fields.length === 0 ? "{}" : `{\n${fields.join(",\n")}\n}`;
+}
+
+/** an object JSON.stringify prints field by field (no toJSON of its own) */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype && !("toJSON" in value);
 }
 
 /** One warning line on stderr. */

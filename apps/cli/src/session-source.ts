@@ -15,6 +15,7 @@ import {
   collectEntriesForBranchSummary,
   defaultLeafId,
   getPath,
+  IdList,
   migrateSession,
   serializeSession,
   summarizePrunePlan,
@@ -44,7 +45,7 @@ import { warn, type Io } from "./output";
  */
 export interface AbandonedBranch {
   /** every abandoned entry, root side first */
-  entryIds: string[];
+  entryIds: IdList;
   entries: SessionEntry[];
   /** deepest entry shared by both paths; null when none */
   commonAncestorId: string | null;
@@ -175,7 +176,7 @@ export function sessionOfEntries(header: SessionHeader, entries: SessionEntry[],
     pruneSummary: (leafId, config) => summarizePrunePlan(prunePlan(leafId, config)),
     branch: (fromId, toId) => {
       const { entries: abandoned, commonAncestorId } = collectEntriesForBranchSummary(index, fromId, toId);
-      return { entryIds: abandoned.map((e) => e.id), entries: abandoned, commonAncestorId };
+      return { entryIds: IdList.of(abandoned.map((e) => e.id)), entries: abandoned, commonAncestorId };
     },
   };
 }

@@ -87,6 +87,22 @@ describe("stored ids answer as their files", () => {
     compare(file, id, [undefined, ids[Math.floor(ids.length * 0.6)]], ids[Math.floor(ids.length / 3)] as string);
   }, 300_000);
 
+  it("ids JSON escapes (quotes, backslashes, control characters) and non-ASCII ids", () => {
+    // a foreign session's ids are arbitrary strings; the stored side prints its id lists from SQLite's text
+    const odd = ['"q', "b\\s", "nl\n", "c\u0001", "é", "😀", '","', "\u2028"];
+    const generated = generateSession({ entries: 1200, seed: 34, compactionInterval: 0 });
+    const rename = new Map(generated.entries.map((e, i) => [e.id, i % 2 === 0 ? `${odd[(i / 2) % odd.length]}${e.id}` : e.id]));
+    const entries = generated.entries.map((e) => ({ ...e, id: rename.get(e.id) as string, parentId: e.parentId === null ? null : (rename.get(e.parentId) ?? e.parentId) }));
+    const file = path.join(dir, "odd-ids.jsonl");
+    writeFileSync(file, sessionToJsonl({ ...generated, entries } as typeof generated));
+    const id = importFile(file);
+    const ids = entryIds(file);
+    expect(ids.some((x) => x.startsWith('"q')) && ids.some((x) => x.startsWith("nl\n"))).toBe(true);
+    const pruned = (JSON.parse(run("prune", id, "--dry-run", "--json")) as { prunedEntryIds: string[] }).prunedEntryIds;
+    for (const o of odd) expect(pruned.some((x) => x.startsWith(o)), o).toBe(true);
+    compare(file, id, [undefined], ids[10] as string);
+  }, 300_000);
+
   it.skipIf(REAL.length === 0)("the real pi sessions", () => {
     for (const [i, file] of REAL.entries()) {
       const id = importFile(file);

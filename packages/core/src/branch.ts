@@ -57,6 +57,9 @@ export function getBranchMessageFromEntry(entry: SessionEntry): AgentMessage | u
   }
 }
 
+/** The token budget of a branch summary plan when none is given (`bonsai branch`; 0 means unlimited). */
+export const DEFAULT_BRANCH_BUDGET = 100_000;
+
 export interface PreparedBranchEntries {
   /** messages within the budget, chronological */
   messages: AgentMessage[];

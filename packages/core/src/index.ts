@@ -12,6 +12,7 @@ export * from "./cut-point";
 export * from "./prepare-compaction";
 export * from "./serialize-conversation";
 export * from "./file-ops";
+export * from "./id-list";
 export * from "./prune";
 export * from "./branch";
 export * from "./context";

@@ -5,6 +5,7 @@
  */
 import type { SessionEntry, ToolResultMessage } from "./entries";
 import { estimateTokens } from "./tokens";
+import { IdList } from "./id-list";
 
 export interface PruneConfig {
   /** newest tool-output tokens that are never pruned */
@@ -143,7 +144,7 @@ export function planOfEligible(eligible: PruneCandidate[], config: PruneConfig =
 
 /** What a dry run reports of a plan: the ids of the results it prunes (oldest first) and its figures. */
 export interface PruneSummary {
-  entryIds: string[];
+  entryIds: IdList;
   prunedCount: number;
   tokensSaved: number;
   potentialTokensSaved: number;
@@ -152,7 +153,7 @@ export interface PruneSummary {
 
 export function summarizePrunePlan(plan: PrunePlan): PruneSummary {
   const { prunedCount, tokensSaved, potentialTokensSaved, potentialCount } = plan;
-  return { entryIds: plan.candidates.map((c) => c.entryId), prunedCount, tokensSaved, potentialTokensSaved, potentialCount };
+  return { entryIds: IdList.of(plan.candidates.map((c) => c.entryId)), prunedCount, tokensSaved, potentialTokensSaved, potentialCount };
 }
 
 export interface PrunedResult {

@@ -7,7 +7,7 @@
  * transaction. Sessions that came from a JSONL file are written through to it (see the README of
  * this package for the exact rules).
  */
-import type { ContextSummary, ParseIssueKind, PrunedResult, PruneConfig, PrunePlan, PruneSummary, SessionEntry, SessionHeader, SkeletonNode, ToolResultOnPath, TreeSkeleton } from "@bonsai/core";
+import type { ContextSummary, IdList, ParseIssueKind, PrunedResult, PruneConfig, PrunePlan, PruneSummary, SessionEntry, SessionHeader, SkeletonNode, ToolResultOnPath, TreeSkeleton } from "@bonsai/core";
 import type { AgentKind, PiExport, ReadSession } from "@bonsai/formats";
 
 export type ImportIssueKind =
@@ -186,7 +186,7 @@ export interface SizeSeries {
 /** The branch abandoned by a move, as a branch summary plan reads it. */
 export interface BranchEntries {
   /** the ids of every abandoned entry, root side first */
-  entryIds: string[];
+  entryIds: IdList;
   /**
    * the abandoned entries prepareBranchEntries reads (root side first): those that give a message,
    * from the newest back to the first over the budget (all with no budget), and the older branch

@@ -93,7 +93,12 @@ function compareLeaf(store: SqliteSessionStore, id: string, all: SessionEntry[],
     expect(planPruningOf(store.getToolResultsOnPath(id, leaf), config)).toEqual(want);
     // the dry run's plan, from the rows it may prune
     expect(store.getPrunePlan(id, leaf, config)).toEqual(want);
-    expect(store.getPruneSummary(id, leaf, config)).toEqual(summarizePrunePlan(want));
+    // the ids as read (one JSON text) and as printed (--json lays them out from that text)
+    const { entryIds: gotIds, ...got } = store.getPruneSummary(id, leaf, config);
+    const { entryIds: wantIds, ...rest } = summarizePrunePlan(want);
+    expect(got).toEqual(rest);
+    expect(gotIds.toArray()).toEqual(wantIds.toArray());
+    expect(gotIds.prettyJson("  ")).toBe(JSON.stringify(wantIds.toArray(), null, 2).replaceAll("\n", "\n  "));
   }
 }
 
@@ -131,7 +136,8 @@ function compareBranch(store: SqliteSessionStore, id: string, all: SessionEntry[
   for (const budget of [0, 3_000, 100_000]) {
     const got = store.getBranchEntries(id, from, to, budget);
     expect(got.commonAncestorId).toBe(want.commonAncestorId);
-    expect(got.entryIds).toEqual(want.entries.map((e) => e.id));
+    expect(got.entryIds.toArray()).toEqual(want.entries.map((e) => e.id));
+    expect(got.entryIds.prettyJson("  ")).toBe(JSON.stringify(want.entries.map((e) => e.id), null, 2).replaceAll("\n", "\n  "));
     const a = prepareBranchEntries(want.entries, budget);
     const b = prepareBranchEntries(got.entries, budget);
     expect({ ids: b.includedEntryIds, tokens: b.totalTokens, files: computeFileLists(b.fileOps), messages: b.messages }).toEqual({
@@ -166,6 +172,20 @@ describe("stored reads equal core on the whole session", () => {
     for (const leaf of leaves) compareLeaf(store, id, all, leaf);
     const targets = all.filter((_, i) => i % 173 === 0).map((e) => e.id);
     for (const from of leaves.slice(0, 25)) for (const to of targets) compareBranch(store, id, all, from, to);
+  });
+
+  it("ids JSON escapes (quotes, backslashes, control characters) and non-ASCII ids", async () => {
+    // a foreign session's ids are arbitrary strings: the id lists read as JSON text must print as JSON.stringify prints them
+    const odd = ['"q', "b\\s", "nl\n", "c\u0001", "sep\u001e", "é", "😀", '","', "\u2028", "\u007f"];
+    const generated = generateSession({ entries: 900, seed: 11, compactionInterval: 0, branchProbability: 0.2 });
+    const rename = new Map(generated.entries.map((e, i) => [e.id, i % 3 === 0 ? `${odd[i % odd.length]}${e.id}` : e.id]));
+    const renamed = { ...generated, entries: generated.entries.map((e) => ({ ...e, id: rename.get(e.id) as string, parentId: e.parentId === null ? null : (rename.get(e.parentId) ?? e.parentId) })) };
+    const { store, id, all } = await imported(sessionToJsonl(renamed as typeof generated));
+    const leaves = leavesOf(all, 211);
+    const everyResult = leaves.flatMap((leaf) => store.getPruneSummary(id, leaf, { protectedTools: [], minimumSavings: 0, protectTokens: 0 }).entryIds.toArray());
+    for (const o of odd) expect(everyResult.some((x) => x.startsWith(o))).toBe(true);
+    for (const leaf of leaves) compareLeaf(store, id, all, leaf);
+    for (const from of leaves.slice(0, 8)) for (const to of all.filter((_, i) => i % 97 === 0).map((e) => e.id)) compareBranch(store, id, all, from, to);
   });
 
   it("after a compaction only its window and the settings entries are read", async () => {

@@ -3,14 +3,12 @@ import { amnesiaReport, type AmnesiaFinding } from "@bonsai/core";
 import { printJson } from "../output";
 import { reportIssues, resolveLeafId, withSession } from "../session-source";
 import type { Command } from "./command";
-import { amnesiaSpec } from "./amnesia.spec";
 
 function findingLines(findings: readonly AmnesiaFinding[]): string[] {
   return findings.map((f) => `  ${f.kind}: ${f.detail} [${f.entryIds.join(", ")}]`);
 }
 
 export const amnesiaCommand: Command = {
-  spec: amnesiaSpec,
   async run(args, io) {
     const { label, report } = await withSession(args.positionals[0] as string, (session) => {
       reportIssues(io, session);

@@ -1,9 +1,7 @@
 /** The `bonsai branch` command's spec (name, summary, arguments): cheap to load, see index.ts. */
+import { DEFAULT_BRANCH_BUDGET } from "@bonsai/core";
 import type { CommandSpec } from "../args";
 import { FILE_POSITIONAL, JSON_OPTION } from "./command";
-
-/** The budget used when --budget is not given (the issue's default; 0 means unlimited). */
-export const DEFAULT_BRANCH_BUDGET = 100_000;
 
 export const branchSpec: CommandSpec = {
   name: "branch",

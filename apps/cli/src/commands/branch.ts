@@ -5,21 +5,21 @@
  */
 import {
   computeFileLists,
+  DEFAULT_BRANCH_BUDGET,
   prepareBranchEntries,
+  type IdList,
   type PreparedBranchEntries,
 } from "@bonsai/core";
 import { UsageError } from "../errors";
 import { printJson, type Io } from "../output";
 import { reportIssues, requireEntryId, resolveLeafId, withSession, type LoadedSession } from "../session-source";
 import type { Command } from "./command";
-import { branchSpec, DEFAULT_BRANCH_BUDGET } from "./branch.spec";
 
-export { DEFAULT_BRANCH_BUDGET } from "./branch.spec";
 
 export interface BranchReport {
   commonAncestorId: string | null;
-  /** every abandoned entry, chronological */
-  entryIds: string[];
+  /** every abandoned entry, chronological (printed from the store's text for a stored session) */
+  entryIds: IdList;
   /** the entries whose messages fit the budget, chronological */
   includedEntryIds: string[];
   readFiles: string[];
@@ -71,7 +71,6 @@ function printText(io: Io, session: LoadedSession, report: BranchReport): void {
 }
 
 export const branchCommand: Command = {
-  spec: branchSpec,
   async run(args, io) {
     const to = args.options.to as string | undefined;
     if (to === undefined) throw new UsageError("missing --to TARGET: usage: bonsai branch SESSION --to TARGET [--from OLD_LEAF] [--budget N] [--json]");

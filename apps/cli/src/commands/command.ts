@@ -2,16 +2,19 @@
 import type { CommandSpec, OptionSpec, ParsedArgs, PositionalSpec } from "../args";
 import type { Io } from "../output";
 
+/**
+ * A command's implementation. Its spec stays in the registry line (index.ts): an implementation
+ * that imported it would make each spec a chunk of its own, shared by the entry and the command,
+ * and every start would load them all one by one.
+ */
 export interface Command {
-  spec: CommandSpec;
   /** returns the exit status (0 when omitted); throws UserError for user mistakes */
   run(args: ParsedArgs, io: Io): Promise<number | void> | number | void;
 }
 
 /**
  * One line of the registry (index.ts): the spec, cheap to load (help, argument parsing), and the
- * implementation, imported only when the command runs. `load()` must resolve to a command whose
- * spec is this same object.
+ * implementation, imported only when the command runs.
  */
 export interface CommandEntry {
   spec: CommandSpec;

@@ -7,7 +7,6 @@ import type { CompactionEntry } from "@bonsai/core";
 import { withEngineSession } from "../engine-session";
 import { printJson, type Io } from "../output";
 import type { Command } from "./command";
-import { compactSpec } from "./compact.spec";
 
 function describeSummarizer(details: unknown, model: string, offline: boolean): string {
   const d = details as { summarizer?: string } | undefined;
@@ -15,7 +14,6 @@ function describeSummarizer(details: unknown, model: string, offline: boolean): 
 }
 
 export const compactCommand: Command = {
-  spec: compactSpec,
   async run(args, io: Io) {
     await withEngineSession(args, io, async ({ engine, sessionId }) => {
       engine.on("compaction_progress", (p) => {

@@ -12,10 +12,8 @@ import { UsageError, UserError } from "../errors";
 import { printJson, warn } from "../output";
 import { formatValue, parseValue, patchOf, requireKey, SETTING_KEYS, settingValue } from "../settings-keys";
 import type { Command } from "./command";
-import { configSpec } from "./config.spec";
 
 export const configCommand: Command = {
-  spec: configSpec,
   run(args, io) {
     const [action, key, ...words] = args.positionals as [string, string | undefined, ...string[]];
     if (!["get", "set", "unset"].includes(action)) throw new UsageError(`unknown action ${JSON.stringify(action)}: use get, set or unset`);

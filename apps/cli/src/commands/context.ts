@@ -5,7 +5,6 @@ import { summarizeContext, type AgentMessage, type ContextSummary, type SessionC
 import { column, printJson, type Io } from "../output";
 import { reportIssues, resolveLeafId, withSession, type LoadedSession } from "../session-source";
 import type { Command } from "./command";
-import { contextSpec } from "./context.spec";
 
 export interface ContextReport {
   leafId: string | null;
@@ -104,7 +103,6 @@ function printText(io: Io, session: LoadedSession, report: ContextReport, contex
 }
 
 export const contextCommand: Command = {
-  spec: contextSpec,
   async run(args, io) {
     await withSession(args.positionals[0] as string, (session) => {
       reportIssues(io, session);

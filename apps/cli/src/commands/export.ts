@@ -17,7 +17,6 @@ import { refuseSessionFileOutput } from "../output-guard";
 import { readSessionOf } from "../session-file";
 import { reportIssues, resolveLeafId, withSession, type LoadedSession } from "../session-source";
 import type { Command } from "./command";
-import { exportSpec } from "./export.spec";
 
 const FORMATS = ["jsonl", "md", "pi", "html"] as const;
 type Format = (typeof FORMATS)[number];
@@ -48,7 +47,6 @@ function render(session: LoadedSession, format: Format, leaf: string | null): { 
 }
 
 export const exportCommand: Command = {
-  spec: exportSpec,
   async run(args, io) {
     const format = ((args.options.format as string | undefined) ?? "jsonl") as Format;
     if (!FORMATS.includes(format)) throw new UserError(`--format must be jsonl, md, pi or html, got ${JSON.stringify(format)}`, 2);

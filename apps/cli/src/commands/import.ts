@@ -12,7 +12,6 @@ import { UserError } from "../errors";
 import { printJson, warn, type Io } from "../output";
 import { withCliStore } from "../store-db";
 import type { Command } from "./command";
-import { importSpec } from "./import.spec";
 
 function describe(r: ImportReport): string {
   const name = r.sourcePath;
@@ -36,7 +35,6 @@ function printIssues(io: Io, r: ImportReport): void {
 }
 
 export const importCommand: Command = {
-  spec: importSpec,
   async run(args, io) {
     const given = args.positionals;
     for (const p of given) if (!fs.existsSync(p)) throw new UserError(`${p}: no such file or directory`);

@@ -6,10 +6,8 @@
 import { column, printJson } from "../output";
 import { withCliStore } from "../store-db";
 import type { Command } from "./command";
-import { lsSpec } from "./ls.spec";
 
 export const lsCommand: Command = {
-  spec: lsSpec,
   async run(args, io) {
     await withCliStore({ create: false }, (store) => {
       // a title given in the app (kept in Bonsai, not in the agent's file) wins

@@ -11,10 +11,8 @@ import { refuseSessionFileOutput } from "../output-guard";
 import { printJson, warn } from "../output";
 import { reportIssues, withSession } from "../session-source";
 import type { Command } from "./command";
-import { migrateSpec } from "./migrate.spec";
 
 export const migrateCommand: Command = {
-  spec: migrateSpec,
   async run(args, io) {
     await withSession(args.positionals[0] as string, (session) => {
       reportIssues(io, session);

@@ -6,10 +6,8 @@
 import { withEngineSession } from "../engine-session";
 import { printJson } from "../output";
 import type { Command } from "./command";
-import { navigateSpec } from "./navigate.spec";
 
 export const navigateCommand: Command = {
-  spec: navigateSpec,
   async run(args, io) {
     await withEngineSession(args, io, async ({ engine, store, sessionId }) => {
       const from = store.getLeaf(sessionId);

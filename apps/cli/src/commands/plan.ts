@@ -13,7 +13,6 @@ import {
 import { printJson, type Io } from "../output";
 import { reportIssues, resolveLeafId, withSession, type LoadedSession } from "../session-source";
 import type { Command } from "./command";
-import { planSpec } from "./plan.spec";
 
 export interface PlanReport {
   firstKeptEntryId: string;
@@ -94,7 +93,6 @@ function printText(io: Io, session: LoadedSession, report: PlanReport | null, pr
 }
 
 export const planCommand: Command = {
-  spec: planSpec,
   async run(args, io) {
     await withSession(args.positionals[0] as string, (session) => {
       reportIssues(io, session);

@@ -7,10 +7,8 @@ import { withEngineSession } from "../engine-session";
 import { UserError } from "../errors";
 import { printJson } from "../output";
 import type { Command } from "./command";
-import { promptSpec } from "./prompt.spec";
 
 export const promptCommand: Command = {
-  spec: promptSpec,
   async run(args, io) {
     const text = args.positionals[1] as string;
     if (text.trim() === "") throw new UserError("the message is empty");

@@ -6,17 +6,16 @@
  * belongs to stored sessions (the engine, with restorable originals): a session *file* is never
  * modified, so for a file the command always answers with the dry run, with or without --dry-run.
  */
-import { DEFAULT_PRUNE_CONFIG, type PruneCandidate, type PruneConfig } from "@bonsai/core";
+import { DEFAULT_PRUNE_CONFIG, type IdList, type PruneCandidate, type PruneConfig } from "@bonsai/core";
 import { column, printJson, type Io } from "../output";
 import { reportIssues, resolveLeafId, withSession, type LoadedSession } from "../session-source";
 import type { Command } from "./command";
 import { existsSync } from "node:fs";
 import { UserError } from "../errors";
-import { pruneSpec } from "./prune.spec";
 
 export interface PruneDryRunReport {
-  /** tool results that would be pruned, oldest first */
-  prunedEntryIds: string[];
+  /** tool results that would be pruned, oldest first (printed from the store's text for a stored session) */
+  prunedEntryIds: IdList;
   tokensSaved: number;
   prunedCount: number;
   leafId: string | null;
@@ -94,7 +93,6 @@ function toolLines(candidates: readonly PruneCandidate[]): string[] {
 }
 
 export const pruneCommand: Command = {
-  spec: pruneSpec,
   async run(args, io) {
     const arg = args.positionals[0] as string;
     // a stored session (id or prefix) is pruned for real (originals kept) unless --dry-run

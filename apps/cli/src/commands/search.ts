@@ -8,10 +8,8 @@ import { column, printJson, type Io } from "../output";
 import { reportIssues, withSession } from "../session-source";
 import { withCliStore } from "../store-db";
 import type { Command } from "./command";
-import { searchSpec } from "./search.spec";
 
 export const searchCommand: Command = {
-  spec: searchSpec,
   async run(args, io) {
     const query = args.positionals[0] as string;
     if (query.trim() === "") throw new UserError("the search query is empty", 2);

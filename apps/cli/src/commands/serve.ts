@@ -13,7 +13,6 @@ import { DB_FILE_NAME, defaultDataDir, defaultSessionDirs } from "@bonsai/store"
 import { besideBundle } from "../bundle-paths";
 import { UserError } from "../errors";
 import type { Command } from "./command";
-import { serveSpec } from "./serve.spec";
 import { sqliteBinding } from "../native-binding";
 
 /** The renderer built by `pnpm build` (apps/desktop/out/renderer), found from the CLI bundle or the source. */
@@ -41,7 +40,6 @@ function openInBrowser(url: string): void {
 }
 
 export const serveCommand: Command = {
-  spec: serveSpec,
   async run(args, io) {
     const port = args.options.port as number | undefined;
     if (port !== undefined && port > 65535) throw new UserError(`--port must be at most 65535, got ${port}`, 2);

@@ -26,7 +26,6 @@ import { reportIssues, resolveLeafId, withSession } from "../session-source";
 import { storedSettings } from "../stored-settings";
 import { withCliStore } from "../store-db";
 import type { Command } from "./command";
-import { whatifSpec } from "./whatif.spec";
 
 /** The settings patch the options ask for (validated against `base` by the caller). */
 export function whatIfPatch(args: ParsedArgs): SettingsPatch {
@@ -151,7 +150,6 @@ async function all(args: ParsedArgs, io: Io): Promise<void> {
 }
 
 export const whatifCommand: Command = {
-  spec: whatifSpec,
   async run(args, io) {
     const session = args.positionals[0];
     if (args.options.all && session !== undefined) throw new UsageError("give SESSION or --all, not both");

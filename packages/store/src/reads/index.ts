@@ -3,7 +3,7 @@
  * ranges, what the model sees, and the rows compaction, pruning and branch plans need. Every read
  * is a few indexed queries over the narrow rows plus the JSON of only the entries it must show.
  */
-import { planOfEligible, summarizePrunePlan, type ContextSummary, type PruneConfig, type PrunePlan, type PruneSummary, type SessionEntry, type ToolResultOnPath } from "@bonsai/core";
+import { IdList, planOfEligible, summarizePrunePlan, type ContextSummary, type PruneConfig, type PrunePlan, type PruneSummary, type SessionEntry, type ToolResultOnPath } from "@bonsai/core";
 import type { BranchEntries, PathNode, SizeSeries } from "../session-store";
 import { ContextReader } from "./context";
 import { PathReader, relinked, type SeqRange, type SessionRef, type Statements } from "./path";
@@ -100,7 +100,7 @@ export class StoredReads {
   branch(session: SessionRef, fromId: string | null, toId: string, budget: number): BranchEntries {
     const from = this.seqOf(session, fromId);
     const to = this.seqOf(session, toId);
-    if (from === undefined || to === undefined) return { entryIds: [], entries: [], commonAncestorId: null };
+    if (from === undefined || to === undefined) return { entryIds: IdList.of([]), entries: [], commonAncestorId: null };
     return this.planning.branch(session, from, to, budget);
   }
 }

@@ -6,7 +6,7 @@
  * parent links of every row instead (any tree, cycles stop at the repeated entry).
  */
 import type Database from "better-sqlite3";
-import type { SessionEntry } from "@bonsai/core";
+import { IdList, type SessionEntry } from "@bonsai/core";
 
 /** seqs [from, to] (inclusive) of consecutive path entries, each the parent of the next */
 export interface SeqRange {
@@ -176,7 +176,7 @@ export class PathReader {
    * and its values built per row, all of it garbage soon); here SQLite aggregates each column into
    * one value per range: numbers as a JSON array (parsed into small integers, no strings), texts
    * joined by a separator and split (a value holding the separator — the split count tells — makes
-   * that column come back as JSON instead). `totals`: SQL expressions summed over all the rows.
+   * that column come back as JSON instead).
    */
   columnsIn(
     sessionId: string,
@@ -184,22 +184,19 @@ export class PathReader {
     numbers: readonly string[],
     texts: readonly string[],
     filter: RowFilter = EVERY_ROW,
-    totals: readonly string[] = [],
-  ): { numbers: number[][]; texts: (string | null)[][]; totals: number[] } {
+  ): { numbers: number[][]; texts: (string | null)[][] } {
     const select = [
-      ...totals.map((e) => `total(${e})`),
       ...numbers.map((c) => `json_group_array(${c})`),
       // which values are NULL (a column that is never NULL: none)
       ...texts.map((c) => (NOT_NULL.has(c) ? `group_concat(${c}, char(30)), ''` : `group_concat(coalesce(${c}, ''), char(30)), group_concat(${c} IS NULL, '')`)),
     ].join(", ");
     const params = filter.params ?? [];
     const joined = this.sql.get(`SELECT count(*), ${select} FROM entries INDEXED BY ${filter.index ?? "entries_path"} WHERE session_id = ? AND seq BETWEEN ? AND ? AND (${filter.where})`).raw();
-    const out = { numbers: numbers.map((): number[] => []), texts: texts.map((): (string | null)[] => []), totals: totals.map(() => 0) };
+    const out = { numbers: numbers.map((): number[] => []), texts: texts.map((): (string | null)[] => []) };
     for (const r of ranges) {
       const [count, ...row] = joined.get(sessionId, r.from, r.to, ...params) as [number, ...unknown[]];
       if (count === 0) continue;
-      totals.forEach((_, i) => (out.totals[i] = (out.totals[i] as number) + (row[i] as number)));
-      const values = row.slice(totals.length) as string[];
+      const values = row as string[];
       numbers.forEach((_, i) => {
         const list = out.numbers[i] as number[];
         for (const v of JSON.parse(values[i] as string) as number[]) list.push(v);
@@ -216,6 +213,26 @@ export class PathReader {
       });
     }
     return out;
+  }
+
+  /**
+   * The ids of the rows of `ranges` that pass `filter`, in path order, as one text (their JSON
+   * strings joined as a report prints them, IdList.SEPARATOR: no string per id, no work to print
+   * them), from one statement over every range, and `totals`, SQL expressions summed over the rows.
+   */
+  idsIn(sessionId: string, ranges: readonly SeqRange[], filter: RowFilter = EVERY_ROW, totals: readonly string[] = []): { ids: IdList; totals: number[] } {
+    if (ranges.length === 0) return { ids: IdList.of([]), totals: totals.map(() => 0) };
+    // CROSS JOIN: the ranges are the outer loop, in their order, and each is read in seq order
+    const [count, items, ...sums] = this.sql
+      .get(
+        `WITH r(lo, hi) AS (SELECT value ->> 0, value ->> 1 FROM json_each(?))
+         SELECT count(*), group_concat(json_quote(id), ?)${totals.map((e) => `, total(${e})`).join("")}
+         FROM r CROSS JOIN entries INDEXED BY ${filter.index ?? "entries_path"} ON session_id = ? AND seq BETWEEN r.lo AND r.hi
+         WHERE (${filter.where})`,
+      )
+      .raw()
+      .get(JSON.stringify(ranges.map((r) => [r.from, r.to])), IdList.SEPARATOR, sessionId, ...(filter.params ?? [])) as [number, string | null, ...number[]];
+    return { ids: IdList.fromJsonItems(items ?? "", count), totals: sums };
   }
 
   private columnAsJson(sessionId: string, r: SeqRange, column: string, filter: RowFilter): (string | null)[] {

@@ -9,6 +9,7 @@
  */
 import {
   getLastAssistantUsage,
+  IdList,
   planOfEligible,
   prunedNotice,
   pruneSavings,
@@ -90,16 +91,15 @@ export class PlanningReader {
 
   /**
    * What a dry run reports of prunePlan's plan — the ids it prunes and the figures — from one
-   * aggregate per range of the rows it may prune (their savings summed by SQLite): no per-result
-   * values, only the ids.
+   * aggregate of the rows it may prune (their savings summed by SQLite, their ids as one JSON text):
+   * no per-result values, no string per id.
    */
   pruneSummary(session: SessionRef, leafSeq: number, config: PruneConfig): PruneSummary {
     const { open, prunable } = this.prunableRows(session, leafSeq, config);
-    const columns = this.paths.columnsIn(session.id, open, [], ["id"], prunable, [SAVINGS]);
-    const ids = columns.texts[0] as string[];
-    const saved = columns.totals[0] as number;
+    const { ids, totals } = this.paths.idsIn(session.id, open, prunable, [SAVINGS]);
+    const saved = totals[0] as number;
     const prunes = ids.length > 0 && saved >= config.minimumSavings;
-    return { entryIds: prunes ? ids : [], prunedCount: prunes ? ids.length : 0, tokensSaved: prunes ? saved : 0, potentialTokensSaved: saved, potentialCount: ids.length };
+    return { entryIds: prunes ? ids : IdList.of([]), prunedCount: prunes ? ids.length : 0, tokensSaved: prunes ? saved : 0, potentialTokensSaved: saved, potentialCount: ids.length };
   }
 
   /**
@@ -153,9 +153,10 @@ export class PlanningReader {
    */
   branch(session: SessionRef, fromSeq: number, toSeq: number, budget: number): BranchEntries {
     const oldPath = this.paths.ranges(session, fromSeq);
-    const common = this.commonAncestor(session, oldPath, this.paths.ranges(session, toSeq));
+    // a target on the old path (of a regular session: one entry per id) is the common ancestor: no second walk
+    const common = session.irregular === 0 && oldPath.some((r) => r.from <= toSeq && toSeq <= r.to) ? toSeq : this.commonAncestor(session, oldPath, this.paths.ranges(session, toSeq));
     const abandoned = common === null ? oldPath : rangesAfter(oldPath, common);
-    const entryIds = this.paths.columnsIn(session.id, abandoned, [], ["id"]).texts[0] as string[];
+    const entryIds = this.paths.idsIn(session.id, abandoned).ids;
     const { messages, stop } = this.branchMessages(session.id, abandoned, budget);
     const olderSummaries = stop === undefined ? [] : this.branchSummariesIn(session.id, rangesBefore(abandoned, stop));
     const entries = this.paths.entriesAt(session.id, [...olderSummaries, ...messages.reverse()]) as SessionEntry[];
@@ -211,14 +212,13 @@ export class PlanningReader {
       for (let i = target.length - 1; i >= 0; i--) if (onOld.has(target[i] as number)) return target[i] as number;
       return null;
     }
-    // a regular session's paths go up in seq, and two paths share a prefix: the deepest shared seq
+    // a regular session's paths go up in seq, and two paths share a prefix: the deepest shared seq,
+    // from one sweep over both lists of ranges (each in ascending, disjoint order)
     let best: number | null = null;
+    let o = 0;
     for (const t of targetPath) {
-      for (const o of oldPath) {
-        const lo = Math.max(t.from, o.from);
-        const hi = Math.min(t.to, o.to);
-        if (lo <= hi && (best === null || hi > best)) best = hi;
-      }
+      while (o < oldPath.length && (oldPath[o] as SeqRange).to < t.from) o++;
+      for (let k = o; k < oldPath.length && (oldPath[k] as SeqRange).from <= t.to; k++) best = Math.min(t.to, (oldPath[k] as SeqRange).to);
     }
     return best;
   }

@@ -1,0 +1,55 @@
+/**
+ * A list of entry ids held either as an array or as the text a store reads it as: the ids' JSON
+ * strings joined by IdList.SEPARATOR (SQLite's group_concat(json_quote(id), ...): one string for
+ * tens of thousands of ids). Its length is known without the ids, the ids are made only when asked
+ * for, and it prints exactly as JSON.stringify prints the array — through toJSON anywhere, and as
+ * the text itself through prettyJson when the text is already what JSON.stringify would print.
+ */
+export class IdList {
+  /**
+   * What JSON.stringify(value, null, 2) puts between the items of an array that is a field of the
+   * top object (a report's id list): a store joins the ids by it, so that they print as read.
+   */
+  static readonly SEPARATOR = ",\n    ";
+
+  private constructor(
+    readonly length: number,
+    private ids: string[] | undefined,
+    private readonly items: string | undefined,
+  ) {}
+
+  static of(ids: string[]): IdList {
+    return new IdList(ids.length, ids, undefined);
+  }
+
+  /** `items`: the JSON strings of `length` ids (any escaping JSON allows), joined by IdList.SEPARATOR */
+  static fromJsonItems(items: string, length: number): IdList {
+    return length === 0 ? IdList.of([]) : new IdList(length, undefined, items);
+  }
+
+  toArray(): string[] {
+    // the separator is a comma and JSON whitespace: the items in brackets are a JSON array
+    this.ids ??= JSON.parse(`[${this.items as string}]`) as string[];
+    return this.ids;
+  }
+
+  toJSON(): string[] {
+    return this.toArray();
+  }
+
+  /**
+   * JSON.stringify(ids, null, 2) with every line after the first indented by `indent` more (what the
+   * array prints as inside a pretty-printed object). Items read with nothing escaped in them (no
+   * backslash: no quote, backslash or control character in any id, so each item is what
+   * JSON.stringify gives for its id) that are joined as the array prints at this depth are the text.
+   */
+  prettyJson(indent = ""): string {
+    if (this.length === 0) return "[]";
+    const item = `\n${indent}  `;
+    const items = this.items;
+    if (this.ids === undefined && items !== undefined && `,${item}` === IdList.SEPARATOR && !items.includes("\\")) return `[${item}${items}\n${indent}]`;
+    return `[${item}${this.toArray()
+      .map((id) => JSON.stringify(id))
+      .join(`,${item}`)}\n${indent}]`;
+  }
+}
