@@ -47,6 +47,8 @@ export interface AbandonedBranch {
   /** every abandoned entry, root side first */
   entryIds: IdList;
   entries: SessionEntry[];
+  /** the entries' message token estimates when the store knows them (prepareBranchEntries' `estimates`) */
+  estimates?: (number | undefined)[];
   /** deepest entry shared by both paths; null when none */
   commonAncestorId: string | null;
 }

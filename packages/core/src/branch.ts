@@ -76,9 +76,10 @@ export interface PreparedBranchEntries {
  * Pass 2, newest to oldest: each message adds its file operations (before the budget check), then
  * is included while the budget holds; a summary (compaction or branch) that overflows is still
  * included when less than 90 % of the budget is used; the first overflow stops. Budget <= 0 is
- * unlimited.
+ * unlimited. `estimates[i]`, when given, is entry i's message estimate (estimateTokens of it, as
+ * a store keeps it in a column): not computed again.
  */
-export function prepareBranchEntries(entries: readonly SessionEntry[], tokenBudget = 0): PreparedBranchEntries {
+export function prepareBranchEntries(entries: readonly SessionEntry[], tokenBudget = 0, estimates: readonly (number | undefined)[] = []): PreparedBranchEntries {
   const fileOps = createFileOperations();
   for (const entry of entries) {
     if (entry.type === "branch_summary" && !entry.fromExtension && entry.details) addFileListDetails(entry.details, fileOps);
@@ -92,7 +93,7 @@ export function prepareBranchEntries(entries: readonly SessionEntry[], tokenBudg
     const message = getBranchMessageFromEntry(entry);
     if (!message) continue;
     extractFileOpsFromMessage(message, fileOps);
-    const tokens = estimateTokens(message);
+    const tokens = estimates[i] ?? estimateTokens(message);
     if (tokenBudget > 0 && totalTokens + tokens > tokenBudget) {
       const isSummary = entry.type === "compaction" || entry.type === "branch_summary";
       if (isSummary && totalTokens < 0.9 * tokenBudget) {

@@ -101,6 +101,14 @@ describe("M. branch summarization", () => {
     expect(branchSummaryTokenBudget(200000, 16384)).toBe(183616);
   });
 
+  it("estimates given for the entries (a store's token column) are used instead of computed", () => {
+    const entries = chain(U(2000), A(1600), U(400));
+    const computed = prepareBranchEntries(entries, 1000);
+    expect(prepareBranchEntries(entries, 1000, [undefined, 400, 100])).toEqual(computed);
+    // made-up estimates change the plan: all three now fit
+    expect(prepareBranchEntries(entries, 1000, [1, 1, 1]).includedEntryIds).toEqual(["e0", "e1", "e2"]);
+  });
+
   it("a non-positive budget is unlimited", () => {
     const entries = chain(U(4000), A(4000));
     expect(roles(entries, 0)).toEqual(["user", "assistant"]);

@@ -193,6 +193,8 @@ export interface BranchEntries {
    * summaries; prepareBranchEntries plans on them as on the whole branch
    */
   entries: SessionEntry[];
+  /** the token estimates of the entries' messages, as prepareBranchEntries takes them (undefined: not read) */
+  estimates: (number | undefined)[];
   /** the deepest entry on both paths (null when none) */
   commonAncestorId: string | null;
 }

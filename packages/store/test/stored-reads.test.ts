@@ -13,6 +13,8 @@ import {
   collectEntriesForBranchSummary,
   computeFileLists,
   DEFAULT_PRUNE_CONFIG,
+  estimateTokens,
+  getBranchMessageFromEntry,
   getPath,
   planPruning,
   planPruningOf,
@@ -139,7 +141,13 @@ function compareBranch(store: SqliteSessionStore, id: string, all: SessionEntry[
     expect(got.entryIds.toArray()).toEqual(want.entries.map((e) => e.id));
     expect(got.entryIds.prettyJson("  ")).toBe(JSON.stringify(want.entries.map((e) => e.id), null, 2).replaceAll("\n", "\n  "));
     const a = prepareBranchEntries(want.entries, budget);
-    const b = prepareBranchEntries(got.entries, budget);
+    const b = prepareBranchEntries(got.entries, budget, got.estimates);
+    expect(got.estimates.length).toBe(got.entries.length);
+    // an estimate read from the tokens column is what core computes of the entry's branch message
+    got.entries.forEach((e, i) => {
+      const message = getBranchMessageFromEntry(e);
+      if (got.estimates[i] !== undefined) expect(message && estimateTokens(message)).toBe(got.estimates[i]);
+    });
     expect({ ids: b.includedEntryIds, tokens: b.totalTokens, files: computeFileLists(b.fileOps), messages: b.messages }).toEqual({
       ids: a.includedEntryIds,
       tokens: a.totalTokens,

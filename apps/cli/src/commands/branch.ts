@@ -34,7 +34,7 @@ export function branchReport(session: LoadedSession, fromOption: string | undefi
   const fromId = resolveLeafId(session, fromOption, "--from");
   const toId = requireEntryId(session, toOption, "--to") as string;
   const collected = session.branch(fromId, toId, budget);
-  const prepared = prepareBranchEntries(collected.entries, budget);
+  const prepared = prepareBranchEntries(collected.entries, budget, collected.estimates);
   const { readFiles, modifiedFiles } = computeFileLists(prepared.fileOps);
   return {
     prepared,

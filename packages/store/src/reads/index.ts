@@ -100,7 +100,7 @@ export class StoredReads {
   branch(session: SessionRef, fromId: string | null, toId: string, budget: number): BranchEntries {
     const from = this.seqOf(session, fromId);
     const to = this.seqOf(session, toId);
-    if (from === undefined || to === undefined) return { entryIds: IdList.of([]), entries: [], commonAncestorId: null };
+    if (from === undefined || to === undefined) return { entryIds: IdList.of([]), entries: [], estimates: [], commonAncestorId: null };
     return this.planning.branch(session, from, to, budget);
   }
 }
