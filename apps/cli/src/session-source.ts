@@ -21,7 +21,11 @@ import {
   summarizePrunePlan,
   summarizeContext,
   planPruningOf,
+  prepareCompaction,
+  summarizeCompaction,
   toolResultsOf,
+  type CompactionPlanSummary,
+  type CompactionSettings,
   type ContextSummary,
   type MigrationResult,
   type ParsedSession,
@@ -86,8 +90,8 @@ export interface LoadedSession {
   context(leafId: string | null): SessionContext;
   /** what the model sees from the leaf, without the messages */
   contextSummary(leafId: string | null): ContextSummary;
-  /** entries that plan a compaction of the path to the leaf as the whole path does (compactionWindow) */
-  compactionWindow(leafId: string | null): SessionEntry[];
+  /** what a compaction of the path to the leaf would summarize and keep (core summarizeCompaction; a stored session reads it from its columns) */
+  compactionPlan(leafId: string | null, settings: CompactionSettings): CompactionPlanSummary | undefined;
   /** the pruning plan of the path to the leaf (pruning.md §2; a stored session reads only the results it may prune) */
   prunePlan(leafId: string | null, config: PruneConfig): PrunePlan;
   /** what a dry run reports of that plan: its ids and figures (a stored session reads them as aggregates) */
@@ -173,7 +177,10 @@ export function sessionOfEntries(header: SessionHeader, entries: SessionEntry[],
     path,
     context,
     contextSummary: (leafId) => summarizeContext(context(leafId)),
-    compactionWindow: path,
+    compactionPlan: (leafId, settings) => {
+      const preparation = prepareCompaction(path(leafId), settings);
+      return preparation && summarizeCompaction(preparation);
+    },
     prunePlan,
     pruneSummary: (leafId, config) => summarizePrunePlan(prunePlan(leafId, config)),
     branch: (fromId, toId) => {

@@ -78,7 +78,7 @@ function storedSession(store: SessionReader, source: SessionSource & { kind: "st
     path: (leafId) => store.getPath(id, leafId),
     context: (leafId) => buildSessionContext(store.getContextEntries(id, leafId), leafId),
     contextSummary: (leafId) => store.getContextSummary(id, leafId),
-    compactionWindow: (leafId) => store.getCompactionWindow(id, leafId),
+    compactionPlan: (leafId, settings) => store.getCompactionPlan(id, leafId, settings),
     prunePlan: (leafId, config) => store.getPrunePlan(id, leafId, config),
     pruneSummary: (leafId, config) => store.getPruneSummary(id, leafId, config),
     branch: (fromId, toId, budget) => store.getBranchEntries(id, fromId, toId, budget),

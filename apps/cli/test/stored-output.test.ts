@@ -44,10 +44,13 @@ function entryIds(file: string): string[] {
 function compare(file: string, id: string, leaves: (string | undefined)[], target: string): void {
   for (const leaf of leaves) {
     const leafArgs = leaf === undefined ? [] : ["--leaf", leaf];
-    for (const command of [["context", ...leafArgs, "--json"], ["plan", ...leafArgs, "--json"], ["prune", "--dry-run", ...leafArgs, "--json"]]) {
+    for (const command of [["context", ...leafArgs, "--json"], ["plan", ...leafArgs, "--json"], ["plan", ...leafArgs, "--keep-recent", "300", "--json"], ["prune", "--dry-run", ...leafArgs, "--json"]]) {
       const [name, ...rest] = command as [string, ...string[]];
       expect(run(name, id, ...rest), `${name} ${rest.join(" ")}`).toBe(run(name, file, ...rest));
     }
+    // the plan's text (its first line names the session as given)
+    const planText = (arg: string): string => run("plan", arg, ...leafArgs, "--keep-recent", "300").replace(/^[^\n]*\n/, "");
+    expect(planText(id), `plan --keep-recent 300 ${leafArgs.join(" ")}`).toBe(planText(file));
     // the text of a dry run (by tool name when it prunes many results) names the session as given: compared without that line
     const pruneText = (arg: string): string => run("prune", arg, "--dry-run", ...leafArgs).replace(/^[^\n]*\n/, "");
     expect(pruneText(id), `prune --dry-run ${leafArgs.join(" ")}`).toBe(pruneText(file));

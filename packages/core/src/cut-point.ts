@@ -52,10 +52,69 @@ const CUT_POINT_ROLES: ReadonlySet<string> = new Set([
   "compactionSummary",
 ]);
 
+/**
+ * What compaction planning reads of an entry besides its message, as bits (planKindOf): a path is
+ * planned from these and the messages' estimates alone (cutPointOfRows, outlineCompaction), so a
+ * store can plan from columns what a reader plans from entries.
+ */
+export const PLAN_MESSAGE_ENTRY = 1; // a `message` entry (its payload may be absent): counts for the kept budget, ends the metadata walk-back
+export const PLAN_GIVES_MESSAGE = 2; // gives a compaction-variant message (getCompactionMessageFromEntry)
+export const PLAN_CUT_POINT = 4; // a compaction may keep history from here (§4.2)
+export const PLAN_TURN_START = 8; // starts a turn (§4.3)
+export const PLAN_USER = 16; // a user message: keeping from it splits no turn
+export const PLAN_COMPACTION = 32;
+
+/**
+ * The plan bits of an entry of `type` whose message (a `message` entry's payload) has the text role
+ * `role` (null when it has none or it is not a text) and is present (`hasMessage`: truthy).
+ */
+export function planKindOf(type: string, role: string | null, hasMessage: boolean): number {
+  switch (type) {
+    case "message": {
+      let kind = PLAN_MESSAGE_ENTRY | (hasMessage ? PLAN_GIVES_MESSAGE : 0);
+      if (role !== null && CUT_POINT_ROLES.has(role)) kind |= PLAN_CUT_POINT;
+      if (role === "user" || role === "bashExecution") kind |= PLAN_TURN_START;
+      if (role === "user") kind |= PLAN_USER;
+      return kind;
+    }
+    case "custom_message":
+    case "branch_summary":
+      return PLAN_GIVES_MESSAGE | PLAN_CUT_POINT | PLAN_TURN_START;
+    case "compaction":
+      return PLAN_COMPACTION;
+    default:
+      return 0;
+  }
+}
+
+/** planKindOf an entry */
+export function planKindOfEntry(entry: SessionEntry): number {
+  const message = entry.type === "message" ? (entry.message as unknown) : undefined;
+  const role = typeof message === "object" && message !== null ? (message as { role?: unknown }).role : undefined;
+  return planKindOf(entry.type, typeof role === "string" ? role : null, Boolean(message));
+}
+
+/** What a cut point is found from: per entry of a path, its plan bits and its compaction-variant message's estimate (0 without one). */
+export interface PlanRows {
+  kinds: ArrayLike<number>;
+  tokens: ArrayLike<number>;
+}
+
+/** The plan rows of a path's entries. */
+export function planRowsOf(entries: readonly SessionEntry[]): PlanRows {
+  const kinds = new Uint8Array(entries.length);
+  const tokens = new Float64Array(entries.length);
+  entries.forEach((entry, i) => {
+    kinds[i] = planKindOfEntry(entry);
+    const message = getCompactionMessageFromEntry(entry);
+    tokens[i] = message ? estimateTokens(message) : 0;
+  });
+  return { kinds, tokens };
+}
+
 /** Whether a compaction may keep history starting at this entry (§4.2); never at a tool result. */
 export function isValidCutPoint(entry: SessionEntry): boolean {
-  if (entry.type === "message") return CUT_POINT_ROLES.has(entry.message?.role ?? "");
-  return entry.type === "custom_message" || entry.type === "branch_summary";
+  return (planKindOfEntry(entry) & PLAN_CUT_POINT) !== 0;
 }
 
 /** Indexes in `[start, end)` where a cut may land, ascending. */
@@ -68,17 +127,11 @@ export function findValidCutPoints(entries: readonly SessionEntry[], start: numb
   return cuts;
 }
 
-function isTurnStart(entry: SessionEntry): boolean {
-  if (entry.type === "branch_summary" || entry.type === "custom_message") return true;
-  const role = entry.type === "message" ? entry.message?.role : undefined;
-  return role === "user" || role === "bashExecution";
-}
-
 /** The nearest turn start at or before `index` and not before `start` (§4.3); -1 when none. */
 export function findTurnStartIndex(entries: readonly SessionEntry[], index: number, start: number): number {
   for (let i = index; i >= start; i--) {
     const entry = entries[i];
-    if (entry && isTurnStart(entry)) return i;
+    if (entry && planKindOfEntry(entry) & PLAN_TURN_START) return i;
   }
   return -1;
 }
@@ -101,33 +154,38 @@ export function findCutPoint(
   end: number,
   keepRecentTokens: number,
 ): CutPointResult {
-  const cuts = findValidCutPoints(entries, start, end);
-  const firstCut = cuts[0];
-  if (firstCut === undefined) return { firstKeptEntryIndex: start, turnStartIndex: -1, isSplitTurn: false };
+  return cutPointOfRows(planRowsOf(entries), start, end, keepRecentTokens);
+}
+
+/** findCutPoint on a path's plan rows. */
+export function cutPointOfRows(rows: PlanRows, start: number, end: number, keepRecentTokens: number): CutPointResult {
+  const { kinds, tokens } = rows;
+  let firstCut = -1;
+  for (let i = start; i < end && firstCut < 0; i++) if ((kinds[i] as number) & PLAN_CUT_POINT) firstCut = i;
+  if (firstCut < 0) return { firstKeptEntryIndex: start, turnStartIndex: -1, isSplitTurn: false };
 
   let cutIndex = firstCut;
   let accumulated = 0;
-  // `next` walks the ascending cut list backwards so that cuts[next] is the smallest cut >= i.
-  let next = cuts.length;
+  // the smallest cut point at or after i, as i walks back (-1: none)
+  let next = -1;
   for (let i = end - 1; i >= start; i--) {
-    while (next > 0 && (cuts[next - 1] as number) >= i) next--;
-    const entry = entries[i];
-    if (entry?.type !== "message") continue;
-    if (entry.message) accumulated += estimateTokens(entry.message);
+    const kind = kinds[i] as number;
+    if (kind & PLAN_CUT_POINT) next = i;
+    if (!(kind & PLAN_MESSAGE_ENTRY)) continue;
+    accumulated += tokens[i] as number;
     if (accumulated >= keepRecentTokens) {
-      const smallestCutAtOrAfter = cuts[next];
-      if (smallestCutAtOrAfter !== undefined) cutIndex = smallestCutAtOrAfter;
+      if (next >= 0) cutIndex = next;
       break;
     }
   }
 
   while (cutIndex > start) {
-    const previous = entries[cutIndex - 1];
-    if (!previous || previous.type === "compaction" || previous.type === "message") break;
+    const previous = kinds[cutIndex - 1] as number;
+    if (previous & (PLAN_COMPACTION | PLAN_MESSAGE_ENTRY)) break;
     cutIndex--;
   }
 
-  return { firstKeptEntryIndex: cutIndex, ...splitTurnAt(entries, cutIndex, start) };
+  return { firstKeptEntryIndex: cutIndex, ...splitTurnOfRows(kinds, cutIndex, start) };
 }
 
 /**
@@ -136,8 +194,12 @@ export function findCutPoint(
  * `start`), and without one nothing is split.
  */
 export function splitTurnAt(entries: readonly SessionEntry[], cutIndex: number, start: number): Omit<CutPointResult, "firstKeptEntryIndex"> {
-  const cutEntry = entries[cutIndex];
-  const isUser = cutEntry?.type === "message" && cutEntry.message?.role === "user";
-  const turnStartIndex = isUser ? -1 : findTurnStartIndex(entries, cutIndex, start);
-  return { turnStartIndex, isSplitTurn: !isUser && turnStartIndex !== -1 };
+  const kinds = entries.slice(0, cutIndex + 1).map(planKindOfEntry);
+  return splitTurnOfRows(kinds, cutIndex, start);
+}
+
+function splitTurnOfRows(kinds: ArrayLike<number>, cutIndex: number, start: number): Omit<CutPointResult, "firstKeptEntryIndex"> {
+  if ((kinds[cutIndex] ?? 0) & PLAN_USER) return { turnStartIndex: -1, isSplitTurn: false };
+  for (let i = Math.min(cutIndex, kinds.length - 1); i >= start; i--) if ((kinds[i] as number) & PLAN_TURN_START) return { turnStartIndex: i, isSplitTurn: true };
+  return { turnStartIndex: -1, isSplitTurn: false };
 }

@@ -18,22 +18,41 @@ export function createFileOperations(): FileOperations {
   return { read: new Set(), written: new Set(), edited: new Set() };
 }
 
+/** the code letter of each tool whose calls count (§6.1) */
+const OP_CODES: Readonly<Record<string, string>> = { read: "r", write: "w", edit: "e" };
+
 /**
- * Adds the file paths touched by an assistant message's tool calls (§6.1). Only `read`, `write`
- * and `edit` calls whose `arguments.path` is a non-empty string count; paths are kept verbatim.
+ * The file operations of an assistant message's tool calls (§6.1), as codes: "r" (read), "w"
+ * (write) or "e" (edit) followed by the path — what a store keeps per entry to list a plan's files
+ * without the messages (addFileOpCode). Only `read`, `write` and `edit` calls whose
+ * `arguments.path` is a non-empty string count; paths are kept verbatim.
  */
-export function extractFileOpsFromMessage(message: AgentMessage, fileOps: FileOperations): void {
-  if (message.role !== "assistant" || !Array.isArray(message.content)) return;
+export function fileOpCodesOf(message: AgentMessage): string[] {
+  const codes: string[] = [];
+  if (message.role !== "assistant" || !Array.isArray(message.content)) return codes;
   for (const block of message.content) {
     if (block?.type !== "toolCall") continue;
     const args: unknown = block.arguments;
     if (typeof args !== "object" || args === null) continue;
     const path = (args as Record<string, unknown>).path;
     if (typeof path !== "string" || path === "") continue;
-    if (block.name === "read") fileOps.read.add(path);
-    else if (block.name === "write") fileOps.written.add(path);
-    else if (block.name === "edit") fileOps.edited.add(path);
+    const code = Object.hasOwn(OP_CODES, block.name) ? OP_CODES[block.name] : undefined;
+    if (code !== undefined) codes.push(code + path);
   }
+  return codes;
+}
+
+/** Adds one operation of fileOpCodesOf. */
+export function addFileOpCode(code: string, fileOps: FileOperations): void {
+  const path = code.slice(1);
+  if (code[0] === "r") fileOps.read.add(path);
+  else if (code[0] === "w") fileOps.written.add(path);
+  else if (code[0] === "e") fileOps.edited.add(path);
+}
+
+/** Adds the file paths touched by an assistant message's tool calls (§6.1, fileOpCodesOf). */
+export function extractFileOpsFromMessage(message: AgentMessage, fileOps: FileOperations): void {
+  for (const code of fileOpCodesOf(message)) addFileOpCode(code, fileOps);
 }
 
 /**

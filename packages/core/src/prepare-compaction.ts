@@ -2,10 +2,10 @@
  * Compaction planning (spec: compaction.md §5): what a compaction of the current branch would
  * summarize, what it keeps, and which files the summary lists. Pure and linear in the path length.
  */
-import type { AgentMessage, CompactionEntry, SessionEntry } from "./entries";
+import type { AgentMessage, CompactionEntry, SessionEntry, Usage } from "./entries";
 import type { CompactionSettings } from "./settings";
-import { estimateEntriesTokens, findCutPoint, getCompactionMessageFromEntry } from "./cut-point";
-import { addFileListDetails, createFileOperations, extractFileOpsFromMessage, type FileOperations } from "./file-ops";
+import { cutPointOfRows, getCompactionMessageFromEntry, planRowsOf, PLAN_COMPACTION, PLAN_GIVES_MESSAGE, type PlanRows } from "./cut-point";
+import { addFileListDetails, computeFileLists, createFileOperations, extractFileOpsFromMessage, type FileOperations } from "./file-ops";
 import { calculateContextTokens, calculatePromptTokens, getLastAssistantUsage } from "./tokens";
 
 /** What planning needs of the settings; `keepRecentTokens` is the only value it reads. */
@@ -44,27 +44,132 @@ export interface CompactionPreparation<S extends CompactionPlanSettings = Compac
   estimatedWindowTokens?: number;
 }
 
-function lastCompactionIndex(path: readonly SessionEntry[]): number {
-  for (let i = path.length - 1; i >= 0; i--) if (path[i]?.type === "compaction") return i;
-  return -1;
+/** What a compaction plan decides, without the messages (outlineCompaction). */
+export interface CompactionOutline {
+  firstKeptEntryId: string;
+  isSplitTurn: boolean;
+  tokensBefore: number;
+  summarizeEntryIds: string[];
+  turnPrefixEntryIds: string[];
+  keptEntryIds: string[];
+  /** the number of messages kept (recentMessages) */
+  recentMessageCount: number;
+  /** index of the previous compaction on the path, -1 when none */
+  previousCompactionIndex: number;
+  boundaryStart: number;
+  firstKeptEntryIndex: number;
+  turnStartIndex: number;
+  historyEnd: number;
+  keepRecentTokens: number;
+  estimatedWindowTokens?: number;
 }
 
-interface CollectedMessages {
-  messages: AgentMessage[];
-  entryIds: string[];
+/** A path (root -> leaf, or from a compaction on) as planning reads it: ids and plan rows (cut-point.ts). */
+export interface CompactionRows extends PlanRows {
+  ids: readonly string[];
 }
 
-function collectMessages(path: readonly SessionEntry[], start: number, end: number): CollectedMessages {
+/** the ids of the rows in [start, end) that give a message */
+function messageIds(rows: CompactionRows, start: number, end: number): string[] {
+  const ids: string[] = [];
+  for (let i = start; i < end; i++) if ((rows.kinds[i] as number) & PLAN_GIVES_MESSAGE) ids.push(rows.ids[i] as string);
+  return ids;
+}
+
+/**
+ * prepareCompaction's decisions from a path's rows and its last assistant usage (getLastAssistantUsage
+ * of the path): the cut, the ids of what is summarized and kept, the figures. `undefined` when
+ * prepareCompaction plans nothing.
+ */
+export function outlineCompaction(rows: CompactionRows, lastUsage: Usage | undefined, settings: CompactionPlanSettings): CompactionOutline | undefined {
+  const { kinds, tokens, ids } = rows;
+  const count = ids.length;
+  if (count === 0 || (kinds[count - 1] as number) & PLAN_COMPACTION) return undefined;
+
+  let previousCompactionIndex = count - 1;
+  while (previousCompactionIndex >= 0 && !((kinds[previousCompactionIndex] as number) & PLAN_COMPACTION)) previousCompactionIndex--;
+  const boundaryStart = previousCompactionIndex + 1;
+  const tokensBefore = lastUsage ? calculateContextTokens(lastUsage) : 0;
+
+  let keepRecentTokens = settings.keepRecentTokens;
+  let estimatedWindowTokens: number | undefined;
+  if (lastUsage) {
+    estimatedWindowTokens = 0;
+    for (let i = boundaryStart; i < count; i++) estimatedWindowTokens += tokens[i] as number;
+    const promptTokens = calculatePromptTokens(lastUsage);
+    const ratio = estimatedWindowTokens > 0 ? promptTokens / estimatedWindowTokens : 0;
+    if (Number.isFinite(ratio) && ratio > 1) keepRecentTokens = Math.max(1, Math.floor(settings.keepRecentTokens / ratio));
+  }
+
+  const cut = cutPointOfRows(rows, boundaryStart, count, keepRecentTokens);
+  const firstKeptEntryId = ids[cut.firstKeptEntryIndex];
+  if (!firstKeptEntryId) return undefined;
+  const historyEnd = cut.isSplitTurn ? cut.turnStartIndex : cut.firstKeptEntryIndex;
+  const outline: CompactionOutline = {
+    firstKeptEntryId,
+    isSplitTurn: cut.isSplitTurn,
+    tokensBefore,
+    summarizeEntryIds: messageIds(rows, boundaryStart, historyEnd),
+    turnPrefixEntryIds: cut.isSplitTurn ? messageIds(rows, cut.turnStartIndex, cut.firstKeptEntryIndex) : [],
+    keptEntryIds: ids.slice(cut.firstKeptEntryIndex),
+    recentMessageCount: messageIds(rows, cut.firstKeptEntryIndex, count).length,
+    previousCompactionIndex,
+    boundaryStart,
+    firstKeptEntryIndex: cut.firstKeptEntryIndex,
+    turnStartIndex: cut.turnStartIndex,
+    historyEnd,
+    keepRecentTokens,
+  };
+  if (estimatedWindowTokens !== undefined) outline.estimatedWindowTokens = estimatedWindowTokens;
+  return outline;
+}
+
+/**
+ * What the CLI and the UI show of a compaction plan (a store answers it from columns, a reader from
+ * prepareCompaction: summarizeCompaction).
+ */
+export interface CompactionPlanSummary {
+  firstKeptEntryId: string;
+  isSplitTurn: boolean;
+  summarizeEntryIds: string[];
+  turnPrefixEntryIds: string[];
+  keptEntryIds: string[];
+  recentMessageCount: number;
+  tokensBefore: number;
+  keepRecentTokens: number;
+  previousCompactionId?: string;
+  hasPreviousSummary: boolean;
+  readFiles: string[];
+  modifiedFiles: string[];
+}
+
+/** The summary of a preparation. */
+export function summarizeCompaction(preparation: CompactionPreparation<CompactionPlanSettings>): CompactionPlanSummary {
+  const summary: CompactionPlanSummary = {
+    firstKeptEntryId: preparation.firstKeptEntryId,
+    isSplitTurn: preparation.isSplitTurn,
+    summarizeEntryIds: preparation.summarizeEntryIds,
+    turnPrefixEntryIds: preparation.turnPrefixEntryIds,
+    keptEntryIds: preparation.keptEntryIds,
+    recentMessageCount: preparation.recentMessages.length,
+    tokensBefore: preparation.tokensBefore,
+    keepRecentTokens: preparation.keepRecentTokens,
+    hasPreviousSummary: preparation.previousSummary !== undefined,
+    ...computeFileLists(preparation.fileOps),
+  };
+  if (preparation.previousCompactionId !== undefined) summary.previousCompactionId = preparation.previousCompactionId;
+  return summary;
+}
+
+/** the compaction-variant messages of path[start, end) */
+function collectMessages(path: readonly SessionEntry[], start: number, end: number): AgentMessage[] {
   const messages: AgentMessage[] = [];
-  const entryIds: string[] = [];
   for (let i = start; i < end; i++) {
     const entry = path[i];
     const message = entry && getCompactionMessageFromEntry(entry);
-    if (!entry || !message) continue;
-    messages.push(message);
-    entryIds.push(entry.id);
+    if (message) messages.push(message);
   }
-  return { messages, entryIds };
+  return messages;
 }
 
 /**
@@ -75,68 +180,46 @@ export function prepareCompaction<S extends CompactionPlanSettings>(
   pathEntries: readonly SessionEntry[],
   settings: S,
 ): CompactionPreparation<S> | undefined {
-  const last = pathEntries[pathEntries.length - 1];
-  if (!last || last.type === "compaction") return undefined;
-
-  const prevCompactionIndex = lastCompactionIndex(pathEntries);
-  const boundaryStart = prevCompactionIndex + 1;
-  const boundaryEnd = pathEntries.length;
-
-  const lastUsage = getLastAssistantUsage(pathEntries);
-  const tokensBefore = lastUsage ? calculateContextTokens(lastUsage) : 0;
-
-  let keepRecentTokens = settings.keepRecentTokens;
-  let estimatedWindowTokens: number | undefined;
-  if (lastUsage) {
-    estimatedWindowTokens = estimateEntriesTokens(pathEntries, boundaryStart, boundaryEnd);
-    const promptTokens = calculatePromptTokens(lastUsage);
-    const ratio = estimatedWindowTokens > 0 ? promptTokens / estimatedWindowTokens : 0;
-    if (Number.isFinite(ratio) && ratio > 1) keepRecentTokens = Math.max(1, Math.floor(settings.keepRecentTokens / ratio));
-  }
-
-  const cut = findCutPoint(pathEntries, boundaryStart, boundaryEnd, keepRecentTokens);
-  const firstKept = pathEntries[cut.firstKeptEntryIndex];
-  if (!firstKept?.id) return undefined;
-
-  const historyEnd = cut.isSplitTurn ? cut.turnStartIndex : cut.firstKeptEntryIndex;
+  const rows: CompactionRows = { ...planRowsOf(pathEntries), ids: pathEntries.map((e) => e.id) };
+  const outline = outlineCompaction(rows, getLastAssistantUsage(pathEntries), settings);
+  if (!outline) return undefined;
+  const { boundaryStart, historyEnd, firstKeptEntryIndex, turnStartIndex, isSplitTurn } = outline;
   const history = collectMessages(pathEntries, boundaryStart, historyEnd);
-  const prefix = cut.isSplitTurn
-    ? collectMessages(pathEntries, cut.turnStartIndex, cut.firstKeptEntryIndex)
-    : { messages: [], entryIds: [] };
-  const recent = collectMessages(pathEntries, cut.firstKeptEntryIndex, boundaryEnd);
-  const keptEntryIds = pathEntries.slice(cut.firstKeptEntryIndex).map((e) => e.id);
-
-  const previousCompaction = prevCompactionIndex >= 0 ? (pathEntries[prevCompactionIndex] as CompactionEntry) : undefined;
+  const prefix = isSplitTurn ? collectMessages(pathEntries, turnStartIndex, firstKeptEntryIndex) : [];
+  const previousCompaction = outline.previousCompactionIndex >= 0 ? (pathEntries[outline.previousCompactionIndex] as CompactionEntry) : undefined;
 
   const fileOps = createFileOperations();
-  if (previousCompaction && !previousCompaction.fromExtension && previousCompaction.details) {
-    addFileListDetails(previousCompaction.details, fileOps);
-  }
-  for (const message of history.messages) extractFileOpsFromMessage(message, fileOps);
-  for (const message of prefix.messages) extractFileOpsFromMessage(message, fileOps);
+  if (previousCompaction) addPreviousFileLists(previousCompaction, fileOps);
+  for (const message of history) extractFileOpsFromMessage(message, fileOps);
+  for (const message of prefix) extractFileOpsFromMessage(message, fileOps);
 
   const preparation: CompactionPreparation<S> = {
-    firstKeptEntryId: firstKept.id,
-    messagesToSummarize: history.messages,
-    turnPrefixMessages: prefix.messages,
-    recentMessages: recent.messages,
-    isSplitTurn: cut.isSplitTurn,
-    tokensBefore,
+    firstKeptEntryId: outline.firstKeptEntryId,
+    messagesToSummarize: history,
+    turnPrefixMessages: prefix,
+    recentMessages: collectMessages(pathEntries, firstKeptEntryIndex, pathEntries.length),
+    isSplitTurn,
+    tokensBefore: outline.tokensBefore,
     fileOps,
     settings,
-    summarizeEntryIds: history.entryIds,
-    turnPrefixEntryIds: prefix.entryIds,
-    keptEntryIds,
+    summarizeEntryIds: outline.summarizeEntryIds,
+    turnPrefixEntryIds: outline.turnPrefixEntryIds,
+    keptEntryIds: outline.keptEntryIds,
     boundaryStart,
-    firstKeptEntryIndex: cut.firstKeptEntryIndex,
-    turnStartIndex: cut.turnStartIndex,
+    firstKeptEntryIndex,
+    turnStartIndex,
     historyEnd,
-    keepRecentTokens,
+    keepRecentTokens: outline.keepRecentTokens,
   };
   if (previousCompaction) {
     preparation.previousSummary = previousCompaction.summary;
     preparation.previousCompactionId = previousCompaction.id;
   }
-  if (estimatedWindowTokens !== undefined) preparation.estimatedWindowTokens = estimatedWindowTokens;
+  if (outline.estimatedWindowTokens !== undefined) preparation.estimatedWindowTokens = outline.estimatedWindowTokens;
   return preparation;
+}
+
+/** A previous compaction's file lists count for the next one (§6.2), unless an extension wrote it. */
+export function addPreviousFileLists(previous: CompactionEntry, fileOps: FileOperations): void {
+  if (!previous.fromExtension && previous.details) addFileListDetails(previous.details, fileOps);
 }

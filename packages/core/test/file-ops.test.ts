@@ -3,7 +3,9 @@ import {
   addFileListDetails,
   computeFileLists,
   createFileOperations,
+  addFileOpCode,
   extractFileOpsFromMessage,
+  fileOpCodesOf,
   formatFileOperations,
   parseFileListsFromSummary,
   recoverFileLists,
@@ -33,6 +35,25 @@ describe("H. file operations", () => {
     expect([...ops.read]).toEqual([]);
     expect([...ops.written]).toEqual([]);
     expect([...ops.edited]).toEqual(["e"]);
+  });
+
+  it("file operation codes: what a store keeps per message gives the same sets as the extraction", () => {
+    const message = assistantMessage([
+      call("read", { path: "r" }),
+      call("write", { path: "w" }),
+      call("edit", { path: "e/f" }),
+      call("read", { path: "" }),
+      call("grep", { path: "g" }),
+      call("toString", { path: "t" }),
+      call("edit", null as unknown as Record<string, unknown>),
+    ]);
+    expect(fileOpCodesOf(message)).toEqual(["rr", "ww", "ee/f"]);
+    const fromCodes = createFileOperations();
+    for (const code of fileOpCodesOf(message)) addFileOpCode(code, fromCodes);
+    const extracted = createFileOperations();
+    extractFileOpsFromMessage(message, extracted);
+    expect(fromCodes).toEqual(extracted);
+    expect(fileOpCodesOf({ role: "user", content: [call("edit", { path: "u" })], timestamp: 0 } as unknown as AgentMessage)).toEqual([]);
   });
 
   it("case 76: formatting, normative layout (D1)", () => {

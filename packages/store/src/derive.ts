@@ -2,7 +2,7 @@
  * Derived columns of an entry: what the tree skeleton, the session list and search need without
  * parsing the entry's JSON again (role, token estimate, preview, tool names, flags, FTS text).
  */
-import { estimateTokens, type AgentMessage, type SessionEntry } from "@bonsai/core";
+import { estimateTokens, fileOpCodesOf, type AgentMessage, type SessionEntry } from "@bonsai/core";
 
 export const FLAG_PRUNED = 1;
 export const FLAG_THINKING = 2;
@@ -33,6 +33,11 @@ export interface DerivedColumns {
   refId: string | null;
   tokensBefore: number | null;
   flags: number;
+  /**
+   * an assistant message's file operations (core's fileOpCodesOf) as a JSON array, null when it has
+   * none: a compaction plan lists its files from these, without the messages
+   */
+  fileOps: string | null;
   /** FTS columns */
   body: string;
   tools: string;
@@ -201,6 +206,10 @@ function messageColumns(message: Obj, d: DerivedColumns, paths: Set<string>, for
         }
       }
       if (thinking) d.flags |= FLAG_THINKING;
+      if (tools.length > 0) {
+        const ops = fileOpCodesOf(message as unknown as AgentMessage);
+        if (ops.length > 0) d.fileOps = JSON.stringify(ops);
+      }
       const stop = str(message.stopReason);
       if (stop === "error" || stop === "aborted") d.stopReason = stop;
       d.toolName = tools.length === 0 ? null : tools.length === 1 ? (tools[0] as string) : [...new Set(tools)].join(",");
@@ -269,6 +278,7 @@ export function deriveColumns(entry: SessionEntry, forSearch = true): DerivedCol
     refId: null,
     tokensBefore: null,
     flags: 0,
+    fileOps: null,
     body: "",
     tools: "",
     paths: "",

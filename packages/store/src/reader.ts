@@ -5,7 +5,7 @@
  * "@bonsai/store/reader"), without the file-side code.
  */
 import type Database from "better-sqlite3";
-import type { ContextSummary, PruneConfig, PrunePlan, PruneSummary, SessionEntry, SessionHeader, ToolResultOnPath } from "@bonsai/core";
+import type { CompactionPlanSettings, CompactionPlanSummary, ContextSummary, PruneConfig, PrunePlan, PruneSummary, SessionEntry, SessionHeader, ToolResultOnPath } from "@bonsai/core";
 import { buildSessionContext, summarizeContext } from "@bonsai/core";
 import { openCurrentDatabase } from "./database";
 import { SessionAgents } from "./foreign/agents";
@@ -29,6 +29,7 @@ export type SessionReader = Pick<
   | "getContextEntries"
   | "getContextSummary"
   | "getCompactionWindow"
+  | "getCompactionPlan"
   | "getPrunePlan"
   | "getPruneSummary"
   | "getBranchEntries"
@@ -158,6 +159,12 @@ export class StoreReader {
   getCompactionWindow(sessionId: string, leafId?: string | null): SessionEntry[] {
     const { ref, leaf } = this.readRef(sessionId, leafId);
     return this.reads.compactionWindow(ref, leaf);
+  }
+
+  /** What a compaction plan of the path to `leafId` decides and lists (core summarizeCompaction of prepareCompaction), from the narrow rows. */
+  getCompactionPlan(sessionId: string, leafId: string | null | undefined, settings: CompactionPlanSettings): CompactionPlanSummary | undefined {
+    const { ref, leaf } = this.readRef(sessionId, leafId);
+    return this.reads.compactionPlan(ref, leaf, settings);
   }
 
   getToolResultsOnPath(sessionId: string, leafId?: string | null): ToolResultOnPath[] {

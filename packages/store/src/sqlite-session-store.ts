@@ -1305,8 +1305,8 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
     const d = deriveColumns(entry, false);
     const row = this.sql("SELECT pk, indexed FROM entries WHERE session_id = ? AND seq = ?").get(sessionId, seq) as { pk: number; indexed: number };
     this.sql(
-      "UPDATE entries SET tokens = ?, preview = ?, tool_name = ?, flags = ?, stop_reason = ?, custom_type = ?, ref_id = ?, tokens_before = ?, role = ?, indexed = 0 WHERE pk = ?",
-    ).run(d.tokens, d.preview, d.toolName, d.flags, d.stopReason, d.customType, d.refId, d.tokensBefore, d.role, row.pk);
+      "UPDATE entries SET tokens = ?, preview = ?, tool_name = ?, flags = ?, stop_reason = ?, custom_type = ?, ref_id = ?, tokens_before = ?, role = ?, file_ops = ?, indexed = 0 WHERE pk = ?",
+    ).run(d.tokens, d.preview, d.toolName, d.flags, d.stopReason, d.customType, d.refId, d.tokensBefore, d.role, d.fileOps, row.pk);
     this.sql("UPDATE entry_json SET json = ? WHERE pk = ?").run(json, row.pk);
     if (row.indexed === 1) this.sql("DELETE FROM entries_fts WHERE rowid = ?").run(row.pk);
     this.scheduleIndexing();

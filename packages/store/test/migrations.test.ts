@@ -240,6 +240,55 @@ describe("schema and migrations", () => {
     store.close();
   });
 
+  it("migration 11 gives a database of schema 10 the assistant messages' file operations and the settings index", async () => {
+    const dir = tempDir();
+    const file = path.join(dir, "v10.db");
+    const session = path.join(dir, "s.jsonl");
+    const at = (n: number): string => `2025-01-01T00:00:0${n}.000Z`;
+    const call = (name: string, args: unknown) => ({ type: "toolCall", id: name, name, arguments: args });
+    const entries = [
+      { type: "message", id: "a", parentId: null, timestamp: at(1), message: { role: "user", content: "hi", timestamp: 1 } },
+      {
+        type: "message",
+        id: "b",
+        parentId: "a",
+        timestamp: at(2),
+        message: { role: "assistant", content: [call("read", { path: "/r" }), call("edit", { path: "/e" }), call("write", { path: "/w" }), call("bash", { command: "ls" }), call("read", { path: "" })], provider: "p", model: "m", timestamp: 2 },
+      },
+      { type: "message", id: "c", parentId: "b", timestamp: at(3), message: { role: "assistant", content: [call("grep", { path: "/g" })], provider: "p", model: "m", timestamp: 3 } },
+      { type: "model_change", id: "d", parentId: "c", timestamp: at(4), model: "p/m" },
+    ];
+    const header = { type: "session", version: 3, id: "s11", timestamp: at(0), cwd: "/p" };
+    fs.writeFileSync(session, [header, ...entries].map((e) => JSON.stringify(e)).join("\n") + "\n");
+    const current = openStore({ path: file });
+    await current.importFile(session);
+    current.close();
+    // a database as schema 10 wrote it: no file_ops column, no entries_file_ops / entries_settings
+    const raw = new Database(file);
+    raw.exec("DROP INDEX entries_file_ops; DROP INDEX entries_settings; ALTER TABLE entries DROP COLUMN file_ops;");
+    raw.pragma("user_version = 10");
+    raw.close();
+
+    const store = openStore({ path: file });
+    expect(store.db.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
+    const indexes = store.db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'entries'").pluck().all();
+    expect(indexes).toEqual(expect.arrayContaining(["entries_file_ops", "entries_settings"]));
+    const columns = "SELECT id, file_ops FROM entries WHERE session_id = ? ORDER BY seq";
+    const rows = store.db.prepare(columns).raw().all("s11");
+    expect(rows).toEqual([
+      ["a", null],
+      ["b", JSON.stringify(["r/r", "e/e", "w/w"])],
+      ["c", null],
+      ["d", null],
+    ]);
+    // the same as a fresh import writes
+    const fresh = newStore(dir, "fresh.db");
+    const id = (await fresh.importFile(session)).sessionId as string;
+    expect(fresh.db.prepare(columns).raw().all(id)).toEqual(rows);
+    store.close();
+    fresh.close();
+  });
+
   it("a new database has 64 KiB pages (checkpointed at 256 MiB of WAL); the last entry with an id is one index seek", () => {
     const store = newStore();
     expect(store.db.pragma("page_size", { simple: true })).toBe(65536);

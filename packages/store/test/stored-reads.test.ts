@@ -20,6 +20,7 @@ import {
   planPruningOf,
   prepareBranchEntries,
   prepareCompaction,
+  summarizeCompaction,
   summarizeContext,
   summarizePrunePlan,
   thinPositions,
@@ -80,6 +81,12 @@ function compareLeaf(store: SqliteSessionStore, id: string, all: SessionEntry[],
       });
       expect(visible(got)).toEqual(visible(want));
     }
+  }
+  // the plan's decisions and file lists from the columns: a long keep budget takes the window's first cut, a tiny one splits turns
+  for (const keepRecentTokens of [20_000, 2_000, 300, 1, 1e9]) {
+    const settings = { enabled: true, reserveTokens: 16_384, keepRecentTokens };
+    const want = prepareCompaction(wholePath, settings);
+    expect(store.getCompactionPlan(id, leaf, settings)).toEqual(want && summarizeCompaction(want));
   }
 
   compareSizeSeries(store, id, wholePath.map((e) => e.id), leaf);
@@ -172,6 +179,8 @@ describe("stored reads equal core on the whole session", () => {
   it.each([
     ["compactions every 400 entries", { entries: 3000, seed: 5, compactionInterval: 400 }],
     ["no compaction", { entries: 1500, seed: 6, compactionInterval: 0 }],
+    ["a long window with branches (no compaction)", { entries: 2500, seed: 11, compactionInterval: 0, branchProbability: 0.2 }],
+    ["small entries, frequent compactions", { entries: 1500, seed: 12, compactionInterval: 150, contentScale: 0.3 }],
     ["many branches", { entries: 2500, seed: 7, compactionInterval: 300, branchProbability: 0.3 }],
   ])("%s", async (_name, options) => {
     const { store, id, all } = await imported(sessionToJsonl(generateSession(options)));
@@ -256,6 +265,54 @@ describe("stored reads equal core on the whole session", () => {
     expect(irregular.store.db.prepare("SELECT irregular FROM sessions WHERE id = ?").pluck().get(irregular.id)).toBe(1);
     for (const leaf of ["f1", "f2", "y1", "y2", "a2", "k1"]) compareLeaf(irregular.store, irregular.id, irregular.all, leaf);
     for (const to of ["u1", "k1", "y2"]) compareBranch(irregular.store, irregular.id, irregular.all, "f1", to);
+  });
+
+  it("compaction plans from the columns: split turns, metadata before the cut, previous summaries' file lists, odd messages", async () => {
+    const at = (n: number): string => `2025-01-01T00:${String(Math.floor(n / 60)).padStart(2, "0")}:${String(n % 60).padStart(2, "0")}.000Z`;
+    const call = (name: string, p: string) => ({ type: "toolCall", id: `${name}${p}`, name, arguments: { path: p } });
+    const assistant = (n: number, calls: object[], extra: object = {}) => ({
+      role: "assistant",
+      content: [{ type: "text", text: "x".repeat(40 * n) }, ...calls],
+      provider: "p",
+      model: "m",
+      usage: { input: 10 * n, output: 5, totalTokens: 10 * n + 5 },
+      stopReason: "toolUse",
+      timestamp: n,
+      ...extra,
+    });
+    const body: Record<string, unknown>[] = [
+      { type: "message", message: { role: "user", content: "start", timestamp: 1 } },
+      { type: "message", message: assistant(1, [call("read", "/a"), call("edit", "/b")]) },
+      { type: "message", message: { role: "toolResult", toolCallId: "x", toolName: "read", content: [{ type: "text", text: "r".repeat(300) }], isError: false, timestamp: 2 } },
+      { type: "compaction", summary: "first", firstKeptEntryId: "e1", tokensBefore: 50, details: { readFiles: ["/old-read"], modifiedFiles: ["/old-mod"] } },
+      { type: "message", message: assistant(2, [call("write", "/c"), call("read", "/b")]) },
+      { type: "branch_summary", fromId: "e1", summary: "went elsewhere", details: { readFiles: ["/branch"], modifiedFiles: [] } },
+      { type: "custom_message", customType: "note", content: "custom", display: true },
+      { type: "message", message: { role: "bashExecution", command: "make", output: "ok".repeat(100), timestamp: 3 } },
+      { type: "message", message: "just text" },
+      { type: "message", message: null },
+      { type: "label", targetId: "e1", label: "here" },
+      { type: "model_change", model: "p/other" },
+      { type: "message", message: assistant(3, [call("read", "/d")], { stopReason: "error" }) },
+      { type: "message", message: { role: "user", content: "u".repeat(800), timestamp: 4 } },
+      { type: "message", message: assistant(4, [call("edit", "/e"), call("read", "/e")]) },
+      { type: "compaction", summary: "by an extension", firstKeptEntryId: "e12", tokensBefore: 70, fromExtension: true, details: { readFiles: ["/ext"], modifiedFiles: [] } },
+      { type: "message", message: assistant(5, [call("read", "/f")]) },
+      { type: "thinking_level_change", thinkingLevel: "high" },
+      { type: "message", message: assistant(6, [call("write", "/g")], { stopReason: "aborted" }) },
+      { type: "message", message: { role: "toolResult", toolCallId: "y", toolName: "write", content: [{ type: "text", text: "w".repeat(500) }], isError: false, timestamp: 6 } },
+    ];
+    const lines = [
+      { type: "session", version: 3, id: "plans", timestamp: at(0), cwd: "/p" },
+      ...body.map((e, i) => ({ ...e, id: `e${i}`, parentId: i === 0 ? null : `e${i - 1}`, timestamp: at(i + 1) })),
+    ];
+    const { store, id, all } = await imported(lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+    for (const leaf of all.map((e) => e.id)) compareLeaf(store, id, all, leaf);
+    // the window after the first compaction lists its files and the branch summary's, not the extension's
+    const plan = store.getCompactionPlan(id, "e14", { keepRecentTokens: 1 });
+    expect(plan?.previousCompactionId).toBe("e3");
+    expect(plan?.readFiles).toContain("/old-read");
+    expect(plan?.modifiedFiles).toEqual(expect.arrayContaining(["/old-mod", "/c"]));
   });
 
   it("pruning changes the columns the reads use", async () => {

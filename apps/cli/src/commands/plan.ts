@@ -2,14 +2,7 @@
  * `bonsai plan SESSION [--leaf ID] [--reserve N] [--keep-recent N] [--json]`: what a compaction of the
  * branch ending at the leaf would summarize and keep (compaction.md §5). Read only; no model call.
  */
-import {
-  DEFAULT_SETTINGS,
-  compactionMaxTokens,
-  computeFileLists,
-  prepareCompaction,
-  type CompactionPreparation,
-  type CompactionSettings,
-} from "@bonsai/core";
+import { DEFAULT_SETTINGS, compactionMaxTokens, type CompactionPlanSummary, type CompactionSettings } from "@bonsai/core";
 import { printJson, type Io } from "../output";
 import { reportIssues, resolveLeafId, withSession, type LoadedSession } from "../session-source";
 import type { Command } from "./command";
@@ -35,26 +28,25 @@ export interface PlanReport {
 
 export function planReport(session: LoadedSession, leafOption: string | undefined, settings: CompactionSettings): {
   report: PlanReport | null;
-  preparation: CompactionPreparation | undefined;
+  plan: CompactionPlanSummary | undefined;
 } {
   const leafId = resolveLeafId(session, leafOption);
-  const preparation = prepareCompaction(session.compactionWindow(leafId), settings);
-  if (!preparation) return { report: null, preparation };
-  const { readFiles, modifiedFiles } = computeFileLists(preparation.fileOps);
+  const plan = session.compactionPlan(leafId, settings);
+  if (!plan) return { report: null, plan };
   return {
-    preparation,
+    plan,
     report: {
-      firstKeptEntryId: preparation.firstKeptEntryId,
-      isSplitTurn: preparation.isSplitTurn,
-      summarizeEntryIds: preparation.summarizeEntryIds,
-      turnPrefixEntryIds: preparation.turnPrefixEntryIds,
-      tokensBefore: preparation.tokensBefore,
-      hasPreviousSummary: preparation.previousSummary !== undefined,
-      readFiles,
-      modifiedFiles,
+      firstKeptEntryId: plan.firstKeptEntryId,
+      isSplitTurn: plan.isSplitTurn,
+      summarizeEntryIds: plan.summarizeEntryIds,
+      turnPrefixEntryIds: plan.turnPrefixEntryIds,
+      tokensBefore: plan.tokensBefore,
+      hasPreviousSummary: plan.hasPreviousSummary,
+      readFiles: plan.readFiles,
+      modifiedFiles: plan.modifiedFiles,
       leafId,
-      keepRecentTokens: preparation.keepRecentTokens,
-      keptEntryIds: preparation.keptEntryIds,
+      keepRecentTokens: plan.keepRecentTokens,
+      keptEntryIds: plan.keptEntryIds,
     },
   };
 }
@@ -68,8 +60,8 @@ function fileLines(title: string, files: readonly string[]): string[] {
   return files.length === 0 ? [`${title}: none`] : [`${title} (${files.length}):`, ...files.map((f) => `  ${f}`)];
 }
 
-function printText(io: Io, session: LoadedSession, report: PlanReport | null, prep: CompactionPreparation | undefined, settings: CompactionSettings): void {
-  if (!report || !prep) {
+function printText(io: Io, session: LoadedSession, report: PlanReport | null, plan: CompactionPlanSummary | undefined, settings: CompactionSettings): void {
+  if (!report || !plan) {
     io.stdout(`Nothing to compact in ${session.label}: the branch is empty or already ends with a compaction.\n`);
     return;
   }
@@ -77,14 +69,14 @@ function printText(io: Io, session: LoadedSession, report: PlanReport | null, pr
   const adapted = report.keepRecentTokens === settings.keepRecentTokens ? "" : ` (configured ${settings.keepRecentTokens}, adapted by the usage ratio)`;
   const lines = [
     `Compaction plan for ${session.label} (leaf ${report.leafId})`,
-    `Window: ${prep.previousCompactionId ? `after compaction ${prep.previousCompactionId} (its summary is updated)` : "the whole branch (first compaction)"}`,
+    `Window: ${plan.previousCompactionId ? `after compaction ${plan.previousCompactionId} (its summary is updated)` : "the whole branch (first compaction)"}`,
     `Context before: ${report.tokensBefore} tokens (last assistant usage)`,
     `Keep budget: ${report.keepRecentTokens} estimated tokens${adapted}`,
     `Summarize: ${report.summarizeEntryIds.length} messages${idRange(report.summarizeEntryIds)}`,
     report.isSplitTurn
       ? `Split turn: yes, turn prefix of ${report.turnPrefixEntryIds.length} messages${idRange(report.turnPrefixEntryIds)} summarized separately`
       : "Split turn: no",
-    `Keep from: ${report.firstKeptEntryId} (${report.keptEntryIds.length} entries, ${prep.recentMessages.length} messages)`,
+    `Keep from: ${report.firstKeptEntryId} (${report.keptEntryIds.length} entries, ${plan.recentMessageCount} messages)`,
     `Summary budgets: history ${budgets.history}, turn prefix ${budgets.turnPrefix}, short ${budgets.short} tokens`,
     ...fileLines("Read files", report.readFiles),
     ...fileLines("Modified files", report.modifiedFiles),
@@ -101,9 +93,9 @@ export const planCommand: Command = {
         reserveTokens: (args.options.reserve as number | undefined) ?? DEFAULT_SETTINGS.compaction.reserveTokens,
         keepRecentTokens: (args.options["keep-recent"] as number | undefined) ?? DEFAULT_SETTINGS.compaction.keepRecentTokens,
       };
-      const { report, preparation } = planReport(session, args.options.leaf as string | undefined, settings);
+      const { report, plan } = planReport(session, args.options.leaf as string | undefined, settings);
       if (args.options.json) printJson(io, report);
-      else printText(io, session, report, preparation, settings);
+      else printText(io, session, report, plan, settings);
     });
   },
 };

@@ -122,8 +122,8 @@ export class EntryWriter {
     this.startSeq = start.seq;
     this.seq = start.seq;
     this.insert = db.prepare(
-      `INSERT INTO entries (session_id, seq, line, id, parent_id, parent_seq, type, timestamp, role, tokens, preview, tool_name, custom_type, stop_reason, ref_id, tokens_before, flags, anchor_seq, settings_seq, model_seq, thinking_seq, run_seq)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO entries (session_id, seq, line, id, parent_id, parent_seq, type, timestamp, role, tokens, preview, tool_name, custom_type, stop_reason, ref_id, tokens_before, flags, anchor_seq, settings_seq, model_seq, thinking_seq, run_seq, file_ops)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.insertJson = db.prepare("INSERT INTO entry_json (pk, json) VALUES (?, ?)");
     this.upsertLabel = db.prepare(
@@ -236,6 +236,7 @@ export class EntryWriter {
       orNull(model),
       orNull(thinking),
       run,
+      d.fileOps,
     );
     this.insertJson.run(info.lastInsertRowid, p.json);
     if (type === "label") {

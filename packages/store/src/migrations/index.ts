@@ -6,6 +6,7 @@ import { migration007SessionAgents } from "./007-session-agents";
 import { migration008SessionTitles } from "./008-session-titles";
 import { migration009StoredReads } from "./009-stored-reads";
 import { migration010PlanIndexes } from "./010-plan-indexes";
+import { migration011FileOps } from "./011-file-ops";
 import type { Migration } from "./types";
 
 export type { Migration } from "./types";
@@ -20,6 +21,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration008SessionTitles,
   migration009StoredReads,
   migration010PlanIndexes,
+  migration011FileOps,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

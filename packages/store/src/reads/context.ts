@@ -18,7 +18,9 @@ import {
   type SessionEntry,
 } from "@bonsai/core";
 import { FLAG_EMPTY_SUMMARY, FLAG_EXCLUDED, FLAG_ODD_MESSAGE } from "../derive";
+import { SETTINGS_ROWS } from "../migrations/011-file-ops";
 import { rangesBefore, rangesFrom, relinked, type PathReader, type SeqRange, type SessionRef, type Statements } from "./path";
+import { seqsInRanges } from "./seqs-in-ranges";
 
 /** Where the context of a leaf starts on its path. */
 interface ContextPlan {
@@ -48,13 +50,14 @@ export class ContextReader {
   }
 
   /**
-   * The path's entries that set what the context reports besides its messages, at or above
-   * `below` (its path is `path`), ascending: the settings entries (`modelsOnly`: only the model
-   * changes and the nearest thinking level change, all the models and the thinking level need), and
-   * the first and last assistant messages (the default model, in the order the path sets it).
+   * The path's entries that set what the context reports besides its messages, on `path` (the
+   * ranges up to the entry the context is built at, `below`), ascending: the settings entries
+   * (`modelsOnly`: only the model changes and the nearest thinking level change, all the models and
+   * the thinking level need), and the first and last assistant messages (the default model, in the
+   * order the path sets it).
    */
   private settingsPart(sessionId: string, path: readonly SeqRange[], below: number | null, modelsOnly: boolean): number[] {
-    const seqs = new Set(this.paths.chain(sessionId, below, modelsOnly ? "model_seq" : "settings_seq"));
+    const seqs = new Set(this.settingsIn(sessionId, path, modelsOnly));
     if (modelsOnly && below !== null) {
       const thinking = this.paths.thinkingAt(sessionId, below);
       if (thinking !== undefined) seqs.add(thinking);
@@ -64,6 +67,15 @@ export class ContextReader {
     if (first !== undefined) seqs.add(first);
     if (last !== undefined) seqs.add(last);
     return [...seqs].sort((a, b) => a - b);
+  }
+
+  /** the settings entries (`modelsOnly`: the model changes) in the ranges, from the session's few (entries_settings) */
+  private settingsIn(sessionId: string, ranges: readonly SeqRange[], modelsOnly: boolean): number[] {
+    const all = this.sql
+      .get(`SELECT seq FROM entries INDEXED BY entries_settings WHERE session_id = ? AND ${SETTINGS_ROWS} AND (? = 0 OR type = 'model_change') ORDER BY seq`)
+      .pluck()
+      .all(sessionId, modelsOnly ? 1 : 0) as number[];
+    return seqsInRanges(all, ranges);
   }
 
   /** The entries buildSessionContext needs for the entry at `leafSeq`, relinked as one chain (regular sessions). */

@@ -3,7 +3,7 @@
  * ranges, what the model sees, and the rows compaction, pruning and branch plans need. Every read
  * is a few indexed queries over the narrow rows plus the JSON of only the entries it must show.
  */
-import { IdList, planOfEligible, summarizePrunePlan, type ContextSummary, type PruneConfig, type PrunePlan, type PruneSummary, type SessionEntry, type ToolResultOnPath } from "@bonsai/core";
+import { IdList, planOfEligible, summarizePrunePlan, type CompactionPlanSettings, type CompactionPlanSummary, type ContextSummary, type PruneConfig, type PrunePlan, type PruneSummary, type SessionEntry, type ToolResultOnPath } from "@bonsai/core";
 import type { BranchEntries, PathNode, SizeSeries } from "../session-store";
 import { ContextReader } from "./context";
 import { PathReader, relinked, type SeqRange, type SessionRef, type Statements } from "./path";
@@ -78,6 +78,12 @@ export class StoredReads {
   compactionWindow(session: SessionRef, leafId: string | null): SessionEntry[] {
     const leaf = this.seqOf(session, leafId);
     return leaf === undefined ? [] : this.planning.compactionWindow(session, leaf);
+  }
+
+  /** what a compaction plan of the path decides and lists (core summarizeCompaction), from the narrow rows; undefined when it plans nothing */
+  compactionPlan(session: SessionRef, leafId: string | null, settings: CompactionPlanSettings): CompactionPlanSummary | undefined {
+    const leaf = this.seqOf(session, leafId);
+    return leaf === undefined ? undefined : this.planning.compactionPlan(session, leaf, settings);
   }
 
   toolResults(session: SessionRef, leafId: string | null): ToolResultOnPath[] {

@@ -8,8 +8,20 @@
  *   plan reads (the messages within the budget, counted from the newest, and older branch summaries).
  */
 import {
+  addFileOpCode,
+  addPreviousFileLists,
+  computeFileLists,
+  createFileOperations,
   getLastAssistantUsage,
   IdList,
+  outlineCompaction,
+  planKindOf,
+  PLAN_GIVES_MESSAGE,
+  prepareCompaction,
+  summarizeCompaction,
+  type CompactionEntry,
+  type CompactionPlanSettings,
+  type CompactionPlanSummary,
   planOfEligible,
   prunedNotice,
   pruneSavings,
@@ -23,6 +35,7 @@ import {
 import { FLAG_ODD_MESSAGE, FLAG_PRUNED } from "../derive";
 import type { BranchEntries } from "../session-store";
 import { rangesBefore, rangesFrom, rangeSeqs, rangeSize, type PathReader, type RowFilter, type SeqRange, type SessionRef, type Statements } from "./path";
+import { seqsInRanges } from "./seqs-in-ranges";
 
 export class PlanningReader {
   constructor(
@@ -58,6 +71,67 @@ export class PlanningReader {
       }
     }
     return undefined;
+  }
+
+  /**
+   * What a compaction plan of the path to `leafSeq` decides and lists (core summarizeCompaction of
+   * prepareCompaction on the whole path), from the narrow rows of the window (ids, types, roles,
+   * token estimates: core's outlineCompaction on them), the file operations of the summarized part
+   * (file_ops, distinct), and the JSON of only the last assistant message with a usage and the
+   * previous compaction. An irregular session is planned from its window's entries.
+   */
+  compactionPlan(session: SessionRef, leafSeq: number, settings: CompactionPlanSettings): CompactionPlanSummary | undefined {
+    if (session.irregular !== 0) {
+      const preparation = prepareCompaction(this.compactionWindow(session, leafSeq), settings);
+      return preparation && summarizeCompaction(preparation);
+    }
+    const path = this.paths.ranges(session, leafSeq);
+    const anchor = this.sql.get("SELECT anchor_seq FROM entries WHERE session_id = ? AND seq = ?").pluck().get(session.id, leafSeq) as number | null;
+    const window = (anchor === null ? undefined : rangesFrom(path, anchor)) ?? path;
+    const columns = this.paths.columnsIn(session.id, window, ["tokens", "flags"], ["id", "type", "role"]);
+    const [tokens, flags] = columns.numbers as [number[], number[]];
+    const seqs = rangeSeqs(window);
+    const [ids, types, roles] = columns.texts as [string[], string[], (string | null)[]];
+    const kinds = new Uint8Array(ids.length);
+    for (let i = 0; i < ids.length; i++) {
+      const type = types[i] as string;
+      const role = roles[i] ?? null;
+      kinds[i] = planKindOf(type, role, type === "message" && (role !== null || ((flags[i] as number) & FLAG_ODD_MESSAGE) !== 0));
+      if (!((kinds[i] as number) & PLAN_GIVES_MESSAGE)) tokens[i] = 0;
+    }
+    const usageEntry = this.lastUsageBefore(session.id, path);
+    const outline = outlineCompaction({ ids, kinds, tokens }, usageEntry && getLastAssistantUsage([usageEntry]), settings);
+    if (!outline) return undefined;
+    const fileOps = createFileOperations();
+    const previous = outline.previousCompactionIndex < 0 ? undefined : (this.paths.entriesAt(session.id, [seqs[outline.previousCompactionIndex] as number])[0] as CompactionEntry);
+    if (previous) addPreviousFileLists(previous, fileOps);
+    // history and turn prefix: the rows from the boundary to the first kept one
+    if (outline.firstKeptEntryIndex > outline.boundaryStart) {
+      const lo = seqs[outline.boundaryStart] as number;
+      const hi = seqs[outline.firstKeptEntryIndex - 1] as number;
+      const codes = this.sql.get(
+        "SELECT DISTINCT j.value FROM entries e INDEXED BY entries_file_ops CROSS JOIN json_each(e.file_ops) j WHERE e.session_id = ? AND e.seq BETWEEN ? AND ? AND e.file_ops IS NOT NULL",
+      ).pluck();
+      for (const r of window) {
+        const from = Math.max(r.from, lo);
+        const to = Math.min(r.to, hi);
+        if (from <= to) for (const code of codes.iterate(session.id, from, to) as IterableIterator<string>) addFileOpCode(code, fileOps);
+      }
+    }
+    const summary: CompactionPlanSummary = {
+      firstKeptEntryId: outline.firstKeptEntryId,
+      isSplitTurn: outline.isSplitTurn,
+      summarizeEntryIds: outline.summarizeEntryIds,
+      turnPrefixEntryIds: outline.turnPrefixEntryIds,
+      keptEntryIds: outline.keptEntryIds,
+      recentMessageCount: outline.recentMessageCount,
+      tokensBefore: outline.tokensBefore,
+      keepRecentTokens: outline.keepRecentTokens,
+      hasPreviousSummary: previous !== undefined && previous.summary !== undefined,
+      ...computeFileLists(fileOps),
+    };
+    if (previous) summary.previousCompactionId = previous.id;
+    return summary;
   }
 
   /** The tool results on the path to `leafSeq`, in path order, from their columns. */
@@ -193,20 +267,7 @@ export class PlanningReader {
   /** the seqs of the branch summaries in the ranges, in path order (from all of the session's: a few) */
   private branchSummariesIn(sessionId: string, ranges: readonly SeqRange[]): number[] {
     const all = this.sql.get("SELECT seq FROM entries INDEXED BY entries_branch_summaries WHERE session_id = ? AND type = 'branch_summary' ORDER BY seq").pluck().all(sessionId) as number[];
-    const out: number[] = [];
-    if (all.length === 0) return out;
-    for (const r of ranges) {
-      // the first at or after the range's start (all is sorted)
-      let lo = 0;
-      let hi = all.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if ((all[mid] as number) < r.from) lo = mid + 1;
-        else hi = mid;
-      }
-      for (let i = lo; i < all.length && (all[i] as number) <= r.to; i++) out.push(all[i] as number);
-    }
-    return out;
+    return seqsInRanges(all, ranges);
   }
 
   /** the deepest entry of the target's path that is on the old path (null when they share none) */
