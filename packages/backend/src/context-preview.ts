@@ -10,12 +10,14 @@ import {
   contextOf,
   convertMessageToLlm,
   isCompactionEntry,
+  reportedUsageOf,
   type AgentMessage,
   type BonsaiSettings,
+  type CompactionEntry,
   type SessionEntry,
 } from "@bonsai/core";
 import type { ContextMessage, ContextPreview } from "@bonsai/ipc";
-import type { SessionStore } from "@bonsai/store";
+import type { ContextMessageRows, SessionStore } from "@bonsai/store";
 
 const PREVIEW_CHARS = 160;
 
@@ -63,9 +65,62 @@ function systemPromptOf(entries: readonly SessionEntry[]): string | null {
 /** the stretches of the path the size series is thinned to (a chart's columns) */
 export const SERIES_POINTS = 400;
 
-/** The context preview of `leafId`; the size series along its path comes from the store's narrow rows. */
+/**
+ * The context preview of `leafId`. A regular stored session answers from its narrow rows
+ * (getContextMessages): each message's figures from the derived columns and its node's stored
+ * preview, the JSON of only the compaction, the usage and the system prompt; an irregular one
+ * builds the context from its entries. The size series along the path comes from the narrow rows.
+ */
 export function contextPreview(store: SessionStore, sessionId: string, leafId: string | null, settings: BonsaiSettings): ContextPreview {
-  const entries = leafId === null ? [] : store.getContextEntries(sessionId, leafId);
+  const rows = leafId === null ? null : store.getContextMessages(sessionId, leafId);
+  const part = rows ? partFromRows(rows) : partFromEntries(leafId === null ? [] : store.getContextEntries(sessionId, leafId), leafId);
+  const agentTokens = agentContextTokens(part);
+  const threshold = compactionThreshold(settings.model.contextWindow, settings.compaction);
+  const series = store.getSizeSeries(sessionId, leafId, SERIES_POINTS);
+  return {
+    sessionId,
+    leafId,
+    ...part,
+    agentTokens,
+    contextWindow: settings.model.contextWindow,
+    threshold,
+    overThreshold: settings.compaction.enabled && agentTokens > threshold,
+    pathLength: series.pathLength,
+    sizeSeries: series.points,
+  };
+}
+
+type PreviewPart = Pick<ContextPreview, "systemPrompt" | "messages" | "tokens" | "usage" | "compaction">;
+
+function systemPromptPart(prompt: string | null): ContextPreview["systemPrompt"] {
+  return prompt === null ? null : { text: prompt, tokens: chars4(prompt) };
+}
+
+function compactionPart(e: CompactionEntry | null): ContextPreview["compaction"] {
+  return e === null ? null : { entryId: e.id, firstKeptEntryId: e.firstKeptEntryId ?? null, tokensBefore: e.tokensBefore };
+}
+
+/** from the columns: the messages' previews are their nodes' */
+function partFromRows(rows: ContextMessageRows): PreviewPart {
+  const { summary } = rows;
+  const messages: ContextMessage[] = summary.entryIds.map((entryId, i) => {
+    const sent = rows.sent[i] ?? null;
+    const sourceRole = String(summary.roles[i]);
+    return { entryId, role: sent ?? sourceRole, sourceRole, tokens: summary.tokens[i] as number, preview: rows.previews[i] ?? "", ...(sent === null ? { excluded: true } : {}) };
+  });
+  let tokens = 0;
+  for (const t of summary.tokens) tokens += t;
+  return {
+    systemPrompt: systemPromptPart(rows.sessionInit ? systemPromptOf([rows.sessionInit]) : null),
+    messages,
+    tokens,
+    usage: rows.usageMessage ? reportedUsageOf(rows.usageMessage, rows.compaction, summary.entryIds, summary.tokens) : null,
+    compaction: compactionPart(rows.compaction),
+  };
+}
+
+/** from the context's entries (an irregular session) */
+function partFromEntries(entries: readonly SessionEntry[], leafId: string | null): PreviewPart {
   const figures = contextOf(entries, leafId);
   const { context } = figures;
   const messages: ContextMessage[] = context.messages.map((m, i) => {
@@ -79,35 +134,10 @@ export function contextPreview(store: SessionStore, sessionId: string, leafId: s
       ...(llm ? {} : { excluded: true }),
     };
   });
-  const prompt = systemPromptOf(entries);
-  const systemPrompt = prompt === null ? null : { text: prompt, tokens: chars4(prompt) };
-  const agentTokens = agentContextTokens(figures);
-  const threshold = compactionThreshold(settings.model.contextWindow, settings.compaction);
-
-  let compaction: ContextPreview["compaction"] = null;
-  for (let i = entries.length - 1; i >= 0; i--) {
+  let compaction: CompactionEntry | null = null;
+  for (let i = entries.length - 1; i >= 0 && compaction === null; i--) {
     const e = entries[i]!;
-    if (isCompactionEntry(e)) {
-      compaction = { entryId: e.id, firstKeptEntryId: e.firstKeptEntryId ?? null, tokensBefore: e.tokensBefore };
-      break;
-    }
+    if (isCompactionEntry(e)) compaction = e;
   }
-
-  const series = store.getSizeSeries(sessionId, leafId, SERIES_POINTS);
-
-  return {
-    sessionId,
-    leafId,
-    systemPrompt,
-    messages,
-    tokens: figures.tokens,
-    usage: figures.usage,
-    agentTokens,
-    contextWindow: settings.model.contextWindow,
-    threshold,
-    overThreshold: settings.compaction.enabled && agentTokens > threshold,
-    compaction,
-    pathLength: series.pathLength,
-    sizeSeries: series.points,
-  };
+  return { systemPrompt: systemPromptPart(systemPromptOf(entries)), messages, tokens: figures.tokens, usage: figures.usage, compaction: compactionPart(compaction) };
 }

@@ -90,20 +90,29 @@ export function contextOf(entries: readonly SessionEntry[], leafId: string | nul
 
 /** The last assistant reply on the path that reports a usage (aborted and error replies included, as §2.6 does). */
 function lastReportedUsage(path: readonly SessionEntry[], context: SessionContext, messageTokens: readonly number[]): ReportedUsage | null {
-  let compactionAt = -1;
-  for (let i = path.length - 1; i >= 0 && compactionAt < 0; i--) if ((path[i] as SessionEntry).type === "compaction") compactionAt = i;
+  let compaction: SessionEntry | null = null;
+  for (let i = path.length - 1; i >= 0 && compaction === null; i--) if ((path[i] as SessionEntry).type === "compaction") compaction = path[i] as SessionEntry;
   for (let i = path.length - 1; i >= 0; i--) {
     const entry = path[i] as SessionEntry;
     const m = entry.type === "message" ? (entry as { message?: AgentMessage }).message : undefined;
     if (m?.role !== "assistant" || !(m as AssistantMessage).usage) continue;
-    const age: UsageAge = compactionAt < 0 ? "no-compaction" : isOlderThanLatestCompaction(m as AssistantMessage, path) ? "before-compaction" : "after-compaction";
-    // what the context holds after that reply (all of it when the reply itself was summarized away)
-    const at = context.entryIds.lastIndexOf(entry.id);
-    let trailingTokens = 0;
-    for (let k = at + 1; k < messageTokens.length; k++) trailingTokens += messageTokens[k] as number;
-    return { tokens: calculateContextTokens((m as AssistantMessage).usage), entryId: entry.id, age, trailingTokens };
+    return reportedUsageOf(entry, compaction, context.entryIds, messageTokens);
   }
   return null;
+}
+
+/**
+ * The reported usage of `entry` (an assistant message with a usage, the newest on its path) given
+ * the path's latest compaction and the context's messages (entry ids and estimates).
+ */
+export function reportedUsageOf(entry: SessionEntry, latestCompaction: SessionEntry | null, entryIds: readonly string[], messageTokens: readonly number[]): ReportedUsage {
+  const m = (entry as { message: AssistantMessage }).message;
+  const age: UsageAge = latestCompaction === null ? "no-compaction" : isOlderThanLatestCompaction(m, [latestCompaction]) ? "before-compaction" : "after-compaction";
+  // what the context holds after that reply (all of it when the reply itself was summarized away)
+  const at = entryIds.lastIndexOf(entry.id);
+  let trailingTokens = 0;
+  for (let k = at + 1; k < messageTokens.length; k++) trailingTokens += messageTokens[k] as number;
+  return { tokens: calculateContextTokens(m.usage), entryId: entry.id, age, trailingTokens };
 }
 
 /**

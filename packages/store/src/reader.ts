@@ -9,7 +9,7 @@ import type { CompactionPlanSettings, CompactionPlanSummary, ContextSummary, Pru
 import { buildSessionContext, summarizeContext } from "@bonsai/core";
 import { openCurrentDatabase } from "./database";
 import { SessionAgents } from "./foreign/agents";
-import { StoredReads } from "./reads/index";
+import { StoredReads, type ContextMessageRows } from "./reads/index";
 import { Statements, type SessionRef } from "./reads/path";
 import { SessionRows } from "./reads/sessions";
 import type { BranchEntries, PathNode, SessionSummary, SizeSeries, StoredEntryInfo } from "./session-store";
@@ -154,6 +154,12 @@ export class StoreReader {
     const { ref, leaf } = this.readRef(sessionId, leafId);
     // an irregular session has no column summary: from its context entries, as core builds it
     return this.reads.contextSummary(ref, leaf) ?? summarizeContext(buildSessionContext(this.reads.contextEntries(ref, leaf)));
+  }
+
+  /** What a context preview lists of the context of `leafId`, from the narrow rows; null for an irregular session (build it from getContextEntries). */
+  getContextMessages(sessionId: string, leafId: string | null): ContextMessageRows | null {
+    const { ref, leaf } = this.readRef(sessionId, leafId);
+    return this.reads.contextMessages(ref, leaf);
   }
 
   getCompactionWindow(sessionId: string, leafId?: string | null): SessionEntry[] {

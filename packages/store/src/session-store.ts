@@ -9,6 +9,7 @@
  */
 import type { ContextSummary, IdList, ParseIssueKind, PrunedResult, PruneConfig, PrunePlan, PruneSummary, SessionEntry, SessionHeader, SkeletonNode, ToolResultOnPath, TreeSkeleton } from "@bonsai/core";
 import type { AgentKind, PiExport, ReadSession } from "@bonsai/formats";
+import type { ContextMessageRows } from "./reads/context";
 
 export type ImportIssueKind =
   /** from core's lenient parser */
@@ -339,6 +340,12 @@ export interface SessionStore {
   getContextEntries(sessionId: string, leafId?: string | null): SessionEntry[];
   /** What the model sees from `leafId` (default: the current leaf), from the derived columns (core summarizeContext gives the same). */
   getContextSummary(sessionId: string, leafId?: string | null): ContextSummary;
+  /**
+   * What a context preview lists of the context of `leafId`: its messages from the derived columns
+   * with their entries' stored previews, and the few entries its figures read; null for an irregular
+   * session (build it from getContextEntries).
+   */
+  getContextMessages(sessionId: string, leafId: string | null): ContextMessageRows | null;
   /**
    * The entries a compaction plan of the path to `leafId` reads (core prepareCompaction gives the
    * same plan on them as on the whole path): the path from its latest compaction, with the last

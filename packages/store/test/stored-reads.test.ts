@@ -21,6 +21,9 @@ import {
   prepareBranchEntries,
   prepareCompaction,
   summarizeCompaction,
+  contextOf,
+  convertMessageToLlm,
+  reportedUsageOf,
   summarizeContext,
   summarizePrunePlan,
   thinPositions,
@@ -60,6 +63,7 @@ function compareLeaf(store: SqliteSessionStore, id: string, all: SessionEntry[],
   expect(fromEntries.mode).toBe(expected.mode);
   const summary = store.getContextSummary(id, leaf);
   expect(JSON.stringify(summary)).toBe(JSON.stringify(summarizeContext(expected)));
+  compareContextMessages(store, id, leaf);
 
   for (const keepRecentTokens of [20_000, 2_000]) {
     const settings = { enabled: true, reserveTokens: 16_384, keepRecentTokens };
@@ -109,6 +113,26 @@ function compareLeaf(store: SqliteSessionStore, id: string, all: SessionEntry[],
     expect(gotIds.toArray()).toEqual(wantIds.toArray());
     expect(gotIds.prettyJson("  ")).toBe(JSON.stringify(wantIds.toArray(), null, 2).replaceAll("\n", "\n  "));
   }
+}
+
+/** what a context preview reads from the rows, against contextOf on the context's entries (the backend's two ways) */
+function compareContextMessages(store: SqliteSessionStore, id: string, leaf: string): void {
+  const rows = store.getContextMessages(id, leaf);
+  const irregular = store.db.prepare("SELECT irregular FROM sessions WHERE id = ?").pluck().get(id) === 1;
+  expect(rows === null).toBe(irregular);
+  if (!rows) return;
+  const entries = store.getContextEntries(id, leaf);
+  const figures = contextOf(entries, leaf);
+  expect(JSON.stringify(rows.summary)).toBe(JSON.stringify(summarizeContext(figures.context)));
+  expect(rows.sent).toEqual(figures.context.messages.map((m) => convertMessageToLlm(m)?.role ?? null));
+  const previews = new Map(store.db.prepare("SELECT id, preview FROM entries WHERE session_id = ?").raw().all(id) as [string, string][]);
+  expect(rows.previews).toEqual(figures.context.entryIds.map((e) => previews.get(e)));
+  const usage = rows.usageMessage ? reportedUsageOf(rows.usageMessage, rows.compaction, rows.summary.entryIds, rows.summary.tokens) : null;
+  expect(usage).toEqual(figures.usage);
+  const compaction = [...entries].reverse().find((e) => e.type === "compaction") ?? null;
+  expect(rows.compaction).toEqual(compaction);
+  const init = [...entries].reverse().find((e) => e.type === "session_init" && typeof (e as { systemPrompt?: unknown }).systemPrompt === "string") ?? null;
+  expect(rows.sessionInit).toEqual(init);
 }
 
 /**

@@ -14,6 +14,7 @@ import {
   estimateTokens,
   llmRoleOf,
   messageFromEntry,
+  type CompactionEntry,
   type ContextSummary,
   type SessionEntry,
 } from "@bonsai/core";
@@ -21,6 +22,21 @@ import { FLAG_EMPTY_SUMMARY, FLAG_EXCLUDED, FLAG_ODD_MESSAGE } from "../derive";
 import { SETTINGS_ROWS } from "../migrations/011-file-ops";
 import { rangesBefore, rangesFrom, relinked, type PathReader, type SeqRange, type SessionRef, type Statements } from "./path";
 import { seqsInRanges } from "./seqs-in-ranges";
+
+/** What a context preview lists of the context's messages (ContextReader.contextMessages). */
+export interface ContextMessageRows {
+  summary: ContextSummary;
+  /** per message: the role convertToLlm sends it as, null when it drops it */
+  sent: (string | null)[];
+  /** per message: its entry's stored preview (derive.ts) */
+  previews: string[];
+  /** the latest compaction on the path */
+  compaction: CompactionEntry | null;
+  /** the newest assistant message of the context's entries that has a usage (aborted and error replies included) */
+  usageMessage: SessionEntry | null;
+  /** the newest session_init with a system prompt among the kept entries */
+  sessionInit: SessionEntry | null;
+}
 
 /** Where the context of a leaf starts on its path. */
 interface ContextPlan {
@@ -93,44 +109,99 @@ export class ContextReader {
 
   /** The context's messages from the derived columns (regular sessions). */
   contextSummary(session: SessionRef, leafSeq: number): ContextSummary {
+    return this.messageRows(session, this.plan(session, leafSeq), leafSeq, false).summary;
+  }
+
+  /**
+   * The context's messages as a preview lists them (regular sessions): contextSummary's columns,
+   * whether convertToLlm sends each, each entry's stored preview (the tree's), and the JSON of only
+   * the entries the figures read — the latest compaction, the newest assistant message with a usage
+   * among the context's entries, the newest session_init kept.
+   */
+  contextMessages(session: SessionRef, leafSeq: number): ContextMessageRows {
     const plan = this.plan(session, leafSeq);
+    const rows = this.messageRows(session, plan, leafSeq, true);
+    const compaction = plan.anchor === null ? null : (this.paths.entriesAt(session.id, [plan.anchor])[0] as CompactionEntry);
+    // the context's entries, newest first: the kept part, then the older part's last and first assistant messages
+    const start = plan.kept[0]?.from;
+    const before = start === undefined || plan.anchor === null ? [] : rangesBefore(plan.path, start);
+    const olderAssistants = [true, false].map((last) => this.paths.findInRanges(session.id, before, "message", "assistant", last));
+    const usageMessage = this.newestWith(session.id, plan.kept, "type = 'message' AND role = 'assistant'", olderAssistants, hasUsageField);
+    const sessionInit = this.newestWith(session.id, plan.kept, "type = 'session_init'", [], (e) => typeof (e as { systemPrompt?: unknown }).systemPrompt === "string");
+    return { ...rows, compaction, usageMessage: usageMessage ?? null, sessionInit: sessionInit ?? null };
+  }
+
+  /** the newest entry of the ranges passing `where` and `test` (JSON parsed one by one), else the first of `then` (seqs, in that order) that passes */
+  private newestWith(sessionId: string, ranges: readonly SeqRange[], where: string, then: readonly (number | undefined)[], test: (entry: SessionEntry) => boolean): SessionEntry | undefined {
+    const newest = this.sql.get(`SELECT seq FROM entries INDEXED BY entries_path WHERE session_id = ? AND seq BETWEEN ? AND ? AND ${where} ORDER BY seq DESC`).pluck();
+    for (let i = ranges.length - 1; i >= 0; i--) {
+      const r = ranges[i] as SeqRange;
+      for (const seq of newest.iterate(sessionId, r.from, r.to) as IterableIterator<number>) {
+        const entry = this.paths.entriesAt(sessionId, [seq])[0] as SessionEntry;
+        if (test(entry)) return entry;
+      }
+    }
+    for (const seq of then) {
+      if (seq === undefined) continue;
+      const entry = this.paths.entriesAt(sessionId, [seq])[0] as SessionEntry;
+      if (test(entry)) return entry;
+    }
+    return undefined;
+  }
+
+  private messageRows(session: SessionRef, plan: ContextPlan, leafSeq: number, withPreviews: boolean): Omit<ContextMessageRows, "compaction" | "usageMessage" | "sessionInit"> {
     const out: ContextSummary = { entryIds: [], roles: [], llmRoles: [], tokens: [], models: {}, thinkingLevel: "off" };
+    const sent: (string | null)[] = [];
+    const previews: string[] = [];
+    let preview = "";
     const push = (id: string, role: unknown, llmRole: string | undefined, tokens: number): void => {
       out.entryIds.push(id);
       out.roles.push(role);
       if (llmRole !== undefined) out.llmRoles.push(llmRole);
       out.tokens.push(tokens);
+      sent.push(llmRole ?? null);
+      if (withPreviews) previews.push(preview);
     };
-    type Row = [number, string, string, string | null, number, number];
-    const columns = this.paths.columnsIn(session.id, plan.kept, ["seq", "tokens", "flags"], ["id", "type", "role"], { where: "type IN ('message', 'custom_message', 'branch_summary', 'compaction')" });
+    const texts = withPreviews ? ["id", "type", "role", "preview"] : ["id", "type", "role"];
+    const columns = this.paths.columnsIn(session.id, plan.kept, ["seq", "tokens", "flags"], texts, { where: "type IN ('message', 'custom_message', 'branch_summary', 'compaction')" });
     const [seqs, tokens, flags] = columns.numbers as [number[], number[], number[]];
-    const [ids, types, roles] = columns.texts as [string[], string[], (string | null)[]];
-    const rows = seqs.map((seq, i): Row => [seq, ids[i] as string, types[i] as string, roles[i] ?? null, tokens[i] as number, flags[i] as number]);
-    const odd = rows.filter((row) => row[5] & FLAG_ODD_MESSAGE).map((row) => row[0]);
+    const [ids, types, roles, texts3] = columns.texts as [string[], string[], (string | null)[], string[] | undefined];
+    const odd = seqs.filter((_, i) => (flags[i] as number) & FLAG_ODD_MESSAGE);
     const oddJson = this.paths.entriesAt(session.id, odd) as SessionEntry[];
     const oddEntries = new Map(odd.map((seq, i) => [seq, oddJson[i] as SessionEntry]));
     if (plan.anchor !== null) {
-      const anchorRow = rows.find((r) => r[0] === plan.anchor);
-      if (anchorRow) push(anchorRow[1], "compactionSummary", llmRoleOf("compactionSummary", false), anchorRow[4]);
+      const at = seqs.indexOf(plan.anchor);
+      preview = texts3?.[at] ?? "";
+      if (at >= 0) push(ids[at] as string, "compactionSummary", llmRoleOf("compactionSummary", false), tokens[at] as number);
     }
-    for (const [seq, id, type, role, tokens, flags] of rows) {
+    for (let i = 0; i < seqs.length; i++) {
+      const seq = seqs[i] as number;
       if (seq === plan.anchor) continue;
-      const entry = oddEntries.get(seq);
+      const id = ids[i] as string;
+      preview = texts3?.[i] ?? "";
+      const entry = odd.length === 0 ? undefined : oddEntries.get(seq);
       if (entry) {
         const m = messageFromEntry(entry);
         if (m) push(id, m.role, convertMessageToLlm(m)?.role, estimateTokens(m));
         continue;
       }
-      const messageRole = contextRoleOf(type, role, flags);
-      if (messageRole !== null) push(id, messageRole, llmRoleOf(messageRole, (flags & FLAG_EXCLUDED) !== 0), tokens);
+      const f = flags[i] as number;
+      const messageRole = contextRoleOf(types[i] as string, roles[i] ?? null, f);
+      if (messageRole !== null) push(id, messageRole, llmRoleOf(messageRole, (f & FLAG_EXCLUDED) !== 0), tokens[i] as number);
     }
     // the settings in force: the same loop over the path's settings entries and first and last assistant messages
     const settings = this.settingsPart(session.id, plan.path, leafSeq, true);
     const context = buildSessionContext(relinked(this.paths.entriesAt(session.id, settings) as SessionEntry[]));
     out.models = context.models;
     out.thinkingLevel = context.thinkingLevel;
-    return out;
+    return { summary: out, sent, previews };
   }
+}
+
+/** an assistant message entry with a usage (what the reported usage looks for) */
+function hasUsageField(entry: SessionEntry): boolean {
+  const m = entry.type === "message" ? (entry as { message?: { role?: unknown; usage?: unknown } }).message : undefined;
+  return typeof m === "object" && m !== null && m.role === "assistant" && Boolean(m.usage);
 }
 
 /**

@@ -5,12 +5,13 @@
  */
 import { IdList, planOfEligible, summarizePrunePlan, type CompactionPlanSettings, type CompactionPlanSummary, type ContextSummary, type PruneConfig, type PrunePlan, type PruneSummary, type SessionEntry, type ToolResultOnPath } from "@bonsai/core";
 import type { BranchEntries, PathNode, SizeSeries } from "../session-store";
-import { ContextReader } from "./context";
+import { ContextReader, type ContextMessageRows } from "./context";
 import { PathReader, relinked, type SeqRange, type SessionRef, type Statements } from "./path";
 import { SeriesReader, seriesOfNodes } from "./series";
 import { PlanningReader } from "./planning";
 
 export type { SeqRange, SessionRef } from "./path";
+export type { ContextMessageRows } from "./context";
 
 export class StoredReads {
   readonly paths: PathReader;
@@ -73,6 +74,12 @@ export class StoredReads {
     const leaf = this.seqOf(session, leafId);
     if (leaf === undefined) return { entryIds: [], roles: [], llmRoles: [], tokens: [], models: {}, thinkingLevel: "off" };
     return session.irregular !== 0 ? null : this.contexts.contextSummary(session, leaf);
+  }
+
+  /** what a context preview lists (context.ts contextMessages); null for an irregular session (read its context entries instead) */
+  contextMessages(session: SessionRef, leafId: string | null): ContextMessageRows | null {
+    const leaf = this.seqOf(session, leafId);
+    return leaf === undefined || session.irregular !== 0 ? null : this.contexts.contextMessages(session, leaf);
   }
 
   compactionWindow(session: SessionRef, leafId: string | null): SessionEntry[] {
