@@ -47,21 +47,26 @@ function textLength(value: unknown): number {
 
 type Block = { type?: unknown; text?: unknown; thinking?: unknown; name?: unknown; arguments?: unknown };
 
-function blocksOf(content: unknown): Block[] {
-  return Array.isArray(content) ? (content as Block[]).filter((b) => typeof b === "object" && b !== null) : [];
+function isBlock(b: unknown): b is Block {
+  return typeof b === "object" && b !== null;
 }
+
+// loops over the content instead of a filtered copy of it: this runs once per stored entry
 
 function userChars(content: unknown): number {
   if (typeof content === "string") return content.length;
+  if (!Array.isArray(content)) return 0;
   let chars = 0;
-  for (const b of blocksOf(content)) if (b.type === "text") chars += textLength(b.text);
+  for (const b of content as unknown[]) if (isBlock(b) && b.type === "text") chars += textLength(b.text);
   return chars;
 }
 
 function toolResultChars(content: unknown): number {
   if (typeof content === "string") return content.length;
+  if (!Array.isArray(content)) return 0;
   let chars = 0;
-  for (const b of blocksOf(content)) {
+  for (const b of content as unknown[]) {
+    if (!isBlock(b)) continue;
     if (b.type === "text") chars += textLength(b.text);
     else if (b.type === "image") chars += IMAGE_CHARS;
   }
@@ -69,8 +74,10 @@ function toolResultChars(content: unknown): number {
 }
 
 function assistantChars(content: unknown): number {
+  if (!Array.isArray(content)) return 0;
   let chars = 0;
-  for (const b of blocksOf(content)) {
+  for (const b of content as unknown[]) {
+    if (!isBlock(b)) continue;
     if (b.type === "text") chars += textLength(b.text);
     else if (b.type === "thinking") chars += textLength(b.thinking);
     else if (b.type === "toolCall") chars += textLength(b.name) + textLength(JSON.stringify(b.arguments ?? {}));

@@ -262,6 +262,20 @@ function messageColumns(message: Obj, d: DerivedColumns, paths: Set<string>, for
   }
 }
 
+/** a compaction or branch summary entry (`title` starts its preview) */
+function summaryColumns(e: Obj, d: DerivedColumns, paths: Set<string>, title: string): void {
+  const summary = str(e.summary) ?? "";
+  d.tokens = Math.ceil(summary.length / 4);
+  d.body = summary;
+  collectDetailPaths(e.details, paths);
+  if (e.fromExtension === true || e.fromHook === true) d.flags |= FLAG_FROM_EXTENSION;
+  if (isObj(e.details) && e.details.offline === true) d.flags |= FLAG_OFFLINE;
+  d.preview = oneLine(`${title}: ${str(e.shortSummary) ?? summary}`);
+}
+
+/** where deriveColumns without `forSearch` collects paths nobody reads */
+const UNUSED_PATHS = new Set<string>();
+
 /**
  * Derived columns of one entry (never throws: unexpected shapes give empty columns). With
  * `forSearch` false (what an import stores) the search columns (body, tools, paths) may be left incomplete.
@@ -284,16 +298,9 @@ export function deriveColumns(entry: SessionEntry, forSearch = true): DerivedCol
     paths: "",
     userText: null,
   };
-  const paths = new Set<string>();
-  const summaryEntry = (role: "compactionSummary" | "branchSummary"): void => {
-    const summary = str(e.summary) ?? "";
-    d.tokens = Math.ceil(summary.length / 4);
-    d.body = summary;
-    collectDetailPaths(e.details, paths);
-    if (e.fromExtension === true || e.fromHook === true) d.flags |= FLAG_FROM_EXTENSION;
-    if (isObj(e.details) && e.details.offline === true) d.flags |= FLAG_OFFLINE;
-    d.preview = oneLine(`${role === "compactionSummary" ? "Compaction" : "Branch summary"}: ${str(e.shortSummary) ?? summary}`);
-  };
+  // the paths go to the search columns only: an import's entries share one set, emptied each time
+  const paths = forSearch ? new Set<string>() : UNUSED_PATHS;
+  paths.clear();
   switch (e.type) {
     case "message":
       if (isObj(e.message)) messageColumns(e.message, d, paths, forSearch);
@@ -303,12 +310,12 @@ export function deriveColumns(entry: SessionEntry, forSearch = true): DerivedCol
       }
       break;
     case "compaction":
-      summaryEntry("compactionSummary");
+      summaryColumns(e, d, paths, "Compaction");
       d.refId = str(e.firstKeptEntryId);
       d.tokensBefore = typeof e.tokensBefore === "number" ? e.tokensBefore : null;
       break;
     case "branch_summary":
-      summaryEntry("branchSummary");
+      summaryColumns(e, d, paths, "Branch summary");
       d.refId = str(e.fromId);
       if (!e.summary) d.flags |= FLAG_EMPTY_SUMMARY;
       break;

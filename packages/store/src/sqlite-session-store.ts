@@ -743,7 +743,7 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
         issues.push({ line: e.line, kind: "missing-id", message: "entry without an id: not loaded (kept in this report)", text: e.json });
         continue;
       }
-      out.push({ entry: e.entry, json: e.json, line: e.line });
+      out.push({ entry: e.entry, json: e.json, bytes: e.bytes, line: e.line });
     }
     return out;
   }

@@ -320,3 +320,45 @@ describe("sessions", () => {
     expect(store.getSettingsJson()).toEqual({ theme: "light" });
   });
 });
+
+describe("the stored text of each entry", () => {
+  it("is the line as read: non-ASCII, invalid UTF-8 (replaced), CRLF endings, leading spaces, across pieces", async () => {
+    const dir = tempDir();
+    const file = path.join(dir, "mixed.jsonl");
+    const parts: Buffer[] = [Buffer.from(line(HEADER))];
+    let parent: string | null = null;
+    for (let i = 0; i < 400; i++) {
+      const id = `e${i}`;
+      // non-ASCII lines in the first 64 KiB piece and again near the end; long lines so that the file spans several pieces
+      const text = i < 60 || i > 380 ? `héllo ✓ 🌳 ${i} ${"ü".repeat(200)}` : `plain ${i} ${"x".repeat(400)}`;
+      let bytes = Buffer.from(JSON.stringify(userEntry(id, parent, text, i)));
+      const at = bytes.indexOf(` ${i} `) + 1;
+      if (i % 7 === 3) bytes = Buffer.concat([bytes.subarray(0, at), Buffer.from([0xff, 0xc3]), bytes.subarray(at)]); // invalid UTF-8 inside the text
+      if (i % 5 === 1) bytes = Buffer.concat([Buffer.from("  "), bytes]);
+      parts.push(bytes, Buffer.from(i % 4 === 2 ? "\r\n" : "\n"));
+      parent = id;
+    }
+    const raw = Buffer.concat(parts);
+    fs.writeFileSync(file, raw);
+    const expected = raw
+      .toString("utf8")
+      .split("\n")
+      .slice(1, -1)
+      .map((l) => (l.endsWith("\r") ? l.slice(0, -1) : l));
+
+    const store = newStore(dir);
+    const report = await store.importFile(file);
+    expect(report.status).toBe("imported");
+    expect(report.entriesAdded).toBe(400);
+    const id = report.sessionId as string;
+    const rows = store.db
+      .prepare("SELECT typeof(j.json) AS type, j.json, hex(j.json) AS hex FROM entries e JOIN entry_json j ON j.pk = e.pk WHERE e.session_id = ? ORDER BY e.seq")
+      .all(id) as { type: string; json: string; hex: string }[];
+    expect(rows.every((r) => r.type === "text")).toBe(true);
+    expect(rows.map((r) => r.json)).toEqual(expected);
+    // stored as the UTF-8 of the text (an invalid byte as U+FFFD), never as the file's raw bytes
+    expect(rows.map((r) => r.hex)).toEqual(expected.map((t) => Buffer.from(t).toString("hex").toUpperCase()));
+    expect(store.renderJsonl(id).split("\n").slice(1, -1)).toEqual(expected);
+    expect((store.getEntry(id, "e399") as { message: { content: string } }).message.content).toBe(`héllo ✓ 🌳 399 ${"ü".repeat(200)}`);
+  });
+});

@@ -18,6 +18,8 @@ import type { ImportIssue } from "../session-store";
 export interface PendingEntry {
   entry: SessionEntry;
   json: string;
+  /** `json` as UTF-8 when the reader has it (the line's bytes in the file): stored without converting the string */
+  bytes?: Buffer;
   line: number | null;
 }
 
@@ -125,7 +127,8 @@ export class EntryWriter {
       `INSERT INTO entries (session_id, seq, line, id, parent_id, parent_seq, type, timestamp, role, tokens, preview, tool_name, custom_type, stop_reason, ref_id, tokens_before, flags, anchor_seq, settings_seq, model_seq, thinking_seq, run_seq, file_ops)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    this.insertJson = db.prepare("INSERT INTO entry_json (pk, json) VALUES (?, ?)");
+    // bytes are bound as a blob: CAST stores them as the text they are (a string is stored as it is)
+    this.insertJson = db.prepare("INSERT INTO entry_json (pk, json) VALUES (?, CAST(? AS TEXT))");
     this.upsertLabel = db.prepare(
       "INSERT INTO labels (session_id, target_id, label, entry_seq) VALUES (?, ?, ?, ?) ON CONFLICT (session_id, target_id) DO UPDATE SET label = excluded.label, entry_seq = excluded.entry_seq",
     );
@@ -238,7 +241,7 @@ export class EntryWriter {
       run,
       d.fileOps,
     );
-    this.insertJson.run(info.lastInsertRowid, p.json);
+    this.insertJson.run(info.lastInsertRowid, p.bytes ?? p.json);
     if (type === "label") {
       const { targetId, label } = e as { targetId?: unknown; label?: unknown };
       if (typeof targetId === "string") this.upsertLabel.run(this.sessionId, targetId, typeof label === "string" && label !== "" ? label : null, seq);

@@ -19,6 +19,13 @@ const PIECE_BYTES = 64 * 1024;
 /** Reads up to `length` bytes into buf[offset…] (the next bytes of the source); 0 at its end. */
 export type ReadInto = (buf: Buffer, offset: number, length: number) => number;
 
+/**
+ * Receives the next piece of text. `bytes`: the bytes it was decoded from, a view of the read buffer
+ * valid only until the callback returns (copy what must outlive it); `ascii`: every byte is below
+ * 0x80 (the text is then exactly the bytes, one character each).
+ */
+export type OnText = (text: string, bytes: Buffer, ascii: boolean) => void;
+
 export interface TextBlockOptions {
   blockBytes?: number;
   pieceBytes?: number;
@@ -27,7 +34,7 @@ export interface TextBlockOptions {
 }
 
 /** Hands over buf[start, end) (end just after a "\n") in pieces cut after a "\n". */
-function decodePieces(buf: Buffer, start: number, end: number, pieceBytes: number, onText: (text: string) => void): void {
+function decodePieces(buf: Buffer, start: number, end: number, pieceBytes: number, onText: OnText): void {
   let p = start;
   while (p < end) {
     let q = end;
@@ -35,7 +42,9 @@ function decodePieces(buf: Buffer, start: number, end: number, pieceBytes: numbe
       q = buf.lastIndexOf(NEWLINE, p + pieceBytes - 1) + 1;
       if (q <= p) q = buf.indexOf(NEWLINE, p + pieceBytes) + 1; // one line longer than a piece
     }
-    onText(buf.toString(isAscii(buf.subarray(p, q)) ? "latin1" : "utf8", p, q));
+    const bytes = buf.subarray(p, q);
+    const ascii = isAscii(bytes);
+    onText(buf.toString(ascii ? "latin1" : "utf8", p, q), bytes, ascii);
     p = q;
   }
 }
@@ -44,7 +53,7 @@ function decodePieces(buf: Buffer, start: number, end: number, pieceBytes: numbe
  * Reads the source to its end and hands its text to `onText` in order, in pieces that each end with
  * a "\n" (only the last may not: the source's text after its last "\n"). Returns the bytes read.
  */
-export function readTextBlocks(read: ReadInto, onText: (text: string) => void, options: TextBlockOptions = {}): number {
+export function readTextBlocks(read: ReadInto, onText: OnText, options: TextBlockOptions = {}): number {
   const pieceBytes = options.pieceBytes ?? PIECE_BYTES;
   let buf = Buffer.allocUnsafe(Math.max(1, options.blockBytes ?? READ_BLOCK_BYTES));
   let filled = 0; // bytes in buf not handed over yet (the start of a line without its "\n")
@@ -68,7 +77,7 @@ export function readTextBlocks(read: ReadInto, onText: (text: string) => void, o
     options.onBlock?.(done);
   }
   // the rest has no "\n": decoded whole (UTF-8: an incomplete sequence at the end becomes U+FFFD)
-  if (filled > 0) onText(buf.toString("utf8", 0, filled));
+  if (filled > 0) onText(buf.toString("utf8", 0, filled), buf.subarray(0, filled), false);
   return done + filled;
 }
 

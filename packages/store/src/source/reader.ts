@@ -15,6 +15,7 @@ import {
   type SessionEntry,
   type SessionHeader,
 } from "@bonsai/core";
+import { isUtf8 } from "node:buffer";
 import type { ImportIssue } from "../session-store";
 import { readTextBlocks, type ReadInto } from "./blocks";
 import { countNewlines } from "./bytes";
@@ -28,6 +29,12 @@ export interface ReadEntry {
   line: number;
   /** the JSON stored for this entry: the line as read, or the migrated entry re-serialized */
   json: string;
+  /**
+   * `json` as UTF-8, when the line's bytes in the file are exactly that (the stored text is then
+   * bound without converting the string again): a view of the read buffer, valid only while the
+   * batch is handed over (streamWhole's `entries` callback)
+   */
+  bytes?: Buffer;
 }
 
 export interface ReadResult {
@@ -174,7 +181,10 @@ export interface WholeStreamHandler {
    * text is not a session). Return false to stop reading (nothing more is parsed).
    */
   header(header: SessionHeader, fromVersion: number): boolean;
-  /** the next entries in file order (a v3 file: block by block; a legacy file: all at once, migrated) */
+  /**
+   * the next entries in file order (a v3 file: block by block, with their bytes; a legacy file: all
+   * at once, migrated); store them before returning: their `bytes` are reused afterwards
+   */
   entries(batch: ReadEntry[]): void;
   /** after each block, with the bytes read so far (progress, abort checks: it may throw) */
   progress?(bytesDone: number): void;
@@ -185,6 +195,33 @@ function newlinesIn(text: string): number {
   let n = 0;
   for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) n++;
   return n;
+}
+
+/**
+ * Gives entries the bytes of their line in a piece of the file (pieces end with a "\n", so its
+ * lines are the lines of its text). The bytes are the stored text's UTF-8 when the line is valid
+ * UTF-8 (decoding replaced nothing): always for an ASCII piece, else checked line by line.
+ */
+function attachBytes(batch: ReadEntry[], bytes: Buffer, ascii: boolean, firstLine: number): void {
+  let line = firstLine; // the line starting at `pos`
+  let pos = 0;
+  for (const e of batch) {
+    if (e.line < line) continue; // a line carried over from an earlier piece (not the case when pieces end with "\n")
+    while (line < e.line && pos < bytes.length) {
+      const nl = bytes.indexOf(NEWLINE, pos);
+      if (nl === -1) return;
+      pos = nl + 1;
+      line++;
+    }
+    if (line !== e.line) return;
+    let end = bytes.indexOf(NEWLINE, pos);
+    if (end === -1) end = bytes.length;
+    if (end > pos && bytes[end - 1] === 0x0d) end--; // the parser drops a final "\r"
+    const slice = bytes.subarray(pos, end);
+    // the same line as the text's (its first and last characters; an ASCII line has as many bytes as characters)
+    const same = slice[0] === e.json.charCodeAt(0) && slice[slice.length - 1] === e.json.charCodeAt(e.json.length - 1);
+    if (same && (ascii ? slice.length === e.json.length : isUtf8(slice))) e.bytes = slice;
+  }
 }
 
 /**
@@ -204,7 +241,7 @@ export function streamWhole(open: () => ReadInto, handler: WholeStreamHandler, r
   let fromVersion = 0;
   const batchOf = (entries: SessionEntry[], entryLines: number[], entryTexts: string[]): ReadEntry[] =>
     entries.map((entry, i): ReadEntry => ({ entry, line: entryLines[i] as number, json: entryTexts[i] as string }));
-  const take = (): void => {
+  const take = (withBytes?: (batch: ReadEntry[]) => void): void => {
     if (state() === "start" && parser.header !== null) {
       fromVersion = sessionVersion(parser.header);
       if (fromVersion < CURRENT_SESSION_VERSION) phase = "collect";
@@ -214,17 +251,21 @@ export function streamWhole(open: () => ReadInto, handler: WholeStreamHandler, r
     const taken = parser.takeEntries();
     const batch = batchOf(taken.entries, taken.entryLines, taken.entryTexts);
     if (state() === "collect") collected.push(...batch);
-    else if (batch.length > 0) handler.entries(batch);
+    else if (batch.length > 0) {
+      withBytes?.(batch);
+      handler.entries(batch);
+    }
   };
   let complete = 0; // bytes up to the last "\n"
   const total = readTextBlocks(
     open(),
-    (text) => {
+    (text, bytes, ascii) => {
       if (state() === "stopped" || parser.rejected) return;
       parser.push(text);
+      const firstLine = lines + 1;
       lines += newlinesIn(text);
       // piece by piece (64 KiB): the entries die young, never promoted by the garbage collector
-      take();
+      take((batch) => attachBytes(batch, bytes, ascii, firstLine));
     },
     {
       onBlock: (done) => {
