@@ -56,6 +56,7 @@ import { headerLineOf, replaceLines, type LineReplacement } from "./source/line-
 import { readAppended, streamWhole, type ReadEntry } from "./source/reader";
 import type { WrittenState } from "./source/safe-rewrite";
 import { changeFromBytes, SourceSync, type FileChange, type KnownFile, type RecoveryReport, readAll, readHead, type WholeFile } from "./source/source-sync";
+import { deferIdIndex } from "./import/deferred-index";
 import { EntryWriter, type PendingEntry, type WriterResult } from "./import/entry-writer";
 import type { SessionRow } from "./reads/sessions";
 import { StoreReader } from "./reader";
@@ -570,6 +571,7 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
     let headerProblem: string | null = null;
     let sessionId = "";
     let writer: EntryWriter | undefined;
+    let rebuildIndex: (() => void) | null = null;
     const missingIds: ImportIssue[] = [];
     const tally = new AgentTally(); // foreign: agent and compaction counts, written once
     const report = this.db
@@ -581,6 +583,7 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
               headerProblem = headerFieldProblem(header);
               if (headerProblem !== null) return false;
               sessionId = this.startWholeImport(file, header, fromVersion, existing);
+              rebuildIndex = deferIdIndex(this.db, whole.stat.size);
               writer = new EntryWriter(this.db, sessionId, { seq: 0, stored: false, checkTree: true });
               return true;
             },
@@ -612,6 +615,7 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
           });
         }
         const written = writer.finish();
+        rebuildIndex?.();
         this.foreign.agents.noteTally(sessionId, tally);
         if (written.irregular) this.sql("UPDATE sessions SET irregular = 1 WHERE id = ?").run(sessionId);
         const issues = [...read.issues, ...headerFieldWarnings(read.header), ...missingIds, ...written.issues];

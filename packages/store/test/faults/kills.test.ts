@@ -13,6 +13,7 @@ import { generateSession, sessionToJsonl } from "@bonsai/testkit";
 import { describe, expect, it } from "vitest";
 import { BACKUP_SUFFIX, openStore, type FaultPoint, type SqliteSessionStore } from "../../src/index";
 import { BEFORE_COMPACTION, HAVE_FIXTURES, tempDir } from "../support";
+import { DEFER_FROM_FILE_BYTES } from "../../src/import/deferred-index";
 import { bonsaiTemps, expectAgreement, FULL, recordFigures, scenarioTimeout, runChild, trials } from "./harness";
 
 const ENTRIES = FULL ? 6_000 : 2_000;
@@ -28,9 +29,21 @@ const APPEND_POINTS: FaultPoint[] = ["append:intent", "append:before-write", "ap
 
 let cached: string | undefined;
 const sessionText = (): string => (cached ??= sessionToJsonl(generateSession({ entries: ENTRIES, seed: 7, compactionInterval: 0 })));
+let cachedBig: string | undefined;
+/** a file above the size from which an import builds its id index after the rows (import/deferred-index.ts) */
+const BIG_ENTRIES = 14_000;
+const bigSessionText = (): string => {
+  cachedBig ??= sessionToJsonl(generateSession({ entries: BIG_ENTRIES, seed: 8, compactionInterval: 0 }));
+  expect(Buffer.byteLength(cachedBig)).toBeGreaterThan(DEFER_FROM_FILE_BYTES);
+  return cachedBig;
+};
 
 interface Case {
   op: "import" | "prune" | "restore" | "compact" | "navigate" | "label";
+  /** the scenario's name when not the op's */
+  name?: string;
+  /** entries of its file when not ENTRIES */
+  entries?: number;
   /** the file the trial starts from */
   text: () => string;
   /** done in the test process before the child runs */
@@ -50,6 +63,7 @@ function pruneAll(store: SqliteSessionStore, id: string): void {
 
 const CASES: Case[] = [
   { op: "import", text: sessionText, prepare: async () => undefined, points: [], randomKills: trials(3) },
+  { op: "import", name: "import (id index built after the rows)", entries: BIG_ENTRIES, text: bigSessionText, prepare: async () => undefined, points: [], randomKills: trials(2) },
   { op: "prune", text: sessionText, prepare: importOnly, points: REWRITE_POINTS, randomKills: trials(1) },
   {
     op: "restore",
@@ -143,7 +157,7 @@ async function timeOperation(c: Case): Promise<number> {
 describe(`kill -9 during file operations (${FULL ? "full" : "bounded"}: ${ENTRIES} entries)`, () => {
   for (const c of CASES) {
     const runs: { point: FaultPoint | null }[] = [...c.points.map((point) => ({ point })), ...Array.from({ length: c.randomKills }, () => ({ point: null }))];
-    it(`${c.op}: ${c.points.length} fault points + ${c.randomKills} random kills`, async () => {
+    it(`${c.name ?? c.op}: ${c.points.length} fault points + ${c.randomKills} random kills`, async () => {
       const states = { untouched: 0, rewritten: 0, appended: 0, killed: 0, completed: 0 };
       // kills drawn over the operation's span and a little after it (the end is a moment too)
       const span = c.randomKills > 0 ? (await timeOperation(c)) * 1.1 : 0;
@@ -155,7 +169,7 @@ describe(`kill -9 during file operations (${FULL ? "full" : "bounded"}: ${ENTRIE
         states[await checkAfterKill(dir, file, original, c)]++;
         await finishAfterwards(dir, file, c);
       }
-      recordFigures(`kill-during-${c.op}`, { trials: runs.length, ...states, spanMs: Math.round(span), disagreements: 0, tempFilesLeft: 0, brokenBackups: 0, entries: ENTRIES });
+      recordFigures(`kill-during-${c.name ?? c.op}`, { trials: runs.length, ...states, spanMs: Math.round(span), disagreements: 0, tempFilesLeft: 0, brokenBackups: 0, entries: c.entries ?? ENTRIES });
     }, scenarioTimeout(900_000));
   }
 });
