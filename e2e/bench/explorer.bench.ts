@@ -7,6 +7,10 @@
  *     of which request           the openSession call as the page sees it: sent -> answer parsed and
  *                                unpacked (backend, transfer, JSON.parse, unpackSkeleton)
  *     of which drawing           the rest: layout (toFlow), React Flow's first frame
+ *     first after the import     the first of those opens (the import just read the session)
+ *     first after a restart      the backend restarted on the same data folder, the page loaded
+ *                                again, the session opened (median of 3 restarts, after the rest):
+ *                                the first open of a big session after the app starts
  *   open, as Playwright sees it  click -> Playwright finds the node visible (adds its polling and
  *                                its DevTools round trips; also the cost of DevTools copying every
  *                                WebSocket frame, which a user's browser does not do)
@@ -93,6 +97,18 @@ async function zoom(page: Page): Promise<void> {
   for (let k = 0; k < 6; k++) await page.mouse.wheel(0, -120);
 }
 
+/** the last open as the page timed it: click -> tree painted, and the request part of it */
+async function openTimedInPage(page: Page): Promise<{ open: number; request: number }> {
+  const inPage = await page.evaluate(async () => {
+    const bench = (window as unknown as { __bench: { clickAt: number; paintedAt: number } }).__bench;
+    while (Number.isNaN(bench.paintedAt)) await new Promise((r) => setTimeout(r, 10));
+    const [start, answer] = ["bonsai:open:start", "bonsai:open:answer"].map((m) => performance.getEntriesByName(m).at(-1)?.startTime ?? NaN);
+    return { open: bench.paintedAt - bench.clickAt, request: answer! - start! };
+  });
+  expect(inPage.open, "the click and the painted tree were both seen in the page").toBeGreaterThan(0);
+  return inPage;
+}
+
 for (const size of SIZES) {
   test(`explorer with ${size.toLocaleString("en")} entries`, async ({ app: page, bonsai }, testInfo) => {
     // in an agents' session folder of the host: the page may import paths there only
@@ -143,13 +159,7 @@ for (const size of SIZES) {
       await page.locator(".react-flow__node").first().waitFor({ state: "visible" });
       const visibleAt = Date.now();
       openSeen.push(visibleAt - t0);
-      const inPage = await page.evaluate(async () => {
-        const bench = (window as unknown as { __bench: { clickAt: number; paintedAt: number } }).__bench;
-        while (Number.isNaN(bench.paintedAt)) await new Promise((r) => setTimeout(r, 10));
-        const [start, answer] = ["bonsai:open:start", "bonsai:open:answer"].map((m) => performance.getEntriesByName(m).at(-1)?.startTime ?? NaN);
-        return { open: bench.paintedAt - bench.clickAt, request: answer! - start! };
-      });
-      expect(inPage.open, "the click and the painted tree were both seen in the page").toBeGreaterThan(0);
+      const inPage = await openTimedInPage(page);
       open.push(inPage.open);
       request.push(inPage.request);
       drawing.push(inPage.open - inPage.request);
@@ -223,6 +233,22 @@ for (const size of SIZES) {
     }
     await page.reload();
 
+    // the first open after the app starts: the backend restarted on the same data folder holds
+    // nothing of the session yet (what a user meets on the first open of a big session each day)
+    const coldOpen: number[] = [];
+    const coldRequest: number[] = [];
+    for (let run = 0; run < RUNS; run++) {
+      await bonsai.restart();
+      await page.goto(bonsai.url);
+      await expect(item).toBeVisible();
+      await item.click();
+      await page.locator(".react-flow__node").first().waitFor({ state: "visible" });
+      const inPage = await openTimedInPage(page);
+      coldOpen.push(inPage.open);
+      coldRequest.push(inPage.request);
+      await expect(status).toHaveAttribute("data-entry-count", String(size + RUNS));
+    }
+
     const result = {
       entries: size,
       fileMb: Math.round(fs.statSync(file).size / 1e5) / 10,
@@ -237,6 +263,10 @@ for (const size of SIZES) {
       inspectorSeenByPlaywrightMs: Math.round(median(inspectSeen)),
       layoutMs: Math.round(median(layout)),
       openRuns: open.map(Math.round),
+      openAfterImportMs: Math.round(open[0]!),
+      openAfterRestartMs: Math.round(median(coldOpen)),
+      requestAfterRestartMs: Math.round(median(coldRequest)),
+      openAfterRestartRuns: coldOpen.map(Math.round),
       inspectorRuns: inspect.map(Math.round),
       followMs: Math.round(median(follow)),
       followRuns: follow,

@@ -24,6 +24,11 @@ export interface BonsaiServer {
   sessionsDir: string;
   /** call a contract method directly (setup shortcuts); throws on an error result */
   call<T = unknown>(method: string, params?: unknown): Promise<T>;
+  /**
+   * Stops the backend and starts it again on the same data folder (browser target: the same port
+   * and token, so `url` stays valid): what a user's next start of the app finds. Not for Electron.
+   */
+  restart(): Promise<void>;
 }
 
 export interface BonsaiOptions {
@@ -166,6 +171,7 @@ export const test = base.extend<Fixtures & BonsaiOptions & { electronApp: Electr
             },
             [method, params] as const,
           ) as Promise<T>,
+        restart: () => Promise.reject(new Error("restart is for the browser target (bonsai serve) only")),
       });
       return;
     }
@@ -173,9 +179,21 @@ export const test = base.extend<Fixtures & BonsaiOptions & { electronApp: Electr
     const dataDir = path.join(root, "data");
     const sessionsDir = path.join(root, "agent-sessions");
     fs.mkdirSync(sessionsDir, { recursive: true });
-    const serve = await startServe(dataDir, { BONSAI_SESSIONS_DIRS: sessionsDir, ...serveEnv });
+    const env = { BONSAI_SESSIONS_DIRS: sessionsDir, ...serveEnv };
+    let serve = await startServe(dataDir, env);
+    const server: BonsaiServer = {
+      url: serve.url,
+      dataDir,
+      sessionsDir,
+      call: (method, params) => wsCall(server.url, method, params),
+      restart: async () => {
+        await stop(serve.child);
+        serve = await startServe(dataDir, env);
+        server.url = serve.url;
+      },
+    };
     try {
-      await use({ url: serve.url, dataDir, sessionsDir, call: (method, params) => wsCall(serve.url, method, params) });
+      await use(server);
     } finally {
       await stop(serve.child);
       fs.rmSync(root, { recursive: true, force: true });
