@@ -124,6 +124,8 @@ export function createBackend(options: BackendOptions): Backend {
   const jobs: StoreJobs = options.worker
     ? new WorkerStoreJobs({ url: options.worker.url, dbPath, nativeBinding: options.nativeBinding, writeThrough, relay: (event, payload) => store.relay(event, payload) })
     : new InlineStoreJobs(store);
+  // the worker starts now (its code loaded, the database opened), not on the first open of a session
+  jobs.prepare();
 
   const engine = createEngine({
     ...options.engine,

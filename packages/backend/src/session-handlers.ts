@@ -113,10 +113,13 @@ export class SkeletonCache {
   }
   /** the skeleton in its wire form, with the previews of the entries drawn on their own only */
   packed(sessionId: string): PackedSkeleton {
-    const held = this.#cache.get(sessionId)?.packed;
-    if (held) return held;
-    const slot = this.#slot(sessionId);
-    return (slot.packed ??= packSkeleton(slot.skeleton, { previews: "heads" }));
+    const held = this.#cache.get(sessionId);
+    if (held?.packed) return held.packed;
+    if (held?.skeleton) return (held.packed = packSkeleton(held.skeleton, { previews: "heads" }));
+    // read into columns at once: no node objects built only to be packed
+    const packed = this.store.getPackedSkeleton(sessionId);
+    this.#put(sessionId, { packed });
+    return packed;
   }
   /** the previews of these entries ("" for an id not in the session) */
   previews(sessionId: string, entryIds: readonly string[]): string[] {
@@ -126,14 +129,18 @@ export class SkeletonCache {
   /** the skeleton in its wire form, read by a store job when it is not held */
   async packedAsync(sessionId: string): Promise<PackedSkeleton> {
     const held = this.#cache.get(sessionId);
-    if (held?.packed) return held.packed;
+    if (held?.packed) {
+      // the worker's background work (indexing an import) waits while the page draws this one
+      this.jobs?.run({ kind: "quiet" }).catch(() => undefined);
+      return held.packed;
+    }
     if (held?.skeleton || !this.jobs) return this.packed(sessionId);
     const generation = this.#generation.get(sessionId) ?? 0;
     // a read of the same skeleton already under way (the one an import starts, and the open that
     // follows it at once) is shared, not done twice
     const running = this.#reading.get(sessionId);
     if (running && running.generation === generation) return running.packed;
-    const read = this.jobs.run({ kind: "packedSkeleton", sessionId });
+    const read = this.jobs.run({ kind: "packedSkeleton", sessionId }).then((json) => JSON.parse(json) as PackedSkeleton);
     this.#reading.set(sessionId, { generation, packed: read });
     try {
       const packed = await read;

@@ -76,6 +76,61 @@ function exactMs(text: string): number | null {
   return new Date(ms).toISOString() === text ? ms : null;
 }
 
+const DAY_MS = 86_400_000;
+/** "YYYY-MM-DDT".length: the day part of Date's ISO text for the years 0000-9999 */
+const DAY_PREFIX = 11;
+const ISO_LENGTH = 24;
+
+/** the two or three decimal digits at `at` as a number, or NaN when one is not a digit */
+function digits(text: string, at: number, count: number): number {
+  let value = 0;
+  for (let k = at; k < at + count; k++) {
+    const d = text.charCodeAt(k) - 48;
+    if (d < 0 || d > 9) return NaN;
+    value = value * 10 + d;
+  }
+  return value;
+}
+
+/** ms since midnight of "…THH:MM:SS.mmmZ" (Date's form), or NaN when it is not exactly that form */
+function timeOfDay(text: string): number {
+  if (text.charCodeAt(13) !== 58 || text.charCodeAt(16) !== 58 || text.charCodeAt(19) !== 46 || text.charCodeAt(23) !== 90) return NaN;
+  const h = digits(text, 11, 2);
+  const m = digits(text, 14, 2);
+  const s = digits(text, 17, 2);
+  if (!(h < 24 && m < 60 && s < 60)) return NaN;
+  return ((h * 60 + m) * 60 + s) * 1000 + digits(text, 20, 3);
+}
+
+/**
+ * The `times` column, one timestamp after the other (file order): ms after the previous exact one,
+ * or the verbatim text. The same as `exactMs` for every text, without parsing a date for each: a
+ * timestamp on the day of the last exact one (Date's own form, "YYYY-MM-DDTHH:MM:SS.mmmZ") is read
+ * from its time of day, which gives back the same text by construction.
+ */
+export function timeColumnWriter(): (text: string) => number | string {
+  let previousMs = 0;
+  /** the day part of the last exact timestamp in Date's form, and its midnight */
+  let day = "";
+  let dayMs = 0;
+  return (text) => {
+    let ms = NaN;
+    if (text.length === ISO_LENGTH && day !== "" && text.startsWith(day)) ms = dayMs + timeOfDay(text);
+    if (Number.isNaN(ms)) {
+      const exact = exactMs(text);
+      if (exact === null) return text;
+      ms = exact;
+      if (text.length === ISO_LENGTH && text.charCodeAt(DAY_PREFIX - 1) === 84) {
+        day = text.slice(0, DAY_PREFIX);
+        dayMs = ms - (((ms % DAY_MS) + DAY_MS) % DAY_MS);
+      }
+    }
+    const delta = ms - previousMs;
+    previousMs = ms;
+    return delta;
+  };
+}
+
 function dictionary(): { names: string[]; code(name: string): number } {
   const names: string[] = [];
   const index = new Map<string, number>();
@@ -93,67 +148,25 @@ function dictionary(): { names: string[]; code(name: string): number } {
   };
 }
 
+/** A packed skeleton before its previews are chosen (every column but `previews` and `previewAt`). */
+export type PackedColumns = Omit<PackedSkeleton, "previews" | "previewAt">;
+
+/** One node's dense fields (what packSkeleton and the store's packed read both write per row). */
+export type PackedRow = Pick<SkeletonNode, "id" | "parentId" | "type" | "role" | "timestamp" | "tokens">;
+
 /**
- * The entries whose previews the tree may show without the user expanding anything, as a mask
- * over `skeleton.nodes`: entries that are not messages, user messages (a collapsed run shows its
- * first one), the entries the explorer always draws on their own (roots, leaves, branch points,
- * labelled entries, compactions and branch summaries and the entries they point at, the leaf)
- * and the entries right after those (where a collapsed run starts). About one in seven of a
- * generated session's entries, fewer in an agent's (long tool loops); any other preview the
- * explorer needs it asks for (getPreviews).
+ * Writes packed columns row by row: dictionaries, parent positions (`positionOf` gives the first
+ * position of an id; the ids of every row are known before the first one is written), times.
+ * Sparse fields are added with `sparse`, in ascending positions.
  */
-export function previewHeads(skeleton: TreeSkeleton): Uint8Array {
-  const nodes = skeleton.nodes;
-  const n = nodes.length;
-  const position = new Map<string, number>();
-  for (let i = 0; i < n; i++) if (!position.has(nodes[i]!.id)) position.set(nodes[i]!.id, i);
-  const parent = new Int32Array(n).fill(-1);
-  const children = new Int32Array(n);
-  for (let i = 0; i < n; i++) {
-    const id = nodes[i]!.parentId;
-    const p = id === null ? undefined : position.get(id);
-    if (p !== undefined && p !== i) {
-      parent[i] = p;
-      children[p]!++;
-    }
-  }
-  const pinned = new Uint8Array(n);
-  const pin = (id: string | null | undefined) => {
-    const k = id == null ? undefined : position.get(id);
-    if (k !== undefined) pinned[k] = 1;
-  };
-  for (let i = 0; i < n; i++) {
-    const node = nodes[i]!;
-    if (parent[i]! < 0 || children[i] !== 1 || node.label !== undefined || node.type === "compaction" || node.type === "branch_summary") pinned[i] = 1;
-    pin(node.firstKeptEntryId);
-    pin(node.fromId);
-  }
-  pin(skeleton.leafId);
-  const heads = new Uint8Array(n);
-  for (let i = 0; i < n; i++) {
-    const node = nodes[i]!;
-    if (pinned[i] || node.type !== "message" || node.role === "user" || (parent[i]! >= 0 && pinned[parent[i]!])) heads[i] = 1;
-  }
-  return heads;
-}
-
-export interface PackOptions {
-  /** "heads": the previews of `previewHeads` only (the open path); default: every preview */
-  previews?: "all" | "heads";
-}
-
-export function packSkeleton(skeleton: TreeSkeleton, options: PackOptions = {}): PackedSkeleton {
-  const nodes = skeleton.nodes;
-  const n = nodes.length;
-  const position = new Map<string, number>();
-  for (let i = 0; i < n; i++) if (!position.has(nodes[i]!.id)) position.set(nodes[i]!.id, i);
-  const heads = options.previews === "heads" ? previewHeads(skeleton) : null;
+export function packedColumnsWriter(sessionId: string, leafId: string | null, n: number, positionOf: (id: string) => number | undefined) {
   const types = dictionary();
   const roles = dictionary();
-  const packed: PackedSkeleton = {
+  const time = timeColumnWriter();
+  const columns: PackedColumns = {
     v: SKELETON_WIRE_VERSION,
-    sessionId: skeleton.sessionId,
-    leafId: skeleton.leafId,
+    sessionId,
+    leafId,
     ids: new Array<string>(n),
     parents: new Array<number>(n),
     danglingParents: [],
@@ -163,43 +176,125 @@ export function packSkeleton(skeleton: TreeSkeleton, options: PackOptions = {}):
     roles: new Array<number>(n),
     times: new Array<number | string>(n),
     tokens: new Array<number>(n),
-    previews: heads ? [] : new Array<string>(n),
     sparse: {},
   };
-  if (heads) packed.previewAt = [];
-  let previousMs = 0;
+  return {
+    columns,
+    row(i: number, r: PackedRow): void {
+      columns.ids[i] = r.id;
+      if (r.parentId === null) columns.parents[i] = NO_PARENT;
+      else {
+        const p = positionOf(r.parentId);
+        if (p === undefined) {
+          columns.parents[i] = DANGLING_PARENT;
+          columns.danglingParents.push(i, r.parentId);
+        } else columns.parents[i] = p;
+      }
+      columns.types[i] = types.code(r.type);
+      columns.roles[i] = r.role === null ? -1 : roles.code(r.role);
+      columns.times[i] = time(r.timestamp);
+      columns.tokens[i] = r.tokens;
+    },
+    sparse(field: SparseSkeletonField, i: number, value: number | string | boolean): void {
+      (columns.sparse[field] ??= []).push(i, value);
+    },
+  };
+}
+
+/**
+ * The entries whose previews the tree may show without the user expanding anything, as a mask
+ * over the positions: entries that are not messages, user messages (a collapsed run shows its
+ * first one), the entries the explorer always draws on their own (roots, leaves, branch points,
+ * labelled entries, compactions and branch summaries and the entries they point at, the leaf)
+ * and the entries right after those (where a collapsed run starts). About one in seven of a
+ * generated session's entries, fewer in an agent's (long tool loops); any other preview the
+ * explorer needs it asks for (getPreviews). Read from the packed columns (`positionOf`: the first
+ * position of an id).
+ */
+export function packedPreviewHeads(columns: PackedColumns, positionOf: (id: string) => number | undefined): Uint8Array {
+  const n = columns.ids.length;
+  const parent = new Int32Array(n).fill(-1);
+  const children = new Int32Array(n);
   for (let i = 0; i < n; i++) {
-    const node = nodes[i]!;
-    packed.ids[i] = node.id;
-    if (node.parentId === null) packed.parents[i] = NO_PARENT;
-    else {
-      const p = position.get(node.parentId);
-      if (p === undefined) {
-        packed.parents[i] = DANGLING_PARENT;
-        packed.danglingParents.push(i, node.parentId);
-      } else packed.parents[i] = p;
-    }
-    packed.types[i] = types.code(node.type);
-    packed.roles[i] = node.role === null ? -1 : roles.code(node.role);
-    const ms = exactMs(node.timestamp);
-    if (ms === null) packed.times[i] = node.timestamp;
-    else {
-      packed.times[i] = ms - previousMs;
-      previousMs = ms;
-    }
-    packed.tokens[i] = node.tokens;
-    if (!heads) packed.previews[i] = node.preview;
-    else if (heads[i]) {
-      packed.previewAt!.push(i);
-      packed.previews.push(node.preview);
-    }
-    for (const field of SPARSE_SKELETON_FIELDS) {
-      const value = node[field];
-      if (value === undefined) continue;
-      (packed.sparse[field] ??= []).push(i, value);
+    const p = columns.parents[i]!;
+    if (p >= 0 && p !== i) {
+      parent[i] = p;
+      children[p]!++;
     }
   }
-  return packed;
+  const message = columns.typeNames.indexOf("message");
+  const compaction = columns.typeNames.indexOf("compaction");
+  const branchSummary = columns.typeNames.indexOf("branch_summary");
+  const user = columns.roleNames.indexOf("user");
+  const pinned = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const t = columns.types[i]!;
+    if (parent[i]! < 0 || children[i] !== 1 || t === compaction || t === branchSummary) pinned[i] = 1;
+  }
+  const pinId = (id: string | null | undefined) => {
+    const k = id == null ? undefined : positionOf(id);
+    if (k !== undefined) pinned[k] = 1;
+  };
+  const label = columns.sparse.label ?? [];
+  for (let k = 0; k + 1 < label.length; k += 2) pinned[label[k] as number] = 1;
+  for (const field of ["firstKeptEntryId", "fromId"] as const) {
+    const list = columns.sparse[field] ?? [];
+    for (let k = 0; k + 1 < list.length; k += 2) pinId(list[k + 1] as string);
+  }
+  pinId(columns.leafId);
+  const heads = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    if (pinned[i] || columns.types[i] !== message || (user !== -1 && columns.roles[i] === user) || (parent[i]! >= 0 && pinned[parent[i]!])) heads[i] = 1;
+  }
+  return heads;
+}
+
+/** The packed skeleton with the previews of `heads` only (`previewOf` gives the preview at a position). */
+export function withHeadPreviews(columns: PackedColumns, heads: Uint8Array, previewOf: (positions: number[]) => string[]): PackedSkeleton {
+  const previewAt: number[] = [];
+  for (let i = 0; i < heads.length; i++) if (heads[i]) previewAt.push(i);
+  return { ...columns, previews: previewOf(previewAt), previewAt };
+}
+
+/** first positions of the ids of `nodes` */
+function positions(nodes: readonly SkeletonNode[]): Map<string, number> {
+  const position = new Map<string, number>();
+  for (let i = 0; i < nodes.length; i++) if (!position.has(nodes[i]!.id)) position.set(nodes[i]!.id, i);
+  return position;
+}
+
+function packColumns(skeleton: TreeSkeleton, position: Map<string, number>): PackedColumns {
+  const nodes = skeleton.nodes;
+  const writer = packedColumnsWriter(skeleton.sessionId, skeleton.leafId, nodes.length, (id) => position.get(id));
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i]!;
+    writer.row(i, node);
+    for (const field of SPARSE_SKELETON_FIELDS) {
+      const value = node[field];
+      if (value !== undefined) writer.sparse(field, i, value);
+    }
+  }
+  return writer.columns;
+}
+
+/** previewHeads of a skeleton of nodes (see packedPreviewHeads) */
+export function previewHeads(skeleton: TreeSkeleton): Uint8Array {
+  const position = positions(skeleton.nodes);
+  return packedPreviewHeads(packColumns(skeleton, position), (id) => position.get(id));
+}
+
+export interface PackOptions {
+  /** "heads": the previews of `previewHeads` only (the open path); default: every preview */
+  previews?: "all" | "heads";
+}
+
+export function packSkeleton(skeleton: TreeSkeleton, options: PackOptions = {}): PackedSkeleton {
+  const nodes = skeleton.nodes;
+  const position = positions(nodes);
+  const columns = packColumns(skeleton, position);
+  if (options.previews !== "heads") return { ...columns, previews: nodes.map((n) => n.preview) };
+  const heads = packedPreviewHeads(columns, (id) => position.get(id));
+  return withHeadPreviews(columns, heads, (at) => at.map((i) => nodes[i]!.preview));
 }
 
 export class SkeletonWireError extends Error {

@@ -5,7 +5,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { SkeletonNode, TreeSkeleton } from "../src/skeleton";
-import { DANGLING_PARENT, NO_PARENT, packSkeleton, previewHeads, SkeletonWireError, unpackSkeleton } from "../src/skeleton-wire";
+import { DANGLING_PARENT, NO_PARENT, packSkeleton, previewHeads, SkeletonWireError, timeColumnWriter, unpackSkeleton } from "../src/skeleton-wire";
 
 const idArb = fc.stringMatching(/^[0-9a-f]{1,8}$/u);
 const timestampArb = fc.oneof(
@@ -166,6 +166,37 @@ describe("skeleton wire form", () => {
     const named = skeleton.nodes.filter((_, i) => heads[i]).map((n) => n.id);
     // a1 follows the user message u (not pinned), x1 and x2 sit inside a run
     expect(named).toEqual(["r", "u", "t1", "a2", "t2", "a3", "b", "c"]);
+  });
+
+  it("writes the times column as parsing every timestamp would, for timestamps of one day in and out of Date's form", () => {
+    // what the column means: ms after the previous exact timestamp, else the text
+    const reference = (texts: string[]) => {
+      let previous = 0;
+      return texts.map((text) => {
+        const ms = Date.parse(text);
+        if (!Number.isFinite(ms) || new Date(ms).toISOString() !== text) return text;
+        const delta = ms - previous;
+        previous = ms;
+        return delta;
+      });
+    };
+    const digit = fc.constantFrom(..."0123456789");
+    const odd = fc.constantFrom(..."0123456789:.Z+a ");
+    // mostly well-formed times of two days, some with any character anywhere in the time part
+    const timeArb = fc.oneof(
+      fc.tuple(fc.constantFrom("2026-03-01T", "2026-03-02T", "1999-12-31T"), fc.array(digit, { minLength: 9, maxLength: 9 })).map(
+        ([day, d]) => `${day}${d[0]}${d[1]}:${d[2]}${d[3]}:${d[4]}${d[5]}.${d[6]}${d[7]}${d[8]}Z`,
+      ),
+      fc.tuple(fc.constantFrom("2026-03-01T", "2026-02-30T"), fc.array(odd, { minLength: 13, maxLength: 13 })).map(([day, c]) => day + c.join("")),
+      timestampArb,
+    );
+    fc.assert(
+      fc.property(fc.array(timeArb, { maxLength: 40 }), (texts) => {
+        const write = timeColumnWriter();
+        expect(texts.map((t) => write(t))).toEqual(reference(texts));
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it("is under half the size of the object form on a typical session", () => {

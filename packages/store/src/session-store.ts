@@ -7,7 +7,7 @@
  * transaction. Sessions that came from a JSONL file are written through to it (see the README of
  * this package for the exact rules).
  */
-import type { ContextSummary, IdList, ParseIssueKind, PrunedResult, PruneConfig, PrunePlan, PruneSummary, SessionEntry, SessionHeader, SkeletonNode, ToolResultOnPath, TreeSkeleton } from "@bonsai/core";
+import type { ContextSummary, IdList, PackedSkeleton, ParseIssueKind, PrunedResult, PruneConfig, PrunePlan, PruneSummary, SessionEntry, SessionHeader, SkeletonNode, ToolResultOnPath, TreeSkeleton } from "@bonsai/core";
 import type { AgentKind, PiExport, ReadSession } from "@bonsai/formats";
 import type { ContextMessageRows } from "./reads/context";
 
@@ -324,6 +324,12 @@ export interface SessionStore {
   getPreviews(sessionId: string, entryIds: readonly string[]): string[];
   /** one row per entry, file order, without parsing any entry JSON */
   getSkeleton(sessionId: string): TreeSkeleton;
+  /**
+   * The skeleton in its wire form with the previews of core's previewHeads only (what openSession
+   * sends), read into columns without building a node per entry: equal, once unpacked, to
+   * packSkeleton(getSkeleton(sessionId), { previews: "heads" }).
+   */
+  getPackedSkeleton(sessionId: string): PackedSkeleton;
   /**
    * The skeleton nodes from position `from` on (file order), labels resolved as in getSkeleton: what
    * appends added after the first `from` nodes, without reading the others.

@@ -12,6 +12,7 @@ import {
   defaultRandomSource,
   generateSessionId,
   type RandomSource,
+  type PackedSkeleton,
   type SessionEntry,
   type SessionHeader,
   type SkeletonNode,
@@ -58,6 +59,7 @@ import type { WrittenState } from "./source/safe-rewrite";
 import { changeFromBytes, SourceSync, type FileChange, type KnownFile, type RecoveryReport, readAll, readHead, type WholeFile } from "./source/source-sync";
 import { deferIdIndex } from "./import/deferred-index";
 import { EntryWriter, type PendingEntry, type WriterResult } from "./import/entry-writer";
+import { readPackedSkeleton } from "./reads/packed-skeleton";
 import type { SessionRow } from "./reads/sessions";
 import { StoreReader } from "./reader";
 // Claude Code and Codex files (read-only sources): src/foreign/, hooked in below where marked "foreign:"
@@ -902,6 +904,11 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
     return { sessionId, leafId: row.leaf_id, nodes: [...nodes] };
   }
 
+  getPackedSkeleton(sessionId: string): PackedSkeleton {
+    const row = this.requireSession(sessionId);
+    return readPackedSkeleton(this.statements, sessionId, row.leaf_id);
+  }
+
   getSkeletonTail(sessionId: string, from: number): SkeletonNode[] {
     this.requireSession(sessionId);
     return this.readSkeletonNodes(sessionId, Math.max(0, Math.floor(from)));
@@ -1421,6 +1428,17 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
   }
 
   private indexingScheduled = false;
+  /** background indexing waits until then (Date.now() ms): see quietIndexing */
+  private indexingQuietUntil = 0;
+
+  /**
+   * Background indexing waits `ms` from now: a tree about to be drawn gets the CPU (on two cores,
+   * indexing the 100,000 entries an import brought in would take one from the page for seconds).
+   * Searches index what they need themselves, so nothing waits for it.
+   */
+  quietIndexing(ms: number): void {
+    this.indexingQuietUntil = Math.max(this.indexingQuietUntil, Date.now() + ms);
+  }
 
   /** Indexes pending entries in the background, one batch per turn of the event loop. */
   private scheduleIndexing(): void {
@@ -1431,6 +1449,11 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
     this.indexingScheduled = true;
     const step = (): void => {
       if (this.closed) return;
+      const quiet = this.indexingQuietUntil - Date.now();
+      if (quiet > 0) {
+        setTimeout(step, quiet).unref();
+        return;
+      }
       let n: number | undefined;
       try {
         // another connection writing (a store worker's import) is waited for by trying later, never here

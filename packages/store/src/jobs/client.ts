@@ -19,6 +19,11 @@ export interface StoreJobs {
    * cost one more read after it, not one each.
    */
   sync(target: { sessionId: string; file: string }): void;
+  /**
+   * Gets ready for the first job now (a worker is started and opens its store: loading its code and
+   * the database is then not part of the first open a user waits for). Safe to call any time.
+   */
+  prepare(): void;
   close(): Promise<void>;
 }
 
@@ -33,6 +38,8 @@ export class InlineStoreJobs implements StoreJobs {
   sync(target: { sessionId: string; file: string }): void {
     this.store.followFile(target);
   }
+
+  prepare(): void {}
 
   async close(): Promise<void> {}
 }
@@ -152,6 +159,11 @@ export class WorkerStoreJobs implements StoreJobs {
         this.#syncing.delete(target.file);
         if (this.#again.delete(target.file)) this.sync(target);
       });
+  }
+
+  prepare(): void {
+    if (this.#worker || this.#closed) return;
+    this.run({ kind: "open" }).catch(() => undefined); // a failure shows again on the first real job
   }
 
   async close(): Promise<void> {

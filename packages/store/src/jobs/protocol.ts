@@ -3,10 +3,14 @@
  * exports, pruning rewrites) as messages, so that a host can run it on a worker thread with the
  * worker's own connection to the database (jobs/worker.ts) while its main thread keeps answering.
  */
-import type { PackedSkeleton, PrunedResult } from "@bonsai/core";
+import type { PrunedResult } from "@bonsai/core";
 import type { ExportOptions, ImportPathsResult, ImportProgress, ImportReport, PiCopy, PiCopyOptions, PruneOptions, StoreEventName, StoreEvents } from "../session-store";
 
 export type StoreJob =
+  /** opens the worker's store and nothing else: a host starts its worker before the first real job needs it */
+  | { kind: "open" }
+  /** a tree is being drawn (from a skeleton the host holds): background indexing waits meanwhile */
+  | { kind: "quiet" }
   | { kind: "importFile"; file: string }
   | { kind: "importPaths"; paths: string[] }
   /** a followed file changed: read what was appended (or the file again) */
@@ -18,7 +22,11 @@ export type StoreJob =
   | { kind: "exportHtml"; sessionId: string; file: string; leafId: string | null }
   | { kind: "exportPi"; sessionId: string; file: string; leafId: string | null }
   /** "Continue in pi": the pi copy of the path written in pi's folder and imported */
-  /** the session's tree skeleton in its wire form (core's packSkeleton) */
+  /**
+   * the session's tree skeleton in its wire form (core's packSkeleton), as JSON text: a string
+   * crosses the thread boundary at once, where the structured clone of its 100,000-element arrays
+   * took longer than reading them (0.4 s on the main thread, cold)
+   */
   | { kind: "packedSkeleton"; sessionId: string }
   /** removes a session and every row of it from the store (its file is not touched) */
   | { kind: "deleteSession"; sessionId: string }
@@ -28,6 +36,8 @@ export type StoreJob =
 
 /** What each job answers. */
 export interface StoreJobResults {
+  open: void;
+  quiet: void;
   importFile: ImportReport;
   importPaths: ImportPathsResult;
   sync: void;
@@ -38,7 +48,7 @@ export interface StoreJobResults {
   exportPi: void;
   continueInPi: PiCopy;
   deleteSession: void;
-  packedSkeleton: PackedSkeleton;
+  packedSkeleton: string;
   applyPruning: number;
   restorePruned: number;
 }

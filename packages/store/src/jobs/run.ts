@@ -1,16 +1,20 @@
 /** Runs one store job on a store (the worker's, or the host's own when it has no worker). */
 import { randomUUID } from "node:crypto";
 import * as path from "node:path";
-import { packSkeleton } from "@bonsai/core";
 import { renderHtml, toPiSession } from "@bonsai/formats";
 import { atomicWriteFileSync } from "../atomic-write";
 import type { SqliteSessionStore } from "../sqlite-session-store";
 import type { JobOf, JobOptions, StoreJobKind, StoreJobResults } from "./protocol";
 
+/** how long a page may take to draw a tree after its skeleton was read (100,000 entries on a loaded machine) */
+const DRAWING_MS = 2500;
+
 export async function runStoreJob<K extends StoreJobKind>(store: SqliteSessionStore, job: JobOf<K>, options: JobOptions = {}): Promise<StoreJobResults[K]> {
   const j = job as JobOf<StoreJobKind>;
   const result = await (async (): Promise<StoreJobResults[StoreJobKind]> => {
     switch (j.kind) {
+      case "open":
+        return; // the store is open: the worker opened it for this job
       case "importFile":
         return store.importFile(j.file, options);
       case "importPaths":
@@ -27,8 +31,14 @@ export async function runStoreJob<K extends StoreJobKind>(store: SqliteSessionSt
         return atomicWriteFileSync(path.resolve(j.file), renderHtml(store.readSession(j.sessionId, j.leafId), { leafId: j.leafId }));
       case "exportPi":
         return atomicWriteFileSync(path.resolve(j.file), piCopyText(store, j.sessionId, j.leafId));
-      case "packedSkeleton":
-        return packSkeleton(store.getSkeleton(j.sessionId), { previews: "heads" });
+      case "packedSkeleton": {
+        const json = JSON.stringify(store.getPackedSkeleton(j.sessionId));
+        // the tree is drawn next: background indexing (after an import) waits meanwhile
+        store.quietIndexing(DRAWING_MS);
+        return json;
+      }
+      case "quiet":
+        return store.quietIndexing(DRAWING_MS);
       case "deleteSession":
         return store.deleteSession(j.sessionId);
       case "continueInPi":
