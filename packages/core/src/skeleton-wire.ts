@@ -304,7 +304,40 @@ export class SkeletonWireError extends Error {
   }
 }
 
-export function unpackSkeleton(packed: PackedSkeleton): TreeSkeleton {
+/**
+ * A node whose ISO timestamp text is made when it is first read: formatting 100,000 of them took
+ * about half of unpacking a big session in the page, which shows a few hundred.
+ */
+class LazyTimeNode {
+  /** ms since the epoch, or the verbatim text */
+  readonly #at: number | string;
+  constructor(
+    readonly id: string,
+    readonly parentId: string | null,
+    readonly type: string,
+    readonly role: string | null,
+    at: number | string,
+    readonly tokens: number,
+    public preview: string,
+  ) {
+    this.#at = at;
+  }
+
+  get timestamp(): string {
+    return typeof this.#at === "string" ? this.#at : new Date(this.#at).toISOString();
+  }
+}
+
+export interface UnpackOptions {
+  /**
+   * "lazy": each node's `timestamp` is made from its ms when read (a getter: not an own property,
+   * so a spread or JSON.stringify of a node leaves it out); for a renderer that reads a few.
+   * Default "text": plain objects, every field an own property.
+   */
+  timestamps?: "text" | "lazy";
+}
+
+export function unpackSkeleton(packed: PackedSkeleton, options: UnpackOptions = {}): TreeSkeleton {
   if (packed.v !== SKELETON_WIRE_VERSION) throw new SkeletonWireError(`wire version ${String(packed.v)} (expected ${SKELETON_WIRE_VERSION})`);
   const n = packed.ids.length;
   for (const column of ["parents", "types", "roles", "times", "tokens"] as const) {
@@ -313,6 +346,7 @@ export function unpackSkeleton(packed: PackedSkeleton): TreeSkeleton {
   const previewAt = packed.previewAt;
   const previewCount = previewAt ? previewAt.length : n;
   if (packed.previews.length !== previewCount) throw new SkeletonWireError(`previews has ${packed.previews.length} values for ${previewCount} entries`);
+  const lazy = options.timestamps === "lazy";
   let nextPreview = 0;
   const dangling = new Map<number, string>();
   for (let k = 0; k + 1 < packed.danglingParents.length; k += 2) dangling.set(packed.danglingParents[k] as number, packed.danglingParents[k + 1] as string);
@@ -328,15 +362,17 @@ export function unpackSkeleton(packed: PackedSkeleton): TreeSkeleton {
     const role = r < 0 ? null : packed.roleNames[r];
     if (role === undefined) throw new SkeletonWireError(`entry ${i} has role code ${r}`);
     const time = packed.times[i]!;
-    let timestamp: string;
-    if (typeof time === "string") timestamp = time;
-    else {
-      previousMs += time;
-      timestamp = new Date(previousMs).toISOString();
-    }
-    if (!previewAt) nodes[i] = { id: packed.ids[i]!, parentId, type, role, timestamp, tokens: packed.tokens[i]!, preview: packed.previews[i]! };
-    else if (previewAt[nextPreview] === i) nodes[i] = { id: packed.ids[i]!, parentId, type, role, timestamp, tokens: packed.tokens[i]!, preview: packed.previews[nextPreview++]! };
-    else nodes[i] = { id: packed.ids[i]!, parentId, type, role, timestamp, tokens: packed.tokens[i]!, preview: "", previewLater: true };
+    if (typeof time === "number") previousMs += time;
+    const at = typeof time === "string" ? time : previousMs;
+    const later = previewAt !== undefined && previewAt[nextPreview] !== i;
+    const preview = later ? "" : packed.previews[previewAt ? nextPreview++ : i]!;
+    const id = packed.ids[i]!;
+    const tokens = packed.tokens[i]!;
+    let node: SkeletonNode;
+    if (lazy) node = new LazyTimeNode(id, parentId, type, role, at, tokens, preview);
+    else node = { id, parentId, type, role, timestamp: typeof at === "string" ? at : new Date(at).toISOString(), tokens, preview };
+    if (later) node.previewLater = true;
+    nodes[i] = node;
   }
   if (previewAt && nextPreview !== previewAt.length) throw new SkeletonWireError(`previewAt is not ascending positions of entries`);
   for (const field of SPARSE_SKELETON_FIELDS) {

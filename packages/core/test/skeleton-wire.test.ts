@@ -78,6 +78,24 @@ describe("skeleton wire form", () => {
     );
   });
 
+  it("with lazy timestamps, gives every field of every node the same (the timestamp made when read)", () => {
+    fc.assert(
+      fc.property(skeletonArb, (skeleton) => {
+        const wire = JSON.parse(JSON.stringify(packSkeleton(skeleton, { previews: "heads" }))) as ReturnType<typeof packSkeleton>;
+        const text = unpackSkeleton(wire);
+        const lazy = unpackSkeleton(wire, { timestamps: "lazy" });
+        expect(lazy.leafId).toBe(text.leafId);
+        lazy.nodes.forEach((node, i) => {
+          const plain = text.nodes[i]!;
+          // the same fields as own properties, the timestamp from the getter
+          expect(Object.keys(node).sort()).toEqual(Object.keys(plain).filter((k) => k !== "timestamp").sort());
+          expect({ ...node, timestamp: node.timestamp }).toStrictEqual(plain);
+        });
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it("keeps absent optional fields absent and explicit false values false", () => {
     const skeleton: TreeSkeleton = {
       sessionId: "s",

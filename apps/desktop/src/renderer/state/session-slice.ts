@@ -98,6 +98,9 @@ function withPreviews(graph: FlowGraph, index: TreeIndex): FlowGraph {
   return nodes ? { ...graph, nodes } : graph;
 }
 
+/** the tree shows a few hundred timestamps of a skeleton: each is made when read (not 100,000 on open) */
+const UNPACK = { timestamps: "lazy" } as const;
+
 /** previews asked for at once (the contract's limit) */
 const PREVIEW_BATCH = 500;
 
@@ -196,7 +199,7 @@ export const createSessionSlice: Slice<SessionSlice> = (set, get) => {
       try {
         const { session, skeleton } = await api().openSession({ sessionId });
         if (get().openSessionId !== sessionId) return; // another session was opened meanwhile
-        const unpacked = unpackSkeleton(skeleton);
+        const unpacked = unpackSkeleton(skeleton, UNPACK);
         performance.mark("bonsai:open:answer");
         set({ session, sessionLoading: false });
         applySkeleton(unpacked, true);
@@ -217,7 +220,7 @@ export const createSessionSlice: Slice<SessionSlice> = (set, get) => {
       if (!sessionId) return;
       try {
         const skeleton = await api().getSkeleton({ sessionId });
-        if (get().openSessionId === sessionId) applySkeleton(unpackSkeleton(skeleton), false);
+        if (get().openSessionId === sessionId) applySkeleton(unpackSkeleton(skeleton, UNPACK), false);
       } catch (err) {
         get().notify("error", `Could not reload the session: ${errorMessage(err)}`, sessionId);
       }
@@ -230,7 +233,7 @@ export const createSessionSlice: Slice<SessionSlice> = (set, get) => {
       try {
         const { from, skeleton } = await api().getSkeletonTail({ sessionId, count: held.nodes.length, lastId: held.nodes.at(-1)?.id ?? null });
         if (get().openSessionId !== sessionId) return;
-        const tail = unpackSkeleton(skeleton);
+        const tail = unpackSkeleton(skeleton, UNPACK);
         if (from === 0) return applySkeleton(tail, false);
         // answers come in order: this one is the newest; it fits what is held now if the prefix agrees
         const now = get().skeleton;
