@@ -39,7 +39,7 @@ describe("open path", () => {
     backend = createBackend({ dataDir: path.join(dir, "data"), env: { BONSAI_SESSIONS_DIRS: dir } });
     const file = path.join(dir, "s.jsonl");
     fs.writeFileSync(file, sessionToJsonl(generateSession({ entries: 2_000, seed: 7 })));
-    const reads = vi.spyOn(backend.store, "getSkeleton");
+    const reads = vi.spyOn(backend.store, "getPackedSkeleton");
     const { results } = ok<{ results: { sessionId: string | null }[] }>(await backend.dispatch("importSessions", { paths: [file] }));
     const sessionId = results[0]!.sessionId!;
     expect(reads).not.toHaveBeenCalled(); // not before the import's answer
