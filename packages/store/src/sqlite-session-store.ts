@@ -11,6 +11,7 @@ import {
   EntryIdGenerator,
   defaultRandomSource,
   generateSessionId,
+  packSkeleton,
   type RandomSource,
   type PackedSkeleton,
   type SessionEntry,
@@ -906,7 +907,7 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
 
   getPackedSkeleton(sessionId: string): PackedSkeleton {
     const row = this.requireSession(sessionId);
-    return readPackedSkeleton(this.statements, sessionId, row.leaf_id);
+    return readPackedSkeleton(this.statements, sessionId, row.leaf_id, () => packSkeleton(this.getSkeleton(sessionId), { previews: "heads" }));
   }
 
   getSkeletonTail(sessionId: string, from: number): SkeletonNode[] {
