@@ -125,7 +125,7 @@ export function createBackend(options: BackendOptions): Backend {
     ? new WorkerStoreJobs({ url: options.worker.url, dbPath, nativeBinding: options.nativeBinding, writeThrough, relay: (event, payload) => store.relay(event, payload) })
     : new InlineStoreJobs(store);
   // the worker starts now (its code loaded, the database opened), not on the first open of a session
-  jobs.prepare();
+  jobs.prepare().catch(() => undefined); // a store that cannot be opened fails the first real job too
 
   const engine = createEngine({
     ...options.engine,

@@ -21,9 +21,10 @@ export interface StoreJobs {
   sync(target: { sessionId: string; file: string }): void;
   /**
    * Gets ready for the first job now (a worker is started and opens its store: loading its code and
-   * the database is then not part of the first open a user waits for). Safe to call any time.
+   * the database is then not part of the first open a user waits for). Resolves once ready, rejects
+   * when the store cannot be opened (the first job says so again); callers may leave it running.
    */
-  prepare(): void;
+  prepare(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -39,7 +40,7 @@ export class InlineStoreJobs implements StoreJobs {
     this.store.followFile(target);
   }
 
-  prepare(): void {}
+  async prepare(): Promise<void> {}
 
   async close(): Promise<void> {}
 }
@@ -161,9 +162,8 @@ export class WorkerStoreJobs implements StoreJobs {
       });
   }
 
-  prepare(): void {
-    if (this.#worker || this.#closed) return;
-    this.run({ kind: "open" }).catch(() => undefined); // a failure shows again on the first real job
+  prepare(): Promise<void> {
+    return this.run({ kind: "open" });
   }
 
   async close(): Promise<void> {
