@@ -12,20 +12,20 @@ import * as path from "node:path";
 import {
   buildIndex,
   buildSessionContext,
-  collectEntriesForBranchSummary,
   defaultLeafId,
   getPath,
-  IdList,
   migrateSession,
   serializeSession,
   summarizePrunePlan,
   summarizeContext,
+  planBranch,
   planPruningOf,
   prepareCompaction,
   summarizeCompaction,
   toolResultsOf,
   type CompactionPlanSummary,
   type CompactionSettings,
+  type BranchPlan,
   type ContextSummary,
   type MigrationResult,
   type ParsedSession,
@@ -41,21 +41,6 @@ import type { ReadSession } from "@bonsai/formats";
 import { UserError, describeFsError } from "./errors";
 import { readSessionFile } from "./read-session-file";
 import { warn, type Io } from "./output";
-
-/**
- * What a branch summary plan reads of the branch abandoned by a move: every id, and entries that
- * prepareBranchEntries plans on as on the whole branch (a file gives all of them; a stored session
- * only those the plan reads within its budget, see @bonsai/store's getBranchEntries).
- */
-export interface AbandonedBranch {
-  /** every abandoned entry, root side first */
-  entryIds: IdList;
-  entries: SessionEntry[];
-  /** the entries' message token estimates when the store knows them (prepareBranchEntries' `estimates`) */
-  estimates?: (number | undefined)[];
-  /** deepest entry shared by both paths; null when none */
-  commonAncestorId: string | null;
-}
 
 export type SessionSource = { kind: "file"; path: string } | { kind: "stored"; sessionId: string; dbPath: string };
 
@@ -96,8 +81,8 @@ export interface LoadedSession {
   prunePlan(leafId: string | null, config: PruneConfig): PrunePlan;
   /** what a dry run reports of that plan: its ids and figures (a stored session reads them as aggregates) */
   pruneSummary(leafId: string | null, config: PruneConfig): PruneSummary;
-  /** the branch abandoned moving from `fromId` to `toId`, for prepareBranchEntries with `budget` */
-  branch(fromId: string | null, toId: string, budget: number): AbandonedBranch;
+  /** the branch summary plan of moving from `fromId` to `toId` with `budget` (a stored session reads it from its rows) */
+  branch(fromId: string | null, toId: string, budget: number): BranchPlan;
   /** the session as JSONL in the current format (Claude Code and Codex: the agent's own file) */
   jsonl(): string;
   close(): void;
@@ -183,10 +168,7 @@ export function sessionOfEntries(header: SessionHeader, entries: SessionEntry[],
     },
     prunePlan,
     pruneSummary: (leafId, config) => summarizePrunePlan(prunePlan(leafId, config)),
-    branch: (fromId, toId) => {
-      const { entries: abandoned, commonAncestorId } = collectEntriesForBranchSummary(index, fromId, toId);
-      return { entryIds: IdList.of(abandoned.map((e) => e.id)), entries: abandoned, commonAncestorId };
-    },
+    branch: (fromId, toId, budget) => planBranch(index, fromId, toId, budget),
   };
 }
 

@@ -81,7 +81,7 @@ function storedSession(store: SessionReader, source: SessionSource & { kind: "st
     compactionPlan: (leafId, settings) => store.getCompactionPlan(id, leafId, settings),
     prunePlan: (leafId, config) => store.getPrunePlan(id, leafId, config),
     pruneSummary: (leafId, config) => store.getPruneSummary(id, leafId, config),
-    branch: (fromId, toId, budget) => store.getBranchEntries(id, fromId, toId, budget),
+    branch: (fromId, toId, budget) => store.getBranchPlan(id, fromId, toId, budget),
     jsonl: () => store.renderJsonl(id),
     close: () => store.close(),
   };

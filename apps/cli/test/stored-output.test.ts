@@ -82,6 +82,8 @@ describe("stored ids answer as their files", () => {
     ["compactions every 300 entries, branches", { entries: 2500, seed: 31, compactionInterval: 300, branchProbability: 0.15 }],
     ["no compaction", { entries: 900, seed: 32, compactionInterval: 0 }],
     ["many branches and branch summaries", { entries: 3000, seed: 33, compactionInterval: 400, branchProbability: 0.3 }],
+    // thousands of small messages within the branch budget (the bench's "small" shape)
+    ["small entries, a compaction every 100 entries, branches", { entries: 4000, seed: 36, contentScale: 0.3, compactionInterval: 100, branchProbability: 0.15 }],
   ])("generated: %s", (_name, options) => {
     const file = path.join(dir, `g${options.seed}.jsonl`);
     writeFileSync(file, sessionToJsonl(generateSession(options)));

@@ -7,6 +7,7 @@ import { compactionSummaryMessage, messageFromEntry } from "./context";
 import { branchSummaryMessageFromEntry } from "./cut-point";
 import { addFileListDetails, createFileOperations, extractFileOpsFromMessage, type FileOperations } from "./file-ops";
 import { estimateTokens } from "./tokens";
+import { IdList } from "./id-list";
 import { getPath, type SessionIndex } from "./tree";
 
 export interface BranchCollection {
@@ -72,18 +73,40 @@ export interface PreparedBranchEntries {
 }
 
 /**
+ * §4 pass 1 for one entry: an internal branch summary's `details` lists count as read / edited
+ * files (an extension's summary, or one without details, adds nothing).
+ */
+export function addBranchSummaryFileLists(entry: SessionEntry, fileOps: FileOperations): void {
+  if (entry.type === "branch_summary" && !entry.fromExtension && entry.details) addFileListDetails(entry.details, fileOps);
+}
+
+/**
+ * What §4's budget rule does with the next message, walking from the newest: "take" (included, the
+ * walk goes on), "last" (included, the walk stops: a summary that overflows while less than 90 %
+ * of the budget is used) or "stop" (not included, the walk stops).
+ */
+export type BranchBudgetStep = "take" | "last" | "stop";
+
+/**
+ * §4 pass 2's rule for the next message (newest first) of `tokens`, with `totalTokens` already
+ * included: it is included while the budget holds; a summary (compaction or branch) that overflows
+ * is still included when less than 90 % of the budget is used; the first overflow stops. Budget
+ * <= 0 is unlimited. (The message's file operations count either way: they are added before the
+ * budget check.)
+ */
+export function branchBudgetStep(totalTokens: number, tokens: number, isSummary: boolean, tokenBudget: number): BranchBudgetStep {
+  if (tokenBudget <= 0 || totalTokens + tokens <= tokenBudget) return "take";
+  return isSummary && totalTokens < 0.9 * tokenBudget ? "last" : "stop";
+}
+
+/**
  * §4. Pass 1: file lists of internal branch summaries' details (compaction details are not used).
  * Pass 2, newest to oldest: each message adds its file operations (before the budget check), then
- * is included while the budget holds; a summary (compaction or branch) that overflows is still
- * included when less than 90 % of the budget is used; the first overflow stops. Budget <= 0 is
- * unlimited. `estimates[i]`, when given, is entry i's message estimate (estimateTokens of it, as
- * a store keeps it in a column): not computed again.
+ * goes through branchBudgetStep (a store walks its rows with the same rule).
  */
-export function prepareBranchEntries(entries: readonly SessionEntry[], tokenBudget = 0, estimates: readonly (number | undefined)[] = []): PreparedBranchEntries {
+export function prepareBranchEntries(entries: readonly SessionEntry[], tokenBudget = 0): PreparedBranchEntries {
   const fileOps = createFileOperations();
-  for (const entry of entries) {
-    if (entry.type === "branch_summary" && !entry.fromExtension && entry.details) addFileListDetails(entry.details, fileOps);
-  }
+  for (const entry of entries) addBranchSummaryFileLists(entry, fileOps);
 
   const messages: AgentMessage[] = [];
   const includedIndexes: number[] = [];
@@ -93,19 +116,13 @@ export function prepareBranchEntries(entries: readonly SessionEntry[], tokenBudg
     const message = getBranchMessageFromEntry(entry);
     if (!message) continue;
     extractFileOpsFromMessage(message, fileOps);
-    const tokens = estimates[i] ?? estimateTokens(message);
-    if (tokenBudget > 0 && totalTokens + tokens > tokenBudget) {
-      const isSummary = entry.type === "compaction" || entry.type === "branch_summary";
-      if (isSummary && totalTokens < 0.9 * tokenBudget) {
-        messages.push(message);
-        includedIndexes.push(i);
-        totalTokens += tokens;
-      }
-      break;
-    }
+    const tokens = estimateTokens(message);
+    const step = branchBudgetStep(totalTokens, tokens, entry.type === "compaction" || entry.type === "branch_summary", tokenBudget);
+    if (step === "stop") break;
     messages.push(message);
     includedIndexes.push(i);
     totalTokens += tokens;
+    if (step === "last") break;
   }
   messages.reverse();
   includedIndexes.reverse();
@@ -116,6 +133,28 @@ export function prepareBranchEntries(entries: readonly SessionEntry[], tokenBudg
     includedEntryIds: includedIndexes.map((i) => (entries[i] as SessionEntry).id),
     includedIndexes,
   };
+}
+
+/**
+ * What a branch summary plan of a move decides, without its messages (what `bonsai branch`
+ * reports; a store reads it from its rows): the abandoned entries' ids, the common ancestor, the
+ * entries whose messages fit the budget, their estimated tokens and the files they touched.
+ */
+export interface BranchPlan {
+  commonAncestorId: string | null;
+  /** every abandoned entry, chronological */
+  entryIds: IdList;
+  /** the entries whose messages fit the budget, chronological */
+  includedEntryIds: string[];
+  totalTokens: number;
+  fileOps: FileOperations;
+}
+
+/** The branch plan of moving from `oldLeafId` to `targetId` with `tokenBudget` (§2-4, on the entries). */
+export function planBranch(index: SessionIndex, oldLeafId: string | null, targetId: string, tokenBudget: number): BranchPlan {
+  const { entries, commonAncestorId } = collectEntriesForBranchSummary(index, oldLeafId, targetId);
+  const { includedEntryIds, totalTokens, fileOps } = prepareBranchEntries(entries, tokenBudget);
+  return { commonAncestorId, entryIds: IdList.of(entries.map((e) => e.id)), includedEntryIds, totalTokens, fileOps };
 }
 
 /** The reference's fallback context window when the model does not say. */

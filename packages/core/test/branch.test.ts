@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import {
+  branchBudgetStep,
   branchSummaryTokenBudget,
   collectEntriesForBranchSummary,
   getBranchMessageFromEntry,
+  planBranch,
   prepareBranchEntries,
 } from "../src/branch";
 import { computeFileLists } from "../src/file-ops";
@@ -101,12 +103,23 @@ describe("M. branch summarization", () => {
     expect(branchSummaryTokenBudget(200000, 16384)).toBe(183616);
   });
 
-  it("estimates given for the entries (a store's token column) are used instead of computed", () => {
-    const entries = chain(U(2000), A(1600), U(400));
-    const computed = prepareBranchEntries(entries, 1000);
-    expect(prepareBranchEntries(entries, 1000, [undefined, 400, 100])).toEqual(computed);
-    // made-up estimates change the plan: all three now fit
-    expect(prepareBranchEntries(entries, 1000, [1, 1, 1]).includedEntryIds).toEqual(["e0", "e1", "e2"]);
+  it("the budget rule for the next message, from the newest (what a store applies to its rows)", () => {
+    expect(branchBudgetStep(0, 5000, false, 0)).toBe("take");
+    expect(branchBudgetStep(600, 400, false, 1000)).toBe("take");
+    expect(branchBudgetStep(600, 401, false, 1000)).toBe("stop");
+    expect(branchBudgetStep(600, 401, true, 1000)).toBe("last");
+    expect(branchBudgetStep(900, 401, true, 1000)).toBe("stop");
+  });
+
+  it("planBranch: the plan of a move without its messages", () => {
+    const entries = caseTree();
+    const plan = planBranch(buildIndex(entries), "D", "F", 0);
+    const prepared = prepareBranchEntries(collectEntriesForBranchSummary(buildIndex(entries), "D", "F").entries, 0);
+    expect(plan.commonAncestorId).toBe("A");
+    expect(plan.entryIds.toArray()).toEqual(["B", "C", "D"]);
+    expect(plan.includedEntryIds).toEqual(prepared.includedEntryIds);
+    expect(plan.totalTokens).toBe(prepared.totalTokens);
+    expect(computeFileLists(plan.fileOps)).toEqual({ readFiles: ["r.ts"], modifiedFiles: ["w.ts"] });
   });
 
   it("a non-positive budget is unlimited", () => {

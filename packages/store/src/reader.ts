@@ -5,14 +5,14 @@
  * "@bonsai/store/reader"), without the file-side code.
  */
 import type Database from "better-sqlite3";
-import type { CompactionPlanSettings, CompactionPlanSummary, ContextSummary, PruneConfig, PrunePlan, PruneSummary, SessionEntry, SessionHeader, ToolResultOnPath } from "@bonsai/core";
+import type { BranchPlan, CompactionPlanSettings, CompactionPlanSummary, ContextSummary, PruneConfig, PrunePlan, PruneSummary, SessionEntry, SessionHeader, ToolResultOnPath } from "@bonsai/core";
 import { buildSessionContext, summarizeContext } from "@bonsai/core";
 import { openCurrentDatabase } from "./database";
 import { SessionAgents } from "./foreign/agents";
 import { StoredReads, type ContextMessageRows } from "./reads/index";
 import { Statements, type SessionRef } from "./reads/path";
 import { SessionRows } from "./reads/sessions";
-import type { BranchEntries, PathNode, SessionSummary, SizeSeries, StoredEntryInfo } from "./session-store";
+import type { PathNode, SessionSummary, SizeSeries, StoredEntryInfo } from "./session-store";
 
 export { defaultDbPath, DB_FILE_NAME } from "./paths";
 export { SessionLookupError } from "./session-store";
@@ -32,7 +32,7 @@ export type SessionReader = Pick<
   | "getCompactionPlan"
   | "getPrunePlan"
   | "getPruneSummary"
-  | "getBranchEntries"
+  | "getBranchPlan"
   | "renderJsonl"
   | "close"
 >;
@@ -188,7 +188,7 @@ export class StoreReader {
     return this.reads.pruneSummary(ref, leaf, config);
   }
 
-  getBranchEntries(sessionId: string, fromId: string | null, toId: string, budget: number): BranchEntries {
+  getBranchPlan(sessionId: string, fromId: string | null, toId: string, budget: number): BranchPlan {
     const { ref } = this.readRef(sessionId, undefined);
     return this.reads.branch(ref, fromId, toId, budget);
   }

@@ -7,7 +7,7 @@
  * transaction. Sessions that came from a JSONL file are written through to it (see the README of
  * this package for the exact rules).
  */
-import type { ContextSummary, IdList, PackedSkeleton, ParseIssueKind, PrunedResult, PruneConfig, PrunePlan, PruneSummary, SessionEntry, SessionHeader, SkeletonNode, ToolResultOnPath, TreeSkeleton } from "@bonsai/core";
+import type { BranchPlan, ContextSummary, PackedSkeleton, ParseIssueKind, PrunedResult, PruneConfig, PrunePlan, PruneSummary, SessionEntry, SessionHeader, SkeletonNode, ToolResultOnPath, TreeSkeleton } from "@bonsai/core";
 import type { AgentKind, PiExport, ReadSession } from "@bonsai/formats";
 import type { ContextMessageRows } from "./reads/context";
 
@@ -184,22 +184,6 @@ export interface SizeSeries {
   points: { pos: number; entryId: string; tokens: number; compaction: boolean }[];
 }
 
-/** The branch abandoned by a move, as a branch summary plan reads it. */
-export interface BranchEntries {
-  /** the ids of every abandoned entry, root side first */
-  entryIds: IdList;
-  /**
-   * the abandoned entries prepareBranchEntries reads (root side first): those that give a message,
-   * from the newest back to the first over the budget (all with no budget), and the older branch
-   * summaries; prepareBranchEntries plans on them as on the whole branch
-   */
-  entries: SessionEntry[];
-  /** the token estimates of the entries' messages, as prepareBranchEntries takes them (undefined: not read) */
-  estimates: (number | undefined)[];
-  /** the deepest entry on both paths (null when none) */
-  commonAncestorId: string | null;
-}
-
 /** What appendEntry needs: the entry body; id, parentId and timestamp are filled in. */
 export type NewEntry = { type: string; [field: string]: unknown };
 
@@ -368,10 +352,10 @@ export interface SessionStore {
   /** What a dry run reports of getPrunePlan's plan (core summarizePrunePlan): its ids and figures, read as aggregates. */
   getPruneSummary(sessionId: string, leafId: string | null | undefined, config: PruneConfig): PruneSummary;
   /**
-   * The branch abandoned moving from `fromId` to `toId` (core collectEntriesForBranchSummary): every
-   * id, and the entries prepareBranchEntries with `budget` reads (the same plan as on all of them).
+   * The branch summary plan of moving from `fromId` to `toId` with `budget` (core planBranch on the
+   * abandoned entries), read from the rows: the JSON of only the entries its file lists need.
    */
-  getBranchEntries(sessionId: string, fromId: string | null, toId: string, budget: number): BranchEntries;
+  getBranchPlan(sessionId: string, fromId: string | null, toId: string, budget: number): BranchPlan;
   /** The path root -> `leafId` (default: the current leaf) as narrow nodes (no JSON read). */
   getPathNodes(sessionId: string, leafId?: string | null): PathNode[];
   /** The estimated context size along the path to `leafId`, at most about `buckets` points plus the compactions (no JSON read). */

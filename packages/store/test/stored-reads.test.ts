@@ -13,8 +13,6 @@ import {
   collectEntriesForBranchSummary,
   computeFileLists,
   DEFAULT_PRUNE_CONFIG,
-  estimateTokens,
-  getBranchMessageFromEntry,
   getPath,
   planPruning,
   planPruningOf,
@@ -27,6 +25,7 @@ import {
   summarizeContext,
   summarizePrunePlan,
   thinPositions,
+  type FileOperations,
   type SessionEntry,
 } from "@bonsai/core";
 import { generateSession, sessionToJsonl } from "@bonsai/testkit";
@@ -166,26 +165,23 @@ function compareSizeSeries(store: SqliteSessionStore, id: string, pathIds: strin
 function compareBranch(store: SqliteSessionStore, id: string, all: SessionEntry[], from: string, to: string): void {
   const index = buildIndex(all);
   const want = collectEntriesForBranchSummary(index, from, to);
-  for (const budget of [0, 3_000, 100_000]) {
-    const got = store.getBranchEntries(id, from, to, budget);
+  for (const budget of [0, 3_000, 20_000, 100_000]) {
+    const got = store.getBranchPlan(id, from, to, budget);
     expect(got.commonAncestorId).toBe(want.commonAncestorId);
     expect(got.entryIds.toArray()).toEqual(want.entries.map((e) => e.id));
     expect(got.entryIds.prettyJson("  ")).toBe(JSON.stringify(want.entries.map((e) => e.id), null, 2).replaceAll("\n", "\n  "));
     const a = prepareBranchEntries(want.entries, budget);
-    const b = prepareBranchEntries(got.entries, budget, got.estimates);
-    expect(got.estimates.length).toBe(got.entries.length);
-    // an estimate read from the tokens column is what core computes of the entry's branch message
-    got.entries.forEach((e, i) => {
-      const message = getBranchMessageFromEntry(e);
-      if (got.estimates[i] !== undefined) expect(message && estimateTokens(message)).toBe(got.estimates[i]);
-    });
-    expect({ ids: b.includedEntryIds, tokens: b.totalTokens, files: computeFileLists(b.fileOps), messages: b.messages }).toEqual({
+    expect({ ids: got.includedEntryIds, tokens: got.totalTokens, files: sortedFileOps(got.fileOps) }).toEqual({
       ids: a.includedEntryIds,
       tokens: a.totalTokens,
-      files: computeFileLists(a.fileOps),
-      messages: a.messages,
+      files: sortedFileOps(a.fileOps),
     });
   }
+}
+
+/** the three sets of file operations, sorted */
+function sortedFileOps(fileOps: FileOperations): Record<keyof FileOperations, string[]> {
+  return { read: [...fileOps.read].sort(), written: [...fileOps.written].sort(), edited: [...fileOps.edited].sort() };
 }
 
 /** leaves worth checking: the current one, every compaction, branch summary and leaf of a branch, and a spread of others */
@@ -206,6 +202,8 @@ describe("stored reads equal core on the whole session", () => {
     ["a long window with branches (no compaction)", { entries: 2500, seed: 11, compactionInterval: 0, branchProbability: 0.2 }],
     ["small entries, frequent compactions", { entries: 1500, seed: 12, compactionInterval: 150, contentScale: 0.3 }],
     ["many branches", { entries: 2500, seed: 7, compactionInterval: 300, branchProbability: 0.3 }],
+    // thousands of small messages within a budget, as the bench's "small" shape
+    ["small entries, a compaction every 100 entries, branches", { entries: 2500, seed: 8, contentScale: 0.3, compactionInterval: 100, branchProbability: 0.15 }],
   ])("%s", async (_name, options) => {
     const { store, id, all } = await imported(sessionToJsonl(generateSession(options)));
     expect(store.db.prepare("SELECT irregular FROM sessions WHERE id = ?").pluck().get(id)).toBe(0);
@@ -213,7 +211,7 @@ describe("stored reads equal core on the whole session", () => {
     for (const leaf of leaves) compareLeaf(store, id, all, leaf);
     const targets = all.filter((_, i) => i % 173 === 0).map((e) => e.id);
     for (const from of leaves.slice(0, 25)) for (const to of targets) compareBranch(store, id, all, from, to);
-  });
+  }, 120_000);
 
   it("ids JSON escapes (quotes, backslashes, control characters) and non-ASCII ids", async () => {
     // a foreign session's ids are arbitrary strings: the id lists read as JSON text must print as JSON.stringify prints them
@@ -337,6 +335,56 @@ describe("stored reads equal core on the whole session", () => {
     expect(plan?.previousCompactionId).toBe("e3");
     expect(plan?.readFiles).toContain("/old-read");
     expect(plan?.modifiedFiles).toEqual(expect.arrayContaining(["/old-mod", "/c"]));
+  });
+
+  it("a branch plan's file lists: summaries on the abandoned branch (nested, from an extension), odd tool calls", async () => {
+    const at = (n: number): string => `2025-01-01T00:${String(Math.floor(n / 60)).padStart(2, "0")}:${String(n % 60).padStart(2, "0")}.000Z`;
+    const assistant = (calls: { name: unknown; arguments: unknown }[], text = "ok"): Record<string, unknown> => ({
+      role: "assistant",
+      content: [{ type: "text", text }, ...calls.map((c, i) => ({ type: "toolCall", id: `c${i}`, ...c }))],
+      provider: "p",
+      model: "m",
+      usage: { input: 5, output: 1 },
+      stopReason: "toolUse",
+      timestamp: 1,
+    });
+    const bodies: Record<string, unknown>[] = [
+      { type: "message", message: { role: "user", content: "start", timestamp: 1 } },
+      { type: "message", message: assistant([{ name: "read", arguments: { path: "/a/old-read" } }]) },
+      // a summary of an older move (its lists count), one from an extension (they do not), one without details
+      { type: "branch_summary", fromId: "x", summary: "older", details: { readFiles: ["/s/read", 7], modifiedFiles: ["/s/mod"] }, fromExtension: false },
+      { type: "branch_summary", fromId: "x", summary: "ext", details: { readFiles: ["/ext/read"], modifiedFiles: ["/ext/mod"] }, fromExtension: true },
+      { type: "branch_summary", fromId: "x", summary: "bare" },
+      { type: "message", message: assistant([{ name: "write", arguments: { path: "/a/w" } }, { name: "edit", arguments: { path: "" } }, { name: "read", arguments: { path: 3 } }]) },
+      { type: "message", message: assistant([{ name: "bash", arguments: { command: "ls" } }, { name: "read", arguments: { path: "/a/r2" } }, { name: "read", arguments: { path: "/a/r2" } }]) },
+      { type: "message", message: assistant([{ name: "read,edit", arguments: { path: "/a/comma" } }, { name: "grep", arguments: { path: "/a/grep" } }]) },
+      { type: "message", message: assistant([{ name: "edit", arguments: null }, { name: 5, arguments: { path: "/a/n" } }]) },
+      { type: "message", message: { content: [{ type: "toolCall", name: "read", arguments: { path: "/odd" } }] } },
+      { type: "message", message: { role: "toolResult", toolCallId: "c0", toolName: "read", content: [{ type: "text", text: "r".repeat(4000) }], isError: false, timestamp: 2 } },
+      { type: "compaction", summary: "c".repeat(800), firstKeptEntryId: "e1", tokensBefore: 100 },
+      { type: "branch_summary", fromId: "x", summary: "nested", details: { readFiles: ["/n/read"], modifiedFiles: ["/n/mod", "/s/read"] }, fromExtension: false },
+      { type: "message", message: assistant([{ name: "edit", arguments: { path: "/a/e" } }], "x".repeat(1200)) },
+      { type: "custom_message", customType: "note", content: "custom", display: true },
+      { type: "message", message: assistant([{ name: "read", arguments: { path: "/a/new" } }]) },
+      { type: "message", message: { role: "user", content: "end", timestamp: 3 } },
+    ];
+    // the target's branch leaves the main line at e1
+    const lines: Record<string, unknown>[] = [
+      { type: "session", version: 3, id: "files", timestamp: at(0), cwd: "/p" },
+      ...bodies.map((b, i) => ({ ...b, id: `e${i}`, parentId: i === 0 ? null : `e${i - 1}`, timestamp: at(i + 1) })),
+      { type: "message", id: "t1", parentId: "e1", timestamp: at(40), message: { role: "user", content: "elsewhere", timestamp: 4 } },
+    ];
+    const { store, id, all } = await imported(lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+    const last = `e${bodies.length - 1}`;
+    for (const to of ["t1", "e1", "e5", "e11", "e13", null]) {
+      for (const from of [last, "e15", "e12", "e9"]) if (to !== null) compareBranch(store, id, all, from, to);
+    }
+    // a budget that stops before the older summary: its lists count all the same, the extension's never
+    const plan = store.getBranchPlan(id, last, "t1", 400);
+    expect(plan.includedEntryIds).toEqual(["e11", "e12", "e13", "e14", "e15", "e16"]);
+    expect(computeFileLists(plan.fileOps)).toEqual({ readFiles: ["/a/new", "/n/read"], modifiedFiles: ["/a/e", "/n/mod", "/s/mod", "/s/read"] });
+    const whole = store.getBranchPlan(id, last, "t1", 0);
+    expect(computeFileLists(whole.fileOps)).toEqual({ readFiles: ["/a/new", "/a/r2", "/n/read"], modifiedFiles: ["/a/e", "/a/w", "/n/mod", "/s/mod", "/s/read"] });
   });
 
   it("pruning changes the columns the reads use", async () => {

@@ -3,18 +3,11 @@
  * would cover when moving from OLD_LEAF (default: the last entry) to TARGET (branch-summary.md §2-4).
  * Read only; no model call.
  */
-import {
-  computeFileLists,
-  DEFAULT_BRANCH_BUDGET,
-  prepareBranchEntries,
-  type IdList,
-  type PreparedBranchEntries,
-} from "@bonsai/core";
+import { computeFileLists, DEFAULT_BRANCH_BUDGET, type IdList } from "@bonsai/core";
 import { UsageError } from "../errors";
 import { printJson, type Io } from "../output";
 import { reportIssues, requireEntryId, resolveLeafId, withSession, type LoadedSession } from "../session-source";
 import type { Command } from "./command";
-
 
 export interface BranchReport {
   commonAncestorId: string | null;
@@ -30,25 +23,21 @@ export interface BranchReport {
   budget: number;
 }
 
-export function branchReport(session: LoadedSession, fromOption: string | undefined, toOption: string, budget: number): { report: BranchReport; prepared: PreparedBranchEntries } {
+export function branchReport(session: LoadedSession, fromOption: string | undefined, toOption: string, budget: number): BranchReport {
   const fromId = resolveLeafId(session, fromOption, "--from");
   const toId = requireEntryId(session, toOption, "--to") as string;
-  const collected = session.branch(fromId, toId, budget);
-  const prepared = prepareBranchEntries(collected.entries, budget, collected.estimates);
-  const { readFiles, modifiedFiles } = computeFileLists(prepared.fileOps);
+  const plan = session.branch(fromId, toId, budget);
+  const { readFiles, modifiedFiles } = computeFileLists(plan.fileOps);
   return {
-    prepared,
-    report: {
-      commonAncestorId: collected.commonAncestorId,
-      entryIds: collected.entryIds,
-      includedEntryIds: prepared.includedEntryIds,
-      readFiles,
-      modifiedFiles,
-      totalTokens: prepared.totalTokens,
-      fromId,
-      toId,
-      budget,
-    },
+    commonAncestorId: plan.commonAncestorId,
+    entryIds: plan.entryIds,
+    includedEntryIds: plan.includedEntryIds,
+    readFiles,
+    modifiedFiles,
+    totalTokens: plan.totalTokens,
+    fromId,
+    toId,
+    budget,
   };
 }
 
@@ -77,7 +66,7 @@ export const branchCommand: Command = {
     await withSession(args.positionals[0] as string, (session) => {
       reportIssues(io, session);
       const budget = (args.options.budget as number | undefined) ?? DEFAULT_BRANCH_BUDGET;
-      const { report } = branchReport(session, args.options.from as string | undefined, to, budget);
+      const report = branchReport(session, args.options.from as string | undefined, to, budget);
       if (args.options.json) printJson(io, report);
       else printText(io, session, report);
     });

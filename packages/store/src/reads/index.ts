@@ -3,8 +3,8 @@
  * ranges, what the model sees, and the rows compaction, pruning and branch plans need. Every read
  * is a few indexed queries over the narrow rows plus the JSON of only the entries it must show.
  */
-import { IdList, planOfEligible, summarizePrunePlan, type CompactionPlanSettings, type CompactionPlanSummary, type ContextSummary, type PruneConfig, type PrunePlan, type PruneSummary, type SessionEntry, type ToolResultOnPath } from "@bonsai/core";
-import type { BranchEntries, PathNode, SizeSeries } from "../session-store";
+import { createFileOperations, IdList, planOfEligible, summarizePrunePlan, type BranchPlan, type CompactionPlanSettings, type CompactionPlanSummary, type ContextSummary, type PruneConfig, type PrunePlan, type PruneSummary, type SessionEntry, type ToolResultOnPath } from "@bonsai/core";
+import type { PathNode, SizeSeries } from "../session-store";
 import { ContextReader, type ContextMessageRows } from "./context";
 import { PathReader, relinked, type SeqRange, type SessionRef, type Statements } from "./path";
 import { SeriesReader, seriesOfNodes } from "./series";
@@ -110,10 +110,10 @@ export class StoredReads {
     return leaf === undefined ? summarizePrunePlan(planOfEligible([], config)) : this.planning.pruneSummary(session, leaf, config);
   }
 
-  branch(session: SessionRef, fromId: string | null, toId: string, budget: number): BranchEntries {
+  branch(session: SessionRef, fromId: string | null, toId: string, budget: number): BranchPlan {
     const from = this.seqOf(session, fromId);
     const to = this.seqOf(session, toId);
-    if (from === undefined || to === undefined) return { entryIds: IdList.of([]), entries: [], estimates: [], commonAncestorId: null };
+    if (from === undefined || to === undefined) return { commonAncestorId: null, entryIds: IdList.of([]), includedEntryIds: [], totalTokens: 0, fileOps: createFileOperations() };
     return this.planning.branch(session, from, to, budget);
   }
 }

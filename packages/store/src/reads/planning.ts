@@ -4,12 +4,15 @@
  *   last assistant message with a usage before it when the window has none;
  * - pruning: the tool results of the path, from their derived columns (token estimate, tool name,
  *   pruned flag): no entry JSON; a dry run's plan reads only the results it may prune;
- * - branch summary: the abandoned branch's ids from the narrow rows, and the JSON of only what the
- *   plan reads (the messages within the budget, counted from the newest, and older branch summaries).
+ * - branch summary: the abandoned branch's ids from the narrow rows, the budget walk on the token
+ *   column, and the JSON of only what the file lists need (branch summaries, assistant messages
+ *   calling read, write or edit).
  */
 import {
+  addBranchSummaryFileLists,
   addFileOpCode,
   addPreviousFileLists,
+  branchBudgetStep,
   computeFileLists,
   createFileOperations,
   getLastAssistantUsage,
@@ -25,6 +28,8 @@ import {
   planOfEligible,
   prunedNotice,
   pruneSavings,
+  type BranchPlan,
+  type FileOperations,
   type PruneCandidate,
   type PruneConfig,
   type PrunePlan,
@@ -33,7 +38,6 @@ import {
   type ToolResultOnPath,
 } from "@bonsai/core";
 import { FLAG_ODD_MESSAGE, FLAG_PRUNED } from "../derive";
-import type { BranchEntries } from "../session-store";
 import { rangesBefore, rangesFrom, rangeSeqs, rangeSize, type PathReader, type RowFilter, type SeqRange, type SessionRef, type Statements } from "./path";
 import { seqsInRanges } from "./seqs-in-ranges";
 
@@ -222,46 +226,61 @@ export class PlanningReader {
   }
 
   /**
-   * The branch abandoned when moving from `fromSeq` to `toSeq` (collectEntriesForBranchSummary):
-   * every id (from the narrow rows), and the entries prepareBranchEntries with `budget` reads —
-   * the ones that give a message, from the newest back to the first over the budget (where it
-   * stops), and the older branch summaries (their file lists) — parsed from their JSON.
+   * The branch plan of moving from `fromSeq` to `toSeq` (core's planBranch: the abandoned branch
+   * of collectEntriesForBranchSummary as prepareBranchEntries plans on it), from the rows: every id
+   * from the narrow rows; the included ids and tokens from the columns the budget walk reads; the
+   * JSON of only what the file lists need (branchFileOps).
    */
-  branch(session: SessionRef, fromSeq: number, toSeq: number, budget: number): BranchEntries {
+  branch(session: SessionRef, fromSeq: number, toSeq: number, budget: number): BranchPlan {
     const oldPath = this.paths.ranges(session, fromSeq);
     // a target on the old path (of a regular session: one entry per id) is the common ancestor: no second walk
     const common = session.irregular === 0 && oldPath.some((r) => r.from <= toSeq && toSeq <= r.to) ? toSeq : this.commonAncestor(session, oldPath, this.paths.ranges(session, toSeq));
     const abandoned = common === null ? oldPath : rangesAfter(oldPath, common);
     const entryIds = this.paths.idsIn(session.id, abandoned).ids;
-    const { messages, tokens, stop } = this.branchMessages(session.id, abandoned, budget);
-    const olderSummaries = stop === undefined ? [] : this.branchSummariesIn(session.id, rangesBefore(abandoned, stop));
-    const entries = this.paths.entriesAt(session.id, [...olderSummaries, ...messages.reverse()]) as SessionEntry[];
-    const estimates = [...olderSummaries.map(() => undefined), ...tokens.reverse()];
+    const walk = this.branchBudgetWalk(session.id, abandoned, budget);
+    const fileOps = this.branchFileOps(session.id, abandoned, walk.fileOps);
     const commonId = common === null ? null : (this.sql.get("SELECT id FROM entries INDEXED BY entries_path WHERE session_id = ? AND seq = ?").pluck().get(session.id, common) as string);
-    return { entryIds, entries, estimates, commonAncestorId: commonId };
+    return { commonAncestorId: commonId, entryIds, includedEntryIds: walk.included.reverse(), totalTokens: walk.totalTokens, fileOps };
   }
 
   /**
-   * The seqs of the entries that give a branch message, walking the ranges from the newest, up to
-   * and including the first whose message would take the total over `budget` (`stop`: where
-   * prepareBranchEntries stops; undefined when all fit or the budget is unlimited), newest first,
-   * and their token estimates (the `tokens` column: estimateTokens of the message).
+   * prepareBranchEntries' pass 2 on the columns: the rows that give a branch message, from the
+   * newest, through core's branchBudgetStep (the `tokens` column is estimateTokens of the message):
+   * the included ids (newest first) and tokens, and the `file_ops` column (each a JSON array of
+   * fileOpCodesOf codes) of the messages it looks at, up to where it stops.
    */
-  private branchMessages(sessionId: string, ranges: readonly SeqRange[], budget: number): { messages: number[]; tokens: number[]; stop: number | undefined } {
-    const newestFirst = this.sql.get("SELECT seq, type, role, tokens, flags FROM entries INDEXED BY entries_path WHERE session_id = ? AND seq BETWEEN ? AND ? ORDER BY seq DESC").raw();
-    const messages: number[] = [];
-    const estimates: number[] = [];
-    let total = 0;
-    for (const r of [...ranges].reverse()) {
-      for (const [seq, type, role, tokens, flags] of newestFirst.iterate(sessionId, r.from, r.to) as IterableIterator<[number, string, string | null, number, number]>) {
-        if (!givesBranchMessage(type, role, flags)) continue;
-        messages.push(seq);
-        estimates.push(tokens);
-        if (budget > 0 && total + tokens > budget) return { messages, tokens: estimates, stop: seq };
-        total += tokens;
+  private branchBudgetWalk(sessionId: string, ranges: readonly SeqRange[], budget: number): { included: string[]; totalTokens: number; fileOps: string[] } {
+    // the rows that give a message, their kind (1: a summary) and an assistant message's file operations (core's fileOpCodesOf, a JSON array; NULL without any)
+    const newestFirst = this.sql
+      .get(`SELECT seq, id, tokens, type IN ('compaction', 'branch_summary'), file_ops FROM entries INDEXED BY entries_path WHERE session_id = ? AND seq BETWEEN ? AND ? AND ${BRANCH_MESSAGE_ROWS} ORDER BY seq DESC`)
+      .raw();
+    const included: string[] = [];
+    const fileOps: string[] = [];
+    let totalTokens = 0;
+    for (let r = ranges.length - 1; r >= 0; r--) {
+      const range = ranges[r] as SeqRange;
+      for (const [, id, tokens, summary, ops] of newestFirst.iterate(sessionId, range.from, range.to) as IterableIterator<[number, string, number, number, string | null]>) {
+        if (ops !== null) fileOps.push(ops);
+        const step = branchBudgetStep(totalTokens, tokens, summary === 1, budget);
+        if (step === "stop") return { included, totalTokens, fileOps };
+        included.push(id);
+        totalTokens += tokens;
+        if (step === "last") return { included, totalTokens, fileOps };
       }
     }
-    return { messages, tokens: estimates, stop: undefined };
+    return { included, totalTokens, fileOps };
+  }
+
+  /**
+   * The file operations of a branch plan: the file lists of every branch summary of the abandoned
+   * `ranges` (pass 1, from their JSON: a few) and the messages' operations the walk read from the
+   * `file_ops` column (pass 2: no message JSON).
+   */
+  private branchFileOps(sessionId: string, ranges: readonly SeqRange[], messageOps: readonly string[]): FileOperations {
+    const fileOps = createFileOperations();
+    for (const entry of this.paths.entriesAt(sessionId, this.branchSummariesIn(sessionId, ranges)) as SessionEntry[]) addBranchSummaryFileLists(entry, fileOps);
+    for (const ops of messageOps) for (const code of JSON.parse(ops) as string[]) addFileOpCode(code, fileOps);
+    return fileOps;
   }
 
   /** the seqs of the branch summaries in the ranges, in path order (from all of the session's: a few) */
@@ -320,19 +339,13 @@ const SAVINGS = `max(0, tokens - (${prunedNotice(0).length - 1 + 3} + length(tok
 /** the tool results (what pruning reads), from their partial index */
 const TOOL_RESULTS = { where: "type = 'message' AND role = 'toolResult'", index: "entries_tool_results" } as const satisfies RowFilter;
 
-/** getBranchMessageFromEntry gives a message (its token estimate is the entry's `tokens` column) */
-function givesBranchMessage(type: string, role: string | null, flags: number): boolean {
-  switch (type) {
-    case "message":
-      return (flags & FLAG_ODD_MESSAGE) !== 0 || (role !== null && role !== "toolResult");
-    case "custom_message":
-    case "branch_summary":
-    case "compaction":
-      return true;
-    default:
-      return false;
-  }
-}
+/**
+ * The rows whose entry gives a branch message (core's getBranchMessageFromEntry; its token estimate
+ * is the `tokens` column): a message other than a tool result — or an odd one (FLAG_ODD_MESSAGE,
+ * whose role is NULL: it gives a message of its own) — a custom message, a branch summary, a
+ * compaction. Tool results are told apart on the index (type, role) without reading their rows.
+ */
+const BRANCH_MESSAGE_ROWS = `(type IN ('custom_message', 'branch_summary', 'compaction') OR (type = 'message' AND (role <> 'toolResult' OR (role IS NULL AND (flags & ${FLAG_ODD_MESSAGE}) <> 0))))`;
 
 /** some assistant message of the entries has a usage the plan counts (core's rule) */
 function hasUsage(entries: readonly SessionEntry[]): boolean {
