@@ -12,7 +12,7 @@ const layer = (files, forbidden) => ({
 });
 
 export default tseslint.config(
-  { ignores: ["**/node_modules/**", "**/dist/**", "**/dist-types/**", "**/out/**", "**/release/**", "**/*.generated.ts", "**/test-results/**", "**/playwright-report/**"] },
+  { ignores: ["**/node_modules/**", "**/dist/**", "**/dist-types/**", "**/dist-*/**", "**/out/**", "**/release/**", "**/*.generated.ts", "**/test-results/**", "**/playwright-report/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
