@@ -145,19 +145,42 @@ export interface CompactionPlanSummary {
 
 /** The summary of a preparation. */
 export function summarizeCompaction(preparation: CompactionPreparation<CompactionPlanSettings>): CompactionPlanSummary {
+  return planSummary(
+    { ...preparation, recentMessageCount: preparation.recentMessages.length },
+    preparation.fileOps,
+    preparation.previousSummary !== undefined,
+    preparation.previousCompactionId,
+  );
+}
+
+/**
+ * The summary of an outline (what summarizeCompaction gives of the preparation built on it), with
+ * the file operations of its summarized part and its previous compaction: a plan made from a
+ * path's rows, without its messages.
+ */
+export function summarizeOutline(outline: CompactionOutline, fileOps: FileOperations, previous: CompactionEntry | undefined): CompactionPlanSummary {
+  return planSummary(outline, fileOps, previous !== undefined && previous.summary !== undefined, previous?.id);
+}
+
+type PlanFigures = Pick<
+  CompactionOutline,
+  "firstKeptEntryId" | "isSplitTurn" | "summarizeEntryIds" | "turnPrefixEntryIds" | "keptEntryIds" | "recentMessageCount" | "tokensBefore" | "keepRecentTokens"
+>;
+
+function planSummary(figures: PlanFigures, fileOps: FileOperations, hasPreviousSummary: boolean, previousCompactionId: string | undefined): CompactionPlanSummary {
   const summary: CompactionPlanSummary = {
-    firstKeptEntryId: preparation.firstKeptEntryId,
-    isSplitTurn: preparation.isSplitTurn,
-    summarizeEntryIds: preparation.summarizeEntryIds,
-    turnPrefixEntryIds: preparation.turnPrefixEntryIds,
-    keptEntryIds: preparation.keptEntryIds,
-    recentMessageCount: preparation.recentMessages.length,
-    tokensBefore: preparation.tokensBefore,
-    keepRecentTokens: preparation.keepRecentTokens,
-    hasPreviousSummary: preparation.previousSummary !== undefined,
-    ...computeFileLists(preparation.fileOps),
+    firstKeptEntryId: figures.firstKeptEntryId,
+    isSplitTurn: figures.isSplitTurn,
+    summarizeEntryIds: figures.summarizeEntryIds,
+    turnPrefixEntryIds: figures.turnPrefixEntryIds,
+    keptEntryIds: figures.keptEntryIds,
+    recentMessageCount: figures.recentMessageCount,
+    tokensBefore: figures.tokensBefore,
+    keepRecentTokens: figures.keepRecentTokens,
+    hasPreviousSummary,
+    ...computeFileLists(fileOps),
   };
-  if (preparation.previousCompactionId !== undefined) summary.previousCompactionId = preparation.previousCompactionId;
+  if (previousCompactionId !== undefined) summary.previousCompactionId = previousCompactionId;
   return summary;
 }
 

@@ -13,7 +13,6 @@ import {
   addFileOpCode,
   addPreviousFileLists,
   branchBudgetStep,
-  computeFileLists,
   createFileOperations,
   getLastAssistantUsage,
   IdList,
@@ -22,6 +21,7 @@ import {
   PLAN_GIVES_MESSAGE,
   prepareCompaction,
   summarizeCompaction,
+  summarizeOutline,
   type CompactionEntry,
   type CompactionPlanSettings,
   type CompactionPlanSummary,
@@ -122,20 +122,7 @@ export class PlanningReader {
         if (from <= to) for (const code of codes.iterate(session.id, from, to) as IterableIterator<string>) addFileOpCode(code, fileOps);
       }
     }
-    const summary: CompactionPlanSummary = {
-      firstKeptEntryId: outline.firstKeptEntryId,
-      isSplitTurn: outline.isSplitTurn,
-      summarizeEntryIds: outline.summarizeEntryIds,
-      turnPrefixEntryIds: outline.turnPrefixEntryIds,
-      keptEntryIds: outline.keptEntryIds,
-      recentMessageCount: outline.recentMessageCount,
-      tokensBefore: outline.tokensBefore,
-      keepRecentTokens: outline.keepRecentTokens,
-      hasPreviousSummary: previous !== undefined && previous.summary !== undefined,
-      ...computeFileLists(fileOps),
-    };
-    if (previous) summary.previousCompactionId = previous.id;
-    return summary;
+    return summarizeOutline(outline, fileOps, previous);
   }
 
   /** The tool results on the path to `leafSeq`, in path order, from their columns. */
