@@ -8,6 +8,8 @@ import fs from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import type { SessionEntry } from "@bonsai/core";
+import { EntryWriter, ROWS_PER_INSERT, type PendingEntry } from "../src/import/entry-writer";
 import { HEADER, line, newStore, tempDir, userEntry } from "./support";
 
 interface Spec {
@@ -94,5 +96,97 @@ describe("entry writer: parent links", () => {
       }),
       { numRuns: 40 },
     );
+  });
+});
+
+describe("entry writer: rows inserted in batches", () => {
+  /** every row of the store: its session, seq and id, and the id and text its entry_json row holds */
+  function rows(store: ReturnType<typeof newStore>): { session_id: string; seq: number; id: string; json_id: string; text: string }[] {
+    return store.db
+      .prepare(
+        `SELECT e.session_id, e.seq, e.id, j.json ->> '$.id' AS json_id, j.json ->> '$.message.content' AS text
+         FROM entries e JOIN entry_json j ON j.pk = e.pk ORDER BY e.pk`,
+      )
+      .all() as { session_id: string; seq: number; id: string; json_id: string; text: string }[];
+  }
+
+  const chain = (prefix: string, from: number, count: number, parent: string | null): string[] => {
+    const out: string[] = [];
+    let previous = parent;
+    for (let i = from; i < from + count; i++) {
+      const id = `${prefix}${i}`;
+      out.push(line(userEntry(id, previous, `${prefix} text ${i}`, i)));
+      previous = id;
+    }
+    return out;
+  };
+
+  it("every row keeps its own JSON across batch boundaries: whole files, appended runs, a second session after a deleted one", async () => {
+    const batch = ROWS_PER_INSERT;
+    const dir = tempDir();
+    const store = newStore(dir);
+    const first = path.join(dir, "a.jsonl");
+    fs.writeFileSync(first, line(HEADER) + chain("a", 0, 2 * batch + 3, null).join(""));
+    const a = (await store.importFile(first)).sessionId as string;
+    // appended: one batch and one row, then fewer than a batch
+    fs.appendFileSync(first, chain("a", 2 * batch + 3, batch + 1, `a${2 * batch + 2}`).join(""));
+    expect((await store.importFile(first)).status).toBe("appended");
+    fs.appendFileSync(first, chain("a", 3 * batch + 4, 5, `a${3 * batch + 3}`).join(""));
+    expect((await store.importFile(first)).status).toBe("appended");
+    // a session imported and deleted, then another: the new rows are numbered after every stored one
+    const gone = path.join(dir, "gone.jsonl");
+    fs.writeFileSync(gone, line({ ...HEADER, id: "sess-gone" }) + chain("g", 0, batch, null).join(""));
+    const g = (await store.importFile(gone)).sessionId as string;
+    store.deleteSession(g);
+    const second = path.join(dir, "b.jsonl");
+    fs.writeFileSync(second, line({ ...HEADER, id: "sess-second" }) + chain("b", 0, batch, null).join(""));
+    const b = (await store.importFile(second)).sessionId as string;
+
+    const all = rows(store);
+    const expected = [
+      ...Array.from({ length: 3 * batch + 9 }, (_, i) => ({ session_id: a, seq: i, id: `a${i}`, json_id: `a${i}`, text: `a text ${i}` })),
+      ...Array.from({ length: batch }, (_, i) => ({ session_id: b, seq: i, id: `b${i}`, json_id: `b${i}`, text: `b text ${i}` })),
+    ];
+    expect(all).toEqual(expected);
+    // the parents resolve across batches too
+    expect(storedParents(store, a)).toEqual(Array.from({ length: 3 * batch + 9 }, (_, i) => (i === 0 ? null : i - 1)));
+  });
+});
+
+describe("entry writer: entry bytes", () => {
+  it("an entry's bytes may be a view of a buffer the reader fills again once add() returns", async () => {
+    const dir = tempDir();
+    const file = path.join(dir, "s.jsonl");
+    fs.writeFileSync(file, line(HEADER));
+    const store = newStore(dir);
+    const sessionId = (await store.importFile(file)).sessionId as string;
+    const shared = Buffer.alloc(1 << 16);
+    const piece = (from: number, count: number): PendingEntry[] => {
+      const out: PendingEntry[] = [];
+      let offset = 0;
+      for (let i = from; i < from + count; i++) {
+        const entry = userEntry(`e${i}`, i === 0 ? null : `e${i - 1}`, `text ${i}`, i) as unknown as SessionEntry;
+        const json = JSON.stringify(entry);
+        const length = shared.write(json, offset);
+        out.push({ entry, json, bytes: shared.subarray(offset, offset + length), line: i + 2 });
+        offset += length;
+      }
+      return out;
+    };
+    const sizes = [ROWS_PER_INSERT + 37, 90, 1, ROWS_PER_INSERT];
+    store.db.transaction(() => {
+      const writer = new EntryWriter(store.db, sessionId, { seq: 0, stored: false, checkTree: true });
+      let from = 0;
+      for (const n of sizes) {
+        writer.add(piece(from, n));
+        shared.fill(0x7b); // the reader's next block overwrites the buffer
+        from += n;
+      }
+      writer.finish();
+    })();
+    const total = sizes.reduce((a, b) => a + b, 0);
+    const stored = store.db.prepare("SELECT e.id, j.json FROM entries e JOIN entry_json j ON j.pk = e.pk WHERE e.session_id = ? ORDER BY e.seq").all(sessionId) as { id: string; json: string }[];
+    expect(stored.map((r) => r.id)).toEqual(Array.from({ length: total }, (_, i) => `e${i}`));
+    expect(stored.map((r) => (JSON.parse(r.json) as { id: string }).id)).toEqual(Array.from({ length: total }, (_, i) => `e${i}`));
   });
 });

@@ -9,7 +9,14 @@
  */
 import { parentPort } from "node:worker_threads";
 import { handleStoreMessage, openDatabase, SqliteSessionStore } from "@bonsai/store";
-import { runTask, type WorkerJob, type WorkerReply } from "../planner";
+import type * as Planner from "../planner";
+import type { WorkerJob, WorkerReply } from "../planner";
+
+/**
+ * The planner (engine code and what it bundles with it) loads with the first planning job: a store
+ * worker never needs it, and its start (which runs beside the backend's first answers) stays short
+ */
+let planner: Promise<typeof Planner> | undefined;
 
 const readers = new Map<string, SqliteSessionStore>();
 
@@ -22,15 +29,18 @@ function reader(dbPath: string, nativeBinding?: string): SqliteSessionStore {
   return store;
 }
 
-parentPort?.on("message", (job: WorkerJob) => {
-  if (handleStoreMessage(job, (m) => parentPort?.postMessage(m))) return;
-  let reply: WorkerReply;
+async function plan(job: WorkerJob): Promise<WorkerReply> {
   try {
+    const { runTask } = await (planner ??= import("../planner"));
     const store = reader(job.dbPath, job.nativeBinding);
     if (!store.getSession(job.task.request.sessionId)) throw new Error(`Session ${job.task.request.sessionId} not found`);
-    reply = { id: job.id, ok: true, result: runTask(store, job.task) };
+    return { id: job.id, ok: true, result: runTask(store, job.task) };
   } catch (error) {
-    reply = { id: job.id, ok: false, error: error instanceof Error ? error.message : String(error) };
+    return { id: job.id, ok: false, error: error instanceof Error ? error.message : String(error) };
   }
-  parentPort?.postMessage(reply);
+}
+
+parentPort?.on("message", (job: WorkerJob) => {
+  if (handleStoreMessage(job, (m) => parentPort?.postMessage(m))) return;
+  void plan(job).then((reply) => parentPort?.postMessage(reply));
 });
