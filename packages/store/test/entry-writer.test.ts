@@ -9,7 +9,10 @@ import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { SessionEntry } from "@bonsai/core";
-import { EntryWriter, ROWS_PER_INSERT, type PendingEntry } from "../src/import/entry-writer";
+import { EntryWriter, type PendingEntry } from "../src/import/entry-writer";
+
+/** runs of entries longer than the 64 KiB pieces a file is read in, and shorter */
+const RUN = 128;
 import { HEADER, line, newStore, tempDir, userEntry } from "./support";
 
 interface Spec {
@@ -99,7 +102,7 @@ describe("entry writer: parent links", () => {
   });
 });
 
-describe("entry writer: rows inserted in batches", () => {
+describe("entry writer: rows and their JSON", () => {
   /** every row of the store: its session, seq and id, and the id and text its entry_json row holds */
   function rows(store: ReturnType<typeof newStore>): { session_id: string; seq: number; id: string; json_id: string; text: string }[] {
     return store.db
@@ -121,8 +124,8 @@ describe("entry writer: rows inserted in batches", () => {
     return out;
   };
 
-  it("every row keeps its own JSON across batch boundaries: whole files, appended runs, a second session after a deleted one", async () => {
-    const batch = ROWS_PER_INSERT;
+  it("every row keeps its own JSON: whole files, appended runs, a second session after a deleted one", async () => {
+    const batch = RUN;
     const dir = tempDir();
     const store = newStore(dir);
     const first = path.join(dir, "a.jsonl");
@@ -173,7 +176,7 @@ describe("entry writer: entry bytes", () => {
       }
       return out;
     };
-    const sizes = [ROWS_PER_INSERT + 37, 90, 1, ROWS_PER_INSERT];
+    const sizes = [RUN + 37, 90, 1, RUN];
     store.db.transaction(() => {
       const writer = new EntryWriter(store.db, sessionId, { seq: 0, stored: false, checkTree: true });
       let from = 0;

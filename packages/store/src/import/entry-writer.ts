@@ -2,8 +2,7 @@
  * Writing entries into the store, in file order, as they are read: the narrow `entries` row (derived
  * columns computed once, parent resolved to its seq, the path shortcuts `anchor_seq`,
  * `settings_seq`, `model_seq`, `thinking_seq` and `run_seq` inherited from the parent), the JSON as read in `entry_json`, and the
- * label index. The caller holds the transaction. Each `add()` inserts its rows before it returns
- * (an entry's `bytes` may be a view of a buffer the reader fills again), in few statements.
+ * label index. The caller holds the transaction.
  *
  * A writer covers one run of entries (a whole file, or the lines appended to one): parents resolve
  * to the last entry with that id in the run, else the last one stored before it. Entries are written
@@ -55,24 +54,6 @@ export interface WriterResult {
 
 const NONE = -1;
 
-/**
- * the `entries` columns an insert writes, in order: the session id is one named parameter for all of
- * a statement's rows, pk is numbered by the writer itself, the others are bound row by row
- */
-const ENTRY_COLUMNS =
-  "session_id, pk, seq, line, id, parent_id, parent_seq, type, timestamp, role, tokens, preview, tool_name, custom_type, stop_reason, ref_id, tokens_before, flags, anchor_seq, settings_seq, model_seq, thinking_seq, run_seq, file_ops";
-/** the values bound per row (all columns but the session id) */
-const ENTRY_PARAMS = ENTRY_COLUMNS.split(",").length - 1;
-/** entry JSON as its bytes (a blob) or as a string: CAST stores either as the text it is */
-const JSON_ROW = "(?, CAST(? AS TEXT))";
-/**
- * the most rows per multi-row INSERT: one statement run for many rows instead of one per row opens
- * the table's and the indexes' cursors once for all of them (about a sixth less CPU for the rows of
- * an import, docs/PERFORMANCE.md). A batch of n rows is inserted by statements of powers of two
- * rows (90 = 64 + 16 + 8 + 2): eight prepared statements at most serve any n.
- */
-export const ROWS_PER_INSERT = 128;
-
 /** A growable Int32Array-backed list (NONE for null). */
 class IntList {
   private data = new Int32Array(1024);
@@ -97,21 +78,10 @@ class IntList {
 }
 
 const orNull = (v: number): number | null => (v === NONE ? null : v);
-const entryRow = (): string => `(@session, ${new Array<string>(ENTRY_PARAMS).fill("?").join(", ")})`;
 
 export class EntryWriter {
   private readonly insert: Database.Statement;
   private readonly insertJson: Database.Statement;
-  /** by a power of two k (1 < k <= ROWS_PER_INSERT): the inserts of k rows, prepared when first used */
-  private readonly insertMany = new Map<number, { entries: Database.Statement; json: Database.Statement }>();
-  /** the rows written but not yet inserted (fewer than ROWS_PER_INSERT), as their bound values */
-  private readonly rowValues: unknown[] = new Array<unknown>(ROWS_PER_INSERT * ENTRY_PARAMS);
-  private readonly jsonValues: unknown[] = new Array<unknown>(ROWS_PER_INSERT * 2);
-  private buffered = 0;
-  /** pk of the next row (entries are numbered by the writer, after the greatest pk stored) */
-  private nextPk: number;
-  /** the named parameter of the inserts */
-  private readonly session: { session: string };
   private readonly upsertLabel: Database.Statement;
   private readonly storedSeq: Database.Statement;
   private readonly storedLinks: Database.Statement;
@@ -151,12 +121,14 @@ export class EntryWriter {
     private readonly sessionId: string,
     private readonly start: WriterStart,
   ) {
-    this.session = { session: sessionId };
     this.startSeq = start.seq;
     this.seq = start.seq;
-    this.insert = db.prepare(`INSERT INTO entries (${ENTRY_COLUMNS}) VALUES ${entryRow()}`);
-    this.insertJson = db.prepare(`INSERT INTO entry_json (pk, json) VALUES ${JSON_ROW}`);
-    this.nextPk = ((db.prepare("SELECT max(pk) FROM entries").pluck().get() as number | null) ?? 0) + 1;
+    this.insert = db.prepare(
+      `INSERT INTO entries (session_id, seq, line, id, parent_id, parent_seq, type, timestamp, role, tokens, preview, tool_name, custom_type, stop_reason, ref_id, tokens_before, flags, anchor_seq, settings_seq, model_seq, thinking_seq, run_seq, file_ops)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    // bytes are bound as a blob: CAST stores them as the text they are (a string is stored as it is)
+    this.insertJson = db.prepare("INSERT INTO entry_json (pk, json) VALUES (?, CAST(? AS TEXT))");
     this.upsertLabel = db.prepare(
       "INSERT INTO labels (session_id, target_id, label, entry_seq) VALUES (?, ?, ?, ?) ON CONFLICT (session_id, target_id) DO UPDATE SET label = excluded.label, entry_seq = excluded.entry_seq",
     );
@@ -168,7 +140,6 @@ export class EntryWriter {
   /** Writes the entries after the ones written so far. */
   add(batch: readonly PendingEntry[]): void {
     for (const p of batch) this.write(p);
-    this.flush();
   }
 
   private storedSeqOf(id: string): number {
@@ -245,74 +216,37 @@ export class EntryWriter {
     this.thinkings.push(thinking);
     this.runs.push(run);
     const d = deriveColumns(e, false);
-    const values = this.rowValues;
-    let at = this.buffered * ENTRY_PARAMS;
-    values[at++] = this.nextPk;
-    values[at++] = seq;
-    values[at++] = p.line;
-    values[at++] = id;
-    values[at++] = parent;
-    values[at++] = orNull(parentSeq);
-    values[at++] = type;
-    values[at++] = timestamp;
-    values[at++] = d.role;
-    values[at++] = d.tokens;
-    values[at++] = d.preview;
-    values[at++] = d.toolName;
-    values[at++] = d.customType;
-    values[at++] = d.stopReason;
-    values[at++] = d.refId;
-    values[at++] = d.tokensBefore;
-    values[at++] = d.flags;
-    values[at++] = orNull(anchor);
-    values[at++] = orNull(setting);
-    values[at++] = orNull(model);
-    values[at++] = orNull(thinking);
-    values[at++] = run;
-    values[at] = d.fileOps;
-    this.jsonValues[this.buffered * 2] = this.nextPk;
-    this.jsonValues[this.buffered * 2 + 1] = p.bytes ?? p.json;
-    this.nextPk++;
-    if (++this.buffered === ROWS_PER_INSERT) this.flush();
+    const info = this.insert.run(
+      this.sessionId,
+      seq,
+      p.line,
+      id,
+      parent,
+      orNull(parentSeq),
+      type,
+      timestamp,
+      d.role,
+      d.tokens,
+      d.preview,
+      d.toolName,
+      d.customType,
+      d.stopReason,
+      d.refId,
+      d.tokensBefore,
+      d.flags,
+      orNull(anchor),
+      orNull(setting),
+      orNull(model),
+      orNull(thinking),
+      run,
+      d.fileOps,
+    );
+    this.insertJson.run(info.lastInsertRowid, p.bytes ?? p.json);
     if (type === "label") {
       const { targetId, label } = e as { targetId?: unknown; label?: unknown };
       if (typeof targetId === "string") this.upsertLabel.run(this.sessionId, targetId, typeof label === "string" && label !== "" ? label : null, seq);
     }
     this.seq++;
-  }
-
-  /** Inserts the buffered rows: by statements of powers of two rows, the largest first. */
-  private flush(): void {
-    const n = this.buffered;
-    this.buffered = 0;
-    let at = 0;
-    for (let k = ROWS_PER_INSERT; k >= 1; k >>= 1) {
-      while (n - at >= k) {
-        this.insertRows(at, k);
-        at += k;
-      }
-    }
-  }
-
-  /** Inserts `k` buffered rows from the `at`-th. */
-  private insertRows(at: number, k: number): void {
-    const rows = at === 0 && k === ROWS_PER_INSERT ? this.rowValues : this.rowValues.slice(at * ENTRY_PARAMS, (at + k) * ENTRY_PARAMS);
-    const json = at === 0 && k === ROWS_PER_INSERT ? this.jsonValues : this.jsonValues.slice(at * 2, (at + k) * 2);
-    if (k === 1) {
-      this.insert.run(rows, this.session);
-      this.insertJson.run(json);
-      return;
-    }
-    let insert = this.insertMany.get(k);
-    if (!insert) {
-      insert = {
-        entries: this.db.prepare(`INSERT INTO entries (${ENTRY_COLUMNS}) VALUES ${Array.from({ length: k }, entryRow).join(", ")}`),
-        json: this.db.prepare(`INSERT INTO entry_json (pk, json) VALUES ${Array.from({ length: k }, () => JSON_ROW).join(", ")}`),
-      };
-      this.insertMany.set(k, insert);
-    }
-    insert.entries.run(rows, this.session);
-    insert.json.run(json);
   }
 
   /**
