@@ -13,7 +13,8 @@
  *
  * BONSAI_BENCH_SHAPES (default "default") runs the same cases on other shapes of session as well
  * (SHAPES below: smaller entries with frequent compactions, large tool outputs with many branches,
- * rare compactions), each at every size: the targets must hold on sessions unlike the default one.
+ * rare compactions, a UUID session id as pi writes it), each at every size: the targets must hold
+ * on sessions unlike the default one.
  *
  * The backend's first answers after it starts (backend-first-context.ts: createBackend on the
  * database, then getContextPreview and openSession of the stored session) are measured inside that
@@ -42,6 +43,9 @@ const SHAPES: Record<string, { label: string; options: Omit<GenerateSessionOptio
   small: { label: "small entries (contentScale 0.3), a compaction every 400 entries", options: { contentScale: 0.3, compactionInterval: 400 } },
   large: { label: "large entries (contentScale 3), branches in 15 % of turns", options: { contentScale: 3, branchProbability: 0.15 } },
   rare: { label: "a compaction every 10,000 entries", options: { compactionInterval: 10_000 } },
+  // pi names its sessions by UUID (36 characters, in every index key of the store) where the
+  // generator's own ids have 16
+  "pi-ids": { label: "the default shape with a session id as pi writes it (a UUID)", options: { sessionId: "019ffa2f-5809-74e7-99ce-d479e5403701" } },
 };
 const SHAPE_NAMES = (process.env.BONSAI_BENCH_SHAPES ?? "default").split(",");
 for (const name of SHAPE_NAMES) if (!(name in SHAPES)) throw new Error(`BONSAI_BENCH_SHAPES: unknown shape ${JSON.stringify(name)} (known: ${Object.keys(SHAPES).join(", ")})`);

@@ -38,6 +38,8 @@ export interface GenerateSessionOptions {
   branchProbability?: number;
   /** entries between compactions on the current branch (default 1500; 0 = never) */
   compactionInterval?: number;
+  /** the header's session id (default: a generated 16-hex-digit id; pi writes UUIDs) */
+  sessionId?: string;
 }
 
 export interface GeneratedSession {
@@ -100,10 +102,12 @@ class Generator {
       const name = `${this.pick(WORDS)}-${i}.${["ts", "md", "json", "tsx"][i % 4]}`;
       this.files.push(i % 37 === 0 ? `/home/dev/project/${dir}/${name}` : i % 53 === 0 ? `~/.pi/agent/${name}` : `${dir}/${name}`);
     }
+    // drawn either way: a session named by the caller has the same entries as an unnamed one
+    const generatedId = generateSessionId(source);
     this.header = {
       type: "session",
       version: CURRENT_SESSION_VERSION,
-      id: generateSessionId(source),
+      id: options.sessionId ?? generatedId,
       timestamp: new Date(this.clock).toISOString(),
       cwd: options.cwd ?? "/home/dev/project",
       title: "Synthetic session",

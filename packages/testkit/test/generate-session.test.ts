@@ -24,6 +24,13 @@ describe("generateSession", () => {
     expect(sessionToJsonl(generateSession({ entries: 6000, seed: 43 }))).not.toBe(sessionToJsonl(session));
   });
 
+  it("names the session as asked, and changes nothing else", () => {
+    const named = generateSession({ entries: 6000, seed: 42, sessionId: "019ffa2f-5809-74e7-99ce-d479e5403701" });
+    expect(named.header.id).toBe("019ffa2f-5809-74e7-99ce-d479e5403701");
+    expect(session.header.id).toMatch(/^[0-9a-f]{16}$/);
+    expect(named.entries).toEqual(session.entries);
+  });
+
   it("produces exactly the requested number of entries with unique ids", () => {
     expect(session.entries).toHaveLength(6000);
     expect(new Set(session.entries.map((e) => e.id)).size).toBe(6000);
