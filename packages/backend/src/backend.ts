@@ -36,6 +36,9 @@ import { sessionFolders } from "./session-folders";
 import { SessionStats } from "./session-stats";
 import { UndoLog, undoHandlers } from "./undo";
 
+/** how long after its start the backend starts its store worker (unless a job needs it sooner) */
+export const WORKER_WARM_UP_MS = 250;
+
 export interface BackendOptions {
   /** Bonsai's data folder (database, uploads, api-key file, hooks) */
   dataDir: string;
@@ -124,8 +127,13 @@ export function createBackend(options: BackendOptions): Backend {
   const jobs: StoreJobs = options.worker
     ? new WorkerStoreJobs({ url: options.worker.url, dbPath, nativeBinding: options.nativeBinding, writeThrough, relay: (event, payload) => store.relay(event, payload) })
     : new InlineStoreJobs(store);
-  // the worker starts now (its code loaded, the database opened), not on the first open of a session
-  jobs.prepare().catch(() => undefined); // a store that cannot be opened fails the first real job too
+  // the worker starts (its code loaded, the database opened: ~50 ms of CPU) a moment after the
+  // backend, once its first answers are out, or with its first job if that comes sooner; not on the
+  // first open of a session
+  const warmUp = setTimeout(() => {
+    jobs.prepare().catch(() => undefined); // a store that cannot be opened fails the first real job too
+  }, WORKER_WARM_UP_MS);
+  warmUp.unref();
 
   const engine = createEngine({
     ...options.engine,
@@ -228,6 +236,7 @@ export function createBackend(options: BackendOptions): Backend {
     async close() {
       if (closed) return;
       closed = true;
+      clearTimeout(warmUp);
       follower?.close();
       uploads.close();
       downloads.close();
