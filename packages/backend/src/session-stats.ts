@@ -58,13 +58,22 @@ export class SessionStats {
   #count(s: SessionSummary): SessionCounts | null {
     try {
       const shape = this.store.countSessionShape(s.id);
-      const contextTokens = s.leafId === null ? 0 : contextOf(this.store.getContextEntries(s.id, s.leafId), s.leafId).tokens;
+      const contextTokens = s.leafId === null ? 0 : this.#contextTokens(s.id, s.leafId);
       const counts = { ...shape, contextTokens };
       this.#cache.set(s.id, { key: keyOf(s), counts });
       return counts;
     } catch {
       return null; // removed meanwhile
     }
+  }
+
+  /** the estimate of what the model sees from the leaf: from the narrow rows (regular sessions), else from the entries */
+  #contextTokens(sessionId: string, leafId: string): number {
+    const rows = this.store.getContextMessages(sessionId, leafId);
+    if (rows === null) return contextOf(this.store.getContextEntries(sessionId, leafId), leafId).tokens;
+    let tokens = 0;
+    for (const t of rows.summary.tokens) tokens += t;
+    return tokens;
   }
 
   #schedule(): void {
