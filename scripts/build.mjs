@@ -23,16 +23,28 @@ if (fs.existsSync(workerEntry)) entryPoints["compaction-worker"] = workerEntry;
 // where the CLI's engine looks for it (apps/cli/src/bundle-paths.ts).
 const outdir = path.join(root, "apps/cli/dist");
 
-const result = await build({
-  entryPoints,
+// The read commands on a stored session id run from a bundle of their own, dist/stored-read.mjs
+// (apps/cli/src/stored-read.ts): one module with exactly what they run, instead of the chunks the
+// split bundle shares among all commands (each module a start loads costs CPU of its own: the
+// same code in ~15 modules cost a stored `context` about 10 ms more, docs/PERFORMANCE.md). The
+// command line imports it by that name.
+const storedRead = path.join(root, "apps/cli/src/stored-read.ts");
+const storedReadExternal = {
+  name: "stored-read-bundle",
+  setup(b) {
+    b.onResolve({ filter: /^\.\/stored-read$/ }, (args) =>
+      path.resolve(args.resolveDir, `${args.path}.ts`) === storedRead ? { path: "./stored-read.mjs", external: true } : undefined,
+    );
+  },
+};
+// what both builds share
+const common = {
   outdir,
   absWorkingDir: root, // metafile paths relative to the repository root
   metafile: true,
   write: false,
   outExtension: { ".js": ".mjs" },
-  splitting: true,
   entryNames: "[name]",
-  chunkNames: "chunks/[name]-[hash]",
   bundle: true,
   platform: "node",
   format: "esm",
@@ -44,7 +56,27 @@ const result = await build({
   external: ["electron"],
   banner: { js: "import { createRequire as __bonsaiCreateRequire } from 'node:module'; const require = __bonsaiCreateRequire(import.meta.url);" },
   logLevel: "warning",
-});
+};
+
+const result = await build({ ...common, entryPoints, splitting: true, chunkNames: "chunks/[name]-[hash]", plugins: [storedReadExternal] });
+// The stored-read bundle has no dynamic import of its own: each one (the fallbacks its commands never
+// take there: a Claude Code or Codex session, a file) loads the split bundle's chunk of that module.
+// Bundled instead, every module reachable from one would be wrapped for lazy evaluation and kept
+// whole, with no tree shaking (about three times the code).
+const chunkOfSource = new Map(Object.entries(result.metafile.outputs).filter(([, o]) => o.entryPoint).map(([out, o]) => [o.entryPoint, out]));
+const dynamicImportsToChunks = {
+  name: "dynamic-imports-to-chunks",
+  setup(b) {
+    b.onResolve({ filter: /.*/ }, async (args) => {
+      if (args.kind !== "dynamic-import" || args.pluginData === "inner") return undefined;
+      const resolved = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: "inner" });
+      const out = chunkOfSource.get(path.relative(root, resolved.path).split(path.sep).join("/"));
+      if (!out) return { errors: [{ text: `${args.path} (imported by ${args.importer}) is not a chunk of the split bundle` }] };
+      return { path: `./${path.relative(outdir, path.join(root, out)).split(path.sep).join("/")}`, external: true };
+    });
+  },
+};
+const stored = await build({ ...common, entryPoints: { "stored-read": storedRead }, plugins: [dynamicImportsToChunks] });
 // Others run the CLI while it is rebuilt: chunks (content-hashed names) are written first and the
 // entries last, each file by rename, so a starting `bonsai` never sees an entry without its chunks.
 // Chunks of earlier builds are removed once they are 10 minutes old (a running command may still
@@ -57,7 +89,7 @@ function writeAtomic(file, contents) {
 }
 const isChunk = (file) => path.dirname(file) === path.join(outdir, "chunks");
 for (const out of result.outputFiles.filter((f) => isChunk(f.path))) writeAtomic(out.path, out.contents);
-for (const out of result.outputFiles.filter((f) => !isChunk(f.path))) writeAtomic(out.path, out.contents);
+for (const out of [...stored.outputFiles, ...result.outputFiles.filter((f) => !isChunk(f.path))]) writeAtomic(out.path, out.contents);
 const written = new Set(result.outputFiles.map((f) => f.path));
 const chunkDir = path.join(outdir, "chunks");
 for (const name of fs.existsSync(chunkDir) ? fs.readdirSync(chunkDir) : []) {
@@ -66,6 +98,7 @@ for (const name of fs.existsSync(chunkDir) ? fs.readdirSync(chunkDir) : []) {
 }
 // which chunk holds which source (apps/cli/test/lazy-commands.test.ts checks what each command loads)
 writeAtomic(path.join(outdir, "meta.json"), JSON.stringify(result.metafile));
+writeAtomic(path.join(outdir, "stored-read.meta.json"), JSON.stringify(stored.metafile));
 
 if (only !== "cli" && fs.existsSync(path.join(root, "apps/desktop/electron.vite.config.ts"))) {
   execFileSync("pnpm", ["--filter", "@bonsai/desktop", "build"], { stdio: "inherit", cwd: root });

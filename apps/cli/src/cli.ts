@@ -5,8 +5,9 @@
 import { formatCommandHelp, parseArgs, usageLine } from "./args";
 import { COMMANDS } from "./commands/index";
 import type { CommandEntry } from "./commands/command";
-import { INTERNAL_ERROR_EXIT, UsageError, UserError } from "./errors";
+import { reportError, UsageError } from "./errors";
 import type { Io } from "./output";
+import { isStoredRead, namesStoredSession } from "./session-argument";
 import { version } from "../package.json";
 
 /** The registry line of a command (its spec; `load()` imports the implementation). */
@@ -50,18 +51,16 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
       io.stdout(formatCommandHelp(command.spec));
       return 0;
     }
+    // a stored session id given to a read command: its own small bundle (stored-read.ts), which
+    // answers a pi session in a database that needs nothing but reading, and gives back the others
+    if (isStoredRead(name, args.options["dry-run"]) && namesStoredSession(args.positionals[0] as string)) {
+      const status = await (await import("./stored-read")).runStoredRead(name, args, io);
+      if (status !== undefined) return status;
+    }
     // the implementation (and what it imports: engine, store, server...) is loaded only now
     const implementation = await command.load();
     return (await implementation.run(args, io)) ?? 0;
   } catch (err) {
-    if (err instanceof UserError) {
-      io.stderr(`bonsai: ${err.message}\n`);
-      return err.exitCode;
-    }
-    const message = err instanceof Error ? err.message : String(err);
-    io.stderr(`bonsai: unexpected error: ${message}\n`);
-    if (process.env.BONSAI_DEBUG && err instanceof Error && err.stack) io.stderr(`${err.stack}\n`);
-    else io.stderr("bonsai: (this is a bug; set BONSAI_DEBUG=1 to see where it happened)\n");
-    return INTERNAL_ERROR_EXIT;
+    return reportError(err, io);
   }
 }

@@ -2,6 +2,7 @@
  * Errors the CLI reports as one line on stderr, without a stack trace: user mistakes (missing file,
  * not a session, unknown entry id, bad option). Anything else is an internal error.
  */
+import type { Io } from "./output";
 
 export class UserError extends Error {
   /** process exit status (1 = the request cannot be done, 2 = the command line is wrong) */
@@ -24,6 +25,22 @@ export class UsageError extends UserError {
 
 /** Exit status for an unexpected internal failure (EX_SOFTWARE). */
 export const INTERNAL_ERROR_EXIT = 70;
+
+/**
+ * The error policy of a command run: a user mistake is one line on stderr and its exit status;
+ * anything else is reported as a bug (its stack with BONSAI_DEBUG) with INTERNAL_ERROR_EXIT.
+ */
+export function reportError(err: unknown, io: Pick<Io, "stderr">): number {
+  if (err instanceof UserError) {
+    io.stderr(`bonsai: ${err.message}\n`);
+    return err.exitCode;
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  io.stderr(`bonsai: unexpected error: ${message}\n`);
+  if (process.env.BONSAI_DEBUG && err instanceof Error && err.stack) io.stderr(`${err.stack}\n`);
+  else io.stderr("bonsai: (this is a bug; set BONSAI_DEBUG=1 to see where it happened)\n");
+  return INTERNAL_ERROR_EXIT;
+}
 
 interface NodeError {
   code?: string;

@@ -2,7 +2,7 @@
  * Where commands write. Commands never touch process.stdout directly, so tests and other hosts can
  * capture the output.
  */
-import { IdList } from "@bonsai/core";
+import { IdList } from "@bonsai/core/id-list";
 
 export interface Io {
   stdout(text: string): void;

@@ -9,7 +9,8 @@ import { CURRENT_SESSION_VERSION, type MigrationResult } from "@bonsai/core";
 import { detectFormat, firstValues, looksLikePi, originalText, piSession, WHAT_BONSAI_READS, type ReadSession } from "@bonsai/formats";
 import { UserError, describeFsError } from "./errors";
 import { readHead } from "./read-head";
-import { loadParsedSession, readFile, sessionOfEntries, type LoadedSession, type SessionSource } from "./session-source";
+import { loadParsedSession, readFile, sessionOfEntries } from "./held-session";
+import type { LoadedSession, SessionSource } from "./session-source";
 
 /** A Claude Code or Codex session as its reader gave it (never written). */
 export function foreignSession(read: ReadSession, parts: Pick<LoadedSession, "source" | "label" | "sourcePath" | "close">): LoadedSession {

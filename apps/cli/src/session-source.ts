@@ -5,42 +5,17 @@
  * A SESSION argument is a JSONL file path or, when no such file exists, a session id (or unique
  * prefix) of the Bonsai database (BONSAI_DB or the desktop app's), read through @bonsai/store.
  * Which agent wrote the file is decided from its first lines (@bonsai/formats): pi / oh-my-pi files
- * take core's block parser, Claude Code and Codex files their reader.
+ * take core's block parser, Claude Code and Codex files their reader. Both sides are imported only
+ * when an argument needs them (session-file.ts and held-session.ts for files, stored-session.ts for
+ * ids): a stored id never loads the parser, the formats layer or the whole-session planners.
  */
 import { statSync } from "node:fs";
-import * as path from "node:path";
-import {
-  buildIndex,
-  buildSessionContext,
-  defaultLeafId,
-  getPath,
-  migrateSession,
-  serializeSession,
-  summarizePrunePlan,
-  summarizeContext,
-  planBranch,
-  planPruningOf,
-  prepareCompaction,
-  summarizeCompaction,
-  toolResultsOf,
-  type CompactionPlanSummary,
-  type CompactionSettings,
-  type BranchPlan,
-  type ContextSummary,
-  type MigrationResult,
-  type ParsedSession,
-  type ParseIssue,
-  type PruneConfig,
-  type PrunePlan,
-  type PruneSummary,
-  type SessionContext,
-  type SessionEntry,
-  type SessionHeader,
-} from "@bonsai/core";
+import { resolve as resolvePath } from "node:path";
+import type { BranchPlan, CompactionPlanSummary, CompactionSettings, ContextSummary, MigrationResult, ParseIssue, PruneConfig, PrunePlan, PruneSummary, SessionContext, SessionEntry, SessionHeader } from "@bonsai/core";
 import type { ReadSession } from "@bonsai/formats";
 import { UserError, describeFsError } from "./errors";
-import { readSessionFile } from "./read-session-file";
 import { warn, type Io } from "./output";
+import { looksLikeSessionId } from "./session-argument";
 
 export type SessionSource = { kind: "file"; path: string } | { kind: "stored"; sessionId: string; dbPath: string };
 
@@ -88,11 +63,6 @@ export interface LoadedSession {
   close(): void;
 }
 
-/** A path-like argument (a separator or a .jsonl name) is a missing file, never a stored id. */
-export function looksLikeSessionId(arg: string): boolean {
-  return !/[/\\]/.test(arg) && !arg.endsWith(".jsonl");
-}
-
 /**
  * Decides what a SESSION argument names. The store (better-sqlite3) is imported only when the
  * argument is not a file and may be a stored session id: reading a file never loads it.
@@ -108,68 +78,7 @@ async function resolveSource(arg: string, options: LoadOptions): Promise<{ file:
   }
   if (st.isDirectory()) throw new UserError(`${arg}: is a directory, not a session file`);
   if (!st.isFile()) throw new UserError(`${arg}: not a regular file`);
-  return { file: path.resolve(arg) };
-}
-
-export function readFile(source: SessionSource & { kind: "file" }, label: string): ParsedSession {
-  try {
-    return readSessionFile(source.path);
-  } catch (err) {
-    throw new UserError(`${label}: ${describeFsError(err)}`);
-  }
-}
-
-/**
- * Migrates (in memory) and indexes a parsed session; `label` names it in error messages, `reads`
- * (the formats Bonsai reads) ends the one for a file that is not a session.
- */
-export function loadParsedSession(parsed: ParsedSession, source: SessionSource, label: string, reads: string): LoadedSession {
-  if (!parsed.header) {
-    const reason = parsed.issues.find((i) => i.kind === "missing-header" || i.kind === "invalid-header" || i.kind === "empty");
-    const where = reason && reason.line > 0 ? ` (line ${reason.line})` : "";
-    throw new UserError(`${label}: not a session file: ${reason ? reason.message.replace(/^not a session: /, "") : "no session header"}${where}; ${reads}`);
-  }
-  const { header, entries, issues } = parsed;
-  const migration = migrateSession(header, entries);
-  return sessionOfEntries(header, entries, {
-    source,
-    label,
-    issues,
-    migration,
-    leafId: defaultLeafId(entries),
-    title: null,
-    sourcePath: source.kind === "file" ? source.path : null,
-    jsonl: () => serializeSession(header, entries),
-    close: () => undefined,
-  });
-}
-
-/** What a session held in memory has besides its header and entries. */
-type HeldSessionParts = Pick<LoadedSession, "source" | "label" | "issues" | "migration" | "leafId" | "title" | "sourcePath" | "foreign" | "jsonl" | "close">;
-
-/** A session whose entries are all in memory (a file read whole, or a stored Claude Code or Codex session), indexed. */
-export function sessionOfEntries(header: SessionHeader, entries: SessionEntry[], parts: HeldSessionParts): LoadedSession {
-  const index = buildIndex(entries);
-  const path = (leafId: string | null): SessionEntry[] => getPath(index, leafId);
-  const context = (leafId: string | null): SessionContext => buildSessionContext(entries, leafId, index);
-  const prunePlan = (leafId: string | null, config: PruneConfig): PrunePlan => planPruningOf(toolResultsOf(path(leafId)), config);
-  return {
-    ...parts,
-    header,
-    entryCount: entries.length,
-    hasEntry: (id) => index.byId.has(id),
-    entries: () => entries,
-    path,
-    context,
-    contextSummary: (leafId) => summarizeContext(context(leafId)),
-    compactionPlan: (leafId, settings) => {
-      const preparation = prepareCompaction(path(leafId), settings);
-      return preparation && summarizeCompaction(preparation);
-    },
-    prunePlan,
-    pruneSummary: (leafId, config) => summarizePrunePlan(prunePlan(leafId, config)),
-    branch: (fromId, toId, budget) => planBranch(index, fromId, toId, budget),
-  };
+  return { file: resolvePath(arg) };
 }
 
 export interface LoadOptions {

@@ -7,7 +7,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { buildSessionContext, CURRENT_SESSION_VERSION } from "@bonsai/core";
-import { DB_FILE_NAME, defaultDbPath, openStoreForReading, SessionLookupError, type SessionReader } from "@bonsai/store/reader";
+import { DB_FILE_NAME, defaultDbPath, openCurrentReader, openStoreForReading, SessionLookupError, type SessionReader, type StoreReader } from "@bonsai/store/reader";
 import { UserError } from "./errors";
 import { sqliteBinding } from "./native-binding";
 import type { LoadedSession, SessionSource } from "./session-source";
@@ -17,14 +17,46 @@ import type { LoadedSession, SessionSource } from "./session-source";
  * command closes the session); a clear error when it is neither a file nor a stored id.
  */
 export async function openStoredSession(arg: string, dataDir: string | undefined): Promise<LoadedSession> {
-  const dbPath = dataDir === undefined ? defaultDbPath() : path.join(path.resolve(dataDir), DB_FILE_NAME);
-  if (!fs.existsSync(dbPath)) throw new UserError(`${arg}: no such file (and no Bonsai database at ${dbPath} to look the id up in)`);
+  const dbPath = storedDbPath(arg, dataDir);
   let store: SessionReader;
   try {
     store = await openStoreForReading({ path: dbPath, nativeBinding: sqliteBinding() });
   } catch (err) {
     throw new UserError(err instanceof Error ? err.message : String(err));
   }
+  return (await openedSession(store, arg, dbPath, true)) as LoadedSession;
+}
+
+/**
+ * openStoredSession for a pi session in a database that needs nothing but reading (this build's
+ * schema, no operation to recover), without loading anything else; undefined for any other (a
+ * Claude Code or Codex session, a database to migrate or recover): open that with
+ * openStoredSession. The same errors as openStoredSession.
+ */
+export function openStoredPiSession(arg: string, dataDir: string | undefined): LoadedSession | undefined {
+  const dbPath = storedDbPath(arg, dataDir);
+  let store: StoreReader | null;
+  try {
+    store = openCurrentReader({ path: dbPath, nativeBinding: sqliteBinding() });
+  } catch (err) {
+    throw new UserError(err instanceof Error ? err.message : String(err));
+  }
+  return store ? (openedSession(store, arg, dbPath, false) as LoadedSession | undefined) : undefined;
+}
+
+/** the database a stored id is looked up in (an error when there is none) */
+function storedDbPath(arg: string, dataDir: string | undefined): string {
+  const dbPath = dataDir === undefined ? defaultDbPath() : path.join(path.resolve(dataDir), DB_FILE_NAME);
+  if (!fs.existsSync(dbPath)) throw new UserError(`${arg}: no such file (and no Bonsai database at ${dbPath} to look the id up in)`);
+  return dbPath;
+}
+
+/**
+ * The session `arg` names in the open store (closed on an error, and when it gives undefined): a
+ * Claude Code or Codex session is read whole (`foreign`: a promise of it) or, without `foreign`,
+ * undefined.
+ */
+function openedSession(store: SessionReader, arg: string, dbPath: string, foreign: boolean): LoadedSession | Promise<LoadedSession> | undefined {
   try {
     let sessionId: string;
     try {
@@ -35,7 +67,11 @@ export async function openStoredSession(arg: string, dataDir: string | undefined
     }
     const source = { kind: "stored", sessionId, dbPath } as const;
     // a Claude Code or Codex session: the formats layer's view of it (agent, links, the lines as read), held whole
-    if (store.getSession(sessionId)?.readOnly) return await storedForeignSession(store, source, arg);
+    if (store.getSession(sessionId)?.readOnly) {
+      if (foreign) return storedForeignSession(store, source, arg);
+      store.close();
+      return undefined;
+    }
     return storedSession(store, source, arg);
   } catch (err) {
     store.close();

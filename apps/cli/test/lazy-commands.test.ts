@@ -82,6 +82,8 @@ describe("lazy commands", () => {
     expect(heavy).toEqual([]);
     expect([...externals].filter((e) => !e.startsWith("node:"))).toEqual([]);
     expect([...inputs].some((i) => i.startsWith("apps/cli/src/commands/") && !i.endsWith(".spec.ts") && !i.endsWith("/index.ts") && !i.endsWith("/command.ts"))).toBe(false);
+    // of core, only the defaults the specs show and the id list output.ts prints (not the core chunk every command shares)
+    expect([...inputs].filter((i) => i.startsWith("packages/core/")).sort()).toEqual(["packages/core/src/defaults.ts", "packages/core/src/entries.ts", "packages/core/src/id-list.ts"]);
   });
 
   it.each(["context", "plan", "branch", "migrate", "prune"])("`bonsai %s FILE` loads only core and its command (no engine, store, server)", (command) => {
@@ -107,5 +109,29 @@ describe("lazy commands", () => {
     const writing = [...inputs].filter((i) => /^packages\/store\/src\/(sqlite-session-store|import\/|source\/(?!blocks))/.test(i) || i.startsWith("packages/engine/"));
     expect(writing).toEqual([]);
     expect([...externals].filter((e) => !e.startsWith("node:"))).toEqual([]);
+  });
+
+  it("a read command on a stored id runs from one module of its own, dist/stored-read.mjs, with no file, import or write code", () => {
+    const main = readFileSync(path.join(dist, "bonsai.mjs"), "utf8");
+    expect(main).toContain('import("./stored-read.mjs")');
+    const meta = JSON.parse(readFileSync(path.join(dist, "stored-read.meta.json"), "utf8")) as Metafile;
+    const out = meta.outputs["apps/cli/dist/stored-read.mjs"];
+    if (!out) throw new Error("apps/cli/dist/stored-read.mjs is not an output of the stored-read build");
+    // nothing but Node's modules at its start (bundled better-sqlite3 requires fs, path, util)
+    const statics = out.imports.filter((i) => i.kind !== "dynamic-import").map((i) => i.path);
+    expect(statics.filter((p) => !/^(node:)?(fs|path|util|module|url|os|crypto)$/.test(p))).toEqual([]);
+    const inputs = Object.keys(out.inputs);
+    for (const needed of ["apps/cli/src/stored-read.ts", "apps/cli/src/commands/context.ts", "apps/cli/src/commands/branch.ts", "packages/store/src/reader.ts"]) expect(inputs).toContain(needed);
+    const unwanted = inputs.filter((i) =>
+      /^packages\/(formats|engine|backend|llm|ipc)\/|^packages\/store\/src\/(sqlite-session-store|import\/|source\/|jobs\/)|^apps\/cli\/src\/(session-file|held-session|read-session-file|commands\/prune-apply)\.ts$/.test(i),
+    );
+    expect(unwanted).toEqual([]);
+    // its fallbacks (a Claude Code or Codex session) load the split bundle's chunks, which exist
+    const dynamic = out.imports.filter((i) => i.kind === "dynamic-import");
+    expect(dynamic.length).toBeGreaterThan(0);
+    for (const d of dynamic) {
+      expect(d.external).toBe(true);
+      expect(existsSync(path.join(dist, d.path))).toBe(true);
+    }
   });
 });

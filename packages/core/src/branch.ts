@@ -10,6 +10,9 @@ import { estimateTokens } from "./tokens";
 import { IdList } from "./id-list";
 import { getPath, type SessionIndex } from "./tree";
 
+// defined with the other defaults (defaults.ts: what the command line loads for its help)
+export { DEFAULT_BRANCH_BUDGET } from "./defaults";
+
 export interface BranchCollection {
   /** the abandoned entries, chronological (root side first), of every type */
   entries: SessionEntry[];
@@ -57,9 +60,6 @@ export function getBranchMessageFromEntry(entry: SessionEntry): AgentMessage | u
       return undefined;
   }
 }
-
-/** The token budget of a branch summary plan when none is given (`bonsai branch`; 0 means unlimited). */
-export const DEFAULT_BRANCH_BUDGET = 100_000;
 
 export interface PreparedBranchEntries {
   /** messages within the budget, chronological */

@@ -1,4 +1,5 @@
 export * from "./entries";
+export * from "./defaults";
 export * from "./skeleton";
 export * from "./skeleton-wire";
 export * from "./settings";

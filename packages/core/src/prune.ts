@@ -6,6 +6,10 @@
 import type { SessionEntry, ToolResultMessage } from "./entries";
 import { estimateTokens } from "./tokens";
 import { IdList } from "./id-list";
+import { DEFAULT_PRUNE_CONFIG } from "./defaults";
+
+// defined with the other defaults (defaults.ts: what the command line loads for its help)
+export { DEFAULT_PRUNE_CONFIG, NORMATIVE_PROTECTED_TOOLS } from "./defaults";
 
 export interface PruneConfig {
   /** newest tool-output tokens that are never pruned */
@@ -16,16 +20,8 @@ export interface PruneConfig {
   protectedTools: readonly string[];
 }
 
-/** Normative protected tools (design document, upstream oh-my-pi; decision D3). */
-export const NORMATIVE_PROTECTED_TOOLS: readonly string[] = ["skill", "read"];
 /** The reference checkout's protected tools (read results prunable), for compatibility checks. */
 export const CHECKOUT_PROTECTED_TOOLS: readonly string[] = ["skill"];
-
-export const DEFAULT_PRUNE_CONFIG: PruneConfig = {
-  protectTokens: 40_000,
-  minimumSavings: 20_000,
-  protectedTools: NORMATIVE_PROTECTED_TOOLS,
-};
 
 /** The text a pruned result's content is replaced with. */
 export function prunedNotice(tokens: number): string {

@@ -3,6 +3,10 @@
  * Defaults and validation are pure; the store persists them and the engine consumes them.
  * (Implementation of validateSettingsPatch lives with the rest of core's settings logic.)
  */
+import { DEFAULT_SETTINGS } from "./defaults";
+
+// defined with the other defaults (defaults.ts: what the command line loads for its help)
+export { DEFAULT_SETTINGS };
 
 export interface CompactionSettings {
   /** gates automatic compaction and pruning; manual compaction ignores it */
@@ -70,17 +74,6 @@ export interface BonsaiSettings {
   /** UI theme */
   theme: "system" | "light" | "dark";
 }
-
-export const DEFAULT_SETTINGS: BonsaiSettings = {
-  compaction: { enabled: true, reserveTokens: 16384, keepRecentTokens: 20000, autoContinue: true, remoteEndpoint: "", thresholdTokens: 0, thresholdPercent: 0 },
-  pruning: { enabled: true, protectTokens: 40_000, minimumSavings: 20_000 },
-  branchSummary: { enabled: false, reserveTokens: 16384 },
-  retry: { enabled: true, maxRetries: 3, baseDelayMs: 2000 },
-  model: { baseUrl: "", model: "", fallbackModels: [], contextWindow: 200000, maxOutputTokens: 8192, apiKeyEnv: "OPENAI_API_KEY" },
-  hooksDir: "",
-  sessionDirs: [],
-  theme: "system",
-};
 
 // ---------------------------------------------------------------- validation and merging
 

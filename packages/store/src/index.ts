@@ -10,7 +10,7 @@ export { scanPaths } from "./scan";
 export { renderMarkdown } from "./markdown";
 export { atomicWriteFileSync } from "./atomic-write";
 export { ReadOnlySessionError, readOnlyReason, isForeignFormat, type ForeignFormat } from "./foreign/index";
-export { openStoreForReading, StoreReader, type SessionReader } from "./reader";
+export { openCurrentReader, openStoreForReading, StoreReader, type SessionReader } from "./reader";
 export type { ContextMessageRows } from "./reads/context";
 export { InlineStoreJobs, WorkerStoreJobs, type StoreJobs, type WorkerStoreJobsOptions } from "./jobs/client";
 export { handleStoreMessage } from "./jobs/worker";

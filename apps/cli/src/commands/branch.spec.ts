@@ -1,5 +1,5 @@
 /** The `bonsai branch` command's spec (name, summary, arguments): cheap to load, see index.ts. */
-import { DEFAULT_BRANCH_BUDGET } from "@bonsai/core";
+import { DEFAULT_BRANCH_BUDGET } from "@bonsai/core/defaults";
 import type { CommandSpec } from "../args";
 import { FILE_POSITIONAL, JSON_OPTION } from "./command";
 

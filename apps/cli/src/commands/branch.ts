@@ -7,7 +7,8 @@ import { computeFileLists, DEFAULT_BRANCH_BUDGET, type IdList } from "@bonsai/co
 import { UsageError } from "../errors";
 import { printJson, type Io } from "../output";
 import { reportIssues, requireEntryId, resolveLeafId, withSession, type LoadedSession } from "../session-source";
-import type { Command } from "./command";
+import type { ParsedArgs } from "../args";
+import type { Command, SessionCommand } from "./command";
 
 export interface BranchReport {
   commonAncestorId: string | null;
@@ -59,16 +60,25 @@ function printText(io: Io, session: LoadedSession, report: BranchReport): void {
   io.stdout(`${lines.join("\n")}\n`);
 }
 
+/** the `--to` option (a usage error without it, before any session is opened) */
+export function requireTarget(args: ParsedArgs): string {
+  const to = args.options.to as string | undefined;
+  if (to === undefined) throw new UsageError("missing --to TARGET: usage: bonsai branch SESSION --to TARGET [--from OLD_LEAF] [--budget N] [--json]");
+  return to;
+}
+
 export const branchCommand: Command = {
   async run(args, io) {
-    const to = args.options.to as string | undefined;
-    if (to === undefined) throw new UsageError("missing --to TARGET: usage: bonsai branch SESSION --to TARGET [--from OLD_LEAF] [--budget N] [--json]");
-    await withSession(args.positionals[0] as string, (session) => {
-      reportIssues(io, session);
-      const budget = (args.options.budget as number | undefined) ?? DEFAULT_BRANCH_BUDGET;
-      const report = branchReport(session, args.options.from as string | undefined, to, budget);
-      if (args.options.json) printJson(io, report);
-      else printText(io, session, report);
-    });
+    requireTarget(args);
+    await withSession(args.positionals[0] as string, (session) => branchOn(session, args, io));
   },
+};
+
+/** The command on a loaded session (a file's, or the stored one stored-read.ts opened); `--to` is checked first (requireTarget). */
+export const branchOn: SessionCommand = (session, args, io) => {
+  reportIssues(io, session);
+  const budget = (args.options.budget as number | undefined) ?? DEFAULT_BRANCH_BUDGET;
+  const report = branchReport(session, args.options.from as string | undefined, requireTarget(args), budget);
+  if (args.options.json) printJson(io, report);
+  else printText(io, session, report);
 };

@@ -1,6 +1,7 @@
 /** The shape of one `bonsai <name>` command module. */
 import type { CommandSpec, OptionSpec, ParsedArgs, PositionalSpec } from "../args";
 import type { Io } from "../output";
+import type { LoadedSession } from "../session-source";
 
 /**
  * A command's implementation. Its spec stays in the registry line (index.ts): an implementation
@@ -11,6 +12,12 @@ export interface Command {
   /** returns the exit status (0 when omitted); throws UserError for user mistakes */
   run(args: ParsedArgs, io: Io): Promise<number | void> | number | void;
 }
+
+/**
+ * A read command's work on a loaded session: what its `run` does with the session withSession
+ * loads, and what stored-read.ts runs on a stored session it opened itself.
+ */
+export type SessionCommand = (session: LoadedSession, args: ParsedArgs, io: Io) => void;
 
 /**
  * One line of the registry (index.ts): the spec, cheap to load (help, argument parsing), and the

@@ -4,7 +4,7 @@
 import { summarizeContext, type AgentMessage, type ContextSummary, type SessionContext } from "@bonsai/core";
 import { column, printJson, type Io } from "../output";
 import { reportIssues, resolveLeafId, withSession, type LoadedSession } from "../session-source";
-import type { Command } from "./command";
+import type { Command, SessionCommand } from "./command";
 
 export interface ContextReport {
   leafId: string | null;
@@ -102,17 +102,20 @@ function printText(io: Io, session: LoadedSession, report: ContextReport, contex
   io.stdout(`${lines.join("\n")}\n`);
 }
 
+/** The command on a loaded session (a file's, or the stored one stored-read.ts opened). */
+export const contextOn: SessionCommand = (session, args, io) => {
+  reportIssues(io, session);
+  const leaf = args.options.leaf as string | undefined;
+  if (args.options.json) {
+    printJson(io, contextReport(session, leaf));
+    return;
+  }
+  const { report, context, tokens } = contextWithMessages(session, leaf);
+  printText(io, session, report, context, tokens);
+};
+
 export const contextCommand: Command = {
   async run(args, io) {
-    await withSession(args.positionals[0] as string, (session) => {
-      reportIssues(io, session);
-      const leaf = args.options.leaf as string | undefined;
-      if (args.options.json) {
-        printJson(io, contextReport(session, leaf));
-        return;
-      }
-      const { report, context, tokens } = contextWithMessages(session, leaf);
-      printText(io, session, report, context, tokens);
-    });
+    await withSession(args.positionals[0] as string, (session) => contextOn(session, args, io));
   },
 };

@@ -1,5 +1,5 @@
 /** The `bonsai migrate` command's spec (name, summary, arguments): cheap to load, see index.ts. */
-import { CURRENT_SESSION_VERSION } from "@bonsai/core";
+import { CURRENT_SESSION_VERSION } from "@bonsai/core/defaults";
 import type { CommandSpec } from "../args";
 import { JSON_OPTION } from "./command";
 

@@ -1,5 +1,5 @@
 /** The `bonsai plan` command's spec (name, summary, arguments): cheap to load, see index.ts. */
-import { DEFAULT_SETTINGS } from "@bonsai/core";
+import { DEFAULT_SETTINGS } from "@bonsai/core/defaults";
 import type { CommandSpec } from "../args";
 import { FILE_POSITIONAL, JSON_OPTION } from "./command";
 

@@ -5,7 +5,7 @@
 import { DEFAULT_SETTINGS, compactionMaxTokens, type CompactionPlanSummary, type CompactionSettings } from "@bonsai/core";
 import { printJson, type Io } from "../output";
 import { reportIssues, resolveLeafId, withSession, type LoadedSession } from "../session-source";
-import type { Command } from "./command";
+import type { Command, SessionCommand } from "./command";
 
 export interface PlanReport {
   firstKeptEntryId: string;
@@ -84,18 +84,21 @@ function printText(io: Io, session: LoadedSession, report: PlanReport | null, pl
   io.stdout(`${lines.join("\n")}\n`);
 }
 
+/** The command on a loaded session (a file's, or the stored one stored-read.ts opened). */
+export const planOn: SessionCommand = (session, args, io) => {
+  reportIssues(io, session);
+  const settings: CompactionSettings = {
+    ...DEFAULT_SETTINGS.compaction,
+    reserveTokens: (args.options.reserve as number | undefined) ?? DEFAULT_SETTINGS.compaction.reserveTokens,
+    keepRecentTokens: (args.options["keep-recent"] as number | undefined) ?? DEFAULT_SETTINGS.compaction.keepRecentTokens,
+  };
+  const { report, plan } = planReport(session, args.options.leaf as string | undefined, settings);
+  if (args.options.json) printJson(io, report);
+  else printText(io, session, report, plan, settings);
+};
+
 export const planCommand: Command = {
   async run(args, io) {
-    await withSession(args.positionals[0] as string, (session) => {
-      reportIssues(io, session);
-      const settings: CompactionSettings = {
-        ...DEFAULT_SETTINGS.compaction,
-        reserveTokens: (args.options.reserve as number | undefined) ?? DEFAULT_SETTINGS.compaction.reserveTokens,
-        keepRecentTokens: (args.options["keep-recent"] as number | undefined) ?? DEFAULT_SETTINGS.compaction.keepRecentTokens,
-      };
-      const { report, plan } = planReport(session, args.options.leaf as string | undefined, settings);
-      if (args.options.json) printJson(io, report);
-      else printText(io, session, report, plan, settings);
-    });
+    await withSession(args.positionals[0] as string, (session) => planOn(session, args, io));
   },
 };

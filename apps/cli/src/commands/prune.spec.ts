@@ -1,5 +1,5 @@
 /** The `bonsai prune` command's spec (name, summary, arguments): cheap to load, see index.ts. */
-import { DEFAULT_PRUNE_CONFIG } from "@bonsai/core";
+import { DEFAULT_PRUNE_CONFIG } from "@bonsai/core/defaults";
 import type { CommandSpec } from "../args";
 import { JSON_OPTION, DATA_DIR_OPTION } from "./command";
 

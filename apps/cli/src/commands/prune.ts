@@ -9,7 +9,7 @@
 import { DEFAULT_PRUNE_CONFIG, type IdList, type PruneCandidate, type PruneConfig } from "@bonsai/core";
 import { column, printJson, type Io } from "../output";
 import { reportIssues, resolveLeafId, withSession, type LoadedSession } from "../session-source";
-import type { Command } from "./command";
+import type { Command, SessionCommand } from "./command";
 import { existsSync } from "node:fs";
 import { UserError } from "../errors";
 
@@ -103,12 +103,15 @@ export const pruneCommand: Command = {
       return applyPruneToStoredSession(args, io);
     }
     // a dry run (a session file is never modified: always one), the same for a file and a stored session
-    await withSession(arg, (session) => {
-      reportIssues(io, session);
-      const config: PruneConfig = { ...DEFAULT_PRUNE_CONFIG, protectedTools: parseProtectedTools(args.options.protect as string | undefined) };
-      const leaf = args.options.leaf as string | undefined;
-      if (args.options.json) printJson(io, pruneDryRun(session, leaf, config));
-      else printText(io, session, leaf, config);
-    }, { dataDir: args.options["data-dir"] as string | undefined });
+    await withSession(arg, (session) => pruneDryRunOn(session, args, io), { dataDir: args.options["data-dir"] as string | undefined });
   },
+};
+
+/** A dry run on a loaded session (a file's, or the stored one stored-read.ts opened). */
+export const pruneDryRunOn: SessionCommand = (session, args, io) => {
+  reportIssues(io, session);
+  const config: PruneConfig = { ...DEFAULT_PRUNE_CONFIG, protectedTools: parseProtectedTools(args.options.protect as string | undefined) };
+  const leaf = args.options.leaf as string | undefined;
+  if (args.options.json) printJson(io, pruneDryRun(session, leaf, config));
+  else printText(io, session, leaf, config);
 };

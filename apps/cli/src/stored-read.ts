@@ -1,0 +1,48 @@
+/**
+ * The read commands on a stored session id, as a bundle of their own (dist/stored-read.mjs,
+ * scripts/build.mjs): `context`, `plan`, `prune --dry-run` and `branch` on a pi session in a
+ * database that needs nothing but reading. Their whole start is one module of what they run (the
+ * command's answer, the store's reader, the core functions they call), instead of the split
+ * bundle's chunks of code shared with every other command. The answers are the commands' own
+ * (commands/<name>.ts, on the session stored-session.ts opens), with the command line's error
+ * policy; anything else (a Claude Code or Codex session, a database to migrate or recover) is given
+ * back to the command's usual path.
+ */
+import type { ParsedArgs } from "./args";
+import { branchOn, requireTarget } from "./commands/branch";
+import type { SessionCommand } from "./commands/command";
+import { contextOn } from "./commands/context";
+import { planOn } from "./commands/plan";
+import { pruneDryRunOn } from "./commands/prune";
+import { reportError } from "./errors";
+import type { Io } from "./output";
+import type { StoredReadCommand } from "./session-argument";
+import { openStoredPiSession } from "./stored-session";
+
+const COMMANDS: Record<StoredReadCommand, { check?: (args: ParsedArgs) => unknown; on: SessionCommand }> = {
+  context: { on: contextOn },
+  plan: { on: planOn },
+  prune: { on: pruneDryRunOn },
+  branch: { check: requireTarget, on: branchOn },
+};
+
+/**
+ * Runs the read command `name` on the stored session its SESSION argument names: the exit status,
+ * or undefined when this is not a session it answers (run the command as usual then).
+ */
+export async function runStoredRead(name: StoredReadCommand, args: ParsedArgs, io: Io): Promise<number | undefined> {
+  const command = COMMANDS[name];
+  try {
+    command.check?.(args);
+    const session = openStoredPiSession(args.positionals[0] as string, args.options["data-dir"] as string | undefined);
+    if (!session) return undefined;
+    try {
+      command.on(session, args, io);
+    } finally {
+      session.close();
+    }
+    return 0;
+  } catch (err) {
+    return reportError(err, io);
+  }
+}
