@@ -165,7 +165,7 @@ function compareSizeSeries(store: SqliteSessionStore, id: string, pathIds: strin
 function compareBranch(store: SqliteSessionStore, id: string, all: SessionEntry[], from: string, to: string): void {
   const index = buildIndex(all);
   const want = collectEntriesForBranchSummary(index, from, to);
-  for (const budget of [0, 3_000, 20_000, 100_000]) {
+  for (const budget of [0, 1, 3_000, 20_000, 100_000]) {
     const got = store.getBranchPlan(id, from, to, budget);
     expect(got.commonAncestorId).toBe(want.commonAncestorId);
     expect(got.entryIds.toArray()).toEqual(want.entries.map((e) => e.id));

@@ -110,18 +110,7 @@ export class PlanningReader {
     const previous = outline.previousCompactionIndex < 0 ? undefined : (this.paths.entriesAt(session.id, [seqs[outline.previousCompactionIndex] as number])[0] as CompactionEntry);
     if (previous) addPreviousFileLists(previous, fileOps);
     // history and turn prefix: the rows from the boundary to the first kept one
-    if (outline.firstKeptEntryIndex > outline.boundaryStart) {
-      const lo = seqs[outline.boundaryStart] as number;
-      const hi = seqs[outline.firstKeptEntryIndex - 1] as number;
-      const codes = this.sql.get(
-        "SELECT DISTINCT j.value FROM entries e INDEXED BY entries_file_ops CROSS JOIN json_each(e.file_ops) j WHERE e.session_id = ? AND e.seq BETWEEN ? AND ? AND e.file_ops IS NOT NULL",
-      ).pluck();
-      for (const r of window) {
-        const from = Math.max(r.from, lo);
-        const to = Math.min(r.to, hi);
-        if (from <= to) for (const code of codes.iterate(session.id, from, to) as IterableIterator<string>) addFileOpCode(code, fileOps);
-      }
-    }
+    if (outline.firstKeptEntryIndex > outline.boundaryStart) this.addFileOpCodesIn(session.id, window, seqs[outline.boundaryStart] as number, seqs[outline.firstKeptEntryIndex - 1] as number, fileOps);
     return summarizeOutline(outline, fileOps, previous);
   }
 
@@ -223,50 +212,75 @@ export class PlanningReader {
     // a target on the old path (of a regular session: one entry per id) is the common ancestor: no second walk
     const common = session.irregular === 0 && oldPath.some((r) => r.from <= toSeq && toSeq <= r.to) ? toSeq : this.commonAncestor(session, oldPath, this.paths.ranges(session, toSeq));
     const abandoned = common === null ? oldPath : rangesAfter(oldPath, common);
-    const entryIds = this.paths.idsIn(session.id, abandoned).ids;
-    const walk = this.branchBudgetWalk(session.id, abandoned, budget);
-    const fileOps = this.branchFileOps(session.id, abandoned, walk.fileOps);
     const commonId = common === null ? null : (this.sql.get("SELECT id FROM entries INDEXED BY entries_path WHERE session_id = ? AND seq = ?").pluck().get(session.id, common) as string);
-    return { commonAncestorId: commonId, entryIds, includedEntryIds: walk.included.reverse(), totalTokens: walk.totalTokens, fileOps };
+    // three reads of pages spread over the file, one after the other in the resident set: the
+    // path's runs (above), the branch summaries' JSON, then the abandoned rows (ids, budget walk)
+    this.paths.releaseMappedPages();
+    const fileOps = this.branchSummaryFileOps(session.id, abandoned);
+    this.paths.releaseMappedPages();
+    const entryIds = this.paths.idsIn(session.id, abandoned).ids;
+    const walk = this.branchBudgetWalk(session.id, abandoned, budget, fileOps);
+    return { commonAncestorId: commonId, entryIds, includedEntryIds: walk.included, totalTokens: walk.totalTokens, fileOps };
   }
 
   /**
    * prepareBranchEntries' pass 2 on the columns: the rows that give a branch message, from the
-   * newest, through core's branchBudgetStep (the `tokens` column is estimateTokens of the message):
-   * the included ids (newest first) and tokens, and the `file_ops` column (each a JSON array of
-   * fileOpCodesOf codes) of the messages it looks at, up to where it stops.
+   * newest, through core's branchBudgetStep (the `tokens` column is estimateTokens of the message;
+   * token estimates are never negative, so a range whose rows all fit is taken whole, from one
+   * aggregate, and only the range where the budget runs out is walked row by row): the included
+   * ids (chronological) and tokens; the file operations of the messages it looks at, up to the one
+   * it stops at, are added to `fileOps` (their `file_ops` codes, from entries_file_ops).
    */
-  private branchBudgetWalk(sessionId: string, ranges: readonly SeqRange[], budget: number): { included: string[]; totalTokens: number; fileOps: string[] } {
-    // the rows that give a message, their kind (1: a summary) and an assistant message's file operations (core's fileOpCodesOf, a JSON array; NULL without any)
-    const newestFirst = this.sql
-      .get(`SELECT seq, id, tokens, type IN ('compaction', 'branch_summary'), file_ops FROM entries INDEXED BY entries_path WHERE session_id = ? AND seq BETWEEN ? AND ? AND ${BRANCH_MESSAGE_ROWS} ORDER BY seq DESC`)
-      .raw();
-    const included: string[] = [];
-    const fileOps: string[] = [];
+  private branchBudgetWalk(sessionId: string, ranges: readonly SeqRange[], budget: number, fileOps: FileOperations): { included: string[]; totalTokens: number } {
+    const rows = `FROM entries INDEXED BY entries_path WHERE session_id = ? AND seq BETWEEN ? AND ? AND ${BRANCH_MESSAGE_ROWS}`;
+    const whole = this.sql.get(`SELECT total(tokens), json_group_array(id) ${rows}`).raw();
+    // the rows that give a message and their kind (1: a summary)
+    const newestFirst = this.sql.get(`SELECT seq, id, tokens, type IN ('compaction', 'branch_summary') ${rows} ORDER BY seq DESC`).raw();
+    const taken: string[][] = [];
     let totalTokens = 0;
-    for (let r = ranges.length - 1; r >= 0; r--) {
+    // the ranges the walk looked at (path order): all of them, unless it stops in one
+    let walked: readonly SeqRange[] = ranges;
+    walk: for (let r = ranges.length - 1; r >= 0; r--) {
       const range = ranges[r] as SeqRange;
-      for (const [, id, tokens, summary, ops] of newestFirst.iterate(sessionId, range.from, range.to) as IterableIterator<[number, string, number, number, string | null]>) {
-        if (ops !== null) fileOps.push(ops);
-        const step = branchBudgetStep(totalTokens, tokens, summary === 1, budget);
-        if (step === "stop") return { included, totalTokens, fileOps };
-        included.push(id);
-        totalTokens += tokens;
-        if (step === "last") return { included, totalTokens, fileOps };
+      const [sum, ids] = whole.get(sessionId, range.from, range.to) as [number, string];
+      if (budget <= 0 || totalTokens + sum <= budget) {
+        taken.push(JSON.parse(ids) as string[]);
+        totalTokens += sum;
+        continue;
       }
+      const newest: string[] = [];
+      taken.push(newest);
+      for (const [seq, id, tokens, summary] of newestFirst.iterate(sessionId, range.from, range.to) as IterableIterator<[number, string, number, number]>) {
+        walked = [{ from: seq, to: range.to }, ...ranges.slice(r + 1)];
+        const step = branchBudgetStep(totalTokens, tokens, summary === 1, budget);
+        if (step === "stop") break;
+        newest.push(id);
+        totalTokens += tokens;
+        if (step === "last") break;
+      }
+      newest.reverse();
+      break walk;
     }
-    return { included, totalTokens, fileOps };
+    this.addFileOpCodesIn(sessionId, walked, 0, Number.MAX_SAFE_INTEGER, fileOps);
+    return { included: taken.reverse().flat(), totalTokens };
   }
 
-  /**
-   * The file operations of a branch plan: the file lists of every branch summary of the abandoned
-   * `ranges` (pass 1, from their JSON: a few) and the messages' operations the walk read from the
-   * `file_ops` column (pass 2: no message JSON).
-   */
-  private branchFileOps(sessionId: string, ranges: readonly SeqRange[], messageOps: readonly string[]): FileOperations {
+  /** the file operations (entries.file_ops codes, from entries_file_ops) of the rows of `ranges` with seqs from `lo` to `hi` */
+  private addFileOpCodesIn(sessionId: string, ranges: readonly SeqRange[], lo: number, hi: number, fileOps: FileOperations): void {
+    const codes = this.sql.get(
+      "SELECT DISTINCT j.value FROM entries e INDEXED BY entries_file_ops CROSS JOIN json_each(e.file_ops) j WHERE e.session_id = ? AND e.seq BETWEEN ? AND ? AND e.file_ops IS NOT NULL",
+    ).pluck();
+    for (const r of ranges) {
+      const from = Math.max(r.from, lo);
+      const to = Math.min(r.to, hi);
+      if (from <= to) for (const code of codes.iterate(sessionId, from, to) as IterableIterator<string>) addFileOpCode(code, fileOps);
+    }
+  }
+
+  /** pass 1: the file lists of every branch summary of the abandoned `ranges`, from their JSON (a few) */
+  private branchSummaryFileOps(sessionId: string, ranges: readonly SeqRange[]): FileOperations {
     const fileOps = createFileOperations();
     for (const entry of this.paths.entriesAt(sessionId, this.branchSummariesIn(sessionId, ranges)) as SessionEntry[]) addBranchSummaryFileLists(entry, fileOps);
-    for (const ops of messageOps) for (const code of JSON.parse(ops) as string[]) addFileOpCode(code, fileOps);
     return fileOps;
   }
 
