@@ -149,22 +149,6 @@ export class ContextReader {
     return undefined;
   }
 
-  /**
-   * `read` with the database's pages copied instead of mapped: the settings entries' JSON lies
-   * scattered over the file, a page of it each (64 KiB), which a mapped read keeps resident
-   */
-  private copied<T>(read: () => T): T {
-    const db = this.sql.db;
-    const mapped = db.pragma("mmap_size", { simple: true }) as number;
-    if (mapped === 0) return read();
-    db.pragma("mmap_size = 0");
-    try {
-      return read();
-    } finally {
-      db.pragma(`mmap_size = ${mapped}`);
-    }
-  }
-
   private messageRows(session: SessionRef, plan: ContextPlan, leafSeq: number, withPreviews: boolean): Omit<ContextMessageRows, "compaction" | "usageMessage" | "sessionInit"> {
     const out: ContextSummary = { entryIds: [], roles: [], llmRoles: [], tokens: [], models: {}, thinkingLevel: "off" };
     const sent: (string | null)[] = [];
@@ -207,7 +191,9 @@ export class ContextReader {
     }
     // the settings in force: the same loop over the path's settings entries and first and last assistant messages
     const settings = this.settingsPart(session.id, plan.path, leafSeq, true);
-    const context = buildSessionContext(relinked(this.copied(() => this.paths.entriesAt(session.id, settings)) as SessionEntry[]));
+    // their JSON lies scattered over the file, a page each: read after the pages read so far are released
+    this.paths.releaseMappedPages();
+    const context = buildSessionContext(relinked(this.paths.entriesAt(session.id, settings) as SessionEntry[]));
     out.models = context.models;
     out.thinkingLevel = context.thinkingLevel;
     return { summary: out, sent, previews };
