@@ -90,6 +90,21 @@ export function contextPreview(store: SessionStore, sessionId: string, leafId: s
   };
 }
 
+/**
+ * What the model sees from `leafId`, estimated: the preview's `tokens`, from the narrow rows (a
+ * regular stored session), else from the context's entries (core contextOf).
+ */
+export function contextTokensAt(store: SessionStore, sessionId: string, leafId: string): number {
+  const rows = store.getContextMessages(sessionId, leafId);
+  return rows ? sumOf(rows.summary.tokens) : contextOf(store.getContextEntries(sessionId, leafId), leafId).tokens;
+}
+
+function sumOf(values: readonly number[]): number {
+  let sum = 0;
+  for (const v of values) sum += v;
+  return sum;
+}
+
 type PreviewPart = Pick<ContextPreview, "systemPrompt" | "messages" | "tokens" | "usage" | "compaction">;
 
 function systemPromptPart(prompt: string | null): ContextPreview["systemPrompt"] {
@@ -108,12 +123,10 @@ function partFromRows(rows: ContextMessageRows): PreviewPart {
     const sourceRole = String(summary.roles[i]);
     return { entryId, role: sent ?? sourceRole, sourceRole, tokens: summary.tokens[i] as number, preview: rows.previews[i] ?? "", ...(sent === null ? { excluded: true } : {}) };
   });
-  let tokens = 0;
-  for (const t of summary.tokens) tokens += t;
   return {
     systemPrompt: systemPromptPart(rows.sessionInit ? systemPromptOf([rows.sessionInit]) : null),
     messages,
-    tokens,
+    tokens: sumOf(summary.tokens),
     usage: rows.usageMessage ? reportedUsageOf(rows.usageMessage, rows.compaction, summary.entryIds, summary.tokens) : null,
     compaction: compactionPart(rows.compaction),
   };

@@ -15,6 +15,7 @@ import type { SessionStore, StoreJobs } from "@bonsai/store";
 import type { HostDialogs } from "./dialogs";
 import { guardSettingsPatch, hostSettingsState, type HostSettingsInfo } from "./host-policy";
 import { resolveApiKey, type KeyProvider } from "./keys";
+import { contextTokensAt } from "./context-preview";
 import { requireWritable } from "./read-only";
 import type { UndoLog } from "./undo";
 import { outputBytes, pruneFigures } from "./prune-figures";
@@ -308,6 +309,7 @@ export function engineHandlers(deps: EngineHandlerDeps): Pick<Handlers, EngineHa
 function estimateContext(store: SessionStore, sessionId: string, compaction?: { summary: string; firstKeptEntryId: string; tokensBefore: number }, at?: string): number {
   const leaf = at ?? store.getLeaf(sessionId);
   if (leaf === null) return 0;
+  if (!compaction) return contextTokensAt(store, sessionId, leaf);
   const entries: SessionEntry[] = store.getContextEntries(sessionId, leaf);
   let target = leaf;
   if (compaction) {

@@ -4,13 +4,13 @@
  * counted a few at a time after the list is answered, and a `sessionsChanged` event brings the
  * figures to the list.
  */
-import { contextOf } from "@bonsai/core";
 import type { SessionStore, SessionSummary } from "@bonsai/store";
+import { contextTokensAt } from "./context-preview";
 
 export interface SessionCounts {
   compactions: number;
   branches: number;
-  /** core contextOf's estimate from the current leaf */
+  /** what the model sees from the current leaf, estimated (contextTokensAt: the context preview's figure) */
   contextTokens: number;
 }
 
@@ -58,22 +58,13 @@ export class SessionStats {
   #count(s: SessionSummary): SessionCounts | null {
     try {
       const shape = this.store.countSessionShape(s.id);
-      const contextTokens = s.leafId === null ? 0 : this.#contextTokens(s.id, s.leafId);
+      const contextTokens = s.leafId === null ? 0 : contextTokensAt(this.store, s.id, s.leafId);
       const counts = { ...shape, contextTokens };
       this.#cache.set(s.id, { key: keyOf(s), counts });
       return counts;
     } catch {
       return null; // removed meanwhile
     }
-  }
-
-  /** the estimate of what the model sees from the leaf: from the narrow rows (regular sessions), else from the entries */
-  #contextTokens(sessionId: string, leafId: string): number {
-    const rows = this.store.getContextMessages(sessionId, leafId);
-    if (rows === null) return contextOf(this.store.getContextEntries(sessionId, leafId), leafId).tokens;
-    let tokens = 0;
-    for (const t of rows.summary.tokens) tokens += t;
-    return tokens;
   }
 
   #schedule(): void {
