@@ -26,6 +26,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildIndex, getPath, parseSessionText, type SessionEntry } from "@bonsai/core";
+import { REAL_PI_DIR, realPiSession } from "./real-pi-session";
 import { generateSession, markdownTable, median, sessionToJsonl, type GenerateSessionOptions } from "@bonsai/testkit";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -38,7 +39,7 @@ const APPENDED = 1000;
 const SEED = 2026;
 
 /** Shapes of generated session (generateSession's options besides size and seed). */
-const SHAPES: Record<string, { label: string; options: Omit<GenerateSessionOptions, "entries" | "seed"> }> = {
+const SHAPES: Record<string, { label: string; options: Omit<GenerateSessionOptions, "entries" | "seed">; build?: (entries: number) => string | undefined }> = {
   default: { label: "", options: {} },
   small: { label: "small entries (contentScale 0.3), a compaction every 400 entries", options: { contentScale: 0.3, compactionInterval: 400 } },
   large: { label: "large entries (contentScale 3), branches in 15 % of turns", options: { contentScale: 3, branchProbability: 0.15 } },
@@ -46,6 +47,13 @@ const SHAPES: Record<string, { label: string; options: Omit<GenerateSessionOptio
   // pi names its sessions by UUID (36 characters, in every index key of the store) where the
   // generator's own ids have 16
   "pi-ids": { label: "the default shape with a session id as pi writes it (a UUID)", options: { sessionId: "019ffa2f-5809-74e7-99ce-d479e5403701" } },
+  // real entries, not generated ones: the six recorded pi sessions of ../shared/fixtures/real/pi in
+  // turn under fresh ids (real-pi-session.ts); skipped with a message where they are absent
+  "real-pi": {
+    label: "the real pi sessions' entries (../shared/fixtures/real/pi) in turn under fresh ids",
+    options: {},
+    build: (entries) => realPiSession(entries, "019ffa2f-5809-74e7-99ce-d479e5403702"),
+  },
 };
 const SHAPE_NAMES = (process.env.BONSAI_BENCH_SHAPES ?? "default").split(",");
 for (const name of SHAPE_NAMES) if (!(name in SHAPES)) throw new Error(`BONSAI_BENCH_SHAPES: unknown shape ${JSON.stringify(name)} (known: ${Object.keys(SHAPES).join(", ")})`);
@@ -124,7 +132,11 @@ function runSize(entries: number, shapeName: string): string[] {
   const dir = path.join(work, shapeName === "default" ? `s${entries}` : `s${entries}-${shapeName}`);
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, "session.jsonl");
-  if (!fs.existsSync(file)) fs.writeFileSync(file, sessionToJsonl(generateSession({ ...shape.options, entries, seed: SEED })));
+  if (!fs.existsSync(file)) {
+    const text = shape.build ? shape.build(entries) : sessionToJsonl(generateSession({ ...shape.options, entries, seed: SEED }));
+    if (text === undefined) return [`### ${fmt(entries)} entries, ${shape.label}: skipped (${REAL_PI_DIR} is absent)`, ""];
+    fs.writeFileSync(file, text);
+  }
   const all = parseSessionText(fs.readFileSync(file, "utf8")).entries;
   const leaf = (all[all.length - 1] as SessionEntry).id;
   const pathIds = getPath(buildIndex(all), leaf).map((e) => e.id);
@@ -214,7 +226,7 @@ function runSize(entries: number, shapeName: string): string[] {
     c === cases[0] || c === floor ? "-" : `${fmt((rss(c) / rss(floor)) * 100)} %`,
   ]);
   const out = [
-    `### ${fmt(entries)} entries${shape.label ? `, ${shape.label}` : ""} (${fmt(bytes / 1e6, 1)} MB; seed ${SEED}; medians of ${ROUNDS} rounds)`,
+    `### ${fmt(entries)} entries${shape.label ? `, ${shape.label}` : ""} (${fmt(bytes / 1e6, 1)} MB; ${shape.build ? "" : `seed ${SEED}; `}medians of ${ROUNDS} rounds)`,
     "",
     markdownTable(["process", "CPU (ms)", "CPU above node start (ms)", "peak RSS (MB)", "faster than the floor", "faster than pi", "memory / floor"], rows),
     "",
