@@ -77,7 +77,9 @@ describe("bonsai import / ls / search / export", () => {
       titleInBonsai: true,
     });
 
-    const hits = JSON.parse(run("search", "lexer", "--json").stdout) as { sessionId: string; entryId: string; snippet: string }[];
+    const searched = run("search", "lexer", "--json");
+    expect(searched.stderr).toBe(""); // a few entries to index: nothing to say
+    const hits = JSON.parse(searched.stdout) as { sessionId: string; entryId: string; snippet: string }[];
     expect(hits).toEqual([expect.objectContaining({ sessionId: "aaaa1111", entryId: "aaaa1111-e1", snippet: "now add tests for the [lexer]" })]);
     expect(run("search", "weather").stdout).toMatch(/^bbbb2222 +bbbb2222-e0 +user +what is the \[weather\]/);
     expect(run("search", "nothing-like-this").stdout).toBe('no matches for "nothing-like-this"\n');
@@ -95,6 +97,19 @@ describe("bonsai import / ls / search / export", () => {
     // the read commands take stored ids too
     const context = JSON.parse(run("context", "aaaa", "--json").stdout) as { entryIds: string[] };
     expect(context.entryIds).toEqual(["aaaa1111-e0", "aaaa1111-e1"]);
+  });
+
+  it("search indexes what import left unindexed, and says so on stderr when that is a lot", () => {
+    // `bonsai import` never indexes for search: the first search does (20,000 entries: about a second)
+    const many = Array.from({ length: 20_000 }, (_, i) => (i === 19_999 ? "the very last quokkaword prompt" : `prompt number ${i}`));
+    writeSession("--work-q--/many.jsonl", "cccc3333", many);
+    expect(run("import", path.join(dir, "sessions", "--work-q--")).code).toBe(0);
+    const first = run("search", "quokkaword");
+    expect(first.stderr).toBe("indexing 20,000 entries for search (once, for the entries imported since the last search)\n");
+    expect(first.stdout).toMatch(/^cccc3333 +cccc3333-e19999 +user +the very last \[quokkaword\] prompt/);
+    const again = run("search", "quokkaword");
+    expect(again.stderr).toBe("");
+    expect(again.stdout).toBe(first.stdout);
   });
 
   it("reports mistakes in one line", () => {

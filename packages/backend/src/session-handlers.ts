@@ -213,6 +213,9 @@ export function requireSession(store: SessionStore, sessionId: string): StoredSu
   return s;
 }
 
+/** entries a search indexes on the backend's thread before it looks (~40 ms); more are left to background indexing */
+export const SEARCH_INDEX_BUDGET = 1000;
+
 export function sessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, SessionHandlerNames> {
   const { store, emit, skeletons, stats } = deps;
   const summaryOf = (s: StoredSummary): SessionSummary => toSummary(s, store.getSessionTitles().get(s.id), stats.of(s));
@@ -284,8 +287,16 @@ export function sessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, Sessio
 
     searchSessions: ({ query, sessionId, limit }) => {
       const snippet = contractSnippets(query);
+      // what was stored a moment ago is indexed first, up to SEARCH_INDEX_BUDGET entries: a year of
+      // sessions imported by the CLI (never indexed) would hold this thread for many seconds; the
+      // rest is indexed in the background (the store worker's thread when there is one) and the
+      // answer says how much is still to come
+      const hits = store.search(query, { sessionId, limit, indexLimit: SEARCH_INDEX_BUDGET });
+      const unindexed = store.unindexedCount();
+      if (unindexed > 0) deps.jobs.run({ kind: "index" }).catch(() => undefined);
       return {
-        hits: store.search(query, { sessionId, limit }).map((h) => ({
+        unindexed,
+        hits: hits.map((h) => ({
           sessionId: h.sessionId,
           sessionTitle: h.sessionTitle ?? h.sessionId,
           entryId: h.entryId,

@@ -167,7 +167,11 @@ export const contract = {
       sessionId: idSchema.optional(),
       limit: z.number().int().min(1).max(500).optional(),
     }),
-    z.object({ hits: z.array(searchHitSchema) }),
+    z.object({
+      hits: z.array(searchHitSchema),
+      /** entries not in the search index yet (being indexed in the background): not found by this search */
+      unindexed: z.number().int().nonnegative(),
+    }),
   ),
   deleteSession: method(z.strictObject(sessionRef), z.object({ deleted: z.boolean() })),
 

@@ -164,6 +164,13 @@ export interface SearchOptions {
   sessionId?: string;
   /** default 50, at most 500 */
   limit?: number;
+  /**
+   * How many of the entries not yet in the search index (stored a moment ago, or by a process that
+   * closed before indexing them: `bonsai import`) the search indexes before it looks; the rest are
+   * not found until background indexing reaches them (unindexedCount). Default: all of them, the
+   * answer complete whatever the wait; a host that must keep answering passes a small number.
+   */
+  indexLimit?: number;
 }
 
 /** A node of a path with what a context-size series needs. */
@@ -401,10 +408,14 @@ export interface SessionStore {
   exportMarkdown(sessionId: string, file?: string, options?: ExportOptions): Promise<string>;
 
   // ------------------------------------------------------------ search, settings
-  /** FTS5 over message text, tool names and file paths (brings the index up to date first) */
+  /** FTS5 over message text, tool names and file paths (brings the index up to date first, up to options.indexLimit entries) */
   search(query: string, options?: SearchOptions): SearchHit[];
   /** indexes entries stored since the last indexing (runs in the background after writes); returns how many */
   indexSearch(maxEntries?: number): number;
+  /** how many entries are not in the search index yet (a search does not find them) */
+  unindexedCount(): number;
+  /** indexes every entry not in the search index yet, in the background: one batch per turn of this thread's event loop */
+  resumeIndexing(): void;
   getSettingsJson(): unknown;
   saveSettingsJson(value: unknown): void;
 

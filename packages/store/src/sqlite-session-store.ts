@@ -1380,7 +1380,7 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
     const match = toFtsQuery(query);
     if (match === null) return [];
     // entries stored a moment ago are found once indexed; a writer busy elsewhere is not waited for
-    this.withoutWaiting(() => this.indexSearch());
+    this.withoutWaiting(() => this.indexSearch(options.indexLimit ?? Infinity));
     const snippet = snippetMaker(parseQuery(query));
     const limit = Math.min(Math.max(1, options.limit ?? 50), 500);
     const where = options.sessionId ? "AND rowid IN (SELECT pk FROM entries WHERE session_id = ?)" : "";
@@ -1414,18 +1414,32 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
     const mark = this.sql("UPDATE entries SET indexed = 1 WHERE pk = ?");
     let done = 0;
     while (done < maxEntries) {
-      const batch = next.all(Math.min(INDEX_BATCH, maxEntries - done)) as [number, string][];
-      if (batch.length === 0) break;
-      this.db.transaction(() => {
-        for (const [pk, json] of batch) {
-          const d = deriveColumns(JSON.parse(json) as SessionEntry);
-          if (d.body !== "" || d.tools !== "" || d.paths !== "") insert.run(pk, d.body, d.tools, d.paths);
-          mark.run(pk);
-        }
-      })();
-      done += batch.length;
+      // the batch is read inside the write transaction: another connection indexing at the same
+      // time (a store worker's background indexing, a search on the host's thread) never indexes
+      // the same entries again
+      const count = this.db
+        .transaction(() => {
+          const batch = next.all(Math.min(INDEX_BATCH, maxEntries - done)) as [number, string][];
+          for (const [pk, json] of batch) {
+            const d = deriveColumns(JSON.parse(json) as SessionEntry);
+            if (d.body !== "" || d.tools !== "" || d.paths !== "") insert.run(pk, d.body, d.tools, d.paths);
+            mark.run(pk);
+          }
+          return batch.length;
+        })
+        .immediate();
+      if (count === 0) break;
+      done += count;
     }
     return done;
+  }
+
+  unindexedCount(): number {
+    return this.sql("SELECT count(*) FROM entries INDEXED BY entries_unindexed WHERE indexed = 0").pluck().get() as number;
+  }
+
+  resumeIndexing(): void {
+    this.scheduleIndexing();
   }
 
   private indexingScheduled = false;

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { toFtsQuery } from "../src/index";
+import { InlineStoreJobs, toFtsQuery } from "../src/index";
 import { BEFORE_COMPACTION, HAVE_FIXTURES, HEADER, LARGE_SESSION, line, newStore, tempDir, toolResultEntry, userEntry } from "./support";
 
 describe("search", () => {
@@ -50,6 +50,32 @@ describe("search", () => {
     // operators and quotes in user input are literal text, never a syntax error
     for (const q of ['AND OR NOT', '"unbalanced', "col:on", "(paren", "a*b", "NEAR(", "-x", "^start"]) expect(() => store.search(q)).not.toThrow();
     expect(store.search("   ")).toEqual([]);
+  });
+
+  it("indexes at most indexLimit pending entries before it looks; the index job indexes the rest in the background", async () => {
+    const dir = tempDir();
+    const file = path.join(dir, "s.jsonl");
+    let text = line(HEADER);
+    for (let i = 0; i < 1200; i++) text += line(userEntry(`e${i}`, i === 0 ? null : `e${i - 1}`, i === 1199 ? "the last quokkaword" : `prompt ${i} quokkaword`, i));
+    fs.writeFileSync(file, text);
+    const importing = newStore(dir);
+    await importing.importFile(file);
+    importing.close(); // before background indexing's first turn, as `bonsai import` does
+    const store = newStore(dir);
+    expect(store.unindexedCount()).toBe(1200);
+
+    expect(store.search("quokkaword", { indexLimit: 0 })).toEqual([]);
+    expect(store.unindexedCount()).toBe(1200);
+    const some = store.search("quokkaword", { indexLimit: 300, limit: 500 });
+    expect(some.map((h) => h.entryId).sort()).toEqual(Array.from({ length: 300 }, (_, i) => `e${i}`).sort()); // the first 300, in file order
+    expect(store.unindexedCount()).toBe(900);
+
+    const jobs = new InlineStoreJobs(store);
+    expect(await jobs.run({ kind: "index" })).toBe(900);
+    for (let turn = 0; turn < 10 && store.unindexedCount() > 0; turn++) await new Promise((r) => setImmediate(r));
+    expect(store.unindexedCount()).toBe(0);
+    expect(store.search("last quokkaword", { indexLimit: 0 }).map((h) => h.entryId)).toEqual(["e1199"]);
+    expect(await jobs.run({ kind: "index" })).toBe(0);
   });
 
   it("builds safe FTS5 expressions", () => {

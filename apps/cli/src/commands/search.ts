@@ -9,6 +9,9 @@ import { reportIssues, withSession } from "../session-source";
 import { withCliStore } from "../store-db";
 import type { Command } from "./command";
 
+/** from how many entries to index the search says so on stderr (about a second of work) */
+const NOTICE_FROM = 20_000;
+
 export const searchCommand: Command = {
   async run(args, io) {
     const query = args.positionals[0] as string;
@@ -23,6 +26,10 @@ export const searchCommand: Command = {
       const sessionOption = args.options.session as string | undefined;
       const sessionId = sessionOption === undefined ? undefined : store.resolveSessionId(sessionOption);
       const limit = args.options.limit as number | undefined;
+      // sessions `bonsai import` stored are indexed for search by the first search (or the app): say
+      // why this one takes a while
+      const unindexed = store.unindexedCount();
+      if (unindexed >= NOTICE_FROM) io.stderr(`indexing ${unindexed.toLocaleString("en-US")} entries for search (once, for the entries imported since the last search)\n`);
       const hits = store.search(query, { ...(sessionId ? { sessionId } : {}), ...(limit !== undefined ? { limit } : {}) });
       if (args.options.json) {
         printJson(io, hits);

@@ -11,6 +11,12 @@ export type StoreJob =
   | { kind: "open" }
   /** a tree is being drawn (from a skeleton the host holds): background indexing waits meanwhile */
   | { kind: "quiet" }
+  /**
+   * indexes for search, in the background of the store's thread, every entry not in the index yet
+   * (a batch per turn of its event loop, jobs running in between); answers at once with how many
+   * there are
+   */
+  | { kind: "index" }
   | { kind: "importFile"; file: string }
   | { kind: "importPaths"; paths: string[] }
   /** a followed file changed: read what was appended (or the file again) */
@@ -38,6 +44,7 @@ export type StoreJob =
 export interface StoreJobResults {
   open: void;
   quiet: void;
+  index: number;
   importFile: ImportReport;
   importPaths: ImportPathsResult;
   sync: void;

@@ -39,6 +39,11 @@ export async function runStoreJob<K extends StoreJobKind>(store: SqliteSessionSt
       }
       case "quiet":
         return store.quietIndexing(DRAWING_MS);
+      case "index": {
+        const pending = store.unindexedCount();
+        if (pending > 0) store.resumeIndexing();
+        return pending;
+      }
       case "deleteSession":
         return store.deleteSession(j.sessionId);
       case "continueInPi":

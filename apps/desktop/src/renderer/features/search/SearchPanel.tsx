@@ -1,9 +1,16 @@
-/** Search across all sessions (FTS on the main side); choosing a hit opens its session and reveals the entry. */
-import { useEffect, useRef, useState } from "react";
+/**
+ * Search across all sessions (FTS on the main side); choosing a hit opens its session and reveals the
+ * entry. While entries are still being indexed (a big import, sessions `bonsai import` stored), the
+ * panel says how many and searches again every REFRESH_MS until the answer is complete.
+ */
+import { useCallback, useEffect, useRef, useState } from "react";
 import { api, errorMessage } from "../../lib/api";
 import { useBonsai } from "../../state/store";
 import { formatTime } from "../tree/format";
 import { snippetParts } from "./snippet";
+
+/** how often a search answered before indexing finished is asked again */
+const REFRESH_MS = 1500;
 
 export function SearchPanel() {
   const open = useBonsai((s) => s.searchOpen);
@@ -21,24 +28,41 @@ function Search() {
   /** the query the shown hits answer (the input may have changed since) */
   const [searched, setSearched] = useState("");
   const [active, setActive] = useState(0);
+  /** entries not yet indexed when the shown hits were found (0: the answer is complete) */
+  const [unindexed, setUnindexed] = useState(0);
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => input.current?.focus(), []);
 
   const close = () => setState({ searchOpen: false });
+  /** `again`: the same query asked again as indexing goes on (the chosen hit stays) */
+  const search = useCallback(
+    async (text: string, again: boolean) => {
+      if (!again) setBusy(true);
+      try {
+        const r = await api().searchSessions({ query: text, limit: 100 });
+        setState({ searchHits: r.hits, searchError: null });
+        setUnindexed(r.unindexed);
+        setSearched(text);
+        if (!again) setActive(0);
+      } catch (err) {
+        setState({ searchError: errorMessage(err), searchHits: [] });
+        setUnindexed(0);
+      } finally {
+        if (!again) setBusy(false);
+      }
+    },
+    [setState],
+  );
   const run = async () => {
     if (query.trim() === "") return;
-    setBusy(true);
-    try {
-      const r = await api().searchSessions({ query, limit: 100 });
-      setState({ searchHits: r.hits, searchError: null });
-      setSearched(query);
-      setActive(0);
-    } catch (err) {
-      setState({ searchError: errorMessage(err), searchHits: [] });
-    } finally {
-      setBusy(false);
-    }
+    await search(query, false);
   };
+  // an incomplete answer is asked again until indexing is done (stops when the panel closes)
+  useEffect(() => {
+    if (unindexed === 0 || searched === "") return;
+    const timer = setTimeout(() => void search(searched, true), REFRESH_MS);
+    return () => clearTimeout(timer);
+  }, [unindexed, searched, search]);
   const choose = (i: number) => {
     const hit = hits[i];
     if (!hit) return;
@@ -84,6 +108,11 @@ function Search() {
           </button>
         </form>
         {error ? <div className="bz-error" data-testid="search-error">{error}</div> : null}
+        {unindexed > 0 && !error ? (
+          <div className="bz-search-indexing" role="status" data-testid="search-indexing">
+            Indexing for search: {unindexed.toLocaleString("en-US")} {unindexed === 1 ? "entry" : "entries"} to go. These are the matches so far; they update as indexing goes on.
+          </div>
+        ) : null}
         <ol className="bz-hits" data-testid="search-hits">
           {hits.map((h, i) => (
             <li key={`${h.sessionId}:${h.entryId}`}>
@@ -98,7 +127,13 @@ function Search() {
             </li>
           ))}
         </ol>
-        {hits.length === 0 && !error && !busy ? <div className="bz-muted">Enter words to find; Enter searches, ↑/↓ and Alt+Enter choose a hit.</div> : null}
+        {hits.length === 0 && !error && !busy ? (
+          <div className="bz-muted" data-testid="search-empty">
+            {searched === ""
+              ? "Enter words to find; Enter searches, ↑/↓ and Alt+Enter choose a hit."
+              : `No matches for “${searched}”${unindexed > 0 ? " so far" : ""}.`}
+          </div>
+        ) : null}
       </div>
     </div>
   );
