@@ -1,7 +1,8 @@
 /**
  * The sessions in Bonsai, grouped by project folder: agent (when not pi), title (renamable, kept in Bonsai), counts
  * (entries, compactions, branches, what the model sees from the leaf), a filter and a sort
- * (remembered), and per session a menu: rename, export, remove from Bonsai.
+ * (remembered), and per session a menu: rename, export, remove from Bonsai. A year of sessions
+ * (thousands) is drawn RENDER_STEP rows at a time: more as the list is scrolled to its end.
  */
 import { useEffect, useMemo, useRef, useState } from "react";
 import type { SessionSummary } from "@bonsai/ipc";
@@ -13,6 +14,9 @@ import { filterSessions, groupSessions, SORTS, type SessionSort } from "./sessio
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 const compact = new Intl.NumberFormat("en", { notation: "compact", maximumFractionDigits: 1 });
+
+/** rows drawn at first, and added each time the end of the drawn rows scrolls into view */
+export const RENDER_STEP = 150;
 
 function formatDate(iso: string): string {
   const d = new Date(iso);
@@ -29,6 +33,19 @@ export function SessionList() {
   const [sort, setSort] = useState<SessionSort>(() => loadPref("sessionSort", "updated", isSort));
   const [closed, setClosed] = useState<ReadonlySet<string>>(new Set());
   const groups = useMemo(() => groupSessions(filterSessions(sessions, filter), sort), [sessions, filter, sort]);
+  // how many rows are drawn (thousands of rows would cost the page seconds): grows as the list scrolls
+  const [drawn, setDrawn] = useState(RENDER_STEP);
+  const more = useRef<HTMLLIElement>(null);
+  useEffect(() => setDrawn(RENDER_STEP), [filter, sort]);
+  useEffect(() => {
+    const sentinel = more.current;
+    if (!sentinel) return;
+    const seen = new IntersectionObserver((e) => {
+      if (e.some((x) => x.isIntersecting)) setDrawn((d) => d + RENDER_STEP);
+    });
+    seen.observe(sentinel);
+    return () => seen.disconnect();
+  });
 
   if (!loaded) {
     return (
@@ -45,6 +62,9 @@ export function SessionList() {
     );
   }
   const shown = groups.reduce((n, g) => n + g.sessions.length, 0);
+  // rows of open groups, and how many of them are drawn so far (counted while the groups are drawn)
+  const openRows = groups.reduce((n, g) => (closed.has(g.folder) ? n : n + g.sessions.length), 0);
+  let budgetUsed = 0;
   return (
     <div className="session-list-box">
       <div className="session-list__tools">
@@ -79,6 +99,8 @@ export function SessionList() {
       <ul className="session-list" data-testid="session-list" aria-label="Sessions">
         {groups.map((g) => {
           const open = !closed.has(g.folder);
+          const rows = open ? g.sessions.slice(0, Math.max(0, drawn - budgetUsed)) : [];
+          budgetUsed += rows.length;
           return (
             <li key={g.folder} className="session-group" data-testid="session-group" data-folder={g.folder}>
               <button
@@ -98,9 +120,9 @@ export function SessionList() {
                 <span aria-hidden>{open ? "▾" : "▸"}</span> <span className="session-group__name">{g.name}</span>
                 <span className="session-group__count">{g.sessions.length}</span>
               </button>
-              {open ? (
+              {rows.length > 0 ? (
                 <ul className="session-group__items" aria-label={`Sessions in ${g.name}`}>
-                  {g.sessions.map((s) => (
+                  {rows.map((s) => (
                     <SessionItem key={s.id} s={s} />
                   ))}
                 </ul>
@@ -108,6 +130,11 @@ export function SessionList() {
             </li>
           );
         })}
+        {budgetUsed < openRows ? (
+          <li ref={more} className="session-list__more" data-testid="session-list-more">
+            {(openRows - budgetUsed).toLocaleString()} more…
+          </li>
+        ) : null}
         {shown === 0 ? <li className="session-list__empty">No session matches “{filter}”.</li> : null}
       </ul>
     </div>
