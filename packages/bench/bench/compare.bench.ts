@@ -13,8 +13,9 @@
  *
  * BONSAI_BENCH_SHAPES (default "default") runs the same cases on other shapes of session as well
  * (SHAPES below: smaller entries with frequent compactions, large tool outputs with many branches,
- * rare compactions, a UUID session id as pi writes it), each at every size: the targets must hold
- * on sessions unlike the default one.
+ * rare compactions, a UUID session id as pi writes it, the real pi sessions' entries of
+ * ../shared/fixtures/real/pi), each at every size: the targets must hold on sessions unlike the
+ * default one.
  *
  * The backend's first answers after it starts (backend-first-context.ts: createBackend on the
  * database, then getContextPreview and openSession of the stored session) are measured inside that
