@@ -30,6 +30,7 @@ function Search() {
   const [active, setActive] = useState(0);
   /** entries not yet indexed when the shown hits were found (0: the answer is complete) */
   const [unindexed, setUnindexed] = useState(0);
+
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => input.current?.focus(), []);
 
@@ -57,12 +58,14 @@ function Search() {
     if (query.trim() === "") return;
     await search(query, false);
   };
-  // an incomplete answer is asked again until indexing is done (stops when the panel closes)
+  // while the answer is incomplete it is asked again every REFRESH_MS, whether or not its count
+  // moved (indexing waits while a tree is drawn); stops when it is complete or the panel closes
+  const incomplete = unindexed > 0;
   useEffect(() => {
-    if (unindexed === 0 || searched === "") return;
-    const timer = setTimeout(() => void search(searched, true), REFRESH_MS);
-    return () => clearTimeout(timer);
-  }, [unindexed, searched, search]);
+    if (!incomplete || searched === "") return;
+    const timer = setInterval(() => void search(searched, true), REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [incomplete, searched, search]);
   const choose = (i: number) => {
     const hit = hits[i];
     if (!hit) return;
