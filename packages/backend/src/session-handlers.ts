@@ -292,7 +292,7 @@ export function sessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, Sessio
       // rest is indexed in the background (the store worker's thread when there is one) and the
       // answer says how much is still to come
       const hits = store.search(query, { sessionId, limit, indexLimit: SEARCH_INDEX_BUDGET });
-      const unindexed = store.unindexedCount();
+      const unindexed = store.unindexedCount(sessionId);
       if (unindexed > 0) deps.jobs.run({ kind: "index" }).catch(() => undefined);
       return {
         unindexed,

@@ -169,7 +169,7 @@ export const contract = {
     }),
     z.object({
       hits: z.array(searchHitSchema),
-      /** entries not in the search index yet (being indexed in the background): not found by this search */
+      /** entries searched (the session's, or all) not in the search index yet, being indexed in the background: not found by this search */
       unindexed: z.number().int().nonnegative(),
     }),
   ),

@@ -412,8 +412,8 @@ export interface SessionStore {
   search(query: string, options?: SearchOptions): SearchHit[];
   /** indexes entries stored since the last indexing (runs in the background after writes); returns how many */
   indexSearch(maxEntries?: number): number;
-  /** how many entries are not in the search index yet (a search does not find them) */
-  unindexedCount(): number;
+  /** how many entries (of one session, or of all) are not in the search index yet (a search does not find them) */
+  unindexedCount(sessionId?: string): number;
   /** indexes every entry not in the search index yet, in the background: one batch per turn of this thread's event loop */
   resumeIndexing(): void;
   getSettingsJson(): unknown;

@@ -1434,8 +1434,9 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
     return done;
   }
 
-  unindexedCount(): number {
-    return this.sql("SELECT count(*) FROM entries INDEXED BY entries_unindexed WHERE indexed = 0").pluck().get() as number;
+  unindexedCount(sessionId?: string): number {
+    if (sessionId === undefined) return this.sql("SELECT count(*) FROM entries INDEXED BY entries_unindexed WHERE indexed = 0").pluck().get() as number;
+    return this.sql("SELECT count(*) FROM entries INDEXED BY entries_unindexed WHERE indexed = 0 AND session_id = ?").pluck().get(sessionId) as number;
   }
 
   resumeIndexing(): void {

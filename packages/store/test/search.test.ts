@@ -69,6 +69,8 @@ describe("search", () => {
     const some = store.search("quokkaword", { indexLimit: 300, limit: 500 });
     expect(some.map((h) => h.entryId).sort()).toEqual(Array.from({ length: 300 }, (_, i) => `e${i}`).sort()); // the first 300, in file order
     expect(store.unindexedCount()).toBe(900);
+    expect(store.unindexedCount(HEADER.id)).toBe(900);
+    expect(store.unindexedCount("another-session")).toBe(0);
 
     const jobs = new InlineStoreJobs(store);
     expect(await jobs.run({ kind: "index" })).toBe(900);
