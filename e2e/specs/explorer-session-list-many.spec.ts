@@ -11,6 +11,7 @@ import { BonsaiServer, expect, screenshot, setTheme, test } from "./explorer-fix
 
 const SESSIONS = 400;
 const STEP = 150;
+const GROUPS = 4;
 
 test.describe.configure({ timeout: 180_000 });
 
@@ -22,6 +23,7 @@ test("hundreds of sessions: drawn 150 at a time as the list scrolls, every one f
   for (let i = 0; i < SESSIONS; i++) {
     const session = generateSession({ entries: 6, seed: 700 + i, sessionId: `many-${String(i).padStart(3, "0")}` });
     session.header.title = `Year session ${String(i).padStart(3, "0")}`;
+    session.header.cwd = `/work/project-${i % GROUPS}`; // four project folders of 100 sessions
     await writeSessionJsonl(path.join(folder, `s${i}.jsonl`), session);
   }
   bonsaiCli(["import", folder], { BONSAI_DB: path.join(dataDir, "bonsai.db") });
@@ -35,6 +37,10 @@ test("hundreds of sessions: drawn 150 at a time as the list scrolls, every one f
     await expect(rows).toHaveCount(STEP);
     const more = page.getByTestId("session-list-more");
     await expect(more).toHaveText(`${SESSIONS - STEP} more…`);
+    // the first project's 100 rows and 50 of the second's: no heading of a project not drawn yet
+    const groups = page.getByTestId("session-group");
+    await expect(groups).toHaveCount(2);
+    await expect(groups.nth(1).getByTestId("session-item")).toHaveCount(STEP - SESSIONS / GROUPS);
 
     // scrolled to the end of what is drawn: the next rows come, until all are there
     for (let drawn = STEP; drawn < SESSIONS; drawn += STEP) {
@@ -42,6 +48,7 @@ test("hundreds of sessions: drawn 150 at a time as the list scrolls, every one f
       await expect(rows).toHaveCount(Math.min(SESSIONS, drawn + STEP));
     }
     await expect(more).toHaveCount(0);
+    await expect(groups).toHaveCount(GROUPS);
     await setTheme(page, "dark");
     await screenshot(page, testInfo, "session-list-all-drawn-dark");
 

@@ -10,7 +10,7 @@ import { agentName } from "../lib/agents";
 import { loadPref, savePref } from "../lib/persist";
 import { useBonsai } from "../state/store";
 import { exportOpenSession } from "./import";
-import { filterSessions, groupSessions, SORTS, type SessionSort } from "./session-groups";
+import { drawnGroups, filterSessions, groupSessions, SORTS, type SessionSort } from "./session-groups";
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 const compact = new Intl.NumberFormat("en", { notation: "compact", maximumFractionDigits: 1 });
@@ -62,9 +62,7 @@ export function SessionList() {
     );
   }
   const shown = groups.reduce((n, g) => n + g.sessions.length, 0);
-  // rows of open groups, and how many of them are drawn so far (counted while the groups are drawn)
-  const openRows = groups.reduce((n, g) => (closed.has(g.folder) ? n : n + g.sessions.length), 0);
-  let budgetUsed = 0;
+  const { visible, cut, rowsLeft } = drawnGroups(groups, closed, drawn);
   return (
     <div className="session-list-box">
       <div className="session-list__tools">
@@ -97,10 +95,8 @@ export function SessionList() {
         {shown === sessions.length ? `${sessions.length} session${sessions.length === 1 ? "" : "s"}` : `${shown} of ${sessions.length} sessions`}
       </div>
       <ul className="session-list" data-testid="session-list" aria-label="Sessions">
-        {groups.map((g) => {
+        {visible.map(({ group: g, rows }) => {
           const open = !closed.has(g.folder);
-          const rows = open ? g.sessions.slice(0, Math.max(0, drawn - budgetUsed)) : [];
-          budgetUsed += rows.length;
           return (
             <li key={g.folder} className="session-group" data-testid="session-group" data-folder={g.folder}>
               <button
@@ -130,9 +126,9 @@ export function SessionList() {
             </li>
           );
         })}
-        {budgetUsed < openRows ? (
+        {cut ? (
           <li ref={more} className="session-list__more" data-testid="session-list-more">
-            {(openRows - budgetUsed).toLocaleString()} more…
+            {rowsLeft > 0 ? `${rowsLeft.toLocaleString()} more…` : "more…"}
           </li>
         ) : null}
         {shown === 0 ? <li className="session-list__empty">No session matches “{filter}”.</li> : null}

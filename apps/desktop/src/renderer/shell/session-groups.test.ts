@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { SessionSummary } from "@bonsai/ipc";
-import { filterSessions, groupSessions } from "./session-groups";
+import { drawnGroups, filterSessions, groupSessions, type SessionGroup } from "./session-groups";
 
 const s = (id: string, title: string, cwd: string, updatedAt: string, entryCount = 1, contextTokens: number | null = null): SessionSummary => ({
   id,
@@ -46,5 +46,31 @@ describe("session list grouping", () => {
     expect(filterSessions(list, "proj tests").map((x) => x.id)).toEqual(["c"]);
     expect(filterSessions(list, "  ").map((x) => x.id)).toEqual(["a", "b", "c", "d"]);
     expect(filterSessions(list, "BUILD").map((x) => x.id)).toEqual(["b"]);
+  });
+});
+
+describe("drawing a long session list a part at a time", () => {
+  const group = (folder: string, n: number): SessionGroup => ({ folder, name: folder, sessions: Array.from({ length: n }, (_, i) => s(`${folder}${i}`, "t", folder, "2025-01-01T00:00:00Z")) });
+  const groups = [group("a", 3), group("b", 4), group("c", 2), group("d", 5)];
+  const shape = (r: ReturnType<typeof drawnGroups>) => ({ visible: r.visible.map((v) => `${v.group.folder}:${v.rows.length}`), cut: r.cut, rowsLeft: r.rowsLeft });
+
+  it("draws groups in order up to the one where the rows run out, and no later group's heading", () => {
+    expect(shape(drawnGroups(groups, new Set(), 5))).toEqual({ visible: ["a:3", "b:2"], cut: true, rowsLeft: 9 });
+    expect(shape(drawnGroups(groups, new Set(), 7))).toEqual({ visible: ["a:3", "b:4"], cut: true, rowsLeft: 7 });
+    expect(shape(drawnGroups(groups, new Set(), 14))).toEqual({ visible: ["a:3", "b:4", "c:2", "d:5"], cut: false, rowsLeft: 0 });
+    expect(shape(drawnGroups(groups, new Set(), 100))).toEqual({ visible: ["a:3", "b:4", "c:2", "d:5"], cut: false, rowsLeft: 0 });
+  });
+
+  it("counts no rows for a closed group (its heading is drawn), and says when only closed groups are left", () => {
+    expect(shape(drawnGroups(groups, new Set(["b"]), 5))).toEqual({ visible: ["a:3", "b:0", "c:2"], cut: true, rowsLeft: 5 });
+    expect(shape(drawnGroups(groups, new Set(["d"]), 9))).toEqual({ visible: ["a:3", "b:4", "c:2"], cut: true, rowsLeft: 0 });
+    expect(shape(drawnGroups(groups, new Set(["d"]), 10))).toEqual({ visible: ["a:3", "b:4", "c:2", "d:0"], cut: false, rowsLeft: 0 });
+  });
+
+  it("draws every session exactly once as the part grows", () => {
+    for (let drawn = 1; drawn <= 14; drawn++) {
+      const ids = drawnGroups(groups, new Set(), drawn).visible.flatMap((v) => v.rows.map((r) => r.id));
+      expect(ids).toEqual(groups.flatMap((g) => g.sessions.map((x) => x.id)).slice(0, drawn));
+    }
   });
 });

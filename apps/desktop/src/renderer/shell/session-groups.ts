@@ -66,3 +66,31 @@ export function groupSessions(sessions: readonly SessionSummary[], sort: Session
   const list = [...groups.values()];
   return sort === "title" ? list.sort((a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: "base" })) : list;
 }
+
+/**
+ * The groups and rows drawn while `drawn` rows are: groups in order, each with as many of its rows
+ * as are left (a closed group: its header only), up to the group where the rows run out; `cut` when
+ * something is left undrawn (the "more" row then ends the list), `rowsLeft` how many rows of open
+ * groups that is.
+ */
+export function drawnGroups(groups: readonly SessionGroup[], closed: ReadonlySet<string>, drawn: number): { visible: { group: SessionGroup; rows: SessionSummary[] }[]; cut: boolean; rowsLeft: number } {
+  const visible: { group: SessionGroup; rows: SessionSummary[] }[] = [];
+  let used = 0;
+  let cut = false;
+  for (const group of groups) {
+    if (used >= drawn) {
+      cut = true;
+      break;
+    }
+    const open = !closed.has(group.folder);
+    const rows = open ? group.sessions.slice(0, drawn - used) : [];
+    used += rows.length;
+    visible.push({ group, rows });
+    if (rows.length < (open ? group.sessions.length : 0)) {
+      cut = true;
+      break;
+    }
+  }
+  const openRows = groups.reduce((n, g) => (closed.has(g.folder) ? n : n + g.sessions.length), 0);
+  return { visible, cut, rowsLeft: openRows - used };
+}
