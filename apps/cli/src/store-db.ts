@@ -18,7 +18,8 @@ export function openCliStore(options: { create: boolean }): SqliteSessionStore {
     throw new UserError(`no Bonsai database at ${file} yet (run "bonsai import" first, or set BONSAI_DB)`);
   }
   try {
-    return openStore({ path: file, nativeBinding: sqliteBinding() });
+    // a command does not index for search as it goes: the next search does, or the app
+    return openStore({ path: file, nativeBinding: sqliteBinding(), backgroundIndexing: false });
   } catch (err) {
     throw new UserError(err instanceof Error ? err.message : String(err));
   }

@@ -59,6 +59,10 @@ describe("bonsai import / ls / search / export", () => {
     expect(imported.stdout).toMatch(/not-a-session .*notes\.jsonl/);
     expect(imported.stdout).toMatch(/3 files: 2 imported, 1 not-a-session/);
     expect(existsSync(db)).toBe(true);
+    // the import indexes nothing for search (not even between its files): the first search does
+    const stored = openStore({ path: db });
+    expect(stored.unindexedCount()).toBe(3);
+    stored.close();
     expect(run("import", path.join(dir, "sessions")).stdout).toMatch(/2 unchanged/);
 
     const ls = run("ls", "--json");

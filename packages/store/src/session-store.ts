@@ -414,7 +414,7 @@ export interface SessionStore {
   indexSearch(maxEntries?: number): number;
   /** how many entries (of one session, or of all) are not in the search index yet (a search does not find them) */
   unindexedCount(sessionId?: string): number;
-  /** indexes every entry not in the search index yet, in the background: one batch per turn of this thread's event loop */
+  /** indexes every entry not in the search index yet, in the background: one batch per turn of this thread's event loop (unless opened without background indexing) */
   resumeIndexing(): void;
   getSettingsJson(): unknown;
   saveSettingsJson(value: unknown): void;

@@ -84,6 +84,13 @@ export interface OpenStoreOptions {
   writeThrough?: boolean;
   /** the fault suite's hook: called at named points of the file protocols (tests only) */
   fault?: FaultHook;
+  /**
+   * Index what is stored for search in the background of this thread, a batch per turn of its
+   * event loop, after each write (default: true). A short-lived command passes false (`bonsai
+   * import` of a folder would otherwise index and checkpoint between its files): a search indexes
+   * what it needs, and the app indexes the rest in its store worker.
+   */
+  backgroundIndexing?: boolean;
 }
 
 /** true unless BONSAI_NO_WRITE_THROUGH is set to a true value ("1", "true", "yes") */
@@ -101,6 +108,7 @@ export function openStore(options: OpenStoreOptions): SqliteSessionStore {
   const store = new SqliteSessionStore(db, options.random ?? defaultRandomSource, {
     writeThrough: options.writeThrough ?? writeThroughFromEnv(),
     fault: options.fault,
+    backgroundIndexing: options.backgroundIndexing,
   });
   store.recoverSources();
   return store;
@@ -258,13 +266,16 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
   private readonly files: SourceSync;
   /** foreign: Claude Code and Codex files, and every session's agent (src/foreign/) */
   private readonly foreign: ForeignSources;
+  /** OpenStoreOptions.backgroundIndexing */
+  private readonly backgroundIndexing: boolean;
 
   constructor(
     db: Database.Database,
     private readonly random: RandomSource = defaultRandomSource,
-    options: { writeThrough?: boolean; fault?: FaultHook } = {},
+    options: { writeThrough?: boolean; fault?: FaultHook; backgroundIndexing?: boolean } = {},
   ) {
     super(db);
+    this.backgroundIndexing = options.backgroundIndexing ?? true;
     this.files = new SourceSync(db, {
       writeThrough: options.writeThrough ?? true,
       fault: options.fault,
@@ -1458,6 +1469,7 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
 
   /** Indexes pending entries in the background, one batch per turn of the event loop. */
   private scheduleIndexing(): void {
+    if (!this.backgroundIndexing) return;
     if (this.indexingScheduled || this.closed || this.inTransaction()) {
       if (this.inTransaction()) queueMicrotask(() => this.scheduleIndexing());
       return;

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { InlineStoreJobs, toFtsQuery } from "../src/index";
+import { InlineStoreJobs, openStore, toFtsQuery } from "../src/index";
 import { BEFORE_COMPACTION, HAVE_FIXTURES, HEADER, LARGE_SESSION, line, newStore, tempDir, toolResultEntry, userEntry } from "./support";
 
 describe("search", () => {
@@ -78,6 +78,27 @@ describe("search", () => {
     expect(store.unindexedCount()).toBe(0);
     expect(store.search("last quokkaword", { indexLimit: 0 }).map((h) => h.entryId)).toEqual(["e1199"]);
     expect(await jobs.run({ kind: "index" })).toBe(0);
+  });
+
+  it("indexes in the background after writes, unless opened without background indexing (a short-lived command)", async () => {
+    const dir = tempDir();
+    for (const name of ["a", "b"]) fs.writeFileSync(path.join(dir, `${name}.jsonl`), line({ ...HEADER, id: `sess-${name}` }) + line(userEntry(`${name}1`, null, `hello ${name}`, 1)));
+    const turns = async () => {
+      for (let i = 0; i < 10; i++) await new Promise((r) => setImmediate(r));
+    };
+    const quiet = openStore({ path: path.join(dir, "quiet.db"), backgroundIndexing: false });
+    await quiet.importPaths([dir]);
+    await turns();
+    expect(quiet.unindexedCount()).toBe(2);
+    quiet.resumeIndexing();
+    await turns();
+    expect(quiet.unindexedCount()).toBe(2);
+    expect(quiet.search("hello").length).toBe(2); // a search still indexes what it needs
+    quiet.close();
+    const busy = newStore(dir, "busy.db");
+    await busy.importPaths([dir]);
+    await turns();
+    expect(busy.unindexedCount()).toBe(0);
   });
 
   it("builds safe FTS5 expressions", () => {
