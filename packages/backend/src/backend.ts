@@ -130,8 +130,8 @@ export function createBackend(options: BackendOptions): Backend {
   // the worker starts (its code loaded, the database opened: ~50 ms of CPU) a moment after the
   // backend, once its first answers are out, or with its first job if that comes sooner; not on the
   // first open of a session
-  // Once ready, it indexes for search what no process indexed yet (sessions `bonsai import` stored
-  // and closed before indexing): in its own thread, a batch at a time, waiting while a tree draws.
+  // Once ready, it indexes for search what no process indexed yet (sessions `bonsai import` stored:
+  // the CLI does not index): in its own thread, a batch at a time, waiting while a tree draws.
   const warmUp = setTimeout(() => {
     jobs
       .prepare()

@@ -1,6 +1,6 @@
 /**
- * A search never holds the backend for the search index: sessions `bonsai import` stored (it closes
- * the store before indexing them: a year of sessions can be hundreds of thousands of entries) are
+ * A search never holds the backend for the search index: sessions `bonsai import` stored (the CLI's
+ * stores do not index for search: a year of sessions can be hundreds of thousands of entries) are
  * indexed SEARCH_INDEX_BUDGET entries at a time by a search, the rest in the background — on the
  * store worker's thread when there is one, from the backend's start — and each answer says how many
  * entries are still to come, until a search finds everything. Real SQLite files, a real worker.
@@ -38,9 +38,9 @@ async function importedNotIndexed(): Promise<{ dataDir: string; dbPath: string }
   const file = path.join(dataDir, "s.jsonl");
   fs.writeFileSync(file, lines);
   const dbPath = path.join(dataDir, "bonsai.db");
-  const store = openStore({ path: dbPath });
+  const store = openStore({ path: dbPath, backgroundIndexing: false }); // as the CLI opens it
   await store.importFile(file);
-  store.close(); // before background indexing's first turn, as the CLI does
+  store.close();
   return { dataDir, dbPath };
 }
 

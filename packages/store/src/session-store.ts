@@ -166,7 +166,7 @@ export interface SearchOptions {
   limit?: number;
   /**
    * How many of the entries not yet in the search index (stored a moment ago, or by a process that
-   * closed before indexing them: `bonsai import`) the search indexes before it looks; the rest are
+   * does not index: `bonsai import`) the search indexes before it looks; the rest are
    * not found until background indexing reaches them (unindexedCount). Default: all of them, the
    * answer complete whatever the wait; a host that must keep answering passes a small number.
    */

@@ -58,9 +58,9 @@ describe("search", () => {
     let text = line(HEADER);
     for (let i = 0; i < 1200; i++) text += line(userEntry(`e${i}`, i === 0 ? null : `e${i - 1}`, i === 1199 ? "the last quokkaword" : `prompt ${i} quokkaword`, i));
     fs.writeFileSync(file, text);
-    const importing = newStore(dir);
+    const importing = openStore({ path: path.join(dir, "bonsai.db"), backgroundIndexing: false }); // as `bonsai import` opens it
     await importing.importFile(file);
-    importing.close(); // before background indexing's first turn, as `bonsai import` does
+    importing.close();
     const store = newStore(dir);
     expect(store.unindexedCount()).toBe(1200);
 
