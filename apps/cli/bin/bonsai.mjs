@@ -8,4 +8,18 @@ if (!existsSync(fileURLToPath(bundle))) {
   process.stderr.write("bonsai: the CLI is not built yet; run `pnpm build` in the Bonsai checkout first\n");
   process.exit(2);
 }
-await import(bundle.href);
+
+// A read command on a stored session id (its first argument names no file) is tried in the stored
+// reads' own bundle first, without loading the command line's (dist/stored-read.mjs parses the
+// arguments and decides; it gives back anything it does not answer, and the command line runs it
+// as usual). This only saves a stored read the command line's start.
+const argv = process.argv.slice(2);
+const READS = new Set(["context", "plan", "prune", "branch"]);
+const first = argv.slice(1).find((a) => !a.startsWith("-"));
+let status;
+if (READS.has(argv[0]) && first !== undefined && !existsSync(first)) {
+  const storedRead = await import(new URL("../dist/stored-read.mjs", import.meta.url).href);
+  status = await storedRead.runStoredReadCommandLine(argv, storedRead.lazyProcessIo());
+}
+if (status === undefined) await import(bundle.href);
+else process.exitCode = status;

@@ -14,6 +14,39 @@ export const processIo: Io = {
   stderr: (text) => void process.stderr.write(text),
 };
 
+/** A closed pipe (`bonsai context f | head`) ends the process quietly: it is not an error worth a message. */
+export function exitQuietlyOnClosedPipe(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on("error", (err: NodeJS.ErrnoException) => {
+      if (err.code === "EPIPE") process.exit(process.exitCode ?? 0);
+      throw err;
+    });
+  }
+}
+
+/**
+ * processIo that arranges exitQuietlyOnClosedPipe at its first write, for a start that may end
+ * without writing (and hand over to a host that arranges it itself): Node makes process.stdout
+ * (for a pipe, a socket and the modules behind it) only when it is first used.
+ */
+export function lazyProcessIo(): Io {
+  let arranged = false;
+  const arrange = (): void => {
+    if (!arranged) exitQuietlyOnClosedPipe();
+    arranged = true;
+  };
+  return {
+    stdout: (text) => {
+      arrange();
+      processIo.stdout(text);
+    },
+    stderr: (text) => {
+      arrange();
+      processIo.stderr(text);
+    },
+  };
+}
+
 /** Pretty JSON (2-space indent) followed by a newline. */
 export function printJson(io: Io, value: unknown): void {
   io.stdout(`${prettyJson(value)}\n`);

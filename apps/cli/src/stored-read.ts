@@ -8,23 +8,48 @@
  * policy; anything else (a Claude Code or Codex session, a database to migrate or recover) is given
  * back to the command's usual path.
  */
-import type { ParsedArgs } from "./args";
+import { parseArgs, type CommandSpec, type ParsedArgs } from "./args";
 import { branchOn, requireTarget } from "./commands/branch";
+import { branchSpec } from "./commands/branch.spec";
 import type { SessionCommand } from "./commands/command";
 import { contextOn } from "./commands/context";
+import { contextSpec } from "./commands/context.spec";
 import { planOn } from "./commands/plan";
+import { planSpec } from "./commands/plan.spec";
 import { pruneDryRunOn } from "./commands/prune";
+import { pruneSpec } from "./commands/prune.spec";
 import { reportError } from "./errors";
 import type { Io } from "./output";
-import type { StoredReadCommand } from "./session-argument";
+
+export { lazyProcessIo } from "./output";
+import { isStoredRead, namesStoredSession, type StoredReadCommand } from "./session-argument";
 import { openStoredPiSession } from "./stored-session";
 
-const COMMANDS: Record<StoredReadCommand, { check?: (args: ParsedArgs) => unknown; on: SessionCommand }> = {
-  context: { on: contextOn },
-  plan: { on: planOn },
-  prune: { on: pruneDryRunOn },
-  branch: { check: requireTarget, on: branchOn },
+const COMMANDS: Record<StoredReadCommand, { spec: CommandSpec; check?: (args: ParsedArgs) => unknown; on: SessionCommand }> = {
+  context: { spec: contextSpec, on: contextOn },
+  plan: { spec: planSpec, on: planOn },
+  prune: { spec: pruneSpec, on: pruneDryRunOn },
+  branch: { spec: branchSpec, check: requireTarget, on: branchOn },
 };
+
+/**
+ * A whole command line (the arguments after `bonsai`), for bin/bonsai.mjs to try before it loads
+ * the command line's bundle: the exit status of a read command on a stored session, or undefined for
+ * anything else (another command, a file, help, a mistake in the arguments, a session this bundle
+ * gives back), which the command line then runs and reports as usual.
+ */
+export async function runStoredReadCommandLine(argv: readonly string[], io: Io): Promise<number | undefined> {
+  const [name, ...rest] = argv;
+  if (name === undefined || !Object.hasOwn(COMMANDS, name)) return undefined;
+  let args: ParsedArgs;
+  try {
+    args = parseArgs(rest, COMMANDS[name as StoredReadCommand].spec);
+  } catch {
+    return undefined;
+  }
+  if (args.help || !isStoredRead(name, args.options["dry-run"]) || !namesStoredSession(args.positionals[0] ?? "")) return undefined;
+  return runStoredRead(name, args, io);
+}
 
 /**
  * Runs the read command `name` on the stored session its SESSION argument names: the exit status,

@@ -5,8 +5,8 @@
  * with the same answer. Mistakes keep the command line's error policy (one line, its exit status).
  * Run on the built CLI, as a user runs it, with real SQLite files.
  */
-import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -25,6 +25,16 @@ let target = "";
 function run(database: string, ...args: string[]): { code: number; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [bin, ...args], { encoding: "utf8", cwd: dir, env: { ...process.env, BONSAI_DB: database, BONSAI_DEBUG: "", HOME: dir }, maxBuffer: 64 * 1024 * 1024 });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** run() that also lists the CLI's own modules the process loaded (a resolve hook logs them) */
+function runListingModules(database: string, ...args: string[]): { code: number; stdout: string; stderr: string; modules: string[] } {
+  const log = path.join(dir, `modules-${Math.random().toString(36).slice(2)}.log`);
+  const hook = `data:text/javascript,${encodeURIComponent(`import { appendFileSync } from "node:fs"; export async function resolve(s, c, next) { const r = await next(s, c); if (r.url.startsWith("file:")) appendFileSync(${JSON.stringify(log)}, r.url + "\\n"); return r; }`)}`;
+  const register = `data:text/javascript,${encodeURIComponent(`import { register } from "node:module"; register(${JSON.stringify(hook)});`)}`;
+  const r = spawnSync(process.execPath, ["--import", register, bin, ...args], { encoding: "utf8", cwd: dir, env: { ...process.env, BONSAI_DB: database, BONSAI_DEBUG: "", HOME: dir } });
+  const modules = existsSync(log) ? readFileSync(log, "utf8").trim().split("\n").map((u) => path.relative(path.join(root, "apps/cli"), fileURLToPath(u))) : [];
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr, modules };
 }
 
 function userVersion(file: string, set?: number): number {
@@ -94,6 +104,46 @@ describe("the read commands on a stored session id", () => {
     const badLeaf = run(db, "context", id, "--leaf", "nosuchentry");
     expect(badLeaf.code).toBe(1);
     expect(badLeaf.stderr).toBe(`bonsai: --leaf nosuchentry: no entry with this id in ${id}\n`);
+  });
+
+  it("start in their own bundle: bin/bonsai.mjs loads dist/stored-read.mjs and never the command line's bundle", () => {
+    for (const args of COMMANDS()) {
+      const r = runListingModules(db, ...args);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toBe(run(db, ...args).stdout);
+      expect(r.modules, args.join(" ")).toEqual(["bin/bonsai.mjs", "dist/stored-read.mjs"]);
+    }
+  });
+
+  it("give anything else to the command line, which answers as before: a file, help, a mistake in the arguments, another command", () => {
+    const file = runListingModules(db, "context", "s.jsonl", "--json");
+    expect(file.code, file.stderr).toBe(0);
+    expect(file.modules).toContain("dist/bonsai.mjs");
+    expect(file.modules).not.toContain("dist/stored-read.mjs");
+    expect(file.stdout).toBe(run(db, "context", id, "--json").stdout);
+    const help = runListingModules(db, "context", id, "--help");
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: bonsai context /);
+    expect(help.modules).toContain("dist/bonsai.mjs");
+    const bogus = runListingModules(db, "plan", id, "--bogus");
+    expect(bogus.code).toBe(2);
+    expect(bogus.stderr).toBe("bonsai: unknown option --bogus for bonsai plan (see bonsai plan --help)\n");
+    expect(bogus.modules).toContain("dist/bonsai.mjs");
+    const ls = runListingModules(db, "ls", "--json");
+    expect(ls.code, ls.stderr).toBe(0);
+    expect(ls.modules).not.toContain("dist/stored-read.mjs");
+  });
+
+  it("end quietly when the reader of their output is gone (a closed pipe), as the command line does", async () => {
+    for (const args of [["context", id, "--json"], ["context", "s.jsonl", "--json"]]) {
+      const child = spawn(process.execPath, [bin, ...args], { cwd: dir, env: { ...process.env, BONSAI_DB: db, BONSAI_DEBUG: "", HOME: dir }, stdio: ["ignore", "pipe", "pipe"] });
+      child.stdout.destroy();
+      let stderr = "";
+      child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+      const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+      expect(stderr, args.join(" ")).toBe("");
+      expect(code, args.join(" ")).toBe(0);
+    }
   });
 
   it("answer the same in process (runCli from the sources) as the built bundle", async () => {
