@@ -13,6 +13,7 @@ import { statSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
 import type { BranchPlan, CompactionPlanSummary, CompactionSettings, ContextSummary, MigrationResult, ParseIssue, PruneConfig, PrunePlan, PruneSummary, SessionContext, SessionEntry, SessionHeader } from "@bonsai/core";
 import type { ReadSession } from "@bonsai/formats";
+import type { ContextLists } from "@bonsai/store";
 import { UserError, describeFsError } from "./errors";
 import { warn, type Io } from "./output";
 import { looksLikeSessionId } from "./session-argument";
@@ -50,6 +51,8 @@ export interface LoadedSession {
   context(leafId: string | null): SessionContext;
   /** what the model sees from the leaf, without the messages */
   contextSummary(leafId: string | null): ContextSummary;
+  /** a stored session: contextSummary as `context --json` reports it, its lists as the store reads them (undefined: use contextSummary) */
+  contextLists?(leafId: string | null): ContextLists | undefined;
   /** what a compaction of the path to the leaf would summarize and keep (core summarizeCompaction; a stored session reads it from its columns) */
   compactionPlan(leafId: string | null, settings: CompactionSettings): CompactionPlanSummary | undefined;
   /** the pruning plan of the path to the leaf (pruning.md §2; a stored session reads only the results it may prune) */

@@ -114,6 +114,7 @@ function storedSession(store: SessionReader, source: SessionSource & { kind: "st
     path: (leafId) => store.getPath(id, leafId),
     context: (leafId) => buildSessionContext(store.getContextEntries(id, leafId), leafId),
     contextSummary: (leafId) => store.getContextSummary(id, leafId),
+    contextLists: (leafId) => store.getContextLists(id, leafId),
     compactionPlan: (leafId, settings) => store.getCompactionPlan(id, leafId, settings),
     prunePlan: (leafId, config) => store.getPrunePlan(id, leafId, config),
     pruneSummary: (leafId, config) => store.getPruneSummary(id, leafId, config),

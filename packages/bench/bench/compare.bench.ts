@@ -45,6 +45,7 @@ const SHAPES: Record<string, { label: string; options: Omit<GenerateSessionOptio
   small: { label: "small entries (contentScale 0.3), a compaction every 400 entries", options: { contentScale: 0.3, compactionInterval: 400 } },
   large: { label: "large entries (contentScale 3), branches in 15 % of turns", options: { contentScale: 3, branchProbability: 0.15 } },
   rare: { label: "a compaction every 10,000 entries", options: { compactionInterval: 10_000 } },
+  none: { label: "no compaction (everything on the path is in the context)", options: { compactionInterval: 0 } },
   // pi names its sessions by UUID (36 characters, in every index key of the store) where the
   // generator's own ids have 16
   "pi-ids": { label: "the default shape with a session id as pi writes it (a UUID)", options: { sessionId: "019ffa2f-5809-74e7-99ce-d479e5403701" } },

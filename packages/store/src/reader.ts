@@ -9,7 +9,7 @@ import type { BranchPlan, CompactionPlanSettings, CompactionPlanSummary, Context
 import { buildSessionContext, summarizeContext } from "@bonsai/core";
 import { openCurrentDatabase } from "./database";
 import { SessionAgents } from "./foreign/agents";
-import { StoredReads, type ContextMessageRows } from "./reads/index";
+import { StoredReads, type ContextLists, type ContextMessageRows } from "./reads/index";
 import { Statements, type SessionRef } from "./reads/path";
 import { SessionRows } from "./reads/sessions";
 import type { PathNode, SessionSummary, SizeSeries, StoredEntryInfo } from "./session-store";
@@ -28,6 +28,7 @@ export type SessionReader = Pick<
   | "getPath"
   | "getContextEntries"
   | "getContextSummary"
+  | "getContextLists"
   | "getCompactionWindow"
   | "getCompactionPlan"
   | "getPrunePlan"
@@ -154,6 +155,12 @@ export class StoreReader {
     const { ref, leaf } = this.readRef(sessionId, leafId);
     // an irregular session has no column summary: from its context entries, as core builds it
     return this.reads.contextSummary(ref, leaf) ?? summarizeContext(buildSessionContext(this.reads.contextEntries(ref, leaf)));
+  }
+
+  /** getContextSummary as the `context` command reports it, its lists as read (ContextLists); undefined where getContextSummary must answer (an irregular session, a message without a role in the columns) */
+  getContextLists(sessionId: string, leafId?: string | null): ContextLists | undefined {
+    const { ref, leaf } = this.readRef(sessionId, leafId);
+    return this.reads.contextLists(ref, leaf);
   }
 
   /** What a context preview lists of the context of `leafId`, from the narrow rows; null for an irregular session (build it from getContextEntries). */

@@ -25,6 +25,7 @@ import {
   summarizeContext,
   summarizePrunePlan,
   thinPositions,
+  type ContextSummary,
   type FileOperations,
   type SessionEntry,
 } from "@bonsai/core";
@@ -62,6 +63,7 @@ function compareLeaf(store: SqliteSessionStore, id: string, all: SessionEntry[],
   expect(fromEntries.mode).toBe(expected.mode);
   const summary = store.getContextSummary(id, leaf);
   expect(JSON.stringify(summary)).toBe(JSON.stringify(summarizeContext(expected)));
+  compareContextLists(store, id, leaf, summary);
   compareContextMessages(store, id, leaf);
 
   for (const keepRecentTokens of [20_000, 2_000]) {
@@ -195,6 +197,24 @@ function leavesOf(all: SessionEntry[], step: number): string[] {
   return [...out];
 }
 
+/** getContextLists (what `context --json` prints of a stored session) against the context's summary, as read and as printed */
+function compareContextLists(store: SqliteSessionStore, id: string, leaf: string, summary: ContextSummary): boolean {
+  const lists = store.getContextLists(id, leaf);
+  if (!lists) return false;
+  expect(lists.entryIds.toArray()).toEqual(summary.entryIds);
+  expect(lists.roles.toArray()).toEqual(summary.roles);
+  expect(lists.llmRoles.toArray()).toEqual(summary.llmRoles);
+  expect(lists.estimatedTokens).toBe(summary.tokens.reduce((a, b) => a + b, 0));
+  expect(JSON.stringify(lists.models)).toBe(JSON.stringify(summary.models));
+  expect(lists.thinkingLevel).toBe(summary.thinkingLevel);
+  // printed from the text as read: what JSON.stringify prints for the arrays in a report
+  for (const [list, array] of [[lists.entryIds, summary.entryIds], [lists.roles, summary.roles], [lists.llmRoles, summary.llmRoles]] as const) {
+    expect(list.length).toBe(array.length);
+    expect(list.prettyJson("  ")).toBe(JSON.stringify(array, null, 2).replaceAll("\n", "\n  "));
+  }
+  return true;
+}
+
 describe("stored reads equal core on the whole session", () => {
   it.each([
     ["compactions every 400 entries", { entries: 3000, seed: 5, compactionInterval: 400 }],
@@ -209,6 +229,8 @@ describe("stored reads equal core on the whole session", () => {
     expect(store.db.prepare("SELECT irregular FROM sessions WHERE id = ?").pluck().get(id)).toBe(0);
     const leaves = leavesOf(all, 97);
     for (const leaf of leaves) compareLeaf(store, id, all, leaf);
+    // an agent's session has a role in every message: `context --json` lists come from the index
+    for (const leaf of leaves) expect(store.getContextLists(id, leaf), leaf).toBeDefined();
     const targets = all.filter((_, i) => i % 173 === 0).map((e) => e.id);
     for (const from of leaves.slice(0, 25)) for (const to of targets) compareBranch(store, id, all, from, to);
   }, 120_000);
@@ -225,6 +247,36 @@ describe("stored reads equal core on the whole session", () => {
     for (const o of odd) expect(everyResult.some((x) => x.startsWith(o))).toBe(true);
     for (const leaf of leaves) compareLeaf(store, id, all, leaf);
     for (const from of leaves.slice(0, 8)) for (const to of all.filter((_, i) => i % 97 === 0).map((e) => e.id)) compareBranch(store, id, all, from, to);
+  });
+
+  it("the context's lists as read map every role as convertToLlm does: excluded executions, custom and file mentions, empty summaries, a role core does not know", async () => {
+    const at = (n: number): string => `2025-01-01T00:00:${String(n).padStart(2, "0")}.000Z`;
+    const message = (id: string, parentId: string, n: number, m: Record<string, unknown>) => ({ type: "message", id, parentId, timestamp: at(n), message: { timestamp: n, ...m } });
+    const lines: Record<string, unknown>[] = [
+      { type: "session", version: 3, id: "roles", timestamp: at(0), cwd: "/p" },
+      message("u1", "", 1, { role: "user", content: "hi" }),
+      message("a1", "u1", 2, { role: "assistant", content: [{ type: "text", text: "yo" }], provider: "p", model: "x", usage: { input: 5, output: 1 }, stopReason: "stop" }),
+      message("b1", "a1", 3, { role: "bashExecution", command: "ls", output: "a b", excludeFromContext: true }),
+      message("b2", "b1", 4, { role: "bashExecution", command: "pwd", output: "/p" }),
+      message("p1", "b2", 5, { role: "pythonExecution", code: "1+1", output: "2", excludeFromContext: true }),
+      message("f1", "p1", 6, { role: "fileMention", files: [{ path: "/p/a.ts", content: "x" }] }),
+      message("h1", "f1", 7, { role: "hookMessage", customType: "hook", content: "from a hook", display: true }),
+      message("s9", "h1", 8, { role: "system", content: "a role core does not know" }),
+      { type: "branch_summary", id: "e1", parentId: "s9", timestamp: at(9), fromId: "a1", summary: "" },
+      { type: "branch_summary", id: "e2", parentId: "e1", timestamp: at(10), fromId: "a1", summary: "what the other branch did" },
+      { type: "custom_message", customType: "note", content: "custom", display: true, id: "c1", parentId: "e2", timestamp: at(11) },
+      { type: "compaction", id: "k1", parentId: "c1", timestamp: at(12), summary: "sum", firstKeptEntryId: "b2", tokensBefore: 100 },
+      message("u2", "k1", 13, { role: "user", content: "again" }),
+    ].map((l) => (l.parentId === "" ? { ...l, parentId: null } : l));
+    const { store, id, all } = await imported(lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+    const index = buildIndex(all);
+    for (const leaf of all.map((e) => e.id)) {
+      const summary = summarizeContext(buildSessionContext(all, leaf, index));
+      expect(compareContextLists(store, id, leaf, summary), leaf).toBe(true);
+    }
+    const last = store.getContextLists(id, "u2");
+    expect(last?.roles.toArray()).toEqual(["compactionSummary", "bashExecution", "pythonExecution", "fileMention", "hookMessage", "system", "branchSummary", "custom", "user"]);
+    expect(last?.llmRoles.toArray()).toEqual(["user", "user", "user", "user", "user", "user", "user"]);
   });
 
   it("after a compaction only its window and the settings entries are read", async () => {

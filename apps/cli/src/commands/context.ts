@@ -1,7 +1,7 @@
 /**
  * `bonsai context SESSION [--leaf ID] [--json]`: what the model sees from a leaf.
  */
-import { summarizeContext, type AgentMessage, type ContextSummary, type SessionContext } from "@bonsai/core";
+import { summarizeContext, type AgentMessage, type ContextSummary, type IdList, type SessionContext } from "@bonsai/core";
 import { column, printJson, type Io } from "../output";
 import { reportIssues, resolveLeafId, withSession, type LoadedSession } from "../session-source";
 import type { Command, SessionCommand } from "./command";
@@ -9,11 +9,11 @@ import type { Command, SessionCommand } from "./command";
 export interface ContextReport {
   leafId: string | null;
   /** the entry that produced each context message (the compaction entry for the summary) */
-  entryIds: string[];
+  entryIds: string[] | IdList;
   /** each message's role before convertToLlm */
-  roles: unknown[];
+  roles: unknown[] | IdList;
   /** the roles of the messages convertToLlm sends (dropped messages are absent) */
-  llmRoles: string[];
+  llmRoles: string[] | IdList;
   /** sum of the per-message estimates */
   estimatedTokens: number;
   /** role -> "provider/model" */
@@ -36,6 +36,8 @@ function reportOf(leafId: string | null, summary: ContextSummary): ContextReport
 /** The report of the context at the leaf (a stored session answers it from its columns, without the messages). */
 export function contextReport(session: LoadedSession, leafOption: string | undefined): ContextReport {
   const leafId = resolveLeafId(session, leafOption);
+  const lists = session.contextLists?.(leafId);
+  if (lists) return { leafId, entryIds: lists.entryIds, roles: lists.roles, llmRoles: lists.llmRoles, estimatedTokens: lists.estimatedTokens, model: lists.models, thinkingLevel: lists.thinkingLevel };
   return reportOf(leafId, session.contextSummary(leafId));
 }
 
@@ -97,7 +99,7 @@ function printText(io: Io, session: LoadedSession, report: ContextReport, contex
   if (report.roles.length > 0) lines.push(`${"#".padStart(5)}  ${column("entry", 16)}  ${column("role", 17)}  ${"tokens".padStart(7)}  preview`);
   context.messages.forEach((m, i) => {
     const preview = column(messagePreview(m), 90).trimEnd();
-    lines.push(`${String(i + 1).padStart(5)}  ${column(report.entryIds[i] ?? "", 16)}  ${column(m.role, 17)}  ${String(tokens[i]).padStart(7)}  ${preview}`);
+    lines.push(`${String(i + 1).padStart(5)}  ${column(context.entryIds[i] ?? "", 16)}  ${column(m.role, 17)}  ${String(tokens[i]).padStart(7)}  ${preview}`);
   });
   io.stdout(`${lines.join("\n")}\n`);
 }

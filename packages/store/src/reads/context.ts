@@ -12,8 +12,10 @@ import {
   buildSessionContext,
   convertMessageToLlm,
   estimateTokens,
+  IdList,
   llmRoleOf,
   messageFromEntry,
+  type AgentRole,
   type CompactionEntry,
   type ContextSummary,
   type SessionEntry,
@@ -37,6 +39,55 @@ export interface ContextMessageRows {
   /** the newest session_init with a system prompt among the kept entries */
   sessionInit: SessionEntry | null;
 }
+
+/**
+ * A context's summary as the `context` command reports it: the lists as the text the store reads
+ * them as (IdList: each item's JSON string, joined as a report prints them) and the estimates' sum.
+ */
+export interface ContextLists {
+  entryIds: IdList;
+  /** each message's role (a list of strings, like the ids) */
+  roles: IdList;
+  /** the roles convertToLlm sends */
+  llmRoles: IdList;
+  estimatedTokens: number;
+  models: Record<string, string>;
+  thinkingLevel: string;
+}
+
+/** every role a message has (core's AgentRole): the SQL below maps each as core's llmRoleOf does */
+const AGENT_ROLES: Record<AgentRole, true> = {
+  user: true,
+  assistant: true,
+  toolResult: true,
+  bashExecution: true,
+  pythonExecution: true,
+  fileMention: true,
+  custom: true,
+  hookMessage: true,
+  branchSummary: true,
+  compactionSummary: true,
+};
+
+const sqlText = (text: string): string => `'${text.replaceAll("'", "''")}'`;
+/** the SQL literal of a value's JSON text (what json_quote gives for it) */
+const sqlJson = (value: string | undefined): string => (value === undefined ? "NULL" : sqlText(JSON.stringify(value)));
+
+/** json_quote(role) of the column `role`, the known roles as literals */
+export const ROLE_JSON_SQL = `CASE role ${Object.keys(AGENT_ROLES)
+  .map((role) => `WHEN ${sqlText(role)} THEN ${sqlJson(role)}`)
+  .join(" ")} ELSE json_quote(role) END`;
+
+/**
+ * json_quote(llmRoleOf(role, excluded)) of the columns `role` and `flags` (NULL where llmRoleOf gives
+ * undefined: an unknown role too), built from llmRoleOf itself.
+ */
+export const LLM_ROLE_JSON_SQL = `CASE role ${Object.keys(AGENT_ROLES)
+  .map((role) => {
+    const [sent, excluded] = [llmRoleOf(role, false), llmRoleOf(role, true)];
+    return `WHEN ${sqlText(role)} THEN ${sent === excluded ? sqlJson(sent) : `CASE WHEN flags & ${FLAG_EXCLUDED} THEN ${sqlJson(excluded)} ELSE ${sqlJson(sent)} END`}`;
+  })
+  .join(" ")} END`;
 
 /** Where the context of a leaf starts on its path. */
 interface ContextPlan {
@@ -110,6 +161,52 @@ export class ContextReader {
   /** The context's messages from the derived columns (regular sessions). */
   contextSummary(session: SessionRef, leafSeq: number): ContextSummary {
     return this.messageRows(session, this.plan(session, leafSeq), leafSeq, false).summary;
+  }
+
+  /**
+   * contextSummary as the `context` command reports it, its lists made by SQLite from the covering
+   * index (one statement over the kept ranges, no string or number per message in JavaScript): the
+   * same answer as contextSummary's, in the time the rows take to read. Undefined when a message of
+   * the context has no role the columns hold (FLAG_ODD_MESSAGE: read it with contextSummary).
+   */
+  contextLists(session: SessionRef, leafSeq: number): ContextLists | undefined {
+    const plan = this.plan(session, leafSeq);
+    const separator = IdList.SEPARATOR;
+    // the rows that give a message (contextRoleOf), in path order: the ranges are the outer loop
+    const [count, ids, roles, sent, sentCount, tokens, odd] = this.sql
+      .get(
+        `WITH r(lo, hi) AS (SELECT value ->> 0, value ->> 1 FROM json_each(?)),
+         m AS (
+           SELECT e.id, e.tokens, e.flags,
+             CASE e.type WHEN 'message' THEN e.role WHEN 'custom_message' THEN 'custom'
+               WHEN 'branch_summary' THEN CASE WHEN e.flags & ${FLAG_EMPTY_SUMMARY} THEN NULL ELSE 'branchSummary' END END AS role
+           FROM r CROSS JOIN entries e INDEXED BY entries_path ON e.session_id = ? AND e.seq BETWEEN r.lo AND r.hi
+           WHERE e.type IN ('message', 'custom_message', 'branch_summary')
+         ),
+         l AS (SELECT id, tokens, flags, ${ROLE_JSON_SQL} AS role, ${LLM_ROLE_JSON_SQL} AS llm FROM m WHERE role IS NOT NULL OR flags & ${FLAG_ODD_MESSAGE})
+         SELECT count(*), group_concat(json_quote(id), ?), group_concat(role, ?), group_concat(llm, ?), count(llm), total(tokens), max(flags & ${FLAG_ODD_MESSAGE}) FROM l`,
+      )
+      .raw()
+      .get(JSON.stringify(plan.kept.map((r) => [r.from, r.to])), session.id, separator, separator, separator) as [number, string | null, string | null, string | null, number, number, number | null];
+    if (odd) return undefined;
+    let entryIds = IdList.fromJsonItems(ids ?? "", count);
+    let roleList = IdList.fromJsonItems(roles ?? "", count);
+    let sentList = IdList.fromJsonItems(sent ?? "", sentCount);
+    let estimatedTokens = tokens;
+    // the latest compaction's summary comes first
+    if (plan.anchor !== null) {
+      const anchor = this.sql.get("SELECT id, tokens FROM entries WHERE session_id = ? AND seq = ?").raw().get(session.id, plan.anchor) as [string, number] | undefined;
+      if (anchor) {
+        const first = (list: string | null, item: string, length: number): IdList => IdList.fromJsonItems(length === 0 ? item : `${item}${separator}${list as string}`, length + 1);
+        entryIds = first(ids, JSON.stringify(anchor[0]), count);
+        roleList = first(roles, JSON.stringify("compactionSummary"), count);
+        const summaryRole = llmRoleOf("compactionSummary", false);
+        if (summaryRole !== undefined) sentList = first(sent, JSON.stringify(summaryRole), sentCount);
+        estimatedTokens += anchor[1];
+      }
+    }
+    const { models, thinkingLevel } = this.settingsInForce(session, plan, leafSeq);
+    return { entryIds, roles: roleList, llmRoles: sentList, estimatedTokens, models, thinkingLevel };
   }
 
   /**
@@ -189,14 +286,19 @@ export class ContextReader {
       const messageRole = contextRoleOf(types[i] as string, roles[i] ?? null, f);
       if (messageRole !== null) push(id, messageRole, llmRoleOf(messageRole, (f & FLAG_EXCLUDED) !== 0), tokens[i] as number);
     }
-    // the settings in force: the same loop over the path's settings entries and first and last assistant messages
+    const { models, thinkingLevel } = this.settingsInForce(session, plan, leafSeq);
+    out.models = models;
+    out.thinkingLevel = thinkingLevel;
+    return { summary: out, sent, previews };
+  }
+
+  /** the models and thinking level in force at the leaf: the same loop over the path's settings entries and first and last assistant messages */
+  private settingsInForce(session: SessionRef, plan: ContextPlan, leafSeq: number): { models: Record<string, string>; thinkingLevel: string } {
     const settings = this.settingsPart(session.id, plan.path, leafSeq, true);
     // their JSON lies scattered over the file, a page each: read after the pages read so far are released
     this.paths.releaseMappedPages();
     const context = buildSessionContext(relinked(this.paths.entriesAt(session.id, settings) as SessionEntry[]));
-    out.models = context.models;
-    out.thinkingLevel = context.thinkingLevel;
-    return { summary: out, sent, previews };
+    return { models: context.models, thinkingLevel: context.thinkingLevel };
   }
 }
 

@@ -5,13 +5,13 @@
  */
 import { createFileOperations, IdList, planOfEligible, summarizePrunePlan, type BranchPlan, type CompactionPlanSettings, type CompactionPlanSummary, type ContextSummary, type PruneConfig, type PrunePlan, type PruneSummary, type SessionEntry, type ToolResultOnPath } from "@bonsai/core";
 import type { PathNode, SizeSeries } from "../session-store";
-import { ContextReader, type ContextMessageRows } from "./context";
+import { ContextReader, type ContextLists, type ContextMessageRows } from "./context";
 import { PathReader, relinked, type SeqRange, type SessionRef, type Statements } from "./path";
 import { SeriesReader, seriesOfNodes } from "./series";
 import { PlanningReader } from "./planning";
 
 export type { SeqRange, SessionRef } from "./path";
-export type { ContextMessageRows } from "./context";
+export type { ContextLists, ContextMessageRows } from "./context";
 
 export class StoredReads {
   readonly paths: PathReader;
@@ -74,6 +74,13 @@ export class StoredReads {
     const leaf = this.seqOf(session, leafId);
     if (leaf === undefined) return { entryIds: [], roles: [], llmRoles: [], tokens: [], models: {}, thinkingLevel: "off" };
     return session.irregular !== 0 ? null : this.contexts.contextSummary(session, leaf);
+  }
+
+  /** contextSummary as the `context` command reports it (context.ts contextLists); undefined for an irregular session or an odd message */
+  contextLists(session: SessionRef, leafId: string | null): ContextLists | undefined {
+    const leaf = this.seqOf(session, leafId);
+    if (leaf === undefined || session.irregular !== 0) return undefined;
+    return this.contexts.contextLists(session, leaf);
   }
 
   /** what a context preview lists (context.ts contextMessages); null for an irregular session (read its context entries instead) */
