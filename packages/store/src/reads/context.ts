@@ -22,7 +22,7 @@ import {
 } from "@bonsai/core";
 import { FLAG_EMPTY_SUMMARY, FLAG_EXCLUDED, FLAG_ODD_MESSAGE } from "../derive";
 import { SETTINGS_ROWS } from "../migrations/011-file-ops";
-import { rangesBefore, rangesFrom, relinked, type PathReader, type SeqRange, type SessionRef, type Statements } from "./path";
+import { rangesBefore, rangesFrom, rangesJson, relinked, type PathReader, type SeqRange, type SessionRef, type Statements } from "./path";
 import { seqsInRanges } from "./seqs-in-ranges";
 
 /** What a context preview lists of the context's messages (ContextReader.contextMessages). */
@@ -187,7 +187,7 @@ export class ContextReader {
          SELECT count(*), group_concat(json_quote(id), ?), group_concat(role, ?), group_concat(llm, ?), count(llm), total(tokens), max(flags & ${FLAG_ODD_MESSAGE}) FROM l`,
       )
       .raw()
-      .get(JSON.stringify(plan.kept.map((r) => [r.from, r.to])), session.id, separator, separator, separator) as [number, string | null, string | null, string | null, number, number, number | null];
+      .get(rangesJson(plan.kept), session.id, separator, separator, separator) as [number, string | null, string | null, string | null, number, number, number | null];
     if (odd) return undefined;
     let entryIds = IdList.fromJsonItems(ids ?? "", count);
     let roleList = IdList.fromJsonItems(roles ?? "", count);

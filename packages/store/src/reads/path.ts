@@ -68,6 +68,11 @@ export function rangeSeqs(ranges: readonly SeqRange[]): number[] {
 }
 
 /** seqs (in path order) as ranges of consecutive increasing seqs */
+/** ranges as the JSON array of [from, to] pairs that statements read with json_each */
+export function rangesJson(ranges: readonly SeqRange[]): string {
+  return JSON.stringify(ranges.map((r) => [r.from, r.to]));
+}
+
 function toRanges(seqs: readonly number[]): SeqRange[] {
   const out: SeqRange[] = [];
   for (const s of seqs) {
@@ -188,9 +193,9 @@ export class PathReader {
    * Columns of the rows of `ranges` that pass `filter` (path order): `numbers` as number lists,
    * `texts` as string lists (null for NULL). Many rows cost one row each in better-sqlite3 (an array
    * and its values built per row, all of it garbage soon); here SQLite aggregates each column into
-   * one value per range: numbers as a JSON array (parsed into small integers, no strings), texts
-   * joined by a separator and split (a value holding the separator — the split count tells — makes
-   * that column come back as JSON instead).
+   * one value, over every range in one statement: numbers as a JSON array (parsed into small
+   * integers, no strings), texts joined by a separator and split (a value holding the separator —
+   * the split count tells — makes that column come back as JSON instead).
    */
   columnsIn(
     sessionId: string,
@@ -199,34 +204,35 @@ export class PathReader {
     texts: readonly string[],
     filter: RowFilter = EVERY_ROW,
   ): { numbers: number[][]; texts: (string | null)[][] } {
+    const out = { numbers: numbers.map((): number[] => []), texts: texts.map((): (string | null)[] => []) };
+    if (ranges.length === 0) return out;
     const select = [
       ...numbers.map((c) => `json_group_array(${c})`),
       // which values are NULL (a column that is never NULL: none)
       ...texts.map((c) => (NOT_NULL.has(c) ? `group_concat(${c}, char(30)), ''` : `group_concat(coalesce(${c}, ''), char(30)), group_concat(${c} IS NULL, '')`)),
     ].join(", ");
-    const params = filter.params ?? [];
-    const joined = this.sql.get(`SELECT count(*), ${select} FROM entries INDEXED BY ${filter.index ?? "entries_path"} WHERE session_id = ? AND seq BETWEEN ? AND ? AND (${filter.where})`).raw();
-    const out = { numbers: numbers.map((): number[] => []), texts: texts.map((): (string | null)[] => []) };
-    for (const r of ranges) {
-      const [count, ...row] = joined.get(sessionId, r.from, r.to, ...params) as [number, ...unknown[]];
-      if (count === 0) continue;
-      const values = row as string[];
-      numbers.forEach((_, i) => {
-        const list = out.numbers[i] as number[];
-        for (const v of JSON.parse(values[i] as string) as number[]) list.push(v);
-      });
-      texts.forEach((column, i) => {
-        const list = out.texts[i] as (string | null)[];
-        const parts = (values[numbers.length + 2 * i] as string).split(SEPARATOR);
-        if (parts.length !== count) {
-          list.push(...this.columnAsJson(sessionId, r, column, filter));
-          return;
-        }
-        const nulls = values[numbers.length + 2 * i + 1] as string;
-        for (let k = 0; k < count; k++) list.push(nulls.charCodeAt(k) === ONE ? null : (parts[k] as string));
-      });
-    }
+    const [count, ...values] = this.overRanges(`count(*), ${select}`, filter).raw().get(rangesJson(ranges), sessionId, ...(filter.params ?? [])) as [number, ...string[]];
+    if (count === 0) return out;
+    out.numbers = numbers.map((_, i) => JSON.parse(values[i] as string) as number[]);
+    out.texts = texts.map((column, i) => {
+      const parts = (values[numbers.length + 2 * i] as string).split(SEPARATOR);
+      if (parts.length !== count) return this.columnAsJson(sessionId, ranges, column, filter);
+      const nulls = values[numbers.length + 2 * i + 1] as string;
+      return nulls === "" || !nulls.includes("1") ? parts : parts.map((p, k) => (nulls.charCodeAt(k) === ONE ? null : p));
+    });
     return out;
+  }
+
+  /**
+   * A statement selecting `select` over the rows of ranges (its first parameter, rangesJson) of a
+   * session (the second) that pass `filter` (its parameters next), read in path order.
+   */
+  private overRanges(select: string, filter: RowFilter): Database.Statement {
+    // CROSS JOIN: the ranges are the outer loop, in their order, and each is read in seq order
+    return this.sql.get(
+      `WITH r(lo, hi) AS (SELECT value ->> 0, value ->> 1 FROM json_each(?))
+       SELECT ${select} FROM r CROSS JOIN entries INDEXED BY ${filter.index ?? "entries_path"} ON session_id = ? AND seq BETWEEN r.lo AND r.hi WHERE (${filter.where})`,
+    );
   }
 
   /**
@@ -236,24 +242,14 @@ export class PathReader {
    */
   idsIn(sessionId: string, ranges: readonly SeqRange[], filter: RowFilter = EVERY_ROW, totals: readonly string[] = []): { ids: IdList; totals: number[] } {
     if (ranges.length === 0) return { ids: IdList.of([]), totals: totals.map(() => 0) };
-    // CROSS JOIN: the ranges are the outer loop, in their order, and each is read in seq order
-    const [count, items, ...sums] = this.sql
-      .get(
-        `WITH r(lo, hi) AS (SELECT value ->> 0, value ->> 1 FROM json_each(?))
-         SELECT count(*), group_concat(json_quote(id), ?)${totals.map((e) => `, total(${e})`).join("")}
-         FROM r CROSS JOIN entries INDEXED BY ${filter.index ?? "entries_path"} ON session_id = ? AND seq BETWEEN r.lo AND r.hi
-         WHERE (${filter.where})`,
-      )
+    const [count, items, ...sums] = this.overRanges(`count(*), group_concat(json_quote(id), ?)${totals.map((e) => `, total(${e})`).join("")}`, filter)
       .raw()
-      .get(JSON.stringify(ranges.map((r) => [r.from, r.to])), IdList.SEPARATOR, sessionId, ...(filter.params ?? [])) as [number, string | null, ...number[]];
+      .get(rangesJson(ranges), IdList.SEPARATOR, sessionId, ...(filter.params ?? [])) as [number, string | null, ...number[]];
     return { ids: IdList.fromJsonItems(items ?? "", count), totals: sums };
   }
 
-  private columnAsJson(sessionId: string, r: SeqRange, column: string, filter: RowFilter): (string | null)[] {
-    const json = this.sql
-      .get(`SELECT json_group_array(${column}) FROM entries INDEXED BY ${filter.index ?? "entries_path"} WHERE session_id = ? AND seq BETWEEN ? AND ? AND (${filter.where})`)
-      .pluck()
-      .get(sessionId, r.from, r.to, ...(filter.params ?? [])) as string;
+  private columnAsJson(sessionId: string, ranges: readonly SeqRange[], column: string, filter: RowFilter): (string | null)[] {
+    const json = this.overRanges(`json_group_array(${column})`, filter).pluck().get(rangesJson(ranges), sessionId, ...(filter.params ?? [])) as string;
     return (JSON.parse(json) as unknown[]).map((v) => (v === null ? null : String(v)));
   }
 

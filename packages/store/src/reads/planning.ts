@@ -38,7 +38,7 @@ import {
   type ToolResultOnPath,
 } from "@bonsai/core";
 import { FLAG_ODD_MESSAGE, FLAG_PRUNED } from "../derive";
-import { rangesBefore, rangesFrom, rangeSeqs, rangeSize, type PathReader, type RowFilter, type SeqRange, type SessionRef, type Statements } from "./path";
+import { rangesBefore, rangesFrom, rangeSeqs, rangesJson, rangeSize, type PathReader, type RowFilter, type SeqRange, type SessionRef, type Statements } from "./path";
 import { seqsInRanges } from "./seqs-in-ranges";
 
 export class PlanningReader {
@@ -267,14 +267,16 @@ export class PlanningReader {
 
   /** the file operations (entries.file_ops codes, from entries_file_ops) of the rows of `ranges` with seqs from `lo` to `hi` */
   private addFileOpCodesIn(sessionId: string, ranges: readonly SeqRange[], lo: number, hi: number, fileOps: FileOperations): void {
-    const codes = this.sql.get(
-      "SELECT DISTINCT j.value FROM entries e INDEXED BY entries_file_ops CROSS JOIN json_each(e.file_ops) j WHERE e.session_id = ? AND e.seq BETWEEN ? AND ? AND e.file_ops IS NOT NULL",
-    ).pluck();
-    for (const r of ranges) {
-      const from = Math.max(r.from, lo);
-      const to = Math.min(r.to, hi);
-      if (from <= to) for (const code of codes.iterate(sessionId, from, to) as IterableIterator<string>) addFileOpCode(code, fileOps);
-    }
+    const clipped = ranges.map((r) => ({ from: Math.max(r.from, lo), to: Math.min(r.to, hi) })).filter((r) => r.from <= r.to);
+    if (clipped.length === 0) return;
+    // one statement over every range (hundreds on a long window)
+    const codes = this.sql
+      .get(
+        "SELECT DISTINCT j.value FROM json_each(?) AS r CROSS JOIN entries e INDEXED BY entries_file_ops ON e.session_id = ? AND e.seq BETWEEN r.value ->> 0 AND r.value ->> 1 CROSS JOIN json_each(e.file_ops) j WHERE e.file_ops IS NOT NULL",
+      )
+      .pluck()
+      .all(rangesJson(clipped), sessionId) as string[];
+    for (const code of codes) addFileOpCode(code, fileOps);
   }
 
   /** pass 1: the file lists of every branch summary of the abandoned `ranges`, from their JSON (a few) */
