@@ -95,6 +95,9 @@ export function contextPreview(store: SessionStore, sessionId: string, leafId: s
  * regular stored session), else from the context's entries (core contextOf).
  */
 export function contextTokensAt(store: SessionStore, sessionId: string, leafId: string): number {
+  // one aggregate over the narrow rows (a session list counts every session's)
+  const tokens = store.getContextTokens(sessionId, leafId);
+  if (tokens !== undefined) return tokens;
   const rows = store.getContextMessages(sessionId, leafId);
   return rows ? sumOf(rows.summary.tokens) : contextOf(store.getContextEntries(sessionId, leafId), leafId).tokens;
 }

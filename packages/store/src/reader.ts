@@ -157,6 +157,11 @@ export class StoreReader {
     return this.reads.contextSummary(ref, leaf) ?? summarizeContext(buildSessionContext(this.reads.contextEntries(ref, leaf)));
   }
 
+  getContextTokens(sessionId: string, leafId: string | null): number | undefined {
+    const { ref, leaf } = this.readRef(sessionId, leafId);
+    return this.reads.contextTokens(ref, leaf);
+  }
+
   /** getContextSummary as the `context` command reports it, its lists as read (ContextLists); undefined where getContextSummary must answer (an irregular session, a message without a role in the columns) */
   getContextLists(sessionId: string, leafId?: string | null): ContextLists | undefined {
     const { ref, leaf } = this.readRef(sessionId, leafId);

@@ -344,6 +344,12 @@ export interface SessionStore {
    */
   getContextMessages(sessionId: string, leafId: string | null): ContextMessageRows | null;
   /**
+   * The sum of the token estimates of the context of `leafId` (getContextSummary's tokens), from one
+   * aggregate over the narrow rows; undefined where it must come from the messages (an irregular
+   * session, a message without a role in the columns).
+   */
+  getContextTokens(sessionId: string, leafId: string | null): number | undefined;
+  /**
    * The entries a compaction plan of the path to `leafId` reads (core prepareCompaction gives the
    * same plan on them as on the whole path): the path from its latest compaction, with the last
    * assistant message with a usage before it when none follows; the whole path without a compaction.

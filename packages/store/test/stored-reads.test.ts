@@ -200,6 +200,8 @@ function leavesOf(all: SessionEntry[], step: number): string[] {
 /** getContextLists (what `context --json` prints of a stored session) against the context's summary, as read and as printed */
 function compareContextLists(store: SqliteSessionStore, id: string, leaf: string, summary: ContextSummary): boolean {
   const lists = store.getContextLists(id, leaf);
+  // the sum alone, from one aggregate (a session list's figure), where the lists come from the index
+  expect(store.getContextTokens(id, leaf)).toBe(lists && summary.tokens.reduce((a, b) => a + b, 0));
   if (!lists) return false;
   expect(lists.entryIds.toArray()).toEqual(summary.entryIds);
   expect(lists.roles.toArray()).toEqual(summary.roles);

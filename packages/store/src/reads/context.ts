@@ -89,6 +89,12 @@ export const LLM_ROLE_JSON_SQL = `CASE role ${Object.keys(AGENT_ROLES)
   })
   .join(" ")} END`;
 
+/**
+ * The rows of `entries e` that give the context a message (contextRoleOf: not null), and those
+ * whose message has no role in the columns (FLAG_ODD_MESSAGE), which the caller checks for.
+ */
+const MESSAGE_ROWS = `(e.type = 'message' AND (e.role IS NOT NULL OR e.flags & ${FLAG_ODD_MESSAGE}) OR e.type = 'custom_message' OR e.type = 'branch_summary' AND NOT e.flags & ${FLAG_EMPTY_SUMMARY})`;
+
 /** Where the context of a leaf starts on its path. */
 interface ContextPlan {
   /** the whole path, root first */
@@ -169,6 +175,22 @@ export class ContextReader {
    * same answer as contextSummary's, in the time the rows take to read. Undefined when a message of
    * the context has no role the columns hold (FLAG_ODD_MESSAGE: read it with contextSummary).
    */
+  /** the sum of contextSummary's token estimates, from one aggregate (undefined: a message without a role in the columns) */
+  contextTokens(session: SessionRef, leafSeq: number): number | undefined {
+    const plan = this.plan(session, leafSeq);
+    const [tokens, odd] = this.sql
+      .get(
+        `WITH r(lo, hi) AS (SELECT value ->> 0, value ->> 1 FROM json_each(?))
+         SELECT total(e.tokens), max(e.flags & ${FLAG_ODD_MESSAGE}) FROM r CROSS JOIN entries e INDEXED BY entries_path ON e.session_id = ? AND e.seq BETWEEN r.lo AND r.hi
+         WHERE ${MESSAGE_ROWS}`,
+      )
+      .raw()
+      .get(rangesJson(plan.kept), session.id) as [number, number | null];
+    if (odd) return undefined;
+    const anchor = plan.anchor === null ? undefined : (this.sql.get("SELECT tokens FROM entries WHERE session_id = ? AND seq = ?").pluck().get(session.id, plan.anchor) as number | undefined);
+    return tokens + (anchor ?? 0);
+  }
+
   contextLists(session: SessionRef, leafSeq: number): ContextLists | undefined {
     const plan = this.plan(session, leafSeq);
     const separator = IdList.SEPARATOR;

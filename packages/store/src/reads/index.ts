@@ -76,6 +76,13 @@ export class StoredReads {
     return session.irregular !== 0 ? null : this.contexts.contextSummary(session, leaf);
   }
 
+  /** the sum of contextSummary's token estimates (context.ts contextTokens); undefined for an irregular session or an odd message */
+  contextTokens(session: SessionRef, leafId: string | null): number | undefined {
+    const leaf = this.seqOf(session, leafId);
+    if (leaf === undefined) return 0;
+    return session.irregular !== 0 ? undefined : this.contexts.contextTokens(session, leaf);
+  }
+
   /** contextSummary as the `context` command reports it (context.ts contextLists); undefined for an irregular session or an odd message */
   contextLists(session: SessionRef, leafId: string | null): ContextLists | undefined {
     const leaf = this.seqOf(session, leafId);
