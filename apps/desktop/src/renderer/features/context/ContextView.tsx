@@ -5,7 +5,7 @@
  * along the path, and every message with its tokens. All figures come from core's contextOf, as in
  * every other panel.
  */
-import { memo, useMemo } from "react";
+import { memo, useMemo, useState } from "react";
 import type { ContextPreview, ReportedUsageDto } from "@bonsai/ipc";
 import { useBonsai } from "../../state/store";
 import { contextTarget } from "../../state/backend-events";
@@ -82,6 +82,22 @@ function UsageLine({ usage, agentTokens, threshold }: { usage: ReportedUsageDto 
   );
 }
 
+/**
+ * A context of more messages than LIST_HEAD + LIST_TAIL (a long session never compacted: tens of
+ * thousands) lists its first LIST_HEAD (the compaction summary, the start) and its newest LIST_TAIL,
+ * with the number in between and a button that lists them all: a page does not draw tens of
+ * thousands of rows unasked.
+ */
+export const LIST_HEAD = 50;
+export const LIST_TAIL = 450;
+
+/** the largest of the tokens (no spread: a context may hold more messages than a call takes arguments) */
+function largest(values: Iterable<number>): number {
+  let max = 1;
+  for (const v of values) if (v > max) max = v;
+  return max;
+}
+
 export function ContextView() {
   const preview = useBonsai((s) => s.context);
   const error = useBonsai((s) => s.contextError);
@@ -89,9 +105,15 @@ export function ContextView() {
   const leafId = useBonsai((s) => s.skeleton?.leafId ?? null);
   const reveal = useBonsai((s) => s.reveal);
   const select = useBonsai((s) => s.select);
+  // the context (session and node) whose messages are all listed, when asked for
+  const [listedAll, setListedAll] = useState<string | null>(null);
   if (error) return <div className="bz-empty">Could not compute the context: {error}</div>;
   if (!preview || preview.leafId !== wanted) return <div className="bz-empty" data-testid="context-loading">Reading what the model sees from {wanted ?? "the start"}…</div>;
-  const max = Math.max(1, preview.systemPrompt?.tokens ?? 0, ...preview.messages.map((m) => m.tokens));
+  const max = Math.max(preview.systemPrompt?.tokens ?? 0, largest(preview.messages.map((m) => m.tokens)));
+  const listKey = `${preview.sessionId}:${preview.leafId ?? ""}`;
+  const count = preview.messages.length;
+  const folded = listedAll !== listKey && count > LIST_HEAD + LIST_TAIL;
+  const listed = folded ? [...preview.messages.slice(0, LIST_HEAD).map((m, i) => ({ m, i })), ...preview.messages.slice(count - LIST_TAIL).map((m, k) => ({ m, i: count - LIST_TAIL + k }))] : preview.messages.map((m, i) => ({ m, i }));
   const pct = preview.contextWindow > 0 ? (preview.tokens / preview.contextWindow) * 100 : 0;
   const thresholdPct = preview.contextWindow > 0 ? (preview.threshold / preview.contextWindow) * 100 : 0;
   const atLeaf = preview.leafId === leafId;
@@ -141,7 +163,15 @@ export function ContextView() {
             <TokenBar tokens={preview.systemPrompt.tokens} max={max} />
           </li>
         ) : null}
-        {preview.messages.map((m, i) => (
+        {listed.map(({ m, i }) => [
+          folded && i === count - LIST_TAIL ? (
+            <li key="folded" className="bz-msg bz-msg-folded" data-testid="context-folded">
+              <span className="bz-msg-preview">{formatInt(count - LIST_HEAD - LIST_TAIL)} messages in between are not listed.</span>
+              <button type="button" onClick={() => setListedAll(listKey)} data-testid="context-list-all">
+                List all {formatInt(count)}
+              </button>
+            </li>
+          ) : null,
           <li
             key={`${m.entryId ?? "synthetic"}-${i}`}
             className={`bz-msg bz-msg-${m.sourceRole}${m.excluded ? " bz-msg-excluded" : ""}`}
@@ -156,8 +186,8 @@ export function ContextView() {
               {m.preview}
             </span>
             <TokenBar tokens={m.tokens} max={max} />
-          </li>
-        ))}
+          </li>,
+        ])}
       </ol>
     </div>
   );
