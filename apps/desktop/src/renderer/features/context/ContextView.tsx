@@ -11,6 +11,7 @@ import { useBonsai } from "../../state/store";
 import { contextTarget } from "../../state/backend-events";
 import { formatInt, formatTokens } from "../tree/format";
 import { downsample } from "../tree/model";
+import { foldList, largest } from "./fold";
 import type { ContextPoint } from "../tree/model";
 
 const CHART_W = 560;
@@ -82,22 +83,6 @@ function UsageLine({ usage, agentTokens, threshold }: { usage: ReportedUsageDto 
   );
 }
 
-/**
- * A context of more messages than LIST_HEAD + LIST_TAIL (a long session never compacted: tens of
- * thousands) lists its first LIST_HEAD (the compaction summary, the start) and its newest LIST_TAIL,
- * with the number in between and a button that lists them all: a page does not draw tens of
- * thousands of rows unasked.
- */
-export const LIST_HEAD = 50;
-export const LIST_TAIL = 450;
-
-/** the largest of the tokens (no spread: a context may hold more messages than a call takes arguments) */
-function largest(values: Iterable<number>): number {
-  let max = 1;
-  for (const v of values) if (v > max) max = v;
-  return max;
-}
-
 export function ContextView() {
   const preview = useBonsai((s) => s.context);
   const error = useBonsai((s) => s.contextError);
@@ -112,8 +97,7 @@ export function ContextView() {
   const max = Math.max(preview.systemPrompt?.tokens ?? 0, largest(preview.messages.map((m) => m.tokens)));
   const listKey = `${preview.sessionId}:${preview.leafId ?? ""}`;
   const count = preview.messages.length;
-  const folded = listedAll !== listKey && count > LIST_HEAD + LIST_TAIL;
-  const listed = folded ? [...preview.messages.slice(0, LIST_HEAD).map((m, i) => ({ m, i })), ...preview.messages.slice(count - LIST_TAIL).map((m, k) => ({ m, i: count - LIST_TAIL + k }))] : preview.messages.map((m, i) => ({ m, i }));
+  const { listed, hidden, resumesAt } = foldList(preview.messages, listedAll === listKey);
   const pct = preview.contextWindow > 0 ? (preview.tokens / preview.contextWindow) * 100 : 0;
   const thresholdPct = preview.contextWindow > 0 ? (preview.threshold / preview.contextWindow) * 100 : 0;
   const atLeaf = preview.leafId === leafId;
@@ -163,10 +147,10 @@ export function ContextView() {
             <TokenBar tokens={preview.systemPrompt.tokens} max={max} />
           </li>
         ) : null}
-        {listed.map(({ m, i }) => [
-          folded && i === count - LIST_TAIL ? (
+        {listed.map(({ item: m, index: i }) => [
+          hidden > 0 && i === resumesAt ? (
             <li key="folded" className="bz-msg bz-msg-folded" data-testid="context-folded">
-              <span className="bz-msg-preview">{formatInt(count - LIST_HEAD - LIST_TAIL)} messages in between are not listed.</span>
+              <span className="bz-msg-preview">{formatInt(hidden)} messages in between are not listed.</span>
               <button type="button" onClick={() => setListedAll(listKey)} data-testid="context-list-all">
                 List all {formatInt(count)}
               </button>
