@@ -169,12 +169,6 @@ export class ContextReader {
     return this.messageRows(session, this.plan(session, leafSeq), leafSeq, false).summary;
   }
 
-  /**
-   * contextSummary as the `context` command reports it, its lists made by SQLite from the covering
-   * index (one statement over the kept ranges, no string or number per message in JavaScript): the
-   * same answer as contextSummary's, in the time the rows take to read. Undefined when a message of
-   * the context has no role the columns hold (FLAG_ODD_MESSAGE: read it with contextSummary).
-   */
   /** the sum of contextSummary's token estimates, from one aggregate (undefined: a message without a role in the columns) */
   contextTokens(session: SessionRef, leafSeq: number): number | undefined {
     const plan = this.plan(session, leafSeq);
@@ -191,6 +185,12 @@ export class ContextReader {
     return tokens + (anchor ?? 0);
   }
 
+  /**
+   * contextSummary as the `context` command reports it, its lists made by SQLite from the covering
+   * index (one statement over the kept ranges, no string or number per message in JavaScript): the
+   * same answer as contextSummary's, in the time the rows take to read. Undefined when a message of
+   * the context has no role the columns hold (FLAG_ODD_MESSAGE: read it with contextSummary).
+   */
   contextLists(session: SessionRef, leafSeq: number): ContextLists | undefined {
     const plan = this.plan(session, leafSeq);
     const separator = IdList.SEPARATOR;
