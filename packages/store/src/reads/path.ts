@@ -67,12 +67,12 @@ export function rangeSeqs(ranges: readonly SeqRange[]): number[] {
   return out;
 }
 
-/** seqs (in path order) as ranges of consecutive increasing seqs */
 /** ranges as the JSON array of [from, to] pairs that statements read with json_each */
 export function rangesJson(ranges: readonly SeqRange[]): string {
   return JSON.stringify(ranges.map((r) => [r.from, r.to]));
 }
 
+/** seqs (in path order) as ranges of consecutive increasing seqs */
 function toRanges(seqs: readonly number[]): SeqRange[] {
   const out: SeqRange[] = [];
   for (const s of seqs) {
