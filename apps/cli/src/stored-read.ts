@@ -20,10 +20,10 @@ import { pruneDryRunOn } from "./commands/prune";
 import { pruneSpec } from "./commands/prune.spec";
 import { reportError } from "./errors";
 import type { Io } from "./output";
-
-export { lazyProcessIo } from "./output";
 import { isStoredRead, namesStoredSession, type StoredReadCommand } from "./session-argument";
 import { openStoredPiSession } from "./stored-session";
+
+export { lazyProcessIo } from "./output";
 
 const COMMANDS: Record<StoredReadCommand, { spec: CommandSpec; check?: (args: ParsedArgs) => unknown; on: SessionCommand }> = {
   context: { spec: contextSpec, on: contextOn },
