@@ -13,7 +13,7 @@
  *
  * BONSAI_BENCH_SHAPES (default "default") runs the same cases on other shapes of session as well
  * (SHAPES below: smaller entries with frequent compactions, large tool outputs with many branches,
- * rare compactions, a UUID session id as pi writes it, the real pi sessions' entries of
+ * rare compactions, none at all, a UUID session id as pi writes it, the real pi sessions' entries of
  * ../shared/fixtures/real/pi), each at every size: the targets must hold on sessions unlike the
  * default one.
  *
