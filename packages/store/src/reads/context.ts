@@ -90,10 +90,19 @@ export const LLM_ROLE_JSON_SQL = `CASE role ${Object.keys(AGENT_ROLES)
   .join(" ")} END`;
 
 /**
- * The rows of `entries e` that give the context a message (contextRoleOf: not null), and those
- * whose message has no role in the columns (FLAG_ODD_MESSAGE), which the caller checks for.
+ * The context's message rows over ranges (the statement's first parameter, rangesJson; the session
+ * its second), in path order, as the CTE `m`: id, tokens, flags and `role`, the role of the message
+ * the row gives the context (contextRoleOf; NULL when it gives none, or when its message has no
+ * role in the columns: FLAG_ODD_MESSAGE, which the caller checks for).
  */
-const MESSAGE_ROWS = `(e.type = 'message' AND (e.role IS NOT NULL OR e.flags & ${FLAG_ODD_MESSAGE}) OR e.type = 'custom_message' OR e.type = 'branch_summary' AND NOT e.flags & ${FLAG_EMPTY_SUMMARY})`;
+const CONTEXT_MESSAGE_ROWS = `r(lo, hi) AS (SELECT value ->> 0, value ->> 1 FROM json_each(?)),
+         m AS (
+           SELECT e.id, e.tokens, e.flags,
+             CASE e.type WHEN 'message' THEN e.role WHEN 'custom_message' THEN 'custom'
+               WHEN 'branch_summary' THEN CASE WHEN e.flags & ${FLAG_EMPTY_SUMMARY} THEN NULL ELSE 'branchSummary' END END AS role
+           FROM r CROSS JOIN entries e INDEXED BY entries_path ON e.session_id = ? AND e.seq BETWEEN r.lo AND r.hi
+           WHERE e.type IN ('message', 'custom_message', 'branch_summary')
+         )`;
 
 /** Where the context of a leaf starts on its path. */
 interface ContextPlan {
@@ -174,9 +183,8 @@ export class ContextReader {
     const plan = this.plan(session, leafSeq);
     const [tokens, odd] = this.sql
       .get(
-        `WITH r(lo, hi) AS (SELECT value ->> 0, value ->> 1 FROM json_each(?))
-         SELECT total(e.tokens), max(e.flags & ${FLAG_ODD_MESSAGE}) FROM r CROSS JOIN entries e INDEXED BY entries_path ON e.session_id = ? AND e.seq BETWEEN r.lo AND r.hi
-         WHERE ${MESSAGE_ROWS}`,
+        `WITH ${CONTEXT_MESSAGE_ROWS}
+         SELECT total(tokens), max(flags & ${FLAG_ODD_MESSAGE}) FROM m WHERE role IS NOT NULL OR flags & ${FLAG_ODD_MESSAGE}`,
       )
       .raw()
       .get(rangesJson(plan.kept), session.id) as [number, number | null];
@@ -197,14 +205,7 @@ export class ContextReader {
     // the rows that give a message (contextRoleOf), in path order: the ranges are the outer loop
     const [count, ids, roles, sent, sentCount, tokens, odd] = this.sql
       .get(
-        `WITH r(lo, hi) AS (SELECT value ->> 0, value ->> 1 FROM json_each(?)),
-         m AS (
-           SELECT e.id, e.tokens, e.flags,
-             CASE e.type WHEN 'message' THEN e.role WHEN 'custom_message' THEN 'custom'
-               WHEN 'branch_summary' THEN CASE WHEN e.flags & ${FLAG_EMPTY_SUMMARY} THEN NULL ELSE 'branchSummary' END END AS role
-           FROM r CROSS JOIN entries e INDEXED BY entries_path ON e.session_id = ? AND e.seq BETWEEN r.lo AND r.hi
-           WHERE e.type IN ('message', 'custom_message', 'branch_summary')
-         ),
+        `WITH ${CONTEXT_MESSAGE_ROWS},
          l AS (SELECT id, tokens, flags, ${ROLE_JSON_SQL} AS role, ${LLM_ROLE_JSON_SQL} AS llm FROM m WHERE role IS NOT NULL OR flags & ${FLAG_ODD_MESSAGE})
          SELECT count(*), group_concat(json_quote(id), ?), group_concat(role, ?), group_concat(llm, ?), count(llm), total(tokens), max(flags & ${FLAG_ODD_MESSAGE}) FROM l`,
       )
