@@ -7,7 +7,7 @@ import { COMMANDS } from "./commands/index";
 import type { CommandEntry } from "./commands/command";
 import { reportError, UsageError } from "./errors";
 import type { Io } from "./output";
-import { isStoredRead, namesStoredSession } from "./session-argument";
+import { isStoredRead } from "./session-argument";
 import { version } from "../package.json";
 
 /** The registry line of a command (its spec; `load()` imports the implementation). */
@@ -53,7 +53,7 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
     }
     // a stored session id given to a read command: its own small bundle (stored-read.ts), which
     // answers a pi session in a database that needs nothing but reading, and gives back the others
-    if (isStoredRead(name, args.options["dry-run"]) && namesStoredSession(args.positionals[0] as string)) {
+    if (isStoredRead(name, args)) {
       const status = await (await import("./stored-read")).runStoredRead(name, args, io);
       if (status !== undefined) return status;
     }

@@ -5,6 +5,7 @@
  * to send a stored id straight to the stored-read bundle (stored-read.ts).
  */
 import { statSync } from "node:fs";
+import type { ParsedArgs } from "./args";
 
 /** A path-like argument (a separator or a .jsonl name) is a missing file, never a stored id. */
 export function looksLikeSessionId(arg: string): boolean {
@@ -25,6 +26,8 @@ export function namesStoredSession(arg: string): boolean {
 /** The read commands the stored-read bundle answers on a stored id (prune: its dry runs). */
 export type StoredReadCommand = "context" | "plan" | "prune" | "branch";
 
-export function isStoredRead(name: string, dryRun: unknown): name is StoredReadCommand {
-  return name === "context" || name === "plan" || name === "branch" || (name === "prune" && dryRun === true);
+/** whether the command line (`name` parsed as `args`) is a read command on what may be a stored session id: the stored-read bundle's to try */
+export function isStoredRead(name: string, args: ParsedArgs): name is StoredReadCommand {
+  const read = name === "context" || name === "plan" || name === "branch" || (name === "prune" && args.options["dry-run"] === true);
+  return read && namesStoredSession(args.positionals[0] ?? "");
 }

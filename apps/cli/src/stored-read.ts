@@ -20,7 +20,7 @@ import { pruneDryRunOn } from "./commands/prune";
 import { pruneSpec } from "./commands/prune.spec";
 import { reportError } from "./errors";
 import type { Io } from "./output";
-import { isStoredRead, namesStoredSession, type StoredReadCommand } from "./session-argument";
+import { isStoredRead, type StoredReadCommand } from "./session-argument";
 import { openStoredPiSession } from "./stored-session";
 
 export { lazyProcessIo } from "./output";
@@ -47,7 +47,7 @@ export async function runStoredReadCommandLine(argv: readonly string[], io: Io):
   } catch {
     return undefined;
   }
-  if (args.help || !isStoredRead(name, args.options["dry-run"]) || !namesStoredSession(args.positionals[0] ?? "")) return undefined;
+  if (args.help || !isStoredRead(name, args)) return undefined;
   return runStoredRead(name, args, io);
 }
 
