@@ -8,7 +8,7 @@ import type { CompactionOutcome } from "@bonsai/ipc";
 import { api, errorMessage, failureSentence, isAborted } from "../../lib/api";
 import { newRequestId, useBonsai } from "../../state/store";
 import { formatInt } from "../tree/format";
-import { foldList } from "../context/fold";
+import { HiddenMessagesRow, useFoldedList } from "../context/FoldedList";
 import { Elapsed } from "./Elapsed";
 // issue 14: the "absent from the summary" check of a dry run
 import { SummaryCheck } from "../amnesia/SummaryCheck";
@@ -30,7 +30,7 @@ export function CompactionPanel() {
   const [summary, setSummary] = useState("");
   const [shortSummary, setShortSummary] = useState("");
   // the dry run's list of the context's messages: folded when long, all of them when asked
-  const [diffListedAll, setDiffListedAll] = useState<string | null>(null);
+  const diffList = useFoldedList(context?.messages ?? [], `${sessionId ?? ""}:${context?.leafId ?? ""}`);
   // a Claude Code / Codex session: the plan is shown (what a pi-style compaction would do), not run
   const readOnly = useReadOnly() !== null;
 
@@ -112,9 +112,6 @@ export function CompactionPanel() {
 
   if (!sessionId) return null;
   const removed = new Set([...(plan?.summarizedEntryIds ?? []), ...(plan?.turnPrefixEntryIds ?? [])]);
-  const diffMessages = context?.messages ?? [];
-  const diffKey = `${sessionId}:${context?.leafId ?? ""}`;
-  const diffList = foldList(diffMessages, diffListedAll === diffKey);
   return (
     <div className="bz-panel" data-testid="compaction-panel">
       <h3>Compact at the leaf</h3>
@@ -210,14 +207,7 @@ export function CompactionPanel() {
                 <span className="bz-msg-preview">{summary.slice(0, 200)}</span>
               </li>
               {diffList.listed.map(({ item: m, index: i }) => [
-                diffList.hidden > 0 && i === diffList.resumesAt ? (
-                  <li key="folded" className="bz-msg bz-msg-folded" data-testid="dry-run-folded">
-                    <span className="bz-msg-preview">{formatInt(diffList.hidden)} messages in between are not listed.</span>
-                    <button type="button" onClick={() => setDiffListedAll(diffKey)}>
-                      List all {formatInt(diffMessages.length)}
-                    </button>
-                  </li>
-                ) : null,
+                diffList.hidden > 0 && i === diffList.resumesAt ? <HiddenMessagesRow key="folded" hidden={diffList.hidden} total={context?.messages.length ?? 0} listAll={diffList.listAll} testIds="dry-run" /> : null,
                 <li key={`${m.entryId ?? "s"}-${i}`} className={`bz-msg ${m.entryId && removed.has(m.entryId) ? "bz-diff-del" : m.sourceRole === "compactionSummary" ? "bz-diff-del" : ""}`}>
                   <span className="bz-msg-role">{m.entryId && removed.has(m.entryId) ? "−" : m.sourceRole === "compactionSummary" ? "− old summary" : " "} {m.role}</span>
                   <span className="bz-msg-preview">{m.preview}</span>

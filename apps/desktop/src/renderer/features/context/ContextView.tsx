@@ -5,13 +5,14 @@
  * along the path, and every message with its tokens. All figures come from core's contextOf, as in
  * every other panel.
  */
-import { memo, useMemo, useState } from "react";
+import { memo, useMemo } from "react";
 import type { ContextPreview, ReportedUsageDto } from "@bonsai/ipc";
 import { useBonsai } from "../../state/store";
 import { contextTarget } from "../../state/backend-events";
 import { formatInt, formatTokens } from "../tree/format";
 import { downsample } from "../tree/model";
-import { foldList, largest } from "./fold";
+import { largest } from "./fold";
+import { HiddenMessagesRow, useFoldedList } from "./FoldedList";
 import type { ContextPoint } from "../tree/model";
 
 const CHART_W = 560;
@@ -90,14 +91,10 @@ export function ContextView() {
   const leafId = useBonsai((s) => s.skeleton?.leafId ?? null);
   const reveal = useBonsai((s) => s.reveal);
   const select = useBonsai((s) => s.select);
-  // the context (session and node) whose messages are all listed, when asked for
-  const [listedAll, setListedAll] = useState<string | null>(null);
+  const { listed, hidden, resumesAt, listAll } = useFoldedList(preview?.messages ?? [], `${preview?.sessionId ?? ""}:${preview?.leafId ?? ""}`);
   if (error) return <div className="bz-empty">Could not compute the context: {error}</div>;
   if (!preview || preview.leafId !== wanted) return <div className="bz-empty" data-testid="context-loading">Reading what the model sees from {wanted ?? "the start"}…</div>;
   const max = Math.max(preview.systemPrompt?.tokens ?? 0, largest(preview.messages.map((m) => m.tokens)));
-  const listKey = `${preview.sessionId}:${preview.leafId ?? ""}`;
-  const count = preview.messages.length;
-  const { listed, hidden, resumesAt } = foldList(preview.messages, listedAll === listKey);
   const pct = preview.contextWindow > 0 ? (preview.tokens / preview.contextWindow) * 100 : 0;
   const thresholdPct = preview.contextWindow > 0 ? (preview.threshold / preview.contextWindow) * 100 : 0;
   const atLeaf = preview.leafId === leafId;
@@ -148,14 +145,7 @@ export function ContextView() {
           </li>
         ) : null}
         {listed.map(({ item: m, index: i }) => [
-          hidden > 0 && i === resumesAt ? (
-            <li key="folded" className="bz-msg bz-msg-folded" data-testid="context-folded">
-              <span className="bz-msg-preview">{formatInt(hidden)} messages in between are not listed.</span>
-              <button type="button" onClick={() => setListedAll(listKey)} data-testid="context-list-all">
-                List all {formatInt(count)}
-              </button>
-            </li>
-          ) : null,
+          hidden > 0 && i === resumesAt ? <HiddenMessagesRow key="folded" hidden={hidden} total={preview.messages.length} listAll={listAll} testIds="context" /> : null,
           <li
             key={`${m.entryId ?? "synthetic"}-${i}`}
             className={`bz-msg bz-msg-${m.sourceRole}${m.excluded ? " bz-msg-excluded" : ""}`}
