@@ -1,7 +1,8 @@
 /**
- * A session never compacted: every message of the path is in the context. The context view lists
- * the first LIST_HEAD (50) and the newest LIST_TAIL (450) messages with the number in between, and
- * lists them all when asked; the totals count every message.
+ * A session never compacted: every message of the path is in the context. The backend sends the
+ * first CONTEXT_LIST_HEAD (50) and the newest CONTEXT_LIST_TAIL (450) messages with the figures of
+ * the ones in between, the context view lists them with the number in between, and the page asks
+ * for them all when the user does; the totals count every message either way.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -26,6 +27,17 @@ test("a context of thousands of messages lists its start and its newest ones, an
 
   const server = new BonsaiServer(dataDir);
   await server.start();
+  // the context previews the backend sends: how many messages each lists
+  const listed: number[] = [];
+  page.on("websocket", (ws) =>
+    ws.on("framereceived", (f) => {
+      const text = String(f.payload);
+      if (!text.includes('"pathLength"') || !text.includes('"sizeSeries"')) return;
+      const frame = JSON.parse(text) as { t: string; result?: { ok: boolean; value?: { messages?: unknown[] } } };
+      const messages = frame.t === "result" && frame.result?.ok ? frame.result.value?.messages : undefined;
+      if (messages) listed.push(messages.length);
+    }),
+  );
   try {
     await page.goto(server.url);
     await page.getByTestId("session-item").filter({ hasText: "Never compacted" }).click();
@@ -38,6 +50,9 @@ test("a context of thousands of messages lists its start and its newest ones, an
     await expect(rows.nth(49)).toHaveAttribute("data-entry-id", expected.entryIds[49] as string);
     await expect(rows.nth(50)).toHaveAttribute("data-entry-id", expected.entryIds[total - 450] as string);
     await expect(rows.last()).toHaveAttribute("data-entry-id", expected.entryIds[total - 1] as string);
+    expect(listed.length).toBeGreaterThan(0);
+    expect(listed.every((n) => n === 500)).toBe(true);
+    const figures = await page.getByTestId("context-total").textContent();
     const folded = page.getByTestId("context-folded");
     await expect(folded).toContainText(`${(total - 500).toLocaleString("en-US")} messages in between are not listed.`);
     await folded.scrollIntoViewIfNeeded();
@@ -49,6 +64,8 @@ test("a context of thousands of messages lists its start and its newest ones, an
     await page.getByTestId("context-list-all").click();
     await expect(rows).toHaveCount(total);
     await expect(folded).toHaveCount(0);
+    expect(listed.at(-1)).toBe(total);
+    await expect(page.getByTestId("context-total")).toHaveText(figures as string);
     expect(await rows.evaluateAll((els) => els.map((e) => e.getAttribute("data-entry-id")))).toEqual(expected.entryIds);
   } finally {
     await server.stop();

@@ -11,12 +11,13 @@ import {
   convertMessageToLlm,
   isCompactionEntry,
   reportedUsageOf,
+  reportedUsageWith,
   type AgentMessage,
   type BonsaiSettings,
   type CompactionEntry,
   type SessionEntry,
 } from "@bonsai/core";
-import type { ContextMessage, ContextPreview } from "@bonsai/ipc";
+import { CONTEXT_LIST_HEAD, CONTEXT_LIST_TAIL, type ContextMessage, type ContextPreview } from "@bonsai/ipc";
 import type { ContextMessageRows, SessionStore } from "@bonsai/store";
 
 const PREVIEW_CHARS = 160;
@@ -65,15 +66,22 @@ function systemPromptOf(entries: readonly SessionEntry[]): string | null {
 /** the stretches of the path the size series is thinned to (a chart's columns) */
 export const SERIES_POINTS = 400;
 
+/** the window a context preview lists a long context's messages in */
+const LISTED = { head: CONTEXT_LIST_HEAD, tail: CONTEXT_LIST_TAIL };
+
 /**
  * The context preview of `leafId`. A regular stored session answers from its narrow rows
  * (getContextMessages): each message's figures from the derived columns and its node's stored
  * preview, the JSON of only the compaction, the usage and the system prompt; an irregular one
  * builds the context from its entries. The size series along the path comes from the narrow rows.
+ * A long context lists its first and newest messages (the rows of only those are read), all of
+ * them when `allMessages`.
  */
-export function contextPreview(store: SessionStore, sessionId: string, leafId: string | null, settings: BonsaiSettings): ContextPreview {
-  const rows = leafId === null ? null : store.getContextMessages(sessionId, leafId);
-  const part = rows ? partFromRows(rows) : partFromEntries(leafId === null ? [] : store.getContextEntries(sessionId, leafId), leafId);
+export function contextPreview(store: SessionStore, sessionId: string, leafId: string | null, settings: BonsaiSettings, options: { allMessages?: boolean } = {}): ContextPreview {
+  const window = options.allMessages ? undefined : LISTED;
+  const rows = leafId === null ? null : store.getContextMessages(sessionId, leafId, window);
+  // the store lists a window's part of the rows; what it lists whole (odd rows), or the entries' context, is folded here
+  const part = listedPart(rows ? partFromRows(rows) : partFromEntries(leafId === null ? [] : store.getContextEntries(sessionId, leafId), leafId), window);
   const agentTokens = agentContextTokens(part);
   const threshold = compactionThreshold(settings.model.contextWindow, settings.compaction);
   const series = store.getSizeSeries(sessionId, leafId, SERIES_POINTS);
@@ -108,7 +116,26 @@ function sumOf(values: readonly number[]): number {
   return sum;
 }
 
-type PreviewPart = Pick<ContextPreview, "systemPrompt" | "messages" | "tokens" | "usage" | "compaction">;
+type PreviewPart = Pick<ContextPreview, "systemPrompt" | "messages" | "unlisted" | "tokens" | "usage" | "compaction">;
+
+/** a part listed in `window` (all its messages without one; as it is when it is folded already) */
+function listedPart(part: PreviewPart, window: typeof LISTED | undefined): PreviewPart {
+  const { messages } = part;
+  if (!window || part.unlisted || messages.length <= window.head + window.tail) return part;
+  const resumesAt = messages.length - window.tail;
+  let tokens = 0;
+  let largestTokens = 0;
+  for (let i = 0; i < messages.length; i++) {
+    const t = (messages[i] as ContextMessage).tokens;
+    if (i >= window.head && i < resumesAt) tokens += t;
+    if (t > largestTokens) largestTokens = t;
+  }
+  return {
+    ...part,
+    messages: [...messages.slice(0, window.head), ...messages.slice(resumesAt)],
+    unlisted: { at: window.head, count: resumesAt - window.head, tokens, largestTokens },
+  };
+}
 
 function systemPromptPart(prompt: string | null): ContextPreview["systemPrompt"] {
   return prompt === null ? null : { text: prompt, tokens: chars4(prompt) };
@@ -126,11 +153,19 @@ function partFromRows(rows: ContextMessageRows): PreviewPart {
     const sourceRole = String(summary.roles[i]);
     return { entryId, role: sent ?? sourceRole, sourceRole, tokens: summary.tokens[i] as number, preview: rows.previews[i] ?? "", ...(sent === null ? { excluded: true } : {}) };
   });
+  const { unlisted, usageMessage } = rows;
+  // the lists' sums hold every message only when none is left out
+  const usage = !usageMessage
+    ? null
+    : unlisted && rows.usageTrailingTokens !== undefined
+      ? reportedUsageWith(usageMessage, rows.compaction, rows.usageTrailingTokens)
+      : reportedUsageOf(usageMessage, rows.compaction, summary.entryIds, summary.tokens);
   return {
     systemPrompt: systemPromptPart(rows.sessionInit ? systemPromptOf([rows.sessionInit]) : null),
     messages,
-    tokens: sumOf(summary.tokens),
-    usage: rows.usageMessage ? reportedUsageOf(rows.usageMessage, rows.compaction, summary.entryIds, summary.tokens) : null,
+    unlisted,
+    tokens: sumOf(summary.tokens) + (unlisted?.tokens ?? 0),
+    usage,
     compaction: compactionPart(rows.compaction),
   };
 }
@@ -155,5 +190,5 @@ function partFromEntries(entries: readonly SessionEntry[], leafId: string | null
     const e = entries[i]!;
     if (isCompactionEntry(e)) compaction = e;
   }
-  return { systemPrompt: systemPromptPart(systemPromptOf(entries)), messages, tokens: figures.tokens, usage: figures.usage, compaction: compactionPart(compaction) };
+  return { systemPrompt: systemPromptPart(systemPromptOf(entries)), messages, unlisted: null, tokens: figures.tokens, usage: figures.usage, compaction: compactionPart(compaction) };
 }

@@ -318,11 +318,11 @@ export function sessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, Sessio
       return { deleted: true };
     },
 
-    getContextPreview: ({ sessionId, leafId }) => {
+    getContextPreview: ({ sessionId, leafId, allMessages }) => {
       requireSession(store, sessionId);
       if (leafId && !store.getEntry(sessionId, leafId)) throw new IpcError("not_found", `no entry ${leafId} in session ${sessionId}`);
       const leaf = leafId === undefined ? store.getLeaf(sessionId) : leafId;
-      return contextPreview(store, sessionId, leaf, deps.settings());
+      return contextPreview(store, sessionId, leaf, deps.settings(), { allMessages: allMessages === true });
     },
 
     setLabel: ({ sessionId, entryId, label }) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { contract } from "@bonsai/ipc";
+import { CONTEXT_LIST_HEAD, CONTEXT_LIST_TAIL, contract, type ContextPreview } from "@bonsai/ipc";
 import { oneLine } from "../src/context-preview";
 import { importLines, useBackend } from "./support";
 
@@ -70,6 +70,87 @@ describe("the estimate and the reported usage after a compaction (compaction.md 
     const p = await preview(lines.slice(0, 5));
     expect(p.usage).toMatchObject({ entryId: "a2", tokens: 35984, age: "no-compaction", trailingTokens: 0 });
     expect(p.agentTokens).toBe(35984);
+  });
+});
+
+describe("a long context's messages are listed folded (the first CONTEXT_LIST_HEAD and the newest CONTEXT_LIST_TAIL), its figures whole", () => {
+  const backend = useBackend();
+  const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
+  /** `count` messages, user and assistant in turn; only the assistant replies among the first `withUsage` report a usage */
+  function session(id: string, count: number, withUsage: number): object[] {
+    const messages = Array.from({ length: count }, (_, i) => {
+      const role = i % 2 === 0 ? "user" : "assistant";
+      const text = `${role} ${i} ${"word ".repeat(1 + ((i * 37) % 90))}`;
+      const message =
+        role === "user"
+          ? { role, content: text, timestamp: Date.parse(at(i)) }
+          : {
+              role,
+              content: [{ type: "text", text }],
+              api: "openai-completions",
+              provider: "p",
+              model: "m",
+              ...(i < withUsage ? { usage: { input: 1000 + i, output: 10, cacheRead: 0, cacheWrite: 0 } } : {}),
+              stopReason: "stop",
+              timestamp: Date.parse(at(i)),
+            };
+      return { type: "message", id: `m${i}`, parentId: i === 0 ? null : `m${i - 1}`, timestamp: at(i), message };
+    });
+    return [{ type: "session", version: 3, id, timestamp: at(0), cwd: "/tmp/p" }, ...messages];
+  }
+  async function previews(lines: readonly object[]) {
+    const sessionId = await importLines(backend(), lines);
+    const get = async (allMessages: boolean) => {
+      const r = await backend().dispatch("getContextPreview", { sessionId, ...(allMessages ? { allMessages } : {}) });
+      if (!r.ok) throw new Error(r.error.message);
+      return contract.getContextPreview.output.parse(r.value);
+    };
+    return { folded: await get(false), all: await get(true) };
+  }
+  function expectFolded(folded: ContextPreview, all: ContextPreview): void {
+    const n = all.messages.length;
+    expect(all.unlisted).toBeNull();
+    expect(folded.messages).toEqual([...all.messages.slice(0, CONTEXT_LIST_HEAD), ...all.messages.slice(n - CONTEXT_LIST_TAIL)]);
+    const between = all.messages.slice(CONTEXT_LIST_HEAD, n - CONTEXT_LIST_TAIL).map((m) => m.tokens);
+    expect(folded.unlisted).toEqual({
+      at: CONTEXT_LIST_HEAD,
+      count: n - CONTEXT_LIST_HEAD - CONTEXT_LIST_TAIL,
+      tokens: between.reduce((a, b) => a + b, 0),
+      largestTokens: Math.max(...all.messages.map((m) => m.tokens)),
+    });
+    const { messages: _m, unlisted: _u, ...figures } = folded;
+    const { messages: _am, unlisted: _au, ...allFigures } = all;
+    expect(figures).toEqual(allFigures);
+  }
+
+  it("a stored session's: the rows of only the listed messages are read; the totals and the usage's trailing estimate count every message", async () => {
+    // the newest usage lies among the messages not listed: what follows it is summed over all of them
+    const { folded, all } = await previews(session("s-long", 1201, 401));
+    expect(all.messages).toHaveLength(1201);
+    expect(all.usage).toMatchObject({ entryId: "m399", age: "no-compaction" });
+    expect(all.usage!.trailingTokens).toBeGreaterThan(0);
+    expectFolded(folded, all);
+  });
+
+  it("the same where the usage is among the newest messages listed", async () => {
+    const { folded, all } = await previews(session("s-long-tail", 1201, 1201));
+    expect(all.usage).toMatchObject({ entryId: "m1199" });
+    expectFolded(folded, all);
+  });
+
+  it("an irregular session's (its context built from its entries) is folded the same way", async () => {
+    const lines = session("s-long-irregular", 900, 900);
+    // a parent written after its child: the session is irregular
+    const [header, first, second, ...rest] = lines;
+    const { folded, all } = await previews([header!, second!, first!, ...rest]);
+    expect(all.messages).toHaveLength(900);
+    expectFolded(folded, all);
+  });
+
+  it("a context that fits is listed whole", async () => {
+    const { folded, all } = await previews(session("s-fits", CONTEXT_LIST_HEAD + CONTEXT_LIST_TAIL, 100));
+    expect(folded).toEqual(all);
+    expect(folded.unlisted).toBeNull();
   });
 });
 

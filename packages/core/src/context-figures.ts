@@ -106,12 +106,20 @@ function lastReportedUsage(path: readonly SessionEntry[], context: SessionContex
  * the path's latest compaction and the context's messages (entry ids and estimates).
  */
 export function reportedUsageOf(entry: SessionEntry, latestCompaction: SessionEntry | null, entryIds: readonly string[], messageTokens: readonly number[]): ReportedUsage {
-  const m = (entry as { message: AssistantMessage }).message;
-  const age: UsageAge = latestCompaction === null ? "no-compaction" : isOlderThanLatestCompaction(m, [latestCompaction]) ? "before-compaction" : "after-compaction";
   // what the context holds after that reply (all of it when the reply itself was summarized away)
   const at = entryIds.lastIndexOf(entry.id);
   let trailingTokens = 0;
   for (let k = at + 1; k < messageTokens.length; k++) trailingTokens += messageTokens[k] as number;
+  return reportedUsageWith(entry, latestCompaction, trailingTokens);
+}
+
+/**
+ * reportedUsageOf with the estimate of what the context holds after that reply already summed
+ * (`trailingTokens`: the context's messages after it; all of them when it is not among them).
+ */
+export function reportedUsageWith(entry: SessionEntry, latestCompaction: SessionEntry | null, trailingTokens: number): ReportedUsage {
+  const m = (entry as { message: AssistantMessage }).message;
+  const age: UsageAge = latestCompaction === null ? "no-compaction" : isOlderThanLatestCompaction(m, [latestCompaction]) ? "before-compaction" : "after-compaction";
   return { tokens: calculateContextTokens(m.usage), entryId: entry.id, age, trailingTokens };
 }
 

@@ -176,8 +176,9 @@ export const contract = {
   deleteSession: method(z.strictObject(sessionRef), z.object({ deleted: z.boolean() })),
 
   // ------------------------------------------------------------ what the model sees
+  /** what the model sees from the leaf; a long context's messages are listed folded unless allMessages */
   getContextPreview: method(
-    z.strictObject({ ...sessionRef, leafId: leafIdSchema.optional() }),
+    z.strictObject({ ...sessionRef, leafId: leafIdSchema.optional(), allMessages: z.boolean().optional() }),
     contextPreviewSchema,
   ),
 

@@ -253,14 +253,38 @@ export const reportedUsageSchema = z.object({
 });
 export type ReportedUsageDto = z.infer<typeof reportedUsageSchema>;
 
+/** how many of a long context's first messages a context preview lists (contextPreviewSchema.unlisted) */
+export const CONTEXT_LIST_HEAD = 50;
+/** how many of a long context's newest messages a context preview lists */
+export const CONTEXT_LIST_TAIL = 450;
+
 /** What the model sees from a node (core contextOf): every panel shows these figures. */
 export const contextPreviewSchema = z.object({
   sessionId: z.string(),
   leafId: z.string().nullable(),
   /** the system prompt the model gets (from session_init), null when none is known; not in `tokens` */
   systemPrompt: z.object({ text: z.string(), tokens: tokens }).nullable(),
+  /**
+   * the context's messages; a long context's first and newest ones only, unless all were asked for
+   * (`unlisted` says what lies between)
+   */
   messages: z.array(contextMessageSchema),
-  /** the estimate: the sum of the messages' tokens */
+  /**
+   * the messages not in `messages` (a context of more than CONTEXT_LIST_HEAD + CONTEXT_LIST_TAIL
+   * messages lists its first CONTEXT_LIST_HEAD and its newest CONTEXT_LIST_TAIL), null when all are
+   */
+  unlisted: z
+    .object({
+      /** the index in `messages` of the first message listed after them */
+      at: count,
+      count: count,
+      /** the sum of their estimates */
+      tokens: tokens,
+      /** the largest estimate of all the context's messages, listed or not */
+      largestTokens: tokens,
+    })
+    .nullable(),
+  /** the estimate: the sum of the messages' tokens (every message's, listed or not) */
   tokens: tokens,
   /** the last usage reported on the path, null when no reply reports one */
   usage: reportedUsageSchema.nullable(),

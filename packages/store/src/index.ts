@@ -11,7 +11,7 @@ export { renderMarkdown } from "./markdown";
 export { atomicWriteFileSync } from "./atomic-write";
 export { ReadOnlySessionError, readOnlyReason, isForeignFormat, type ForeignFormat } from "./foreign/index";
 export { openCurrentReader, openStoreForReading, StoreReader, type SessionReader } from "./reader";
-export type { ContextLists, ContextMessageRows } from "./reads/context";
+export type { ContextLists, ContextMessageRows, ContextWindow, UnlistedMessages } from "./reads/context";
 export { InlineStoreJobs, WorkerStoreJobs, type StoreJobs, type WorkerStoreJobsOptions } from "./jobs/client";
 export { handleStoreMessage } from "./jobs/worker";
 export { spawnModuleWorker } from "./jobs/spawn";

@@ -9,7 +9,7 @@ import type { BranchPlan, CompactionPlanSettings, CompactionPlanSummary, Context
 import { buildSessionContext, summarizeContext } from "@bonsai/core";
 import { openCurrentDatabase } from "./database";
 import { SessionAgents } from "./foreign/agents";
-import { StoredReads, type ContextLists, type ContextMessageRows } from "./reads/index";
+import { StoredReads, type ContextLists, type ContextMessageRows, type ContextWindow } from "./reads/index";
 import { Statements, type SessionRef } from "./reads/path";
 import { SessionRows } from "./reads/sessions";
 import type { PathNode, SessionSummary, SizeSeries, StoredEntryInfo } from "./session-store";
@@ -168,10 +168,10 @@ export class StoreReader {
     return this.reads.contextLists(ref, leaf);
   }
 
-  /** What a context preview lists of the context of `leafId`, from the narrow rows; null for an irregular session (build it from getContextEntries). */
-  getContextMessages(sessionId: string, leafId: string | null): ContextMessageRows | null {
+  /** What a context preview lists of the context of `leafId` (all of it, or a window's part), from the narrow rows; null for an irregular session (build it from getContextEntries). */
+  getContextMessages(sessionId: string, leafId: string | null, window?: ContextWindow): ContextMessageRows | null {
     const { ref, leaf } = this.readRef(sessionId, leafId);
-    return this.reads.contextMessages(ref, leaf);
+    return this.reads.contextMessages(ref, leaf, window);
   }
 
   getCompactionWindow(sessionId: string, leafId?: string | null): SessionEntry[] {

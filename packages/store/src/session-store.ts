@@ -9,7 +9,7 @@
  */
 import type { BranchPlan, ContextSummary, PackedSkeleton, ParseIssueKind, PrunedResult, PruneConfig, PrunePlan, PruneSummary, SessionEntry, SessionHeader, SkeletonNode, ToolResultOnPath, TreeSkeleton } from "@bonsai/core";
 import type { AgentKind, PiExport, ReadSession } from "@bonsai/formats";
-import type { ContextMessageRows } from "./reads/context";
+import type { ContextMessageRows, ContextWindow } from "./reads/context";
 
 export type ImportIssueKind =
   /** from core's lenient parser */
@@ -340,9 +340,10 @@ export interface SessionStore {
   /**
    * What a context preview lists of the context of `leafId`: its messages from the derived columns
    * with their entries' stored previews, and the few entries its figures read; null for an irregular
-   * session (build it from getContextEntries).
+   * session (build it from getContextEntries). With a `window`, a context of more messages lists only
+   * its first and newest ones, and says what it left out (`unlisted`): rows read, not the context's.
    */
-  getContextMessages(sessionId: string, leafId: string | null): ContextMessageRows | null;
+  getContextMessages(sessionId: string, leafId: string | null, window?: ContextWindow): ContextMessageRows | null;
   /**
    * The sum of the token estimates of the context of `leafId` (getContextSummary's tokens), from one
    * aggregate over the narrow rows; undefined where it must come from the messages (an irregular

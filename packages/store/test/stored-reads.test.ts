@@ -22,6 +22,7 @@ import {
   contextOf,
   convertMessageToLlm,
   reportedUsageOf,
+  reportedUsageWith,
   summarizeContext,
   summarizePrunePlan,
   thinPositions,
@@ -31,7 +32,8 @@ import {
 } from "@bonsai/core";
 import { generateSession, sessionToJsonl } from "@bonsai/testkit";
 import { describe, expect, it } from "vitest";
-import type { SqliteSessionStore } from "../src/index";
+import { FLAG_ODD_MESSAGE } from "../src/derive";
+import type { ContextMessageRows, SqliteSessionStore } from "../src/index";
 import { newStore, REAL_PI_FILES, tempDir } from "./support";
 
 async function imported(text: string): Promise<{ store: SqliteSessionStore; id: string; all: SessionEntry[] }> {
@@ -134,6 +136,45 @@ function compareContextMessages(store: SqliteSessionStore, id: string, leaf: str
   expect(rows.compaction).toEqual(compaction);
   const init = [...entries].reverse().find((e) => e.type === "session_init" && typeof (e as { systemPrompt?: unknown }).systemPrompt === "string") ?? null;
   expect(rows.sessionInit).toEqual(init);
+  expect(rows.unlisted).toBeNull();
+  for (const window of [
+    { head: 1, tail: 1 },
+    { head: 2, tail: 5 },
+    { head: 7, tail: 3 },
+  ]) {
+    compareWindowedMessages(store, id, leaf, rows, window);
+  }
+}
+
+/** a window's part of the context (its first and newest messages, and the figures of what it leaves out) against the whole one */
+function compareWindowedMessages(store: SqliteSessionStore, id: string, leaf: string, whole: ContextMessageRows, window: { head: number; tail: number }): void {
+  const part = store.getContextMessages(id, leaf, window) as ContextMessageRows;
+  const count = whole.summary.entryIds.length;
+  // a context that fits the window, or one with a message whose role the columns lack (odd), is listed whole
+  const odd = store.db.prepare(`SELECT count(*) FROM entries WHERE session_id = ? AND flags & ${FLAG_ODD_MESSAGE}`).pluck().get(id) as number;
+  if (part.unlisted === null) {
+    expect(count <= window.head + window.tail || odd > 0).toBe(true);
+    expect(part).toEqual(whole);
+    return;
+  }
+  const pick = <T>(list: readonly T[]): T[] => [...list.slice(0, window.head), ...list.slice(count - window.tail)];
+  expect(part.summary.entryIds).toEqual(pick(whole.summary.entryIds));
+  expect(part.summary.roles).toEqual(pick(whole.summary.roles));
+  expect(part.summary.tokens).toEqual(pick(whole.summary.tokens));
+  expect(part.sent).toEqual(pick(whole.sent));
+  expect(part.previews).toEqual(pick(whole.previews));
+  expect(part.summary.models).toEqual(whole.summary.models);
+  expect(part.summary.thinkingLevel).toBe(whole.summary.thinkingLevel);
+  const between = whole.summary.tokens.slice(window.head, count - window.tail);
+  expect(part.unlisted).toEqual({
+    at: window.head,
+    count: count - window.head - window.tail,
+    tokens: between.reduce((a, b) => a + b, 0),
+    largestTokens: Math.max(...whole.summary.tokens),
+  });
+  expect([part.compaction, part.usageMessage, part.sessionInit]).toEqual([whole.compaction, whole.usageMessage, whole.sessionInit]);
+  const usage = whole.usageMessage ? reportedUsageOf(whole.usageMessage, whole.compaction, whole.summary.entryIds, whole.summary.tokens) : null;
+  expect(part.usageMessage ? reportedUsageWith(part.usageMessage, part.compaction, part.usageTrailingTokens as number) : null).toEqual(usage);
 }
 
 /**

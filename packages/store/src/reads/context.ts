@@ -22,7 +22,7 @@ import {
 } from "@bonsai/core";
 import { FLAG_EMPTY_SUMMARY, FLAG_EXCLUDED, FLAG_ODD_MESSAGE } from "../derive";
 import { SETTINGS_ROWS } from "../migrations/011-file-ops";
-import { rangesBefore, rangesFrom, rangesJson, relinked, type PathReader, type SeqRange, type SessionRef, type Statements } from "./path";
+import { clipRanges, rangesBefore, rangesFrom, rangesJson, relinked, type PathReader, type SeqRange, type SessionRef, type Statements } from "./path";
 import { seqsInRanges } from "./seqs-in-ranges";
 
 /** What a context preview lists of the context's messages (ContextReader.contextMessages). */
@@ -38,6 +38,39 @@ export interface ContextMessageRows {
   usageMessage: SessionEntry | null;
   /** the newest session_init with a system prompt among the kept entries */
   sessionInit: SessionEntry | null;
+  /** the messages a window left out of the lists (null: the lists hold every message) */
+  unlisted: UnlistedMessages | null;
+  /**
+   * where the lists do not hold every message (`unlisted`): the estimate of the context's messages
+   * after usageMessage (all of them when it is not among them), which the lists cannot sum
+   */
+  usageTrailingTokens?: number;
+}
+
+/** How much of a long context contextMessages lists: its first `head` messages and its newest `tail`. */
+export interface ContextWindow {
+  head: number;
+  tail: number;
+}
+
+/** The messages of a context a window left out, between its first and its newest ones. */
+export interface UnlistedMessages {
+  /** the index in the lists of the first message listed after them */
+  at: number;
+  count: number;
+  /** the sum of their estimates */
+  tokens: number;
+  /** the largest estimate of all the context's messages, listed or not */
+  largestTokens: number;
+}
+
+/** A window's part of a context (ContextReader.fold): the ranges its listed rows lie in, and the whole context's figures. */
+interface ContextFold {
+  ranges: SeqRange[];
+  at: number;
+  count: number;
+  tokens: number;
+  largestTokens: number;
 }
 
 /**
@@ -56,7 +89,7 @@ export interface ContextLists {
 }
 
 /** every role a message has (core's AgentRole): the SQL below maps each as core's llmRoleOf does */
-const AGENT_ROLES: Record<AgentRole, true> = {
+export const AGENT_ROLES: Record<AgentRole, true> = {
   user: true,
   assistant: true,
   toolResult: true,
@@ -69,7 +102,7 @@ const AGENT_ROLES: Record<AgentRole, true> = {
   compactionSummary: true,
 };
 
-const sqlText = (text: string): string => `'${text.replaceAll("'", "''")}'`;
+export const sqlText = (text: string): string => `'${text.replaceAll("'", "''")}'`;
 /** the SQL literal of a value's JSON text (what json_quote gives for it) */
 const sqlJson = (value: string | undefined): string => (value === undefined ? "NULL" : sqlText(JSON.stringify(value)));
 
@@ -89,17 +122,21 @@ export const LLM_ROLE_JSON_SQL = `CASE role ${Object.keys(AGENT_ROLES)
   })
   .join(" ")} END`;
 
+/** contextRoleOf of the row `e` (its columns type, role, flags) in SQL */
+function contextRoleSql(e: string): string {
+  return `CASE ${e}.type WHEN 'message' THEN ${e}.role WHEN 'custom_message' THEN 'custom'
+    WHEN 'branch_summary' THEN CASE WHEN ${e}.flags & ${FLAG_EMPTY_SUMMARY} THEN NULL ELSE 'branchSummary' END END`;
+}
+
 /**
  * The context's message rows over ranges (the statement's first parameter, rangesJson; the session
- * its second), in path order, as the CTE `m`: id, tokens, flags and `role`, the role of the message
+ * its second), in path order, as the CTE `m`: seq, id, tokens, flags and `role`, the role of the message
  * the row gives the context (contextRoleOf; NULL when it gives none, or when its message has no
  * role in the columns: FLAG_ODD_MESSAGE, which the caller checks for).
  */
 const CONTEXT_MESSAGE_ROWS = `r(lo, hi) AS (SELECT value ->> 0, value ->> 1 FROM json_each(?)),
          m AS (
-           SELECT e.id, e.tokens, e.flags,
-             CASE e.type WHEN 'message' THEN e.role WHEN 'custom_message' THEN 'custom'
-               WHEN 'branch_summary' THEN CASE WHEN e.flags & ${FLAG_EMPTY_SUMMARY} THEN NULL ELSE 'branchSummary' END END AS role
+           SELECT e.seq, e.id, e.tokens, e.flags, ${contextRoleSql("e")} AS role
            FROM r CROSS JOIN entries e INDEXED BY entries_path ON e.session_id = ? AND e.seq BETWEEN r.lo AND r.hi
            WHERE e.type IN ('message', 'custom_message', 'branch_summary')
          )`;
@@ -238,38 +275,115 @@ export class ContextReader {
    * the entries the figures read — the latest compaction, the newest assistant message with a usage
    * among the context's entries, the newest session_init kept.
    */
-  contextMessages(session: SessionRef, leafSeq: number): ContextMessageRows {
+  contextMessages(session: SessionRef, leafSeq: number, window?: ContextWindow): ContextMessageRows {
     const plan = this.plan(session, leafSeq);
-    const rows = this.messageRows(session, plan, leafSeq, true);
+    const fold = window === undefined ? undefined : this.fold(session, plan, window);
+    const rows = this.messageRows(session, plan, leafSeq, true, fold?.ranges);
     const compaction = plan.anchor === null ? null : (this.paths.entriesAt(session.id, [plan.anchor])[0] as CompactionEntry);
     // the context's entries, newest first: the kept part, then the older part's last and first assistant messages
     const start = plan.kept[0]?.from;
     const before = start === undefined || plan.anchor === null ? [] : rangesBefore(plan.path, start);
     const olderAssistants = [true, false].map((last) => this.paths.findInRanges(session.id, before, "message", "assistant", last));
-    const usageMessage = this.newestWith(session.id, plan.kept, "type = 'message' AND role = 'assistant'", olderAssistants, hasUsageField);
+    const usage = this.newestWith(session.id, plan.kept, "type = 'message' AND role = 'assistant'", olderAssistants, hasUsageField);
     const sessionInit = this.newestWith(session.id, plan.kept, "type = 'session_init'", [], (e) => typeof (e as { systemPrompt?: unknown }).systemPrompt === "string");
-    return { ...rows, compaction, usageMessage: usageMessage ?? null, sessionInit: sessionInit ?? null };
+    const out: ContextMessageRows = { ...rows, compaction, usageMessage: usage?.entry ?? null, sessionInit: sessionInit?.entry ?? null, unlisted: null };
+    if (!fold) return out;
+    let listedTokens = 0;
+    for (const t of rows.summary.tokens) listedTokens += t;
+    out.unlisted = { at: fold.at, count: fold.count - rows.summary.entryIds.length, tokens: fold.tokens - listedTokens, largestTokens: fold.largestTokens };
+    if (usage) out.usageTrailingTokens = plan.kept.some((r) => r.from <= usage.seq && usage.seq <= r.to) ? this.tokensAfter(session, plan, usage.seq) : fold.tokens;
+    return out;
+  }
+
+  /**
+   * The part of the context a window lists, when the context holds more messages than it lists: the
+   * ranges of its first `head` and newest `tail` messages (the latest compaction's summary, the
+   * first message, is one of the head), found by their place among the rows without reading the
+   * rows between, and the whole context's count, estimate and largest estimate from one aggregate.
+   * Undefined when the window lists every message, or when a message has no role in the columns.
+   */
+  private fold(session: SessionRef, plan: ContextPlan, window: ContextWindow): ContextFold | undefined {
+    const kept = rangesJson(plan.kept);
+    const [count, tokens, largest, odd] = this.sql
+      .get(`WITH ${CONTEXT_MESSAGE_ROWS} SELECT count(*), total(tokens), max(tokens), max(flags & ${FLAG_ODD_MESSAGE}) FROM m WHERE role IS NOT NULL OR flags & ${FLAG_ODD_MESSAGE}`)
+      .raw()
+      .get(kept, session.id) as [number, number, number | null, number | null];
+    if (odd) return undefined;
+    const anchorTokens = plan.anchor === null ? undefined : (this.sql.get("SELECT tokens FROM entries WHERE session_id = ? AND seq = ?").pluck().get(session.id, plan.anchor) as number | undefined);
+    const summaries = anchorTokens === undefined ? 0 : 1;
+    const first = plan.kept[0];
+    const last = plan.kept[plan.kept.length - 1];
+    if (count + summaries <= window.head + window.tail || !first || !last) return undefined;
+    // the seq of the n-th message row (0-based), in path order
+    const nth = this.sql.get(`WITH ${CONTEXT_MESSAGE_ROWS} SELECT seq FROM m WHERE role IS NOT NULL LIMIT 1 OFFSET ?`).pluck();
+    const headRows = window.head - summaries;
+    const head = headRows > 0 ? clipRanges(plan.kept, first.from, nth.get(kept, session.id, headRows - 1) as number) : [];
+    const tail = clipRanges(plan.kept, this.nthFromEnd(session.id, plan.kept, window.tail - 1), last.to);
+    const ranges = [...head, ...tail];
+    // the summary's row, read where it lies among the rows not listed
+    const anchor = plan.anchor;
+    if (anchor !== null && !ranges.some((r) => r.from <= anchor && anchor <= r.to)) ranges.push({ from: anchor, to: anchor });
+    // a regular session's path goes up in seq: ranges in seq order are in path order
+    ranges.sort((a, b) => a.from - b.from);
+    return { ranges, at: window.head, count: count + summaries, tokens: tokens + (anchorTokens ?? 0), largestTokens: Math.max(largest ?? 0, anchorTokens ?? 0) };
+  }
+
+  /**
+   * The seq of the n-th message row from the end (0-based) of ranges holding more than n: the ranges
+   * read backwards, newest first, so that only the rows from there on are stepped over.
+   */
+  private nthFromEnd(sessionId: string, ranges: readonly SeqRange[], n: number): number {
+    const rows = `FROM entries e INDEXED BY entries_path WHERE e.session_id = ? AND e.seq BETWEEN ? AND ? AND (${contextRoleSql("e")}) IS NOT NULL`;
+    const nth = this.sql.get(`SELECT e.seq ${rows} ORDER BY e.seq DESC LIMIT 1 OFFSET ?`).pluck();
+    const countIn = this.sql.get(`SELECT count(*) ${rows}`).pluck();
+    let left = n;
+    for (let i = ranges.length - 1; i >= 0; i--) {
+      const r = ranges[i] as SeqRange;
+      const seq = nth.get(sessionId, r.from, r.to, left) as number | undefined;
+      if (seq !== undefined) return seq;
+      left -= countIn.get(sessionId, r.from, r.to) as number;
+    }
+    throw new Error(`the context holds no ${n + 1} messages from its end`);
+  }
+
+  /** the sum of the estimates of the context's messages after the row at `seq` (one of them) */
+  private tokensAfter(session: SessionRef, plan: ContextPlan, seq: number): number {
+    const after = clipRanges(plan.kept, seq + 1, Number.MAX_SAFE_INTEGER);
+    return this.sql.get(`WITH ${CONTEXT_MESSAGE_ROWS} SELECT total(tokens) FROM m WHERE role IS NOT NULL`).pluck().get(rangesJson(after), session.id) as number;
   }
 
   /** the newest entry of the ranges passing `where` and `test` (JSON parsed one by one), else the first of `then` (seqs, in that order) that passes */
-  private newestWith(sessionId: string, ranges: readonly SeqRange[], where: string, then: readonly (number | undefined)[], test: (entry: SessionEntry) => boolean): SessionEntry | undefined {
+  private newestWith(
+    sessionId: string,
+    ranges: readonly SeqRange[],
+    where: string,
+    then: readonly (number | undefined)[],
+    test: (entry: SessionEntry) => boolean,
+  ): { seq: number; entry: SessionEntry } | undefined {
     const newest = this.sql.get(`SELECT seq FROM entries INDEXED BY entries_path WHERE session_id = ? AND seq BETWEEN ? AND ? AND ${where} ORDER BY seq DESC`).pluck();
     for (let i = ranges.length - 1; i >= 0; i--) {
       const r = ranges[i] as SeqRange;
       for (const seq of newest.iterate(sessionId, r.from, r.to) as IterableIterator<number>) {
         const entry = this.paths.entriesAt(sessionId, [seq])[0] as SessionEntry;
-        if (test(entry)) return entry;
+        if (test(entry)) return { seq, entry };
       }
     }
     for (const seq of then) {
       if (seq === undefined) continue;
       const entry = this.paths.entriesAt(sessionId, [seq])[0] as SessionEntry;
-      if (test(entry)) return entry;
+      if (test(entry)) return { seq, entry };
     }
     return undefined;
   }
 
-  private messageRows(session: SessionRef, plan: ContextPlan, leafSeq: number, withPreviews: boolean): Omit<ContextMessageRows, "compaction" | "usageMessage" | "sessionInit"> {
+  /** the context's message rows of `ranges` (the kept ranges, or a window's part of them, which holds the latest compaction) */
+  private messageRows(
+    session: SessionRef,
+    plan: ContextPlan,
+    leafSeq: number,
+    withPreviews: boolean,
+    ranges: readonly SeqRange[] = plan.kept,
+  ): Omit<ContextMessageRows, "compaction" | "usageMessage" | "sessionInit" | "unlisted"> {
     const out: ContextSummary = { entryIds: [], roles: [], llmRoles: [], tokens: [], models: {}, thinkingLevel: "off" };
     const sent: (string | null)[] = [];
     const previews: string[] = [];
@@ -283,7 +397,7 @@ export class ContextReader {
       if (withPreviews) previews.push(preview);
     };
     const texts = withPreviews ? ["id", "type", "role", "preview"] : ["id", "type", "role"];
-    const columns = this.paths.columnsIn(session.id, plan.kept, ["seq", "tokens", "flags"], texts, { where: "type IN ('message', 'custom_message', 'branch_summary', 'compaction')" });
+    const columns = this.paths.columnsIn(session.id, ranges, ["seq", "tokens", "flags"], texts, { where: "type IN ('message', 'custom_message', 'branch_summary', 'compaction')" });
     const [seqs, tokens, flags] = columns.numbers as [number[], number[], number[]];
     const [ids, types, roles, texts3] = columns.texts as [string[], string[], (string | null)[], string[] | undefined];
     const odd = seqs.filter((_, i) => (flags[i] as number) & FLAG_ODD_MESSAGE);
@@ -347,3 +461,4 @@ function contextRoleOf(type: string, role: string | null, flags: number): string
       return null;
   }
 }
+

@@ -5,13 +5,13 @@
  */
 import { createFileOperations, IdList, planOfEligible, summarizePrunePlan, type BranchPlan, type CompactionPlanSettings, type CompactionPlanSummary, type ContextSummary, type PruneConfig, type PrunePlan, type PruneSummary, type SessionEntry, type ToolResultOnPath } from "@bonsai/core";
 import type { PathNode, SizeSeries } from "../session-store";
-import { ContextReader, type ContextLists, type ContextMessageRows } from "./context";
+import { ContextReader, type ContextLists, type ContextMessageRows, type ContextWindow } from "./context";
 import { PathReader, relinked, type SeqRange, type SessionRef, type Statements } from "./path";
 import { SeriesReader, seriesOfNodes } from "./series";
 import { PlanningReader } from "./planning";
 
 export type { SeqRange, SessionRef } from "./path";
-export type { ContextLists, ContextMessageRows } from "./context";
+export type { ContextLists, ContextMessageRows, ContextWindow, UnlistedMessages } from "./context";
 
 export class StoredReads {
   readonly paths: PathReader;
@@ -91,9 +91,9 @@ export class StoredReads {
   }
 
   /** what a context preview lists (context.ts contextMessages); null for an irregular session (read its context entries instead) */
-  contextMessages(session: SessionRef, leafId: string | null): ContextMessageRows | null {
+  contextMessages(session: SessionRef, leafId: string | null, window?: ContextWindow): ContextMessageRows | null {
     const leaf = this.seqOf(session, leafId);
-    return leaf === undefined || session.irregular !== 0 ? null : this.contexts.contextMessages(session, leaf);
+    return leaf === undefined || session.irregular !== 0 ? null : this.contexts.contextMessages(session, leaf, window);
   }
 
   compactionWindow(session: SessionRef, leafId: string | null): SessionEntry[] {

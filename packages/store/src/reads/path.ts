@@ -292,6 +292,11 @@ export function rangesFrom(ranges: readonly SeqRange[], seq: number): SeqRange[]
   return [{ from: seq, to: (ranges[i] as SeqRange).to }, ...ranges.slice(i + 1)];
 }
 
+/** the parts of `ranges` (a regular session's path: seqs go up along it) with seqs from `lo` to `hi` */
+export function clipRanges(ranges: readonly SeqRange[], lo: number, hi: number): SeqRange[] {
+  return ranges.map((r) => ({ from: Math.max(r.from, lo), to: Math.min(r.to, hi) })).filter((r) => r.from <= r.to);
+}
+
 /** The ranges before `seq` (it must be on them). */
 export function rangesBefore(ranges: readonly SeqRange[], seq: number): SeqRange[] {
   const i = ranges.findIndex((r) => r.from <= seq && seq <= r.to);

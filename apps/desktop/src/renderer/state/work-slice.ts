@@ -18,6 +18,8 @@ export interface WorkSlice {
   /** what the model sees from `context.leafId` (the selected node, or the leaf) */
   context: ContextPreview | null;
   contextError: string | null;
+  /** the context (`sessionId:leafId`) whose messages the user asked to see all of, not folded */
+  contextListedAll: string | null;
   plan: CompactionPlan | null;
   planError: string | null;
   dryRun: CompactionOutcome | null;
@@ -35,17 +37,20 @@ export interface WorkSlice {
   undo: UndoState;
   /** fetch what the model sees from an entry (null = the leaf) */
   loadContext(entryId: string | null): Promise<void>;
+  /** fetch the shown context again with every message listed (a long one comes folded) */
+  listAllContextMessages(): Promise<void>;
   refreshUndo(): Promise<void>;
   setWork(patch: Partial<WorkState>): void;
   /** a session was opened or closed: drop what belonged to the old one */
   resetWork(): void;
 }
 
-type WorkState = Omit<WorkSlice, "loadContext" | "refreshUndo" | "setWork" | "resetWork">;
+type WorkState = Omit<WorkSlice, "loadContext" | "listAllContextMessages" | "refreshUndo" | "setWork" | "resetWork">;
 
 const idle: WorkState = {
   context: null,
   contextError: null,
+  contextListedAll: null,
   plan: null,
   planError: null,
   dryRun: null,
@@ -65,12 +70,20 @@ export const createWorkSlice: Slice<WorkSlice> = (set, get) => ({
     const { openSessionId: sessionId, skeleton } = get();
     if (!sessionId || !skeleton) return;
     const leafId = entryId ?? skeleton.leafId;
+    const allMessages = get().contextListedAll === `${sessionId}:${leafId ?? ""}`;
     try {
-      const context = await api().getContextPreview({ sessionId, leafId });
+      const context = await api().getContextPreview({ sessionId, leafId, ...(allMessages ? { allMessages } : {}) });
       if (get().openSessionId === sessionId && get().skeleton === skeleton) set({ context, contextError: null });
     } catch (err) {
       if (get().openSessionId === sessionId) set({ contextError: errorMessage(err) });
     }
+  },
+
+  async listAllContextMessages() {
+    const shown = get().context;
+    if (!shown || get().openSessionId !== shown.sessionId) return;
+    set({ contextListedAll: `${shown.sessionId}:${shown.leafId ?? ""}` });
+    await get().loadContext(shown.leafId);
   },
 
   async refreshUndo() {

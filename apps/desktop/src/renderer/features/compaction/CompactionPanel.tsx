@@ -8,7 +8,7 @@ import type { CompactionOutcome } from "@bonsai/ipc";
 import { api, errorMessage, failureSentence, isAborted } from "../../lib/api";
 import { newRequestId, useBonsai } from "../../state/store";
 import { formatInt } from "../tree/format";
-import { HiddenMessagesRow, useFoldedList } from "../context/FoldedList";
+import { HiddenMessagesRow, useListedMessages } from "../context/FoldedList";
 import { Elapsed } from "./Elapsed";
 // issue 14: the "absent from the summary" check of a dry run
 import { SummaryCheck } from "../amnesia/SummaryCheck";
@@ -30,7 +30,7 @@ export function CompactionPanel() {
   const [summary, setSummary] = useState("");
   const [shortSummary, setShortSummary] = useState("");
   // the dry run's list of the context's messages: folded when long, all of them when asked
-  const diffList = useFoldedList(context?.messages ?? [], `${sessionId ?? ""}:${context?.leafId ?? ""}`);
+  const diffList = useListedMessages(context);
   // a Claude Code / Codex session: the plan is shown (what a pi-style compaction would do), not run
   const readOnly = useReadOnly() !== null;
 
@@ -207,7 +207,7 @@ export function CompactionPanel() {
                 <span className="bz-msg-preview">{summary.slice(0, 200)}</span>
               </li>
               {diffList.listed.map(({ item: m, index: i }) => [
-                diffList.hidden > 0 && i === diffList.resumesAt ? <HiddenMessagesRow key="folded" hidden={diffList.hidden} total={context?.messages.length ?? 0} listAll={diffList.listAll} testIds="dry-run" /> : null,
+                diffList.hidden > 0 && i === diffList.resumesAt ? <HiddenMessagesRow key="folded" hidden={diffList.hidden} total={diffList.total} listAll={diffList.listAll} listing={diffList.listing} testIds="dry-run" /> : null,
                 <li key={`${m.entryId ?? "s"}-${i}`} className={`bz-msg ${m.entryId && removed.has(m.entryId) ? "bz-diff-del" : m.sourceRole === "compactionSummary" ? "bz-diff-del" : ""}`}>
                   <span className="bz-msg-role">{m.entryId && removed.has(m.entryId) ? "−" : m.sourceRole === "compactionSummary" ? "− old summary" : " "} {m.role}</span>
                   <span className="bz-msg-preview">{m.preview}</span>

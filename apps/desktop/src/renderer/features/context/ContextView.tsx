@@ -12,7 +12,7 @@ import { contextTarget } from "../../state/backend-events";
 import { formatInt, formatTokens } from "../tree/format";
 import { downsample } from "../tree/model";
 import { largest } from "./fold";
-import { HiddenMessagesRow, useFoldedList } from "./FoldedList";
+import { HiddenMessagesRow, useListedMessages } from "./FoldedList";
 import type { ContextPoint } from "../tree/model";
 
 const CHART_W = 560;
@@ -91,10 +91,10 @@ export function ContextView() {
   const leafId = useBonsai((s) => s.skeleton?.leafId ?? null);
   const reveal = useBonsai((s) => s.reveal);
   const select = useBonsai((s) => s.select);
-  const { listed, hidden, resumesAt, listAll } = useFoldedList(preview?.messages ?? [], `${preview?.sessionId ?? ""}:${preview?.leafId ?? ""}`);
+  const { listed, hidden, resumesAt, total, listAll, listing } = useListedMessages(preview);
   if (error) return <div className="bz-empty">Could not compute the context: {error}</div>;
   if (!preview || preview.leafId !== wanted) return <div className="bz-empty" data-testid="context-loading">Reading what the model sees from {wanted ?? "the start"}…</div>;
-  const max = Math.max(preview.systemPrompt?.tokens ?? 0, largest(preview.messages.map((m) => m.tokens)));
+  const max = Math.max(preview.systemPrompt?.tokens ?? 0, preview.unlisted?.largestTokens ?? 0, largest(preview.messages.map((m) => m.tokens)));
   const pct = preview.contextWindow > 0 ? (preview.tokens / preview.contextWindow) * 100 : 0;
   const thresholdPct = preview.contextWindow > 0 ? (preview.threshold / preview.contextWindow) * 100 : 0;
   const atLeaf = preview.leafId === leafId;
@@ -119,7 +119,7 @@ export function ContextView() {
       <div className="bz-total">
         <div>
           <strong data-testid="context-total">{formatInt(preview.tokens)}</strong> of {formatInt(preview.contextWindow)} tokens ({pct.toFixed(1)}%), estimated (chars ÷ 4) over{" "}
-          {preview.messages.length} messages; compaction threshold {formatInt(preview.threshold)}
+          {formatInt(total)} messages; compaction threshold {formatInt(preview.threshold)}
           {preview.overThreshold ? <span className="bz-flag bz-flag-warn"> over the threshold</span> : null}
         </div>
         <div className="bz-meter" role="meter" aria-label="Estimated context against the window" aria-valuemin={0} aria-valuemax={preview.contextWindow} aria-valuenow={preview.tokens}>
@@ -134,7 +134,7 @@ export function ContextView() {
       <h4>Context along the path</h4>
       <SizeChart preview={preview} />
       <h4>
-        Messages sent (<span data-testid="context-count">{preview.messages.length}</span>)
+        Messages sent (<span data-testid="context-count">{total}</span>)
       </h4>
       <ol className="bz-msgs">
         {preview.systemPrompt ? (
@@ -145,7 +145,7 @@ export function ContextView() {
           </li>
         ) : null}
         {listed.map(({ item: m, index: i }) => [
-          hidden > 0 && i === resumesAt ? <HiddenMessagesRow key="folded" hidden={hidden} total={preview.messages.length} listAll={listAll} testIds="context" /> : null,
+          hidden > 0 && i === resumesAt ? <HiddenMessagesRow key="folded" hidden={hidden} total={total} listAll={listAll} listing={listing} testIds="context" /> : null,
           <li
             key={`${m.entryId ?? "synthetic"}-${i}`}
             className={`bz-msg bz-msg-${m.sourceRole}${m.excluded ? " bz-msg-excluded" : ""}`}

@@ -1,25 +1,29 @@
 import { describe, expect, it } from "vitest";
-import { foldList, largest, LIST_HEAD, LIST_TAIL } from "./fold";
+import { largest, placeListed } from "./fold";
 
-describe("foldList", () => {
-  it("lists a list up to LIST_HEAD + LIST_TAIL items whole", () => {
-    const items = Array.from({ length: LIST_HEAD + LIST_TAIL }, (_, i) => i);
-    const folded = foldList(items, false);
-    expect(folded.hidden).toBe(0);
-    expect(folded.listed.map((l) => l.item)).toEqual(items);
-    expect(folded.listed.every((l) => l.item === l.index)).toBe(true);
+describe("placeListed", () => {
+  it("places a whole list at its own indexes", () => {
+    const items = ["a", "b", "c"];
+    const placed = placeListed(items, null);
+    expect(placed.hidden).toBe(0);
+    expect(placed.total).toBe(3);
+    expect(placed.resumesAt).toBe(3);
+    expect(placed.listed).toEqual([
+      { item: "a", index: 0 },
+      { item: "b", index: 1 },
+      { item: "c", index: 2 },
+    ]);
   });
 
-  it("lists the first LIST_HEAD and the newest LIST_TAIL of a longer one, with their indexes and the number between", () => {
-    const items = Array.from({ length: 70_000 }, (_, i) => `m${i}`);
-    const folded = foldList(items, false);
-    expect(folded.listed).toHaveLength(LIST_HEAD + LIST_TAIL);
-    expect(folded.hidden).toBe(70_000 - LIST_HEAD - LIST_TAIL);
-    expect(folded.resumesAt).toBe(70_000 - LIST_TAIL);
-    expect(folded.listed[LIST_HEAD - 1]).toEqual({ item: `m${LIST_HEAD - 1}`, index: LIST_HEAD - 1 });
-    expect(folded.listed[LIST_HEAD]).toEqual({ item: `m${70_000 - LIST_TAIL}`, index: 70_000 - LIST_TAIL });
-    expect(folded.listed.at(-1)).toEqual({ item: "m69999", index: 69_999 });
-    expect(foldList(items, true).listed).toHaveLength(70_000);
+  it("places the messages listed after the unlisted ones past them, and counts every message", () => {
+    const items = Array.from({ length: 500 }, (_, i) => (i < 50 ? `m${i}` : `m${69_053 + i}`));
+    const placed = placeListed(items, { at: 50, count: 69_053, tokens: 1_000, largestTokens: 90 });
+    expect(placed.total).toBe(69_553);
+    expect(placed.hidden).toBe(69_053);
+    expect(placed.resumesAt).toBe(69_103);
+    expect(placed.listed[49]).toEqual({ item: "m49", index: 49 });
+    expect(placed.listed[50]).toEqual({ item: "m69103", index: 69_103 });
+    expect(placed.listed.at(-1)).toEqual({ item: "m69552", index: 69_552 });
   });
 
   it("largest takes more values than a call takes arguments", () => {

@@ -1,27 +1,32 @@
 /**
  * Long message lists (a session never compacted has tens of thousands of messages in its context):
- * a list of more than LIST_HEAD + LIST_TAIL items shows its first LIST_HEAD (the compaction summary,
- * the start) and its newest LIST_TAIL, and says how many lie between; the page lists them all only
- * when asked, instead of drawing tens of thousands of rows.
+ * the backend lists a long context's first and newest messages and says what it left out between
+ * them (ContextPreview.unlisted); the page draws the listed ones in their places, one row for the
+ * rest, and asks for them all only when the user does.
  */
-export const LIST_HEAD = 50;
-export const LIST_TAIL = 450;
+import type { ContextPreview } from "@bonsai/ipc";
 
-export interface FoldedList<T> {
-  /** the items listed, each with its index in the whole list */
+export interface ListedMessages<T> {
+  /** the listed messages, each with its index in the whole context */
   listed: { item: T; index: number }[];
-  /** how many items are not listed (0: all are) */
+  /** how many messages are not listed (0: all are) */
   hidden: number;
-  /** the index of the first listed item after the hidden ones (where the list says what it hides) */
+  /** the index in the whole context of the first message listed after the hidden ones */
   resumesAt: number;
+  /** every message of the context, listed or not */
+  total: number;
 }
 
-export function foldList<T>(items: readonly T[], showAll: boolean): FoldedList<T> {
-  const count = items.length;
-  if (showAll || count <= LIST_HEAD + LIST_TAIL) return { listed: items.map((item, index) => ({ item, index })), hidden: 0, resumesAt: count };
-  const resumesAt = count - LIST_TAIL;
-  const listed = [...items.slice(0, LIST_HEAD).map((item, index) => ({ item, index })), ...items.slice(resumesAt).map((item, k) => ({ item, index: resumesAt + k }))];
-  return { listed, hidden: resumesAt - LIST_HEAD, resumesAt };
+/** the messages of `messages` (listed with `unlisted` left out at unlisted.at) in their places in the whole context */
+export function placeListed<T>(messages: readonly T[], unlisted: ContextPreview["unlisted"]): ListedMessages<T> {
+  const hidden = unlisted?.count ?? 0;
+  const at = unlisted?.at ?? messages.length;
+  return {
+    listed: messages.map((item, i) => ({ item, index: i < at ? i : i + hidden })),
+    hidden,
+    resumesAt: at + hidden,
+    total: messages.length + hidden,
+  };
 }
 
 /** the largest value, at least 1 (no spread: a list may hold more items than a call takes arguments) */
