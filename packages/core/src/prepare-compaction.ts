@@ -64,16 +64,43 @@ export interface CompactionOutline {
   estimatedWindowTokens?: number;
 }
 
-/** A path (root -> leaf, or from a compaction on) as planning reads it: ids and plan rows (cut-point.ts). */
-export interface CompactionRows extends PlanRows {
-  ids: readonly string[];
+/**
+ * The ids of a path's rows as planning lists them: a plan names the first kept row, the rows kept
+ * and the rows summarized, so only those are asked for (a store reads them from an index instead of
+ * holding every id).
+ */
+export interface PlanRowIds {
+  /** the id of row `i` */
+  at(i: number): string | undefined;
+  /** the ids of the rows [start, end) */
+  range(start: number, end: number): string[];
+  /** the ids of the rows [start, end) that give a message (PLAN_GIVES_MESSAGE), in order */
+  messages(start: number, end: number): string[];
 }
 
-/** the ids of the rows in [start, end) that give a message */
-function messageIds(rows: CompactionRows, start: number, end: number): string[] {
-  const ids: string[] = [];
-  for (let i = start; i < end; i++) if ((rows.kinds[i] as number) & PLAN_GIVES_MESSAGE) ids.push(rows.ids[i] as string);
-  return ids;
+/** A path (root -> leaf, or from a compaction on) as planning reads it: plan rows (cut-point.ts) and their ids. */
+export interface CompactionRows extends PlanRows {
+  ids: PlanRowIds;
+}
+
+/** PlanRowIds of every row's id, `ids`, with the rows' plan bits `kinds` */
+export function planRowIdsOf(ids: readonly string[], kinds: ArrayLike<number>): PlanRowIds {
+  return {
+    at: (i) => ids[i],
+    range: (start, end) => ids.slice(start, end),
+    messages: (start, end) => {
+      const out: string[] = [];
+      for (let i = start; i < end; i++) if ((kinds[i] as number) & PLAN_GIVES_MESSAGE) out.push(ids[i] as string);
+      return out;
+    },
+  };
+}
+
+/** the number of rows in [start, end) that give a message */
+function recentMessages(kinds: ArrayLike<number>, start: number, end: number): number {
+  let n = 0;
+  for (let i = start; i < end; i++) if ((kinds[i] as number) & PLAN_GIVES_MESSAGE) n++;
+  return n;
 }
 
 /**
@@ -83,7 +110,7 @@ function messageIds(rows: CompactionRows, start: number, end: number): string[] 
  */
 export function outlineCompaction(rows: CompactionRows, lastUsage: Usage | undefined, settings: CompactionPlanSettings): CompactionOutline | undefined {
   const { kinds, tokens, ids } = rows;
-  const count = ids.length;
+  const count = kinds.length;
   if (count === 0 || (kinds[count - 1] as number) & PLAN_COMPACTION) return undefined;
 
   let previousCompactionIndex = count - 1;
@@ -102,17 +129,17 @@ export function outlineCompaction(rows: CompactionRows, lastUsage: Usage | undef
   }
 
   const cut = cutPointOfRows(rows, boundaryStart, count, keepRecentTokens);
-  const firstKeptEntryId = ids[cut.firstKeptEntryIndex];
+  const firstKeptEntryId = ids.at(cut.firstKeptEntryIndex);
   if (!firstKeptEntryId) return undefined;
   const historyEnd = cut.isSplitTurn ? cut.turnStartIndex : cut.firstKeptEntryIndex;
   const outline: CompactionOutline = {
     firstKeptEntryId,
     isSplitTurn: cut.isSplitTurn,
     tokensBefore,
-    summarizeEntryIds: messageIds(rows, boundaryStart, historyEnd),
-    turnPrefixEntryIds: cut.isSplitTurn ? messageIds(rows, cut.turnStartIndex, cut.firstKeptEntryIndex) : [],
-    keptEntryIds: ids.slice(cut.firstKeptEntryIndex),
-    recentMessageCount: messageIds(rows, cut.firstKeptEntryIndex, count).length,
+    summarizeEntryIds: ids.messages(boundaryStart, historyEnd),
+    turnPrefixEntryIds: cut.isSplitTurn ? ids.messages(cut.turnStartIndex, cut.firstKeptEntryIndex) : [],
+    keptEntryIds: ids.range(cut.firstKeptEntryIndex, count),
+    recentMessageCount: recentMessages(kinds, cut.firstKeptEntryIndex, count),
     previousCompactionIndex,
     boundaryStart,
     firstKeptEntryIndex: cut.firstKeptEntryIndex,
@@ -203,7 +230,8 @@ export function prepareCompaction<S extends CompactionPlanSettings>(
   pathEntries: readonly SessionEntry[],
   settings: S,
 ): CompactionPreparation<S> | undefined {
-  const rows: CompactionRows = { ...planRowsOf(pathEntries), ids: pathEntries.map((e) => e.id) };
+  const planRows = planRowsOf(pathEntries);
+  const rows: CompactionRows = { ...planRows, ids: planRowIdsOf(pathEntries.map((e) => e.id), planRows.kinds) };
   const outline = outlineCompaction(rows, getLastAssistantUsage(pathEntries), settings);
   if (!outline) return undefined;
   const { boundaryStart, historyEnd, firstKeptEntryIndex, turnStartIndex, isSplitTurn } = outline;

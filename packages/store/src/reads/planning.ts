@@ -34,11 +34,13 @@ import {
   type PruneConfig,
   type PrunePlan,
   type PruneSummary,
+  type PlanRowIds,
   type SessionEntry,
   type ToolResultOnPath,
 } from "@bonsai/core";
+import { AGENT_ROLES, sqlText } from "./context";
 import { FLAG_ODD_MESSAGE, FLAG_PRUNED } from "../derive";
-import { rangesBefore, rangesFrom, rangeSeqs, rangesJson, rangeSize, type PathReader, type RowFilter, type SeqRange, type SessionRef, type Statements } from "./path";
+import { clipRanges, rangesBefore, rangesFrom, rangeSeqs, rangesJson, rangeSize, type PathReader, type RowFilter, type SeqRange, type SessionRef, type Statements } from "./path";
 import { seqsInRanges } from "./seqs-in-ranges";
 
 export class PlanningReader {
@@ -92,25 +94,18 @@ export class PlanningReader {
     const path = this.paths.ranges(session, leafSeq);
     const anchor = this.sql.get("SELECT anchor_seq FROM entries WHERE session_id = ? AND seq = ?").pluck().get(session.id, leafSeq) as number | null;
     const window = (anchor === null ? undefined : rangesFrom(path, anchor)) ?? path;
-    const columns = this.paths.columnsIn(session.id, window, ["tokens", "flags"], ["id", "type", "role"]);
-    const [tokens, flags] = columns.numbers as [number[], number[]];
-    const seqs = rangeSeqs(window);
-    const [ids, types, roles] = columns.texts as [string[], string[], (string | null)[]];
-    const kinds = new Uint8Array(ids.length);
-    for (let i = 0; i < ids.length; i++) {
-      const type = types[i] as string;
-      const role = roles[i] ?? null;
-      kinds[i] = planKindOf(type, role, type === "message" && (role !== null || ((flags[i] as number) & FLAG_ODD_MESSAGE) !== 0));
-      if (!((kinds[i] as number) & PLAN_GIVES_MESSAGE)) tokens[i] = 0;
-    }
+    // per row its plan bits (computed by SQLite) and estimate: two number lists; ids only where the plan lists them
+    const [kinds, tokens] = this.paths.columnsIn(session.id, window, [PLAN_KIND_SQL, "tokens"], []).numbers as [number[], number[]];
+    for (let i = 0; i < kinds.length; i++) if (!((kinds[i] as number) & PLAN_GIVES_MESSAGE)) tokens[i] = 0;
+    const rows = new WindowRows(this.paths, session.id, window);
     const usageEntry = this.lastUsageBefore(session.id, path);
-    const outline = outlineCompaction({ ids, kinds, tokens }, usageEntry && getLastAssistantUsage([usageEntry]), settings);
+    const outline = outlineCompaction({ ids: rows, kinds, tokens }, usageEntry && getLastAssistantUsage([usageEntry]), settings);
     if (!outline) return undefined;
     const fileOps = createFileOperations();
-    const previous = outline.previousCompactionIndex < 0 ? undefined : (this.paths.entriesAt(session.id, [seqs[outline.previousCompactionIndex] as number])[0] as CompactionEntry);
+    const previous = outline.previousCompactionIndex < 0 ? undefined : (this.paths.entriesAt(session.id, [rows.seqAt(outline.previousCompactionIndex)])[0] as CompactionEntry);
     if (previous) addPreviousFileLists(previous, fileOps);
     // history and turn prefix: the rows from the boundary to the first kept one
-    if (outline.firstKeptEntryIndex > outline.boundaryStart) this.addFileOpCodesIn(session.id, window, seqs[outline.boundaryStart] as number, seqs[outline.firstKeptEntryIndex - 1] as number, fileOps);
+    if (outline.firstKeptEntryIndex > outline.boundaryStart) this.addFileOpCodesIn(session.id, window, rows.seqAt(outline.boundaryStart), rows.seqAt(outline.firstKeptEntryIndex - 1), fileOps);
     return summarizeOutline(outline, fileOps, previous);
   }
 
@@ -267,7 +262,7 @@ export class PlanningReader {
 
   /** the file operations (entries.file_ops codes, from entries_file_ops) of the rows of `ranges` with seqs from `lo` to `hi` */
   private addFileOpCodesIn(sessionId: string, ranges: readonly SeqRange[], lo: number, hi: number, fileOps: FileOperations): void {
-    const clipped = ranges.map((r) => ({ from: Math.max(r.from, lo), to: Math.min(r.to, hi) })).filter((r) => r.from <= r.to);
+    const clipped = clipRanges(ranges, lo, hi);
     if (clipped.length === 0) return;
     // one statement over every range (hundreds on a long window)
     const codes = this.sql
@@ -353,4 +348,73 @@ const BRANCH_MESSAGE_ROWS = `(type IN ('custom_message', 'branch_summary', 'comp
 /** some assistant message of the entries has a usage the plan counts (core's rule) */
 function hasUsage(entries: readonly SessionEntry[]): boolean {
   return getLastAssistantUsage(entries) !== undefined;
+}
+
+/**
+ * planKindOf of a row (its columns type, role, flags) in SQL, built from planKindOf itself: a
+ * `message` row has its message when the columns hold its role or it is odd (FLAG_ODD_MESSAGE:
+ * present, without a text role); the other types' bits do not depend on the row.
+ */
+export const PLAN_KIND_SQL = (() => {
+  const message = (has: boolean): string =>
+    `CASE role ${Object.keys(AGENT_ROLES)
+      .map((role) => `WHEN ${sqlText(role)} THEN ${planKindOf("message", role, has)}`)
+      .join(" ")} ELSE ${planKindOf("message", null, has)} END`;
+  const others = ["custom_message", "branch_summary", "compaction"].map((type) => `WHEN ${sqlText(type)} THEN ${planKindOf(type, null, false)}`).join(" ");
+  return `CASE type WHEN 'message' THEN CASE WHEN role IS NOT NULL OR flags & ${FLAG_ODD_MESSAGE} THEN ${message(true)} ELSE ${message(false)} END ${others} ELSE 0 END`;
+})();
+
+/** the rows that give a compaction-variant message (planKindOf's PLAN_GIVES_MESSAGE) */
+const GIVES_MESSAGE: RowFilter = { where: `(${PLAN_KIND_SQL}) & ${PLAN_GIVES_MESSAGE}` };
+
+/**
+ * The ids of a compaction window's rows (core PlanRowIds) by their place in the window, read when a
+ * plan lists them: the window's ranges map a place to its seq, the covering index gives the ids.
+ */
+class WindowRows implements PlanRowIds {
+  /** the place of each range's first row */
+  private readonly starts: number[] = [];
+
+  constructor(
+    private readonly paths: PathReader,
+    private readonly sessionId: string,
+    private readonly window: readonly SeqRange[],
+  ) {
+    let place = 0;
+    for (const r of window) {
+      this.starts.push(place);
+      place += rangeSize(r);
+    }
+  }
+
+  /** the seq of the row at `place` */
+  seqAt(place: number): number {
+    let lo = 0;
+    let hi = this.starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((this.starts[mid] as number) <= place) lo = mid;
+      else hi = mid - 1;
+    }
+    return (this.window[lo] as SeqRange).from + place - (this.starts[lo] as number);
+  }
+
+  at(place: number): string | undefined {
+    return this.paths.idsAt(this.sessionId, [this.seqAt(place)])[0];
+  }
+
+  range(start: number, end: number): string[] {
+    return this.idsOf(start, end);
+  }
+
+  messages(start: number, end: number): string[] {
+    return this.idsOf(start, end, GIVES_MESSAGE);
+  }
+
+  /** the ids of the rows at places [start, end) that pass `filter` */
+  private idsOf(start: number, end: number, filter?: RowFilter): string[] {
+    if (end <= start) return [];
+    const ranges = clipRanges(this.window, this.seqAt(start), this.seqAt(end - 1));
+    return this.paths.columnsIn(this.sessionId, ranges, [], ["id"], filter).texts[0] as string[];
+  }
 }
