@@ -2,10 +2,11 @@
  * Where commands write. Commands never touch process.stdout directly, so tests and other hosts can
  * capture the output.
  */
-import { IdList } from "@bonsai/core/id-list";
+import { IdList, textOf, type JsonText } from "@bonsai/core/id-list";
 
 export interface Io {
-  stdout(text: string): void;
+  /** text, or UTF-8 bytes (a store's id list, read as bytes, is written as it is) */
+  stdout(text: string | Uint8Array): void;
   stderr(text: string): void;
 }
 
@@ -47,9 +48,14 @@ export function lazyProcessIo(): Io {
   };
 }
 
-/** Pretty JSON (2-space indent) followed by a newline. */
+/**
+ * Pretty JSON (2-space indent) followed by a newline, written in the parts prettyJsonParts gives: a
+ * long id list the store read as one text is written as it is, not copied into the whole first.
+ */
 export function printJson(io: Io, value: unknown): void {
-  io.stdout(`${prettyJson(value)}\n`);
+  const parts = prettyJsonParts(value);
+  parts.push("\n");
+  for (const part of parts) io.stdout(part);
 }
 
 /**
@@ -57,14 +63,35 @@ export function printJson(io: Io, value: unknown): void {
  * are laid out from the text the store read them as (tens of thousands of ids: no string per id).
  */
 export function prettyJson(value: unknown): string {
-  if (!isPlainObject(value) || !Object.values(value).some((v) => v instanceof IdList)) return JSON.stringify(value, null, 2);
-  const fields: string[] = [];
+  return prettyJsonParts(value).map(textOf).join("");
+}
+
+/** the length up to which a part of prettyJsonParts is joined to the text around it */
+const SMALL_PART = 4096;
+
+/** prettyJson in parts, whose concatenation it is (each id list read as one text stays a part of its own) */
+function prettyJsonParts(value: unknown): JsonText[] {
+  if (!isPlainObject(value) || !Object.values(value).some((v) => v instanceof IdList)) return [JSON.stringify(value, null, 2)];
+  const parts: JsonText[] = [];
+  let text = "{\n";
+  let first = true;
   for (const [key, field] of Object.entries(value)) {
     // a nested value prints as on its own, each of its lines one level deeper (undefined: left out)
-    const text = field instanceof IdList ? field.prettyJson("  ") : (JSON.stringify(field, null, 2) as string | undefined)?.replaceAll("\n", "\n  ");
-    if (text !== undefined) fields.push(`  ${JSON.stringify(key)}: ${text}`);
+    const fieldParts = field instanceof IdList ? field.prettyJsonParts("  ") : [(JSON.stringify(field, null, 2) as string | undefined)?.replaceAll("\n", "\n  ")];
+    if (fieldParts[0] === undefined) continue;
+    text += `${first ? "" : ",\n"}  ${JSON.stringify(key)}: ${textOf(fieldParts[0])}`;
+    first = false;
+    for (const part of fieldParts.slice(1)) {
+      if (typeof part === "string" && part.length < SMALL_PART) text += part;
+      else {
+        // a long one is a write of its own, as it is
+        parts.push(text, part as JsonText);
+        text = "";
+      }
+    }
   }
-  return fields.length === 0 ? "{}" : `{\n${fields.join(",\n")}\n}`;
+  parts.push(first ? "{}" : `${text}\n}`);
+  return parts.filter((part) => part.length > 0);
 }
 
 /** an object JSON.stringify prints field by field (no toJSON of its own) */

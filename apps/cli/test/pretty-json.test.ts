@@ -4,7 +4,7 @@
  */
 import { IdList } from "@bonsai/core";
 import { describe, expect, it } from "vitest";
-import { prettyJson } from "../src/output";
+import { printJson, prettyJson, type Io } from "../src/output";
 
 /** an IdList as a store gives it: the ids' JSON strings joined by the separator */
 const read = (ids: string[]): IdList => IdList.fromJsonItems(ids.map((id) => JSON.stringify(id)).join(IdList.SEPARATOR), ids.length);
@@ -21,6 +21,22 @@ describe("prettyJson", () => {
   it("prints anything else as JSON.stringify does (an IdList deeper in, arrays, values with toJSON)", () => {
     for (const value of [{ deeper: { ids: read(["a", "b"]) } }, [read(["a"])], { when: new Date(0), ids: read(["c"]) }, {}, "text", null]) {
       expect(prettyJson(value)).toBe(JSON.stringify(value, null, 2));
+    }
+  });
+
+  it("printJson writes the same text and a store's id list as a write of its own, the text it was read as", () => {
+    const ids = Array.from({ length: 1000 }, (_, i) => `id-${i}`);
+    const items = ids.map((id) => JSON.stringify(id)).join(IdList.SEPARATOR);
+    const writes: string[] = [];
+    const io: Io = { stdout: (text) => void writes.push(typeof text === "string" ? text : Buffer.from(text).toString()), stderr: () => undefined };
+    const report = { entryIds: IdList.fromJsonItems(items, ids.length), gone: undefined, roles: read(["user", "assistant"]), total: 2 };
+    printJson(io, report);
+    expect(writes.join("")).toBe(`${JSON.stringify({ ...report, entryIds: ids, roles: ["user", "assistant"] }, null, 2)}\n`);
+    expect(writes).toContain(items);
+    for (const value of [{ only: read(["a"]) }, { none: undefined }, [1, 2]]) {
+      writes.length = 0;
+      printJson(io, value);
+      expect(writes.join("")).toBe(`${JSON.stringify(value, null, 2)}\n`);
     }
   });
 });

@@ -5,7 +5,7 @@ import { runCli } from "../src/cli";
 export async function bonsai(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = "";
   let stderr = "";
-  const code = await runCli(argv, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) });
+  const code = await runCli(argv, { stdout: (t) => void (stdout += typeof t === "string" ? t : Buffer.from(t).toString()), stderr: (t) => void (stderr += t) });
   return { code, stdout, stderr };
 }
 

@@ -1,7 +1,7 @@
 /**
  * A list of entry ids held either as an array or as the text a store reads it as: the ids' JSON
  * strings joined by IdList.SEPARATOR (SQLite's group_concat(json_quote(id), ...): one string for
- * tens of thousands of ids). Its length is known without the ids, the ids are made only when asked
+ * tens of thousands of ids, or its UTF-8 bytes, which a writer passes on as they are). Its length is known without the ids, the ids are made only when asked
  * for, and it prints exactly as JSON.stringify prints the array — through toJSON anywhere, and as
  * the text itself through prettyJson when the text is already what JSON.stringify would print.
  */
@@ -15,21 +15,26 @@ export class IdList {
   private constructor(
     readonly length: number,
     private ids: string[] | undefined,
-    private readonly items: string | undefined,
+    private readonly items: JsonText | undefined,
   ) {}
+
+  /** the ids of a list given either way, as an array */
+  static array(list: readonly string[] | IdList): readonly string[] {
+    return list instanceof IdList ? list.toArray() : list;
+  }
 
   static of(ids: string[]): IdList {
     return new IdList(ids.length, ids, undefined);
   }
 
-  /** `items`: the JSON strings of `length` ids (any escaping JSON allows), joined by IdList.SEPARATOR */
-  static fromJsonItems(items: string, length: number): IdList {
+  /** `items`: the JSON strings of `length` ids (any escaping JSON allows), joined by IdList.SEPARATOR (text, or its UTF-8 bytes) */
+  static fromJsonItems(items: JsonText, length: number): IdList {
     return length === 0 ? IdList.of([]) : new IdList(length, undefined, items);
   }
 
   toArray(): string[] {
     // the separator is a comma and JSON whitespace: the items in brackets are a JSON array
-    this.ids ??= JSON.parse(`[${this.items as string}]`) as string[];
+    this.ids ??= JSON.parse(`[${textOf(this.items as JsonText)}]`) as string[];
     return this.ids;
   }
 
@@ -44,12 +49,38 @@ export class IdList {
    * JSON.stringify gives for its id) that are joined as the array prints at this depth are the text.
    */
   prettyJson(indent = ""): string {
-    if (this.length === 0) return "[]";
+    return this.prettyJsonParts(indent).map(textOf).join("");
+  }
+
+  /**
+   * prettyJson in parts, whose concatenation it is: the items read as the text stay one string of
+   * their own, so that a writer passes them on without copying them into a longer one.
+   */
+  prettyJsonParts(indent = ""): JsonText[] {
+    if (this.length === 0) return ["[]"];
     const item = `\n${indent}  `;
     const items = this.items;
-    if (this.ids === undefined && items !== undefined && `,${item}` === IdList.SEPARATOR && !items.includes("\\")) return `[${item}${items}\n${indent}]`;
-    return `[${item}${this.toArray()
-      .map((id) => JSON.stringify(id))
-      .join(`,${item}`)}\n${indent}]`;
+    if (this.ids === undefined && items !== undefined && `,${item}` === IdList.SEPARATOR && !hasBackslash(items)) return [`[${item}`, items, `\n${indent}]`];
+    return [
+      `[${item}${this.toArray()
+        .map((id) => JSON.stringify(id))
+        .join(`,${item}`)}\n${indent}]`,
+    ];
   }
+}
+
+/** JSON text, as a string or as its UTF-8 bytes */
+export type JsonText = string | Uint8Array;
+
+// the platform's decoder (Node and browsers): core's own build names no platform
+declare const TextDecoder: new () => { decode(bytes: Uint8Array): string };
+const utf8 = new TextDecoder();
+
+/** the text of JSON text given either way */
+export function textOf(text: JsonText): string {
+  return typeof text === "string" ? text : utf8.decode(text);
+}
+
+function hasBackslash(text: JsonText): boolean {
+  return typeof text === "string" ? text.includes("\\") : text.includes(0x5c);
 }

@@ -6,6 +6,7 @@ import type { AgentMessage, CompactionEntry, SessionEntry, Usage } from "./entri
 import type { CompactionSettings } from "./settings";
 import { cutPointOfRows, getCompactionMessageFromEntry, planRowsOf, PLAN_COMPACTION, PLAN_GIVES_MESSAGE, type PlanRows } from "./cut-point";
 import { addFileListDetails, computeFileLists, createFileOperations, extractFileOpsFromMessage, type FileOperations } from "./file-ops";
+import type { IdList } from "./id-list";
 import { calculateContextTokens, calculatePromptTokens, getLastAssistantUsage } from "./tokens";
 
 /** What planning needs of the settings; `keepRecentTokens` is the only value it reads. */
@@ -49,7 +50,8 @@ export interface CompactionOutline {
   firstKeptEntryId: string;
   isSplitTurn: boolean;
   tokensBefore: number;
-  summarizeEntryIds: string[];
+  /** a store's reads give them as the text it read them as (IdList) */
+  summarizeEntryIds: string[] | IdList;
   turnPrefixEntryIds: string[];
   keptEntryIds: string[];
   /** the number of messages kept (recentMessages) */
@@ -76,6 +78,8 @@ export interface PlanRowIds {
   range(start: number, end: number): string[];
   /** the ids of the rows [start, end) that give a message (PLAN_GIVES_MESSAGE), in order */
   messages(start: number, end: number): string[];
+  /** messages(start, end), as a store reads a long list (IdList: no string per id) */
+  messageList(start: number, end: number): string[] | IdList;
 }
 
 /** A path (root -> leaf, or from a compaction on) as planning reads it: plan rows (cut-point.ts) and their ids. */
@@ -92,6 +96,9 @@ export function planRowIdsOf(ids: readonly string[], kinds: ArrayLike<number>): 
       const out: string[] = [];
       for (let i = start; i < end; i++) if ((kinds[i] as number) & PLAN_GIVES_MESSAGE) out.push(ids[i] as string);
       return out;
+    },
+    messageList(start, end) {
+      return this.messages(start, end);
     },
   };
 }
@@ -136,7 +143,7 @@ export function outlineCompaction(rows: CompactionRows, lastUsage: Usage | undef
     firstKeptEntryId,
     isSplitTurn: cut.isSplitTurn,
     tokensBefore,
-    summarizeEntryIds: ids.messages(boundaryStart, historyEnd),
+    summarizeEntryIds: ids.messageList(boundaryStart, historyEnd),
     turnPrefixEntryIds: cut.isSplitTurn ? ids.messages(cut.turnStartIndex, cut.firstKeptEntryIndex) : [],
     keptEntryIds: ids.range(cut.firstKeptEntryIndex, count),
     recentMessageCount: recentMessages(kinds, cut.firstKeptEntryIndex, count),
@@ -158,7 +165,7 @@ export function outlineCompaction(rows: CompactionRows, lastUsage: Usage | undef
 export interface CompactionPlanSummary {
   firstKeptEntryId: string;
   isSplitTurn: boolean;
-  summarizeEntryIds: string[];
+  summarizeEntryIds: string[] | IdList;
   turnPrefixEntryIds: string[];
   keptEntryIds: string[];
   recentMessageCount: number;
@@ -253,7 +260,7 @@ export function prepareCompaction<S extends CompactionPlanSettings>(
     tokensBefore: outline.tokensBefore,
     fileOps,
     settings,
-    summarizeEntryIds: outline.summarizeEntryIds,
+    summarizeEntryIds: rows.ids.messages(boundaryStart, historyEnd),
     turnPrefixEntryIds: outline.turnPrefixEntryIds,
     keptEntryIds: outline.keptEntryIds,
     boundaryStart,

@@ -30,4 +30,15 @@ describe("IdList", () => {
     expect(IdList.fromJsonItems(['"\\u0061"', '"b\\/"'].join(IdList.SEPARATOR), 2).prettyJson("  ")).toBe(nested(["a", "b/"]));
     expect(IdList.fromJsonItems("", 0).prettyJson()).toBe("[]");
   });
+
+  it("gives a list's ids as an array either way, and prettyJson in parts that join to it", () => {
+    const ids = ["a", "b", 'q"'];
+    const read = IdList.fromJsonItems(ids.map((id) => JSON.stringify(id)).join(IdList.SEPARATOR), ids.length);
+    expect(IdList.array(read)).toEqual(ids);
+    expect(IdList.array(ids)).toBe(ids);
+    const plain = IdList.fromJsonItems(['"x"', '"y"'].join(IdList.SEPARATOR), 2);
+    expect(plain.prettyJsonParts("  ")).toEqual(["[\n    ", '"x",\n    "y"', "\n  ]"]);
+    expect(plain.prettyJsonParts("  ").join("")).toBe(plain.prettyJson("  "));
+  });
 });
+

@@ -2,7 +2,7 @@
  * `bonsai plan SESSION [--leaf ID] [--reserve N] [--keep-recent N] [--json]`: what a compaction of the
  * branch ending at the leaf would summarize and keep (compaction.md §5). Read only; no model call.
  */
-import { DEFAULT_SETTINGS, compactionMaxTokens, type CompactionPlanSummary, type CompactionSettings } from "@bonsai/core";
+import { DEFAULT_SETTINGS, compactionMaxTokens, IdList, type CompactionPlanSummary, type CompactionSettings } from "@bonsai/core";
 import { printJson, type Io } from "../output";
 import { reportIssues, resolveLeafId, withSession, type LoadedSession } from "../session-source";
 import type { Command, SessionCommand } from "./command";
@@ -10,8 +10,8 @@ import type { Command, SessionCommand } from "./command";
 export interface PlanReport {
   firstKeptEntryId: string;
   isSplitTurn: boolean;
-  /** entries whose messages are summarized (one per message), in branch order */
-  summarizeEntryIds: string[];
+  /** entries whose messages are summarized (one per message), in branch order (as a store read them: IdList) */
+  summarizeEntryIds: string[] | IdList;
   /** entries of the split turn's prefix (one per message) */
   turnPrefixEntryIds: string[];
   tokensBefore: number;
@@ -51,7 +51,8 @@ export function planReport(session: LoadedSession, leafOption: string | undefine
   };
 }
 
-function idRange(ids: readonly string[]): string {
+function idRange(list: readonly string[] | IdList): string {
+  const ids = IdList.array(list);
   if (ids.length === 0) return "";
   return ids.length === 1 ? ` (${ids[0]})` : ` (${ids[0]} … ${ids[ids.length - 1]})`;
 }

@@ -244,11 +244,12 @@ export class ContextReader {
       .get(
         `WITH ${CONTEXT_MESSAGE_ROWS},
          l AS (SELECT id, tokens, flags, ${ROLE_JSON_SQL} AS role, ${LLM_ROLE_JSON_SQL} AS llm FROM m WHERE role IS NOT NULL OR flags & ${FLAG_ODD_MESSAGE})
-         SELECT count(*), group_concat(json_quote(id), ?), group_concat(role, ?), group_concat(llm, ?), count(llm), total(tokens), max(flags & ${FLAG_ODD_MESSAGE}) FROM l`,
+         SELECT count(*), CAST(group_concat(json_quote(id), ?) AS BLOB), CAST(group_concat(role, ?) AS BLOB), CAST(group_concat(llm, ?) AS BLOB), count(llm), total(tokens), max(flags & ${FLAG_ODD_MESSAGE}) FROM l`,
       )
       .raw()
-      .get(rangesJson(plan.kept), session.id, separator, separator, separator) as [number, string | null, string | null, string | null, number, number, number | null];
+      .get(rangesJson(plan.kept), session.id, separator, separator, separator) as [number, Buffer | null, Buffer | null, Buffer | null, number, number, number | null];
     if (odd) return undefined;
+    // as bytes (BLOB): no string is made of the lists, which a writer passes on as they are
     let entryIds = IdList.fromJsonItems(ids ?? "", count);
     let roleList = IdList.fromJsonItems(roles ?? "", count);
     let sentList = IdList.fromJsonItems(sent ?? "", sentCount);
@@ -257,7 +258,8 @@ export class ContextReader {
     if (plan.anchor !== null) {
       const anchor = this.sql.get("SELECT id, tokens FROM entries WHERE session_id = ? AND seq = ?").raw().get(session.id, plan.anchor) as [string, number] | undefined;
       if (anchor) {
-        const first = (list: string | null, item: string, length: number): IdList => IdList.fromJsonItems(length === 0 ? item : `${item}${separator}${list as string}`, length + 1);
+        const first = (list: Buffer | null, item: string, length: number): IdList =>
+          IdList.fromJsonItems(length === 0 ? item : Buffer.concat([Buffer.from(`${item}${separator}`), list as Buffer]), length + 1);
         entryIds = first(ids, JSON.stringify(anchor[0]), count);
         roleList = first(roles, JSON.stringify("compactionSummary"), count);
         const summaryRole = llmRoleOf("compactionSummary", false);

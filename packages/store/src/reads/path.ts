@@ -242,9 +242,10 @@ export class PathReader {
    */
   idsIn(sessionId: string, ranges: readonly SeqRange[], filter: RowFilter = EVERY_ROW, totals: readonly string[] = []): { ids: IdList; totals: number[] } {
     if (ranges.length === 0) return { ids: IdList.of([]), totals: totals.map(() => 0) };
-    const [count, items, ...sums] = this.overRanges(`count(*), group_concat(json_quote(id), ?)${totals.map((e) => `, total(${e})`).join("")}`, filter)
+    // as bytes (BLOB): no string is made of the text, which a writer passes on as it is
+    const [count, items, ...sums] = this.overRanges(`count(*), CAST(group_concat(json_quote(id), ?) AS BLOB)${totals.map((e) => `, total(${e})`).join("")}`, filter)
       .raw()
-      .get(rangesJson(ranges), IdList.SEPARATOR, sessionId, ...(filter.params ?? [])) as [number, string | null, ...number[]];
+      .get(rangesJson(ranges), IdList.SEPARATOR, sessionId, ...(filter.params ?? [])) as [number, Buffer | null, ...number[]];
     return { ids: IdList.fromJsonItems(items ?? "", count), totals: sums };
   }
 

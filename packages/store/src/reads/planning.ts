@@ -411,10 +411,18 @@ class WindowRows implements PlanRowIds {
     return this.idsOf(start, end, GIVES_MESSAGE);
   }
 
+  messageList(start: number, end: number): IdList {
+    return this.paths.idsIn(this.sessionId, this.rangesOf(start, end), GIVES_MESSAGE).ids;
+  }
+
   /** the ids of the rows at places [start, end) that pass `filter` */
   private idsOf(start: number, end: number, filter?: RowFilter): string[] {
-    if (end <= start) return [];
-    const ranges = clipRanges(this.window, this.seqAt(start), this.seqAt(end - 1));
-    return this.paths.columnsIn(this.sessionId, ranges, [], ["id"], filter).texts[0] as string[];
+    // ids are never NULL
+    return this.paths.columnsIn(this.sessionId, this.rangesOf(start, end), [], ["id"], filter).texts[0] as string[];
+  }
+
+  /** the window's ranges of the rows at places [start, end) */
+  private rangesOf(start: number, end: number): SeqRange[] {
+    return end <= start ? [] : clipRanges(this.window, this.seqAt(start), this.seqAt(end - 1));
   }
 }
