@@ -2,7 +2,8 @@
  * A session never compacted: every message of the path is in the context. The backend sends the
  * first CONTEXT_LIST_HEAD (50) and the newest CONTEXT_LIST_TAIL (450) messages with the figures of
  * the ones in between, the context view lists them with the number in between, and the page asks
- * for them all when the user does; the totals count every message either way.
+ * for them all when the user does, drawing them 1,000 at a time as the list scrolls; the totals
+ * count every message either way.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -62,8 +63,16 @@ test("a context of thousands of messages lists its start and its newest ones, an
     await screenshot(page, testInfo, "context-folded-light");
 
     await page.getByTestId("context-list-all").click();
-    await expect(rows).toHaveCount(total);
+    // all of them, drawn 1,000 at a time (DRAW_STEP): more as the end of the drawn rows scrolls into view
     await expect(folded).toHaveCount(0);
+    await expect(rows).toHaveCount(1000);
+    const more = page.getByTestId("context-more");
+    await expect(more).toContainText(`${(total - 1000).toLocaleString("en-US")} more messages`);
+    for (let drawn = 1000; drawn < total; drawn += 1000) {
+      await more.scrollIntoViewIfNeeded();
+      await expect(rows).toHaveCount(Math.min(total, drawn + 1000));
+    }
+    await expect(more).toHaveCount(0);
     expect(listed.at(-1)).toBe(total);
     await expect(page.getByTestId("context-total")).toHaveText(figures as string);
     expect(await rows.evaluateAll((els) => els.map((e) => e.getAttribute("data-entry-id")))).toEqual(expected.entryIds);

@@ -8,7 +8,7 @@ import type { CompactionOutcome } from "@bonsai/ipc";
 import { api, errorMessage, failureSentence, isAborted } from "../../lib/api";
 import { newRequestId, useBonsai } from "../../state/store";
 import { formatInt } from "../tree/format";
-import { HiddenMessagesRow, useListedMessages } from "../context/FoldedList";
+import { HiddenMessagesRow, MoreRowsRow, useDrawnRows, useListedMessages } from "../context/FoldedList";
 import { Elapsed } from "./Elapsed";
 // issue 14: the "absent from the summary" check of a dry run
 import { SummaryCheck } from "../amnesia/SummaryCheck";
@@ -31,6 +31,7 @@ export function CompactionPanel() {
   const [shortSummary, setShortSummary] = useState("");
   // the dry run's list of the context's messages: folded when long, all of them when asked
   const diffList = useListedMessages(context);
+  const diffRows = useDrawnRows(diffList.listed, `${context?.sessionId ?? ""}:${context?.leafId ?? ""}:${diffList.hidden}`);
   // a Claude Code / Codex session: the plan is shown (what a pi-style compaction would do), not run
   const readOnly = useReadOnly() !== null;
 
@@ -206,13 +207,14 @@ export function CompactionPanel() {
                 <span className="bz-msg-role">+ summary</span>
                 <span className="bz-msg-preview">{summary.slice(0, 200)}</span>
               </li>
-              {diffList.listed.map(({ item: m, index: i }) => [
+              {diffRows.drawn.map(({ item: m, index: i }) => [
                 diffList.hidden > 0 && i === diffList.resumesAt ? <HiddenMessagesRow key="folded" hidden={diffList.hidden} total={diffList.total} listAll={diffList.listAll} listing={diffList.listing} testIds="dry-run" /> : null,
                 <li key={`${m.entryId ?? "s"}-${i}`} className={`bz-msg ${m.entryId && removed.has(m.entryId) ? "bz-diff-del" : m.sourceRole === "compactionSummary" ? "bz-diff-del" : ""}`}>
                   <span className="bz-msg-role">{m.entryId && removed.has(m.entryId) ? "−" : m.sourceRole === "compactionSummary" ? "− old summary" : " "} {m.role}</span>
                   <span className="bz-msg-preview">{m.preview}</span>
                 </li>,
               ])}
+              {diffRows.left > 0 ? <MoreRowsRow left={diffRows.left} more={diffRows.more} testIds="dry-run" /> : null}
             </ol>
           </div>
           <div className="bz-row">

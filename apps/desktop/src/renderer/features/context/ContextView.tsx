@@ -12,7 +12,7 @@ import { contextTarget } from "../../state/backend-events";
 import { formatInt, formatTokens } from "../tree/format";
 import { downsample } from "../tree/model";
 import { largest } from "./fold";
-import { HiddenMessagesRow, useListedMessages } from "./FoldedList";
+import { HiddenMessagesRow, MoreRowsRow, useDrawnRows, useListedMessages } from "./FoldedList";
 import type { ContextPoint } from "../tree/model";
 
 const CHART_W = 560;
@@ -92,6 +92,7 @@ export function ContextView() {
   const reveal = useBonsai((s) => s.reveal);
   const select = useBonsai((s) => s.select);
   const { listed, hidden, resumesAt, total, listAll, listing } = useListedMessages(preview);
+  const rows = useDrawnRows(listed, `${preview?.sessionId ?? ""}:${preview?.leafId ?? ""}:${hidden}`);
   if (error) return <div className="bz-empty">Could not compute the context: {error}</div>;
   if (!preview || preview.leafId !== wanted) return <div className="bz-empty" data-testid="context-loading">Reading what the model sees from {wanted ?? "the start"}…</div>;
   const max = Math.max(preview.systemPrompt?.tokens ?? 0, preview.unlisted?.largestTokens ?? 0, largest(preview.messages.map((m) => m.tokens)));
@@ -144,7 +145,7 @@ export function ContextView() {
             <TokenBar tokens={preview.systemPrompt.tokens} max={max} />
           </li>
         ) : null}
-        {listed.map(({ item: m, index: i }) => [
+        {rows.drawn.map(({ item: m, index: i }) => [
           hidden > 0 && i === resumesAt ? <HiddenMessagesRow key="folded" hidden={hidden} total={total} listAll={listAll} listing={listing} testIds="context" /> : null,
           <li
             key={`${m.entryId ?? "synthetic"}-${i}`}
@@ -162,6 +163,7 @@ export function ContextView() {
             <TokenBar tokens={m.tokens} max={max} />
           </li>,
         ])}
+        {rows.left > 0 ? <MoreRowsRow left={rows.left} more={rows.more} testIds="context" /> : null}
       </ol>
     </div>
   );

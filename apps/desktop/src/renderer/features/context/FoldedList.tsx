@@ -2,6 +2,7 @@
  * A long context's message list as the page draws it (fold.ts): the messages the backend listed in
  * their places, and the row that stands for the ones it left out, with the button that asks for them.
  */
+import { useEffect, useRef, useState, type RefObject } from "react";
 import type { ContextPreview } from "@bonsai/ipc";
 import { useBonsai } from "../../state/store";
 import { formatInt } from "../tree/format";
@@ -25,3 +26,38 @@ export function HiddenMessagesRow({ hidden, total, listAll, listing, testIds }: 
     </li>
   );
 }
+
+/** rows of a message list drawn at first, and added each time the end of the drawn rows scrolls into view */
+export const DRAW_STEP = 1000;
+
+/**
+ * The first of `rows` to draw: a context listed whole (tens of thousands of messages would cost the
+ * page seconds in one go) is drawn DRAW_STEP rows at a time, more as its end scrolls into view
+ * (`more`: the row after the drawn ones). `key` names the list (a session and node): a new one starts
+ * again from the first step.
+ */
+export function useDrawnRows<T>(rows: readonly T[], key: string): { drawn: readonly T[]; left: number; more: RefObject<HTMLLIElement | null> } {
+  const [drawn, setDrawn] = useState({ key, count: DRAW_STEP });
+  const count = drawn.key === key ? drawn.count : DRAW_STEP;
+  const more = useRef<HTMLLIElement>(null);
+  useEffect(() => {
+    const sentinel = more.current;
+    if (!sentinel) return;
+    const seen = new IntersectionObserver((e) => {
+      if (e.some((x) => x.isIntersecting)) setDrawn({ key, count: count + DRAW_STEP });
+    });
+    seen.observe(sentinel);
+    return () => seen.disconnect();
+  });
+  return { drawn: rows.length > count ? rows.slice(0, count) : rows, left: Math.max(0, rows.length - count), more };
+}
+
+/** the row after the drawn rows of a long list: drawing more when it scrolls into view (test id `${testIds}-more`) */
+export function MoreRowsRow({ left, more, testIds }: { left: number; more: RefObject<HTMLLIElement | null>; testIds: string }) {
+  return (
+    <li ref={more} className="bz-msg bz-msg-folded" data-testid={`${testIds}-more`}>
+      <span className="bz-msg-preview">{formatInt(left)} more messages…</span>
+    </li>
+  );
+}
+
