@@ -11,7 +11,7 @@
  */
 import { statSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
-import type { BranchPlan, CompactionPlanSummary, CompactionSettings, ContextSummary, MigrationResult, ParseIssue, PruneConfig, PrunePlan, PruneSummary, SessionContext, SessionEntry, SessionHeader } from "@bonsai/core";
+import type { AgentMessage, BranchPlan, CompactionPlanSummary, CompactionSettings, ContextSummary, MigrationResult, ParseIssue, PruneConfig, PrunePlan, PruneSummary, SessionContext, SessionEntry, SessionHeader } from "@bonsai/core";
 import type { ReadSession } from "@bonsai/formats";
 import type { ContextLists } from "@bonsai/store";
 import { UserError, describeFsError } from "./errors";
@@ -53,6 +53,11 @@ export interface LoadedSession {
   contextSummary(leafId: string | null): ContextSummary;
   /** a stored session: contextSummary as `context --json` reports it, its lists as the store reads them (undefined: use contextSummary) */
   contextLists?(leafId: string | null): ContextLists | undefined;
+  /**
+   * a stored session: the messages of a long context the text listing shows (its first `head` and
+   * newest `tail`, ContextListing), read without the others; undefined when it lists them all
+   */
+  contextListing?(leafId: string | null, head: number, tail: number): ContextListing | undefined;
   /** what a compaction of the path to the leaf would summarize and keep (core summarizeCompaction; a stored session reads it from its columns) */
   compactionPlan(leafId: string | null, settings: CompactionSettings): CompactionPlanSummary | undefined;
   /** the pruning plan of the path to the leaf (pruning.md §2; a stored session reads only the results it may prune) */
@@ -132,3 +137,17 @@ export async function withSession<T>(arg: string, body: (session: LoadedSession)
     session.close();
   }
 }
+
+/** Messages of a long context as the text listing shows them, with the figures of the whole context. */
+export interface ContextListing {
+  /** the messages listed, each with its place in the whole context */
+  listed: { index: number; entryId: string; role: string; tokens: number; message: AgentMessage | undefined }[];
+  /** every message of the context */
+  count: number;
+  /** the messages convertToLlm sends */
+  sent: number;
+  estimatedTokens: number;
+  models: Record<string, string>;
+  thinkingLevel: string;
+}
+

@@ -6,11 +6,11 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { buildSessionContext, CURRENT_SESSION_VERSION } from "@bonsai/core";
+import { buildSessionContext, compactionSummaryMessage, CURRENT_SESSION_VERSION, messageFromEntry } from "@bonsai/core";
 import { DB_FILE_NAME, defaultDbPath, openCurrentReader, openStoreForReading, SessionLookupError, type SessionReader, type StoreReader } from "@bonsai/store/reader";
 import { UserError } from "./errors";
 import { sqliteBinding } from "./native-binding";
-import type { LoadedSession, SessionSource } from "./session-source";
+import type { ContextListing, LoadedSession, SessionSource } from "./session-source";
 
 /**
  * The stored session an argument names, opened for reading (the database stays open until the
@@ -115,6 +115,7 @@ function storedSession(store: SessionReader, source: SessionSource & { kind: "st
     context: (leafId) => buildSessionContext(store.getContextEntries(id, leafId), leafId),
     contextSummary: (leafId) => store.getContextSummary(id, leafId),
     contextLists: (leafId) => store.getContextLists(id, leafId),
+    contextListing: (leafId, head, tail) => storedContextListing(store, id, leafId, head, tail),
     compactionPlan: (leafId, settings) => store.getCompactionPlan(id, leafId, settings),
     prunePlan: (leafId, config) => store.getPrunePlan(id, leafId, config),
     pruneSummary: (leafId, config) => store.getPruneSummary(id, leafId, config),
@@ -123,3 +124,32 @@ function storedSession(store: SessionReader, source: SessionSource & { kind: "st
     close: () => store.close(),
   };
 }
+
+/**
+ * The text listing of a long stored context: the rows of only its first `head` and newest `tail`
+ * messages (getContextMessages with a window) and their entries, the figures of the whole context
+ * from the window's aggregate (`unlisted`). Undefined when the window lists every message (a
+ * context that fits, or one the columns cannot fold): the caller lists the whole context.
+ */
+function storedContextListing(store: SessionReader, id: string, leafId: string | null, head: number, tail: number): ContextListing | undefined {
+  const rows = store.getContextMessages(id, leafId, { head, tail });
+  if (!rows?.unlisted) return undefined;
+  const { summary, unlisted, compaction } = rows;
+  const listed = summary.entryIds.map((entryId, i) => {
+    // the latest compaction's summary is the first message; every other message is its entry's
+    const entry = i === 0 && compaction && compaction.id === entryId ? undefined : store.getEntry(id, entryId);
+    const message = entry ? messageFromEntry(entry) : compaction && i === 0 ? compactionSummaryMessage(compaction) : undefined;
+    return { index: i < unlisted.at ? i : i + unlisted.count, entryId, role: String(summary.roles[i]), tokens: summary.tokens[i] as number, message };
+  });
+  let estimatedTokens = unlisted.tokens;
+  for (const t of summary.tokens) estimatedTokens += t;
+  return {
+    listed,
+    count: listed.length + unlisted.count,
+    sent: rows.sent.filter((role) => role !== null).length + unlisted.sent,
+    estimatedTokens,
+    models: summary.models,
+    thinkingLevel: summary.thinkingLevel,
+  };
+}
+

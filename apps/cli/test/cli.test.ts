@@ -84,11 +84,11 @@ describe("bonsai (CLI framework)", () => {
   it("prints help for the program and for each command", () => {
     const main = run("--help");
     expect(main.code).toBe(0);
-    expect(main.stdout).toMatch(/context\s+SESSION \[--leaf ID\] \[--json\]/);
+    expect(main.stdout).toMatch(/context\s+SESSION \[--leaf ID\] \[--all\] \[--json\]/);
     expect(main.stdout).toMatch(/migrate\s+SESSION \[-o OUT\]/);
     const ctx = run("context", "--help");
     expect(ctx.code).toBe(0);
-    expect(ctx.stdout).toMatch(/^Usage: bonsai context SESSION \[--leaf ID\] \[--json\]/);
+    expect(ctx.stdout).toMatch(/^Usage: bonsai context SESSION \[--leaf ID\] \[--all\] \[--json\]/);
     expect(run("help", "migrate").stdout).toMatch(/^Usage: bonsai migrate/);
   });
 

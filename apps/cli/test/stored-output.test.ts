@@ -1,6 +1,7 @@
 /**
  * The read commands answer a stored session id exactly as they answer its file: the JSON of
- * context, plan, prune --dry-run and branch (and the text of the last two), and the Markdown export
+ * context, plan, prune --dry-run and branch (and the text of all four: a long context's listing
+ * folded, and with --all), and the Markdown export
  * by leaf, compared byte for byte on generated sessions (with compactions and branch summaries,
  * without compactions, many branches) and the real pi sessions. The
  * stored side reads only what each answer needs (packages/store/src/reads/).
@@ -48,6 +49,10 @@ function compare(file: string, id: string, leaves: (string | undefined)[], targe
       const [name, ...rest] = command as [string, ...string[]];
       expect(run(name, id, ...rest), `${name} ${rest.join(" ")}`).toBe(run(name, file, ...rest));
     }
+    // the context's listing (its first line names the session as given): a long one folded, and all of it
+    const contextText = (arg: string, ...more: string[]): string => run("context", arg, ...leafArgs, ...more).replace(/^[^\n]*\n/, "");
+    expect(contextText(id), `context ${leafArgs.join(" ")}`).toBe(contextText(file));
+    expect(contextText(id, "--all"), `context --all ${leafArgs.join(" ")}`).toBe(contextText(file, "--all"));
     // the plan's text (its first line names the session as given)
     const planText = (arg: string): string => run("plan", arg, ...leafArgs, "--keep-recent", "300").replace(/^[^\n]*\n/, "");
     expect(planText(id), `plan --keep-recent 300 ${leafArgs.join(" ")}`).toBe(planText(file));
@@ -90,6 +95,25 @@ describe("stored ids answer as their files", () => {
     const id = importFile(file);
     const ids = entryIds(file);
     compare(file, id, [undefined, ids[Math.floor(ids.length * 0.6)]], ids[Math.floor(ids.length / 3)] as string);
+  }, 300_000);
+
+  it("a context of more than 500 messages is listed as its first 50 and newest 450, and all of it with --all", () => {
+    const file = path.join(dir, "long-context.jsonl");
+    writeFileSync(file, sessionToJsonl(generateSession({ entries: 1500, seed: 35, compactionInterval: 0 })));
+    const id = importFile(file);
+    const listing = run("context", id);
+    const count = Number(/Messages: (\d+)/.exec(listing)?.[1]);
+    expect(count).toBeGreaterThan(800);
+    const rows = listing.trimEnd().split("\n").slice(5);
+    // the header row, the first 50, the row saying what is not listed, the newest 450
+    expect(rows).toHaveLength(1 + 500 + 1);
+    expect(rows[1]?.trim().startsWith("1  ")).toBe(true);
+    expect(rows[50]?.trim().startsWith("50  ")).toBe(true);
+    expect(rows[51]?.trim()).toBe(`… ${count - 500} messages in between are not listed (--all lists every message)`);
+    expect(rows[52]?.trim().startsWith(`${count - 450 + 1}  `)).toBe(true);
+    expect(rows.at(-1)?.trim().startsWith(`${count}  `)).toBe(true);
+    expect(run("context", id, "--all").trimEnd().split("\n").slice(5)).toHaveLength(1 + count);
+    compare(file, id, [undefined], entryIds(file)[100] as string);
   }, 300_000);
 
   it("ids JSON escapes (quotes, backslashes, control characters) and non-ASCII ids", () => {

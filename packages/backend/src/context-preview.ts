@@ -163,7 +163,7 @@ function partFromRows(rows: ContextMessageRows): PreviewPart {
   return {
     systemPrompt: systemPromptPart(rows.sessionInit ? systemPromptOf([rows.sessionInit]) : null),
     messages,
-    unlisted,
+    unlisted: unlisted && { at: unlisted.at, count: unlisted.count, tokens: unlisted.tokens, largestTokens: unlisted.largestTokens },
     tokens: sumOf(summary.tokens) + (unlisted?.tokens ?? 0),
     usage,
     compaction: compactionPart(rows.compaction),

@@ -178,6 +178,7 @@ function compareWindowedMessages(store: SqliteSessionStore, id: string, leaf: st
     at: window.head,
     count: count - window.head - window.tail,
     tokens: between.reduce((a, b) => a + b, 0),
+    sent: whole.sent.slice(window.head, count - window.tail).filter((role) => role !== null).length,
     largestTokens: Math.max(...whole.summary.tokens),
   });
   expect([part.compaction, part.usageMessage, part.sessionInit]).toEqual([whole.compaction, whole.usageMessage, whole.sessionInit]);

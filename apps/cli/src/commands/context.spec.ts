@@ -6,5 +6,9 @@ export const contextSpec: CommandSpec = {
   name: "context",
   summary: "Show the messages the model sees from a leaf (default: the last entry of the file), with their producing entries, roles and token estimates.",
   positionals: [FILE_POSITIONAL],
-  options: [{ name: "leaf", type: "string", valueName: "ID", description: "entry id to build the context from" }, JSON_OPTION],
+  options: [
+    { name: "leaf", type: "string", valueName: "ID", description: "entry id to build the context from" },
+    { name: "all", type: "boolean", description: "list every message (a context of more than 500 lists its first 50 and newest 450)" },
+    JSON_OPTION,
+  ],
 };

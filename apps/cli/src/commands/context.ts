@@ -1,9 +1,10 @@
 /**
- * `bonsai context SESSION [--leaf ID] [--json]`: what the model sees from a leaf.
+ * `bonsai context SESSION [--leaf ID] [--all] [--json]`: what the model sees from a leaf (a long
+ * context listed as its first and newest messages unless --all).
  */
 import { summarizeContext, type AgentMessage, type ContextSummary, type IdList, type SessionContext } from "@bonsai/core";
 import { column, printJson, type Io } from "../output";
-import { reportIssues, resolveLeafId, withSession, type LoadedSession } from "../session-source";
+import { reportIssues, resolveLeafId, withSession, type ContextListing, type LoadedSession } from "../session-source";
 import type { Command, SessionCommand } from "./command";
 
 export interface ContextReport {
@@ -49,6 +50,29 @@ export function contextWithMessages(session: LoadedSession, leafOption: string |
   return { report: reportOf(leafId, summary), context, tokens: summary.tokens };
 }
 
+/** how many of a long context's first messages the text listing shows (all of them with --all) */
+export const LISTING_HEAD = 50;
+/** how many of a long context's newest messages the text listing shows */
+export const LISTING_TAIL = 450;
+
+/**
+ * What the text listing shows of the context at the leaf: every message, or a long context's first
+ * LISTING_HEAD and newest LISTING_TAIL (`all` false) — a stored session reads only those.
+ */
+export function contextListing(session: LoadedSession, leafOption: string | undefined, all: boolean): { leafId: string | null; listing: ContextListing } {
+  const leafId = resolveLeafId(session, leafOption);
+  const stored = all ? undefined : session.contextListing?.(leafId, LISTING_HEAD, LISTING_TAIL);
+  if (stored) return { leafId, listing: stored };
+  const { report, context, tokens } = contextWithMessages(session, leafOption);
+  const listed = context.messages.map((message, index) => ({ index, entryId: context.entryIds[index] ?? "", role: String(message.role), tokens: tokens[index] as number, message }));
+  const count = listed.length;
+  const folded = all || count <= LISTING_HEAD + LISTING_TAIL ? listed : [...listed.slice(0, LISTING_HEAD), ...listed.slice(count - LISTING_TAIL)];
+  return {
+    leafId,
+    listing: { listed: folded, count, sent: report.llmRoles.length, estimatedTokens: report.estimatedTokens, models: report.model, thinkingLevel: report.thinkingLevel },
+  };
+}
+
 function firstText(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
@@ -87,20 +111,23 @@ export function messagePreview(m: AgentMessage): string {
   return text.replace(/\s+/g, " ").trim();
 }
 
-function printText(io: Io, session: LoadedSession, report: ContextReport, context: SessionContext, tokens: number[]): void {
-  const models = Object.entries(report.model).map(([role, model]) => `${role}=${model}`).join(", ") || "(none)";
+function printText(io: Io, session: LoadedSession, leafId: string | null, listing: ContextListing): void {
+  const models = Object.entries(listing.models).map(([role, model]) => `${role}=${model}`).join(", ") || "(none)";
   const lines = [
     `Session ${session.header.id} (${session.label})`,
-    `Leaf: ${report.leafId ?? "(none)"}`,
-    `Model: ${models}   Thinking: ${report.thinkingLevel}`,
-    `Messages: ${report.roles.length} (${report.llmRoles.length} sent to the model), about ${report.estimatedTokens} tokens estimated`,
+    `Leaf: ${leafId ?? "(none)"}`,
+    `Model: ${models}   Thinking: ${listing.thinkingLevel}`,
+    `Messages: ${listing.count} (${listing.sent} sent to the model), about ${listing.estimatedTokens} tokens estimated`,
     "",
   ];
-  if (report.roles.length > 0) lines.push(`${"#".padStart(5)}  ${column("entry", 16)}  ${column("role", 17)}  ${"tokens".padStart(7)}  preview`);
-  context.messages.forEach((m, i) => {
-    const preview = column(messagePreview(m), 90).trimEnd();
-    lines.push(`${String(i + 1).padStart(5)}  ${column(context.entryIds[i] ?? "", 16)}  ${column(m.role, 17)}  ${String(tokens[i]).padStart(7)}  ${preview}`);
-  });
+  if (listing.count > 0) lines.push(`${"#".padStart(5)}  ${column("entry", 16)}  ${column("role", 17)}  ${"tokens".padStart(7)}  preview`);
+  let next = 0;
+  for (const m of listing.listed) {
+    if (m.index > next) lines.push(`${"".padStart(5)}  … ${m.index - next} messages in between are not listed (--all lists every message)`);
+    const preview = column(m.message ? messagePreview(m.message) : "", 90).trimEnd();
+    lines.push(`${String(m.index + 1).padStart(5)}  ${column(m.entryId, 16)}  ${column(m.role, 17)}  ${String(m.tokens).padStart(7)}  ${preview}`);
+    next = m.index + 1;
+  }
   io.stdout(`${lines.join("\n")}\n`);
 }
 
@@ -112,8 +139,8 @@ export const contextOn: SessionCommand = (session, args, io) => {
     printJson(io, contextReport(session, leaf));
     return;
   }
-  const { report, context, tokens } = contextWithMessages(session, leaf);
-  printText(io, session, report, context, tokens);
+  const { leafId, listing } = contextListing(session, leaf, args.options.all === true);
+  printText(io, session, leafId, listing);
 };
 
 export const contextCommand: Command = {

@@ -60,6 +60,8 @@ export interface UnlistedMessages {
   count: number;
   /** the sum of their estimates */
   tokens: number;
+  /** how many of them convertToLlm sends */
+  sent: number;
   /** the largest estimate of all the context's messages, listed or not */
   largestTokens: number;
 }
@@ -70,6 +72,7 @@ interface ContextFold {
   at: number;
   count: number;
   tokens: number;
+  sent: number;
   largestTokens: number;
 }
 
@@ -292,7 +295,8 @@ export class ContextReader {
     if (!fold) return out;
     let listedTokens = 0;
     for (const t of rows.summary.tokens) listedTokens += t;
-    out.unlisted = { at: fold.at, count: fold.count - rows.summary.entryIds.length, tokens: fold.tokens - listedTokens, largestTokens: fold.largestTokens };
+    const listedSent = rows.sent.filter((role) => role !== null).length;
+    out.unlisted = { at: fold.at, count: fold.count - rows.summary.entryIds.length, tokens: fold.tokens - listedTokens, sent: fold.sent - listedSent, largestTokens: fold.largestTokens };
     if (usage) out.usageTrailingTokens = plan.kept.some((r) => r.from <= usage.seq && usage.seq <= r.to) ? this.tokensAfter(session, plan, usage.seq) : fold.tokens;
     return out;
   }
@@ -306,10 +310,12 @@ export class ContextReader {
    */
   private fold(session: SessionRef, plan: ContextPlan, window: ContextWindow): ContextFold | undefined {
     const kept = rangesJson(plan.kept);
-    const [count, tokens, largest, odd] = this.sql
-      .get(`WITH ${CONTEXT_MESSAGE_ROWS} SELECT count(*), total(tokens), max(tokens), max(flags & ${FLAG_ODD_MESSAGE}) FROM m WHERE role IS NOT NULL OR flags & ${FLAG_ODD_MESSAGE}`)
+    const [count, tokens, largest, odd, sent] = this.sql
+      .get(
+        `WITH ${CONTEXT_MESSAGE_ROWS} SELECT count(*), total(tokens), max(tokens), max(flags & ${FLAG_ODD_MESSAGE}), count(${LLM_ROLE_JSON_SQL}) FROM m WHERE role IS NOT NULL OR flags & ${FLAG_ODD_MESSAGE}`,
+      )
       .raw()
-      .get(kept, session.id) as [number, number, number | null, number | null];
+      .get(kept, session.id) as [number, number, number | null, number | null, number];
     if (odd) return undefined;
     const anchorTokens = plan.anchor === null ? undefined : (this.sql.get("SELECT tokens FROM entries WHERE session_id = ? AND seq = ?").pluck().get(session.id, plan.anchor) as number | undefined);
     const summaries = anchorTokens === undefined ? 0 : 1;
@@ -327,7 +333,8 @@ export class ContextReader {
     if (anchor !== null && !ranges.some((r) => r.from <= anchor && anchor <= r.to)) ranges.push({ from: anchor, to: anchor });
     // a regular session's path goes up in seq: ranges in seq order are in path order
     ranges.sort((a, b) => a.from - b.from);
-    return { ranges, at: window.head, count: count + summaries, tokens: tokens + (anchorTokens ?? 0), largestTokens: Math.max(largest ?? 0, anchorTokens ?? 0) };
+    const summarySent = summaries > 0 && llmRoleOf("compactionSummary", false) !== undefined ? 1 : 0;
+    return { ranges, at: window.head, count: count + summaries, tokens: tokens + (anchorTokens ?? 0), sent: sent + summarySent, largestTokens: Math.max(largest ?? 0, anchorTokens ?? 0) };
   }
 
   /**
