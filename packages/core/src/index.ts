@@ -14,6 +14,7 @@ export * from "./prepare-compaction";
 export * from "./serialize-conversation";
 export * from "./file-ops";
 export * from "./id-list";
+export * from "./context-listing";
 export * from "./prune";
 export * from "./branch";
 export * from "./context";

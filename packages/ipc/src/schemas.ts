@@ -253,10 +253,8 @@ export const reportedUsageSchema = z.object({
 });
 export type ReportedUsageDto = z.infer<typeof reportedUsageSchema>;
 
-/** how many of a long context's first messages a context preview lists (contextPreviewSchema.unlisted) */
-export const CONTEXT_LIST_HEAD = 50;
-/** how many of a long context's newest messages a context preview lists */
-export const CONTEXT_LIST_TAIL = 450;
+/** how much of a long context a context preview lists (contextPreviewSchema.unlisted): core's, the CLI's listing's too */
+export { CONTEXT_LIST_HEAD, CONTEXT_LIST_TAIL } from "@bonsai/core";
 
 /** What the model sees from a node (core contextOf): every panel shows these figures. */
 export const contextPreviewSchema = z.object({

@@ -2,7 +2,7 @@
  * `bonsai context SESSION [--leaf ID] [--all] [--json]`: what the model sees from a leaf (a long
  * context listed as its first and newest messages unless --all).
  */
-import { summarizeContext, type AgentMessage, type ContextSummary, type IdList, type SessionContext } from "@bonsai/core";
+import { CONTEXT_LIST_HEAD, CONTEXT_LIST_TAIL, summarizeContext, type AgentMessage, type ContextSummary, type IdList, type SessionContext } from "@bonsai/core";
 import { column, printJson, type Io } from "../output";
 import { reportIssues, resolveLeafId, withSession, type ContextListing, type LoadedSession } from "../session-source";
 import type { Command, SessionCommand } from "./command";
@@ -50,23 +50,18 @@ export function contextWithMessages(session: LoadedSession, leafOption: string |
   return { report: reportOf(leafId, summary), context, tokens: summary.tokens };
 }
 
-/** how many of a long context's first messages the text listing shows (all of them with --all) */
-export const LISTING_HEAD = 50;
-/** how many of a long context's newest messages the text listing shows */
-export const LISTING_TAIL = 450;
-
 /**
  * What the text listing shows of the context at the leaf: every message, or a long context's first
- * LISTING_HEAD and newest LISTING_TAIL (`all` false) — a stored session reads only those.
+ * CONTEXT_LIST_HEAD and newest CONTEXT_LIST_TAIL (`all` false) — a stored session reads only those.
  */
 export function contextListing(session: LoadedSession, leafOption: string | undefined, all: boolean): { leafId: string | null; listing: ContextListing } {
   const leafId = resolveLeafId(session, leafOption);
-  const stored = all ? undefined : session.contextListing?.(leafId, LISTING_HEAD, LISTING_TAIL);
+  const stored = all ? undefined : session.contextListing?.(leafId, CONTEXT_LIST_HEAD, CONTEXT_LIST_TAIL);
   if (stored) return { leafId, listing: stored };
   const { report, context, tokens } = contextWithMessages(session, leafOption);
   const listed = context.messages.map((message, index) => ({ index, entryId: context.entryIds[index] ?? "", role: String(message.role), tokens: tokens[index] as number, message }));
   const count = listed.length;
-  const folded = all || count <= LISTING_HEAD + LISTING_TAIL ? listed : [...listed.slice(0, LISTING_HEAD), ...listed.slice(count - LISTING_TAIL)];
+  const folded = all || count <= CONTEXT_LIST_HEAD + CONTEXT_LIST_TAIL ? listed : [...listed.slice(0, CONTEXT_LIST_HEAD), ...listed.slice(count - CONTEXT_LIST_TAIL)];
   return {
     leafId,
     listing: { listed: folded, count, sent: report.llmRoles.length, estimatedTokens: report.estimatedTokens, models: report.model, thinkingLevel: report.thinkingLevel },
