@@ -18,7 +18,9 @@ export class IdList {
     private readonly items: JsonText | undefined,
   ) {}
 
-  /** the ids of a list given either way, as an array */
+  /** the ids of a list given either way, as an array (the array itself when it is one) */
+  static array(list: string[] | IdList): string[];
+  static array(list: readonly string[] | IdList): readonly string[];
   static array(list: readonly string[] | IdList): readonly string[] {
     return list instanceof IdList ? list.toArray() : list;
   }

@@ -6,7 +6,7 @@ import type { AgentMessage, CompactionEntry, SessionEntry, Usage } from "./entri
 import type { CompactionSettings } from "./settings";
 import { cutPointOfRows, getCompactionMessageFromEntry, planRowsOf, PLAN_COMPACTION, PLAN_GIVES_MESSAGE, type PlanRows } from "./cut-point";
 import { addFileListDetails, computeFileLists, createFileOperations, extractFileOpsFromMessage, type FileOperations } from "./file-ops";
-import type { IdList } from "./id-list";
+import { IdList } from "./id-list";
 import { calculateContextTokens, calculatePromptTokens, getLastAssistantUsage } from "./tokens";
 
 /** What planning needs of the settings; `keepRecentTokens` is the only value it reads. */
@@ -260,7 +260,8 @@ export function prepareCompaction<S extends CompactionPlanSettings>(
     tokensBefore: outline.tokensBefore,
     fileOps,
     settings,
-    summarizeEntryIds: rows.ids.messages(boundaryStart, historyEnd),
+    // planRowIdsOf lists them as an array
+    summarizeEntryIds: IdList.array(outline.summarizeEntryIds),
     turnPrefixEntryIds: outline.turnPrefixEntryIds,
     keptEntryIds: outline.keptEntryIds,
     boundaryStart,
