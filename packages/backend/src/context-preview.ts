@@ -10,6 +10,7 @@ import {
   contextOf,
   convertMessageToLlm,
   isCompactionEntry,
+  listedOf,
   reportedUsageOf,
   reportedUsageWith,
   type AgentMessage,
@@ -132,7 +133,7 @@ function listedPart(part: PreviewPart, window: typeof LISTED | undefined): Previ
   }
   return {
     ...part,
-    messages: [...messages.slice(0, window.head), ...messages.slice(resumesAt)],
+    messages: listedOf(messages, window.head, window.tail),
     unlisted: { at: window.head, count: resumesAt - window.head, tokens, largestTokens },
   };
 }

@@ -6,3 +6,8 @@
  */
 export const CONTEXT_LIST_HEAD = 50;
 export const CONTEXT_LIST_TAIL = 450;
+
+/** what a listing shows of `items`: all of them, or a list longer than head + tail as its first `head` and newest `tail` */
+export function listedOf<T>(items: readonly T[], head = CONTEXT_LIST_HEAD, tail = CONTEXT_LIST_TAIL): T[] {
+  return items.length <= head + tail ? [...items] : [...items.slice(0, head), ...items.slice(items.length - tail)];
+}

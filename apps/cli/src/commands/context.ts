@@ -2,7 +2,7 @@
  * `bonsai context SESSION [--leaf ID] [--all] [--json]`: what the model sees from a leaf (a long
  * context listed as its first and newest messages unless --all).
  */
-import { CONTEXT_LIST_HEAD, CONTEXT_LIST_TAIL, summarizeContext, type AgentMessage, type ContextSummary, type IdList, type SessionContext } from "@bonsai/core";
+import { CONTEXT_LIST_HEAD, CONTEXT_LIST_TAIL, listedOf, summarizeContext, type AgentMessage, type ContextSummary, type IdList, type SessionContext } from "@bonsai/core";
 import { column, printJson, type Io } from "../output";
 import { reportIssues, resolveLeafId, withSession, type ContextListing, type LoadedSession } from "../session-source";
 import type { Command, SessionCommand } from "./command";
@@ -61,10 +61,9 @@ export function contextListing(session: LoadedSession, leafOption: string | unde
   const { report, context, tokens } = contextWithMessages(session, leafOption);
   const listed = context.messages.map((message, index) => ({ index, entryId: context.entryIds[index] ?? "", role: String(message.role), tokens: tokens[index] as number, message }));
   const count = listed.length;
-  const folded = all || count <= CONTEXT_LIST_HEAD + CONTEXT_LIST_TAIL ? listed : [...listed.slice(0, CONTEXT_LIST_HEAD), ...listed.slice(count - CONTEXT_LIST_TAIL)];
   return {
     leafId,
-    listing: { listed: folded, count, sent: report.llmRoles.length, estimatedTokens: report.estimatedTokens, models: report.model, thinkingLevel: report.thinkingLevel },
+    listing: { listed: all ? listed : listedOf(listed), count, sent: report.llmRoles.length, estimatedTokens: report.estimatedTokens, models: report.model, thinkingLevel: report.thinkingLevel },
   };
 }
 
