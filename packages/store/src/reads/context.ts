@@ -200,6 +200,11 @@ export class ContextReader {
     return seqsInRanges(all, ranges);
   }
 
+  /** the estimate of the latest compaction's summary (undefined without one) */
+  private anchorTokens(session: SessionRef, plan: ContextPlan): number | undefined {
+    return plan.anchor === null ? undefined : (this.sql.get("SELECT tokens FROM entries WHERE session_id = ? AND seq = ?").pluck().get(session.id, plan.anchor) as number | undefined);
+  }
+
   /** The entries buildSessionContext needs for the entry at `leafSeq`, relinked as one chain (regular sessions). */
   contextEntries(session: SessionRef, leafSeq: number): SessionEntry[] {
     const plan = this.plan(session, leafSeq);
@@ -229,8 +234,7 @@ export class ContextReader {
       .raw()
       .get(rangesJson(plan.kept), session.id) as [number, number | null];
     if (odd) return undefined;
-    const anchor = plan.anchor === null ? undefined : (this.sql.get("SELECT tokens FROM entries WHERE session_id = ? AND seq = ?").pluck().get(session.id, plan.anchor) as number | undefined);
-    return tokens + (anchor ?? 0);
+    return tokens + (this.anchorTokens(session, plan) ?? 0);
   }
 
   /**
@@ -317,7 +321,7 @@ export class ContextReader {
       .raw()
       .get(kept, session.id) as [number, number, number | null, number | null, number];
     if (odd) return undefined;
-    const anchorTokens = plan.anchor === null ? undefined : (this.sql.get("SELECT tokens FROM entries WHERE session_id = ? AND seq = ?").pluck().get(session.id, plan.anchor) as number | undefined);
+    const anchorTokens = this.anchorTokens(session, plan);
     const summaries = anchorTokens === undefined ? 0 : 1;
     const first = plan.kept[0];
     const last = plan.kept[plan.kept.length - 1];
