@@ -7,6 +7,7 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import type { SessionSummary } from "@bonsai/ipc";
 import { agentName } from "../lib/agents";
+import { useGrowingCount } from "../lib/growing-count";
 import { loadPref, savePref } from "../lib/persist";
 import { useBonsai } from "../state/store";
 import { exportOpenSession } from "./import";
@@ -34,18 +35,7 @@ export function SessionList() {
   const [closed, setClosed] = useState<ReadonlySet<string>>(new Set());
   const groups = useMemo(() => groupSessions(filterSessions(sessions, filter), sort), [sessions, filter, sort]);
   // how many rows are drawn (thousands of rows would cost the page seconds): grows as the list scrolls
-  const [drawn, setDrawn] = useState(RENDER_STEP);
-  const more = useRef<HTMLLIElement>(null);
-  useEffect(() => setDrawn(RENDER_STEP), [filter, sort]);
-  useEffect(() => {
-    const sentinel = more.current;
-    if (!sentinel) return;
-    const seen = new IntersectionObserver((e) => {
-      if (e.some((x) => x.isIntersecting)) setDrawn((d) => d + RENDER_STEP);
-    });
-    seen.observe(sentinel);
-    return () => seen.disconnect();
-  });
+  const { count: drawn, more } = useGrowingCount(RENDER_STEP, `${sort}\u0000${filter}`);
 
   if (!loaded) {
     return (

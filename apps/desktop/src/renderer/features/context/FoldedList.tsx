@@ -2,8 +2,9 @@
  * A long context's message list as the page draws it (fold.ts): the messages the backend listed in
  * their places, and the row that stands for the ones it left out, with the button that asks for them.
  */
-import { useEffect, useRef, useState, type RefObject } from "react";
+import type { RefObject } from "react";
 import type { ContextPreview } from "@bonsai/ipc";
+import { useGrowingCount } from "../../lib/growing-count";
 import { useBonsai } from "../../state/store";
 import { formatInt } from "../tree/format";
 import { placeListed, type ListedMessages } from "./fold";
@@ -37,18 +38,7 @@ export const DRAW_STEP = 1000;
  * again from the first step.
  */
 export function useDrawnRows<T>(rows: readonly T[], key: string): { drawn: readonly T[]; left: number; more: RefObject<HTMLLIElement | null> } {
-  const [drawn, setDrawn] = useState({ key, count: DRAW_STEP });
-  const count = drawn.key === key ? drawn.count : DRAW_STEP;
-  const more = useRef<HTMLLIElement>(null);
-  useEffect(() => {
-    const sentinel = more.current;
-    if (!sentinel) return;
-    const seen = new IntersectionObserver((e) => {
-      if (e.some((x) => x.isIntersecting)) setDrawn({ key, count: count + DRAW_STEP });
-    });
-    seen.observe(sentinel);
-    return () => seen.disconnect();
-  });
+  const { count, more } = useGrowingCount(DRAW_STEP, key);
   return { drawn: rows.length > count ? rows.slice(0, count) : rows, left: Math.max(0, rows.length - count), more };
 }
 
