@@ -123,8 +123,11 @@ describe(`live agent races (${FULL ? "full" : "bounded"}: ${ENTRIES} entries)`, 
       const r = await race(t, {}, () => void t.store.appendLabel(t.id, target, "checkpoint"));
       tally[r.outcome]++;
       tally.lines += r.lines;
-      const header = JSON.parse(fs.readFileSync(t.file, "utf8").split("\n", 1)[0] as string) as { version: number };
+      const now = fs.readFileSync(t.file, "utf8");
+      const header = JSON.parse(now.split("\n", 1)[0] as string) as { version: number };
+      // done: the file is v3; refused: the agent's v2 file as it was, with only the agent's lines after it
       if (r.outcome === "done") expect(header.version).toBe(3);
+      else expect(now.startsWith(v2), "a refused upgrade leaves the v2 file as it was").toBe(true);
       t.store.close();
     }
     recordFigures("migration-rewrite-while-agent-appends", { trials: trials(2), ...tally, linesLost: 0, entries: ENTRIES });
@@ -196,6 +199,20 @@ describe(`live agent races (${FULL ? "full" : "bounded"}: ${ENTRIES} entries)`, 
     expect(r.message).toMatch(/keeps it open for writing/);
     expect(prunedInFile(t.file)).toBe(0);
     expect(bonsaiTemps(t.dir)).toEqual([]);
+    t.store.close();
+  }, scenarioTimeout(120_000));
+
+  it.skipIf(process.platform !== "linux")("a v2 file held open by its agent: the first write (its upgrade to v3) is refused, the file stays v2, the store keeps it as v3", async () => {
+    const v2 = sessionText().replace('"version":3', '"version":2').replaceAll('"role":"custom"', '"role":"hookMessage"');
+    expect(v2).toContain('"role":"hookMessage"');
+    const t = await setUp(v2);
+    const target = t.store.getLeaf(t.id) as string;
+    // race() checks the store against the file as the store reads it: the v2 lines migrated
+    const r = await race(t, { mode: "held", minMs: 5, maxMs: 20 }, () => void t.store.appendLabel(t.id, target, "checkpoint"));
+    expect(r.outcome).toBe("refused");
+    expect(r.message).toMatch(/keeps it open for writing/);
+    expect(fs.readFileSync(t.file, "utf8").startsWith(v2)).toBe(true);
+    expect(t.store.loadEntries(t.id).some((e) => (e as { message?: { role?: string } }).message?.role === "hookMessage")).toBe(false);
     t.store.close();
   }, scenarioTimeout(120_000));
 });
