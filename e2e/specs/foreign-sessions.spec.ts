@@ -12,6 +12,7 @@ import { pathToFileURL } from "node:url";
 import type { Page } from "@playwright/test";
 import { test, expect } from "../support/fixtures";
 import { REPO_ROOT, sharedFixture } from "../support/paths";
+import { setTheme } from "./explorer-fixtures";
 
 const REAL = sharedFixture("real");
 const REAL_FOREIGN = REAL
@@ -38,11 +39,6 @@ test.use({ serveEnv: { PI_CODING_AGENT_DIR: PI_AGENT, CLAUDE_CONFIG_DIR: CLAUDE_
 async function importFile(app: Page, file: string): Promise<void> {
   await app.getByTestId("import-input").setInputFiles(file);
   await expect(app.getByTestId("import-result")).toContainText("Imported 1 of 1 file");
-}
-
-async function setTheme(app: Page, theme: "light" | "dark"): Promise<void> {
-  while ((await app.getByTestId("theme-toggle").getAttribute("data-theme-setting")) !== theme) await app.getByTestId("theme-toggle").click();
-  await expect(app.locator("html")).toHaveAttribute("data-theme", theme);
 }
 
 async function shoot(app: Page, name: string): Promise<void> {
