@@ -138,7 +138,7 @@ function storedContextListing(store: SessionReader, id: string, leafId: string |
   const listed = summary.entryIds.map((entryId, i) => {
     // the latest compaction's summary is the first message; every other message is its entry's
     const entry = i === 0 && compaction?.id === entryId ? undefined : store.getEntry(id, entryId);
-    const message = entry !== undefined ? messageFromEntry(entry) : compaction ? compactionSummaryMessage(compaction) : undefined;
+    const message = entry !== undefined ? messageFromEntry(entry) : i === 0 && compaction ? compactionSummaryMessage(compaction) : undefined;
     return { index: i < unlisted.at ? i : i + unlisted.count, entryId, role: String(summary.roles[i]), tokens: summary.tokens[i] as number, message };
   });
   let estimatedTokens = unlisted.tokens;
