@@ -28,6 +28,11 @@ interface Trial {
   id: string;
 }
 
+/** the same session as a v2 file: header version 2, migrated `custom` roles back to `hookMessage` */
+function v2SessionText(): string {
+  return sessionText().replace('"version":3', '"version":2').replaceAll('"role":"custom"', '"role":"hookMessage"');
+}
+
 async function setUp(text = sessionText()): Promise<Trial> {
   const dir = tempDir();
   const file = path.join(dir, "live.jsonl");
@@ -113,9 +118,7 @@ describe(`live agent races (${FULL ? "full" : "bounded"}: ${ENTRIES} entries)`, 
   }, scenarioTimeout(600_000));
 
   it(`first write to a v2 file (rewritten as v3) while the agent appends (${trials(2)} trials)`, async () => {
-    const v3 = sessionText();
-    // the same session as a v2 file: header version 2, migrated `custom` roles back to `hookMessage`
-    const v2 = v3.replace('"version":3', '"version":2').replaceAll('"role":"custom"', '"role":"hookMessage"');
+    const v2 = v2SessionText();
     const tally = { done: 0, refused: 0, lines: 0 };
     for (let i = 0; i < trials(2); i++) {
       const t = await setUp(v2);
@@ -203,7 +206,7 @@ describe(`live agent races (${FULL ? "full" : "bounded"}: ${ENTRIES} entries)`, 
   }, scenarioTimeout(120_000));
 
   it.skipIf(process.platform !== "linux")("a v2 file held open by its agent: the first write (its upgrade to v3) is refused, the file stays v2, the store keeps it as v3", async () => {
-    const v2 = sessionText().replace('"version":3', '"version":2').replaceAll('"role":"custom"', '"role":"hookMessage"');
+    const v2 = v2SessionText();
     expect(v2).toContain('"role":"hookMessage"');
     const t = await setUp(v2);
     const target = t.store.getLeaf(t.id) as string;
