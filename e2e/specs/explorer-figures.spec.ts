@@ -5,7 +5,7 @@
  * the dry run all show the same context tokens. Pruning reports the context before → after and,
  * apart, the bytes it hides.
  */
-import { expect, generatedSessionFile, importAndOpen, screenshot, selectViaTranscript, shownNumber, test } from "./explorer-fixtures";
+import { expect, generatedSessionFile, importAndOpen, longDashedSides, screenshot, selectViaTranscript, shownNumber, test } from "./explorer-fixtures";
 
 const compactTokens = (n: number) => (n < 1000 ? String(Math.round(n)) : new Intl.NumberFormat("en", { notation: "compact", maximumFractionDigits: 1 }).format(n));
 
@@ -71,6 +71,7 @@ test("the same node shows the same context tokens in every panel", async ({ app:
   await expect(page.getByTestId("compaction-plan")).toBeVisible();
   expect(await shownNumber(page.getByTestId("plan-context"))).toBe(atLeaf);
   await expect(page.getByTestId("plan-shade")).toBeVisible();
+  expect(await longDashedSides(page.getByTestId("plan-shade"))).toEqual([]);
   await page.getByTestId("compaction-dry-run").click();
   await expect(page.getByTestId("dry-run-result")).toBeVisible({ timeout: 30_000 });
   expect(await shownNumber(page.getByTestId("dry-run-before"))).toBe(atLeaf);

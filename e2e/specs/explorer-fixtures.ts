@@ -207,3 +207,18 @@ export async function setTheme(page: Page, theme: "light" | "dark"): Promise<voi
   }
   await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
 }
+
+/**
+ * The sides of an element drawn dashed or dotted that are longer than `maxPx`. A dashed border is
+ * dashed along its whole length for every raster tile, so one thousands of pixels long (a bracket or
+ * plan beside a 100,000-entry path) stalls the page while it pans: long sides are drawn otherwise.
+ */
+export async function longDashedSides(locator: Locator, maxPx = 200): Promise<string[]> {
+  return locator.evaluate((el, max) => {
+    const style = getComputedStyle(el);
+    const sides = { top: el.offsetWidth, bottom: el.offsetWidth, left: el.offsetHeight, right: el.offsetHeight };
+    return Object.entries(sides)
+      .filter(([side, length]) => length > max && parseFloat(style.getPropertyValue(`border-${side}-width`)) > 0 && /dashed|dotted/.test(style.getPropertyValue(`border-${side}-style`)))
+      .map(([side, length]) => `${side} (${length} px)`);
+  }, maxPx);
+}

@@ -6,7 +6,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { generateSession, writeSessionJsonl } from "@bonsai/testkit";
-import { expect, generatedSessionFile, importAndOpen, screenshot, setTheme, test } from "./explorer-fixtures";
+import { expect, generatedSessionFile, importAndOpen, longDashedSides, screenshot, setTheme, test } from "./explorer-fixtures";
 
 
 test("nodes: 12-13 px text, chips in their own row and never cut, brackets beside the column", async ({ app: page }, testInfo) => {
@@ -14,6 +14,7 @@ test("nodes: 12-13 px text, chips in their own row and never cut, brackets besid
   await importAndOpen(page, file, "Readable fixture");
   await page.getByTestId("zoom-leaf").click();
   await expect(page.getByTestId("bracket-kept")).toBeVisible();
+  for (const kind of ["summarized", "kept"]) expect(await longDashedSides(page.getByTestId(`bracket-${kind}`)), kind).toEqual([]);
   const report = await page.evaluate(() => {
     const problems: string[] = [];
     let texts = 0;
