@@ -88,7 +88,7 @@ export interface WhatIfHandlerDeps {
   settings: () => BonsaiSettings;
 }
 
-export function whatIfHandlers(deps: WhatIfHandlerDeps): Pick<Handlers, "whatIf" | "getAmnesiaReport" | "getSummaryCheck"> {
+export function whatIfHandlers(deps: WhatIfHandlerDeps): Pick<Handlers, "whatIf" | "getAmnesiaReport" | "getAmnesiaScores" | "getSummaryCheck"> {
   const { store, caches } = deps;
 
   const replayOf = (sessionId: string, leafId: string | null): Replay => {
@@ -98,6 +98,18 @@ export function whatIfHandlers(deps: WhatIfHandlerDeps): Pick<Handlers, "whatIf"
     const replay: Replay = { leafId, prepared: prepareWhatIf(path), positions: new Map(path.map((e, i) => [e.id, i])), actual: new Map() };
     caches.replays.set(sessionId, replay);
     return replay;
+  };
+
+  /** the report at the session's leaf: computed once per leaf (a failed computation is not kept) */
+  const amnesiaReport = (sessionId: string) => {
+    requireSession(store, sessionId);
+    const leafId = store.getLeaf(sessionId);
+    const held = caches.amnesia.get(sessionId);
+    if (held && held.leafId === leafId) return held.report;
+    const report = deps.planner.amnesia({ sessionId, leafId });
+    caches.amnesia.set(sessionId, { leafId, report });
+    report.catch(() => caches.amnesia.invalidate(sessionId));
+    return report;
   };
 
   return {
@@ -134,16 +146,11 @@ export function whatIfHandlers(deps: WhatIfHandlerDeps): Pick<Handlers, "whatIf"
       };
     },
 
-    getAmnesiaReport: ({ sessionId }) => {
-      requireSession(store, sessionId);
-      const leafId = store.getLeaf(sessionId);
-      const held = caches.amnesia.get(sessionId);
-      if (held && held.leafId === leafId) return held.report;
-      const report = deps.planner.amnesia({ sessionId, leafId });
-      caches.amnesia.set(sessionId, { leafId, report });
-      // a failed computation is not kept
-      report.catch(() => caches.amnesia.invalidate(sessionId));
-      return report;
+    getAmnesiaReport: ({ sessionId }) => amnesiaReport(sessionId),
+
+    getAmnesiaScores: async ({ sessionId }) => {
+      const report = await amnesiaReport(sessionId);
+      return { compactions: report.compactions.map((c) => ({ compactionId: c.compactionId, score: c.score, findings: c.findings.length })) };
     },
 
     getSummaryCheck: ({ sessionId, leafId }) => {

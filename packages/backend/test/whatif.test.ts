@@ -63,7 +63,7 @@ describe("whatIf", () => {
   });
 });
 
-describe("getAmnesiaReport and getSummaryCheck", () => {
+describe("getAmnesiaReport, getAmnesiaScores and getSummaryCheck", () => {
   it("reports a file read again after a compaction, and again after the session grew", async () => {
     const lines = chain("amn", [
       { role: "user", content: "Please look at the config loader first." },
@@ -83,6 +83,11 @@ describe("getAmnesiaReport and getSummaryCheck", () => {
     const second = contract.getAmnesiaReport.output.parse(ok(await backend().dispatch("getAmnesiaReport", { sessionId })));
     expect(second.compactions[0]!.findings.map((f) => [f.kind, f.entryIds[0]])).toEqual([["reread", "amn-1"]]);
     expect(second.compactions[0]!.score).toBe(2);
+    // the badges' scores: the same figures without the findings' lists
+    const scores = contract.getAmnesiaScores.output.parse(ok(await backend().dispatch("getAmnesiaScores", { sessionId })));
+    expect(scores).toEqual({ compactions: [{ compactionId: "C", score: 2, findings: 1 }] });
+    const missing = await backend().dispatch("getAmnesiaScores", { sessionId: "nope" });
+    expect(missing.ok ? null : missing.error.code).toBe("not_found");
   });
 
   it("the summary check lists identifiers of what the compaction would summarize that the kept part uses", async () => {

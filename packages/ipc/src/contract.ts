@@ -28,6 +28,7 @@ import {
   whatIfSettingsSchema,
   whatIfResultSchema,
   amnesiaReportSchema,
+  amnesiaScoresSchema,
   identifierUseSchema,
   uploadChunkDataSchema,
   uploadIdSchema,
@@ -269,6 +270,11 @@ export const contract = {
   ),
   /** for each compaction and pruning of the session, the signs that the agent lost context, scored */
   getAmnesiaReport: method(z.strictObject(sessionRef), amnesiaReportSchema),
+  /**
+   * the report's scores only, for the badges on the tree's compaction nodes: a few bytes a compaction
+   * where the whole report runs to megabytes on a long session (its findings list every entry)
+   */
+  getAmnesiaScores: method(z.strictObject(sessionRef), amnesiaScoresSchema),
   /**
    * the dry-run summary check: identifiers of what a compaction at the leaf would summarize that the
    * kept part uses; the client keeps those its summary text does not mention (core missingFromSummary)

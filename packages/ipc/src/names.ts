@@ -40,6 +40,7 @@ export const METHOD_NAMES = [
   "setLabel",
   "whatIf",
   "getAmnesiaReport",
+  "getAmnesiaScores",
   "getSummaryCheck",
   "getSettings",
   "setSettings",

@@ -551,6 +551,12 @@ export const amnesiaReportSchema = z.object({
 });
 export type AmnesiaReportDto = z.infer<typeof amnesiaReportSchema>;
 
+/** Per compaction of the amnesia report: its score and how many findings it has. */
+export const amnesiaScoresSchema = z.object({
+  compactions: z.array(z.object({ compactionId: z.string(), score: count, findings: count })),
+});
+export type AmnesiaScoresDto = z.infer<typeof amnesiaScoresSchema>;
+
 /** An identifier of the part a compaction would summarize that the kept part uses (the dry-run summary check). */
 export const identifierUseSchema = z.object({
   identifier: z.object({ value: z.string(), kind: z.enum(["path", "url", "symbol", "errorCode"]) }),

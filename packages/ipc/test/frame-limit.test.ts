@@ -80,6 +80,7 @@ const LARGEST: { [M in MethodName]: unknown } = {
     maxPoints: 20_000,
   },
   getAmnesiaReport: session,
+  getAmnesiaScores: session,
   getSummaryCheck: { ...session, leafId: id },
   getSettings: {},
   setSettings: {

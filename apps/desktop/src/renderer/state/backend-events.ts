@@ -34,10 +34,12 @@ export function connectStoreToBackend(): () => void {
       if (mine(p.sessionId) && p.reason !== "manual") s().setWork({ autoCompaction: null });
     }),
     followContextPanels(),
-    // the amnesia report, once shown, follows changes of the open session's tree
+    // the amnesia report and its scores, once shown, follow changes of the open session's tree
     useBonsai.subscribe((st, prev) => {
-      const a = st.amnesia;
-      if (st.skeleton !== prev.skeleton && st.skeleton && st.openSessionId && a.sessionId === st.openSessionId && a.status === "ready") void st.loadAmnesia(st.openSessionId, true);
+      const open = st.openSessionId;
+      if (st.skeleton === prev.skeleton || !st.skeleton || !open) return;
+      if (st.amnesia.sessionId === open && st.amnesia.status === "ready") void st.loadAmnesia(open, true);
+      if (st.amnesiaScores.sessionId === open && st.amnesiaScores.status === "ready") void st.loadAmnesiaScores(open, true);
     }),
   ];
   void a.getAppInfo().then((info) => s().setAppInfo(info), () => undefined);

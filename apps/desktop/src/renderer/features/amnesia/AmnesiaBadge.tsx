@@ -1,5 +1,5 @@
 /**
- * On a compaction node of the tree: its amnesia score once the report is in (loaded the first time
+ * On a compaction node of the tree: its amnesia score once the scores are in (loaded the first time
  * a compaction node is drawn); a click opens the Amnesia panel on it. And the mark of the entries of
  * the finding the user picked.
  */
@@ -9,13 +9,13 @@ import "./amnesia.css";
 
 export function AmnesiaBadge({ entryId }: { entryId: string }) {
   const sessionId = useBonsai((s) => s.openSessionId);
-  const load = useBonsai((s) => s.loadAmnesia);
-  const entry = useBonsai((s) => (s.amnesia.sessionId === sessionId ? s.amnesia.report?.compactions.find((c) => c.compactionId === entryId) : undefined));
+  const load = useBonsai((s) => s.loadAmnesiaScores);
+  const entry = useBonsai((s) => (s.amnesiaScores.sessionId === sessionId ? s.amnesiaScores.byCompaction?.get(entryId) : undefined));
   useEffect(() => {
     if (sessionId) void load(sessionId);
   }, [sessionId, load]);
   if (!entry) return null;
-  const n = entry.findings.length;
+  const n = entry.findings;
   return (
     <button
       type="button"
