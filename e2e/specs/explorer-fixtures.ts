@@ -214,7 +214,7 @@ export async function setTheme(page: Page, theme: "light" | "dark"): Promise<voi
  * plan beside a 100,000-entry path) stalls the page while it pans: long sides are drawn otherwise.
  */
 export async function longDashedSides(locator: Locator, maxPx = 200): Promise<string[]> {
-  return locator.evaluate((el, max) => {
+  return locator.evaluate((el: HTMLElement, max) => {
     const style = getComputedStyle(el);
     const sides = { top: el.offsetWidth, bottom: el.offsetWidth, left: el.offsetHeight, right: el.offsetHeight };
     return Object.entries(sides)
