@@ -35,6 +35,7 @@ import { Uploads } from "./uploads";
 import { sessionFolders } from "./session-folders";
 import { SessionStats } from "./session-stats";
 import { UndoLog, undoHandlers } from "./undo";
+import { LastOpened } from "./last-opened";
 
 /** how long after its start the backend starts its store worker (unless a job needs it sooner) */
 export const WORKER_WARM_UP_MS = 250;
@@ -132,9 +133,15 @@ export function createBackend(options: BackendOptions): Backend {
   // first open of a session
   // Once ready, it indexes for search what no process indexed yet (sessions `bonsai import` stored:
   // the CLI does not index): in its own thread, a batch at a time, waiting while a tree draws.
+  // Then it reads ahead the skeleton of the session opened last (the likeliest first open).
   const warmUp = setTimeout(() => {
     jobs
       .prepare()
+      .then(() => {
+        const last = lastOpened.read();
+        if (last !== null && !closed && store.getSession(last)) return skeletons.packedAsync(last).then(() => undefined);
+      })
+      .catch(() => undefined)
       .then(() => jobs.run({ kind: "index" }))
       .catch(() => undefined); // a store that cannot be opened fails the first real job too
   }, WORKER_WARM_UP_MS);
@@ -166,6 +173,7 @@ export function createBackend(options: BackendOptions): Backend {
     : new InlinePlanner(store);
   // with a worker, the skeleton of a session not held is read there (openSession never waits on this thread)
   const skeletons = new SkeletonCache(store, options.worker ? jobs : undefined);
+  const lastOpened = new LastOpened(dataDir);
   const uploads = new Uploads(dataDir);
   const downloads = new Downloads(dataDir);
   const hostSettings = hostSettingsInfo(dataDir, dbPath);
@@ -196,7 +204,7 @@ export function createBackend(options: BackendOptions): Backend {
       dataDir,
       nativeDialogs: options.dialogs !== undefined,
     }),
-    ...sessionHandlers({ store, jobs, emit, settings: () => engine.reloadSettings(), skeletons, stats, folders: () => folders, undos, follow }),
+    ...sessionHandlers({ store, jobs, emit, settings: () => engine.reloadSettings(), skeletons, stats, folders: () => folders, undos, follow, opened: (id) => lastOpened.note(id) }),
     ...importHandlers({
       store,
       jobs,

@@ -43,6 +43,8 @@ export interface SessionHandlerDeps {
   undos: UndoLog;
   /** start following the source file of an opened session */
   follow: (sessionId: string) => void;
+  /** a session was opened (remembered for the next start's read-ahead) */
+  opened?: (sessionId: string) => void;
 }
 
 /** The session as the list shows it: Bonsai's title when one was given, else the file's, the first prompt, the file name. */
@@ -255,6 +257,7 @@ export function sessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, Sessio
     openSession: async ({ sessionId }) => {
       const session = requireSession(store, sessionId);
       if (session.sourcePath) deps.follow(sessionId);
+      deps.opened?.(sessionId);
       return { session: summaryOf(session), skeleton: await skeletons.packedAsync(sessionId) };
     },
 

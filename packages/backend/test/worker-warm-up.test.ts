@@ -87,3 +87,54 @@ describe.skipIf(!fs.existsSync(procFds))("backend: the store worker's warm-up", 
     expect(connections()).toBeGreaterThan(1);
   });
 });
+
+describe("backend: the skeleton of the session opened last is read ahead at start", () => {
+  /** a backend whose store counts the packed skeletons it reads, by session (no worker: they are read on this thread) */
+  function countingBackend(): { backend: Backend; reads: string[] } {
+    const reads: string[] = [];
+    const b = createBackend({ dataDir: dir, dbPath, env: { BONSAI_SESSIONS_DIRS: dir } });
+    const read = b.store.getPackedSkeleton.bind(b.store);
+    b.store.getPackedSkeleton = (id: string) => {
+      reads.push(id);
+      return read(id);
+    };
+    return { backend: b, reads };
+  }
+  const lastOpenedFile = () => path.join(dir, "last-opened.json");
+
+  it("after a restart, the session opened last is ready before it is asked for", async () => {
+    // a first start reads nothing ahead: no session was opened yet
+    let started = countingBackend();
+    backend = started.backend;
+    await sleep(WORKER_WARM_UP_MS + 300);
+    expect(started.reads).toEqual([]);
+    ok(await backend.dispatch("openSession", { sessionId }));
+    expect(started.reads).toEqual([sessionId]);
+    await until(() => fs.existsSync(lastOpenedFile()), "the note of the open");
+    await backend.close();
+
+    // the next start reads it at its warm-up, and the open finds it held
+    started = countingBackend();
+    backend = started.backend;
+    expect(started.reads).toEqual([]);
+    await until(() => started.reads.length > 0, "the read-ahead");
+    expect(started.reads).toEqual([sessionId]);
+    const opened = ok<{ skeleton: { ids: string[] } }>(await backend.dispatch("openSession", { sessionId }));
+    expect(opened.skeleton.ids.length).toBe(300);
+    expect(started.reads).toEqual([sessionId]);
+  });
+
+  it("a session removed since, or a note that cannot be read, is skipped", async () => {
+    for (const note of ['{"sessionId":"removed-since"}\n', "{not json", ""]) {
+      fs.writeFileSync(lastOpenedFile(), note);
+      const started = countingBackend();
+      backend = started.backend;
+      await sleep(WORKER_WARM_UP_MS + 300);
+      expect(started.reads).toEqual([]);
+      // the backend answers as usual (no open here: its note would race the next one written)
+      expect(ok<{ sessions: unknown[] }>(await backend.dispatch("listSessions", {})).sessions.length).toBe(1);
+      await backend.close();
+      backend = undefined;
+    }
+  });
+});
