@@ -178,23 +178,26 @@ export function packedColumnsWriter(sessionId: string, leafId: string | null, n:
     tokens: new Array<number>(n),
     sparse: {},
   };
+  /**
+   * A row whose parent's position is known: a position in `ids`, NO_PARENT, or DANGLING_PARENT with
+   * the parent's id as `parentId`. Rows are written in ascending positions.
+   */
+  const rowAt = (i: number, r: Omit<PackedRow, "parentId">, parent: number, parentId: string | null): void => {
+    columns.ids[i] = r.id;
+    columns.parents[i] = parent;
+    if (parent === DANGLING_PARENT) columns.danglingParents.push(i, parentId as string);
+    columns.types[i] = types.code(r.type);
+    columns.roles[i] = r.role === null ? -1 : roles.code(r.role);
+    columns.times[i] = time(r.timestamp);
+    columns.tokens[i] = r.tokens;
+  };
   return {
     columns,
     row(i: number, r: PackedRow): void {
-      columns.ids[i] = r.id;
-      if (r.parentId === null) columns.parents[i] = NO_PARENT;
-      else {
-        const p = positionOf(r.parentId);
-        if (p === undefined) {
-          columns.parents[i] = DANGLING_PARENT;
-          columns.danglingParents.push(i, r.parentId);
-        } else columns.parents[i] = p;
-      }
-      columns.types[i] = types.code(r.type);
-      columns.roles[i] = r.role === null ? -1 : roles.code(r.role);
-      columns.times[i] = time(r.timestamp);
-      columns.tokens[i] = r.tokens;
+      const p = r.parentId === null ? NO_PARENT : positionOf(r.parentId);
+      rowAt(i, r, p ?? DANGLING_PARENT, r.parentId);
     },
+    rowAt,
     sparse(field: SparseSkeletonField, i: number, value: number | string | boolean): void {
       (columns.sparse[field] ??= []).push(i, value);
     },

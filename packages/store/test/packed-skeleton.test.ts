@@ -10,6 +10,8 @@ import { packSkeleton, unpackSkeleton, type PackedSkeleton } from "@bonsai/core"
 import { generateSession, writeSessionJsonl } from "@bonsai/testkit";
 import { describe, expect, it } from "vitest";
 import { InlineStoreJobs } from "../src/jobs/client";
+import { Statements } from "../src/reads/path";
+import { readRegularPackedSkeleton } from "../src/reads/packed-skeleton";
 import type { SqliteSessionStore } from "../src/sqlite-session-store";
 import { HEADER, line, newStore, REAL_PI_FILES, SKIP_REAL, tempDir, toolResultEntry, userEntry } from "./support";
 
@@ -23,6 +25,41 @@ function expectSamePacking(store: SqliteSessionStore, sessionId: string): Packed
   return fast;
 }
 
+/**
+ * Entries with every optional field of a node: an assistant message "as" (thinking, a tool call, an
+ * error stop) under `parentId`, its pruned tool result "tr", a compaction "cmp" keeping from "as", a
+ * branch summary "bs" under `summaryParent` from `fromId`, and a custom message "cm".
+ */
+function everyOptionalField(parentId: string, summaryParent: string, fromId: string): Record<string, unknown>[] {
+  return [
+    {
+      type: "message",
+      id: "as",
+      parentId,
+      timestamp: "2025-03-05T00:00:01.000Z",
+      message: {
+        role: "assistant",
+        content: [
+          { type: "thinking", thinking: "let me look" },
+          { type: "toolCall", id: "call-1", name: "bash", arguments: { command: "ls" } },
+        ],
+        stopReason: "error",
+        errorMessage: "boom",
+        timestamp: 1,
+      },
+    },
+    { ...toolResultEntry("tr", "as", "bash", "out", 9), message: { role: "toolResult", toolCallId: "call-1", toolName: "bash", content: [{ type: "text", text: "" }], isError: false, timestamp: 9, prunedAt: 10 } },
+    { type: "compaction", id: "cmp", parentId: "tr", timestamp: "2025-03-05T00:00:02.000Z", summary: "so far", firstKeptEntryId: "as", tokensBefore: 1234, fromHook: true },
+    { type: "branch_summary", id: "bs", parentId: summaryParent, timestamp: "2025-03-05T00:00:03.000Z", summary: "elsewhere", fromId },
+    { type: "custom_message", id: "cm", parentId: "bs", timestamp: "2025-03-05T00:00:04.000Z", customType: "note", content: "hello", display: true },
+  ];
+}
+
+/** a label entry `id` (the k-th, after "cm") on `targetId`; no label clears it */
+function labelEntry(k: number, targetId: string, label?: string): Record<string, unknown> {
+  return { type: "label", id: `l${k}`, parentId: k === 1 ? "cm" : `l${k - 1}`, timestamp: `2025-03-05T00:00:0${4 + k}.000Z`, targetId, ...(label === undefined ? {} : { label }) };
+}
+
 describe("the packed skeleton read", () => {
   it("equals the packed node skeleton on a generated session with branches, compactions and labels", async () => {
     const dir = tempDir();
@@ -31,6 +68,7 @@ describe("the packed skeleton read", () => {
     const store = newStore(dir);
     const { sessionId } = await store.importFile(file);
     const packed = expectSamePacking(store, sessionId!);
+    expect(readRegularPackedSkeleton(new Statements(store.db), sessionId!, store.getLeaf(sessionId!)), "a generated session is regular").not.toBeNull();
     expect(packed.ids).toHaveLength(3000);
     expect(packed.previewAt!.length).toBeLessThan(3000);
     expect(Object.keys(packed.sparse)).toEqual(expect.arrayContaining(["toolName", "firstKeptEntryId", "tokensBefore"]));
@@ -64,30 +102,11 @@ describe("the packed skeleton read", () => {
       { ...userEntry("t9", "t8", "t9"), ...at("2025-03-04T23:59:59.999Z") },
       { ...userEntry("t10", "t9", "t10"), ...at("2025-03-05T00:00:00.000Z") },
       { ...userEntry("t11", "t10", "t11"), ...at("2025-03-04T12:00:00.000Z") },
-      {
-        type: "message",
-        id: "as",
-        parentId: "t11",
-        timestamp: "2025-03-05T00:00:01.000Z",
-        message: {
-          role: "assistant",
-          content: [
-            { type: "thinking", thinking: "let me look" },
-            { type: "toolCall", id: "call-1", name: "bash", arguments: { command: "ls" } },
-          ],
-          stopReason: "error",
-          errorMessage: "boom",
-          timestamp: 1,
-        },
-      },
-      { ...toolResultEntry("tr", "as", "bash", "out", 9), message: { role: "toolResult", toolCallId: "call-1", toolName: "bash", content: [{ type: "text", text: "" }], isError: false, timestamp: 9, prunedAt: 10 } },
-      { type: "compaction", id: "cmp", parentId: "tr", timestamp: "2025-03-05T00:00:02.000Z", summary: "so far", firstKeptEntryId: "as", tokensBefore: 1234, fromHook: true },
-      { type: "branch_summary", id: "bs", parentId: "t1", timestamp: "2025-03-05T00:00:03.000Z", summary: "elsewhere", fromId: "t5" },
-      { type: "custom_message", id: "cm", parentId: "bs", timestamp: "2025-03-05T00:00:04.000Z", customType: "note", content: "hello", display: true },
+      ...everyOptionalField("t11", "t1", "t5"),
       // labels: on an entry whose id is written twice, and one cleared again
-      { type: "label", id: "l1", parentId: "cm", timestamp: "2025-03-05T00:00:05.000Z", targetId: "a", label: "twice" },
-      { type: "label", id: "l2", parentId: "l1", timestamp: "2025-03-05T00:00:06.000Z", targetId: "t3", label: "gone" },
-      { type: "label", id: "l3", parentId: "l2", timestamp: "2025-03-05T00:00:07.000Z", targetId: "t3" },
+      labelEntry(1, "a", "twice"),
+      labelEntry(2, "t3", "gone"),
+      labelEntry(3, "t3"),
     ];
     fs.writeFileSync(file, line(HEADER) + entries.map(line).join(""));
     const store = newStore(dir);
@@ -109,6 +128,50 @@ describe("the packed skeleton read", () => {
       "2025-03-04T10:00:00.000+02:00",
       "",
     ]);
+  });
+
+  it("reads a regular session by its stored parent seqs, and any other by ids: both equal it", async () => {
+    const dir = tempDir();
+    const file = path.join(dir, "regular.jsonl");
+    const entries = [
+      userEntry("a", null, "first", 0),
+      // an entry that is its own parent, one whose parent is nowhere, one whose parent comes later
+      userEntry("self", "self", "its own parent", 1),
+      userEntry("lost", "nowhere", "a lost parent", 2),
+      userEntry("early", "p", "its parent is appended later", 3),
+      ...everyOptionalField("a", "a", "tr"),
+      labelEntry(1, "cmp", "kept"),
+      labelEntry(2, "a", "gone"),
+      labelEntry(3, "a"),
+      labelEntry(4, "bs", "summary"),
+    ];
+    fs.writeFileSync(file, line(HEADER) + entries.map(line).join(""));
+    const store = newStore(dir);
+    const sessionId = (await store.importFile(file)).sessionId!;
+    // the parent of "early" arrives with the next import of the grown file
+    fs.appendFileSync(file, line(userEntry("p", "a", "a parent after its child", 20)));
+    expect((await store.importFile(file)).status).toBe("appended");
+    const sql = new Statements(store.db);
+    const regular = readRegularPackedSkeleton(sql, sessionId, store.getLeaf(sessionId));
+    expect(regular, "read by its stored parent seqs").not.toBeNull();
+    const packed = expectSamePacking(store, sessionId);
+    expect(unpackSkeleton(regular!)).toStrictEqual(unpackSkeleton(packed));
+    const nodes = unpackSkeleton(regular!).nodes;
+    const byId = (id: string) => nodes.find((n) => n.id === id);
+    expect([byId("self")?.parentId, byId("lost")?.parentId, byId("early")?.parentId]).toEqual(["self", "nowhere", "p"]);
+    expect(regular!.parents.slice(1, 4)).toEqual([1, -2, entries.length]);
+    expect(byId("cmp")).toMatchObject({ label: "kept", firstKeptEntryId: "as", tokensBefore: 1234, fromExtension: true });
+    expect(byId("a")?.label).toBeUndefined();
+    expect(byId("bs")).toMatchObject({ label: "summary", fromId: "tr" });
+    expect(byId("as")).toMatchObject({ thinking: true, toolName: "bash", stopReason: "error" });
+    expect(byId("tr")?.pruned).toBe(true);
+    expect(byId("cm")?.customType).toBe("note");
+
+    // an id written twice makes the session irregular: read by ids, still equal
+    fs.appendFileSync(file, line(userEntry("a", "p", "the same id again", 21)));
+    expect((await store.importFile(file)).status).toBe("appended");
+    expect(readRegularPackedSkeleton(sql, sessionId, store.getLeaf(sessionId))).toBeNull();
+    expectSamePacking(store, sessionId);
   });
 
   it("stays equal after appends, a label and a pruned tool result", async () => {
