@@ -133,15 +133,9 @@ export function createBackend(options: BackendOptions): Backend {
   // first open of a session
   // Once ready, it indexes for search what no process indexed yet (sessions `bonsai import` stored:
   // the CLI does not index): in its own thread, a batch at a time, waiting while a tree draws.
-  // Then it reads ahead the skeleton of the session opened last (the likeliest first open).
   const warmUp = setTimeout(() => {
     jobs
       .prepare()
-      .then(() => {
-        const last = lastOpened.read();
-        if (last !== null && !closed && store.getSession(last)) return skeletons.packedAsync(last).then(() => undefined);
-      })
-      .catch(() => undefined)
       .then(() => jobs.run({ kind: "index" }))
       .catch(() => undefined); // a store that cannot be opened fails the first real job too
   }, WORKER_WARM_UP_MS);
@@ -174,6 +168,16 @@ export function createBackend(options: BackendOptions): Backend {
   // with a worker, the skeleton of a session not held is read there (openSession never waits on this thread)
   const skeletons = new SkeletonCache(store, options.worker ? jobs : undefined);
   const lastOpened = new LastOpened(dataDir);
+  // The first time a window lists the sessions (a user is about to pick one, and the first open of
+  // the day is usually the session opened last), that session's skeleton is read ahead by a store
+  // job: not at start, where nobody may be looking and its CPU would be spent for nothing.
+  let readAhead = false;
+  const listed = () => {
+    if (readAhead) return;
+    readAhead = true;
+    const last = lastOpened.read();
+    if (last !== null && store.getSession(last)) setImmediate(() => void (closed ? undefined : skeletons.packedAsync(last).catch(() => undefined)));
+  };
   const uploads = new Uploads(dataDir);
   const downloads = new Downloads(dataDir);
   const hostSettings = hostSettingsInfo(dataDir, dbPath);
@@ -204,7 +208,7 @@ export function createBackend(options: BackendOptions): Backend {
       dataDir,
       nativeDialogs: options.dialogs !== undefined,
     }),
-    ...sessionHandlers({ store, jobs, emit, settings: () => engine.reloadSettings(), skeletons, stats, folders: () => folders, undos, follow, opened: (id) => lastOpened.note(id) }),
+    ...sessionHandlers({ store, jobs, emit, settings: () => engine.reloadSettings(), skeletons, stats, folders: () => folders, undos, follow, opened: (id) => lastOpened.note(id), listed }),
     ...importHandlers({
       store,
       jobs,

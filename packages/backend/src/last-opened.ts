@@ -1,8 +1,9 @@
 /**
  * The session opened last, remembered across restarts (<dataDir>/last-opened.json) so that a
- * backend that starts reads its skeleton ahead: the first open of the day is usually that session,
- * and on 100,000 entries reading its skeleton cold is most of that open's wait. Only a hint: a file
- * that cannot be read or written is ignored, and a session removed since is skipped.
+ * backend reads its skeleton ahead once a window lists the sessions: the first open of the day is
+ * usually that session, and on 100,000 entries reading its skeleton cold is most of that open's
+ * wait. Only a hint: a file that cannot be read or written is ignored, and a session removed since
+ * is skipped.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";

@@ -45,6 +45,8 @@ export interface SessionHandlerDeps {
   follow: (sessionId: string) => void;
   /** a session was opened (remembered for the next start's read-ahead) */
   opened?: (sessionId: string) => void;
+  /** the sessions were listed (after the answer is made) */
+  listed?: () => void;
 }
 
 /** The session as the list shows it: Bonsai's title when one was given, else the file's, the first prompt, the file name. */
@@ -242,7 +244,9 @@ export function sessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, Sessio
       const sessions = store.listSessions();
       const titles = store.getSessionTitles();
       const counts = stats.forList(sessions);
-      return { sessions: sessions.map((s) => toSummary(s, titles.get(s.id), counts.get(s.id))) };
+      const answer = { sessions: sessions.map((s) => toSummary(s, titles.get(s.id), counts.get(s.id))) };
+      deps.listed?.();
+      return answer;
     },
 
     findSessionFolders: () => ({ folders: deps.folders().found() }),
