@@ -176,7 +176,11 @@ export function createBackend(options: BackendOptions): Backend {
     if (readAhead) return;
     readAhead = true;
     const last = lastOpened.read();
-    if (last !== null && store.getSession(last)) setImmediate(() => void (closed ? undefined : skeletons.packedAsync(last).catch(() => undefined)));
+    if (last === null || !store.getSession(last)) return;
+    // after the listing's answer is out; a read that fails (the session removed meanwhile) is the open's to report
+    setImmediate(() => {
+      if (!closed) skeletons.packedAsync(last).catch(() => undefined);
+    });
   };
   const uploads = new Uploads(dataDir);
   const downloads = new Downloads(dataDir);
