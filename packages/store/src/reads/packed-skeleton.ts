@@ -61,6 +61,9 @@ export function readRegularPackedSkeleton(sql: Statements, sessionId: string, le
   const optional = (k: number): Optional => [JSON.parse(texts[DENSE.length + 2 * k]!) as number[], JSON.parse(texts[DENSE.length + 2 * k + 1]!) as Array<string | number>];
   const [tokensBefore, toolNames, customTypes, stopReasons, refIds] = OPTIONAL.map((_, k) => optional(k)) as [Optional, Optional, Optional, Optional, Optional];
   const [unlinkedSeqs, unlinkedParents] = [JSON.parse(texts.at(-2)!) as number[], JSON.parse(texts.at(-1)!) as string[]];
+  // the lists come in the rows' order as the dense columns do (checked above); anything else is read the other way
+  const ascending = (list: readonly number[]) => list.every((v, k) => k === 0 || v > list[k - 1]!);
+  if (![tokensBefore, toolNames, customTypes, stopReasons, refIds].every(([at]) => ascending(at)) || !ascending(unlinkedSeqs)) return null;
 
   // the first position of an id: its seq (no id is written twice here)
   const placed = new Map<string, number | undefined>();
