@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { migrateSession, parseSessionText, type SessionEntry } from "@bonsai/core";
+import { migrateSession, parseSessionText, type SessionEntry, type SessionHeader } from "@bonsai/core";
 import { expect } from "vitest";
 import { openStore, type SqliteSessionStore } from "../../src/index";
 import { sleepSync } from "../../src/source/bytes";
@@ -97,10 +97,10 @@ export function runChild(args: string[], delayMs: number | null): Promise<{ out:
   });
 }
 
-/** Entries of a v3 file as core reads it, and its problems. */
-export function readFile(file: string): { entries: SessionEntry[]; issues: number } {
+/** Header and entries of a file as core reads it, and its problems. */
+export function readFile(file: string): { header: SessionHeader | null; entries: SessionEntry[]; issues: number } {
   const parsed = parseSessionText(fs.readFileSync(file, "utf8"));
-  return { entries: parsed.entries, issues: parsed.issues.length };
+  return { header: parsed.header, entries: parsed.entries, issues: parsed.issues.length };
 }
 
 /** Every id the agent wrote is in the file exactly once and the file has no broken line. */
@@ -136,7 +136,7 @@ export async function expectStoreAgrees(dbPath: string, file: string, sessionId:
 export async function expectAgreement(store: SqliteSessionStore, file: string, sessionId: string): Promise<void> {
   const report = await store.importFile(file);
   expect(report.status, `${report.message}`).toBe("unchanged");
-  const { header, entries } = parseSessionText(fs.readFileSync(file, "utf8"));
+  const { header, entries } = readFile(file);
   expect(header, `${file} has a session header`).not.toBeNull();
   const { fromVersion } = migrateSession(header!, entries);
   expect(fromVersion, `${file}: a v1 file's entries cannot be compared (its migration makes up ids)`).toBeGreaterThanOrEqual(2);
