@@ -13,6 +13,7 @@ import { StoredReads, type ContextLists, type ContextMessageRows, type ContextWi
 import { Statements, type SessionRef } from "./reads/path";
 import { SessionRows } from "./reads/sessions";
 import type { PathNode, SessionSummary, SizeSeries, StoredEntryInfo } from "./session-store";
+import { byId, lastFirst } from "./id-tiers";
 
 export { defaultDbPath, DB_FILE_NAME } from "./paths";
 export { SessionLookupError } from "./session-store";
@@ -89,7 +90,7 @@ export class StoreReader {
 
   /** the one-line previews of these entries, in the order asked ("" for an id not in the session) */
   getPreviews(sessionId: string, entryIds: readonly string[]): string[] {
-    const one = this.statements.get("SELECT preview FROM entries WHERE session_id = ? AND id = ? ORDER BY seq DESC LIMIT 1").pluck();
+    const one = this.statements.get(`SELECT preview FROM entries WHERE ${byId()} ORDER BY ${lastFirst()} LIMIT 1`).pluck();
     return entryIds.map((id) => (one.get(sessionId, id) as string | undefined) ?? "");
   }
 

@@ -68,6 +68,7 @@ import { originalText, type ReadSession } from "@bonsai/formats";
 import { AgentTally, continueInPi, detectSourceOf, ForeignSources, isForeignFormat, ReadOnlySessionError, storedReadSession } from "./foreign/index";
 import type { PiCopy, PiCopyOptions } from "./session-store";
 import { countSessionShape, readSessionTitles, writeSessionTitle } from "./session-meta";
+import { byId, lastFirst, settleRecentIds } from "./id-tiers";
 
 export interface OpenStoreOptions {
   /** database file (":memory:" for a throwaway store) */
@@ -747,7 +748,7 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
   }
 
   private entryLine(sessionId: string, id: string): number | null | undefined {
-    const r = this.sql("SELECT line FROM entries WHERE session_id = ? AND id = ? ORDER BY seq DESC LIMIT 1").get(sessionId, id) as
+    const r = this.sql(`SELECT line FROM entries WHERE ${byId()} ORDER BY ${lastFirst()} LIMIT 1`).get(sessionId, id) as
       | { line: number | null }
       | undefined;
     return r ? r.line : undefined;
@@ -777,6 +778,7 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
     writer.add(pending);
     const written = writer.finish();
     if (written.irregular) this.sql("UPDATE sessions SET irregular = 1 WHERE id = ?").run(sessionId);
+    if (count > 0) settleRecentIds(this.db, sessionId);
     this.foreign.agents.noteInserted(sessionId, pending.map((p) => p.entry)); // foreign: agent and compaction counts
     return written;
   }

@@ -3,6 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { SqliteSessionStore } from "../src/index";
 import { DEFER_FROM_FILE_BYTES } from "../src/import/deferred-index";
+import { byId, lastFirst } from "../src/id-tiers";
 import { HEADER, line, newStore, tempDir, toolResultEntry, userEntry } from "./support";
 
 /** a session file of `entries` entries with ~18 KB tool outputs (2,000 entries: ~18 MB, above the rebuild's 16 MiB) */
@@ -20,10 +21,10 @@ function bigSession(dir: string, entries: number, id = HEADER.id): string {
 }
 
 const indexRow = (store: SqliteSessionStore): { sql: string; rootpage: number } | undefined =>
-  store.db.prepare("SELECT sql, rootpage FROM sqlite_master WHERE type = 'index' AND name = 'entries_by_id_seq'").get() as { sql: string; rootpage: number } | undefined;
+  store.db.prepare("SELECT sql, rootpage FROM sqlite_master WHERE type = 'index' AND name = 'entries_by_id_tier'").get() as { sql: string; rootpage: number } | undefined;
 
 const idLookupPlan = (store: SqliteSessionStore): string =>
-  (store.db.prepare("EXPLAIN QUERY PLAN SELECT seq FROM entries WHERE session_id = ? AND id = ? ORDER BY seq DESC LIMIT 1").all("s", "x") as { detail: string }[]).map((r) => r.detail).join("; ");
+  (store.db.prepare(`EXPLAIN QUERY PLAN SELECT seq FROM entries WHERE ${byId()} ORDER BY ${lastFirst()} LIMIT 1`).all("s", "x") as { detail: string }[]).map((r) => r.detail).join("; ");
 
 describe("the id index of a big whole-file import", () => {
   it("is built after the rows when they are most of the table: the same index, every id found", async () => {
@@ -38,7 +39,7 @@ describe("the id index of a big whole-file import", () => {
     const after = indexRow(store);
     expect(after?.sql).toBe(before?.sql);
     expect(after?.rootpage).not.toBe(before?.rootpage); // dropped and built again
-    expect(idLookupPlan(store)).toContain("entries_by_id_seq");
+    expect(idLookupPlan(store)).toContain("entries_by_id_tier");
     expect(store.db.pragma("integrity_check", { simple: true })).toBe("ok");
     const id = report.sessionId as string;
     const ids = store.db.prepare("SELECT id FROM entries WHERE session_id = ? ORDER BY seq").pluck().all(id) as string[];

@@ -4,6 +4,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { DatabaseOpenError, MIGRATIONS, NewerDatabaseError, SCHEMA_VERSION, migrate, openDatabase, openStore } from "../src/index";
+import { byId, lastFirst } from "../src/id-tiers";
 import { newStore, sha256File, tempDir } from "./support";
 
 describe("schema and migrations", () => {
@@ -203,7 +204,8 @@ describe("schema and migrations", () => {
     current.close();
     const raw = new Database(file);
     raw.exec(`
-      DROP INDEX entries_by_id_seq;
+      DROP INDEX entries_by_id_tier;
+      ALTER TABLE entries DROP COLUMN id_tier;
       CREATE INDEX entries_by_id ON entries(session_id, id);
       DROP INDEX entries_path;
       CREATE INDEX entries_path ON entries(session_id, seq, parent_seq, type, role);
@@ -218,8 +220,9 @@ describe("schema and migrations", () => {
     const store = openStore({ path: file });
     expect(store.db.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
     const indexes = store.db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'entries'").pluck().all();
-    expect(indexes).toContain("entries_by_id_seq");
+    expect(indexes).toContain("entries_by_id_tier");
     expect(indexes).not.toContain("entries_by_id");
+    expect(indexes).not.toContain("entries_by_id_seq");
     const columns = "SELECT id, run_seq, flags, model_seq, thinking_seq FROM entries WHERE session_id = ? ORDER BY seq";
     const rows = store.db.prepare(columns).raw().all("s4");
     // runs: a-b-c are one run; d hangs off a (a new run), e-f-g continue d; h hangs off c
@@ -293,8 +296,8 @@ describe("schema and migrations", () => {
     const store = newStore();
     expect(store.db.pragma("page_size", { simple: true })).toBe(65536);
     expect(store.db.pragma("wal_autocheckpoint", { simple: true })).toBe(4096);
-    const plan = store.db.prepare("EXPLAIN QUERY PLAN SELECT seq FROM entries WHERE session_id = ? AND id = ? ORDER BY seq DESC LIMIT 1").all("s", "x") as { detail: string }[];
-    expect(plan.map((p) => p.detail).join("; ")).toMatch(/USING COVERING INDEX entries_by_id_seq/);
+    const plan = store.db.prepare(`EXPLAIN QUERY PLAN SELECT seq FROM entries WHERE ${byId()} ORDER BY ${lastFirst()} LIMIT 1`).all("s", "x") as { detail: string }[];
+    expect(plan.map((p) => p.detail).join("; ")).toMatch(/USING COVERING INDEX entries_by_id_tier/);
     expect(plan.map((p) => p.detail).join("; ")).not.toMatch(/TEMP B-TREE/);
   });
 

@@ -23,6 +23,7 @@ import { SessionAgents } from "./agents";
 import { agentDisplayName, isForeignFormat, type ForeignFormat } from "./read-only";
 import { READERS_BY_FORMAT } from "./readers";
 import { Statements } from "./statements";
+import { byId, lastFirst } from "../id-tiers";
 
 /** incremental readers kept (each holds its file's entries in memory) */
 const LIVE_READERS = 16;
@@ -286,7 +287,7 @@ export class ForeignSources {
     let added: SessionEntry[] = [];
     let changed = 0;
     const stored = this.#sql.get(
-      "SELECT e.seq, e.parent_id, j.json FROM entries e JOIN entry_json j ON j.pk = e.pk WHERE e.session_id = ? AND e.id = ? ORDER BY e.seq DESC LIMIT 1",
+      `SELECT e.seq, e.parent_id, j.json FROM entries e JOIN entry_json j ON j.pk = e.pk WHERE ${byId("e")} ORDER BY ${lastFirst("e")} LIMIT 1`,
     );
     const report = this.host.db
       .transaction(() => {

@@ -1,5 +1,5 @@
 /**
- * Indexes built where it pays (a whole-file import): `entries_by_id_seq` takes each new row at a
+ * Indexes built where it pays (a whole-file import): `entries_by_id_tier` takes each new row at a
  * random place (entry ids are random), which costs more row by row than building the index once
  * from the table, sorted, when the new session's rows are most of the table — the first import
  * into a new or small store, or a session bigger than everything stored. The other indexes of
@@ -12,7 +12,7 @@
 import type Database from "better-sqlite3";
 
 /** the index rebuilt instead of kept row by row */
-const DEFERRED_INDEX = "entries_by_id_seq";
+const DEFERRED_INDEX = "entries_by_id_tier";
 /** a file smaller than this is imported with the index kept row by row (the rebuild would not pay for its schema change) */
 export const DEFER_FROM_FILE_BYTES = 16 * 1024 * 1024;
 /** a low guess of the bytes per entry of a session file (real ones: 1-5 KB): the guess of the entries to import errs low */

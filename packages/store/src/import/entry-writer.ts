@@ -12,6 +12,7 @@
 import type Database from "better-sqlite3";
 import type { SessionEntry } from "@bonsai/core";
 import { deriveColumns } from "../derive";
+import { byId, lastFirst, RECENT, SETTLED } from "../id-tiers";
 import type { ImportIssue } from "../session-store";
 
 /** an entry ready to insert */
@@ -83,7 +84,7 @@ export class EntryWriter {
   private readonly insert: Database.Statement;
   private readonly insertJson: Database.Statement;
   private readonly upsertLabel: Database.Statement;
-  private readonly storedSeq: Database.Statement;
+  private readonly storedSeq: Database.Statement | null;
   private readonly storedLinks: Database.Statement;
   private readonly startSeq: number;
   private seq: number;
@@ -124,15 +125,16 @@ export class EntryWriter {
     this.startSeq = start.seq;
     this.seq = start.seq;
     this.insert = db.prepare(
-      `INSERT INTO entries (session_id, seq, line, id, parent_id, parent_seq, type, timestamp, role, tokens, preview, tool_name, custom_type, stop_reason, ref_id, tokens_before, flags, anchor_seq, settings_seq, model_seq, thinking_seq, run_seq, file_ops)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO entries (session_id, seq, line, id, parent_id, parent_seq, type, timestamp, role, tokens, preview, tool_name, custom_type, stop_reason, ref_id, tokens_before, flags, anchor_seq, settings_seq, model_seq, thinking_seq, run_seq, file_ops, id_tier)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${start.stored ? RECENT : SETTLED})`,
     );
     // bytes are bound as a blob: CAST stores them as the text they are (a string is stored as it is)
     this.insertJson = db.prepare("INSERT INTO entry_json (pk, json) VALUES (?, CAST(? AS TEXT))");
     this.upsertLabel = db.prepare(
       "INSERT INTO labels (session_id, target_id, label, entry_seq) VALUES (?, ?, ?, ?) ON CONFLICT (session_id, target_id) DO UPDATE SET label = excluded.label, entry_seq = excluded.entry_seq",
     );
-    this.storedSeq = db.prepare("SELECT seq FROM entries WHERE session_id = ? AND id = ? ORDER BY seq DESC LIMIT 1").pluck();
+    // a whole file's writer reads no stored entry by id (its import may have dropped the id index)
+    this.storedSeq = start.stored ? db.prepare(`SELECT seq FROM entries WHERE ${byId()} ORDER BY ${lastFirst()} LIMIT 1`).pluck() : null;
     this.storedLinks = db.prepare("SELECT anchor_seq, settings_seq, model_seq, thinking_seq, run_seq FROM entries WHERE session_id = ? AND seq = ?").raw();
     this.fixParent = db.prepare("UPDATE entries SET parent_seq = ? WHERE session_id = ? AND seq = ?");
   }
@@ -143,7 +145,7 @@ export class EntryWriter {
   }
 
   private storedSeqOf(id: string): number {
-    if (!this.start.stored) return NONE;
+    if (!this.storedSeq) return NONE;
     return (this.storedSeq.get(this.sessionId, id) as number | undefined) ?? NONE;
   }
 

@@ -7,6 +7,7 @@ import { migration008SessionTitles } from "./008-session-titles";
 import { migration009StoredReads } from "./009-stored-reads";
 import { migration010PlanIndexes } from "./010-plan-indexes";
 import { migration011FileOps } from "./011-file-ops";
+import { migration012IdTiers } from "./012-id-tiers";
 import type { Migration } from "./types";
 
 export type { Migration } from "./types";
@@ -22,6 +23,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration009StoredReads,
   migration010PlanIndexes,
   migration011FileOps,
+  migration012IdTiers,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

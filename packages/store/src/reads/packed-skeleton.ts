@@ -7,6 +7,7 @@
 import { DANGLING_PARENT, NO_PARENT, packedColumnsWriter, packedPreviewHeads, withHeadPreviews, type PackedSkeleton, type SparseSkeletonField } from "@bonsai/core";
 import { FLAG_FROM_EXTENSION, FLAG_OFFLINE, FLAG_PRUNED, FLAG_THINKING } from "../derive";
 import type { Statements } from "./path";
+import { byId, firstFirst } from "../id-tiers";
 
 /** the columns read, each as one JSON array (file order) */
 const COLUMNS = ["seq", "tokens", "flags", "tokens_before", "id", "parent_id", "type", "role", "timestamp", "tool_name", "custom_type", "stop_reason", "ref_id"] as const;
@@ -68,7 +69,7 @@ export function readRegularPackedSkeleton(sql: Statements, sessionId: string, le
   // the first position of an id: its seq (no id is written twice here)
   const placed = new Map<string, number | undefined>();
   const positionOf = (id: string): number | undefined => {
-    if (!placed.has(id)) placed.set(id, (sql.get("SELECT min(seq) FROM entries WHERE session_id = ? AND id = ?").pluck().get(sessionId, id) as number | null) ?? undefined);
+    if (!placed.has(id)) placed.set(id, (sql.get(`SELECT seq FROM entries WHERE ${byId()} ORDER BY ${firstFirst()} LIMIT 1`).pluck().get(sessionId, id) as number | null) ?? undefined);
     return placed.get(id);
   };
   const writer = packedColumnsWriter(sessionId, leafId, n, positionOf);

@@ -7,6 +7,7 @@
  */
 import type Database from "better-sqlite3";
 import { IdList, type SessionEntry } from "@bonsai/core";
+import { byId, lastFirst } from "../id-tiers";
 
 /** seqs [from, to] (inclusive) of consecutive path entries, each the parent of the next */
 export interface SeqRange {
@@ -102,7 +103,7 @@ export class PathReader {
 
   /** seq of the entry lookups by id find (the last one with that id) */
   seqOf(sessionId: string, entryId: string): number | undefined {
-    return this.sql.get("SELECT seq FROM entries WHERE session_id = ? AND id = ? ORDER BY seq DESC LIMIT 1").pluck().get(sessionId, entryId) as number | undefined;
+    return this.sql.get(`SELECT seq FROM entries WHERE ${byId()} ORDER BY ${lastFirst()} LIMIT 1`).pluck().get(sessionId, entryId) as number | undefined;
   }
 
   /** The path root -> the entry at `leafSeq`, as ranges (root first). */

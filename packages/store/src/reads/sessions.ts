@@ -3,6 +3,7 @@ import type { SessionEntry, SessionHeader } from "@bonsai/core";
 import { SessionLookupError, type SessionSummary, type StoredEntryInfo } from "../session-store";
 import type { AgentFields } from "../foreign/agents";
 import type { Statements } from "./path";
+import { byId, lastFirst } from "../id-tiers";
 
 /** a row of `sessions` (SQL side) */
 export interface SessionRow {
@@ -112,7 +113,7 @@ export class SessionRows {
   }
 
   entryInfo(sessionId: string, entryId: string): StoredEntryInfo | undefined {
-    const r = this.sql.get("SELECT j.json, e.seq, e.line FROM entries e JOIN entry_json j ON j.pk = e.pk WHERE e.session_id = ? AND e.id = ? ORDER BY e.seq DESC LIMIT 1").get(sessionId, entryId) as
+    const r = this.sql.get(`SELECT j.json, e.seq, e.line FROM entries e JOIN entry_json j ON j.pk = e.pk WHERE ${byId("e")} ORDER BY ${lastFirst("e")} LIMIT 1`).get(sessionId, entryId) as
       | { json: string; seq: number; line: number | null }
       | undefined;
     return r ? { entry: JSON.parse(r.json) as SessionEntry, seq: r.seq, line: r.line } : undefined;
