@@ -71,6 +71,12 @@ export function readAll(whole: WholeFile): Buffer {
   return readHead(whole, whole.stat.size);
 }
 
+/** The last `max` bytes of `before` followed by `after` (copies no more than those). */
+function lastBytes(before: Buffer, after: Buffer, max: number): Buffer {
+  if (after.length >= max) return after.subarray(after.length - max);
+  return Buffer.concat([before.subarray(Math.max(0, before.length - (max - after.length))), after]);
+}
+
 function stateOf(stat: fs.Stats, head: Buffer, tailBefore: Buffer, endOffset: number, lines: number): WrittenState {
   return {
     size: stat.size,
@@ -176,7 +182,7 @@ export class SourceSync {
           if (stat.size === offset) return { kind: "touched", stat };
           const chunk = readRange(fd, offset, stat.size);
           const stateAt = (end: number, lines: number): WrittenState =>
-            stateOf(stat, Buffer.concat([head, chunk.subarray(0, Math.max(0, TAIL_WINDOW - head.length))]), Buffer.concat([tail, chunk.subarray(0, end - offset)]), end, lines);
+            stateOf(stat, Buffer.concat([head, chunk.subarray(0, Math.max(0, TAIL_WINDOW - head.length))]), lastBytes(tail, chunk.subarray(0, end - offset), TAIL_WINDOW), end, lines);
           return { kind: "appended", stat, offset, chunk, stateAt };
         }
       }
