@@ -22,6 +22,7 @@
  * process, step by step (process.cpuUsage), in the same rounds.
  */
 import { execFileSync, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -94,10 +95,15 @@ function measure(c: Case): Usage {
   return { cpuMs: (u.user + u.system) / 1000, rssMb: u.maxRSS / 1024 };
 }
 
-/** A copy of a generated session's entries with new ids, hanging off `parent`: lines to append. */
+/**
+ * A copy of a generated session's entries with new ids, hanging off `parent`: lines to append. The
+ * new ids are random-looking 8-hex ids as pi writes them (a hash of the old one), so they land all
+ * over the stored session's id order as an agent's appended lines do (a common prefix would put
+ * them side by side in every index keyed by id).
+ */
 function appendedLines(count: number, parent: string): string {
   const extra = generateSession({ entries: count, seed: SEED + 1 });
-  const rename = (id: unknown): unknown => (typeof id === "string" ? `ap-${id}` : id);
+  const rename = (id: unknown): unknown => (typeof id === "string" ? createHash("sha256").update(`appended:${id}`).digest("hex").slice(0, 8) : id);
   const lines = extra.entries.map((e) => {
     const copy = { ...(e as Record<string, unknown>) };
     for (const key of ["id", "parentId", "firstKeptEntryId", "fromId", "targetId"]) if (key in copy) copy[key] = rename(copy[key]);
