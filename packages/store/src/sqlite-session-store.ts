@@ -70,6 +70,17 @@ import type { PiCopy, PiCopyOptions } from "./session-store";
 import { countSessionShape, readSessionTitles, writeSessionTitle } from "./session-meta";
 import { byId, lastFirst, settleRecentIds } from "./id-tiers";
 
+/** the last stored entry with an id: where it is */
+interface StoredId {
+  seq: number;
+  line: number | null;
+}
+
+/** reads of stored entries by id, each id read once (one import's) */
+interface StoredIdLookups {
+  get(id: string): StoredId | undefined;
+}
+
 export interface OpenStoreOptions {
   /** database file (":memory:" for a throwaway store) */
   path: string;
@@ -545,9 +556,10 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
     let added: SessionEntry[] = [];
     const report = this.db
       .transaction(() => {
-        const pending = this.checkAppended(row, read.entries, issues);
+        const lookups = this.storedIdLookups(row.id);
+        const pending = this.checkAppended(row, read.entries, issues, lookups);
         if (row.source_version < 2) this.linkFirstLegacyLine(row.id, pending);
-        const written = this.writeEntries(row.id, pending);
+        const written = this.writeEntries(row.id, pending, lookups);
         added = pending.map((p) => p.entry);
         this.refreshSessionMeta(row, written.lastId ?? undefined, written, false);
         this.saveFileState(row.id, state);
@@ -724,13 +736,18 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
 
   // ---------------------------------------------------------------- tree checks
 
-  private checkAppended(row: SessionRow, entries: readonly ReadEntry[], issues: ImportIssue[]): PendingEntry[] {
+  /**
+   * The appended entries with ids, and their issues against the stored ones and each other
+   * (duplicate ids, missing parents, cycles); `lookups` remembers what it read of the stored
+   * entries, for the writer to use instead of reading it again.
+   */
+  private checkAppended(row: SessionRow, entries: readonly ReadEntry[], issues: ImportIssue[], lookups: StoredIdLookups): PendingEntry[] {
     const pending = this.withIds(entries, issues);
     const legacy = row.source_version < 2;
     const inChunk = new Map<string, number | null>();
     pending.forEach((p, i) => {
       const id = p.entry.id;
-      const earlier = inChunk.get(id) ?? this.entryLine(row.id, id);
+      const earlier = inChunk.has(id) ? inChunk.get(id) : lookups.get(id)?.line;
       if (earlier !== undefined) {
         issues.push({ line: p.line ?? 0, kind: "duplicate-id", entryId: id, message: `duplicate entry id ${id} (first on line ${earlier ?? "?"}): both are kept, lookups by id find this later one` });
       }
@@ -738,7 +755,7 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
       const parent = p.entry.parentId;
       if (legacy && i === 0) return; // linked to the previous entry on insert
       if (parent === null || parent === undefined || parent === "") return;
-      if (!inChunk.has(parent) && this.entryLine(row.id, parent) === undefined) {
+      if (!inChunk.has(parent) && lookups.get(parent) === undefined) {
         issues.push({ line: p.line ?? 0, kind: "missing-parent", entryId: id, message: `entry ${id}: parent ${String(parent)} is not in the file; the entry is treated as a root` });
       } else if (parent === id) {
         issues.push({ line: p.line ?? 0, kind: "parent-cycle", entryId: id, message: `entry ${id} is its own parent: paths stop there` });
@@ -747,11 +764,18 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
     return pending;
   }
 
-  private entryLine(sessionId: string, id: string): number | null | undefined {
-    const r = this.sql(`SELECT line FROM entries WHERE ${byId()} ORDER BY ${lastFirst()} LIMIT 1`).get(sessionId, id) as
-      | { line: number | null }
-      | undefined;
-    return r ? r.line : undefined;
+  /** Reads of "the last stored entry with this id" (seq and line), each id read once. */
+  private storedIdLookups(sessionId: string): StoredIdLookups {
+    const statement = this.sql(`SELECT seq, line FROM entries WHERE ${byId()} ORDER BY ${lastFirst()} LIMIT 1`);
+    const read = new Map<string, StoredId | undefined>();
+    return {
+      get: (id) => {
+        if (read.has(id)) return read.get(id);
+        const found = statement.get(sessionId, id) as StoredId | undefined;
+        read.set(id, found);
+        return found;
+      },
+    };
   }
 
   private withIds(entries: readonly ReadEntry[], issues: ImportIssue[]): PendingEntry[] {
@@ -770,11 +794,11 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
   // ---------------------------------------------------------------- inserting
 
   /** Writes entries after the session's stored ones (file order). Caller holds the transaction. */
-  private writeEntries(sessionId: string, pending: readonly PendingEntry[]): WriterResult {
+  private writeEntries(sessionId: string, pending: readonly PendingEntry[], lookups = this.storedIdLookups(sessionId)): WriterResult {
     this.entryWrites++;
     const last = this.sql("SELECT seq FROM entries WHERE session_id = ? ORDER BY seq DESC LIMIT 1").pluck().get(sessionId) as number | undefined;
     const count = last === undefined ? 0 : last + 1;
-    const writer = new EntryWriter(this.db, sessionId, { seq: count, stored: count > 0, checkTree: false });
+    const writer = new EntryWriter(this.db, sessionId, { seq: count, stored: count > 0 ? (id) => lookups.get(id)?.seq : false, checkTree: false });
     writer.add(pending);
     const written = writer.finish();
     if (written.irregular) this.sql("UPDATE sessions SET irregular = 1 WHERE id = ?").run(sessionId);
@@ -1142,7 +1166,8 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
       const parentId = options.parentId === undefined ? current.leaf_id : options.parentId;
       this.checkExpectation(sessionId, options.expect, parentId);
       if (parentId !== null && !this.getEntryInfo(sessionId, parentId)) throw new StoreError(`Entry ${parentId} not found`);
-      const taken = { has: (id: string): boolean => this.entryLine(sessionId, id) !== undefined };
+      const stored = this.storedIdLookups(sessionId);
+      const taken = { has: (id: string): boolean => stored.get(id) !== undefined };
       const id = new EntryIdGenerator(this.random).next(taken);
       return this.shapeEntry(body, id, parentId, new Date(this.random.now()).toISOString());
     };

@@ -93,9 +93,23 @@ describe("entry writer: parent links", () => {
         const rename = (id: string): string => (id.length === 2 ? `a${id}` : id);
         const renamed = appended.map((s) => ({ id: rename(s.id), parent: s.parent === null ? null : rename(s.parent) }));
         fs.appendFileSync(file, fileOf(renamed));
-        expect((await store.importFile(file)).status).toBe("appended");
+        const report = await store.importFile(file);
+        expect(report.status).toBe("appended");
         const expected = [...stored.map((s) => resolve(s.parent, s.id, stored, 0, [])), ...renamed.map((s) => resolve(s.parent, s.id, renamed, stored.length, stored))];
         expect(storedParents(store, sessionId)).toEqual(expected);
+        // the issues of the appended lines: ids met before (stored or earlier in the run), parents
+        // neither stored nor earlier in the run (itself included), entries that are their own parent
+        const storedIds = new Set(stored.map((s) => s.id));
+        const seenBy = (i: number): Set<string> => new Set([...storedIds, ...renamed.slice(0, i + 1).map((s) => s.id)]);
+        const lineOf = (i: number): number => stored.length + 2 + i;
+        const expectedIssues = renamed.flatMap((s, i) => {
+          const out: string[] = [];
+          if (storedIds.has(s.id) || renamed.slice(0, i).some((e) => e.id === s.id)) out.push(`${lineOf(i)}:duplicate-id`);
+          if (s.parent !== null && !seenBy(i).has(s.parent)) out.push(`${lineOf(i)}:missing-parent`);
+          else if (s.parent === s.id) out.push(`${lineOf(i)}:parent-cycle`);
+          return out;
+        });
+        expect(report.issues.map((i) => `${i.line}:${i.kind}`)).toEqual(expectedIssues);
       }),
       { numRuns: 40 },
     );

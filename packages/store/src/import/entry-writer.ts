@@ -30,8 +30,11 @@ export const SETTINGS_TYPES = new Set(["thinking_level_change", "model_change", 
 export interface WriterStart {
   /** seq of the first entry written (the session's entry count before) */
   seq: number;
-  /** look parents and duplicates up among the stored entries (appends); false for a whole file */
-  stored: boolean;
+  /**
+   * look parents and duplicates up among the stored entries (appends): true, or the lookup to use
+   * (the seq of the last stored entry with an id); false for a whole file
+   */
+  stored: boolean | ((id: string) => number | undefined);
   /** check the run as a whole file (duplicate ids, missing parents, cycles) and report issues */
   checkTree: boolean;
 }
@@ -84,7 +87,7 @@ export class EntryWriter {
   private readonly insert: Database.Statement;
   private readonly insertJson: Database.Statement;
   private readonly upsertLabel: Database.Statement;
-  private readonly storedSeq: Database.Statement | null;
+  private readonly storedLookup: ((id: string) => number | undefined) | null = null;
   private readonly storedLinks: Database.Statement;
   private readonly startSeq: number;
   private seq: number;
@@ -134,7 +137,11 @@ export class EntryWriter {
       "INSERT INTO labels (session_id, target_id, label, entry_seq) VALUES (?, ?, ?, ?) ON CONFLICT (session_id, target_id) DO UPDATE SET label = excluded.label, entry_seq = excluded.entry_seq",
     );
     // a whole file's writer reads no stored entry by id (its import may have dropped the id index)
-    this.storedSeq = start.stored ? db.prepare(`SELECT seq FROM entries WHERE ${byId()} ORDER BY ${lastFirst()} LIMIT 1`).pluck() : null;
+    if (typeof start.stored === "function") this.storedLookup = start.stored;
+    else if (start.stored) {
+      const statement = db.prepare(`SELECT seq FROM entries WHERE ${byId()} ORDER BY ${lastFirst()} LIMIT 1`).pluck();
+      this.storedLookup = (id) => statement.get(this.sessionId, id) as number | undefined;
+    }
     this.storedLinks = db.prepare("SELECT anchor_seq, settings_seq, model_seq, thinking_seq, run_seq FROM entries WHERE session_id = ? AND seq = ?").raw();
     this.fixParent = db.prepare("UPDATE entries SET parent_seq = ? WHERE session_id = ? AND seq = ?");
   }
@@ -145,8 +152,7 @@ export class EntryWriter {
   }
 
   private storedSeqOf(id: string): number {
-    if (!this.storedSeq) return NONE;
-    return (this.storedSeq.get(this.sessionId, id) as number | undefined) ?? NONE;
+    return this.storedLookup?.(id) ?? NONE;
   }
 
   private write(p: PendingEntry): void {
@@ -154,7 +160,7 @@ export class EntryWriter {
     const seq = this.seq;
     const id = e.id;
     const previous = this.lastSeq.get(id);
-    if (previous !== undefined || (this.start.stored && this.storedSeqOf(id) !== NONE)) {
+    if (previous !== undefined || this.storedSeqOf(id) !== NONE) {
       this.irregular = true;
       this.unsure = true;
     }
