@@ -21,5 +21,11 @@ if (READS.has(argv[0]) && first !== undefined && !existsSync(first)) {
   const storedRead = await import(new URL("../dist/stored-read.mjs", import.meta.url).href);
   status = await storedRead.runStoredReadCommandLine(argv, storedRead.lazyProcessIo());
 }
+// `bonsai import` runs from its own bundle too (dist/import.mjs: one module of what an import
+// runs); it gives back help and mistakes in the arguments
+if (argv[0] === "import") {
+  const importOnly = await import(new URL("../dist/import.mjs", import.meta.url).href);
+  status = await importOnly.runImportCommandLine(argv, importOnly.lazyProcessIo());
+}
 if (status === undefined) await import(bundle.href);
 else process.exitCode = status;

@@ -5,37 +5,23 @@
  * with the same answer. Mistakes keep the command line's error policy (one line, its exit status).
  * Run on the built CLI, as a user runs it, with real SQLite files.
  */
-import { spawn, spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { fileURLToPath } from "node:url";
 import { generateSession, sessionToJsonl } from "@bonsai/testkit";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bin, buildCli, run as runIn, runListingModules as listing, type Run } from "./list-modules";
 import { bonsai } from "./run-cli";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const bin = path.join(root, "apps/cli/bin/bonsai.mjs");
 let dir = "";
 let db = "";
 let id = "";
 let target = "";
 
-function run(database: string, ...args: string[]): { code: number; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [bin, ...args], { encoding: "utf8", cwd: dir, env: { ...process.env, BONSAI_DB: database, BONSAI_DEBUG: "", HOME: dir }, maxBuffer: 64 * 1024 * 1024 });
-  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
-}
-
-/** run() that also lists the CLI's own modules the process loaded (a resolve hook logs them) */
-function runListingModules(database: string, ...args: string[]): { code: number; stdout: string; stderr: string; modules: string[] } {
-  const log = path.join(dir, `modules-${Math.random().toString(36).slice(2)}.log`);
-  const hook = `data:text/javascript,${encodeURIComponent(`import { appendFileSync } from "node:fs"; export async function resolve(s, c, next) { const r = await next(s, c); if (r.url.startsWith("file:")) appendFileSync(${JSON.stringify(log)}, r.url + "\\n"); return r; }`)}`;
-  const register = `data:text/javascript,${encodeURIComponent(`import { register } from "node:module"; register(${JSON.stringify(hook)});`)}`;
-  const r = spawnSync(process.execPath, ["--import", register, bin, ...args], { encoding: "utf8", cwd: dir, env: { ...process.env, BONSAI_DB: database, BONSAI_DEBUG: "", HOME: dir } });
-  const modules = existsSync(log) ? readFileSync(log, "utf8").trim().split("\n").map((u) => path.relative(path.join(root, "apps/cli"), fileURLToPath(u))) : [];
-  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr, modules };
-}
+const run = (database: string, ...args: string[]): Run => runIn(dir, database, ...args);
+const runListingModules = (database: string, ...args: string[]): Run & { modules: string[] } => listing(dir, database, ...args);
 
 function userVersion(file: string, set?: number): number {
   const conn = new Database(file);
@@ -56,8 +42,7 @@ const COMMANDS = (): string[][] => [
 ];
 
 beforeAll(() => {
-  const build = spawnSync(process.execPath, [path.join(root, "scripts/build.mjs"), "cli"], { encoding: "utf8", cwd: root });
-  if (build.status !== 0) throw new Error(`CLI build failed: ${build.stderr}`);
+  buildCli();
   dir = mkdtempSync(path.join(tmpdir(), "bonsai-stored-read-"));
   db = path.join(dir, "bonsai.db");
   const session = generateSession({ entries: 1500, seed: 13 });

@@ -1,0 +1,80 @@
+/**
+ * `bonsai import` runs from its own bundle (dist/import.mjs, apps/cli/src/import-command-line.ts):
+ * bin/bonsai.mjs loads it instead of the command line's, with the same answers and error policy;
+ * help and mistakes in the arguments go to the command line. Run on the built CLI, as a user runs
+ * it, with real files.
+ */
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { generateSession, sessionToJsonl } from "@bonsai/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildCli, root, run, runListingModules } from "./list-modules";
+
+let dir = "";
+let file = "";
+let db = "";
+
+beforeAll(() => {
+  buildCli();
+  dir = mkdtempSync(path.join(tmpdir(), "bonsai-import-bundle-"));
+  db = path.join(dir, "bonsai.db");
+  const session = generateSession({ entries: 300, seed: 21 });
+  file = path.join(dir, "s.jsonl");
+  writeFileSync(file, sessionToJsonl(session));
+}, 120_000);
+
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("bonsai import", () => {
+  it("runs from dist/import.mjs alone: a new file, lines appended to it, the file unchanged", () => {
+    const first = runListingModules(dir, db, "import", file);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toMatch(/^imported +.*s\.jsonl -> \S+: 300 entries \(format v3\)\n1 files: 1 imported\n$/);
+    expect(first.modules).toEqual(["bin/bonsai.mjs", "dist/import.mjs"]);
+    const text = readFileSync(file, "utf8");
+    const last = JSON.parse(text.trim().split("\n").at(-1) as string) as { id: string };
+    appendFileSync(file, `${JSON.stringify({ type: "message", id: "appended1", parentId: last.id, timestamp: "2026-01-01T00:00:00.000Z", message: { role: "user", content: "one more", timestamp: 1 } })}\n`);
+    const appended = runListingModules(dir, db, "import", file, "--json");
+    expect(appended.code, appended.stderr).toBe(0);
+    expect((JSON.parse(appended.stdout) as { reports: { status: string; entriesAdded: number }[] }).reports[0]).toMatchObject({ status: "appended", entriesAdded: 1 });
+    expect(appended.modules).toEqual(["bin/bonsai.mjs", "dist/import.mjs"]);
+    expect(run(dir, db, "import", file).stdout).toMatch(/1 files: 1 unchanged/);
+  });
+
+  it("reports its mistakes as the command line does (one line, exit status 1), from its own bundle", () => {
+    const missing = runListingModules(dir, db, "import", path.join(dir, "nosuchfile.jsonl"));
+    expect(missing.code).toBe(1);
+    expect(missing.stdout).toBe("");
+    expect(missing.stderr).toBe(`bonsai: ${path.join(dir, "nosuchfile.jsonl")}: no such file or directory\n`);
+    expect(missing.modules).toEqual(["bin/bonsai.mjs", "dist/import.mjs"]);
+    const notSession = path.join(dir, "notes.jsonl");
+    writeFileSync(notSession, '{"hello":"world"}\n');
+    const refused = run(dir, db, "import", notSession);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^bonsai: .*notes\.jsonl: /);
+  });
+
+  it("gives help and mistakes in the arguments to the command line, which answers them as before", () => {
+    const help = runListingModules(dir, db, "import", "--help");
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: bonsai import /);
+    expect(help.modules).toContain("dist/bonsai.mjs");
+    const bogus = runListingModules(dir, db, "import", "--bogus");
+    expect(bogus.code).toBe(2);
+    expect(bogus.stderr).toBe("bonsai: unknown option --bogus for bonsai import (see bonsai import --help)\n");
+    expect(bogus.modules).toContain("dist/bonsai.mjs");
+  });
+
+  it("is one module: nothing but Node's modules at its start, no dynamic import, no engine or server code", () => {
+    const meta = JSON.parse(readFileSync(path.join(root, "apps/cli/dist/import.meta.json"), "utf8")) as { outputs: Record<string, { imports: { path: string; kind: string }[]; inputs: Record<string, unknown> }> };
+    const out = meta.outputs["apps/cli/dist/import.mjs"];
+    if (!out) throw new Error("apps/cli/dist/import.mjs is not an output of the import build");
+    expect(out.imports.filter((i) => !/^(node:)?(fs|path|util|module|url|os|crypto|events|buffer)$/.test(i.path))).toEqual([]);
+    const inputs = Object.keys(out.inputs);
+    for (const needed of ["apps/cli/src/import-command-line.ts", "apps/cli/src/commands/import.ts", "packages/store/src/sqlite-session-store.ts"]) expect(inputs).toContain(needed);
+    expect(inputs.filter((i) => /^packages\/(engine|backend|llm|ipc)\/|^apps\/cli\/src\/cli\.ts$/.test(i))).toEqual([]);
+  });
+});
