@@ -12,6 +12,7 @@ import * as path from "node:path";
 import type { AddressInfo } from "node:net";
 import { WebSocketServer, type WebSocket } from "ws";
 import { eventFrame, handleCallFrame, MAX_FRAME_BYTES, type Dispatch } from "@bonsai/ipc";
+import { frameBytes } from "./frame-bytes";
 import { DOWNLOAD_PATH } from "./downloads";
 
 export { loadServeState, saveServeState, SERVE_STATE_FILE, type ServeState } from "./serve-state";
@@ -211,15 +212,15 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
       }
       const text = Array.isArray(data) ? Buffer.concat(data).toString("utf8") : Buffer.from(data as ArrayBuffer).toString("utf8");
       void handleCallFrame(text, options.backend.dispatch).then((reply) => {
-        if (ws.readyState === ws.OPEN) ws.send(reply);
+        if (ws.readyState === ws.OPEN) ws.send(frameBytes(reply), { binary: false });
       });
     });
   });
 
   const offEvents = options.backend.onEvent((event, payload) => {
     if (clients.size === 0) return;
-    const frame = eventFrame(event, payload);
-    for (const ws of clients) if (ws.readyState === ws.OPEN) ws.send(frame);
+    const frame = frameBytes(eventFrame(event, payload));
+    for (const ws of clients) if (ws.readyState === ws.OPEN) ws.send(frame, { binary: false });
   });
 
   return new Promise<RunningServer>((resolve, reject) => {

@@ -5,7 +5,7 @@
  */
 import * as path from "node:path";
 import { entryContextTokens, messageFromEntry, packSkeleton, unpackSkeleton, type BonsaiSettings, type PackedSkeleton, type SkeletonNode, type TreeSkeleton } from "@bonsai/core";
-import { IpcError, type EntryDetail, type EventSink, type Handlers, type ImportResult, type SessionSummary } from "@bonsai/ipc";
+import { IpcError, withJson, type EntryDetail, type EventSink, type Handlers, type ImportResult, type SessionSummary } from "@bonsai/ipc";
 import type { SessionStore, SessionSummary as StoredSummary, StoreJobs } from "@bonsai/store";
 import { contextPreview } from "./context-preview";
 import { requireWritable } from "./read-only";
@@ -144,7 +144,8 @@ export class SkeletonCache {
     // follows it at once) is shared, not done twice
     const running = this.#reading.get(sessionId);
     if (running && running.generation === generation) return running.packed;
-    const read = this.jobs.run({ kind: "packedSkeleton", sessionId }).then((json) => JSON.parse(json) as PackedSkeleton);
+    // the worker's JSON text goes out in the answers as it is (withJson): not serialized again here
+    const read = this.jobs.run({ kind: "packedSkeleton", sessionId }).then((json) => withJson(JSON.parse(json) as PackedSkeleton, json));
     this.#reading.set(sessionId, { generation, packed: read });
     try {
       const packed = await read;

@@ -131,6 +131,23 @@ describe("bonsai serve: calls", () => {
     expect((await api.listSessions()).sessions).toEqual([]);
   });
 
+  it("sends text frames in ASCII, characters outside it escaped (the page keeps them one byte per character)", async () => {
+    const raw = new WebSocket(wsUrl(server.token));
+    await new Promise((r) => raw.once("open", r));
+    const frames: { bytes: Buffer; binary: boolean }[] = [];
+    raw.on("message", (d, binary) => frames.push({ bytes: Buffer.from(d as Buffer), binary }));
+    raw.send(JSON.stringify({ t: "call", id: 9, method: "getSkeleton", params: { sessionId: `${"s".repeat(190)}-é` } }));
+    await expect.poll(() => frames.length).toBe(1);
+    const [frame] = frames;
+    expect(frame!.binary).toBe(false);
+    expect(frame!.bytes.every((b) => b < 0x80)).toBe(true);
+    const reply = JSON.parse(frame!.bytes.toString("utf8")) as { id: number; result: { ok: boolean; error: { code: string; message: string } } };
+    expect(reply.id).toBe(9);
+    expect(reply.result.error.code).toBe("not_found");
+    expect(reply.result.error.message).toContain(`${"s".repeat(190)}-é`);
+    raw.close();
+  });
+
   it("rejects with IpcError through the typed client", async () => {
     await expect(api.getSkeleton({ sessionId: "no-such-session" })).rejects.toMatchObject({ name: "IpcError", code: "not_found" });
   });

@@ -65,33 +65,41 @@ function badFrame(id: number | null, message: string): ResultFrame {
   return { t: "result", id, result: { ok: false, error: { code: "bad_frame", message } } };
 }
 
-/** a character outside ASCII (every UTF-16 code unit of one, surrogates included) */
-const NON_ASCII = /[\u0080-\uffff]/;
-const NON_ASCII_ALL = /[\u0080-\uffff]/g;
-/** escaped only while at most one character in this many is outside ASCII (text in other scripts stays UTF-8) */
-const ESCAPE_WITHIN = 100;
+/** JSON texts made beforehand for values handlers return (see withJson) */
+const madeJson = new WeakMap<object, string>();
 
 /**
- * JSON text with its characters outside ASCII written as \u escapes (the same value once parsed),
- * when they are few. A browser keeps an ASCII WebSocket message as one-byte text; a single character
- * outside ASCII makes it decode the whole message from UTF-8 into two-byte text. A 100,000-entry
- * session's skeleton (5.4 MB with 1,103 such characters in its previews) took the page about 320 ms
- * to take in and parse that way, 190 ms in ASCII (docs/PERFORMANCE.md). Text mostly in another
- * script is left as it is: escaped, it would take twice the bytes.
+ * Gives `value` the JSON text it already has (a store worker's answer, as the worker wrote it):
+ * a frame that carries the value (as a call's value, or one of its properties) takes this text
+ * instead of serializing the value again. The value must not change afterwards.
  */
-export function asciiJson(text: string): string {
-  if (!NON_ASCII.test(text)) return text;
-  let count = 0;
-  const escaped = text.replace(NON_ASCII_ALL, (c) => {
-    count++;
-    return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
-  });
-  return count * ESCAPE_WITHIN <= text.length ? escaped : text;
+export function withJson<T extends object>(value: T, json: string): T {
+  madeJson.set(value, json);
+  return value;
+}
+
+const jsonMadeFor = (value: unknown): string | undefined => (typeof value === "object" && value !== null ? madeJson.get(value) : undefined);
+
+/** a call's value as JSON, with the texts withJson gave it or its properties */
+function valueJson(value: unknown): string | undefined {
+  const made = jsonMadeFor(value);
+  if (made !== undefined) return made;
+  if (typeof value !== "object" || value === null || Array.isArray(value) || !Object.values(value).some((v) => jsonMadeFor(v) !== undefined)) return undefined;
+  const parts: string[] = [];
+  for (const [key, v] of Object.entries(value)) {
+    const text = jsonMadeFor(v) ?? JSON.stringify(v);
+    if (text !== undefined) parts.push(`${JSON.stringify(key)}:${text}`);
+  }
+  return `{${parts.join(",")}}`;
 }
 
 function serializeFrame(frame: ServerFrame): string {
   try {
-    return asciiJson(JSON.stringify(frame));
+    if (frame.t === "result" && frame.result.ok) {
+      const made = valueJson(frame.result.value);
+      if (made !== undefined) return `{"t":"result","id":${JSON.stringify(frame.id)},"result":{"ok":true,"value":${made}}}`;
+    }
+    return JSON.stringify(frame);
   } catch (err) {
     // e.g. a BigInt or a cycle in a handler's value: report it instead of dropping the call
     const id = frame.t === "result" ? frame.id : null;
