@@ -194,7 +194,7 @@ function visualTree(t: TreeIndex, active: ActivePath, expanded: ReadonlySet<stri
       if (members.length >= minRun && !expanded.has(key)) {
         parent = add({ id: key, entry: -1, members, parent });
       } else {
-        for (const m of members) parent = single(m, parent);
+        for (let k = 0; k < members.length; k++) parent = single(members[k] as number, parent);
       }
     }
     stack.push([next, parent]);
@@ -302,8 +302,10 @@ function segmentData(t: TreeIndex, active: ActivePath, members: number[], key: s
   let assistants = 0;
   let tools = 0;
   let preview: string | undefined;
-  for (const m of members) {
-    const n = t.nodes[m] as SkeletonNode;
+  // index loops over the members and nodes here and below: these run once per open over up to every
+  // entry, mostly before the JIT optimizes them, and for...of made an iterator result per step
+  for (let k = 0; k < members.length; k++) {
+    const n = t.nodes[members[k] as number] as SkeletonNode;
     tokens += n.tokens;
     const kind = kindOf(n);
     if (kind === "user") {
@@ -335,7 +337,10 @@ export function toFlow(t: TreeIndex, options: FlowOptions): FlowGraph {
   const vnodes = visualTree(t, active, options.expanded ?? new Set(), options.minRun ?? MIN_RUN, options.chunk ?? SEGMENT_CHUNK);
   const { pos, lane, row } = place(vnodes, (v) => active.region[(vnodes[v] as VNode).members[0] as number] !== Region.Off);
   const keptTargets = new Set<string>();
-  for (const n of t.nodes) if (n.type === "compaction" && n.firstKeptEntryId !== undefined) keptTargets.add(n.firstKeptEntryId);
+  for (let i = 0; i < t.nodes.length; i++) {
+    const n = t.nodes[i] as SkeletonNode;
+    if (n.type === "compaction" && n.firstKeptEntryId !== undefined) keptTargets.add(n.firstKeptEntryId);
+  }
 
   const flowOf = new Int32Array(t.nodes.length).fill(-1);
   const flowParent = new Int32Array(vnodes.length);
@@ -345,7 +350,7 @@ export function toFlow(t: TreeIndex, options: FlowOptions): FlowGraph {
   const edges: Edge[] = [];
   for (let v = 0; v < vnodes.length; v++) {
     const vn = vnodes[v] as VNode;
-    for (const m of vn.members) flowOf[m] = v;
+    for (let k = 0; k < vn.members.length; k++) flowOf[vn.members[k] as number] = v;
     flowParent[v] = vn.parent;
     flowChildren[v] = vn.children;
     flowIndex.set(vn.id, v);

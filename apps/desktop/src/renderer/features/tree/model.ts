@@ -118,14 +118,16 @@ function breakCycles(parent: Int32Array, live: Uint8Array): void {
   const n = parent.length;
   // state: 0 unknown, 1 on the current walk, 2 known to reach a root
   const state = new Uint8Array(n);
-  const walk: number[] = [];
+  // the nodes of the current walk (a typed array: an array emptied for each walk got a new backing
+  // store at its first push, 100,000 small allocations for a big session)
+  const walk = new Int32Array(n);
   for (let i = 0; i < n; i++) {
     if (!live[i] || state[i] === 2) continue;
-    walk.length = 0;
+    let length = 0;
     let j = i;
     while (j >= 0 && state[j] === 0) {
       state[j] = 1;
-      walk.push(j);
+      walk[length++] = j;
       j = parent[j] as number;
     }
     if (j >= 0 && state[j] === 1) {
@@ -138,7 +140,7 @@ function breakCycles(parent: Int32Array, live: Uint8Array): void {
       }
       parent[first] = -1;
     }
-    for (const w of walk) state[w] = 2;
+    for (let k = 0; k < length; k++) state[walk[k] as number] = 2;
   }
 }
 
