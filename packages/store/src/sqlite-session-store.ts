@@ -61,6 +61,7 @@ import { changeFromBytes, SourceSync, type FileChange, type KnownFile, type Reco
 import { deferIdIndex } from "./import/deferred-index";
 import { EntryWriter, type PendingEntry, type WriterResult } from "./import/entry-writer";
 import { readPackedSkeleton } from "./reads/packed-skeleton";
+import { packedSkeletonJson } from "./reads/skeleton-cache";
 import type { SessionRow } from "./reads/sessions";
 import { StoreReader } from "./reader";
 // Claude Code and Codex files (read-only sources): src/foreign/, hooked in below where marked "foreign:"
@@ -945,6 +946,14 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
   getPackedSkeleton(sessionId: string): PackedSkeleton {
     const row = this.requireSession(sessionId);
     return readPackedSkeleton(this.statements, sessionId, row.leaf_id, () => packSkeleton(this.getSkeleton(sessionId), { previews: "heads" }));
+  }
+
+  /**
+   * getPackedSkeleton as JSON text, for a store job to send: a big session's is kept in the
+   * database between starts and read again only when the session changed (reads/skeleton-cache.ts).
+   */
+  getPackedSkeletonJson(sessionId: string): string {
+    return packedSkeletonJson(this.statements, sessionId, () => this.getPackedSkeleton(sessionId));
   }
 
   getSkeletonTail(sessionId: string, from: number): SkeletonNode[] {

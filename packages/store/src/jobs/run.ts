@@ -32,7 +32,7 @@ export async function runStoreJob<K extends StoreJobKind>(store: SqliteSessionSt
       case "exportPi":
         return atomicWriteFileSync(path.resolve(j.file), piCopyText(store, j.sessionId, j.leafId));
       case "packedSkeleton": {
-        const json = JSON.stringify(store.getPackedSkeleton(j.sessionId));
+        const json = store.getPackedSkeletonJson(j.sessionId);
         // the tree is drawn next: background indexing (after an import) waits meanwhile
         store.quietIndexing(DRAWING_MS);
         return json;

@@ -8,6 +8,7 @@ import { migration009StoredReads } from "./009-stored-reads";
 import { migration010PlanIndexes } from "./010-plan-indexes";
 import { migration011FileOps } from "./011-file-ops";
 import { migration012IdTiers } from "./012-id-tiers";
+import { migration013SkeletonCache } from "./013-skeleton-cache";
 import type { Migration } from "./types";
 
 export type { Migration } from "./types";
@@ -24,6 +25,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration010PlanIndexes,
   migration011FileOps,
   migration012IdTiers,
+  migration013SkeletonCache,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

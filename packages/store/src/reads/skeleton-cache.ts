@@ -1,0 +1,71 @@
+/**
+ * The packed skeletons of big sessions, kept in the database between starts (migration 13): the
+ * first open of a 100,000-entry session after the app starts read it in 500-650 ms of a store
+ * worker's CPU; with its JSON kept, the open reads one row.
+ *
+ * A kept skeleton holds while the session is in the state it was read in (skeletonState): the
+ * same generation (a whole read again starts a new one), the same skeleton_rev (raised by a trigger
+ * whenever a row changes a column a skeleton shows: prunes, restores, links fixed after an import),
+ * the same last seq (rows are only ever added after the last one), the same leaf (which previews
+ * travel depends on the active path), and this build's schema and wire form. The state and the
+ * skeleton are read in one transaction (one snapshot), so a change committed in
+ * between cannot pair a skeleton with a state it was not read in.
+ */
+import { SKELETON_WIRE_VERSION, type PackedSkeleton } from "@bonsai/core";
+import { SCHEMA_VERSION } from "../migrations/index";
+import type { Statements } from "./path";
+
+/** sessions with fewer entries are read every time (a 10,000-entry skeleton reads in about 50 ms) */
+export const SKELETON_CACHE_MIN_ENTRIES = 10_000;
+
+interface StateRow {
+  generation: number;
+  skeleton_rev: number;
+  leaf_id: string | null;
+  last: number | null;
+}
+
+/** the session's state for its kept skeleton; undefined when there is no such session */
+function skeletonState(sql: Statements, sessionId: string): { state: string; leafId: string | null; entries: number } | undefined {
+  const row = sql
+    .get("SELECT generation, skeleton_rev, leaf_id, (SELECT max(seq) FROM entries WHERE session_id = s.id) AS last FROM sessions s WHERE id = ?")
+    .get(sessionId) as StateRow | undefined;
+  if (!row) return undefined;
+  const state = JSON.stringify([SCHEMA_VERSION, SKELETON_WIRE_VERSION, row.generation, row.skeleton_rev, row.last ?? -1, row.leaf_id]);
+  return { state, leafId: row.leaf_id, entries: (row.last ?? -1) + 1 };
+}
+
+/**
+ * The session's packed skeleton as JSON text: the kept one when it holds, else `read()` (and kept
+ * when the session is big). `minEntries`: the size from which skeletons are kept.
+ */
+export function packedSkeletonJson(sql: Statements, sessionId: string, read: () => PackedSkeleton, minEntries = SKELETON_CACHE_MIN_ENTRIES): string {
+  const db = sql.db;
+  const { json, state, leafId, fresh } = db.transaction(() => {
+    const now = skeletonState(sql, sessionId);
+    if (now === undefined) return { json: JSON.stringify(read()), state: null, leafId: null, fresh: false }; // read() reports the missing session
+    const kept = sql.get("SELECT state, json FROM skeleton_cache WHERE session_id = ?").get(sessionId) as { state: string; json: string } | undefined;
+    if (kept && kept.state === now.state) return { json: kept.json, state: now.state, leafId: now.leafId, fresh: false };
+    const skeleton = read();
+    return { json: JSON.stringify(skeleton), state: now.entries >= minEntries ? now.state : null, leafId: skeleton.leafId, fresh: true };
+  })();
+  if (fresh && state !== null) keep(sql, sessionId, state, leafId, json);
+  return json;
+}
+
+/**
+ * Keeps a skeleton read in `state`, without waiting: when another connection is writing, none is
+ * kept (the next open reads it again) instead of holding up the answer.
+ */
+function keep(sql: Statements, sessionId: string, state: string, leafId: string | null, json: string): void {
+  const db = sql.db;
+  const wait = db.pragma("busy_timeout", { simple: true }) as number;
+  db.pragma("busy_timeout = 0");
+  try {
+    sql.get("INSERT INTO skeleton_cache (session_id, state, leaf_id, json) VALUES (?, ?, ?, ?) ON CONFLICT (session_id) DO UPDATE SET state = excluded.state, leaf_id = excluded.leaf_id, json = excluded.json").run(sessionId, state, leafId, json);
+  } catch (err) {
+    if (!String((err as { code?: unknown }).code ?? "").startsWith("SQLITE_BUSY")) throw err;
+  } finally {
+    db.pragma(`busy_timeout = ${wait}`);
+  }
+}
