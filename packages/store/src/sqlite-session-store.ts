@@ -61,7 +61,7 @@ import { changeFromBytes, SourceSync, type FileChange, type KnownFile, type Reco
 import { deferIdIndex } from "./import/deferred-index";
 import { EntryWriter, type PendingEntry, type WriterResult } from "./import/entry-writer";
 import { readPackedSkeleton } from "./reads/packed-skeleton";
-import { packedSkeletonJson } from "./reads/skeleton-cache";
+import { packedSkeletonJson, type SkeletonJson } from "./reads/skeleton-cache";
 import type { SessionRow } from "./reads/sessions";
 import { StoreReader } from "./reader";
 // Claude Code and Codex files (read-only sources): src/foreign/, hooked in below where marked "foreign:"
@@ -950,9 +950,10 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
 
   /**
    * getPackedSkeleton as JSON text, for a store job to send: a big session's is kept in the
-   * database between starts and read again only when the session changed (reads/skeleton-cache.ts).
+   * database between starts and read again only when the session changed (reads/skeleton-cache.ts);
+   * `keep` stores one just read (run it after answering).
    */
-  getPackedSkeletonJson(sessionId: string): string {
+  getPackedSkeletonJson(sessionId: string): SkeletonJson {
     return packedSkeletonJson(this.statements, sessionId, () => this.getPackedSkeleton(sessionId));
   }
 

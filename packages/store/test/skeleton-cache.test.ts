@@ -9,6 +9,7 @@ import { unpackSkeleton, type PackedSkeleton } from "@bonsai/core";
 import { generateSession, writeSessionJsonl } from "@bonsai/testkit";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
+import { InlineStoreJobs } from "../src/jobs/client";
 import { Statements } from "../src/reads/path";
 import { packedSkeletonJson, SKELETON_CACHE_MIN_ENTRIES } from "../src/reads/skeleton-cache";
 import type { SqliteSessionStore } from "../src/sqlite-session-store";
@@ -17,10 +18,12 @@ import { newStore, tempDir } from "./support";
 /** the kept-or-read JSON (kept from one entry on), how many reads it took, and what a read gives now */
 function cached(store: SqliteSessionStore, sessionId: string): { packed: PackedSkeleton; reads: number; now: PackedSkeleton } {
   let reads = 0;
-  const json = packedSkeletonJson(new Statements(store.db), sessionId, () => {
+  const { json, keep } = packedSkeletonJson(new Statements(store.db), sessionId, () => {
     reads++;
     return store.getPackedSkeleton(sessionId);
   }, 1);
+  expect(keep === null).toBe(reads === 0);
+  keep?.();
   return { packed: JSON.parse(json) as PackedSkeleton, reads, now: store.getPackedSkeleton(sessionId) };
 }
 
@@ -80,13 +83,25 @@ describe("kept packed skeletons", () => {
 
   it(`are kept for sessions of ${SKELETON_CACHE_MIN_ENTRIES.toLocaleString("en")} entries or more only, through the store's own call`, async () => {
     const small = await imported(300);
-    expect(small.store.getPackedSkeletonJson(small.id)).toBe(JSON.stringify(small.store.getPackedSkeleton(small.id)));
-    expect(keptRows(small.store)).toBe(0);
+    const read = small.store.getPackedSkeletonJson(small.id);
+    expect(read.json).toBe(JSON.stringify(small.store.getPackedSkeleton(small.id)));
+    expect(read.keep).toBeNull();
     const big = await imported(SKELETON_CACHE_MIN_ENTRIES);
-    const json = big.store.getPackedSkeletonJson(big.id);
-    expect(JSON.parse(json)).toEqual(big.store.getPackedSkeleton(big.id));
+    const first = big.store.getPackedSkeletonJson(big.id);
+    expect(JSON.parse(first.json)).toEqual(big.store.getPackedSkeleton(big.id));
+    expect(keptRows(big.store)).toBe(0); // kept once the caller runs keep (after its answer)
+    first.keep?.();
     expect(keptRows(big.store)).toBe(1);
-    expect(big.store.getPackedSkeletonJson(big.id)).toBe(json);
+    const again = big.store.getPackedSkeletonJson(big.id);
+    expect(again.json).toBe(first.json);
+    expect(again.keep).toBeNull();
+    // a store job answers first and keeps the skeleton a turn later
+    big.store.db.prepare("DELETE FROM skeleton_cache").run();
+    const answer = await new InlineStoreJobs(big.store).run({ kind: "packedSkeleton", sessionId: big.id });
+    expect(answer).toBe(first.json);
+    expect(keptRows(big.store)).toBe(0);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(keptRows(big.store)).toBe(1);
   });
 
   it("are not kept while another connection writes (the answer does not wait), and read again later", async () => {

@@ -32,9 +32,11 @@ export async function runStoreJob<K extends StoreJobKind>(store: SqliteSessionSt
       case "exportPi":
         return atomicWriteFileSync(path.resolve(j.file), piCopyText(store, j.sessionId, j.leafId));
       case "packedSkeleton": {
-        const json = store.getPackedSkeletonJson(j.sessionId);
+        const { json, keep } = store.getPackedSkeletonJson(j.sessionId);
         // the tree is drawn next: background indexing (after an import) waits meanwhile
         store.quietIndexing(DRAWING_MS);
+        // kept for the next start once the answer is on its way (a later turn of the event loop)
+        if (keep) setImmediate(keep);
         return json;
       }
       case "quiet":

@@ -35,11 +35,18 @@ function skeletonState(sql: Statements, sessionId: string): { state: string; lea
   return { state, leafId: row.leaf_id, entries: (row.last ?? -1) + 1 };
 }
 
+/** a packed skeleton's JSON text, and what keeps it when it was read (null: nothing to keep) */
+export interface SkeletonJson {
+  json: string;
+  /** stores the skeleton just read for the next start; run it once the answer is out (it writes 5 MB for 100,000 entries) */
+  keep: (() => void) | null;
+}
+
 /**
- * The session's packed skeleton as JSON text: the kept one when it holds, else `read()` (and kept
- * when the session is big). `minEntries`: the size from which skeletons are kept.
+ * The session's packed skeleton as JSON text: the kept one when it holds, else `read()` (with a
+ * `keep` when the session is big). `minEntries`: the size from which skeletons are kept.
  */
-export function packedSkeletonJson(sql: Statements, sessionId: string, read: () => PackedSkeleton, minEntries = SKELETON_CACHE_MIN_ENTRIES): string {
+export function packedSkeletonJson(sql: Statements, sessionId: string, read: () => PackedSkeleton, minEntries = SKELETON_CACHE_MIN_ENTRIES): SkeletonJson {
   const db = sql.db;
   const { json, state, leafId, fresh } = db.transaction(() => {
     const now = skeletonState(sql, sessionId);
@@ -49,8 +56,7 @@ export function packedSkeletonJson(sql: Statements, sessionId: string, read: () 
     const skeleton = read();
     return { json: JSON.stringify(skeleton), state: now.entries >= minEntries ? now.state : null, leafId: skeleton.leafId, fresh: true };
   })();
-  if (fresh && state !== null) keep(sql, sessionId, state, leafId, json);
-  return json;
+  return { json, keep: fresh && state !== null ? () => keep(sql, sessionId, state, leafId, json) : null };
 }
 
 /**
@@ -59,6 +65,7 @@ export function packedSkeletonJson(sql: Statements, sessionId: string, read: () 
  */
 function keep(sql: Statements, sessionId: string, state: string, leafId: string | null, json: string): void {
   const db = sql.db;
+  if (!db.open) return; // closed meanwhile
   const wait = db.pragma("busy_timeout", { simple: true }) as number;
   db.pragma("busy_timeout = 0");
   try {
