@@ -4,7 +4,7 @@
  * export-handlers.ts.
  */
 import * as path from "node:path";
-import { entryContextTokens, messageFromEntry, packSkeleton, unpackSkeleton, type BonsaiSettings, type PackedSkeleton, type SkeletonNode, type TreeSkeleton } from "@bonsai/core";
+import { entryContextTokens, lazyPackedSkeleton, messageFromEntry, packSkeleton, unpackSkeleton, type BonsaiSettings, type PackedSkeleton, type SkeletonNode, type TreeSkeleton } from "@bonsai/core";
 import { IpcError, withJson, type EntryDetail, type EventSink, type Handlers, type ImportResult, type SessionSummary } from "@bonsai/ipc";
 import type { SessionStore, SessionSummary as StoredSummary, StoreJobs } from "@bonsai/store";
 import { contextPreview } from "./context-preview";
@@ -144,8 +144,9 @@ export class SkeletonCache {
     // follows it at once) is shared, not done twice
     const running = this.#reading.get(sessionId);
     if (running && running.generation === generation) return running.packed;
-    // the worker's JSON text goes out in the answers as it is (withJson): not serialized again here
-    const read = this.jobs.run({ kind: "packedSkeleton", sessionId }).then((json) => withJson(JSON.parse(json) as PackedSkeleton, json));
+    // the worker's JSON text goes out in the answers as it is (withJson), and is parsed here only
+    // when something reads the skeleton (lazyPackedSkeleton): not on the way of the open's answer
+    const read = this.jobs.run({ kind: "packedSkeleton", sessionId }).then((json) => withJson(lazyPackedSkeleton(json), json));
     this.#reading.set(sessionId, { generation, packed: read });
     try {
       const packed = await read;

@@ -148,6 +148,27 @@ function dictionary(): { names: string[]; code(name: string): number } {
   };
 }
 
+/** every key of PackedSkeleton (a key added to it without this list fails to compile below) */
+const PACKED_KEYS = ["v", "sessionId", "leafId", "ids", "parents", "danglingParents", "typeNames", "types", "roleNames", "roles", "times", "tokens", "previews", "previewAt", "sparse"] as const;
+const packedKeysCovered: Record<Exclude<keyof PackedSkeleton, (typeof PACKED_KEYS)[number]>, never> = {};
+void packedKeysCovered;
+
+/**
+ * A packed skeleton that parses its JSON text (as a store worker wrote it) when one of its fields
+ * is first read: a backend that only passes the skeleton on to a WebSocket (which sends the text
+ * itself, ipc's withJson) never parses 5 MB of it on its thread. Reading, spreading, serializing or
+ * structured-cloning it (Electron's IPC) gives the parsed skeleton's fields; an optional field the
+ * text lacks reads as undefined.
+ */
+export function lazyPackedSkeleton(json: string): PackedSkeleton {
+  let parsed: PackedSkeleton | undefined;
+  const skeleton = {} as PackedSkeleton;
+  for (const key of PACKED_KEYS) {
+    Object.defineProperty(skeleton, key, { enumerable: true, get: () => (parsed ??= JSON.parse(json) as PackedSkeleton)[key] });
+  }
+  return skeleton;
+}
+
 /** A packed skeleton before its previews are chosen (every column but `previews` and `previewAt`). */
 export type PackedColumns = Omit<PackedSkeleton, "previews" | "previewAt">;
 

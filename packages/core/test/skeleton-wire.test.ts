@@ -5,7 +5,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { SkeletonNode, TreeSkeleton } from "../src/skeleton";
-import { DANGLING_PARENT, NO_PARENT, packSkeleton, previewHeads, SkeletonWireError, timeColumnWriter, unpackSkeleton } from "../src/skeleton-wire";
+import { DANGLING_PARENT, lazyPackedSkeleton, NO_PARENT, packSkeleton, previewHeads, SkeletonWireError, timeColumnWriter, unpackSkeleton } from "../src/skeleton-wire";
 
 const idArb = fc.stringMatching(/^[0-9a-f]{1,8}$/u);
 const timestampArb = fc.oneof(
@@ -222,5 +222,48 @@ describe("skeleton wire form", () => {
     const objects = JSON.stringify(skeleton).length;
     const packed = JSON.stringify(packSkeleton(skeleton)).length;
     expect(packed / objects).toBeLessThan(0.5);
+  });
+});
+
+describe("a packed skeleton parsed when first read", () => {
+  const skeleton: TreeSkeleton = {
+    sessionId: "s",
+    leafId: "b",
+    nodes: [
+      { id: "a", parentId: null, type: "message", role: "user", timestamp: "2025-06-01T09:00:00.000Z", tokens: 3, preview: "hello…" },
+      { id: "b", parentId: "a", type: "message", role: "assistant", timestamp: "2025-06-01T09:00:01.000Z", tokens: 5, preview: "hi", toolName: "bash" },
+    ],
+  };
+
+  it("is the parsed skeleton field for field: read, spread, serialized, cloned and unpacked", () => {
+    for (const packed of [packSkeleton(skeleton), packSkeleton(skeleton, { previews: "heads" })]) {
+      const json = JSON.stringify(packed);
+      const lazy = lazyPackedSkeleton(json);
+      expect(lazy.ids).toEqual(["a", "b"]);
+      expect({ ...lazy }).toEqual(packed);
+      expect(JSON.parse(JSON.stringify(lazy))).toEqual(packed);
+      expect(structuredClone(lazy)).toEqual(packed);
+      expect(unpackSkeleton(lazy)).toEqual(unpackSkeleton(packed));
+    }
+  });
+
+  it("parses its text once, and only when a field is read", () => {
+    const json = JSON.stringify(packSkeleton(skeleton));
+    const parse = JSON.parse;
+    let parses = 0;
+    JSON.parse = ((text: string, reviver?: (this: unknown, key: string, value: unknown) => unknown) => {
+      parses++;
+      return parse(text, reviver);
+    }) as typeof JSON.parse;
+    try {
+      const lazy = lazyPackedSkeleton(json);
+      expect(parses).toBe(0);
+      void lazy.leafId;
+      void lazy.parents;
+      void lazy.sparse;
+      expect(parses).toBe(1);
+    } finally {
+      JSON.parse = parse;
+    }
   });
 });
