@@ -63,6 +63,23 @@ export function migrate(db: Database.Database, migrations: readonly Migration[] 
 
 /** how long a write waits for another connection's write to end */
 export const BUSY_TIMEOUT_MS = 5000;
+
+/**
+ * Runs a write that can wait: if another connection holds the write lock (SQLITE_BUSY at once,
+ * no busy wait), undefined — the caller tries again later (or not at all) instead of blocking its
+ * thread. The connection's busy timeout is BUSY_TIMEOUT_MS again afterwards.
+ */
+export function withoutWaiting<T>(db: Database.Database, write: () => T): T | undefined {
+  db.pragma("busy_timeout = 0");
+  try {
+    return write();
+  } catch (err) {
+    if (String((err as { code?: unknown }).code ?? "").startsWith("SQLITE_BUSY")) return undefined;
+    throw err;
+  } finally {
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  }
+}
 /** page size of new databases (SQLite's largest) */
 export const PAGE_SIZE = 65536;
 /** WAL size (bytes, counted in pages of the file's size) at which a commit checkpoints it */

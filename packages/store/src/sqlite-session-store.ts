@@ -20,7 +20,7 @@ import {
   type TreeSkeleton,
 } from "@bonsai/core";
 import { atomicWriteFileSync } from "./atomic-write";
-import { BUSY_TIMEOUT_MS, openDatabase } from "./database";
+import { openDatabase, withoutWaiting } from "./database";
 import { deriveColumns, FLAG_FROM_EXTENSION, FLAG_OFFLINE, FLAG_PRUNED, FLAG_THINKING, oneLine } from "./derive";
 import { startFollower } from "./source/follow";
 import { renderMarkdown } from "./markdown";
@@ -1428,7 +1428,7 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
     const match = toFtsQuery(query);
     if (match === null) return [];
     // entries stored a moment ago are found once indexed; a writer busy elsewhere is not waited for
-    this.withoutWaiting(() => this.indexSearch(options.indexLimit ?? Infinity));
+    withoutWaiting(this.db, () => this.indexSearch(options.indexLimit ?? Infinity));
     const snippet = snippetMaker(parseQuery(query));
     const limit = Math.min(Math.max(1, options.limit ?? 50), 500);
     const where = options.sessionId ? "AND rowid IN (SELECT pk FROM entries WHERE session_id = ?)" : "";
@@ -1522,7 +1522,7 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
       let n: number | undefined;
       try {
         // another connection writing (a store worker's import) is waited for by trying later, never here
-        n = this.withoutWaiting(() => this.indexSearch(INDEX_BATCH));
+        n = withoutWaiting(this.db, () => this.indexSearch(INDEX_BATCH));
       } catch {
         n = 0; // retried on the next search or write
       }
@@ -1534,22 +1534,6 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
       }
     };
     setImmediate(step);
-  }
-
-  /**
-   * Runs a write that can wait: if another connection holds the write lock (SQLITE_BUSY at once,
-   * no busy wait), undefined — the caller tries again later instead of blocking its thread.
-   */
-  private withoutWaiting<T>(write: () => T): T | undefined {
-    this.db.pragma("busy_timeout = 0");
-    try {
-      return write();
-    } catch (err) {
-      if (String((err as { code?: unknown }).code ?? "").startsWith("SQLITE_BUSY")) return undefined;
-      throw err;
-    } finally {
-      this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-    }
   }
 
   /** Copies the WAL into the database file without waiting for readers (idle time). */

@@ -12,7 +12,7 @@
 import type Database from "better-sqlite3";
 import type { SessionEntry } from "@bonsai/core";
 import { deriveColumns } from "../derive";
-import { byId, lastFirst, RECENT, SETTLED } from "../id-tiers";
+import { RECENT, SETTLED } from "../id-tiers";
 import type { ImportIssue } from "../session-store";
 
 /** an entry ready to insert */
@@ -31,10 +31,11 @@ export interface WriterStart {
   /** seq of the first entry written (the session's entry count before) */
   seq: number;
   /**
-   * look parents and duplicates up among the stored entries (appends): true, or the lookup to use
-   * (the seq of the last stored entry with an id); false for a whole file
+   * appends: the lookup of parents and duplicates among the stored entries (the seq of the last
+   * stored entry with an id); false for a whole file (which reads no stored entry by id: its import
+   * may have dropped the id index)
    */
-  stored: boolean | ((id: string) => number | undefined);
+  stored: false | ((id: string) => number | undefined);
   /** check the run as a whole file (duplicate ids, missing parents, cycles) and report issues */
   checkTree: boolean;
 }
@@ -87,7 +88,7 @@ export class EntryWriter {
   private readonly insert: Database.Statement;
   private readonly insertJson: Database.Statement;
   private readonly upsertLabel: Database.Statement;
-  private readonly storedLookup: ((id: string) => number | undefined) | null = null;
+  private readonly storedLookup: ((id: string) => number | undefined) | null;
   private readonly storedLinks: Database.Statement;
   private readonly startSeq: number;
   private seq: number;
@@ -136,12 +137,7 @@ export class EntryWriter {
     this.upsertLabel = db.prepare(
       "INSERT INTO labels (session_id, target_id, label, entry_seq) VALUES (?, ?, ?, ?) ON CONFLICT (session_id, target_id) DO UPDATE SET label = excluded.label, entry_seq = excluded.entry_seq",
     );
-    // a whole file's writer reads no stored entry by id (its import may have dropped the id index)
-    if (typeof start.stored === "function") this.storedLookup = start.stored;
-    else if (start.stored) {
-      const statement = db.prepare(`SELECT seq FROM entries WHERE ${byId()} ORDER BY ${lastFirst()} LIMIT 1`).pluck();
-      this.storedLookup = (id) => statement.get(this.sessionId, id) as number | undefined;
-    }
+    this.storedLookup = start.stored || null;
     this.storedLinks = db.prepare("SELECT anchor_seq, settings_seq, model_seq, thinking_seq, run_seq FROM entries WHERE session_id = ? AND seq = ?").raw();
     this.fixParent = db.prepare("UPDATE entries SET parent_seq = ? WHERE session_id = ? AND seq = ?");
   }

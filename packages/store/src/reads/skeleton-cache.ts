@@ -12,6 +12,7 @@
  * between cannot pair a skeleton with a state it was not read in.
  */
 import { SKELETON_WIRE_VERSION, type PackedSkeleton } from "@bonsai/core";
+import { withoutWaiting } from "../database";
 import { SCHEMA_VERSION } from "../migrations/index";
 import type { Statements } from "./path";
 
@@ -64,15 +65,8 @@ export function packedSkeletonJson(sql: Statements, sessionId: string, read: () 
  * kept (the next open reads it again) instead of holding up the answer.
  */
 function keep(sql: Statements, sessionId: string, state: string, leafId: string | null, json: string): void {
-  const db = sql.db;
-  if (!db.open) return; // closed meanwhile
-  const wait = db.pragma("busy_timeout", { simple: true }) as number;
-  db.pragma("busy_timeout = 0");
-  try {
-    sql.get("INSERT INTO skeleton_cache (session_id, state, leaf_id, json) VALUES (?, ?, ?, ?) ON CONFLICT (session_id) DO UPDATE SET state = excluded.state, leaf_id = excluded.leaf_id, json = excluded.json").run(sessionId, state, leafId, json);
-  } catch (err) {
-    if (!String((err as { code?: unknown }).code ?? "").startsWith("SQLITE_BUSY")) throw err;
-  } finally {
-    db.pragma(`busy_timeout = ${wait}`);
-  }
+  if (!sql.db.open) return; // closed meanwhile
+  withoutWaiting(sql.db, () =>
+    sql.get("INSERT INTO skeleton_cache (session_id, state, leaf_id, json) VALUES (?, ?, ?, ?) ON CONFLICT (session_id) DO UPDATE SET state = excluded.state, leaf_id = excluded.leaf_id, json = excluded.json").run(sessionId, state, leafId, json),
+  );
 }
