@@ -46,6 +46,35 @@ function readUserVersion(db: Database.Database): number {
   return db.pragma("user_version", { simple: true }) as number;
 }
 
+function refuseNewer(file: string, version: number): void {
+  if (version > SCHEMA_VERSION) throw new NewerDatabaseError(file, version, SCHEMA_VERSION);
+}
+
+/** SQLite's file header: its magic string; the read and write versions are 2 in WAL mode */
+const SQLITE_MAGIC = "SQLite format 3\0";
+const HEADER_BYTES = 100;
+
+/**
+ * The user_version in the file's header when the header says WAL mode (both format versions 2),
+ * else null (not a SQLite file, too short, a rollback-journal file, unreadable).
+ */
+function walModeHeaderVersion(file: string): number | null {
+  const header = Buffer.alloc(HEADER_BYTES);
+  let fd: number;
+  try {
+    fd = fs.openSync(file, "r");
+  } catch {
+    return null;
+  }
+  try {
+    if (fs.readSync(fd, header, 0, HEADER_BYTES, 0) < HEADER_BYTES) return null;
+  } finally {
+    fs.closeSync(fd);
+  }
+  if (header.toString("latin1", 0, 16) !== SQLITE_MAGIC || header[18] !== 2 || header[19] !== 2) return null;
+  return header.readUInt32BE(60);
+}
+
 /** Applies every migration above the file's version in one transaction (all or nothing). */
 export function migrate(db: Database.Database, migrations: readonly Migration[] = MIGRATIONS): { from: number; to: number } {
   const from = readUserVersion(db);
@@ -95,16 +124,23 @@ export function openDatabase(options: OpenDatabaseOptions): Database.Database {
     if (!options.readonly) fs.mkdirSync(dir, { recursive: true });
   }
   let db: Database.Database;
+  // A newer database must not be modified at all, not even by the WAL switch or a hot-journal
+  // rollback: its version is read before anything can write. A file in WAL mode by its header
+  // has no rollback journal to roll back and needs no switch, so its version is read on the
+  // connection itself, before any write (the WAL may hold a newer one than the header); any other
+  // file is opened read-only first to read it.
+  let checkOnConnection = false;
   try {
-    // Open read-only first to check the version: a newer database must not be modified at all,
-    // not even by the WAL switch or a hot-journal rollback.
     if (!memory && fs.existsSync(file)) {
-      const probe = new Database(file, { readonly: true, fileMustExist: true, nativeBinding: options.nativeBinding });
-      try {
-        const version = readUserVersion(probe);
-        if (version > SCHEMA_VERSION) throw new NewerDatabaseError(file, version, SCHEMA_VERSION);
-      } finally {
-        probe.close();
+      const header = walModeHeaderVersion(file);
+      checkOnConnection = header !== null && header <= SCHEMA_VERSION;
+      if (!checkOnConnection) {
+        const probe = new Database(file, { readonly: true, fileMustExist: true, nativeBinding: options.nativeBinding });
+        try {
+          refuseNewer(file, readUserVersion(probe));
+        } finally {
+          probe.close();
+        }
       }
     }
     db = new Database(file, { readonly: options.readonly ?? false, nativeBinding: options.nativeBinding });
@@ -113,6 +149,7 @@ export function openDatabase(options: OpenDatabaseOptions): Database.Database {
     throw new DatabaseOpenError(file, err);
   }
   try {
+    if (checkOnConnection) refuseNewer(file, readUserVersion(db));
     if (!options.readonly) {
       // a new database gets 64 KiB pages (SQLite's default is 4 KiB): an import is mostly entry JSON
       // written through B-tree pages into the WAL and then into the file, and bigger pages mean fewer

@@ -55,7 +55,7 @@ import { BACKUP_SUFFIX } from "./source/backup";
 import { sha256 } from "./source/bytes";
 import type { FaultHook } from "./source/faults";
 import { headerLineOf, replaceLines, type LineReplacement } from "./source/line-edit";
-import { readAppended, streamWhole, type ReadEntry } from "./source/reader";
+import { readAppended, streamAppended, streamWhole, type ReadEntry, type ReadResult } from "./source/reader";
 import type { WrittenState } from "./source/safe-rewrite";
 import { changeFromBytes, SourceSync, type FileChange, type KnownFile, type RecoveryReport, readAll, readHead, type WholeFile } from "./source/source-sync";
 import { deferIdIndex } from "./import/deferred-index";
@@ -550,28 +550,46 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
     source: "import" | "follow" | "append",
     signal?: AbortSignal,
   ): ImportReport {
-    const read = readAppended(chunk, offset, row.file_lines ?? 0, row.header_json, row.source_version, this.random);
+    const fileLines = row.file_lines ?? 0;
+    // a legacy file's lines are migrated all at once before the transaction; a current one's are
+    // read piece by piece inside it, each piece checked and stored as it comes (none kept alive)
+    const legacy = row.source_version < CURRENT_SESSION_VERSION ? readAppended(chunk, offset, fileLines, row.header_json, row.source_version, this.random) : null;
     throwIfAborted(signal);
-    const state = stateAt(read.endOffset, read.endLines);
-    const issues = [...read.issues];
-    let added: SessionEntry[] = [];
+    const checkIssues = { missingIds: [] as ImportIssue[], tree: [] as ImportIssue[] };
+    // the entries for the entries-added event: kept only when something listens
+    const keep = this.emitter.listenerCount("entries-added") > 0;
+    const added: SessionEntry[] = [];
+    let issues: ImportIssue[] = [];
     const report = this.db
       .transaction(() => {
         const lookups = this.storedIdLookups(row.id);
-        const pending = this.checkAppended(row, read.entries, issues, lookups);
-        if (row.source_version < 2) this.linkFirstLegacyLine(row.id, pending);
-        const written = this.writeEntries(row.id, pending, lookups);
-        added = pending.map((p) => p.entry);
+        const check = this.appendedChecks(row, checkIssues, lookups);
+        const writer = this.entryAppender(row.id, lookups);
+        const store = (entries: readonly ReadEntry[]): void => {
+          throwIfAborted(signal);
+          const pending = check(entries);
+          writer.add(pending);
+          if (keep) for (const p of pending) added.push(p.entry);
+        };
+        let read: ReadResult;
+        if (legacy) {
+          read = legacy;
+          store(legacy.entries);
+        } else {
+          read = streamAppended(chunk, offset, fileLines, row.header_json, row.source_version, store);
+        }
+        const written = writer.finish();
+        issues = [...read.issues, ...checkIssues.missingIds, ...checkIssues.tree];
         this.refreshSessionMeta(row, written.lastId ?? undefined, written, false);
-        this.saveFileState(row.id, state);
+        this.saveFileState(row.id, stateAt(read.endOffset, read.endLines));
         const report: Omit<ImportReport, "reportId" | "startedAt"> = {
           sourcePath: row.source_path ?? "",
           sessionId: row.id,
           status: "appended",
           bytesRead: chunk.length,
-          entriesAdded: added.length,
+          entriesAdded: written.added,
           issues,
-          message: `${added.length} new entries${issues.length > 0 ? `, ${issues.length} issues` : ""}`,
+          message: `${written.added} new entries${issues.length > 0 ? `, ${issues.length} issues` : ""}`,
         };
         // appends are frequent under live follow: a report row is kept only when there is something to report
         return issues.length > 0 ? this.storeReport(report) : { ...report, reportId: 0, startedAt: nowIso() };
@@ -742,27 +760,35 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
    * (duplicate ids, missing parents, cycles); `lookups` remembers what it read of the stored
    * entries, for the writer to use instead of reading it again.
    */
-  private checkAppended(row: SessionRow, entries: readonly ReadEntry[], issues: ImportIssue[], lookups: StoredIdLookups): PendingEntry[] {
-    const pending = this.withIds(entries, issues);
+  private appendedChecks(row: SessionRow, issues: { missingIds: ImportIssue[]; tree: ImportIssue[] }, lookups: StoredIdLookups): (entries: readonly ReadEntry[]) => PendingEntry[] {
     const legacy = row.source_version < 2;
     const inChunk = new Map<string, number | null>();
-    pending.forEach((p, i) => {
-      const id = p.entry.id;
-      const earlier = inChunk.has(id) ? inChunk.get(id) : lookups.get(id)?.line;
-      if (earlier !== undefined) {
-        issues.push({ line: p.line ?? 0, kind: "duplicate-id", entryId: id, message: `duplicate entry id ${id} (first on line ${earlier ?? "?"}): both are kept, lookups by id find this later one` });
-      }
-      inChunk.set(id, p.line);
-      const parent = p.entry.parentId;
-      if (legacy && i === 0) return; // linked to the previous entry on insert
-      if (parent === null || parent === undefined || parent === "") return;
-      if (!inChunk.has(parent) && lookups.get(parent) === undefined) {
-        issues.push({ line: p.line ?? 0, kind: "missing-parent", entryId: id, message: `entry ${id}: parent ${String(parent)} is not in the file; the entry is treated as a root` });
-      } else if (parent === id) {
-        issues.push({ line: p.line ?? 0, kind: "parent-cycle", entryId: id, message: `entry ${id} is its own parent: paths stop there` });
-      }
-    });
-    return pending;
+    let first = true;
+    return (entries) => {
+      const pending = this.withIds(entries, issues.missingIds);
+      pending.forEach((p, i) => this.checkAppendedEntry(p, legacy && first && i === 0, inChunk, issues.tree, lookups));
+      if (legacy && first) this.linkFirstLegacyLine(row.id, pending);
+      if (pending.length > 0) first = false;
+      return pending;
+    };
+  }
+
+  /** `linked`: the first line of a v1 file's appended lines (linkFirstLegacyLine gives it its parent). */
+  private checkAppendedEntry(p: PendingEntry, linked: boolean, inChunk: Map<string, number | null>, issues: ImportIssue[], lookups: StoredIdLookups): void {
+    const id = p.entry.id;
+    const earlier = inChunk.has(id) ? inChunk.get(id) : lookups.get(id)?.line;
+    if (earlier !== undefined) {
+      issues.push({ line: p.line ?? 0, kind: "duplicate-id", entryId: id, message: `duplicate entry id ${id} (first on line ${earlier ?? "?"}): both are kept, lookups by id find this later one` });
+    }
+    inChunk.set(id, p.line);
+    const parent = p.entry.parentId;
+    if (linked) return;
+    if (parent === null || parent === undefined || parent === "") return;
+    if (!inChunk.has(parent) && lookups.get(parent) === undefined) {
+      issues.push({ line: p.line ?? 0, kind: "missing-parent", entryId: id, message: `entry ${id}: parent ${String(parent)} is not in the file; the entry is treated as a root` });
+    } else if (parent === id) {
+      issues.push({ line: p.line ?? 0, kind: "parent-cycle", entryId: id, message: `entry ${id} is its own parent: paths stop there` });
+    }
   }
 
   /** Reads of "the last stored entry with this id" (seq and line), each id read once. */
@@ -795,17 +821,36 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
   // ---------------------------------------------------------------- inserting
 
   /** Writes entries after the session's stored ones (file order). Caller holds the transaction. */
-  private writeEntries(sessionId: string, pending: readonly PendingEntry[], lookups = this.storedIdLookups(sessionId)): WriterResult {
+  private writeEntries(sessionId: string, pending: readonly PendingEntry[]): WriterResult {
+    const writer = this.entryAppender(sessionId, this.storedIdLookups(sessionId));
+    writer.add(pending);
+    return writer.finish();
+  }
+
+  /**
+   * Writes entries after the session's stored ones (file order), batch by batch; `finish` once after
+   * the last. Caller holds the transaction. `lookups`: the append's reads of stored ids (shared with
+   * its checks, so that no id is read twice).
+   */
+  private entryAppender(sessionId: string, lookups: StoredIdLookups): { add(pending: readonly PendingEntry[]): void; finish(): WriterResult } {
     this.entryWrites++;
     const last = this.sql("SELECT seq FROM entries WHERE session_id = ? ORDER BY seq DESC LIMIT 1").pluck().get(sessionId) as number | undefined;
     const count = last === undefined ? 0 : last + 1;
     const writer = new EntryWriter(this.db, sessionId, { seq: count, stored: count > 0 ? (id) => lookups.get(id)?.seq : false, checkTree: false });
-    writer.add(pending);
-    const written = writer.finish();
-    if (written.irregular) this.sql("UPDATE sessions SET irregular = 1 WHERE id = ?").run(sessionId);
-    if (count > 0) settleRecentIds(this.db, sessionId);
-    this.foreign.agents.noteInserted(sessionId, pending.map((p) => p.entry)); // foreign: agent and compaction counts
-    return written;
+    const tally = new AgentTally(); // foreign: agent and compaction counts, written once
+    return {
+      add: (pending) => {
+        writer.add(pending);
+        tally.add(pending.map((p) => p.entry));
+      },
+      finish: () => {
+        const written = writer.finish();
+        if (written.irregular) this.sql("UPDATE sessions SET irregular = 1 WHERE id = ?").run(sessionId);
+        if (count > 0) settleRecentIds(this.db, sessionId);
+        this.foreign.agents.noteTally(sessionId, tally);
+        return written;
+      },
+    };
   }
 
   /** A v1 file's appended lines have no ids: core's migration chained them from null; the first hangs off the last stored entry. */

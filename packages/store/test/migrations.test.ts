@@ -7,6 +7,17 @@ import { DatabaseOpenError, MIGRATIONS, NewerDatabaseError, SCHEMA_VERSION, migr
 import { byId, lastFirst } from "../src/id-tiers";
 import { newStore, sha256File, tempDir } from "./support";
 
+
+/** What opening the store on `file` throws (undefined when it opens; it is closed then). */
+function openingError(file: string): unknown {
+  try {
+    openStore({ path: file }).close();
+  } catch (err) {
+    return err;
+  }
+  return undefined;
+}
+
 describe("schema and migrations", () => {
   it("creates every table at the current version, in WAL mode", () => {
     const dir = tempDir();
@@ -57,17 +68,49 @@ describe("schema and migrations", () => {
     raw.close();
     const before = sha256File(file);
     const listing = fs.readdirSync(dir).sort();
-    let error: unknown;
-    try {
-      openStore({ path: file });
-    } catch (err) {
-      error = err;
-    }
+    const error = openingError(file);
     expect(error).toBeInstanceOf(NewerDatabaseError);
     expect((error as Error).message).toContain(`schema ${SCHEMA_VERSION + 7}`);
     expect((error as Error).message).toContain("Update Bonsai");
     expect(sha256File(file)).toBe(before);
     expect(fs.readdirSync(dir).sort()).toEqual(listing); // no -wal / -shm created either
+  });
+
+  it("refuses a WAL database whose newer version is only in its WAL (the header is older), and changes neither file", () => {
+    const dir = tempDir();
+    const file = path.join(dir, "newer-wal.db");
+    openStore({ path: file }).close(); // this build's schema, WAL mode, checkpointed
+    // a newer Bonsai still running: its migration is committed to the WAL, not yet checkpointed
+    const newer = new Database(file);
+    newer.pragma("wal_autocheckpoint = 0");
+    newer.exec("CREATE TABLE future (x)");
+    newer.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    const header = fs.readFileSync(file).subarray(0, 100);
+    expect([header[18], header[19], header.readUInt32BE(60)]).toEqual([2, 2, SCHEMA_VERSION]);
+    const before = [sha256File(file), sha256File(`${file}-wal`)];
+    const error = openingError(file);
+    expect(error).toBeInstanceOf(NewerDatabaseError);
+    expect((error as Error).message).toContain(`schema ${SCHEMA_VERSION + 1}`);
+    expect([sha256File(file), sha256File(`${file}-wal`)]).toEqual(before);
+    newer.close();
+  });
+
+  it("opens a database left in rollback-journal mode (read-only check first) and switches it back to WAL", () => {
+    const dir = tempDir();
+    const wal = path.join(dir, "wal.db");
+    openStore({ path: wal }).close();
+    const rollback = path.join(dir, "rollback.db");
+    openStore({ path: rollback }).close();
+    const raw = new Database(rollback);
+    raw.pragma("journal_mode = DELETE");
+    raw.close();
+    expect(fs.readFileSync(rollback)[18]).toBe(1);
+    for (const file of [wal, rollback]) {
+      const store = openStore({ path: file });
+      expect(store.listSessions()).toEqual([]);
+      store.close();
+      expect(fs.readFileSync(file)[18]).toBe(2); // WAL mode again
+    }
   });
 
   it("applies pending migrations in one transaction: a failing step leaves the file as it was", () => {

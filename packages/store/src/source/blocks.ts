@@ -76,9 +76,24 @@ export function readTextBlocks(read: ReadInto, onText: OnText, options: TextBloc
     filled -= last + 1;
     options.onBlock?.(done);
   }
-  // the rest has no "\n": decoded whole (UTF-8: an incomplete sequence at the end becomes U+FFFD)
-  if (filled > 0) onText(buf.toString("utf8", 0, filled), buf.subarray(0, filled), false);
+  handOverRest(buf, 0, filled, onText);
   return done + filled;
+}
+
+/** The text after the last "\n" (none in it): decoded whole (an incomplete UTF-8 sequence at the end becomes U+FFFD). */
+function handOverRest(buf: Buffer, start: number, end: number, onText: OnText): void {
+  if (end > start) onText(buf.toString("utf8", start, end), buf.subarray(start, end), false);
+}
+
+/**
+ * Hands over bytes held in memory as readTextBlocks hands over a file's: in order, in pieces that
+ * each end with a "\n" (only the last may not), without copying them (the views stay valid while
+ * `buf` does).
+ */
+export function textPieces(buf: Buffer, onText: OnText, pieceBytes = PIECE_BYTES): void {
+  const complete = buf.lastIndexOf(NEWLINE) + 1;
+  decodePieces(buf, 0, complete, pieceBytes, onText);
+  handOverRest(buf, complete, buf.length, onText);
 }
 
 /** A ReadInto over bytes [start, end) of an open file. */

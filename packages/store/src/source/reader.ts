@@ -17,7 +17,7 @@ import {
 } from "@bonsai/core";
 import { isUtf8 } from "node:buffer";
 import type { ImportIssue } from "../session-store";
-import { readTextBlocks, type ReadInto } from "./blocks";
+import { readTextBlocks, textPieces, type ReadInto } from "./blocks";
 import { countNewlines } from "./bytes";
 
 export const TAIL_WINDOW = 64 * 1024;
@@ -108,17 +108,29 @@ interface ParsedChunk {
 function parseWithLines(text: string, lineShift: number, skipLines: number): ParsedChunk {
   const parsed = parseSessionText(text, { lines: true });
   const texts = parsed.issues.length > 0 ? lineTexts(text, new Set(parsed.issues.map((p) => p.line))) : new Map<number, string>();
-  let pendingLine: number | null = null;
-  const issues: ImportIssue[] = [];
-  for (const p of parsed.issues) {
-    if (p.kind === "truncated-line") pendingLine = p.line;
-    if (p.line > 0 && p.line <= skipLines) continue;
-    issues.push(issueFrom(p, lineShift, texts));
-  }
+  const { issues, pendingLine } = chunkIssues(parsed.issues, lineShift, skipLines, texts);
   const entries: ReadEntry[] = parsed.header
     ? parsed.entries.map((entry, i) => ({ entry, line: parsed.entryLines[i]! + lineShift, json: parsed.entryTexts[i]! }))
     : [];
   return { header: parsed.header, entries, issues, pendingLine };
+}
+
+/** The parser's issues past the first `skipLines` lines, numbered in the file; and the line left for later (cut off), if any. */
+function chunkIssues(found: readonly ParseIssue[], lineShift: number, skipLines: number, texts: Map<number, string>): { issues: ImportIssue[]; pendingLine: number | null } {
+  let pendingLine: number | null = null;
+  const issues: ImportIssue[] = [];
+  for (const p of found) {
+    if (p.kind === "truncated-line") pendingLine = p.line;
+    if (p.line > 0 && p.line <= skipLines) continue;
+    issues.push(issueFrom(p, lineShift, texts));
+  }
+  return { issues, pendingLine };
+}
+
+/** The entries the parser parsed since the last take, numbered as it numbers lines. */
+function takeBatch(parser: SessionParser): ReadEntry[] {
+  const taken = parser.takeEntries();
+  return taken.entries.map((entry, i): ReadEntry => ({ entry, line: taken.entryLines[i] as number, json: taken.entryTexts[i] as string }));
 }
 
 function migrateEntries(header: SessionHeader, entries: ReadEntry[], random?: RandomSource): number {
@@ -172,6 +184,57 @@ export function readAppended(
     fromVersion = migrateEntries(legacy, parsed.entries, random);
   }
   return { header, fromVersion, entries: parsed.entries, issues: parsed.issues, endOffset, endLines };
+}
+
+/**
+ * readAppended for a file of the current version, piece by piece (64 KiB cut after a "\n"): each
+ * piece's entries go to `onEntries` with the bytes of their lines (views of `chunk`) and their
+ * lines in the file, so a caller that stores them as they come keeps none of them alive, and no
+ * string of the whole chunk is ever made. The result has no entries; its issues are readAppended's.
+ * (A legacy file's appended lines are migrated first, all at once: readAppended.)
+ */
+export function streamAppended(
+  chunk: Buffer,
+  offset: number,
+  linesBefore: number,
+  headerJson: string,
+  sourceVersion: number,
+  onEntries: (batch: ReadEntry[]) => void,
+): ReadResult {
+  // the stored header is line 1 of what the parser reads: the chunk's first line is text line 2
+  const parser = new SessionParser({ lines: true });
+  parser.push(`${headerJson}\n`);
+  const lineShift = linesBefore - 1;
+  let lines = 1; // text lines ended so far
+  const handOver = (batch: ReadEntry[]): void => {
+    if (batch.length === 0) return;
+    for (const e of batch) e.line += lineShift;
+    onEntries(batch);
+  };
+  textPieces(chunk, (text, bytes, ascii) => {
+    parser.push(text);
+    const firstLine = lines + 1;
+    lines += newlinesIn(text);
+    const batch = takeBatch(parser);
+    attachBytes(batch, bytes, ascii, firstLine);
+    handOver(batch);
+  });
+  const parsed = parser.end();
+  handOver(takeBatch(parser)); // a last line without "\n"
+  const wanted = new Set(parsed.issues.filter((p) => p.line > 1).map((p) => p.line));
+  const texts = wanted.size > 0 ? appendedLineTexts(headerJson, chunk, wanted) : new Map<number, string>();
+  const { issues, pendingLine } = chunkIssues(parsed.issues, lineShift, 1, texts);
+  const consumed = pendingLine !== null ? lastNewline(chunk) + 1 : chunk.length;
+  // the pieces cover the chunk, and a line left for later has no "\n": lines - 1 = the chunk's "\n"s before `consumed`
+  return { header: parser.header, fromVersion: sourceVersion, entries: [], issues, endOffset: offset + consumed, endLines: linesBefore + lines - 1 };
+}
+
+/** The texts of the given lines of "<header>\n<chunk>" (numbered as streamAppended's parser numbers them). */
+function appendedLineTexts(headerJson: string, chunk: Buffer, wanted: ReadonlySet<number>): Map<number, string> {
+  const collector = lineCollector(wanted);
+  collector.feed(`${headerJson}\n`);
+  textPieces(chunk, (text) => collector.feed(text));
+  return collector.texts;
 }
 
 /** What streamWhole hands its caller as it reads. */
@@ -239,8 +302,6 @@ export function streamWhole(open: () => ReadInto, handler: WholeStreamHandler, r
   const collected: ReadEntry[] = [];
   let lines = 0;
   let fromVersion = 0;
-  const batchOf = (entries: SessionEntry[], entryLines: number[], entryTexts: string[]): ReadEntry[] =>
-    entries.map((entry, i): ReadEntry => ({ entry, line: entryLines[i] as number, json: entryTexts[i] as string }));
   const take = (withBytes?: (batch: ReadEntry[]) => void): void => {
     if (state() === "start" && parser.header !== null) {
       fromVersion = sessionVersion(parser.header);
@@ -248,8 +309,7 @@ export function streamWhole(open: () => ReadInto, handler: WholeStreamHandler, r
       else phase = handler.header(parser.header, fromVersion) ? "stream" : "stopped";
     }
     if (state() !== "stream" && state() !== "collect") return;
-    const taken = parser.takeEntries();
-    const batch = batchOf(taken.entries, taken.entryLines, taken.entryTexts);
+    const batch = takeBatch(parser);
     if (state() === "collect") collected.push(...batch);
     else if (batch.length > 0) {
       withBytes?.(batch);
