@@ -156,18 +156,24 @@ export function openDatabase(options: OpenDatabaseOptions): Database.Database {
       // page writes, balances, frame headers and checksums (4 KiB -> 16 KiB cost about a third less
       // CPU, 16 KiB -> 64 KiB about a tenth less of the SQLite part; docs/PERFORMANCE.md); the page
       // size of an existing file cannot change in WAL mode and stays as it is
-      if (db.pragma("page_count", { simple: true }) === 0) db.pragma(`page_size = ${PAGE_SIZE}`);
-      if (!memory) db.pragma("journal_mode = WAL");
-      db.pragma("synchronous = NORMAL");
-      db.pragma("foreign_keys = ON");
-      db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-      // reads map the file instead of copying each page they touch (a read command in a fresh
-      // process touches pages scattered over the file: about half the CPU of reading them)
-      if (!memory) db.pragma(`mmap_size = ${MMAP_BYTES}`);
-      // big imports are single transactions: keep their pages in memory instead of spilling early
-      db.pragma("cache_size = -65536");
-      // checkpoints run in the background after writes (SqliteSessionStore), not inside an import's commit
-      if (!memory) db.pragma(`wal_autocheckpoint = ${Math.ceil(AUTOCHECKPOINT_BYTES / (db.pragma("page_size", { simple: true }) as number))}`);
+      const fresh = db.pragma("page_count", { simple: true }) === 0;
+      if (fresh) db.pragma(`page_size = ${PAGE_SIZE}`);
+      const pageSize = fresh ? PAGE_SIZE : (db.pragma("page_size", { simple: true }) as number);
+      // the connection's settings in one statement list (each pragma call would prepare its own)
+      const settings = [
+        ...(memory ? [] : ["journal_mode = WAL"]),
+        "synchronous = NORMAL",
+        "foreign_keys = ON",
+        `busy_timeout = ${BUSY_TIMEOUT_MS}`,
+        // reads map the file instead of copying each page they touch (a read command in a fresh
+        // process touches pages scattered over the file: about half the CPU of reading them)
+        ...(memory ? [] : [`mmap_size = ${MMAP_BYTES}`]),
+        // big imports are single transactions: keep their pages in memory instead of spilling early
+        "cache_size = -65536",
+        // checkpoints run in the background after writes (SqliteSessionStore), not inside an import's commit
+        ...(memory ? [] : [`wal_autocheckpoint = ${Math.ceil(AUTOCHECKPOINT_BYTES / pageSize)}`]),
+      ];
+      db.exec(settings.map((setting) => `PRAGMA ${setting};`).join(" "));
       migrate(db);
     } else if (readUserVersion(db) !== SCHEMA_VERSION) {
       throw new Error(`the database schema is ${readUserVersion(db)}, expected ${SCHEMA_VERSION}; open it writable once to migrate`);

@@ -335,6 +335,24 @@ describe("schema and migrations", () => {
     fresh.close();
   });
 
+  it("every connection setting holds on a new database and on one opened again", () => {
+    const dir = tempDir();
+    for (const _ of [1, 2]) {
+      const db = openDatabase({ path: path.join(dir, "settings.db") });
+      const get = (name: string): unknown => db.pragma(name, { simple: true });
+      expect([get("journal_mode"), get("synchronous"), get("foreign_keys"), get("busy_timeout"), get("mmap_size"), get("cache_size"), get("wal_autocheckpoint")]).toEqual([
+        "wal",
+        1,
+        1,
+        5000,
+        1024 * 1024 * 1024,
+        -65536,
+        4096,
+      ]);
+      db.close();
+    }
+  });
+
   it("a new database has 64 KiB pages (checkpointed at 256 MiB of WAL); the last entry with an id is one index seek", () => {
     const store = newStore();
     expect(store.db.pragma("page_size", { simple: true })).toBe(65536);
