@@ -761,13 +761,14 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
    * entries, for the writer to use instead of reading it again.
    */
   private appendedChecks(row: SessionRow, issues: { missingIds: ImportIssue[]; tree: ImportIssue[] }, lookups: StoredIdLookups): (entries: readonly ReadEntry[]) => PendingEntry[] {
-    const legacy = row.source_version < 2;
+    // a v1 file's lines have no ids of their own: the first appended one is linked to the last stored entry
+    const linksFirstLine = row.source_version < 2;
     const inChunk = new Map<string, number | null>();
     let first = true;
     return (entries) => {
       const pending = this.withIds(entries, issues.missingIds);
-      pending.forEach((p, i) => this.checkAppendedEntry(p, legacy && first && i === 0, inChunk, issues.tree, lookups));
-      if (legacy && first) this.linkFirstLegacyLine(row.id, pending);
+      pending.forEach((p, i) => this.checkAppendedEntry(p, linksFirstLine && first && i === 0, inChunk, issues.tree, lookups));
+      if (linksFirstLine && first) this.linkFirstLegacyLine(row.id, pending);
       if (pending.length > 0) first = false;
       return pending;
     };
