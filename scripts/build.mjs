@@ -3,11 +3,15 @@
 //   node scripts/build.mjs        prompts + CLI bundle + desktop (electron-vite)
 //   node scripts/build.mjs cli    prompts + CLI bundle only (fast, ~1 s)
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { builtinModules, createRequire } from "node:module";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { BUILD_MARK } from "../apps/cli/bin/cached-bundle.mjs";
 
+const require = createRequire(import.meta.url);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const only = process.argv[2];
 
@@ -77,10 +81,49 @@ const dynamicImportsToChunks = {
   },
 };
 const stored = await build({ ...common, entryPoints: { "stored-read": storedRead }, plugins: [dynamicImportsToChunks] });
-// `bonsai import` runs from a bundle of its own as well, dist/import.mjs (apps/cli/src/import-command-line.ts),
+// `bonsai import` runs from a bundle of its own as well, dist/import.cjs (apps/cli/src/import-command-line.ts),
 // which bin/bonsai.mjs loads instead of the command line: one module of what an import runs (about
 // 20 ms less to load than the command line's start and the import's chunks, docs/PERFORMANCE.md).
-const importOnly = await build({ ...common, entryPoints: { import: path.join(root, "apps/cli/src/import-command-line.ts") }, plugins: [dynamicImportsToChunks] });
+// It is CommonJS, so that bin/cached-bundle.mjs can load it with V8's code cache of its top level
+// (written below) and its Node modules come by require() instead of ES module namespaces; ASCII
+// only, so that it is read without decoding. import.meta is a parameter of its wrapper.
+// Node's modules in a CommonJS bundle: esbuild would copy every property of a module into a new
+// object at each import of it (36 imports, about 5 ms a start); instead each one is a module of the
+// bundle that takes require()'s object once and exports its plain properties by name. An accessor
+// (fs.promises, crypto.webcrypto: loaded on first use) is reached only through the default import;
+// a named import of one fails the build (logOverride below).
+const builtinNames = new Set(builtinModules);
+const requiredBuiltins = {
+  name: "required-builtins",
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?[a-z_/]+$/ }, (args) => {
+      const name = args.path.replace(/^node:/, "");
+      // imports only: a require() in a CommonJS dependency stays a require()
+      // sideEffects false: a module whose imports of it all go unused (worker_threads in the store's
+      // job client) is dropped, as an unused ES module import of it would be
+      return args.kind === "import-statement" && builtinNames.has(name) ? { path: name, namespace: "required-builtin", sideEffects: false } : undefined;
+    });
+    b.onLoad({ filter: /.*/, namespace: "required-builtin" }, (args) => {
+      const exported = require(`node:${args.path}`);
+      const names = Object.entries(Object.getOwnPropertyDescriptors(exported))
+        .filter(([name, d]) => "value" in d && /^[A-Za-z_$][\w$]*$/.test(name) && name !== "default")
+        .map(([name]) => name);
+      const lines = [`const m = require(${JSON.stringify(`node:${args.path}`)});`, "export default m;", ...names.map((n) => `export const ${n} = m.${n};`)];
+      return { contents: lines.join("\n"), loader: "js" };
+    });
+  },
+};
+const importOnly = await build({
+  ...common,
+  entryPoints: { import: path.join(root, "apps/cli/src/import-command-line.ts") },
+  outExtension: { ".js": ".cjs" },
+  format: "cjs",
+  charset: "ascii",
+  banner: {},
+  define: { "import.meta": "__bonsaiImportMeta" },
+  logOverride: { "import-is-undefined": "error" },
+  plugins: [requiredBuiltins, dynamicImportsToChunks],
+});
 // Others run the CLI while it is rebuilt: chunks (content-hashed names) are written first and the
 // entries last, each file by rename, so a starting `bonsai` never sees an entry without its chunks.
 // Chunks of earlier builds are removed once they are 10 minutes old (a running command may still
@@ -93,7 +136,16 @@ function writeAtomic(file, contents) {
 }
 const isChunk = (file) => path.dirname(file) === path.join(outdir, "chunks");
 for (const out of result.outputFiles.filter((f) => isChunk(f.path))) writeAtomic(out.path, out.contents);
-for (const out of [...stored.outputFiles, ...importOnly.outputFiles, ...result.outputFiles.filter((f) => !isChunk(f.path))]) writeAtomic(out.path, out.contents);
+// A CommonJS bundle for bin/cached-bundle.mjs: ASCII only (esbuild's charset "ascii" escapes every
+// string, template, regular expression and name; what is left outside ASCII is in comments, which
+// become "?", one character for one so that the source map holds), ending with a line that names
+// the SHA-256 of the text before it (its code cache is used only with the build it was made for).
+function cachedBundleText(text) {
+  const ascii = text.replace(/[^\p{ASCII}]/gu, "?");
+  return Buffer.from(`${ascii}${BUILD_MARK}${createHash("sha256").update(ascii, "latin1").digest("hex")}\n`, "latin1");
+}
+const contentsOf = (out) => (out.path.endsWith(".cjs") ? cachedBundleText(out.text) : out.contents);
+for (const out of [...stored.outputFiles, ...importOnly.outputFiles, ...result.outputFiles.filter((f) => !isChunk(f.path))]) writeAtomic(out.path, contentsOf(out));
 const written = new Set(result.outputFiles.map((f) => f.path));
 const chunkDir = path.join(outdir, "chunks");
 for (const name of fs.existsSync(chunkDir) ? fs.readdirSync(chunkDir) : []) {
@@ -104,6 +156,11 @@ for (const name of fs.existsSync(chunkDir) ? fs.readdirSync(chunkDir) : []) {
 writeAtomic(path.join(outdir, "meta.json"), JSON.stringify(result.metafile));
 writeAtomic(path.join(outdir, "stored-read.meta.json"), JSON.stringify(stored.metafile));
 writeAtomic(path.join(outdir, "import.meta.json"), JSON.stringify(importOnly.metafile));
+// the code cache of each CommonJS bundle, made by the loader that reads it (bin/cached-bundle.mjs)
+// in a process of its own, with this Node
+const cjsBundles = importOnly.outputFiles.map((f) => f.path).filter((f) => f.endsWith(".cjs"));
+execFileSync(process.execPath, [path.join(root, "apps/cli/bin/cached-bundle.mjs"), "--write-cache", ...cjsBundles], { stdio: "inherit" });
+for (const stale of ["import.mjs", "import.mjs.map"]) fs.rmSync(path.join(outdir, stale), { force: true });
 
 if (only !== "cli" && fs.existsSync(path.join(root, "apps/desktop/electron.vite.config.ts"))) {
   execFileSync("pnpm", ["--filter", "@bonsai/desktop", "build"], { stdio: "inherit", cwd: root });

@@ -1,7 +1,12 @@
 #!/usr/bin/env node
 // The `bonsai` command. The CLI is bundled to ../dist by `pnpm build` (scripts/build.mjs).
-import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { createRequire } from "node:module";
+
+// Node's modules by require(): an ES module import of node:fs would build its namespace (and load
+// file streams) on every start
+const require = createRequire(import.meta.url);
+const { existsSync } = require("node:fs");
+const { fileURLToPath } = require("node:url");
 
 const bundle = new URL("../dist/bonsai.mjs", import.meta.url);
 if (!existsSync(fileURLToPath(bundle))) {
@@ -21,10 +26,12 @@ if (READS.has(argv[0]) && first !== undefined && !existsSync(first)) {
   const storedRead = await import(new URL("../dist/stored-read.mjs", import.meta.url).href);
   status = await storedRead.runStoredReadCommandLine(argv, storedRead.lazyProcessIo());
 }
-// `bonsai import` runs from its own bundle too (dist/import.mjs: one module of what an import
-// runs); it gives back help and mistakes in the arguments
+// `bonsai import` runs from its own bundle too (dist/import.cjs: one CommonJS module of what an
+// import runs, loaded with its code cache by cached-bundle.mjs); it gives back help and mistakes in
+// the arguments
 if (argv[0] === "import") {
-  const importOnly = await import(new URL("../dist/import.mjs", import.meta.url).href);
+  const { loadBundle } = await import("./cached-bundle.mjs");
+  const importOnly = loadBundle(fileURLToPath(new URL("../dist/import.cjs", import.meta.url)));
   status = await importOnly.runImportCommandLine(argv, importOnly.lazyProcessIo());
 }
 if (status === undefined) await import(bundle.href);

@@ -1,5 +1,5 @@
 /**
- * `bonsai import` as a bundle of its own (dist/import.mjs, scripts/build.mjs), for bin/bonsai.mjs to
+ * `bonsai import` as a bundle of its own (dist/import.cjs, scripts/build.mjs), for bin/bonsai.mjs to
  * run instead of the command line's split bundle: one module of what an import runs (the command,
  * the store, the readers) instead of the command line's start and the chunks the split bundle
  * shares among all commands. A re-import that finds a few lines appended does little else than

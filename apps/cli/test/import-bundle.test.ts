@@ -1,6 +1,7 @@
 /**
- * `bonsai import` runs from its own bundle (dist/import.mjs, apps/cli/src/import-command-line.ts):
- * bin/bonsai.mjs loads it instead of the command line's, with the same answers and error policy;
+ * `bonsai import` runs from its own bundle (dist/import.cjs, apps/cli/src/import-command-line.ts):
+ * bin/bonsai.mjs loads it (through bin/cached-bundle.mjs, with the code cache the build wrote)
+ * instead of the command line's, with the same answers and error policy;
  * help and mistakes in the arguments go to the command line. Run on the built CLI, as a user runs
  * it, with real files.
  */
@@ -10,6 +11,9 @@ import * as path from "node:path";
 import { generateSession, sessionToJsonl } from "@bonsai/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildCli, root, run, runListingModules } from "./list-modules";
+
+/** what an import loads: the bin, the bundle loader and the import's bundle */
+const IMPORT_MODULES = ["bin/bonsai.mjs", "bin/cached-bundle.mjs", "dist/import.cjs"];
 
 let dir = "";
 let file = "";
@@ -29,18 +33,19 @@ afterAll(() => {
 });
 
 describe("bonsai import", () => {
-  it("runs from dist/import.mjs alone: a new file, lines appended to it, the file unchanged", () => {
+  it("runs from dist/import.cjs alone, with its code cache: a new file, lines appended to it, the file unchanged", () => {
     const first = runListingModules(dir, db, "import", file);
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toMatch(/^imported +.*s\.jsonl -> \S+: 300 entries \(format v3\)\n1 files: 1 imported\n$/);
-    expect(first.modules).toEqual(["bin/bonsai.mjs", "dist/import.mjs"]);
+    expect(first.modules).toEqual(IMPORT_MODULES);
+    expect(first.bundleCaches).toEqual({ "dist/import.cjs": "accepted" });
     const text = readFileSync(file, "utf8");
     const last = JSON.parse(text.trim().split("\n").at(-1) as string) as { id: string };
     appendFileSync(file, `${JSON.stringify({ type: "message", id: "appended1", parentId: last.id, timestamp: "2026-01-01T00:00:00.000Z", message: { role: "user", content: "one more", timestamp: 1 } })}\n`);
     const appended = runListingModules(dir, db, "import", file, "--json");
     expect(appended.code, appended.stderr).toBe(0);
     expect((JSON.parse(appended.stdout) as { reports: { status: string; entriesAdded: number }[] }).reports[0]).toMatchObject({ status: "appended", entriesAdded: 1 });
-    expect(appended.modules).toEqual(["bin/bonsai.mjs", "dist/import.mjs"]);
+    expect(appended.modules).toEqual(IMPORT_MODULES);
     expect(run(dir, db, "import", file).stdout).toMatch(/1 files: 1 unchanged/);
   });
 
@@ -49,7 +54,7 @@ describe("bonsai import", () => {
     expect(missing.code).toBe(1);
     expect(missing.stdout).toBe("");
     expect(missing.stderr).toBe(`bonsai: ${path.join(dir, "nosuchfile.jsonl")}: no such file or directory\n`);
-    expect(missing.modules).toEqual(["bin/bonsai.mjs", "dist/import.mjs"]);
+    expect(missing.modules).toEqual(IMPORT_MODULES);
     const notSession = path.join(dir, "notes.jsonl");
     writeFileSync(notSession, '{"hello":"world"}\n');
     const refused = run(dir, db, "import", notSession);
@@ -70,8 +75,8 @@ describe("bonsai import", () => {
 
   it("is one module: nothing but Node's modules at its start, no dynamic import, no engine or server code", () => {
     const meta = JSON.parse(readFileSync(path.join(root, "apps/cli/dist/import.meta.json"), "utf8")) as { outputs: Record<string, { imports: { path: string; kind: string }[]; inputs: Record<string, unknown> }> };
-    const out = meta.outputs["apps/cli/dist/import.mjs"];
-    if (!out) throw new Error("apps/cli/dist/import.mjs is not an output of the import build");
+    const out = meta.outputs["apps/cli/dist/import.cjs"];
+    if (!out) throw new Error("apps/cli/dist/import.cjs is not an output of the import build");
     expect(out.imports.filter((i) => !/^(node:)?(fs|path|util|module|url|os|crypto|events|buffer)$/.test(i.path))).toEqual([]);
     const inputs = Object.keys(out.inputs);
     for (const needed of ["apps/cli/src/import-command-line.ts", "apps/cli/src/commands/import.ts", "packages/store/src/sqlite-session-store.ts"]) expect(inputs).toContain(needed);

@@ -19,14 +19,26 @@ export function run(cwd: string, database: string, ...args: string[]): Run {
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
-/** run() that also lists the CLI's own modules the process loaded, relative to apps/cli (a resolve hook logs them) */
-export function runListingModules(cwd: string, database: string, ...args: string[]): Run & { modules: string[] } {
+/**
+ * run() that also lists the CLI's own modules the process loaded, relative to apps/cli: ES modules
+ * (a resolve hook logs them) and the CommonJS bundles bin/cached-bundle.mjs loads
+ * (BONSAI_TRACE_BUNDLES logs them, with whether V8 took their code cache: `bundleCaches`)
+ */
+export function runListingModules(cwd: string, database: string, ...args: string[]): Run & { modules: string[]; bundleCaches: Record<string, string> } {
   const log = path.join(cwd, `modules-${Math.random().toString(36).slice(2)}.log`);
   const hook = `data:text/javascript,${encodeURIComponent(`import { appendFileSync } from "node:fs"; export async function resolve(s, c, next) { const r = await next(s, c); if (r.url.startsWith("file:")) appendFileSync(${JSON.stringify(log)}, r.url + "\\n"); return r; }`)}`;
   const register = `data:text/javascript,${encodeURIComponent(`import { register } from "node:module"; register(${JSON.stringify(hook)});`)}`;
-  const r = spawnSync(process.execPath, ["--import", register, bin, ...args], { encoding: "utf8", cwd, env: { ...process.env, BONSAI_DB: database, BONSAI_DEBUG: "", HOME: cwd } });
-  const modules = existsSync(log) ? readFileSync(log, "utf8").trim().split("\n").map((u) => path.relative(path.join(root, "apps/cli"), fileURLToPath(u))) : [];
-  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr, modules };
+  const r = spawnSync(process.execPath, ["--import", register, bin, ...args], { encoding: "utf8", cwd, env: { ...process.env, BONSAI_DB: database, BONSAI_DEBUG: "", HOME: cwd, BONSAI_TRACE_BUNDLES: log } });
+  const modules: string[] = [];
+  const bundleCaches: Record<string, string> = {};
+  for (const line of existsSync(log) ? readFileSync(log, "utf8").trim().split("\n") : []) {
+    const bundle = /^bundle (.+) cache=(\w+)$/.exec(line);
+    const file = bundle ? (bundle[1] as string) : fileURLToPath(line);
+    const name = path.relative(path.join(root, "apps/cli"), file);
+    modules.push(name);
+    if (bundle) bundleCaches[name] = bundle[2] as string;
+  }
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr, modules, bundleCaches };
 }
 
 /** builds the CLI bundle (scripts/build.mjs cli) */

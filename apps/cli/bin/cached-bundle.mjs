@@ -1,0 +1,81 @@
+// Loads one of the CLI's CommonJS bundles (dist/*.cjs, scripts/build.mjs) with V8's code cache of its
+// top level (dist/*.cjs.cache, written by the build with this module), so that a start does not
+// compile the bundle again. Nothing but speed depends on the cache:
+// - the build ends each bundle with a line naming the SHA-256 of what precedes it, and the cache
+//   starts with the same 64 hex digits: a cache made for another build of the bundle (even one of
+//   the same length, which V8's own check would take) is not used;
+// - V8 rejects a cache made by another V8 or under other flags, and the bundle is compiled as usual.
+// Node's own modules are taken with require(): an ES module import of node:fs or node:crypto builds
+// a namespace of every export, which loads what the command never uses (file streams, web crypto).
+// docs/PERFORMANCE.md, thirteenth pass.
+import { createRequire } from "node:module";
+
+const require = createRequire(import.meta.url);
+const fs = require("node:fs");
+const path = require("node:path");
+const { pathToFileURL } = require("node:url");
+const vm = require("node:vm");
+
+// the bundle's text as the body of a function, as Node wraps a CommonJS module; esbuild's define
+// turns the sources' import.meta into the last parameter
+const HEAD = "(function (exports, require, module, __filename, __dirname, __bonsaiImportMeta) {";
+const TAIL = "\n})";
+/** the bundle's last line: BUILD_MARK + the SHA-256 (hex) of the text before that line */
+export const BUILD_MARK = "//# bonsaiBuild=";
+const HASH_LENGTH = 64;
+
+/** The hash a bundle's last line names, or null when it has none. */
+function buildHashOf(source) {
+  const at = source.lastIndexOf(`\n${BUILD_MARK}`);
+  if (at === -1) return null;
+  const hash = source.slice(at + 1 + BUILD_MARK.length, at + 1 + BUILD_MARK.length + HASH_LENGTH);
+  return /^[0-9a-f]{64}$/.test(hash) ? hash : null;
+}
+
+/**
+ * Runs the bundle `file` (an absolute path) and returns its exports. `writeCache`: compile it afresh
+ * and write its code cache beside it (the build does this once per bundle).
+ */
+export function loadBundle(file, { writeCache = false } = {}) {
+  // the build writes ASCII-only bundles, so latin1 reads them exactly and without decoding
+  const source = fs.readFileSync(file, "latin1");
+  const hash = buildHashOf(source);
+  const cacheFile = `${file}.cache`;
+  let cachedData;
+  let cache = "none";
+  if (!writeCache && hash !== null) {
+    let stored;
+    try {
+      stored = fs.readFileSync(cacheFile);
+    } catch {
+      stored = null;
+    }
+    if (stored !== null && stored.length > HASH_LENGTH && stored.toString("latin1", 0, HASH_LENGTH) === hash) cachedData = stored.subarray(HASH_LENGTH);
+    else if (stored !== null) cache = "stale";
+  }
+  const script = new vm.Script(HEAD + source + TAIL, {
+    filename: file,
+    cachedData,
+    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
+  if (cachedData !== undefined) cache = script.cachedDataRejected ? "rejected" : "accepted";
+  const module = { exports: {} };
+  const requireHere = createRequire(file);
+  const importMeta = { url: pathToFileURL(file).href, resolve: (specifier) => pathToFileURL(requireHere.resolve(specifier)).href };
+  script.runInThisContext()(module.exports, requireHere, module, file, path.dirname(file), importMeta);
+  if (writeCache) {
+    if (hash === null) throw new Error(`${file} has no ${BUILD_MARK} line: its cache could not be told from another build's`);
+    const tmp = `${cacheFile}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, Buffer.concat([Buffer.from(hash, "latin1"), script.createCachedData()]));
+    fs.renameSync(tmp, cacheFile);
+  }
+  const trace = process.env.BONSAI_TRACE_BUNDLES;
+  if (trace) fs.appendFileSync(trace, `bundle ${file} cache=${cache}\n`);
+  return module.exports;
+}
+
+// `node bin/cached-bundle.mjs --write-cache FILE...`: the build writes each bundle's cache in a
+// process of its own (the bundle's top level runs there, not in the build)
+if (process.argv[2] === "--write-cache" && process.argv[1] && pathToFileURL(path.resolve(process.argv[1])).href === import.meta.url) {
+  for (const file of process.argv.slice(3)) loadBundle(path.resolve(file), { writeCache: true });
+}

@@ -1,0 +1,95 @@
+/**
+ * bin/cached-bundle.mjs: the CLI's CommonJS bundles run with V8's code cache of their top level when
+ * the cache was made for that very build, and run as usual (compiled from their text) when it was
+ * not: another build of the same length, a damaged cache, none at all. Each load is a Node process
+ * of its own, as a user's `bonsai` is.
+ */
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { pathToFileURL } from "node:url";
+import * as vm from "node:vm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { root } from "./list-modules";
+
+const loader = path.join(root, "apps/cli/bin/cached-bundle.mjs");
+const MARK = "//# bonsaiBuild=";
+let dir = "";
+
+beforeAll(() => {
+  dir = mkdtempSync(path.join(tmpdir(), "bonsai-cached-bundle-"));
+});
+
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** a bundle as the build writes one: its text, then the line naming the text's SHA-256 */
+function writeBundle(file: string, answer: number): void {
+  const text = `"use strict";\nexports.answer = ${answer};\nexports.url = __bonsaiImportMeta.url;\nexports.dir = __dirname;\nexports.strict = (function () { return this === undefined; })();\n`;
+  writeFileSync(file, `${text}${MARK}${createHash("sha256").update(text, "latin1").digest("hex")}\n`, "latin1");
+}
+
+/** loads `file` in a new process: its exports and the cache state the loader traced */
+function load(file: string): { exports: Record<string, unknown>; cache: string } {
+  const trace = path.join(dir, `trace-${Math.random().toString(36).slice(2)}.log`);
+  const script = `import { loadBundle } from ${JSON.stringify(pathToFileURL(loader).href)}; process.stdout.write(JSON.stringify(loadBundle(${JSON.stringify(file)})));`;
+  const r = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", env: { ...process.env, BONSAI_TRACE_BUNDLES: trace } });
+  if (r.status !== 0) throw new Error(`loading ${file} failed: ${r.stderr}`);
+  const traced = /cache=(\w+)/.exec(readFileSync(trace, "utf8"));
+  return { exports: JSON.parse(r.stdout) as Record<string, unknown>, cache: traced?.[1] ?? "(no trace)" };
+}
+
+function writeCache(file: string): { status: number | null; stderr: string } {
+  const r = spawnSync(process.execPath, [loader, "--write-cache", file], { encoding: "utf8" });
+  return { status: r.status, stderr: r.stderr };
+}
+
+describe("a CommonJS bundle loaded by bin/cached-bundle.mjs", () => {
+  it("runs with its code cache once the cache is written, in strict mode, with import.meta.url and __dirname of its file", () => {
+    const file = path.join(dir, "one.cjs");
+    writeBundle(file, 42);
+    expect(load(file)).toEqual({ exports: { answer: 42, url: pathToFileURL(file).href, dir, strict: true }, cache: "none" });
+    expect(writeCache(file).status).toBe(0);
+    const cache = readFileSync(`${file}.cache`);
+    expect(cache.toString("latin1", 0, 64)).toBe(readFileSync(file, "latin1").trim().split("\n").at(-1)?.slice(MARK.length));
+    expect(load(file)).toEqual({ exports: { answer: 42, url: pathToFileURL(file).href, dir, strict: true }, cache: "accepted" });
+  });
+
+  it("does not use a cache made for another build, even one of the same length, which V8 itself would take", () => {
+    const file = path.join(dir, "rebuilt.cjs");
+    writeBundle(file, 42);
+    expect(writeCache(file).status).toBe(0);
+    writeBundle(file, 43); // the same length: only the digit differs
+    expect(load(file)).toMatchObject({ exports: { answer: 43 }, cache: "stale" });
+    // why the loader checks: V8 takes the old cache for the new text and runs the old code
+    const head = "(function (exports, require, module, __filename, __dirname, __bonsaiImportMeta) {";
+    const script = new vm.Script(`${head}${readFileSync(file, "latin1")}\n})`, { filename: file, cachedData: readFileSync(`${file}.cache`).subarray(64) });
+    const exports: Record<string, unknown> = {};
+    if (!script.cachedDataRejected) {
+      script.runInThisContext()(exports, undefined, { exports }, file, dir, { url: "" });
+      expect(exports.answer).toBe(42);
+    }
+  });
+
+  it("compiles the bundle when V8 rejects its cache (damaged), and runs it all the same", () => {
+    const file = path.join(dir, "damaged.cjs");
+    writeBundle(file, 7);
+    expect(writeCache(file).status).toBe(0);
+    const cache = readFileSync(`${file}.cache`);
+    cache.fill(0x55, 64 + 8, 64 + 40); // the hash is right, V8's data is not
+    writeFileSync(`${file}.cache`, cache);
+    expect(load(file)).toMatchObject({ exports: { answer: 7 }, cache: "rejected" });
+  });
+
+  it("refuses to write a cache for a bundle without the build's hash line", () => {
+    const file = path.join(dir, "unmarked.cjs");
+    writeFileSync(file, '"use strict";\nexports.answer = 1;\n');
+    const r = writeCache(file);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toContain("has no //# bonsaiBuild= line");
+    expect(load(file)).toMatchObject({ exports: { answer: 1 }, cache: "none" });
+  });
+});
