@@ -19,6 +19,8 @@ if (!existsSync(fileURLToPath(bundle))) {
 // arguments and decides; it gives back anything it does not answer, and the command line runs it
 // as usual). This only saves a stored read the command line's start.
 const argv = process.argv.slice(2);
+/** bytecode a function runs before V8 optimizes it, in an import (V8's default: 66 KiB) */
+const IMPORT_INTERRUPT_BUDGET = 32 * 66 * 1024;
 const READS = new Set(["context", "plan", "prune", "branch"]);
 const first = argv.slice(1).find((a) => !a.startsWith("-"));
 let status;
@@ -32,6 +34,13 @@ if (READS.has(argv[0]) && first !== undefined && !existsSync(first)) {
 if (argv[0] === "import") {
   const { loadBundle } = await import("./cached-bundle.mjs");
   const importOnly = loadBundle(fileURLToPath(new URL("../dist/import.cjs", import.meta.url)));
+  // V8 optimizes a function once it has run a budget of bytecode, on a background thread whose CPU
+  // a short import never wins back (the entry preview's function alone took 14 ms to optimize in an
+  // append of 1,000 lines). 32 times the default budget: such an append optimizes nothing (about
+  // 12 ms less CPU) and a 100,000-entry import the same functions a little later (its CPU the same).
+  // Set once the bundle is loaded: V8's code caches (the bundle's, Node's own modules') are valid
+  // only under the flags they were made with. docs/PERFORMANCE.md, thirteenth pass.
+  require("node:v8").setFlagsFromString(`--interrupt-budget=${IMPORT_INTERRUPT_BUDGET}`);
   status = await importOnly.runImportCommandLine(argv, importOnly.lazyProcessIo());
 }
 if (status === undefined) await import(bundle.href);
