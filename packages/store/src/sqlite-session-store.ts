@@ -57,6 +57,7 @@ import type { FaultHook } from "./source/faults";
 import { headerLineOf, replaceLines, type LineReplacement } from "./source/line-edit";
 import { readAppended, streamAppended, streamWhole, type ReadEntry, type ReadResult } from "./source/reader";
 import type { WrittenState } from "./source/safe-rewrite";
+import { type AppendedBytes, appendedDuringRewrite } from "./source/appended-bytes";
 import { changeFromBytes, SourceSync, type FileChange, type KnownFile, type RecoveryReport, readAll, readHead, type WholeFile } from "./source/source-sync";
 import { deferIdIndex } from "./import/deferred-index";
 import { EntryWriter, type PendingEntry, type WriterResult } from "./import/entry-writer";
@@ -482,11 +483,16 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
         return this.unchanged(existing, file);
       }
       if (existing && change.kind === "appended") {
-        // foreign: appends to a Claude Code or Codex file go through its incremental reader
-        if (isForeignFormat(existing.source_format)) {
-          return this.foreign.importAppended(existing, change.offset, change.chunk, change.stateAt, source, () => this.syncFile(file, source, { signal, whole: true }));
+        const appended = change.open();
+        try {
+          // foreign: appends to a Claude Code or Codex file go through its incremental reader
+          if (isForeignFormat(existing.source_format)) {
+            return this.foreign.importAppended(existing, change.offset, appended.all(), (end, lines) => appended.stateAt(end, lines), source, () => this.syncFile(file, source, { signal, whole: true }));
+          }
+          return this.importAppended(existing, appended, change.offset, source, signal);
+        } finally {
+          appended.close();
         }
-        return this.importAppended(existing, change.chunk, change.offset, change.stateAt, source, signal);
       }
       if (change.kind === "whole") {
         const whole = change.open();
@@ -539,21 +545,14 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
   }
 
   /**
-   * Stores the entries of `chunk` (the file's bytes from `offset`), and the file state `stateAt`
-   * gives for the consumed end. One transaction. Returns the report; the entries added are emitted.
+   * Stores the entries of `appended` (the file's bytes from `offset`), and the file state it gives
+   * for the consumed end. One transaction. Returns the report; the entries added are emitted.
    */
-  private importAppended(
-    row: SessionRow,
-    chunk: Buffer,
-    offset: number,
-    stateAt: (end: number, lines: number) => FileState,
-    source: "import" | "follow" | "append",
-    signal?: AbortSignal,
-  ): ImportReport {
+  private importAppended(row: SessionRow, appended: AppendedBytes, offset: number, source: "import" | "follow" | "append", signal?: AbortSignal): ImportReport {
     const fileLines = row.file_lines ?? 0;
     // a legacy file's lines are migrated all at once before the transaction; a current one's are
-    // read piece by piece inside it, each piece checked and stored as it comes (none kept alive)
-    const legacy = row.source_version < CURRENT_SESSION_VERSION ? readAppended(chunk, offset, fileLines, row.header_json, row.source_version, this.random) : null;
+    // read block by block inside it, each piece checked and stored as it comes (none kept alive)
+    const legacy = row.source_version < CURRENT_SESSION_VERSION ? readAppended(appended.all(), offset, fileLines, row.header_json, row.source_version, this.random) : null;
     throwIfAborted(signal);
     const checkIssues = { missingIds: [] as ImportIssue[], tree: [] as ImportIssue[] };
     // the entries for the entries-added event: kept only when something listens
@@ -576,17 +575,17 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
           read = legacy;
           store(legacy.entries);
         } else {
-          read = streamAppended(chunk, offset, fileLines, row.header_json, row.source_version, store);
+          read = streamAppended(appended, offset, fileLines, row.header_json, row.source_version, store);
         }
         const written = writer.finish();
         issues = [...read.issues, ...checkIssues.missingIds, ...checkIssues.tree];
         this.refreshSessionMeta(row, written.lastId ?? undefined, written, false);
-        this.saveFileState(row.id, stateAt(read.endOffset, read.endLines));
+        this.saveFileState(row.id, appended.stateAt(read.endOffset, read.endLines));
         const report: Omit<ImportReport, "reportId" | "startedAt"> = {
           sourcePath: row.source_path ?? "",
           sessionId: row.id,
           status: "appended",
-          bytesRead: chunk.length,
+          bytesRead: appended.length,
           entriesAdded: written.added,
           issues,
           message: `${written.added} new entries${issues.length > 0 ? `, ${issues.length} issues` : ""}`,
@@ -1194,7 +1193,7 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
       },
       catchUp: (delta, offset, linesBefore, fileAfter) => {
         const current = this.requireSession(row.id);
-        this.importAppended(current, delta, offset, () => fileAfter, "follow");
+        this.importAppended(current, appendedDuringRewrite(delta, fileAfter), offset, "follow");
         return migrating ? this.renderMigrated(current, delta, linesBefore + 1) : delta;
       },
       apply: change.apply,

@@ -1,8 +1,8 @@
 /**
- * Appended lines read piece by piece (streamAppended, source/reader.ts) against the whole-chunk read
- * (readAppended): the same entries with the same lines and texts, the same issues, the same end
- * offset and line count, on random chunks that span several 64 KiB pieces and hold every kind of
- * line a damaged or odd file has. The store's append then takes each piece's entries as they come.
+ * Appended lines read block by block and piece by piece (streamAppended, source/reader.ts) against
+ * the whole-chunk read (readAppended): the same entries with the same lines and texts, the same
+ * issues, the same end offset and line count, on random chunks that span several 64 KiB pieces and
+ * blocks of random sizes, and hold every kind of line a damaged or odd file has. The store's append then takes each piece's entries as they come.
  */
 import { isUtf8 } from "node:buffer";
 import fs from "node:fs";
@@ -11,7 +11,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { SessionEntry } from "@bonsai/core";
 import type { StoreEvents } from "../src/index";
-import { readAppended, streamAppended, type ReadEntry } from "../src/source/reader";
+import { bufferReader } from "../src/source/blocks";
+import { APPENDED_BLOCK_BYTES, readAppended, streamAppended, type ReadEntry } from "../src/source/reader";
 import { HEADER, line, newStore, tempDir, userEntry } from "./support";
 
 const HEADER_JSON = JSON.stringify(HEADER);
@@ -43,21 +44,33 @@ const chunks = fc
   )
   .map(([lines, ending, linesBefore]) => ({ chunk: Buffer.concat([...lines.flatMap((l) => [l, Buffer.from("\n")]), Buffer.from(ending)]), linesBefore }));
 
+/** blocks read at a time: smaller than one line now and then (the block grows), up to the real size */
+const blockSizes = fc.oneof(fc.integer({ min: 1, max: 4096 }), fc.integer({ min: 4096, max: APPENDED_BLOCK_BYTES }), fc.constant(APPENDED_BLOCK_BYTES));
+
 const plain = (entries: readonly ReadEntry[]): unknown[] => entries.map((e) => ({ entry: e.entry, line: e.line, json: e.json }));
 
 describe("appended lines read piece by piece", () => {
   it("give readAppended's entries, issues, end offset and line count; each entry's bytes are its stored text", () => {
     fc.assert(
-      fc.property(chunks, fc.integer({ min: 0, max: 1e9 }), ({ chunk, linesBefore }, offset) => {
+      fc.property(chunks, fc.integer({ min: 0, max: 1e9 }), blockSizes, ({ chunk, linesBefore }, offset, blockBytes) => {
         const whole = readAppended(chunk, offset, linesBefore, HEADER_JSON, 3);
         const batches: ReadEntry[][] = [];
-        const streamed = streamAppended(chunk, offset, linesBefore, HEADER_JSON, 3, (batch) => {
-          // bytes are views of the chunk, valid as the batch is handed over: check them now
-          for (const e of batch) {
-            if (e.bytes !== undefined) expect(e.bytes.toString("utf8")).toBe(e.json);
-          }
-          batches.push(batch);
-        });
+        const source = { length: chunk.length, reader: () => bufferReader(chunk) };
+        const streamed = streamAppended(
+          source,
+          offset,
+          linesBefore,
+          HEADER_JSON,
+          3,
+          (batch) => {
+            // bytes are views of the block read, valid as the batch is handed over: check them now
+            for (const e of batch) {
+              if (e.bytes !== undefined) expect(e.bytes.toString("utf8")).toBe(e.json);
+            }
+            batches.push(batch);
+          },
+          blockBytes,
+        );
         const entries = batches.flat();
         expect(plain(entries)).toEqual(plain(whole.entries));
         expect(streamed.issues).toEqual(whole.issues);

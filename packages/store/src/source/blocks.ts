@@ -85,17 +85,6 @@ function handOverRest(buf: Buffer, start: number, end: number, onText: OnText): 
   if (end > start) onText(buf.toString("utf8", start, end), buf.subarray(start, end), false);
 }
 
-/**
- * Hands over bytes held in memory as readTextBlocks hands over a file's: in order, in pieces that
- * each end with a "\n" (only the last may not), without copying them (the views stay valid while
- * `buf` does).
- */
-export function textPieces(buf: Buffer, onText: OnText, pieceBytes = PIECE_BYTES): void {
-  const complete = buf.lastIndexOf(NEWLINE) + 1;
-  decodePieces(buf, 0, complete, pieceBytes, onText);
-  handOverRest(buf, complete, buf.length, onText);
-}
-
 /** A ReadInto over bytes [start, end) of an open file. */
 export function fileReader(fd: number, start = 0, end = Infinity): ReadInto {
   let position = start;

@@ -17,7 +17,7 @@ import {
 } from "@bonsai/core";
 import { isUtf8 } from "node:buffer";
 import type { ImportIssue } from "../session-store";
-import { readTextBlocks, textPieces, type ReadInto } from "./blocks";
+import { readTextBlocks, type ReadInto } from "./blocks";
 import { countNewlines } from "./bytes";
 
 export const TAIL_WINDOW = 64 * 1024;
@@ -186,20 +186,31 @@ export function readAppended(
   return { header, fromVersion, entries: parsed.entries, issues: parsed.issues, endOffset, endLines };
 }
 
+/** Appended bytes to stream: readers over them from their first byte (the first one read whole) */
+export interface AppendedSource {
+  readonly length: number;
+  reader(): ReadInto;
+}
+
+/** bytes read at a time from appended lines (a block ends up mapped in memory whole: kept small) */
+export const APPENDED_BLOCK_BYTES = 256 * 1024;
+
 /**
- * readAppended for a file of the current version, piece by piece (64 KiB cut after a "\n"): each
- * piece's entries go to `onEntries` with the bytes of their lines (views of `chunk`) and their
- * lines in the file, so a caller that stores them as they come keeps none of them alive, and no
- * string of the whole chunk is ever made. The result has no entries; its issues are readAppended's.
- * (A legacy file's appended lines are migrated first, all at once: readAppended.)
+ * readAppended for a file of the current version, block by block and piece by piece (64 KiB cut
+ * after a "\n"): each piece's entries go to `onEntries` with the bytes of their lines (views of the
+ * block, valid until it returns) and their lines in the file, so a caller that stores them as they
+ * come keeps none of them alive, and neither the appended bytes nor a string of them is ever held
+ * whole. The result has no entries; its issues are readAppended's. (A legacy file's appended lines
+ * are migrated first, all at once: readAppended.)
  */
 export function streamAppended(
-  chunk: Buffer,
+  appended: AppendedSource,
   offset: number,
   linesBefore: number,
   headerJson: string,
   sourceVersion: number,
   onEntries: (batch: ReadEntry[]) => void,
+  blockBytes = APPENDED_BLOCK_BYTES,
 ): ReadResult {
   // the stored header is line 1 of what the parser reads: the chunk's first line is text line 2
   const parser = new SessionParser({ lines: true });
@@ -211,29 +222,35 @@ export function streamAppended(
     for (const e of batch) e.line += lineShift;
     onEntries(batch);
   };
-  textPieces(chunk, (text, bytes, ascii) => {
-    parser.push(text);
-    const firstLine = lines + 1;
-    lines += newlinesIn(text);
-    const batch = takeBatch(parser);
-    attachBytes(batch, bytes, ascii, firstLine);
-    handOver(batch);
-  });
+  let complete = 0; // bytes up to and with the last "\n"
+  const total = readTextBlocks(
+    appended.reader(),
+    (text, bytes, ascii) => {
+      if (bytes[bytes.length - 1] === NEWLINE) complete += bytes.length;
+      parser.push(text);
+      const firstLine = lines + 1;
+      lines += newlinesIn(text);
+      const batch = takeBatch(parser);
+      attachBytes(batch, bytes, ascii, firstLine);
+      handOver(batch);
+    },
+    { blockBytes },
+  );
   const parsed = parser.end();
   handOver(takeBatch(parser)); // a last line without "\n"
   const wanted = new Set(parsed.issues.filter((p) => p.line > 1).map((p) => p.line));
-  const texts = wanted.size > 0 ? appendedLineTexts(headerJson, chunk, wanted) : new Map<number, string>();
+  const texts = wanted.size > 0 ? appendedLineTexts(headerJson, appended.reader(), wanted) : new Map<number, string>();
   const { issues, pendingLine } = chunkIssues(parsed.issues, lineShift, 1, texts);
-  const consumed = pendingLine !== null ? lastNewline(chunk) + 1 : chunk.length;
+  const consumed = pendingLine !== null ? complete : total;
   // the pieces cover the chunk, and a line left for later has no "\n": lines - 1 = the chunk's "\n"s before `consumed`
   return { header: parser.header, fromVersion: sourceVersion, entries: [], issues, endOffset: offset + consumed, endLines: linesBefore + lines - 1 };
 }
 
-/** The texts of the given lines of "<header>\n<chunk>" (numbered as streamAppended's parser numbers them). */
-function appendedLineTexts(headerJson: string, chunk: Buffer, wanted: ReadonlySet<number>): Map<number, string> {
+/** The texts of the given lines of "<header>\n<appended bytes>" (numbered as streamAppended's parser numbers them). */
+function appendedLineTexts(headerJson: string, read: ReadInto, wanted: ReadonlySet<number>): Map<number, string> {
   const collector = lineCollector(wanted);
   collector.feed(`${headerJson}\n`);
-  textPieces(chunk, (text) => collector.feed(text));
+  readTextBlocks(read, (text) => collector.feed(text), { blockBytes: APPENDED_BLOCK_BYTES });
   return collector.texts;
 }
 

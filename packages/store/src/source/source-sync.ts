@@ -13,6 +13,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type Database from "better-sqlite3";
+import { type AppendedBytes, appendedFromFile, appendedFromMemory } from "./appended-bytes";
 import { Backups } from "./backup";
 import { bufferReader, fileReader, type ReadInto } from "./blocks";
 import { readRange, sha256 } from "./bytes";
@@ -38,8 +39,8 @@ export type FileChange =
   | { kind: "unchanged"; stat: fs.Stats }
   /** what was read is intact and nothing complete follows it (the mtime or a partial line changed) */
   | { kind: "touched"; stat: fs.Stats }
-  /** what was read is intact; `chunk` = the bytes from `offset` to the end */
-  | { kind: "appended"; stat: fs.Stats; offset: number; chunk: Buffer; stateAt: (end: number, lines: number) => WrittenState }
+  /** what was read is intact; `open` the bytes from `offset` to the end (read them, close) */
+  | { kind: "appended"; stat: fs.Stats; offset: number; open: () => AppendedBytes }
   /** anything else (new file, rewritten, truncated, edited): read it all (`open` it, read, close) */
   | { kind: "whole"; stat: fs.Stats; open: () => WholeFile };
 
@@ -71,12 +72,6 @@ export function readAll(whole: WholeFile): Buffer {
   return readHead(whole, whole.stat.size);
 }
 
-/** The last `max` bytes of `before` followed by `after` (copies no more than those). */
-function lastBytes(before: Buffer, after: Buffer, max: number): Buffer {
-  if (after.length >= max) return after.subarray(after.length - max);
-  return Buffer.concat([before.subarray(Math.max(0, before.length - (max - after.length))), after]);
-}
-
 function stateOf(stat: fs.Stats, head: Buffer, tailBefore: Buffer, endOffset: number, lines: number): WrittenState {
   return {
     size: stat.size,
@@ -96,13 +91,7 @@ export function changeFromBytes(bytes: Buffer, stat: fs.Stats, known: KnownFile 
     const tail = bytes.subarray(Math.max(0, offset - TAIL_WINDOW), offset);
     if (sha256(head) === known.headHash && sha256(tail) === known.tailHash) {
       if (bytes.length === offset) return { kind: "touched", stat };
-      return {
-        kind: "appended",
-        stat,
-        offset,
-        chunk: bytes.subarray(offset),
-        stateAt: (end, lines) => stateOf(stat, bytes, bytes.subarray(0, end), end, lines),
-      };
+      return { kind: "appended", stat, offset, open: () => appendedFromMemory(bytes, stat, offset, head, tail, (h, t, end, lines) => stateOf(stat, h, t, end, lines)) };
     }
   }
   const whole: WholeFile = {
@@ -161,7 +150,10 @@ export class SourceSync {
     this.backups = new Backups(db);
   }
 
-  /** What changed in `file` since `known`; reads only the appended bytes when it only grew. */
+  /**
+   * What changed in `file` since `known`. When it only grew, the appended bytes are read when the
+   * caller reads them (its `open()` keeps the file open until `close()`), block by block.
+   */
   readChanges(file: string, known: KnownFile | null): FileChange {
     let fd: number;
     let stat: fs.Stats;
@@ -170,6 +162,7 @@ export class SourceSync {
     } catch (err) {
       return { kind: "unreadable", message: `cannot read ${file}: ${err instanceof Error ? err.message : String(err)}` };
     }
+    let keepOpen = false;
     try {
       stat = fs.fstatSync(fd);
       if (!stat.isFile()) return { kind: "unreadable", message: `cannot read ${file}: not a regular file` };
@@ -180,17 +173,17 @@ export class SourceSync {
         const tail = readRange(fd, Math.max(0, offset - TAIL_WINDOW), offset);
         if (sha256(head) === known.headHash && sha256(tail) === known.tailHash) {
           if (stat.size === offset) return { kind: "touched", stat };
-          const chunk = readRange(fd, offset, stat.size);
-          const stateAt = (end: number, lines: number): WrittenState =>
-            stateOf(stat, Buffer.concat([head, chunk.subarray(0, Math.max(0, TAIL_WINDOW - head.length))]), lastBytes(tail, chunk.subarray(0, end - offset), TAIL_WINDOW), end, lines);
-          return { kind: "appended", stat, offset, chunk, stateAt };
+          const open = fd;
+          keepOpen = true;
+          const state = (h: Buffer, t: Buffer, end: number, lines: number): WrittenState => stateOf(stat, h, t, end, lines);
+          return { kind: "appended", stat, offset, open: () => appendedFromFile(open, stat, offset, head, tail, state, () => fs.closeSync(open)) };
         }
       }
       return { kind: "whole", stat, open: () => openWhole(file) };
     } catch (err) {
       return { kind: "unreadable", message: `cannot read ${file}: ${err instanceof Error ? err.message : String(err)}` };
     } finally {
-      fs.closeSync(fd);
+      if (!keepOpen) fs.closeSync(fd);
     }
   }
 
