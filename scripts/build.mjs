@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
-import { BUILD_MARK } from "../apps/cli/bin/cached-bundle.mjs";
+import { BUILD_MARK, WRAPPER_HEAD, WRAPPER_TAIL } from "../apps/cli/bin/cached-bundle.mjs";
 
 const require = createRequire(import.meta.url);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -140,9 +140,10 @@ for (const out of result.outputFiles.filter((f) => isChunk(f.path))) writeAtomic
 // string, template, regular expression and name; what is left outside ASCII is in comments, which
 // become "?", one character for one so that the source map holds), ending with a line that names
 // the SHA-256 of the text before it (its code cache is used only with the build it was made for).
+// It is written inside the loader's function wrapper, which the loader then compiles as it reads it.
 function cachedBundleText(text) {
-  const ascii = text.replace(/[^\p{ASCII}]/gu, "?");
-  return Buffer.from(`${ascii}${BUILD_MARK}${createHash("sha256").update(ascii, "latin1").digest("hex")}\n`, "latin1");
+  const wrapped = `${WRAPPER_HEAD}${text.replace(/[^\p{ASCII}]/gu, "?")}${WRAPPER_TAIL}`;
+  return Buffer.from(`${wrapped}${BUILD_MARK}${createHash("sha256").update(wrapped, "latin1").digest("hex")}\n`, "latin1");
 }
 const contentsOf = (out) => (out.path.endsWith(".cjs") ? cachedBundleText(out.text) : out.contents);
 for (const out of [...stored.outputFiles, ...importOnly.outputFiles, ...result.outputFiles.filter((f) => !isChunk(f.path))]) writeAtomic(out.path, contentsOf(out));

@@ -16,10 +16,11 @@ const path = require("node:path");
 const { pathToFileURL } = require("node:url");
 const vm = require("node:vm");
 
-// the bundle's text as the body of a function, as Node wraps a CommonJS module; esbuild's define
-// turns the sources' import.meta into the last parameter
-const HEAD = "(function (exports, require, module, __filename, __dirname, __bonsaiImportMeta) {";
-const TAIL = "\n})";
+// The build writes a bundle as the body of a function, as Node wraps a CommonJS module (so that the
+// text read is compiled as it is, without a copy to wrap it); esbuild's define turns the sources'
+// import.meta into the last parameter.
+export const WRAPPER_HEAD = "(function (exports, require, module, __filename, __dirname, __bonsaiImportMeta) {";
+export const WRAPPER_TAIL = "\n})\n";
 /** the bundle's last line: BUILD_MARK + the SHA-256 (hex) of the text before that line */
 export const BUILD_MARK = "//# bonsaiBuild=";
 const HASH_LENGTH = 64;
@@ -39,6 +40,7 @@ function buildHashOf(source) {
 export function loadBundle(file, { writeCache = false } = {}) {
   // the build writes ASCII-only bundles, so latin1 reads them exactly and without decoding
   const source = fs.readFileSync(file, "latin1");
+  if (!source.startsWith(WRAPPER_HEAD)) throw new Error(`${file} is not a bundle of this build (scripts/build.mjs): build the CLI again`);
   const hash = buildHashOf(source);
   const cacheFile = `${file}.cache`;
   let cachedData;
@@ -53,7 +55,7 @@ export function loadBundle(file, { writeCache = false } = {}) {
     if (stored !== null && stored.length > HASH_LENGTH && stored.toString("latin1", 0, HASH_LENGTH) === hash) cachedData = stored.subarray(HASH_LENGTH);
     else if (stored !== null) cache = "stale";
   }
-  const script = new vm.Script(HEAD + source + TAIL, {
+  const script = new vm.Script(source, {
     filename: file,
     cachedData,
     importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,

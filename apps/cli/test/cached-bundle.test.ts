@@ -26,9 +26,11 @@ afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-/** a bundle as the build writes one: its text, then the line naming the text's SHA-256 */
+const HEAD = "(function (exports, require, module, __filename, __dirname, __bonsaiImportMeta) {";
+
+/** a bundle as the build writes one: its text in the loader's wrapper, then the line naming the SHA-256 of those */
 function writeBundle(file: string, answer: number): void {
-  const text = `"use strict";\nexports.answer = ${answer};\nexports.url = __bonsaiImportMeta.url;\nexports.dir = __dirname;\nexports.strict = (function () { return this === undefined; })();\n`;
+  const text = `${HEAD}"use strict";\nexports.answer = ${answer};\nexports.url = __bonsaiImportMeta.url;\nexports.dir = __dirname;\nexports.strict = (function () { return this === undefined; })();\n\n})\n`;
   writeFileSync(file, `${text}${MARK}${createHash("sha256").update(text, "latin1").digest("hex")}\n`, "latin1");
 }
 
@@ -65,8 +67,7 @@ describe("a CommonJS bundle loaded by bin/cached-bundle.mjs", () => {
     writeBundle(file, 43); // the same length: only the digit differs
     expect(load(file)).toMatchObject({ exports: { answer: 43 }, cache: "stale" });
     // why the loader checks: V8 takes the old cache for the new text and runs the old code
-    const head = "(function (exports, require, module, __filename, __dirname, __bonsaiImportMeta) {";
-    const script = new vm.Script(`${head}${readFileSync(file, "latin1")}\n})`, { filename: file, cachedData: readFileSync(`${file}.cache`).subarray(64) });
+    const script = new vm.Script(readFileSync(file, "latin1"), { filename: file, cachedData: readFileSync(`${file}.cache`).subarray(64) });
     const exports: Record<string, unknown> = {};
     if (!script.cachedDataRejected) {
       script.runInThisContext()(exports, undefined, { exports }, file, dir, { url: "" });
@@ -84,12 +85,15 @@ describe("a CommonJS bundle loaded by bin/cached-bundle.mjs", () => {
     expect(load(file)).toMatchObject({ exports: { answer: 7 }, cache: "rejected" });
   });
 
-  it("refuses to write a cache for a bundle without the build's hash line", () => {
+  it("refuses a file that is not a bundle of this build, and to write a cache for one without the build's hash line", () => {
     const file = path.join(dir, "unmarked.cjs");
-    writeFileSync(file, '"use strict";\nexports.answer = 1;\n');
+    writeFileSync(file, `${HEAD}"use strict";\nexports.answer = 1;\n})\n`);
     const r = writeCache(file);
     expect(r.status).not.toBe(0);
     expect(r.stderr).toContain("has no //# bonsaiBuild= line");
     expect(load(file)).toMatchObject({ exports: { answer: 1 }, cache: "none" });
+    const plainCommonJs = path.join(dir, "plain.cjs");
+    writeFileSync(plainCommonJs, '"use strict";\nexports.answer = 1;\n');
+    expect(() => load(plainCommonJs)).toThrow(/is not a bundle of this build/);
   });
 });
