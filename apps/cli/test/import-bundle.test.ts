@@ -95,6 +95,16 @@ describe("bonsai import", () => {
     expect(optimized(viaBin.stdout) * 5).toBeLessThanOrEqual(optimized(plain.stdout));
   });
 
+  it("takes Node's modules by require(): loading it builds no ES module namespace (node:fs's would load its file streams)", () => {
+    const loader = pathToFileURL(path.join(root, "apps/cli/bin/cached-bundle.mjs")).href;
+    const streams = "process.moduleLoadList.includes('NativeModule internal/fs/streams')";
+    const script = `import { loadBundle } from ${JSON.stringify(loader)}; loadBundle(${JSON.stringify(path.join(root, "apps/cli/dist/import.cjs"))}); const before = ${streams}; await import("node:fs"); console.log(JSON.stringify([before, ${streams}]));`;
+    const r = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
+    expect(r.status, r.stderr).toBe(0);
+    // not loaded by the bundle; loaded by an ES module import of node:fs
+    expect(JSON.parse(r.stdout)).toEqual([false, true]);
+  });
+
   it("is one module: nothing but Node's modules at its start, no dynamic import, no engine or server code", () => {
     const meta = JSON.parse(readFileSync(path.join(root, "apps/cli/dist/import.meta.json"), "utf8")) as { outputs: Record<string, { imports: { path: string; kind: string }[]; inputs: Record<string, unknown> }> };
     const out = meta.outputs["apps/cli/dist/import.cjs"];
@@ -103,5 +113,9 @@ describe("bonsai import", () => {
     const inputs = Object.keys(out.inputs);
     for (const needed of ["apps/cli/src/import-command-line.ts", "apps/cli/src/commands/import.ts", "packages/store/src/sqlite-session-store.ts"]) expect(inputs).toContain(needed);
     expect(inputs.filter((i) => /^packages\/(engine|backend|llm|ipc)\/|^apps\/cli\/src\/cli\.ts$/.test(i))).toEqual([]);
+    // each Node module is taken once by require(), not copied property by property at every import of it
+    const text = readFileSync(path.join(root, "apps/cli/dist/import.cjs"), "latin1");
+    expect(text).toContain('require("node:fs")');
+    expect(text).not.toMatch(/__toESM\(require\("(node:)?[a-z_/]+"\)/);
   });
 });
