@@ -13,17 +13,20 @@
 import type fs from "node:fs";
 import { bufferReader, fileReader, type ReadInto } from "./blocks";
 import { readRange } from "./bytes";
-import { TAIL_WINDOW } from "./reader";
+import { type AppendedSource, TAIL_WINDOW } from "./reader";
 import type { WrittenState } from "./safe-rewrite";
 
 const NEWLINE = 0x0a;
 
-/** The bytes after `offset` in a file that only grew, and the state to record once they are stored. */
-export interface AppendedBytes {
-  /** how many: from `offset` to the file's size when it was looked at */
-  readonly length: number;
-  /** a reader over them from the first (every call starts again; only the first one's bytes make the state) */
-  reader(): ReadInto;
+/** The state of a file from its windows (first and last TAIL_WINDOW bytes before `end`). */
+export type StateOf = (head: Buffer, tail: Buffer, end: number, lines: number) => WrittenState;
+
+/**
+ * The bytes after `offset` in a file that only grew (`length`: to the file's size when it was looked
+ * at; `reader()`: every call starts again, only the first one's bytes make the state), and the state
+ * to record once they are stored.
+ */
+export interface AppendedBytes extends AppendedSource {
   /** all of them in one Buffer (a legacy file's migration and the foreign readers take them whole) */
   all(): Buffer;
   /** the state once the store holds bytes [0, end), `lines` "\n" before it: from the bytes as read */
@@ -73,7 +76,7 @@ interface Source {
  * `head` = the file's first min(TAIL_WINDOW, offset) bytes and `tail` = the TAIL_WINDOW before
  * `offset`, both as checked against the store's record.
  */
-function appendedBytes(stat: fs.Stats, offset: number, head: Buffer, tail: Buffer, source: Source, state: (head: Buffer, tail: Buffer, end: number, lines: number) => WrittenState): AppendedBytes {
+function appendedBytes(offset: number, head: Buffer, tail: Buffer, source: Source, state: StateOf): AppendedBytes {
   const seen = new Windows();
   let tracking = true;
   let whole: Buffer | null = null;
@@ -103,7 +106,7 @@ function appendedBytes(stat: fs.Stats, offset: number, head: Buffer, tail: Buffe
       if (consumed === 0) last = Buffer.alloc(0);
       else if (consumed === seen.total) last = seen.last;
       else if (consumed === seen.newlineEnd) last = seen.lastBeforeNewline;
-      else throw new Error(`the state of ${stat.size}-byte file at ${end} was asked, but the read stopped at ${offset + seen.total}`);
+      else throw new Error(`the state of ${offset + source.length}-byte file at ${end} was asked, but the read stopped at ${offset + seen.total}`);
       const first = seen.first.subarray(0, Math.min(consumed, Math.max(0, TAIL_WINDOW - head.length)));
       return state(Buffer.concat([head, first]), lastBytes(tail, last, TAIL_WINDOW), end, lines);
     },
@@ -112,14 +115,14 @@ function appendedBytes(stat: fs.Stats, offset: number, head: Buffer, tail: Buffe
 }
 
 /** The appended bytes of an open file: [offset, stat.size), read from `fd` (closed by close()). */
-export function appendedFromFile(fd: number, stat: fs.Stats, offset: number, head: Buffer, tail: Buffer, state: (head: Buffer, tail: Buffer, end: number, lines: number) => WrittenState, close: () => void): AppendedBytes {
-  return appendedBytes(stat, offset, head, tail, { length: stat.size - offset, open: () => fileReader(fd, offset, stat.size), whole: () => readRange(fd, offset, stat.size), close }, state);
+export function appendedFromFile(fd: number, stat: fs.Stats, offset: number, head: Buffer, tail: Buffer, state: StateOf, close: () => void): AppendedBytes {
+  return appendedBytes(offset, head, tail, { length: stat.size - offset, open: () => fileReader(fd, offset, stat.size), whole: () => readRange(fd, offset, stat.size), close }, state);
 }
 
-/** The appended bytes of a file held in memory (`bytes`, the whole file as read with `stat`). */
-export function appendedFromMemory(bytes: Buffer, stat: fs.Stats, offset: number, head: Buffer, tail: Buffer, state: (head: Buffer, tail: Buffer, end: number, lines: number) => WrittenState): AppendedBytes {
+/** The appended bytes of a file held in memory (`bytes`, the whole file). */
+export function appendedFromMemory(bytes: Buffer, offset: number, head: Buffer, tail: Buffer, state: StateOf): AppendedBytes {
   const chunk = bytes.subarray(offset);
-  return appendedBytes(stat, offset, head, tail, { length: chunk.length, open: () => bufferReader(chunk), whole: () => chunk, close: () => undefined }, state);
+  return appendedBytes(offset, head, tail, { length: chunk.length, open: () => bufferReader(chunk), whole: () => chunk, close: () => undefined }, state);
 }
 
 /**

@@ -91,7 +91,7 @@ export function changeFromBytes(bytes: Buffer, stat: fs.Stats, known: KnownFile 
     const tail = bytes.subarray(Math.max(0, offset - TAIL_WINDOW), offset);
     if (sha256(head) === known.headHash && sha256(tail) === known.tailHash) {
       if (bytes.length === offset) return { kind: "touched", stat };
-      return { kind: "appended", stat, offset, open: () => appendedFromMemory(bytes, stat, offset, head, tail, (h, t, end, lines) => stateOf(stat, h, t, end, lines)) };
+      return { kind: "appended", stat, offset, open: () => appendedFromMemory(bytes, offset, head, tail, (h, t, end, lines) => stateOf(stat, h, t, end, lines)) };
     }
   }
   const whole: WholeFile = {
@@ -175,8 +175,7 @@ export class SourceSync {
           if (stat.size === offset) return { kind: "touched", stat };
           const open = fd;
           keepOpen = true;
-          const state = (h: Buffer, t: Buffer, end: number, lines: number): WrittenState => stateOf(stat, h, t, end, lines);
-          return { kind: "appended", stat, offset, open: () => appendedFromFile(open, stat, offset, head, tail, state, () => fs.closeSync(open)) };
+          return { kind: "appended", stat, offset, open: () => appendedFromFile(open, stat, offset, head, tail, (h, t, end, lines) => stateOf(stat, h, t, end, lines), () => fs.closeSync(open)) };
         }
       }
       return { kind: "whole", stat, open: () => openWhole(file) };
