@@ -2,8 +2,6 @@
  * Entry point of the bundled CLI (apps/cli/dist/bonsai.mjs): runs the command line and exits.
  */
 import { runCli } from "./cli";
-import { exitQuietlyOnClosedPipe, processIo } from "./output";
-
-exitQuietlyOnClosedPipe();
+import { processIo } from "./output";
 
 process.exitCode = await runCli(process.argv.slice(2), processIo);

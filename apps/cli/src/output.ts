@@ -3,50 +3,27 @@
  * capture the output.
  */
 import { IdList, textOf, type JsonText } from "@bonsai/core/id-list";
+import { isTerminal, standardWriter } from "./descriptor-output";
 
 export interface Io {
   /** text, or UTF-8 bytes (a store's id list, read as bytes, is written as it is) */
   stdout(text: string | Uint8Array): void;
   stderr(text: string): void;
-}
-
-export const processIo: Io = {
-  stdout: (text) => void process.stdout.write(text),
-  stderr: (text) => void process.stderr.write(text),
-};
-
-/** A closed pipe (`bonsai context f | head`) ends the process quietly: it is not an error worth a message. */
-export function exitQuietlyOnClosedPipe(): void {
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on("error", (err: NodeJS.ErrnoException) => {
-      if (err.code === "EPIPE") process.exit(process.exitCode ?? 0);
-      throw err;
-    });
-  }
+  /** whether the error output is a terminal (progress is shown only there); false when absent */
+  stderrIsTerminal?(): boolean;
 }
 
 /**
- * processIo that arranges exitQuietlyOnClosedPipe at its first write, for a start that may end
- * without writing (and hand over to a host that arranges it itself): Node makes process.stdout
- * (for a pipe, a socket and the modules behind it) only when it is first used.
+ * The process's standard output and error (descriptor-output.ts: written to the descriptors, not
+ * through Node's streams, unless they are a terminal; a closed pipe ends the process quietly).
  */
 export function lazyProcessIo(): Io {
-  let arranged = false;
-  const arrange = (): void => {
-    if (!arranged) exitQuietlyOnClosedPipe();
-    arranged = true;
-  };
-  return {
-    stdout: (text) => {
-      arrange();
-      processIo.stdout(text);
-    },
-    stderr: (text) => {
-      arrange();
-      processIo.stderr(text);
-    },
-  };
+  const out = standardWriter(1);
+  const err = standardWriter(2);
+  return { stdout: out, stderr: err, stderrIsTerminal: () => isTerminal(2) };
 }
+
+export const processIo: Io = lazyProcessIo();
 
 /**
  * Pretty JSON (2-space indent) followed by a newline, written in the parts prettyJsonParts gives: a

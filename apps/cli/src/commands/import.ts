@@ -51,7 +51,7 @@ export const importCommand: Command = {
           if (paths.length === 0) throw new UserError(`no session folders found (looked in ${defaultSessionDirs(extra).join(", ")}); give a PATH`);
         }
         // progress on a terminal only (a line rewritten in place); pipes and --json stay clean
-        const showProgress = process.stderr.isTTY === true && !args.options.json;
+        const showProgress = io.stderrIsTerminal?.() === true && !args.options.json;
         const result = await store.importPaths(paths, {
           signal: controller.signal,
           onProgress: showProgress
