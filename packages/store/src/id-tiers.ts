@@ -13,7 +13,8 @@
  * end; a whole read starts the session again at tier 0), so the last entry with an id is the
  * recent one when there is one: `ORDER BY id_tier DESC, seq DESC` is the index's own order.
  *
- * Every lookup by id goes through byId() so that it names both tiers and SQLite seeks the index.
+ * Every lookup by id goes through byId() or lastWithId() so that it names both tiers and SQLite seeks
+ * the index.
  */
 import type Database from "better-sqlite3";
 
@@ -39,6 +40,18 @@ export function lastFirst(alias?: string): string {
 /** ORDER BY that puts the first entry with the id in file order first */
 export function firstFirst(alias?: string): string {
   return `${column(alias, "id_tier")}, ${column(alias, "seq")}`;
+}
+
+/**
+ * A SELECT of `columns` of the last entry with an id (binds the session id and the entry id, twice):
+ * the recent tier's last one, else the settled tier's. Two seeks of the index, one per tier,
+ * without the IN list of byId(): SQLite seeks an index through an IN list by building a temporary
+ * B-tree of its values at every run, which an append's lookup of each new id paid for. SQLite runs
+ * the arms of a UNION ALL in their order, so LIMIT 1 keeps the recent tier's row when there is one.
+ */
+export function lastWithId(columns: string): string {
+  const tier = (t: number): string => `SELECT * FROM (SELECT ${columns} FROM entries WHERE session_id = ? AND id_tier = ${t} AND id = ? ORDER BY seq DESC LIMIT 1)`;
+  return `${tier(RECENT)} UNION ALL ${tier(SETTLED)} LIMIT 1`;
 }
 
 /**

@@ -70,7 +70,7 @@ import { originalText, type ReadSession } from "@bonsai/formats";
 import { AgentTally, continueInPi, detectSourceOf, ForeignSources, isForeignFormat, ReadOnlySessionError, storedReadSession } from "./foreign/index";
 import type { PiCopy, PiCopyOptions } from "./session-store";
 import { countSessionShape, readSessionTitles, writeSessionTitle } from "./session-meta";
-import { byId, lastFirst, settleRecentIds } from "./id-tiers";
+import { lastWithId, settleRecentIds } from "./id-tiers";
 
 /** the last stored entry with an id: where it is */
 interface StoredId {
@@ -793,12 +793,12 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
 
   /** Reads of "the last stored entry with this id" (seq and line), each id read once. */
   private storedIdLookups(sessionId: string): StoredIdLookups {
-    const statement = this.sql(`SELECT seq, line FROM entries WHERE ${byId()} ORDER BY ${lastFirst()} LIMIT 1`);
+    const statement = this.sql(lastWithId("seq, line"));
     const read = new Map<string, StoredId | undefined>();
     return {
       get: (id) => {
         if (read.has(id)) return read.get(id);
-        const found = statement.get(sessionId, id) as StoredId | undefined;
+        const found = statement.get(sessionId, id, sessionId, id) as StoredId | undefined;
         read.set(id, found);
         return found;
       },

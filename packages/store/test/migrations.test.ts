@@ -5,6 +5,7 @@ import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { DatabaseOpenError, MIGRATIONS, NewerDatabaseError, SCHEMA_VERSION, migrate, openDatabase, openStore } from "../src/index";
 import { byId, lastFirst } from "../src/id-tiers";
+import { SETTINGS_INDEX, SETTINGS_ROWS } from "../src/migrations/014-settings-rows";
 import { newStore, sha256File, tempDir } from "./support";
 
 
@@ -332,6 +333,44 @@ describe("schema and migrations", () => {
     const id = (await fresh.importFile(session)).sessionId as string;
     expect(fresh.db.prepare(columns).raw().all(id)).toEqual(rows);
     store.close();
+    fresh.close();
+  });
+
+  it("migration 14 writes the settings index's condition without an IN list: the same rows, and a row written opens no temporary B-tree", async () => {
+    const dir = tempDir();
+    const file = path.join(dir, "v13.db");
+    const session = path.join(dir, "s.jsonl");
+    const at = (n: number): string => `2025-01-01T00:00:0${n}.000Z`;
+    const entries = [
+      { type: "message", id: "a", parentId: null, timestamp: at(1), message: { role: "user", content: "hi", timestamp: 1 } },
+      { type: "model_change", id: "b", parentId: "a", timestamp: at(2), provider: "p", modelId: "m" },
+      { type: "thinking_level_change", id: "c", parentId: "b", timestamp: at(3), thinkingLevel: "high" },
+      { type: "message", id: "d", parentId: "c", timestamp: at(4), message: { role: "user", content: "more", timestamp: 4 } },
+    ];
+    fs.writeFileSync(session, [{ type: "session", version: 3, id: "s14", timestamp: at(0), cwd: "/p" }, ...entries].map((e) => JSON.stringify(e)).join("\n") + "\n");
+    const current = openStore({ path: file });
+    await current.importFile(session);
+    current.close();
+    // a database as schema 13 wrote it: the index of migration 11
+    const raw = new Database(file);
+    raw.exec("DROP INDEX entries_settings; CREATE INDEX entries_settings ON entries(session_id, type, seq) WHERE type IN ('thinking_level_change', 'model_change', 'mode_change', 'ttsr_injection');");
+    raw.pragma("user_version = 13");
+    const opcodes = (db: Database.Database): string[] =>
+      (db.prepare("EXPLAIN INSERT INTO entries (session_id, seq, id, type) VALUES (?, ?, ?, ?)").all("s14", 9, "x", "model_change") as { opcode: string }[]).map((r) => r.opcode);
+    expect(opcodes(raw)).toContain("OpenEphemeral");
+    raw.close();
+
+    const store = openStore({ path: file });
+    expect(store.db.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
+    expect(store.db.prepare("SELECT sql FROM sqlite_master WHERE name = 'entries_settings'").pluck().get()).toBe(SETTINGS_INDEX);
+    expect(opcodes(store.db)).not.toContain("OpenEphemeral");
+    const rows = store.db.prepare(`SELECT id FROM entries INDEXED BY entries_settings WHERE session_id = ? AND ${SETTINGS_ROWS} ORDER BY seq`).pluck().all("s14");
+    expect(rows).toEqual(["b", "c"]);
+    expect(store.db.pragma("integrity_check", { simple: true })).toBe("ok");
+    store.close();
+    // a new database has it too
+    const fresh = newStore(dir, "fresh.db");
+    expect(fresh.db.prepare("SELECT sql FROM sqlite_master WHERE name = 'entries_settings'").pluck().get()).toBe(SETTINGS_INDEX);
     fresh.close();
   });
 

@@ -14,8 +14,8 @@ import type { Migration } from "./types";
  * this small index and the path's ranges instead of following settings_seq / model_seq links from
  * table row to table row (a page of the table per link).
  */
-/** the condition of entries_settings' rows (a query repeats it word for word for SQLite to use the index) */
-export const SETTINGS_ROWS = "type IN ('thinking_level_change', 'model_change', 'mode_change', 'ttsr_injection')";
+/** the condition of entries_settings' rows as this migration wrote it (migration 014 writes another) */
+const SETTINGS_ROWS_011 = "type IN ('thinking_level_change', 'model_change', 'mode_change', 'ttsr_injection')";
 
 export const migration011FileOps: Migration = {
   version: 11,
@@ -42,7 +42,7 @@ export const migration011FileOps: Migration = {
     for (const [ops, pk] of updates) update.run(ops, pk);
     db.exec(`
       CREATE INDEX IF NOT EXISTS entries_file_ops ON entries(session_id, seq, file_ops) WHERE file_ops IS NOT NULL;
-      CREATE INDEX IF NOT EXISTS entries_settings ON entries(session_id, type, seq) WHERE ${SETTINGS_ROWS};
+      CREATE INDEX IF NOT EXISTS entries_settings ON entries(session_id, type, seq) WHERE ${SETTINGS_ROWS_011};
     `);
   },
 };

@@ -9,6 +9,7 @@ import { migration010PlanIndexes } from "./010-plan-indexes";
 import { migration011FileOps } from "./011-file-ops";
 import { migration012IdTiers } from "./012-id-tiers";
 import { migration013SkeletonCache } from "./013-skeleton-cache";
+import { migration014SettingsRows } from "./014-settings-rows";
 import type { Migration } from "./types";
 
 export type { Migration } from "./types";
@@ -26,6 +27,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration011FileOps,
   migration012IdTiers,
   migration013SkeletonCache,
+  migration014SettingsRows,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

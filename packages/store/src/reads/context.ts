@@ -21,7 +21,7 @@ import {
   type SessionEntry,
 } from "@bonsai/core";
 import { FLAG_EMPTY_SUMMARY, FLAG_EXCLUDED, FLAG_ODD_MESSAGE } from "../derive";
-import { SETTINGS_ROWS } from "../migrations/011-file-ops";
+import { SETTINGS_ROWS } from "../migrations/014-settings-rows";
 import { clipRanges, rangesBefore, rangesFrom, rangesJson, relinked, type PathReader, type SeqRange, type SessionRef, type Statements } from "./path";
 import { seqsInRanges } from "./seqs-in-ranges";
 
