@@ -6,6 +6,7 @@ import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { builtinModules, createRequire } from "node:module";
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -157,10 +158,24 @@ for (const name of fs.existsSync(chunkDir) ? fs.readdirSync(chunkDir) : []) {
 writeAtomic(path.join(outdir, "meta.json"), JSON.stringify(result.metafile));
 writeAtomic(path.join(outdir, "stored-read.meta.json"), JSON.stringify(stored.metafile));
 writeAtomic(path.join(outdir, "import.meta.json"), JSON.stringify(importOnly.metafile));
-// the code cache of each CommonJS bundle, made by the loader that reads it (bin/cached-bundle.mjs)
-// in a process of its own, with this Node
-const cjsBundles = importOnly.outputFiles.map((f) => f.path).filter((f) => f.endsWith(".cjs"));
-execFileSync(process.execPath, [path.join(root, "apps/cli/bin/cached-bundle.mjs"), "--write-cache", ...cjsBundles], { stdio: "inherit" });
+// The code cache of dist/import.cjs, made by the loader that reads it (bin/cached-bundle.mjs) in a
+// process of its own, with this Node, once the bundle has run its warm-up: an import of lines
+// appended to a session stored by an earlier process (what `bonsai import` does most: a session
+// folder again, a few files grown). The cache then holds the functions that import ran, which a
+// start would otherwise compile at their first call (docs/PERFORMANCE.md, fourteenth pass).
+const importBundle = path.join(outdir, "import.cjs");
+const warm = fs.mkdtempSync(path.join(os.tmpdir(), "bonsai-warm-up-"));
+try {
+  const session = path.join(warm, "session.jsonl");
+  const appended = path.join(warm, "appended.jsonl");
+  execFileSync(process.execPath, ["--import", "tsx", path.join(root, "apps/cli/scripts/warm-up-session.ts"), session, appended], { stdio: "inherit", cwd: path.join(root, "apps/cli") });
+  const env = { ...process.env, BONSAI_DB: path.join(warm, "bonsai.db"), HOME: warm, BONSAI_TRACE_BUNDLES: "" };
+  execFileSync(process.execPath, [path.join(root, "apps/cli/bin/bonsai.mjs"), "import", session], { stdio: ["ignore", "ignore", "inherit"], env });
+  fs.appendFileSync(session, fs.readFileSync(appended));
+  execFileSync(process.execPath, [path.join(root, "apps/cli/bin/cached-bundle.mjs"), "--write-cache", importBundle, "--warm-up", "import", session], { stdio: "inherit", env });
+} finally {
+  fs.rmSync(warm, { recursive: true, force: true });
+}
 for (const stale of ["import.mjs", "import.mjs.map"]) fs.rmSync(path.join(outdir, stale), { force: true });
 
 if (only !== "cli" && fs.existsSync(path.join(root, "apps/desktop/electron.vite.config.ts"))) {

@@ -1,13 +1,15 @@
-// Loads one of the CLI's CommonJS bundles (dist/*.cjs, scripts/build.mjs) with V8's code cache of its
-// top level (dist/*.cjs.cache, written by the build with this module), so that a start does not
-// compile the bundle again. Nothing but speed depends on the cache:
+// Loads one of the CLI's CommonJS bundles (dist/*.cjs, scripts/build.mjs) with V8's code cache
+// (dist/*.cjs.cache, written by the build with this module), so that a start does not compile the
+// bundle again: its top level, and the functions its warm-up ran when the cache was made (for
+// dist/import.cjs, an import of lines appended to a stored session). Nothing but speed depends on
+// the cache:
 // - the build ends each bundle with a line naming the SHA-256 of what precedes it, and the cache
 //   starts with the same 64 hex digits: a cache made for another build of the bundle (even one of
 //   the same length, which V8's own check would take) is not used;
 // - V8 rejects a cache made by another V8 or under other flags, and the bundle is compiled as usual.
 // Node's own modules are taken with require(): an ES module import of node:fs or node:crypto builds
 // a namespace of every export, which loads what the command never uses (file streams, web crypto).
-// docs/PERFORMANCE.md, thirteenth pass.
+// docs/PERFORMANCE.md, thirteenth and fourteenth passes.
 import { createRequire } from "node:module";
 
 const require = createRequire(import.meta.url);
@@ -34,21 +36,20 @@ function buildHashOf(source) {
 }
 
 /**
- * Runs the bundle `file` (an absolute path) and returns its exports. `writeCache`: compile it afresh
- * and write its code cache beside it (the build does this once per bundle).
+ * Runs the bundle `file` (an absolute path) and returns its exports, with the compiled script.
+ * `useCache`: compile it with its code cache when that was made for this build.
  */
-export function loadBundle(file, { writeCache = false } = {}) {
+function runBundle(file, useCache) {
   // the build writes ASCII-only bundles, so latin1 reads them exactly and without decoding
   const source = fs.readFileSync(file, "latin1");
   if (!source.startsWith(WRAPPER_HEAD)) throw new Error(`${file} is not a bundle of this build (scripts/build.mjs): build the CLI again`);
   const hash = buildHashOf(source);
-  const cacheFile = `${file}.cache`;
   let cachedData;
   let cache = "none";
-  if (!writeCache && hash !== null) {
+  if (useCache && hash !== null) {
     let stored;
     try {
-      stored = fs.readFileSync(cacheFile);
+      stored = fs.readFileSync(`${file}.cache`);
     } catch {
       stored = null;
     }
@@ -65,19 +66,43 @@ export function loadBundle(file, { writeCache = false } = {}) {
   const requireHere = createRequire(file);
   const importMeta = { url: pathToFileURL(file).href, resolve: (specifier) => pathToFileURL(requireHere.resolve(specifier)).href };
   script.runInThisContext()(module.exports, requireHere, module, file, path.dirname(file), importMeta);
-  if (writeCache) {
-    if (hash === null) throw new Error(`${file} has no ${BUILD_MARK} line: its cache could not be told from another build's`);
-    const tmp = `${cacheFile}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, Buffer.concat([Buffer.from(hash, "latin1"), script.createCachedData()]));
-    fs.renameSync(tmp, cacheFile);
-  }
   const trace = process.env.BONSAI_TRACE_BUNDLES;
   if (trace) fs.appendFileSync(trace, `bundle ${file} cache=${cache}\n`);
-  return module.exports;
+  return { exports: module.exports, script, hash };
 }
 
-// `node bin/cached-bundle.mjs --write-cache FILE...`: the build writes each bundle's cache in a
-// process of its own (the bundle's top level runs there, not in the build)
+/** Runs the bundle `file` (an absolute path) with its code cache, and returns its exports. */
+export function loadBundle(file) {
+  return runBundle(file, true).exports;
+}
+
+/**
+ * Compiles the bundle `file` afresh, runs it, and writes its code cache beside it (the build does
+ * this once per bundle, in a process of its own). With `warmUp` arguments, the bundle's own
+ * `warmUp(args)` runs first, so that the cache also holds the functions that ran: a start then
+ * reads them from the cache instead of compiling them (V8 compiles a function at its first call;
+ * the cache of the top level alone holds none of those).
+ */
+export async function writeBundleCache(file, warmUp = []) {
+  const { exports, script, hash } = runBundle(file, false);
+  if (hash === null) throw new Error(`${file} has no ${BUILD_MARK} line: its cache could not be told from another build's`);
+  if (warmUp.length > 0) {
+    if (typeof exports.warmUp !== "function") throw new Error(`${file} exports no warmUp() to run before its cache is made`);
+    await exports.warmUp(warmUp);
+  }
+  const cacheFile = `${file}.cache`;
+  const tmp = `${cacheFile}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, Buffer.concat([Buffer.from(hash, "latin1"), script.createCachedData()]));
+  fs.renameSync(tmp, cacheFile);
+}
+
+// `node bin/cached-bundle.mjs --write-cache FILE [--warm-up ARG...]`: the build writes a bundle's
+// cache in a process of its own (the bundle's top level, and its warm-up, run there, not in the
+// build), under the flags a start loads it with (V8 takes a cache only under the flags it was made
+// with)
 if (process.argv[2] === "--write-cache" && process.argv[1] && pathToFileURL(path.resolve(process.argv[1])).href === import.meta.url) {
-  for (const file of process.argv.slice(3)) loadBundle(path.resolve(file), { writeCache: true });
+  const warmAt = process.argv.indexOf("--warm-up");
+  const files = process.argv.slice(3, warmAt === -1 ? undefined : warmAt);
+  const warmUp = warmAt === -1 ? [] : process.argv.slice(warmAt + 1);
+  for (const file of files) await writeBundleCache(path.resolve(file), warmUp);
 }

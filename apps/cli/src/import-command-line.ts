@@ -35,3 +35,15 @@ export async function runImportCommandLine(argv: readonly string[], io: Io): Pro
     return reportError(err, io);
   }
 }
+
+/**
+ * What the build runs in the process that writes this bundle's code cache (bin/cached-bundle.mjs,
+ * scripts/build.mjs): an import, its output dropped, so that the functions it runs are compiled
+ * when the cache is made and a start reads them from the cache instead of compiling them at their
+ * first call. Throws when the import does not succeed.
+ */
+export async function warmUp(argv: readonly string[]): Promise<void> {
+  let errors = "";
+  const status = await runImportCommandLine(argv, { stdout: () => undefined, stderr: (text) => void (errors += text) });
+  if (status !== 0) throw new Error(`the warm-up \`bonsai ${argv.join(" ")}\` ended with ${String(status)}: ${errors.trim()}`);
+}

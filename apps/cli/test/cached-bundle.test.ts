@@ -44,8 +44,8 @@ function load(file: string): { exports: Record<string, unknown>; cache: string }
   return { exports: JSON.parse(r.stdout) as Record<string, unknown>, cache: traced?.[1] ?? "(no trace)" };
 }
 
-function writeCache(file: string): { status: number | null; stderr: string } {
-  const r = spawnSync(process.execPath, [loader, "--write-cache", file], { encoding: "utf8" });
+function writeCache(file: string, ...warmUp: string[]): { status: number | null; stderr: string } {
+  const r = spawnSync(process.execPath, [loader, "--write-cache", file, ...(warmUp.length > 0 ? ["--warm-up", ...warmUp] : [])], { encoding: "utf8" });
   return { status: r.status, stderr: r.stderr };
 }
 
@@ -83,6 +83,31 @@ describe("a CommonJS bundle loaded by bin/cached-bundle.mjs", () => {
     cache.fill(0x55, 64 + 8, 64 + 40); // the hash is right, V8's data is not
     writeFileSync(`${file}.cache`, cache);
     expect(load(file)).toMatchObject({ exports: { answer: 7 }, cache: "rejected" });
+  });
+
+  it("with --warm-up, runs the bundle's warmUp with the arguments before it writes the cache, which then holds the functions that ran", () => {
+    // a bundle whose warmUp calls a function of some size: compiled then, its bytecode goes into the cache
+    const body = Array.from({ length: 200 }, (_, i) => `  total += (n * ${i + 1}) % ${i + 7};`).join("\n");
+    const text = `${HEAD}"use strict";\nfunction work(n) {\n  let total = 0;\n${body}\n  return total;\n}\nexports.answer = 5;\nexports.warmUp = async (args) => {\n  await new Promise((resolve) => setTimeout(resolve, 1));\n  require("node:fs").writeFileSync(args[0], JSON.stringify({ args, work: work(3) }));\n};\n\n})\n`;
+    const file = path.join(dir, "warm.cjs");
+    writeFileSync(file, `${text}${MARK}${createHash("sha256").update(text, "latin1").digest("hex")}\n`, "latin1");
+    expect(writeCache(file).status).toBe(0);
+    const cold = readFileSync(`${file}.cache`).length;
+    const ran = path.join(dir, "warm-up-ran.json");
+    const r = writeCache(file, ran, "second");
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(ran, "utf8"))).toMatchObject({ args: [ran, "second"] });
+    expect(readFileSync(`${file}.cache`).length).toBeGreaterThan(cold + 1000);
+    expect(load(file)).toMatchObject({ exports: { answer: 5 }, cache: "accepted" });
+  });
+
+  it("fails to write a cache with --warm-up for a bundle that exports no warmUp, and writes none", () => {
+    const file = path.join(dir, "no-warm-up.cjs");
+    writeBundle(file, 9);
+    const r = writeCache(file, "anything");
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toContain("exports no warmUp()");
+    expect(() => readFileSync(`${file}.cache`)).toThrow(/ENOENT/);
   });
 
   it("refuses a file that is not a bundle of this build, and to write a cache for one without the build's hash line", () => {

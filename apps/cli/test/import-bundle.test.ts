@@ -51,6 +51,22 @@ describe("bonsai import", () => {
     expect(run(dir, db, "import", file).stdout).toMatch(/1 files: 1 unchanged/);
   });
 
+  it("has a warm code cache from the build: it holds the functions of an appended import, beyond the top level's", () => {
+    // the same bundle's cache of its top level alone, written beside it under another name
+    const bundle = path.join(root, "apps/cli/dist/import.cjs");
+    const copy = path.join(root, `apps/cli/dist/import-cold-${process.pid}.cjs`);
+    try {
+      writeFileSync(copy, readFileSync(bundle));
+      const cold = spawnSync(process.execPath, [path.join(root, "apps/cli/bin/cached-bundle.mjs"), "--write-cache", copy], { encoding: "utf8" });
+      expect(cold.status, cold.stderr).toBe(0);
+      const warm = readFileSync(`${bundle}.cache`).length;
+      expect(warm).toBeGreaterThan(readFileSync(`${copy}.cache`).length * 1.2);
+    } finally {
+      rmSync(copy, { force: true });
+      rmSync(`${copy}.cache`, { force: true });
+    }
+  });
+
   it("reports its mistakes as the command line does (one line, exit status 1), from its own bundle", () => {
     const missing = runListingModules(dir, db, "import", path.join(dir, "nosuchfile.jsonl"));
     expect(missing.code).toBe(1);
