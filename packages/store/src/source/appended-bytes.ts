@@ -40,25 +40,71 @@ function lastBytes(before: Buffer, after: Buffer, max: number): Buffer {
   return Buffer.concat([before.subarray(Math.max(0, before.length - (max - after.length))), after]);
 }
 
+/**
+ * The last `size` bytes of those pushed, kept in one buffer allocated once: a window copied into
+ * fresh memory at every block cost an append of 1,000 lines about 150 page faults.
+ */
+class LastBytes {
+  private readonly buf: Buffer;
+  private length = 0;
+  constructor(size: number) {
+    this.buf = Buffer.allocUnsafe(size);
+  }
+  /** the bytes kept (a view: valid until the next push or copy) */
+  get bytes(): Buffer {
+    return this.buf.subarray(0, this.length);
+  }
+  push(bytes: Buffer): void {
+    const size = this.buf.length;
+    if (bytes.length >= size) {
+      bytes.copy(this.buf, 0, bytes.length - size);
+      this.length = size;
+      return;
+    }
+    const keep = Math.min(this.length, size - bytes.length);
+    this.buf.copy(this.buf, 0, this.length - keep, this.length);
+    bytes.copy(this.buf, keep);
+    this.length = keep + bytes.length;
+  }
+  /** becomes `other`'s bytes followed by `bytes` (the last `size` of them) */
+  copyThenPush(other: LastBytes, bytes: Buffer): void {
+    if (bytes.length < this.buf.length) {
+      other.buf.copy(this.buf, 0, 0, other.length);
+      this.length = other.length;
+    }
+    this.push(bytes);
+  }
+}
+
 /** What the state needs of bytes seen in order: their first and last windows, and the last before a "\n". */
 class Windows {
   first: Buffer = Buffer.alloc(0);
-  last: Buffer = Buffer.alloc(0);
-  lastBeforeNewline: Buffer = Buffer.alloc(0);
+  private readonly lastSeen = new LastBytes(TAIL_WINDOW);
+  private readonly beforeNewline = new LastBytes(TAIL_WINDOW);
   /** bytes seen */
   total = 0;
   /** bytes seen up to and with the last "\n" (0: none yet) */
   newlineEnd = 0;
+
+  /** the last TAIL_WINDOW bytes seen (a view) */
+  get last(): Buffer {
+    return this.lastSeen.bytes;
+  }
+
+  /** the last TAIL_WINDOW bytes seen before the last "\n", with it (a view) */
+  get lastBeforeNewline(): Buffer {
+    return this.beforeNewline.bytes;
+  }
 
   see(bytes: Buffer): void {
     if (bytes.length === 0) return;
     if (this.first.length < TAIL_WINDOW) this.first = Buffer.concat([this.first, bytes.subarray(0, TAIL_WINDOW - this.first.length)]);
     const newline = bytes.lastIndexOf(NEWLINE);
     if (newline !== -1) {
-      this.lastBeforeNewline = lastBytes(this.last, bytes.subarray(0, newline + 1), TAIL_WINDOW);
+      this.beforeNewline.copyThenPush(this.lastSeen, bytes.subarray(0, newline + 1));
       this.newlineEnd = this.total + newline + 1;
     }
-    this.last = lastBytes(this.last, bytes, TAIL_WINDOW);
+    this.lastSeen.push(bytes);
     this.total += bytes.length;
   }
 }
