@@ -12,6 +12,7 @@
  */
 import fs from "node:fs";
 import { createRequire } from "node:module";
+import os from "node:os";
 import type * as Tty from "node:tty";
 
 /** Writes text or bytes, whole, to one of the process's standard streams. */
@@ -28,16 +29,32 @@ function pause(ms: number): void {
 
 /**
  * Whether `fd` is a terminal. Only a character device can be one, so anything else (a pipe, a file)
- * is answered by fstat alone; Node's tty module (which loads the network modules) is asked only then.
+ * is answered by fstat alone, and so is the null device (output thrown away, as a benchmark or a
+ * script's `>/dev/null` does); Node's tty module (which loads the network modules) is asked only
+ * for another character device.
  */
 export function isTerminal(fd: number): boolean {
+  let stat: fs.Stats;
   try {
-    if (!fs.fstatSync(fd).isCharacterDevice()) return false;
+    stat = fs.fstatSync(fd);
   } catch {
     return false;
   }
+  if (!stat.isCharacterDevice() || isNullDevice(stat)) return false;
   const tty = createRequire(import.meta.url)("node:tty") as typeof Tty;
   return tty.isatty(fd);
+}
+
+let nullDevice: fs.Stats | null | undefined;
+function isNullDevice(stat: fs.Stats): boolean {
+  if (nullDevice === undefined) {
+    try {
+      nullDevice = fs.statSync(os.devNull);
+    } catch {
+      nullDevice = null;
+    }
+  }
+  return nullDevice !== null && nullDevice.isCharacterDevice() && stat.rdev === nullDevice.rdev;
 }
 
 /** What writeAll does when the reader is gone (EPIPE). */

@@ -103,10 +103,14 @@ describe("the built CLI's output to pipes", () => {
 
   /** runs bin/bonsai.mjs with piped output; `builtins`: Node's modules it loaded after its start */
   function piped(db: string, ...args: string[]): { code: number; stdout: string; stderr: string; builtins: string[] } {
+    return spawned(["ignore", "pipe", "pipe"], db, ...args);
+  }
+  /** the same with the given stdio ("ignore": the null device) */
+  function spawned(stdio: ("pipe" | "ignore")[], db: string, ...args: string[]): { code: number; stdout: string; stderr: string; builtins: string[] } {
     const log = path.join(dir, `builtins-${Math.random().toString(36).slice(2)}.json`);
     const preload = `data:text/javascript,${encodeURIComponent(`import { writeFileSync } from "node:fs"; const before = new Set(process.moduleLoadList); process.on("exit", () => writeFileSync(${JSON.stringify(log)}, JSON.stringify(process.moduleLoadList.filter((m) => !before.has(m)))));`)}`;
-    const r = spawnSync(process.execPath, ["--import", preload, bin, ...args], { encoding: "utf8", cwd: dir, env: { ...process.env, BONSAI_DB: db, BONSAI_DEBUG: "", HOME: dir }, stdio: ["ignore", "pipe", "pipe"] });
-    return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr, builtins: JSON.parse(readFileSync(log, "utf8")) as string[] };
+    const r = spawnSync(process.execPath, ["--import", preload, bin, ...args], { encoding: "utf8", cwd: dir, env: { ...process.env, BONSAI_DB: db, BONSAI_DEBUG: "", HOME: dir }, stdio: stdio as ["ignore", "pipe", "pipe"] });
+    return { code: r.status ?? -1, stdout: r.stdout ?? "", stderr: r.stderr ?? "", builtins: JSON.parse(readFileSync(log, "utf8")) as string[] };
   }
   const streamModules = (builtins: string[]): string[] => builtins.filter((m) => /^NativeModule (net|tty|internal\/fs\/sync_write_stream)$/.test(m));
 
@@ -127,5 +131,9 @@ describe("the built CLI's output to pipes", () => {
     expect(context.code, context.stderr).toBe(0);
     expect(JSON.parse(context.stdout)).toHaveProperty("leafId");
     expect(streamModules(context.builtins)).toEqual([]);
+    // output thrown away (the null device, a character device that is no terminal): no tty module either
+    const ignored = spawned(["ignore", "ignore", "ignore"], db, "context", report?.sessionId as string, "--json");
+    expect(ignored.code).toBe(0);
+    expect(streamModules(ignored.builtins)).toEqual([]);
   });
 });
