@@ -34,12 +34,6 @@ export interface AppendedBytes extends AppendedSource {
   close(): void;
 }
 
-/** The last `max` bytes of `before` followed by `after`, copied (neither is kept). */
-function lastBytes(before: Buffer, after: Buffer, max: number): Buffer {
-  if (after.length >= max) return Buffer.from(after.subarray(after.length - max));
-  return Buffer.concat([before.subarray(Math.max(0, before.length - (max - after.length))), after]);
-}
-
 /**
  * The last `size` bytes of those pushed, kept in one buffer allocated once: a window copied into
  * fresh memory at every block cost an append of 1,000 lines about 150 page faults.
@@ -74,6 +68,14 @@ class LastBytes {
     }
     this.push(bytes);
   }
+}
+
+/** The last `max` bytes of `before` followed by `after`, copied (neither is kept). */
+function lastBytes(before: Buffer, after: Buffer, max: number): Buffer {
+  const window = new LastBytes(max);
+  window.push(before);
+  window.push(after);
+  return window.bytes;
 }
 
 /** What the state needs of bytes seen in order: their first and last windows, and the last before a "\n". */
