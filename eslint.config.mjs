@@ -56,4 +56,10 @@ export default tseslint.config(
     files: ["apps/desktop/src/renderer/**"],
     languageOptions: { globals: { ...globals.browser } },
   },
+  {
+    // the CLI's CommonJS entry and bundle loader (bin/*.cjs): require() is how they load modules
+    files: ["**/*.cjs"],
+    languageOptions: { sourceType: "commonjs", globals: { ...globals.node } },
+    rules: { "@typescript-eslint/no-require-imports": "off" },
+  },
 );

@@ -10,7 +10,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
-import { BUILD_MARK, WRAPPER_HEAD, WRAPPER_TAIL } from "../apps/cli/bin/cached-bundle.mjs";
+import { BUILD_MARK, WRAPPER_HEAD, WRAPPER_TAIL } from "../apps/cli/bin/cached-bundle.cjs";
 
 const require = createRequire(import.meta.url);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -28,20 +28,13 @@ if (fs.existsSync(workerEntry)) entryPoints["compaction-worker"] = workerEntry;
 // where the CLI's engine looks for it (apps/cli/src/bundle-paths.ts).
 const outdir = path.join(root, "apps/cli/dist");
 
-// The read commands on a stored session id run from a bundle of their own, dist/stored-read.mjs
-// (apps/cli/src/stored-read.ts): one module with exactly what they run, instead of the chunks the
-// split bundle shares among all commands (each module a start loads costs CPU of its own: the
-// same code in ~15 modules cost a stored `context` about 10 ms more, docs/PERFORMANCE.md). The
-// command line imports it by that name.
+// The read commands on a stored session id run from a bundle of their own, dist/stored-read.cjs
+// (apps/cli/src/stored-read.ts, built below as dist/import.cjs is): one module with exactly what
+// they run, instead of the chunks the split bundle shares among all commands (each module a start
+// loads costs CPU of its own: the same code in ~15 modules cost a stored `context` about 10 ms
+// more, docs/PERFORMANCE.md). bin/bonsai.cjs runs it; the command line (which runs when it gives a
+// command back) has the same module as a chunk of its own.
 const storedRead = path.join(root, "apps/cli/src/stored-read.ts");
-const storedReadExternal = {
-  name: "stored-read-bundle",
-  setup(b) {
-    b.onResolve({ filter: /^\.\/stored-read$/ }, (args) =>
-      path.resolve(args.resolveDir, `${args.path}.ts`) === storedRead ? { path: "./stored-read.mjs", external: true } : undefined,
-    );
-  },
-};
 // what both builds share
 const common = {
   outdir,
@@ -63,7 +56,7 @@ const common = {
   logLevel: "warning",
 };
 
-const result = await build({ ...common, entryPoints, splitting: true, chunkNames: "chunks/[name]-[hash]", plugins: [storedReadExternal] });
+const result = await build({ ...common, entryPoints, splitting: true, chunkNames: "chunks/[name]-[hash]" });
 // The stored-read bundle has no dynamic import of its own: each one (the fallbacks its commands never
 // take there: a Claude Code or Codex session, a file) loads the split bundle's chunk of that module.
 // Bundled instead, every module reachable from one would be wrapped for lazy evaluation and kept
@@ -81,11 +74,10 @@ const dynamicImportsToChunks = {
     });
   },
 };
-const stored = await build({ ...common, entryPoints: { "stored-read": storedRead }, plugins: [dynamicImportsToChunks] });
 // `bonsai import` runs from a bundle of its own as well, dist/import.cjs (apps/cli/src/import-command-line.ts),
-// which bin/bonsai.mjs loads instead of the command line: one module of what an import runs (about
+// which bin/bonsai.cjs loads instead of the command line: one module of what an import runs (about
 // 20 ms less to load than the command line's start and the import's chunks, docs/PERFORMANCE.md).
-// It is CommonJS, so that bin/cached-bundle.mjs can load it with V8's code cache of its top level
+// It is CommonJS, so that bin/cached-bundle.cjs can load it with V8's code cache of its top level
 // (written below) and its Node modules come by require() instead of ES module namespaces; ASCII
 // only, so that it is read without decoding. import.meta is a parameter of its wrapper.
 // Node's modules in a CommonJS bundle: esbuild would copy every property of a module into a new
@@ -114,17 +106,21 @@ const requiredBuiltins = {
     });
   },
 };
-const importOnly = await build({
-  ...common,
-  entryPoints: { import: path.join(root, "apps/cli/src/import-command-line.ts") },
-  outExtension: { ".js": ".cjs" },
-  format: "cjs",
-  charset: "ascii",
-  banner: {},
-  define: { "import.meta": "__bonsaiImportMeta" },
-  logOverride: { "import-is-undefined": "error" },
-  plugins: [requiredBuiltins, dynamicImportsToChunks],
-});
+/** a CommonJS bundle of `entry` for bin/cached-bundle.cjs, as dist/NAME.cjs */
+const cachedBundle = (name, entry) =>
+  build({
+    ...common,
+    entryPoints: { [name]: entry },
+    outExtension: { ".js": ".cjs" },
+    format: "cjs",
+    charset: "ascii",
+    banner: {},
+    define: { "import.meta": "__bonsaiImportMeta" },
+    logOverride: { "import-is-undefined": "error" },
+    plugins: [requiredBuiltins, dynamicImportsToChunks],
+  });
+const importOnly = await cachedBundle("import", path.join(root, "apps/cli/src/import-command-line.ts"));
+const stored = await cachedBundle("stored-read", storedRead);
 // Others run the CLI while it is rebuilt: chunks (content-hashed names) are written first and the
 // entries last, each file by rename, so a starting `bonsai` never sees an entry without its chunks.
 // Chunks of earlier builds are removed once they are 10 minutes old (a running command may still
@@ -137,7 +133,7 @@ function writeAtomic(file, contents) {
 }
 const isChunk = (file) => path.dirname(file) === path.join(outdir, "chunks");
 for (const out of result.outputFiles.filter((f) => isChunk(f.path))) writeAtomic(out.path, out.contents);
-// A CommonJS bundle for bin/cached-bundle.mjs: ASCII only (esbuild's charset "ascii" escapes every
+// A CommonJS bundle for bin/cached-bundle.cjs: ASCII only (esbuild's charset "ascii" escapes every
 // string, template, regular expression and name; what is left outside ASCII is in comments, which
 // become "?", one character for one so that the source map holds), ending with a line that names
 // the SHA-256 of the text before it (its code cache is used only with the build it was made for).
@@ -158,25 +154,31 @@ for (const name of fs.existsSync(chunkDir) ? fs.readdirSync(chunkDir) : []) {
 writeAtomic(path.join(outdir, "meta.json"), JSON.stringify(result.metafile));
 writeAtomic(path.join(outdir, "stored-read.meta.json"), JSON.stringify(stored.metafile));
 writeAtomic(path.join(outdir, "import.meta.json"), JSON.stringify(importOnly.metafile));
-// The code cache of dist/import.cjs, made by the loader that reads it (bin/cached-bundle.mjs) in a
-// process of its own, with this Node, once the bundle has run its warm-up: an import of lines
-// appended to a session stored by an earlier process (what `bonsai import` does most: a session
-// folder again, a few files grown). The cache then holds the functions that import ran, which a
-// start would otherwise compile at their first call (docs/PERFORMANCE.md, fourteenth pass).
+// The code caches of dist/import.cjs and dist/stored-read.cjs, made by the loader that reads them
+// (bin/cached-bundle.cjs), each in a process of its own, with this Node, once the bundle has run its
+// warm-up: for the import, an import of lines appended to a session stored by an earlier process
+// (what `bonsai import` does most: a session folder again, a few files grown); for the stored reads,
+// the reads of that stored session. A cache then holds the functions its warm-up ran, which a start
+// would otherwise compile at their first call (docs/PERFORMANCE.md, fourteenth and fifteenth passes).
 const importBundle = path.join(outdir, "import.cjs");
+const storedReadBundle = path.join(outdir, "stored-read.cjs");
 const warm = fs.mkdtempSync(path.join(os.tmpdir(), "bonsai-warm-up-"));
 try {
   const session = path.join(warm, "session.jsonl");
   const appended = path.join(warm, "appended.jsonl");
   execFileSync(process.execPath, ["--import", "tsx", path.join(root, "apps/cli/scripts/warm-up-session.ts"), session, appended], { stdio: "inherit", cwd: path.join(root, "apps/cli") });
   const env = { ...process.env, BONSAI_DB: path.join(warm, "bonsai.db"), HOME: warm, BONSAI_TRACE_BUNDLES: "" };
-  execFileSync(process.execPath, [path.join(root, "apps/cli/bin/bonsai.mjs"), "import", session], { stdio: ["ignore", "ignore", "inherit"], env });
+  const imported = execFileSync(process.execPath, [path.join(root, "apps/cli/bin/bonsai.cjs"), "import", session, "--json"], { stdio: ["ignore", "pipe", "inherit"], env, encoding: "utf8" });
+  const sessionId = JSON.parse(imported).reports[0].sessionId;
   fs.appendFileSync(session, fs.readFileSync(appended));
-  execFileSync(process.execPath, [path.join(root, "apps/cli/bin/cached-bundle.mjs"), "--write-cache", importBundle, "--warm-up", "import", session], { stdio: "inherit", env });
+  const writeCache = (bundle, ...warmUp) =>
+    execFileSync(process.execPath, [path.join(root, "apps/cli/bin/cached-bundle.cjs"), "--write-cache", bundle, "--warm-up", ...warmUp], { stdio: "inherit", env });
+  writeCache(importBundle, "import", session);
+  writeCache(storedReadBundle, sessionId);
 } finally {
   fs.rmSync(warm, { recursive: true, force: true });
 }
-for (const stale of ["import.mjs", "import.mjs.map"]) fs.rmSync(path.join(outdir, stale), { force: true });
+for (const stale of ["import.mjs", "import.mjs.map", "stored-read.mjs", "stored-read.mjs.map"]) fs.rmSync(path.join(outdir, stale), { force: true });
 
 if (only !== "cli" && fs.existsSync(path.join(root, "apps/desktop/electron.vite.config.ts"))) {
   execFileSync("pnpm", ["--filter", "@bonsai/desktop", "build"], { stdio: "inherit", cwd: root });

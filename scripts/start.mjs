@@ -100,7 +100,7 @@ if (reason === null) {
 function startBrowserMode(why) {
   say(`starting browser mode because ${why}.`);
   say("the same app runs in your browser, served by this machine only (127.0.0.1, private token).");
-  const child = spawn(process.execPath, [path.join(root, "apps/cli/bin/bonsai.mjs"), "serve", ...serveArgs], { stdio: "inherit", cwd: root });
+  const child = spawn(process.execPath, [path.join(root, "apps/cli/bin/bonsai.cjs"), "serve", ...serveArgs], { stdio: "inherit", cwd: root });
   // Ctrl-C reaches the whole process group (the server stops by itself); SIGTERM is passed on
   process.on("SIGINT", () => undefined);
   process.on("SIGTERM", () => child.kill("SIGTERM"));

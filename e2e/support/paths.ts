@@ -6,7 +6,7 @@ export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url
 /** Debian's Chromium (`apt-get install -y chromium`); never a Playwright browser download. */
 export const CHROMIUM_PATH = process.env.BONSAI_CHROMIUM ?? "/usr/bin/chromium";
 export const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
-export const CLI = path.join(REPO_ROOT, "apps/cli/bin/bonsai.mjs");
+export const CLI = path.join(REPO_ROOT, "apps/cli/bin/bonsai.cjs");
 export const ELECTRON_MAIN = path.join(REPO_ROOT, "apps/desktop/out/main/index.js");
 /** Shared test data lives next to the checkout (../shared) and is never copied into it. */
 export const SHARED_FIXTURES = path.resolve(REPO_ROOT, "../shared/fixtures");

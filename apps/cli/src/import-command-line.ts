@@ -1,5 +1,5 @@
 /**
- * `bonsai import` as a bundle of its own (dist/import.cjs, scripts/build.mjs), for bin/bonsai.mjs to
+ * `bonsai import` as a bundle of its own (dist/import.cjs, scripts/build.mjs), for bin/bonsai.cjs to
  * run instead of the command line's split bundle: one module of what an import runs (the command,
  * the store, the readers) instead of the command line's start and the chunks the split bundle
  * shares among all commands. A re-import that finds a few lines appended does little else than
@@ -37,7 +37,7 @@ export async function runImportCommandLine(argv: readonly string[], io: Io): Pro
 }
 
 /**
- * What the build runs in the process that writes this bundle's code cache (bin/cached-bundle.mjs,
+ * What the build runs in the process that writes this bundle's code cache (bin/cached-bundle.cjs,
  * scripts/build.mjs): an import, its output dropped, so that the functions it runs are compiled
  * when the cache is made and a start reads them from the cache instead of compiling them at their
  * first call. Throws when the import does not succeed.

@@ -1,6 +1,6 @@
 /**
- * The read commands on a stored session id, as a bundle of their own (dist/stored-read.mjs,
- * scripts/build.mjs): `context`, `plan`, `prune --dry-run` and `branch` on a pi session in a
+ * The read commands on a stored session id, as a bundle of their own (dist/stored-read.cjs,
+ * scripts/build.mjs, loaded with its code cache by bin/cached-bundle.cjs): `context`, `plan`, `prune --dry-run` and `branch` on a pi session in a
  * database that needs nothing but reading. Their whole start is one module of what they run (the
  * command's answer, the store's reader, the core functions they call), instead of the split
  * bundle's chunks of code shared with every other command. The answers are the commands' own
@@ -33,7 +33,7 @@ const COMMANDS: Record<StoredReadCommand, { spec: CommandSpec; check?: (args: Pa
 };
 
 /**
- * A whole command line (the arguments after `bonsai`), for bin/bonsai.mjs to try before it loads
+ * A whole command line (the arguments after `bonsai`), for bin/bonsai.cjs to try before it loads
  * the command line's bundle: the exit status of a read command on a stored session, or undefined for
  * anything else (another command, a file, help, a mistake in the arguments, a session this bundle
  * gives back), which the command line then runs and reports as usual.
@@ -69,5 +69,24 @@ export async function runStoredRead(name: StoredReadCommand, args: ParsedArgs, i
     return 0;
   } catch (err) {
     return reportError(err, io);
+  }
+}
+
+/** the reads the build's warm-up runs on a stored session (its id is the one argument) */
+const WARM_UP_READS: readonly (readonly string[])[] = [["context", "--json"], ["plan", "--json"], ["prune", "--dry-run", "--json"]];
+
+/**
+ * What the build runs in the process that writes this bundle's code cache (bin/cached-bundle.cjs,
+ * `--warm-up SESSION`): the reads on a session stored by an earlier process, their output thrown
+ * away, so that the cache holds the functions a stored read runs. Throws when one does not answer.
+ */
+export async function warmUp(argv: readonly string[]): Promise<void> {
+  const [session] = argv;
+  if (argv.length !== 1 || session === undefined) throw new Error("the stored reads' warm-up takes one argument: a stored session's id");
+  for (const [name, ...options] of WARM_UP_READS) {
+    let errors = "";
+    const command = [name as string, session, ...options];
+    const status = await runStoredReadCommandLine(command, { stdout: () => undefined, stderr: (text) => void (errors += text) });
+    if (status !== 0) throw new Error(`the warm-up \`bonsai ${command.join(" ")}\` ended with ${String(status)}${errors ? `: ${errors.trim()}` : " (not a stored read)"}`);
   }
 }

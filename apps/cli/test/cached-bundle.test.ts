@@ -1,5 +1,5 @@
 /**
- * bin/cached-bundle.mjs: the CLI's CommonJS bundles run with V8's code cache of their top level when
+ * bin/cached-bundle.cjs: the CLI's CommonJS bundles run with V8's code cache of their top level when
  * the cache was made for that very build, and run as usual (compiled from their text) when it was
  * not: another build of the same length, a damaged cache, none at all. Each load is a Node process
  * of its own, as a user's `bonsai` is.
@@ -14,7 +14,7 @@ import * as vm from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { root } from "./list-modules";
 
-const loader = path.join(root, "apps/cli/bin/cached-bundle.mjs");
+const loader = path.join(root, "apps/cli/bin/cached-bundle.cjs");
 const MARK = "//# bonsaiBuild=";
 let dir = "";
 
@@ -49,7 +49,7 @@ function writeCache(file: string, ...warmUp: string[]): { status: number | null;
   return { status: r.status, stderr: r.stderr };
 }
 
-describe("a CommonJS bundle loaded by bin/cached-bundle.mjs", () => {
+describe("a CommonJS bundle loaded by bin/cached-bundle.cjs", () => {
   it("runs with its code cache once the cache is written, in strict mode, with import.meta.url and __dirname of its file", () => {
     const file = path.join(dir, "one.cjs");
     writeBundle(file, 42);

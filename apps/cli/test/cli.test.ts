@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const bin = path.join(root, "apps/cli/bin/bonsai.mjs");
+const bin = path.join(root, "apps/cli/bin/bonsai.cjs");
 const fixtures = path.resolve(root, "../shared/fixtures");
 const haveFixtures = existsSync(path.join(fixtures, "large-session.jsonl")) && existsSync(path.join(fixtures, "expected/fixture-large-session.context.json"));
 if (!haveFixtures) console.warn(`CLI reference comparison skipped: ${fixtures} not found`);

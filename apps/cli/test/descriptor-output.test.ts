@@ -101,7 +101,7 @@ describe.runIf(posix)("isTerminal", () => {
 describe("the built CLI's output to pipes", () => {
   beforeAll(() => buildCli(), 120_000);
 
-  /** runs bin/bonsai.mjs with piped output; `builtins`: Node's modules it loaded after its start */
+  /** runs bin/bonsai.cjs with piped output; `builtins`: Node's modules it loaded after its start */
   function piped(db: string, ...args: string[]): { code: number; stdout: string; stderr: string; builtins: string[] } {
     return spawned(["ignore", "pipe", "pipe"], db, ...args);
   }

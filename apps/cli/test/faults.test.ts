@@ -19,7 +19,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { expectAgentLinesKept, expectStoreAgrees, FULL, recordFigures, scenarioTimeout, startAgent, trials } from "../../../packages/store/test/faults/harness";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const bin = path.join(root, "apps/cli/bin/bonsai.mjs");
+const bin = path.join(root, "apps/cli/bin/bonsai.cjs");
 const ENTRIES = FULL ? 10_000 : 2_000;
 const dirs: string[] = [];
 afterEach(() => {

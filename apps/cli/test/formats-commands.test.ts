@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const bin = path.join(root, "apps/cli/bin/bonsai.mjs");
+const bin = path.join(root, "apps/cli/bin/bonsai.cjs");
 const real = path.resolve(root, "../shared/fixtures/real");
 const CLAUDE = path.join(real, "claude-code/entireio__cli__cd_95adddad32_0_full.jsonl");
 const CODEX = path.join(real, "codex/EntityProcess__agentv__00_34f597b72d_1_full.jsonl");

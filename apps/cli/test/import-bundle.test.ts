@@ -1,6 +1,6 @@
 /**
  * `bonsai import` runs from its own bundle (dist/import.cjs, apps/cli/src/import-command-line.ts):
- * bin/bonsai.mjs loads it (through bin/cached-bundle.mjs, with the code cache the build wrote)
+ * bin/bonsai.cjs loads it (through bin/cached-bundle.cjs, with the code cache the build wrote)
  * instead of the command line's, with the same answers and error policy;
  * help and mistakes in the arguments go to the command line. Run on the built CLI, as a user runs
  * it, with real files.
@@ -12,10 +12,10 @@ import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { generateSession, sessionToJsonl } from "@bonsai/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bin, buildCli, root, run, runListingModules } from "./list-modules";
+import { bin, buildCli, root, run, runListingModules, topLevelCacheSize } from "./list-modules";
 
 /** what an import loads: the bin, the bundle loader and the import's bundle */
-const IMPORT_MODULES = ["bin/bonsai.mjs", "bin/cached-bundle.mjs", "dist/import.cjs"];
+const IMPORT_MODULES = ["bin/bonsai.cjs", "bin/cached-bundle.cjs", "dist/import.cjs"];
 
 let dir = "";
 let file = "";
@@ -51,20 +51,38 @@ describe("bonsai import", () => {
     expect(run(dir, db, "import", file).stdout).toMatch(/1 files: 1 unchanged/);
   });
 
+  it("starts without running Node's ES module loader, from the CommonJS entry; bin/bonsai.mjs runs the same entry", () => {
+    const target = path.join(dir, "loader.jsonl");
+    writeFileSync(target, sessionToJsonl(generateSession({ entries: 40, seed: 4 })));
+    /** `bonsai import target` from `entry`, with Node's modules it loaded after its start */
+    const importFrom = (entry: string, database: string): { code: number; stdout: string; stderr: string; builtins: string[] } => {
+      const log = path.join(dir, `builtins-${Math.random().toString(36).slice(2)}.json`);
+      const preload = path.join(dir, `builtins-${Math.random().toString(36).slice(2)}.cjs`);
+      writeFileSync(preload, `const before = new Set(process.moduleLoadList); process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(log)}, JSON.stringify(process.moduleLoadList.filter((m) => !before.has(m)))));`);
+      const r = spawnSync(process.execPath, ["--require", preload, entry, "import", target, "--json"], { encoding: "utf8", cwd: dir, env: { ...process.env, BONSAI_DB: path.join(dir, database), BONSAI_DEBUG: "", HOME: dir } });
+      return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr, builtins: JSON.parse(readFileSync(log, "utf8")) as string[] };
+    };
+    // what Node loads to resolve, load and run an ES module (node:module alone loads the loader's
+    // class, not these)
+    const esmLoader = (builtins: string[]): string[] => builtins.filter((m) => /^NativeModule internal\/(modules\/esm\/(resolve|load|translators|module_job)|fs\/promises)$/.test(m));
+    const fromCjs = importFrom(bin, "loader-cjs.db");
+    expect(fromCjs.code, fromCjs.stderr).toBe(0);
+    expect((JSON.parse(fromCjs.stdout) as { reports: { status: string; entriesAdded: number }[] }).reports[0]).toMatchObject({ status: "imported", entriesAdded: 40 });
+    expect(esmLoader(fromCjs.builtins)).toEqual([]);
+    // the ES module entry (an older path to the command) loads the loader, and answers the same
+    const fromEsm = importFrom(path.join(root, "apps/cli/bin/bonsai.mjs"), "loader-esm.db");
+    expect(fromEsm.code, fromEsm.stderr).toBe(0);
+    expect(esmLoader(fromEsm.builtins)).not.toEqual([]);
+    const report = (stdout: string): unknown => {
+      const { reports } = JSON.parse(stdout) as { reports: Record<string, unknown>[] };
+      return reports.map(({ status, sessionId, entriesAdded, issues }) => ({ status, sessionId, entriesAdded, issues }));
+    };
+    expect(report(fromEsm.stdout)).toEqual(report(fromCjs.stdout));
+  });
+
   it("has a warm code cache from the build: it holds the functions of an appended import, beyond the top level's", () => {
-    // the same bundle's cache of its top level alone, written beside it under another name
-    const bundle = path.join(root, "apps/cli/dist/import.cjs");
-    const copy = path.join(root, `apps/cli/dist/import-cold-${process.pid}.cjs`);
-    try {
-      writeFileSync(copy, readFileSync(bundle));
-      const cold = spawnSync(process.execPath, [path.join(root, "apps/cli/bin/cached-bundle.mjs"), "--write-cache", copy], { encoding: "utf8" });
-      expect(cold.status, cold.stderr).toBe(0);
-      const warm = readFileSync(`${bundle}.cache`).length;
-      expect(warm).toBeGreaterThan(readFileSync(`${copy}.cache`).length * 1.2);
-    } finally {
-      rmSync(copy, { force: true });
-      rmSync(`${copy}.cache`, { force: true });
-    }
+    const warm = readFileSync(path.join(root, "apps/cli/dist/import.cjs.cache")).length;
+    expect(warm).toBeGreaterThan(topLevelCacheSize("import") * 1.2);
   });
 
   it("reports its mistakes as the command line does (one line, exit status 1), from its own bundle", () => {
@@ -100,7 +118,7 @@ describe("bonsai import", () => {
     expect(viaBin.status, viaBin.stderr).toBe(0);
     expect(viaBin.stdout).toMatch(/2000 entries/);
     // the same import from the same bundle under V8's own budget: functions are optimized
-    const loader = pathToFileURL(path.join(root, "apps/cli/bin/cached-bundle.mjs")).href;
+    const loader = pathToFileURL(path.join(root, "apps/cli/bin/cached-bundle.cjs")).href;
     const script = `import { loadBundle } from ${JSON.stringify(loader)}; const m = loadBundle(${JSON.stringify(path.join(root, "apps/cli/dist/import.cjs"))}); process.exitCode = await m.runImportCommandLine(["import", ${JSON.stringify(file2000)}], m.lazyProcessIo());`;
     const plain = spawnSync(process.execPath, ["--trace-opt", "--input-type=module", "-e", script], { encoding: "utf8", env: env("opt-plain.db") });
     expect(plain.status, plain.stderr).toBe(0);
@@ -112,7 +130,7 @@ describe("bonsai import", () => {
   });
 
   it("takes Node's modules by require(): loading it builds no ES module namespace (node:fs's would load its file streams)", () => {
-    const loader = pathToFileURL(path.join(root, "apps/cli/bin/cached-bundle.mjs")).href;
+    const loader = pathToFileURL(path.join(root, "apps/cli/bin/cached-bundle.cjs")).href;
     const streams = "process.moduleLoadList.includes('NativeModule internal/fs/streams')";
     const script = `import { loadBundle } from ${JSON.stringify(loader)}; loadBundle(${JSON.stringify(path.join(root, "apps/cli/dist/import.cjs"))}); const before = ${streams}; await import("node:fs"); console.log(JSON.stringify([before, ${streams}]));`;
     const r = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });

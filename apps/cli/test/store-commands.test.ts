@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore } from "@bonsai/store";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const bin = path.join(root, "apps/cli/bin/bonsai.mjs");
+const bin = path.join(root, "apps/cli/bin/bonsai.cjs");
 const largeSession = path.resolve(root, "../shared/fixtures/large-session.jsonl");
 let dir = "";
 let db = "";

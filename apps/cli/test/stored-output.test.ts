@@ -16,7 +16,7 @@ import { generateSession, sessionToJsonl } from "@bonsai/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const bin = path.join(root, "apps/cli/bin/bonsai.mjs");
+const bin = path.join(root, "apps/cli/bin/bonsai.cjs");
 const realPi = path.resolve(root, "../shared/fixtures/real/pi");
 const REAL = existsSync(realPi) ? readdirSync(realPi).filter((f) => f.endsWith(".jsonl")).map((f) => path.join(realPi, f)) : [];
 if (REAL.length === 0) console.warn(`real pi sessions not found at ${realPi}: their stored-output comparison is skipped`);

@@ -5,7 +5,7 @@
  * to an imported file — next to the floor (read the file, JSON.parse every line) and pi's own
  * session code (SessionManager.open + buildSessionContext, @mariozechner/pi-coding-agent).
  *
- * Every case is a Node process started with `--import usage.mjs`, which reports the process's own
+ * Every case is a Node process started with `--require usage.cjs`, which reports the process's own
  * CPU time and peak memory at exit. Cases run interleaved, round after round (BONSAI_BENCH_ROUNDS,
  * default 5), so machine load falls on all of them alike; medians are reported. CPU "above start"
  * subtracts the median of `node -e 0` (Node's own start, the same fixed cost for every process);
@@ -33,8 +33,8 @@ import { generateSession, markdownTable, median, sessionToJsonl, type GenerateSe
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "../../..");
-const bonsai = path.join(root, "apps/cli/bin/bonsai.mjs");
-const usageHook = path.join(here, "usage.mjs");
+const bonsai = path.join(root, "apps/cli/bin/bonsai.cjs");
+const usageHook = path.join(here, "usage.cjs");
 const SIZES = (process.env.BONSAI_BENCH_SIZES ?? "1000,10000,100000").split(",").map(Number);
 const ROUNDS = Number(process.env.BONSAI_BENCH_ROUNDS ?? 5);
 const APPENDED = 1000;
@@ -78,11 +78,11 @@ interface Case {
   stdout?: string;
 }
 
-/** Runs `node --import usage.mjs ...argv`; returns its CPU time and peak memory as it reported them. */
+/** Runs `node --require usage.cjs ...argv`; returns its CPU time and peak memory as it reported them. */
 function measure(c: Case): Usage {
   const usageFile = path.join(work, "usage.jsonl");
   fs.rmSync(usageFile, { force: true });
-  const r = spawnSync(process.execPath, ["--import", usageHook, ...c.argv], {
+  const r = spawnSync(process.execPath, ["--require", usageHook, ...c.argv], {
     cwd: work,
     encoding: "utf8",
     maxBuffer: 512 * 1024 * 1024,
@@ -177,7 +177,7 @@ function runSize(entries: number, shapeName: string): string[] {
   ];
   const cases: Case[] = [
     { name: "node -e 0", argv: ["-e", "0"], runs: [] },
-    { name: "floor: read + JSON.parse per line", argv: [path.join(here, "floor.mjs"), file], runs: [] },
+    { name: "floor: read + JSON.parse per line", argv: [path.join(here, "floor.cjs"), file], runs: [] },
     { name: "pi: SessionManager.open + buildSessionContext", argv: [path.join(here, "pi-context.mjs"), file], runs: [] },
     ...commands.map(([n, a]) => read(`bonsai ${n} FILE`, file, a)),
     ...commands.map(([n, a]) => read(`bonsai ${n} SESSION_ID`, sessionId, a, storedEnv)),

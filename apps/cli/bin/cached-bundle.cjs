@@ -7,12 +7,12 @@
 //   starts with the same 64 hex digits: a cache made for another build of the bundle (even one of
 //   the same length, which V8's own check would take) is not used;
 // - V8 rejects a cache made by another V8 or under other flags, and the bundle is compiled as usual.
-// Node's own modules are taken with require(): an ES module import of node:fs or node:crypto builds
-// a namespace of every export, which loads what the command never uses (file streams, web crypto).
-// docs/PERFORMANCE.md, thirteenth and fourteenth passes.
-import { createRequire } from "node:module";
-
-const require = createRequire(import.meta.url);
+// It is CommonJS, as bin/bonsai.cjs is: a start of the CLI then never loads Node's ES module loader
+// (about 7 ms), and Node's own modules come by require() (an ES module import of node:fs or
+// node:crypto builds a namespace of every export, which loads what the command never uses).
+// docs/PERFORMANCE.md, thirteenth to fifteenth passes.
+"use strict";
+const { createRequire } = require("node:module");
 const fs = require("node:fs");
 const path = require("node:path");
 const { pathToFileURL } = require("node:url");
@@ -21,10 +21,10 @@ const vm = require("node:vm");
 // The build writes a bundle as the body of a function, as Node wraps a CommonJS module (so that the
 // text read is compiled as it is, without a copy to wrap it); esbuild's define turns the sources'
 // import.meta into the last parameter.
-export const WRAPPER_HEAD = "(function (exports, require, module, __filename, __dirname, __bonsaiImportMeta) {";
-export const WRAPPER_TAIL = "\n})\n";
+const WRAPPER_HEAD = "(function (exports, require, module, __filename, __dirname, __bonsaiImportMeta) {";
+const WRAPPER_TAIL = "\n})\n";
 /** the bundle's last line: BUILD_MARK + the SHA-256 (hex) of the text before that line */
-export const BUILD_MARK = "//# bonsaiBuild=";
+const BUILD_MARK = "//# bonsaiBuild=";
 const HASH_LENGTH = 64;
 
 /** The hash a bundle's last line names, or null when it has none. */
@@ -72,7 +72,7 @@ function runBundle(file, useCache) {
 }
 
 /** Runs the bundle `file` (an absolute path) with its code cache, and returns its exports. */
-export function loadBundle(file) {
+function loadBundle(file) {
   return runBundle(file, true).exports;
 }
 
@@ -83,7 +83,7 @@ export function loadBundle(file) {
  * reads them from the cache instead of compiling them (V8 compiles a function at its first call;
  * the cache of the top level alone holds none of those).
  */
-export async function writeBundleCache(file, warmUp = []) {
+async function writeBundleCache(file, warmUp = []) {
   const { exports, script, hash } = runBundle(file, false);
   if (hash === null) throw new Error(`${file} has no ${BUILD_MARK} line: its cache could not be told from another build's`);
   if (warmUp.length > 0) {
@@ -96,13 +96,20 @@ export async function writeBundleCache(file, warmUp = []) {
   fs.renameSync(tmp, cacheFile);
 }
 
-// `node bin/cached-bundle.mjs --write-cache FILE [--warm-up ARG...]`: the build writes a bundle's
+module.exports = { WRAPPER_HEAD, WRAPPER_TAIL, BUILD_MARK, loadBundle, writeBundleCache };
+
+// `node bin/cached-bundle.cjs --write-cache FILE [--warm-up ARG...]`: the build writes a bundle's
 // cache in a process of its own (the bundle's top level, and its warm-up, run there, not in the
 // build), under the flags a start loads it with (V8 takes a cache only under the flags it was made
 // with)
-if (process.argv[2] === "--write-cache" && process.argv[1] && pathToFileURL(path.resolve(process.argv[1])).href === import.meta.url) {
+if (require.main === module && process.argv[2] === "--write-cache") {
   const warmAt = process.argv.indexOf("--warm-up");
   const files = process.argv.slice(3, warmAt === -1 ? undefined : warmAt);
   const warmUp = warmAt === -1 ? [] : process.argv.slice(warmAt + 1);
-  for (const file of files) await writeBundleCache(path.resolve(file), warmUp);
+  (async () => {
+    for (const file of files) await writeBundleCache(path.resolve(file), warmUp);
+  })().catch((err) => {
+    process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exitCode = 1;
+  });
 }
