@@ -96,16 +96,19 @@ function measure(c: Case): Usage {
 }
 
 /**
- * A copy of a generated session's entries with new ids, hanging off `parent`: lines to append. The
- * new ids are random-looking 8-hex ids as pi writes them (a hash of the old one), so they land all
- * over the stored session's id order as an agent's appended lines do (a common prefix would put
- * them side by side in every index keyed by id).
+ * Lines to append to a session of `shape`: entries of the same shape (generated with the shape's
+ * options and another seed, or the shape's own build), under new ids, the first one hanging off
+ * `parent`: what an agent appends to that session. The new ids are random-looking 8-hex ids as pi
+ * writes them (a hash of the old one), so they land all over the stored session's id order as an
+ * agent's appended lines do (a common prefix would put them side by side in every index keyed by id).
  */
-function appendedLines(count: number, parent: string): string {
-  const extra = generateSession({ entries: count, seed: SEED + 1 });
+function appendedLines(count: number, parent: string, shape: (typeof SHAPES)[string]): string {
+  const text = shape.build ? shape.build(count) : sessionToJsonl(generateSession({ ...shape.options, entries: count, seed: SEED + 1 }));
+  if (text === undefined) throw new Error("appendedLines: the shape's session could not be built");
+  const entries = parseSessionText(text).entries as unknown as Record<string, unknown>[];
   const rename = (id: unknown): unknown => (typeof id === "string" ? createHash("sha256").update(`appended:${id}`).digest("hex").slice(0, 8) : id);
-  const lines = extra.entries.map((e) => {
-    const copy = { ...(e as Record<string, unknown>) };
+  const lines = entries.map((e) => {
+    const copy = { ...e };
     for (const key of ["id", "parentId", "firstKeptEntryId", "fromId", "targetId"]) if (key in copy) copy[key] = rename(copy[key]);
     if (copy.parentId === null) copy.parentId = parent;
     return JSON.stringify(copy);
@@ -165,7 +168,7 @@ function runSize(entries: number, shapeName: string): string[] {
   };
   const grown = path.join(dir, "grown.jsonl");
   const grownDb = path.join(dir, "grown.db");
-  const extra = appendedLines(APPENDED, leaf);
+  const extra = appendedLines(APPENDED, leaf, shape);
 
   const read = (name: string, arg: string, args: string[], env?: Record<string, string>): Case => ({ name, argv: [bonsai, args[0] as string, arg, ...args.slice(1)], env, runs: [] });
   const commands: [string, string[]][] = [
