@@ -1,12 +1,12 @@
 /**
  * The read commands on a stored session id, as a bundle of their own (dist/stored-read.cjs,
- * scripts/build.mjs, loaded with its code cache by bin/cached-bundle.cjs): `context`, `plan`, `prune --dry-run` and `branch` on a pi session in a
- * database that needs nothing but reading. Their whole start is one module of what they run (the
- * command's answer, the store's reader, the core functions they call), instead of the split
- * bundle's chunks of code shared with every other command. The answers are the commands' own
- * (commands/<name>.ts, on the session stored-session.ts opens), with the command line's error
- * policy; anything else (a Claude Code or Codex session, a database to migrate or recover) is given
- * back to the command's usual path.
+ * scripts/build.mjs, loaded with its code cache by bin/cached-bundle.cjs): `context`, `plan`,
+ * `prune --dry-run` and `branch` on a pi session in a database that needs nothing but reading.
+ * Their whole start is one module of what they run (the command's answer, the store's reader, the
+ * core functions they call), instead of the split bundle's chunks of code shared with every other
+ * command. The answers are the commands' own (commands/<name>.ts, on the session stored-session.ts
+ * opens), with the command line's error policy; anything else (a Claude Code or Codex session, a
+ * database to migrate or recover) is given back to the command's usual path.
  */
 import { parseArgs, type CommandSpec, type ParsedArgs } from "./args";
 import { branchOn, requireTarget } from "./commands/branch";
