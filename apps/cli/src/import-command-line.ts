@@ -12,6 +12,7 @@ import { importCommand } from "./commands/import";
 import { importSpec } from "./commands/import.spec";
 import { reportError } from "./errors";
 import type { Io } from "./output";
+import { runForWarmUp } from "./warm-up";
 
 export { lazyProcessIo } from "./output";
 
@@ -43,7 +44,5 @@ export async function runImportCommandLine(argv: readonly string[], io: Io): Pro
  * first call. Throws when the import does not succeed.
  */
 export async function warmUp(argv: readonly string[]): Promise<void> {
-  let errors = "";
-  const status = await runImportCommandLine(argv, { stdout: () => undefined, stderr: (text) => void (errors += text) });
-  if (status !== 0) throw new Error(`the warm-up \`bonsai ${argv.join(" ")}\` ended with ${String(status)}: ${errors.trim()}`);
+  await runForWarmUp(runImportCommandLine, argv);
 }

@@ -20,6 +20,7 @@ import { pruneDryRunOn } from "./commands/prune";
 import { pruneSpec } from "./commands/prune.spec";
 import { reportError } from "./errors";
 import type { Io } from "./output";
+import { runForWarmUp } from "./warm-up";
 import { isStoredRead, type StoredReadCommand } from "./session-argument";
 import { openStoredPiSession } from "./stored-session";
 
@@ -83,10 +84,5 @@ const WARM_UP_READS: readonly (readonly string[])[] = [["context", "--json"], ["
 export async function warmUp(argv: readonly string[]): Promise<void> {
   const [session] = argv;
   if (argv.length !== 1 || session === undefined) throw new Error("the stored reads' warm-up takes one argument: a stored session's id");
-  for (const [name, ...options] of WARM_UP_READS) {
-    let errors = "";
-    const command = [name as string, session, ...options];
-    const status = await runStoredReadCommandLine(command, { stdout: () => undefined, stderr: (text) => void (errors += text) });
-    if (status !== 0) throw new Error(`the warm-up \`bonsai ${command.join(" ")}\` ended with ${String(status)}${errors ? `: ${errors.trim()}` : " (not a stored read)"}`);
-  }
+  for (const [name, ...options] of WARM_UP_READS) await runForWarmUp(runStoredReadCommandLine, [name as string, session, ...options]);
 }
