@@ -5,7 +5,7 @@
  * continuation of it from its leaf, with ids of their own.
  */
 import { writeFileSync } from "node:fs";
-import { generateSession, sessionToJsonl } from "@bonsai/testkit";
+import { generateSession, relinkEntry, sessionToJsonl } from "@bonsai/testkit";
 
 const [sessionFile, appendedFile] = process.argv.slice(2);
 if (!sessionFile || !appendedFile) throw new Error("usage: warm-up-session.ts SESSION APPENDED");
@@ -13,11 +13,5 @@ const session = generateSession({ entries: 600, seed: 7 });
 writeFileSync(sessionFile, sessionToJsonl(session));
 const leaf = session.entries[session.entries.length - 1]?.id ?? null;
 const more = generateSession({ entries: 300, seed: 8 });
-const LINKS = ["id", "parentId", "firstKeptEntryId", "fromId", "targetId"];
-const lines = more.entries.map((e) => {
-  const copy: Record<string, unknown> = { ...e };
-  for (const key of LINKS) if (typeof copy[key] === "string") copy[key] = `w${copy[key] as string}`;
-  if (copy.parentId === null) copy.parentId = leaf;
-  return JSON.stringify(copy);
-});
+const lines = more.entries.map((e) => JSON.stringify(relinkEntry(e as unknown as Record<string, unknown>, (id) => `w${id}`, leaf)));
 writeFileSync(appendedFile, `${lines.join("\n")}\n`);

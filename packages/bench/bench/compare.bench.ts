@@ -29,7 +29,7 @@ import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildIndex, getPath, parseSessionText, type SessionEntry } from "@bonsai/core";
 import { REAL_PI_DIR, realPiSession } from "./real-pi-session";
-import { generateSession, markdownTable, median, sessionToJsonl, type GenerateSessionOptions } from "@bonsai/testkit";
+import { generateSession, markdownTable, median, relinkEntry, sessionToJsonl, type GenerateSessionOptions } from "@bonsai/testkit";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "../../..");
@@ -106,13 +106,8 @@ function appendedLines(count: number, parent: string, shape: (typeof SHAPES)[str
   const text = shape.build ? shape.build(count) : sessionToJsonl(generateSession({ ...shape.options, entries: count, seed: SEED + 1 }));
   if (text === undefined) throw new Error("appendedLines: the shape's session could not be built");
   const entries = parseSessionText(text).entries as unknown as Record<string, unknown>[];
-  const rename = (id: unknown): unknown => (typeof id === "string" ? createHash("sha256").update(`appended:${id}`).digest("hex").slice(0, 8) : id);
-  const lines = entries.map((e) => {
-    const copy = { ...e };
-    for (const key of ["id", "parentId", "firstKeptEntryId", "fromId", "targetId"]) if (key in copy) copy[key] = rename(copy[key]);
-    if (copy.parentId === null) copy.parentId = parent;
-    return JSON.stringify(copy);
-  });
+  const rename = (id: string): string => createHash("sha256").update(`appended:${id}`).digest("hex").slice(0, 8);
+  const lines = entries.map((e) => JSON.stringify(relinkEntry(e, rename, parent)));
   return `${lines.join("\n")}\n`;
 }
 

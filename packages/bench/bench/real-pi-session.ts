@@ -9,11 +9,9 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { relinkEntry } from "@bonsai/testkit";
 
 export const REAL_PI_DIR = path.resolve(import.meta.dirname, "../../../../shared/fixtures/real/pi");
-
-/** the id fields that name another entry of the session */
-const REFERENCES = ["parentId", "firstKeptEntryId", "fromId", "targetId"] as const;
 
 /** The entries (parsed, without the header) of each real pi file, in name order; undefined when the folder is absent. */
 export function realPiEntries(dir = REAL_PI_DIR): Record<string, unknown>[][] | undefined {
@@ -58,13 +56,8 @@ export function realPiSession(entries: number, sessionId: string, dir = REAL_PI_
     for (const e of source) if (typeof e.id === "string") ids.set(e.id, hexId(counter++));
     for (const e of source) {
       if (lines.length - 1 >= entries) break;
-      const out: Record<string, unknown> = { ...e, id: ids.get(e.id as string) };
-      for (const key of REFERENCES) {
-        const ref = e[key];
-        if (typeof ref === "string" && ids.has(ref)) out[key] = ids.get(ref);
-      }
-      if (e.parentId === null || e.parentId === undefined) out.parentId = previousLast;
-      lines.push(JSON.stringify(out));
+      // a reference to an entry outside the file keeps its id
+      lines.push(JSON.stringify(relinkEntry(e, (id) => ids.get(id) ?? id, previousLast)));
     }
     // the copy's last line is its leaf (every real file ends on its active path)
     previousLast = ids.get((source[source.length - 1] as Record<string, unknown>).id as string) ?? previousLast;
