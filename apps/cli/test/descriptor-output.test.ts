@@ -3,14 +3,14 @@
  * partial writes and a full non-blocking pipe, quiet when the reader is gone, and, in the built CLI,
  * without Node's stream modules for a pipe. Real FIFOs and processes.
  */
-import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { closeSync, constants, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { generateSession, sessionToJsonl } from "@bonsai/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isTerminal, writeAll } from "../src/descriptor-output";
-import { bin, buildCli } from "./list-modules";
+import { buildCli, runListingBuiltins } from "./list-modules";
 
 const posix = process.platform !== "win32";
 let dir = "";
@@ -107,10 +107,7 @@ describe("the built CLI's output to pipes", () => {
   }
   /** the same with the given stdio ("ignore": the null device) */
   function spawned(stdio: ("pipe" | "ignore")[], db: string, ...args: string[]): { code: number; stdout: string; stderr: string; builtins: string[] } {
-    const log = path.join(dir, `builtins-${Math.random().toString(36).slice(2)}.json`);
-    const preload = `data:text/javascript,${encodeURIComponent(`import { writeFileSync } from "node:fs"; const before = new Set(process.moduleLoadList); process.on("exit", () => writeFileSync(${JSON.stringify(log)}, JSON.stringify(process.moduleLoadList.filter((m) => !before.has(m)))));`)}`;
-    const r = spawnSync(process.execPath, ["--import", preload, bin, ...args], { encoding: "utf8", cwd: dir, env: { ...process.env, BONSAI_DB: db, BONSAI_DEBUG: "", HOME: dir }, stdio: stdio as ["ignore", "pipe", "pipe"] });
-    return { code: r.status ?? -1, stdout: r.stdout ?? "", stderr: r.stderr ?? "", builtins: JSON.parse(readFileSync(log, "utf8")) as string[] };
+    return runListingBuiltins(dir, db, args, { stdio });
   }
   const streamModules = (builtins: string[]): string[] => builtins.filter((m) => /^NativeModule (net|tty|internal\/fs\/sync_write_stream)$/.test(m));
 

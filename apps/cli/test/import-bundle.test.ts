@@ -12,7 +12,7 @@ import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { generateSession, sessionToJsonl } from "@bonsai/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bin, buildCli, root, run, runListingModules, topLevelCacheSize } from "./list-modules";
+import { bin, buildCli, root, run, runListingBuiltins, runListingModules, topLevelCacheSize } from "./list-modules";
 
 /** what an import loads: the bin, the bundle loader and the import's bundle */
 const IMPORT_MODULES = ["bin/bonsai.cjs", "bin/cached-bundle.cjs", "dist/import.cjs"];
@@ -55,13 +55,7 @@ describe("bonsai import", () => {
     const target = path.join(dir, "loader.jsonl");
     writeFileSync(target, sessionToJsonl(generateSession({ entries: 40, seed: 4 })));
     /** `bonsai import target` from `entry`, with Node's modules it loaded after its start */
-    const importFrom = (entry: string, database: string): { code: number; stdout: string; stderr: string; builtins: string[] } => {
-      const log = path.join(dir, `builtins-${Math.random().toString(36).slice(2)}.json`);
-      const preload = path.join(dir, `builtins-${Math.random().toString(36).slice(2)}.cjs`);
-      writeFileSync(preload, `const before = new Set(process.moduleLoadList); process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(log)}, JSON.stringify(process.moduleLoadList.filter((m) => !before.has(m)))));`);
-      const r = spawnSync(process.execPath, ["--require", preload, entry, "import", target, "--json"], { encoding: "utf8", cwd: dir, env: { ...process.env, BONSAI_DB: path.join(dir, database), BONSAI_DEBUG: "", HOME: dir } });
-      return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr, builtins: JSON.parse(readFileSync(log, "utf8")) as string[] };
-    };
+    const importFrom = (entry: string, database: string) => runListingBuiltins(dir, path.join(dir, database), ["import", target, "--json"], { entry });
     // what Node loads to resolve, load and run an ES module (node:module alone loads the loader's
     // class, not these)
     const esmLoader = (builtins: string[]): string[] => builtins.filter((m) => /^NativeModule internal\/(modules\/esm\/(resolve|load|translators|module_job)|fs\/promises)$/.test(m));

@@ -20,6 +20,31 @@ export function run(cwd: string, database: string, ...args: string[]): Run {
 }
 
 /**
+ * run() of `options.entry` (bin/bonsai.cjs by default) that also lists Node's own modules the process
+ * loaded after its start (`process.moduleLoadList`, written at exit by a CommonJS preload, which
+ * itself loads nothing). `options.stdio`: "ignore" sends that stream to the null device.
+ */
+export function runListingBuiltins(
+  cwd: string,
+  database: string,
+  args: readonly string[],
+  options: { entry?: string; stdio?: ("pipe" | "ignore")[] } = {},
+): Run & { builtins: string[] } {
+  const name = Math.random().toString(36).slice(2);
+  const log = path.join(cwd, `builtins-${name}.json`);
+  const preload = path.join(cwd, `builtins-${name}.cjs`);
+  writeFileSync(preload, `const before = new Set(process.moduleLoadList); process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(log)}, JSON.stringify(process.moduleLoadList.filter((m) => !before.has(m)))));`);
+  const r = spawnSync(process.execPath, ["--require", preload, options.entry ?? bin, ...args], {
+    encoding: "utf8",
+    cwd,
+    env: { ...process.env, BONSAI_DB: database, BONSAI_DEBUG: "", HOME: cwd },
+    stdio: (options.stdio ?? ["ignore", "pipe", "pipe"]) as ["ignore", "pipe", "pipe"],
+  });
+  rmSync(preload, { force: true });
+  return { code: r.status ?? -1, stdout: r.stdout ?? "", stderr: r.stderr ?? "", builtins: JSON.parse(readFileSync(log, "utf8")) as string[] };
+}
+
+/**
  * A preload that logs, one line each, the CLI's own files the process loads: CommonJS files as
  * Node's loader reads them, ES modules as a resolve hook (registered from the preload) sees them.
  * It is CommonJS itself (`--require`): with an ES module preload (`--import`), Node would run the
