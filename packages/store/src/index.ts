@@ -9,6 +9,7 @@ export { defaultDataDir, defaultDbPath, defaultSessionDirs, claudeCodeProjectsDi
 export { scanPaths } from "./scan";
 export { renderMarkdown } from "./markdown";
 export { atomicWriteFileSync } from "./atomic-write";
+export { writeFailureSentence, WriteFailedError, asWriteFailure } from "./source/write-failure";
 export { ReadOnlySessionError, readOnlyReason, isForeignFormat, type ForeignFormat } from "./foreign/index";
 export { openCurrentReader, openStoreForReading, StoreReader, type SessionReader } from "./reader";
 export type { ContextLists, ContextMessageRows, ContextWindow, UnlistedMessages } from "./reads/context";

@@ -8,6 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { StoreError } from "../session-store";
 import { fsyncDir, removeTemp, tempPathFor, writeSyncedTemp } from "./temp-files";
+import { asWriteFailure } from "./write-failure";
 
 export function createSessionFile(file: string, text: string): void {
   const dir = path.dirname(file);
@@ -21,6 +22,8 @@ export function createSessionFile(file: string, text: string): void {
       if ((err as NodeJS.ErrnoException).code === "EEXIST") throw new StoreError(`${file} exists already: nothing was written`);
       throw err;
     }
+  } catch (err) {
+    throw asWriteFailure(err); // a full disk: the temporary file goes, nothing is linked
   } finally {
     removeTemp(tmp);
   }

@@ -13,6 +13,8 @@
  *   that takes our line out of theirs and puts it after it, once their line is complete.
  * - A journal intent ("append this id") is committed before the write and cleared after the store
  *   has read the line back; recovery reads the file again (the line is there or it is not).
+ * - A write the disk refuses (full, input/output error) is taken back: the file is cut to its
+ *   length before the write when our bytes are still its last ones (append-take-back.ts).
  */
 import fs from "node:fs";
 import type Database from "better-sqlite3";
@@ -22,6 +24,7 @@ import type { Journal } from "./journal";
 import { moveToEnd } from "./line-edit";
 import { SourceBusyError } from "../session-store";
 import { LINE_WAIT_MS, mendSource, type RewriteDeps } from "./safe-rewrite";
+import { writeOrTakeBack } from "./append-take-back";
 
 export interface AppendJob {
   sessionId: string;
@@ -115,9 +118,7 @@ export function appendLine(job: AppendJob, deps: AppendDeps): void {
           continue; // grew since the look: read it, build the line again
         }
         deps.fault?.("append:before-write");
-        let done = 0;
-        while (done < data.length) done += fs.writeSync(out, data, done, data.length - done);
-        fs.fsyncSync(out);
+        writeOrTakeBack(out, fd, data, intentId, deps.journal);
         deps.fault?.("append:written");
         stat = fs.fstatSync(out);
         const region = readRange(fd, Math.max(0, latest.size - 1), stat.size);

@@ -21,6 +21,8 @@ import type { FaultHook } from "./faults";
 import { Journal, type Intent } from "./journal";
 import { TAIL_WINDOW } from "./reader";
 import { appendLine, type AppendJob } from "./safe-append";
+import { finishTakeBack } from "./append-take-back";
+import { asWriteFailure } from "./write-failure";
 import { rewriteSource, type RewriteJob, type RewriteOutcome, type WrittenState } from "./safe-rewrite";
 import { removeTemp } from "./temp-files";
 
@@ -201,12 +203,21 @@ export class SourceSync {
 
   append(job: AppendJob): void {
     this.#refuse(job.sessionId);
-    appendLine(job, { db: this.db, journal: this.journal, backups: this.backups, fault: this.options.fault });
+    try {
+      appendLine(job, { db: this.db, journal: this.journal, backups: this.backups, fault: this.options.fault });
+    } catch (err) {
+      throw asWriteFailure(err);
+    }
   }
 
+  /** A disk that refuses a write (the temporary file, the backup copy) leaves the file as it was: its one sentence. */
   rewrite(job: RewriteJob): RewriteOutcome {
     this.#refuse(job.sessionId);
-    return rewriteSource(job, { db: this.db, journal: this.journal, backups: this.backups, fault: this.options.fault });
+    try {
+      return rewriteSource(job, { db: this.db, journal: this.journal, backups: this.backups, fault: this.options.fault });
+    } catch (err) {
+      throw asWriteFailure(err);
+    }
   }
 
   /**
@@ -226,6 +237,7 @@ export class SourceSync {
         this.backups.adoptIfWhole(intent.file, backup.size, backup.sha256);
       }
       try {
+        finishTakeBack(intent);
         reread(intent, intent.kind === "rewrite");
       } catch (err) {
         report.failed.push({ sessionId: intent.sessionId, message: err instanceof Error ? err.message : String(err) });
