@@ -1216,11 +1216,16 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
 
   appendEntry(sessionId: string, body: NewEntry, options: AppendOptions = {}): SessionEntry {
     const row = this.prepareWrite(this.requireSession(sessionId));
-    const build = (): SessionEntry => {
+    // the commit's checks (expected state, parent): run before any write, and again on the line's build
+    const checkedParent = (): string | null => {
       const current = this.requireSession(sessionId);
       const parentId = options.parentId === undefined ? current.leaf_id : options.parentId;
       this.checkExpectation(sessionId, options.expect, parentId);
       if (parentId !== null && !this.getEntryInfo(sessionId, parentId)) throw new StoreError(`Entry ${parentId} not found`);
+      return parentId;
+    };
+    const build = (): SessionEntry => {
+      const parentId = checkedParent();
       const stored = this.storedIdLookups(sessionId);
       const taken = { has: (id: string): boolean => stored.get(id) !== undefined };
       const id = new EntryIdGenerator(this.random).next(taken);
@@ -1244,6 +1249,8 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
     }
     // the file first (source/safe-append.ts); the store then reads the line back like any appended line
     this.syncForWrite(row);
+    // a refused commit (stale, unknown parent) writes nothing: no format upgrade, no backup
+    checkedParent();
     this.upgradeSourceFormat(this.requireSession(sessionId));
     let entry: SessionEntry | undefined;
     this.files.append({
