@@ -4,7 +4,8 @@
  * files their reader. Loaded only for files and stored Claude Code or Codex sessions: a stored pi
  * session never loads the formats layer.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
+import { oversizeReason } from "@bonsai/store/blocks";
 import { CURRENT_SESSION_VERSION, type MigrationResult } from "@bonsai/core";
 import { detectFormat, firstValues, looksLikePi, originalText, piSession, WHAT_BONSAI_READS, type ReadSession } from "@bonsai/formats";
 import { UserError, describeFsError } from "./errors";
@@ -28,6 +29,8 @@ export function loadFile(source: SessionSource & { kind: "file" }, label: string
   const detection = detectFormat(head);
   if (detection.reader && detection.reader.format !== "pi") {
     let text: string;
+    const oversize = oversizeReason(statSync(source.path).size);
+    if (oversize !== null) throw new UserError(`${label} is ${oversize}`);
     try {
       text = readFileSync(source.path, "utf8");
     } catch (err) {

@@ -13,6 +13,20 @@ import { readSync } from "node:fs";
 
 const NEWLINE = 0x0a;
 export const READ_BLOCK_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The largest session file Bonsai reads (its size is looked at before a byte is read, so a 2 GiB
+ * sparse file or file of zeros is refused at once, in memory bounded by this, not by the file).
+ */
+export const MAX_SESSION_FILE_BYTES = 512 * 1024 * 1024;
+
+/** Why a file of `size` bytes is not read, or null when it may be. */
+export function oversizeReason(size: number): string | null {
+  if (size <= MAX_SESSION_FILE_BYTES) return null;
+  const gib = size / 1024 ** 3;
+  const shown = gib >= 1 ? `${gib.toFixed(1)} GiB` : `${Math.round(size / 1024 ** 2)} MiB`;
+  return `too large for Bonsai: ${shown} (it reads session files of up to ${MAX_SESSION_FILE_BYTES / 1024 ** 2} MiB)`;
+}
 /** decoding unit inside a block */
 const PIECE_BYTES = 64 * 1024;
 

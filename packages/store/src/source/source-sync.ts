@@ -23,6 +23,7 @@ import { TAIL_WINDOW } from "./reader";
 import { appendLine, type AppendJob } from "./safe-append";
 import { finishTakeBack } from "./append-take-back";
 import { asWriteFailure } from "./write-failure";
+import { oversizeReason } from "./blocks";
 import { rewriteSource, type RewriteJob, type RewriteOutcome, type WrittenState } from "./safe-rewrite";
 import { removeTemp } from "./temp-files";
 
@@ -168,6 +169,8 @@ export class SourceSync {
     try {
       stat = fs.fstatSync(fd);
       if (!stat.isFile()) return { kind: "unreadable", message: `cannot read ${file}: not a regular file` };
+      const oversize = oversizeReason(stat.size);
+      if (oversize !== null) return { kind: "unreadable", message: `${file} is ${oversize}` };
       if (known && known.size === stat.size && known.mtimeMs === stat.mtimeMs) return { kind: "unchanged", stat };
       const offset = known?.offset ?? null;
       if (known && offset !== null && stat.size >= offset) {
