@@ -11,7 +11,8 @@
  *    Grown: the appended complete lines are imported into the store and added to the temporary
  *    file; look again. Shrunk, replaced, changed in place, or still moving after SETTLE_MS: refuse
  *    with nothing changed (the temporary files are removed, the store change is undone).
- * 6. fsync; settle again; rename over the file; fsync the folder.
+ * 6. fsync; settle again; rename over the file; fsync the folder. A symlinked file is replaced at
+ *    its target (realpath): the link stays a link; the temporary file is made next to the target.
  * 7. Bytes the old inode received after the last look (a writer that opened the file just before
  *    the rename) are carried over into the new file at the rename point, before what it received
  *    since (a guarded rewrite of the new file: `mendSource`).
@@ -133,7 +134,10 @@ function writeAll(fd: number, data: Buffer): void {
 
 export function rewriteSource(job: RewriteJob, deps: RewriteDeps): RewriteOutcome {
   const { file } = job;
-  const writers = openWritersOf(file);
+  // a symlinked session file is rewritten through its link: the new content replaces the target
+  // (the link stays a link, and the agent writing through it keeps reaching the same file)
+  const real = fs.realpathSync(file);
+  const writers = openWritersOf(real);
   if (writers.length > 0) {
     const who = writers.map((w) => `${w.command} (pid ${w.pid})`).join(", ");
     throw new SourceBusyError(file, `${who} keeps it open for writing; a rewrite would cut its later lines off`);
@@ -145,7 +149,7 @@ export function rewriteSource(job: RewriteJob, deps: RewriteDeps): RewriteOutcom
     job.absorb(bytes, stat);
     const content = job.render(bytes);
     const plan: BackupPlan = job.backup === false ? { kind: "keep" } : deps.backups.plan(file, bytes);
-    const tmp = tempPathFor(file, "rewrite");
+    const tmp = tempPathFor(real, "rewrite");
     const backupTmp = plan.kind === "create" || plan.kind === "replace" ? tempPathFor(file, "original") : null;
     const intentId = deps.db
       .transaction(() => {
@@ -247,9 +251,9 @@ export function rewriteSource(job: RewriteJob, deps: RewriteDeps): RewriteOutcom
         fs.closeSync(out);
         outClosed = true;
         deps.fault?.("rewrite:before-rename");
-        fs.renameSync(tmp, file);
+        fs.renameSync(tmp, real);
         renamed = true;
-        fsyncDir(path.dirname(file));
+        fsyncDir(path.dirname(real));
         deps.fault?.("rewrite:after-rename");
         const carriedOver = carryOver(job, deps, fd, was.size, next.size);
         deps.db
