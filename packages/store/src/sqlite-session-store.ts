@@ -20,6 +20,7 @@ import {
   type TreeSkeleton,
 } from "@bonsai/core";
 import { atomicWriteFileSync } from "./atomic-write";
+import { writeFailureSentence } from "./source/write-failure";
 import { openDatabase, withoutWaiting } from "./database";
 import { deriveColumns, FLAG_FROM_EXTENSION, FLAG_OFFLINE, FLAG_PRUNED, FLAG_THINKING, oneLine } from "./derive";
 import { startFollower } from "./source/follow";
@@ -445,9 +446,16 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
 
   private storeReport(r: Omit<ImportReport, "reportId" | "startedAt">): ImportReport {
     const startedAt = nowIso();
-    const info = this.sql(
-      "INSERT INTO import_reports (source_path, session_id, status, started_at, bytes_read, entries_added, issues_json, message) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-    ).run(r.sourcePath, r.sessionId, r.status, startedAt, r.bytesRead, r.entriesAdded, JSON.stringify(r.issues), r.message);
+    let info: { lastInsertRowid: number | bigint };
+    try {
+      info = this.sql(
+        "INSERT INTO import_reports (source_path, session_id, status, started_at, bytes_read, entries_added, issues_json, message) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+      ).run(r.sourcePath, r.sessionId, r.status, startedAt, r.bytesRead, r.entriesAdded, JSON.stringify(r.issues), r.message);
+    } catch (err) {
+      // a disk too full to keep the report: the report is still given (id 0: not kept)
+      if (writeFailureSentence(err) === null) throw err;
+      info = { lastInsertRowid: 0 };
+    }
     return { ...r, reportId: Number(info.lastInsertRowid), startedAt };
   }
 
@@ -512,6 +520,9 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
       // nothing was changed (the data change is one transaction): say why, keep going with other files
       const code = (err as { code?: unknown }).code;
       if (code === "ERR_STRING_TOO_LONG") return this.failedReport(file, existing, `${file} is too large to import (more than about 512 MB of text)`);
+      // the disk refused a write (SQLite's "database or disk is full"): the transaction was rolled back
+      const diskFull = writeFailureSentence(err);
+      if (diskFull !== null) return this.failedReport(file, existing, `${file} was not imported: ${diskFull}`);
       // the file could not be read (opening it, or a block of it)
       if (typeof code === "string" && /^E[A-Z]+$/.test(code)) return this.failedReport(file, existing, `cannot read ${file}: ${errorMessage(err)}`);
       return this.failedReport(file, existing, `import of ${file} failed: ${errorMessage(err)}`);

@@ -153,3 +153,43 @@ describe.skipIf(SKIP)(`a full disk at every write path ${SKIP}`, () => {
     );
   }
 });
+
+describe.skipIf(SKIP)(`a full disk under the database ${SKIP}`, () => {
+  it(
+    "SQLite's 'database or disk is full' is the one sentence, and the transaction is rolled back",
+    async () => {
+      const n = trials(1); // each trial fills an 8 MiB database: slow
+      let refused = 0;
+      for (let trial = 0; trial < n; trial++) {
+        const disk = mountSmallDisk("8m");
+        if (typeof disk !== "string") throw new Error(disk.skip);
+        const src = path.join(tempDir(), "s.jsonl");
+        writeSession(src, trial);
+        const dbPath = path.join(disk, "bonsai.db");
+        const store = openStore({ path: dbPath });
+        try {
+          const before = store.listSessions().length;
+          fillDisk(disk);
+          // sessions go on being imported until the database cannot grow
+          let message = "";
+          for (let i = 0; i < 400 && message === ""; i++) {
+            const copy = path.join(path.dirname(src), `s${i}.jsonl`);
+            fs.writeFileSync(copy, fs.readFileSync(src, "utf8").replace(HEADER.id, `${HEADER.id}-${i}`));
+            const report = await store.importFile(copy);
+            if (report.status === "failed") message = report.message;
+          }
+          expect(message).toMatch(new RegExp(`was not imported: ${DISK_FULL}$`, "u"));
+          refused++;
+          fs.rmSync(path.join(disk, "filler"));
+          // every session the store lists is whole: the failed one left no row behind
+          for (const s of store.listSessions().slice(before)) expect(store.loadEntries(s.id)).toHaveLength(24);
+        } finally {
+          store.close();
+        }
+        unmount(disk);
+      }
+      recordFigures("disk full: the database", { trials: n, refusedWithTheSentence: refused });
+    },
+    scenarioTimeout(120_000),
+  );
+});
