@@ -99,6 +99,8 @@ export interface OpenStoreOptions {
   writeThrough?: boolean;
   /** the fault suite's hook: called at named points of the file protocols (tests only) */
   fault?: FaultHook;
+  /** how long a write waits for another Bonsai process writing the same session before it refuses (default SESSION_LOCK_WAIT_MS) */
+  sessionLockWaitMs?: number;
   /**
    * Index what is stored for search in the background of this thread, a batch per turn of its
    * event loop, after each write (default: true). A short-lived command passes false (`bonsai
@@ -124,6 +126,7 @@ export function openStore(options: OpenStoreOptions): SqliteSessionStore {
     writeThrough: options.writeThrough ?? writeThroughFromEnv(),
     fault: options.fault,
     backgroundIndexing: options.backgroundIndexing,
+    sessionLockWaitMs: options.sessionLockWaitMs,
   });
   store.recoverSources();
   return store;
@@ -289,11 +292,11 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
   constructor(
     db: Database.Database,
     private readonly random: RandomSource = defaultRandomSource,
-    options: { writeThrough?: boolean; fault?: FaultHook; backgroundIndexing?: boolean } = {},
+    options: { writeThrough?: boolean; fault?: FaultHook; backgroundIndexing?: boolean; sessionLockWaitMs?: number } = {},
   ) {
     super(db);
     this.backgroundIndexing = options.backgroundIndexing ?? true;
-    this.locks = new SessionLocks(db);
+    this.locks = new SessionLocks(db, options.sessionLockWaitMs);
     this.files = new SourceSync(db, {
       writeThrough: options.writeThrough ?? true,
       fault: options.fault,
