@@ -77,17 +77,23 @@ function walModeHeaderVersion(file: string): number | null {
 
 /** Applies every migration above the file's version in one transaction (all or nothing). */
 export function migrate(db: Database.Database, migrations: readonly Migration[] = MIGRATIONS): { from: number; to: number } {
-  const from = readUserVersion(db);
   const target = migrations[migrations.length - 1]?.version ?? 0;
-  const pending = migrations.filter((m) => m.version > from);
-  if (pending.length === 0) return { from, to: from };
-  db.transaction(() => {
-    for (const m of pending) {
-      m.up(db);
-      db.pragma(`user_version = ${m.version}`);
-    }
-  }).immediate();
-  return { from, to: target };
+  if (readUserVersion(db) >= target) {
+    const current = readUserVersion(db);
+    return { from: current, to: current };
+  }
+  // the version is read again inside the write transaction: two first runs on a fresh data folder
+  // take turns here (the second waits on the busy timeout), and the second finds the work done
+  return db
+    .transaction(() => {
+      const from = readUserVersion(db);
+      for (const m of migrations.filter((step) => step.version > from)) {
+        m.up(db);
+        db.pragma(`user_version = ${m.version}`);
+      }
+      return { from, to: Math.max(from, target) };
+    })
+    .immediate();
 }
 
 /** how long a write waits for another connection's write to end */
@@ -160,11 +166,12 @@ export function openDatabase(options: OpenDatabaseOptions): Database.Database {
       if (fresh) db.pragma(`page_size = ${PAGE_SIZE}`);
       const pageSize = fresh ? PAGE_SIZE : (db.pragma("page_size", { simple: true }) as number);
       // the connection's settings in one statement list (each pragma call would prepare its own)
+      // the busy timeout first: the WAL switch of a fresh file waits for another first run's
       const settings = [
+        `busy_timeout = ${BUSY_TIMEOUT_MS}`,
         ...(memory ? [] : ["journal_mode = WAL"]),
         "synchronous = NORMAL",
         "foreign_keys = ON",
-        `busy_timeout = ${BUSY_TIMEOUT_MS}`,
         // reads map the file instead of copying each page they touch (a read command in a fresh
         // process touches pages scattered over the file: about half the CPU of reading them)
         ...(memory ? [] : [`mmap_size = ${MMAP_BYTES}`]),

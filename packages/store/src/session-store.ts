@@ -473,6 +473,14 @@ export class SourceBusyError extends StoreError {
   }
 }
 
+/** Another Bonsai process (or another store in this one) is writing the session (source/session-lock.ts): nothing was written. */
+export class SessionLockedError extends StoreError {
+  constructor(readonly sessionId: string) {
+    super(`another Bonsai process is writing this session; try again (session ${sessionId})`);
+    this.name = "SessionLockedError";
+  }
+}
+
 /** The `.bonsai-original` backup cannot be relied on: the rewrite was refused, nothing was changed. */
 export class BackupRefusal extends StoreError {
   constructor(message: string) {

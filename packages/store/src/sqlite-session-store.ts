@@ -56,6 +56,7 @@ import { BACKUP_SUFFIX } from "./source/backup";
 import { sha256 } from "./source/bytes";
 import type { FaultHook } from "./source/faults";
 import { headerLineOf, replaceLines, type LineReplacement } from "./source/line-edit";
+import { SessionLocks } from "./source/session-lock";
 import { readAppended, streamAppended, streamWhole, type ReadEntry, type ReadResult } from "./source/reader";
 import type { WrittenState } from "./source/safe-rewrite";
 import { type AppendedBytes, appendedDuringRewrite } from "./source/appended-bytes";
@@ -99,6 +100,8 @@ export interface OpenStoreOptions {
   writeThrough?: boolean;
   /** the fault suite's hook: called at named points of the file protocols (tests only) */
   fault?: FaultHook;
+  /** how long a write waits for another Bonsai process writing the same session before it refuses (default SESSION_LOCK_WAIT_MS) */
+  sessionLockWaitMs?: number;
   /**
    * Index what is stored for search in the background of this thread, a batch per turn of its
    * event loop, after each write (default: true). A short-lived command passes false (`bonsai
@@ -124,6 +127,7 @@ export function openStore(options: OpenStoreOptions): SqliteSessionStore {
     writeThrough: options.writeThrough ?? writeThroughFromEnv(),
     fault: options.fault,
     backgroundIndexing: options.backgroundIndexing,
+    sessionLockWaitMs: options.sessionLockWaitMs,
   });
   store.recoverSources();
   return store;
@@ -279,6 +283,8 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
   private closed = false;
   /** every read and write of the sessions' source files (src/source/) */
   private readonly files: SourceSync;
+  /** one writer per session across Bonsai processes (source/session-lock.ts) */
+  private readonly locks: SessionLocks;
   /** foreign: Claude Code and Codex files, and every session's agent (src/foreign/) */
   private readonly foreign: ForeignSources;
   /** OpenStoreOptions.backgroundIndexing */
@@ -287,10 +293,11 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
   constructor(
     db: Database.Database,
     private readonly random: RandomSource = defaultRandomSource,
-    options: { writeThrough?: boolean; fault?: FaultHook; backgroundIndexing?: boolean } = {},
+    options: { writeThrough?: boolean; fault?: FaultHook; backgroundIndexing?: boolean; sessionLockWaitMs?: number } = {},
   ) {
     super(db);
     this.backgroundIndexing = options.backgroundIndexing ?? true;
+    this.locks = new SessionLocks(db, options.sessionLockWaitMs);
     this.files = new SourceSync(db, {
       writeThrough: options.writeThrough ?? true,
       fault: options.fault,
@@ -466,6 +473,12 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
    * recorded state says (recovery after a killed file operation).
    */
   private syncFile(file: string, source: "import" | "follow" | "append", options: SyncOptions = {}): ImportReport {
+    // a known session's rows are written holding its lock (a new one has no other writer yet)
+    const id = this.sessionBySource(file)?.id;
+    return id === undefined ? this.syncFileHeld(file, source, options) : this.locks.run(id, () => this.syncFileHeld(file, source, options));
+  }
+
+  private syncFileHeld(file: string, source: "import" | "follow" | "append", options: SyncOptions): ImportReport {
     const existing = this.sessionBySource(file);
     if (existing?.detached != null) return this.unchanged(existing, file, `not read: the session is detached from its source (${existing.detached})`);
     const known = options.whole || !existing ? null : knownFileOf(existing);
@@ -952,11 +965,13 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
 
   deleteSession(sessionId: string): void {
     this.requireSession(sessionId);
-    this.db.transaction(() => {
-      this.clearEntries(sessionId);
-      this.sql("DELETE FROM pruned_outputs WHERE session_id = ?").run(sessionId);
-      this.sql("DELETE FROM sessions WHERE id = ?").run(sessionId);
-    })();
+    this.locks.run(sessionId, () =>
+      this.db.transaction(() => {
+        this.clearEntries(sessionId);
+        this.sql("DELETE FROM pruned_outputs WHERE session_id = ?").run(sessionId);
+        this.sql("DELETE FROM sessions WHERE id = ?").run(sessionId);
+      })(),
+    );
     this.foreign.forget(sessionId);
     this.emit("session-updated", { sessionId, reason: "removed" });
   }
@@ -1051,6 +1066,10 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
   }
 
   setLeaf(sessionId: string, leafId: string | null): void {
+    this.locks.run(sessionId, () => this.setLeafHeld(sessionId, leafId));
+  }
+
+  private setLeafHeld(sessionId: string, leafId: string | null): void {
     this.requireSession(sessionId);
     if (leafId !== null && !this.getEntryInfo(sessionId, leafId)) throw new StoreError(`Entry ${leafId} not found`);
     this.sql("UPDATE sessions SET leaf_id = ? WHERE id = ?").run(leafId, sessionId);
@@ -1065,12 +1084,12 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
    * store and the file agree. Safe to call any time; operations of live processes are left alone.
    */
   recoverSources(): RecoveryReport {
-    return this.files.recover((intent, whole) => {
+    return this.files.recover((intent, whole) => this.locks.run(intent.sessionId, () => {
       const row = this.sessionRow(intent.sessionId);
       if (!row || row.source_path !== intent.file || row.detached !== null || !fs.existsSync(intent.file)) return;
       const report = this.syncFile(intent.file, "follow", { whole });
       if (report.status === "failed") throw new StoreError(report.message);
-    });
+    }));
   }
 
   /** Before a write into the source file: the session must still have one, and it must be writable. */
@@ -1226,6 +1245,10 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
   }
 
   appendEntry(sessionId: string, body: NewEntry, options: AppendOptions = {}): SessionEntry {
+    return this.locks.run(sessionId, () => this.appendEntryHeld(sessionId, body, options));
+  }
+
+  private appendEntryHeld(sessionId: string, body: NewEntry, options: AppendOptions): SessionEntry {
     const row = this.prepareWrite(this.requireSession(sessionId));
     // the commit's checks (expected state, parent): run before any write, and again on the line's build
     const checkedParent = (): string | null => {
@@ -1302,6 +1325,10 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
   // ================================================================ pruning
 
   applyPruning(sessionId: string, results: readonly { entryId: string; message: unknown }[], options: PruneOptions = {}): number {
+    return this.locks.run(sessionId, () => this.applyPruningHeld(sessionId, results, options));
+  }
+
+  private applyPruningHeld(sessionId: string, results: readonly { entryId: string; message: unknown }[], options: PruneOptions): number {
     const byId = new Map(results.map((r) => [r.entryId, r]));
     if (byId.size === 0) return 0;
     const row = this.prepareWrite(this.requireSession(sessionId));
@@ -1340,6 +1367,10 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
   }
 
   restorePruned(sessionId: string, entryIds?: readonly string[]): number {
+    return this.locks.run(sessionId, () => this.restorePrunedHeld(sessionId, entryIds));
+  }
+
+  private restorePrunedHeld(sessionId: string, entryIds: readonly string[] | undefined): number {
     const row = this.prepareWrite(this.requireSession(sessionId));
     const wanted = (): string[] => entryIds ? [...new Set(entryIds)] : (this.sql("SELECT entry_id FROM pruned_outputs WHERE session_id = ?").pluck().all(sessionId) as string[]);
     const plan = (): EntryEdit[] => {

@@ -50,9 +50,9 @@ export function processStartOf(pid: number): string | null {
   }
 }
 
-const SELF_START = processStartOf(process.pid);
+export const SELF_START = processStartOf(process.pid);
 
-function isAlive(pid: number): boolean {
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
