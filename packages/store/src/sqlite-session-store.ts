@@ -125,6 +125,7 @@ export function openStore(options: OpenStoreOptions): SqliteSessionStore {
     backgroundIndexing: options.backgroundIndexing,
   });
   store.recoverSources();
+  store.repairDuplicateLines();
   return store;
 }
 
@@ -224,6 +225,17 @@ function knownFileOf(row: SessionRow): KnownFile {
   return { size: row.file_size, mtimeMs: row.file_mtime_ms, offset: row.file_offset, headHash: row.head_hash, tailHash: row.tail_hash };
 }
 
+/** Whether the store still holds what `before` recorded of its file (nobody stored more since). */
+function sameFileState(before: SessionRow, now: SessionRow | undefined): boolean {
+  return (
+    now !== undefined &&
+    now.generation === before.generation &&
+    now.file_offset === before.file_offset &&
+    now.file_lines === before.file_lines &&
+    now.tail_hash === before.tail_hash
+  );
+}
+
 function describeJsonValue(v: unknown): string {
   if (v === null) return "null";
   if (Array.isArray(v)) return "a list";
@@ -282,6 +294,8 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
   private readonly foreign: ForeignSources;
   /** OpenStoreOptions.backgroundIndexing */
   private readonly backgroundIndexing: boolean;
+  /** OpenStoreOptions.fault (tests only) */
+  private readonly fault: FaultHook | undefined;
 
   constructor(
     db: Database.Database,
@@ -290,6 +304,7 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
   ) {
     super(db);
     this.backgroundIndexing = options.backgroundIndexing ?? true;
+    this.fault = options.fault;
     this.files = new SourceSync(db, {
       writeThrough: options.writeThrough ?? true,
       fault: options.fault,
@@ -559,8 +574,12 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
     const keep = this.emitter.listenerCount("entries-added") > 0;
     const added: SessionEntry[] = [];
     let issues: ImportIssue[] = [];
+    this.fault?.("sync:before-store");
     const report = this.db
       .transaction(() => {
+        // another connection (the follower's worker, a commit, another process) stored these
+        // bytes after `row` was read: store nothing; the caller reads on from the new offset
+        if (!sameFileState(row, this.sessionRow(row.id))) return null;
         const lookups = this.storedIdLookups(row.id);
         const check = this.appendedChecks(row, checkIssues, lookups);
         const writer = this.entryAppender(row.id, lookups);
@@ -594,6 +613,7 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
         return issues.length > 0 ? this.storeReport(report) : { ...report, reportId: 0, startedAt: nowIso() };
       })
       .immediate();
+    if (report === null) return this.syncFile(row.source_path ?? "", source, { signal });
     this.scheduleIndexing();
     if (added.length > 0) this.emit("entries-added", { sessionId: row.id, entries: added, source });
     return report;
@@ -1060,6 +1080,27 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
       const report = this.syncFile(intent.file, "follow", { whole });
       if (report.status === "failed") throw new StoreError(report.message);
     });
+  }
+
+  /**
+   * Reads again, whole, each session a past version left with two rows for one line of its file
+   * (migration 015 lists them), so that the store and an export hold exactly the file's lines. A
+   * session whose file cannot be read now stays listed for the next open.
+   */
+  repairDuplicateLines(): number {
+    let repaired = 0;
+    for (const { session_id: id } of this.sql("SELECT session_id FROM line_repairs").all() as { session_id: string }[]) {
+      const row = this.sessionRow(id);
+      if (row?.source_path && row.detached === null && fs.existsSync(row.source_path)) {
+        const report = this.syncFile(row.source_path, "follow", { whole: true });
+        if (report.status === "failed" || report.status === "not-a-session") continue;
+        repaired++;
+      } else if (row?.source_path && row.detached === null) {
+        continue;
+      }
+      this.sql("DELETE FROM line_repairs WHERE session_id = ?").run(id);
+    }
+    return repaired;
   }
 
   /** Before a write into the source file: the session must still have one, and it must be writable. */

@@ -10,6 +10,7 @@ import { migration011FileOps } from "./011-file-ops";
 import { migration012IdTiers } from "./012-id-tiers";
 import { migration013SkeletonCache } from "./013-skeleton-cache";
 import { migration014SettingsRows } from "./014-settings-rows";
+import { migration015LineRepairs } from "./015-line-repairs";
 import type { Migration } from "./types";
 
 export type { Migration } from "./types";
@@ -28,6 +29,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration012IdTiers,
   migration013SkeletonCache,
   migration014SettingsRows,
+  migration015LineRepairs,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
