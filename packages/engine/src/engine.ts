@@ -83,6 +83,9 @@ export const AUTO_CONTINUE_TEXT = "Continue if you have next steps.";
 /** Provider recorded on assistant messages of OpenAI-compatible turns. */
 export const TURN_PROVIDER = "openai";
 
+/** customType of the entry that carries a branch switch without a summary into a pi file */
+export const BRANCH_MARKER_TYPE = "bonsai-branch";
+
 /** Builds the summarizer of one model id (tests and hosts may replace the OpenAI one). */
 export type SummarizerFactory = (input: { model: string; settings: BonsaiSettings; apiKey: string }) => Summarizer;
 /** Supplies the API key (the Electron app: safeStorage); default: the environment variable model.apiKeyEnv. */
@@ -782,6 +785,21 @@ export class Engine {
     for (const [id, c] of this.#branchSummaries) if (sessionId === undefined || id === sessionId) c.abort();
   }
 
+  /**
+   * A branch switch without a summary. In the store the leaf moves; a pi / oh-my-pi file (the agent
+   * resumes from its last line) also gets a `custom` entry of type "bonsai-branch" parented at the
+   * new leaf, which adds nothing to any context (docs/DEVIATIONS.md), so the agent resumes there.
+   */
+  #moveLeaf(sessionId: string, oldLeafId: string | null, newLeafId: string | null): void {
+    const session = this.#store.getSession(sessionId);
+    if (session?.sourceFormat !== "pi-jsonl" || session.sourcePath === null || session.detached !== null) {
+      this.#store.setLeaf(sessionId, newLeafId);
+      return;
+    }
+    const body = { type: "custom" as const, customType: BRANCH_MARKER_TYPE, data: { from: oldLeafId, to: newLeafId } };
+    this.#store.appendEntry(sessionId, body, { parentId: newLeafId, expect: { exists: newLeafId === null ? [] : [newLeafId] } });
+  }
+
   /** navigateTree (branch-summary.md §1). A cancelled or aborted navigation changes nothing. */
   async navigateTree(sessionId: string, targetId: string, request: NavigateRequest = {}): Promise<NavigateOutcome> {
     const oldLeafId = this.#store.getLeaf(sessionId);
@@ -860,7 +878,7 @@ export class Engine {
         const expect: CommitExpectation = { leafId: oldLeafId, exists: newLeafId === null ? [] : [newLeafId] };
         summaryEntry = this.#store.appendEntry(sessionId, body, { parentId: newLeafId, expect }) as BranchSummaryEntry;
       } else {
-        this.#store.setLeaf(sessionId, newLeafId);
+        this.#moveLeaf(sessionId, oldLeafId, newLeafId);
       }
       const leafId = this.#store.getLeaf(sessionId);
       this.#events.emit("leaf_changed", { sessionId, leafId });
