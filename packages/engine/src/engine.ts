@@ -72,6 +72,8 @@ export interface EngineStore {
   isOnPath(sessionId: string, entryId: string, leafId?: string | null): boolean;
   getLeaf(sessionId: string): string | null;
   setLeaf(sessionId: string, leafId: string | null): void;
+  /** where the session is kept: a pi file (`pi-jsonl` with a path, not detached) takes a branch switch's entry */
+  getSession(sessionId: string): { sourceFormat: string; sourcePath: string | null; detached: string | null } | undefined;
   /** `expect`: what the change was planned against; the store refuses the append when it no longer holds */
   appendEntry(sessionId: string, entry: { type: string; [field: string]: unknown }, options?: { parentId?: string | null; expect?: CommitExpectation }): SessionEntry;
   applyPruning(sessionId: string, results: readonly { entryId: string; message: MessageEntry["message"] & { role: "toolResult" } }[], options?: { expect?: CommitExpectation }): number;

@@ -225,6 +225,15 @@ function knownFileOf(row: SessionRow): KnownFile {
   return { size: row.file_size, mtimeMs: row.file_mtime_ms, offset: row.file_offset, headHash: row.head_hash, tailHash: row.tail_hash };
 }
 
+/**
+ * The header of a session as stored (the file's own, kept as read for a rewrite), typed: a field a
+ * file gives another type (a `cwd` that is a number or an object) reads as the row's typed value.
+ */
+function storedHeader(row: SessionRow): SessionHeader {
+  const header = JSON.parse(row.header_json) as Record<string, unknown>;
+  return { ...header, type: "session", id: typeof header.id === "string" ? header.id : row.header_id, timestamp: typeof header.timestamp === "string" ? header.timestamp : row.created_at, cwd: row.cwd };
+}
+
 /** Whether the store still holds what `before` recorded of its file (nobody stored more since). */
 function sameFileState(before: SessionRow, now: SessionRow | undefined): boolean {
   return (
@@ -924,7 +933,7 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
 
   /** header title, else the latest session_info's name, else the latest compaction's shortSummary */
   private resolveTitle(row: SessionRow): string | null {
-    const header = JSON.parse(row.header_json) as SessionHeader;
+    const header = storedHeader(row);
     if (typeof header.title === "string" && header.title !== "") return header.title;
     const info = this.sql("SELECT j.json FROM entries e JOIN entry_json j ON j.pk = e.pk WHERE e.session_id = ? AND e.type = 'session_info' ORDER BY e.seq DESC LIMIT 1").pluck().get(row.id) as
       | string
@@ -1481,7 +1490,7 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
     return storedReadSession({
       format: row.source_format,
       agent: this.agents.fields(row).agent,
-      header: JSON.parse(row.header_json) as SessionHeader,
+      header: storedHeader(row),
       entries: this.loadEntries(sessionId),
       leafId: leafId === undefined ? row.leaf_id : leafId,
       title: row.title,
@@ -1502,7 +1511,7 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
   async exportMarkdown(sessionId: string, file?: string, options: ExportOptions = {}): Promise<string> {
     const row = this.requireSession(sessionId);
     const entries = this.getPath(sessionId, options.leafId === undefined ? row.leaf_id : options.leafId);
-    const md = renderMarkdown(JSON.parse(row.header_json) as SessionHeader, row.title, entries);
+    const md = renderMarkdown(storedHeader(row), row.title, entries);
     await Promise.resolve();
     if (file) atomicWriteFileSync(path.resolve(file), md);
     return md;
