@@ -450,7 +450,13 @@ export class Engine {
     try {
       await this.#abortTurnForCompaction(sessionId);
       const summarizer = await this.#currentSummarizer();
-      const produced = await this.#produce(sessionId, controller.signal, instructions, this.#summarizeWith(sessionId, summarizer, controller.signal, instructions));
+      const summarize = this.#summarizeWith(sessionId, summarizer, controller.signal, instructions);
+      // a transient failure (429, 5xx, a retry hint) is retried as automatic compaction retries it
+      const produced = await this.#produce(sessionId, controller.signal, instructions, (plan, extra) =>
+        runWithCandidates([{ label: summarizer.label, available: true, run: () => summarize(plan, extra) }], this.#settings.get().retry, controller.signal, (n) =>
+          this.#events.emit("auto_retry_start", withoutUndefined({ sessionId, scope: "compaction" as const, ...n })),
+        ),
+      );
       if (produced.kind === "empty") throw new EngineError(produced.plan.lastEntryIsCompaction ? "Already compacted" : "Nothing to compact (session too small)");
       if (produced.kind === "cancelled" || controller.signal.aborted) throw new EngineError("Compaction cancelled");
       const outcome: CompactOutcome = { result: produced.result, dryRun, leafId: produced.leafId, fromExtension: produced.fromExtension };
