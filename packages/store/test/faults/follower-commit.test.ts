@@ -61,9 +61,7 @@ async function trial(op: Op): Promise<{ done: number; refused: number; lines: nu
   const follower = await startFollower(db, file, path.join(dir, "stop"));
   const agent = await startAgent(file, { firstParent: store.getLeaf(id), minMs: 1, maxMs: 12 });
   const tally = { done: 0, refused: 0 };
-  let written: string[] = [];
-  let syncs = 0;
-  try {
+  const commits = async (): Promise<void> => {
     for (let k = 0; k < 8; k++) {
       await new Promise((r) => setTimeout(r, 5 + Math.random() * 25));
       try {
@@ -74,11 +72,12 @@ async function trial(op: Op): Promise<{ done: number; refused: number; lines: nu
         tally.refused++;
       }
     }
-  } finally {
     await new Promise((r) => setTimeout(r, 20 + Math.random() * 40));
-    written = await agent.stop();
-    syncs = await follower.stop();
-  }
+  };
+  // the agent and the follower are stopped whatever happens (stopping again gives the same answer)
+  await commits().finally(() => Promise.all([agent.stop(), follower.stop()]));
+  const written = await agent.stop();
+  const syncs = await follower.stop();
   expectAgentLinesKept(file, written);
   await store.importFile(file);
   const duplicates = duplicateRows(store, id);
