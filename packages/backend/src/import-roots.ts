@@ -45,6 +45,15 @@ function realPathOf(file: string): string {
   }
 }
 
+/** The outermost path between `folder` and `file` (a file outside the roots) that leads outside: the link. */
+function linkLeadingOut(file: string, folder: string, roots: ImportRoots): string {
+  let link = file;
+  for (let dir = path.dirname(file); dir !== folder && inside(dir, folder); dir = path.dirname(dir)) {
+    if (!isAllowedImportPath(dir, roots)) link = dir;
+  }
+  return link;
+}
+
 export function isAllowedImportPath(file: string, roots: ImportRoots): boolean {
   const real = realPathOf(path.resolve(file));
   return roots.real.some((r) => inside(real, r));
@@ -55,7 +64,7 @@ export interface ResolvedImport {
   source: string;
   /** absolute files to import (a folder: every *.jsonl below it that stays inside the roots) */
   files: string[];
-  /** files below a folder that lead outside the roots (through a symlink): skipped */
+  /** links below a folder that lead outside the roots (a symlinked file or folder, never a name behind it): skipped */
   skipped: string[];
   folder: boolean;
 }
@@ -84,6 +93,8 @@ export function resolveImportPaths(paths: readonly string[], roots: ImportRoots,
     }
     if (!folder) return { source: p, files: [abs], skipped: [], folder };
     const found = scanPaths([abs]).files.map((f) => f.path);
-    return { source: p, files: found.filter((f) => isAllowedImportPath(f, roots)), skipped: found.filter((f) => !isAllowedImportPath(f, roots)), folder };
+    // what leads outside is named by its link (a symlinked folder), never by the files behind it
+    const skipped = new Set(found.filter((f) => !isAllowedImportPath(f, roots)).map((f) => linkLeadingOut(f, abs, roots)));
+    return { source: p, files: found.filter((f) => isAllowedImportPath(f, roots)), skipped: [...skipped], folder };
   });
 }

@@ -235,11 +235,16 @@ describe("createBackend", () => {
     expect(skeleton.nodes.find((n) => n.id === summarized.summaryEntryId)).toMatchObject({ type: "branch_summary", parentId: "a1" });
 
     const plain = contract.navigate.output.parse(ok(await call("navigate", { sessionId, targetId: "a2", summarize: false })));
-    expect(plain).toEqual({ leafId: "a2", editorText: null, summaryEntryId: null, cancelled: false });
-    expect(events.some((e) => e.event === "sessionUpdated" && e.payload.reason === "leaf-moved" && e.payload.leafId === "a2")).toBe(true);
+    // a pi file: the switch reaches it as a bonsai-branch entry at a2, which is the leaf now (docs/DEVIATIONS.md B-E31)
+    expect(plain).toMatchObject({ editorText: null, summaryEntryId: null, cancelled: false });
+    const after = unpackSkeleton(ok<PackedSkeleton>(await call("getSkeleton", { sessionId })));
+    expect(after.nodes.find((n) => n.id === plain.leafId)).toMatchObject({ type: "custom", customType: "bonsai-branch", parentId: "a2" });
+    expect(events.some((e) => e.event === "sessionUpdated" && e.payload.leafId === plain.leafId)).toBe(true);
 
     const edit = contract.navigate.output.parse(ok(await call("navigate", { sessionId, targetId: "u2", summarize: false })));
-    expect(edit).toMatchObject({ leafId: "a1", editorText: "second question" });
+    expect(edit).toMatchObject({ editorText: "second question" });
+    const edited = unpackSkeleton(ok<PackedSkeleton>(await call("getSkeleton", { sessionId })));
+    expect(edited.nodes.find((n) => n.id === edit.leafId)).toMatchObject({ type: "custom", customType: "bonsai-branch", parentId: "a1" });
 
     const missing = await call("navigate", { sessionId, targetId: "nope", summarize: false });
     expect(missing.ok ? null : missing.error.code).toBe("not_found");

@@ -182,6 +182,9 @@ describe("imports from the page", () => {
       "skipped: it leads outside the session folders (a symbolic link)",
       "skipped: it leads outside the session folders (a symbolic link)",
     ]);
+    // the links are named, never the names of the files behind a symlinked folder
+    expect(results.filter((r) => !r.ok).map((r) => r.source)).toEqual([path.join(agentDir, "link.jsonl"), path.join(agentDir, "linked-folder")]);
+    expect(JSON.stringify(results)).not.toContain(path.join("linked-folder", "other.jsonl"));
     expect((await api.listSessions()).sessions.map((s) => s.sourcePath)).toEqual([path.join(agentDir, "project", "real.jsonl")]);
   });
 

@@ -93,14 +93,19 @@ describe("undo", () => {
     expect(agentView(file).leaf).toBe(out.appendedEntryId);
   });
 
-  it("a branch switch without a summary: the leaf goes back; nothing is appended when the file already ends there", async () => {
+  it("a branch switch without a summary reaches the file (a bonsai-branch entry at the target), and undo returns the file's context to what it was", async () => {
     const file = sessionFile();
     const sessionId = (await call("importSessions", { paths: [file] })).results[0]!.sessionId!;
+    const before = agentView(file);
     await call("navigate", { sessionId, targetId: "m5", summarize: false });
+    const switched = agentView(file);
+    expect(switched.entries.at(-1)).toMatchObject({ type: "custom", customType: "bonsai-branch", parentId: "m5", data: { from: "m15", to: "m5" } });
+    expect(switched.contextIds).toEqual(buildSessionContext(before.entries, "m5").entryIds);
     expect((await call("getUndo", { sessionId })).undo).toMatchObject({ kind: "branch", entryId: null });
     const out = await call("undo", { sessionId });
-    expect(out).toMatchObject({ leafId: "m15", appendedEntryId: null });
-    expect(agentView(file).leaf).toBe("m15");
+    expect(out.message).toBe("The branch switch is undone: the leaf is back at m15, where an undo entry makes the agent resume too.");
+    expect(agentView(file).leaf).toBe(out.appendedEntryId);
+    expect(agentView(file).contextIds).toEqual(before.contextIds);
   });
 
   it("is not offered once the session moved on", async () => {

@@ -56,7 +56,7 @@ export function messageFromEntry(entry: SessionEntry): AgentMessage | undefined 
     }
     case "branch_summary": {
       const e = entry as BranchSummaryEntry;
-      if (!e.summary) return undefined;
+      if (typeof e.summary !== "string" || e.summary === "") return undefined; // a summary the file gives another type adds nothing
       const message: BranchSummaryMessage = { role: "branchSummary", summary: e.summary, fromId: e.fromId, timestamp: Date.parse(e.timestamp) };
       return message;
     }
@@ -68,7 +68,8 @@ export function messageFromEntry(entry: SessionEntry): AgentMessage | undefined 
 export function compactionSummaryMessage(entry: CompactionEntry): CompactionSummaryMessage {
   return {
     role: "compactionSummary",
-    summary: entry.summary,
+    // a summary the file gives another type (`summary: null`) reads as an empty one
+    summary: typeof entry.summary === "string" ? entry.summary : "",
     shortSummary: entry.shortSummary,
     tokensBefore: entry.tokensBefore,
     timestamp: Date.parse(entry.timestamp),

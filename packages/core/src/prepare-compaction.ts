@@ -271,7 +271,7 @@ export function prepareCompaction<S extends CompactionPlanSettings>(
     keepRecentTokens: outline.keepRecentTokens,
   };
   if (previousCompaction) {
-    preparation.previousSummary = previousCompaction.summary;
+    if (typeof previousCompaction.summary === "string") preparation.previousSummary = previousCompaction.summary;
     preparation.previousCompactionId = previousCompaction.id;
   }
   if (outline.estimatedWindowTokens !== undefined) preparation.estimatedWindowTokens = outline.estimatedWindowTokens;

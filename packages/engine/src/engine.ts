@@ -72,6 +72,8 @@ export interface EngineStore {
   isOnPath(sessionId: string, entryId: string, leafId?: string | null): boolean;
   getLeaf(sessionId: string): string | null;
   setLeaf(sessionId: string, leafId: string | null): void;
+  /** where the session is kept: a pi file (`pi-jsonl` with a path, not detached) takes a branch switch's entry */
+  getSession(sessionId: string): { sourceFormat: string; sourcePath: string | null; detached: string | null } | undefined;
   /** `expect`: what the change was planned against; the store refuses the append when it no longer holds */
   appendEntry(sessionId: string, entry: { type: string; [field: string]: unknown }, options?: { parentId?: string | null; expect?: CommitExpectation }): SessionEntry;
   applyPruning(sessionId: string, results: readonly { entryId: string; message: MessageEntry["message"] & { role: "toolResult" } }[], options?: { expect?: CommitExpectation }): number;
@@ -82,6 +84,9 @@ export interface EngineStore {
 export const AUTO_CONTINUE_TEXT = "Continue if you have next steps.";
 /** Provider recorded on assistant messages of OpenAI-compatible turns. */
 export const TURN_PROVIDER = "openai";
+
+/** customType of the entry that carries a branch switch without a summary into a pi file */
+export const BRANCH_MARKER_TYPE = "bonsai-branch";
 
 /** Builds the summarizer of one model id (tests and hosts may replace the OpenAI one). */
 export type SummarizerFactory = (input: { model: string; settings: BonsaiSettings; apiKey: string }) => Summarizer;
@@ -445,7 +450,13 @@ export class Engine {
     try {
       await this.#abortTurnForCompaction(sessionId);
       const summarizer = await this.#currentSummarizer();
-      const produced = await this.#produce(sessionId, controller.signal, instructions, this.#summarizeWith(sessionId, summarizer, controller.signal, instructions));
+      const summarize = this.#summarizeWith(sessionId, summarizer, controller.signal, instructions);
+      // a transient failure (429, 5xx, a retry hint) is retried as automatic compaction retries it
+      const produced = await this.#produce(sessionId, controller.signal, instructions, (plan, extra) =>
+        runWithCandidates([{ label: summarizer.label, available: true, run: () => summarize(plan, extra) }], this.#settings.get().retry, controller.signal, (n) =>
+          this.#events.emit("auto_retry_start", withoutUndefined({ sessionId, scope: "compaction" as const, ...n })),
+        ),
+      );
       if (produced.kind === "empty") throw new EngineError(produced.plan.lastEntryIsCompaction ? "Already compacted" : "Nothing to compact (session too small)");
       if (produced.kind === "cancelled" || controller.signal.aborted) throw new EngineError("Compaction cancelled");
       const outcome: CompactOutcome = { result: produced.result, dryRun, leafId: produced.leafId, fromExtension: produced.fromExtension };
@@ -782,6 +793,21 @@ export class Engine {
     for (const [id, c] of this.#branchSummaries) if (sessionId === undefined || id === sessionId) c.abort();
   }
 
+  /**
+   * A branch switch without a summary. In the store the leaf moves; a pi / oh-my-pi file (the agent
+   * resumes from its last line) also gets a `custom` entry of type "bonsai-branch" parented at the
+   * new leaf, which adds nothing to any context (docs/DEVIATIONS.md), so the agent resumes there.
+   */
+  #moveLeaf(sessionId: string, oldLeafId: string | null, newLeafId: string | null): void {
+    const session = this.#store.getSession(sessionId);
+    if (session?.sourceFormat !== "pi-jsonl" || session.sourcePath === null || session.detached !== null) {
+      this.#store.setLeaf(sessionId, newLeafId);
+      return;
+    }
+    const body = { type: "custom" as const, customType: BRANCH_MARKER_TYPE, data: { from: oldLeafId, to: newLeafId } };
+    this.#store.appendEntry(sessionId, body, { parentId: newLeafId, expect: { exists: newLeafId === null ? [] : [newLeafId] } });
+  }
+
   /** navigateTree (branch-summary.md §1). A cancelled or aborted navigation changes nothing. */
   async navigateTree(sessionId: string, targetId: string, request: NavigateRequest = {}): Promise<NavigateOutcome> {
     const oldLeafId = this.#store.getLeaf(sessionId);
@@ -860,7 +886,7 @@ export class Engine {
         const expect: CommitExpectation = { leafId: oldLeafId, exists: newLeafId === null ? [] : [newLeafId] };
         summaryEntry = this.#store.appendEntry(sessionId, body, { parentId: newLeafId, expect }) as BranchSummaryEntry;
       } else {
-        this.#store.setLeaf(sessionId, newLeafId);
+        this.#moveLeaf(sessionId, oldLeafId, newLeafId);
       }
       const leafId = this.#store.getLeaf(sessionId);
       this.#events.emit("leaf_changed", { sessionId, leafId });

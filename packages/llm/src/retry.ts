@@ -2,7 +2,8 @@
  * The automatic-compaction retry policy (triggers-and-hooks.md §2.2): candidates are tried in order;
  * each is retried on transient failures (status 429/5xx, network, or an explicit retry hint) with
  * exponential backoff `baseDelayMs × 2^attempt`, raised to the server's retry hint; a wait longer
- * than 30 s moves on to the next candidate unless this is the last one. Context-overflow errors are
+ * than 30 s moves on to the next candidate unless this is the last one; a hint longer than
+ * MAX_RETRY_AFTER_MS is never waited for (the candidate fails with a sentence that says so). Context-overflow errors are
  * never retried. Abort stops everything immediately, including a pending wait.
  */
 import { isOverflowErrorMessage, isRetryable, parseRetryAfter } from "@bonsai/core";
@@ -30,6 +31,8 @@ export interface RetryNotice {
 }
 
 export const MAX_RETRY_WAIT_BEFORE_NEXT_CANDIDATE_MS = 30_000;
+/** the longest server retry hint (Retry-After) Bonsai waits for: a longer one ends the candidate's retries */
+export const MAX_RETRY_AFTER_MS = 60_000;
 
 export class AbortedError extends Error {
   constructor(message = "Aborted") {
@@ -84,6 +87,10 @@ export async function runWithCandidates<T>(
         const shouldRetry = policy.enabled && attempt < policy.maxRetries && (retryAfterMs !== undefined || isRetryable(message));
         if (!shouldRetry) {
           lastError = error;
+          break;
+        }
+        if (retryAfterMs !== undefined && retryAfterMs > MAX_RETRY_AFTER_MS) {
+          lastError = new Error(`${message} (the server asks to wait ${Math.ceil(retryAfterMs / 1000)} s before a retry; Bonsai waits at most ${MAX_RETRY_AFTER_MS / 1000} s)`);
           break;
         }
         let delay = policy.baseDelayMs * 2 ** attempt;

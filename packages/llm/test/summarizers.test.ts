@@ -8,6 +8,7 @@ import {
   parseConversation,
   prompt,
   runWithCandidates,
+  MAX_RETRY_AFTER_MS,
   streamTurn,
   summarizeOffline,
   toChatMessages,
@@ -175,6 +176,16 @@ describe("runWithCandidates (triggers-and-hooks.md §2.2)", () => {
     });
     await expect(only).rejects.toThrow("Aborted");
     expect(notices[0]?.delayMs).toBe(45000);
+  });
+
+  it("a retry hint above MAX_RETRY_AFTER_MS (Retry-After: 3600) is not waited for: the candidate fails at once with a sentence that says so", async () => {
+    let n = 0;
+    const notices: RetryNotice[] = [];
+    const only = runWithCandidates([{ label: "a", available: true, run: () => (n++, Promise.reject(new Error("429 rate limited, retry-after: 3600"))) }], policy, undefined, (x) => notices.push(x));
+    await expect(only).rejects.toThrow("429 rate limited, retry-after: 3600 (the server asks to wait 3600 s before a retry; Bonsai waits at most 60 s)");
+    expect(n).toBe(1);
+    expect(notices).toEqual([]);
+    expect(MAX_RETRY_AFTER_MS).toBe(60_000);
   });
 
   it("never retries a context overflow, skips candidates without a key, reports no available model", async () => {

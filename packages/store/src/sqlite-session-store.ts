@@ -130,6 +130,7 @@ export function openStore(options: OpenStoreOptions): SqliteSessionStore {
     sessionLockWaitMs: options.sessionLockWaitMs,
   });
   store.recoverSources();
+  store.repairDuplicateLines();
   return store;
 }
 
@@ -229,6 +230,26 @@ function knownFileOf(row: SessionRow): KnownFile {
   return { size: row.file_size, mtimeMs: row.file_mtime_ms, offset: row.file_offset, headHash: row.head_hash, tailHash: row.tail_hash };
 }
 
+/**
+ * The header of a session as stored (the file's own, kept as read for a rewrite), typed: a field a
+ * file gives another type (a `cwd` that is a number or an object) reads as the row's typed value.
+ */
+function storedHeader(row: SessionRow): SessionHeader {
+  const header = JSON.parse(row.header_json) as Record<string, unknown>;
+  return { ...header, type: "session", id: typeof header.id === "string" ? header.id : row.header_id, timestamp: typeof header.timestamp === "string" ? header.timestamp : row.created_at, cwd: row.cwd };
+}
+
+/** Whether the store still holds what `before` recorded of its file (nobody stored more since). */
+function sameFileState(before: SessionRow, now: SessionRow | undefined): boolean {
+  return (
+    now !== undefined &&
+    now.generation === before.generation &&
+    now.file_offset === before.file_offset &&
+    now.file_lines === before.file_lines &&
+    now.tail_hash === before.tail_hash
+  );
+}
+
 function describeJsonValue(v: unknown): string {
   if (v === null) return "null";
   if (Array.isArray(v)) return "a list";
@@ -289,6 +310,8 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
   private readonly foreign: ForeignSources;
   /** OpenStoreOptions.backgroundIndexing */
   private readonly backgroundIndexing: boolean;
+  /** OpenStoreOptions.fault (tests only) */
+  private readonly fault: FaultHook | undefined;
 
   constructor(
     db: Database.Database,
@@ -298,6 +321,7 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
     super(db);
     this.backgroundIndexing = options.backgroundIndexing ?? true;
     this.locks = new SessionLocks(db, options.sessionLockWaitMs);
+    this.fault = options.fault;
     this.files = new SourceSync(db, {
       writeThrough: options.writeThrough ?? true,
       fault: options.fault,
@@ -583,8 +607,12 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
     const keep = this.emitter.listenerCount("entries-added") > 0;
     const added: SessionEntry[] = [];
     let issues: ImportIssue[] = [];
+    this.fault?.("sync:before-store");
     const report = this.db
       .transaction(() => {
+        // another connection (the follower's worker, a commit, another process) stored these
+        // bytes after `row` was read: store nothing; the caller reads on from the new offset
+        if (!sameFileState(row, this.sessionRow(row.id))) return null;
         const lookups = this.storedIdLookups(row.id);
         const check = this.appendedChecks(row, checkIssues, lookups);
         const writer = this.entryAppender(row.id, lookups);
@@ -618,6 +646,7 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
         return issues.length > 0 ? this.storeReport(report) : { ...report, reportId: 0, startedAt: nowIso() };
       })
       .immediate();
+    if (report === null) return this.syncFile(row.source_path ?? "", source, { signal });
     this.scheduleIndexing();
     if (added.length > 0) this.emit("entries-added", { sessionId: row.id, entries: added, source });
     return report;
@@ -928,7 +957,7 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
 
   /** header title, else the latest session_info's name, else the latest compaction's shortSummary */
   private resolveTitle(row: SessionRow): string | null {
-    const header = JSON.parse(row.header_json) as SessionHeader;
+    const header = storedHeader(row);
     if (typeof header.title === "string" && header.title !== "") return header.title;
     const info = this.sql("SELECT j.json FROM entries e JOIN entry_json j ON j.pk = e.pk WHERE e.session_id = ? AND e.type = 'session_info' ORDER BY e.seq DESC LIMIT 1").pluck().get(row.id) as
       | string
@@ -1090,6 +1119,27 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
       const report = this.syncFile(intent.file, "follow", { whole });
       if (report.status === "failed") throw new StoreError(report.message);
     }));
+  }
+
+  /**
+   * Reads again, whole, each session a past version left with two rows for one line of its file
+   * (migration 016 lists them), so that the store and an export hold exactly the file's lines. A
+   * session whose file cannot be read now stays listed for the next open.
+   */
+  repairDuplicateLines(): number {
+    let repaired = 0;
+    for (const { session_id: id } of this.sql("SELECT session_id FROM line_repairs").all() as { session_id: string }[]) {
+      const row = this.sessionRow(id);
+      if (row?.source_path && row.detached === null && fs.existsSync(row.source_path)) {
+        const report = this.syncFile(row.source_path, "follow", { whole: true });
+        if (report.status === "failed" || report.status === "not-a-session") continue;
+        repaired++;
+      } else if (row?.source_path && row.detached === null) {
+        continue;
+      }
+      this.sql("DELETE FROM line_repairs WHERE session_id = ?").run(id);
+    }
+    return repaired;
   }
 
   /** Before a write into the source file: the session must still have one, and it must be writable. */
@@ -1489,7 +1539,7 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
     return storedReadSession({
       format: row.source_format,
       agent: this.agents.fields(row).agent,
-      header: JSON.parse(row.header_json) as SessionHeader,
+      header: storedHeader(row),
       entries: this.loadEntries(sessionId),
       leafId: leafId === undefined ? row.leaf_id : leafId,
       title: row.title,
@@ -1510,7 +1560,7 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
   async exportMarkdown(sessionId: string, file?: string, options: ExportOptions = {}): Promise<string> {
     const row = this.requireSession(sessionId);
     const entries = this.getPath(sessionId, options.leafId === undefined ? row.leaf_id : options.leafId);
-    const md = renderMarkdown(JSON.parse(row.header_json) as SessionHeader, row.title, entries);
+    const md = renderMarkdown(storedHeader(row), row.title, entries);
     await Promise.resolve();
     if (file) atomicWriteFileSync(path.resolve(file), md);
     return md;

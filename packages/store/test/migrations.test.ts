@@ -28,7 +28,7 @@ describe("schema and migrations", () => {
     const names = (store.db.prepare("SELECT name FROM sqlite_master WHERE type IN ('table') ORDER BY name").pluck().all() as string[]).filter(
       (n) => !n.startsWith("entries_fts_"),
     );
-    expect(names).toEqual(["entries", "entries_fts", "entry_json", "import_reports", "labels", "pruned_outputs", "session_agents", "session_locks", "session_titles", "sessions", "settings", "skeleton_cache", "source_backups", "source_intents"]);
+    expect(names).toEqual(["entries", "entries_fts", "entry_json", "import_reports", "labels", "line_repairs", "pruned_outputs", "session_agents", "session_locks", "session_titles", "sessions", "settings", "skeleton_cache", "source_backups", "source_intents"]);
   });
 
   it("opens with an explicit native binding (how Electron passes its own build)", () => {

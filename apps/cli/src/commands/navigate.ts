@@ -3,6 +3,7 @@
  * stored session to TARGET; with --summarize the abandoned branch is summarized into a branch
  * summary attached at the destination (branch-summary.md §1).
  */
+import { BRANCH_MARKER_TYPE } from "@bonsai/engine";
 import { withEngineSession } from "../engine-session";
 import { printJson } from "../output";
 import type { Command } from "./command";
@@ -20,10 +21,15 @@ export const navigateCommand: Command = {
       const lines: string[] = [];
       if (out.cancelled) lines.push(out.aborted ? "Branch summarization cancelled; nothing changed." : "Navigation cancelled by a hook; nothing changed.");
       else if (from === out.leafId && !out.summaryEntry) lines.push(`Already at ${target}.`);
-      else lines.push(`Moved the leaf of session ${sessionId} from ${from ?? "(root)"} to ${out.leafId ?? "(before the first entry)"}.`);
+      else {
+        const leaf = out.leafId === null ? undefined : store.getEntry(sessionId, out.leafId);
+        const marker = leaf?.type === "custom" && leaf.customType === BRANCH_MARKER_TYPE ? leaf : undefined;
+        const place = marker ? `${marker.parentId ?? "(before the first entry)"}, with entry ${marker.id} in the file so that the agent resumes there` : (out.leafId ?? "(before the first entry)");
+        lines.push(`Moved the leaf of session ${sessionId} from ${from ?? "(root)"} to ${place}.`);
+      }
       if (out.summaryEntry) lines.push(`Added branch summary ${out.summaryEntry.id} under ${out.summaryEntry.parentId ?? "(root)"}:`, "", out.summaryEntry.summary);
       if (out.editorText !== undefined) lines.push("", "Text of the selected message (to edit and send again):", out.editorText);
       io.stdout(`${lines.join("\n")}\n`);
-    }, args.options.summarize === true); // moving the leaf alone writes nothing
+    }, args.options.summarize === true); // moving the leaf alone writes only to pi files (an entry the agent ignores)
   },
 };

@@ -11,6 +11,7 @@ import { migration012IdTiers } from "./012-id-tiers";
 import { migration013SkeletonCache } from "./013-skeleton-cache";
 import { migration014SettingsRows } from "./014-settings-rows";
 import { migration015SessionLocks } from "./015-session-locks";
+import { migration016LineRepairs } from "./016-line-repairs";
 import type { Migration } from "./types";
 
 export type { Migration } from "./types";
@@ -30,6 +31,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration013SkeletonCache,
   migration014SettingsRows,
   migration015SessionLocks,
+  migration016LineRepairs,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -11,6 +11,8 @@ export type FaultPoint =
   | "rewrite:after-rename"
   | "append:intent"
   | "append:written"
-  | "append:before-write";
+  | "append:before-write"
+  /** a sync has read the file's appended bytes and is about to store them */
+  | "sync:before-store";
 
 export type FaultHook = (point: FaultPoint) => void;
