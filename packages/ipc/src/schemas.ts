@@ -250,6 +250,8 @@ export const reportedUsageSchema = z.object({
   age: z.enum(["no-compaction", "after-compaction", "before-compaction"]),
   /** estimate of the context's messages after that reply */
   trailingTokens: tokens,
+  /** the model that reported it ("" when the session does not say) */
+  model: z.string().max(300),
 });
 export type ReportedUsageDto = z.infer<typeof reportedUsageSchema>;
 
@@ -288,7 +290,12 @@ export const contextPreviewSchema = z.object({
   usage: reportedUsageSchema.nullable(),
   /** what the agent compares with its threshold: a fresh usage plus the messages after it, else the estimate */
   agentTokens: tokens,
+  /** the window of the session's model (core contextWindowOf): known model, override, or the settings' */
   contextWindow: count,
+  /** where contextWindow came from */
+  contextWindowSource: z.enum(["override", "known-model", "extended", "settings"]),
+  /** agentTokens is the reported usage plus the estimate after it ("reported"), or the estimate alone */
+  basis: z.enum(["reported", "estimate"]),
   /** above it a threshold compaction triggers: contextWindow - compaction.reserveTokens, or the threshold set in the settings */
   threshold: z.number(),
   /** agentTokens is above the threshold (and compaction is enabled) */
@@ -423,6 +430,7 @@ export const settingsSchema = z.object({
     baseUrl: url,
     model: z.string().max(200),
     fallbackModels: z.array(z.string().min(1).max(200)).max(20),
+    contextWindowOverrides: z.array(z.string().min(1).max(300)).max(50),
     contextWindow: posInt,
     maxOutputTokens: posInt,
     apiKeyEnv: z.string().max(200).regex(/^[A-Za-z_][A-Za-z0-9_]*$/u, "must be an environment variable name"),
