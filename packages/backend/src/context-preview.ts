@@ -17,6 +17,7 @@ import {
   type AgentMessage,
   type BonsaiSettings,
   type CompactionEntry,
+  type ContextFigure,
   type ModelWindow,
   type SessionEntry,
 } from "@bonsai/core";
@@ -109,6 +110,15 @@ export function contextPreview(store: SessionStore, sessionId: string, leafId: s
 export function sessionWindow(part: Pick<ContextPreview, "usage" | "compaction">, settings: BonsaiSettings): ModelWindow {
   const largestSeenTokens = Math.max(part.usage?.tokens ?? 0, part.compaction?.tokensBefore ?? 0);
   return contextWindowOf(part.usage?.model ?? "", { overrides: settings.model.contextWindowOverrides, fallback: settings.model.contextWindow, largestSeenTokens });
+}
+
+/**
+ * The context figure of `leafId` (core contextFigureOf: the reported usage plus the estimate after
+ * it, else the estimate), read as the preview reads it (a long context's listed window only).
+ */
+export function contextFigureAt(store: SessionStore, sessionId: string, leafId: string): ContextFigure {
+  const rows = store.getContextMessages(sessionId, leafId, LISTED);
+  return contextFigureOf(listedPart(rows ? partFromRows(rows) : partFromEntries(store.getContextEntries(sessionId, leafId), leafId), LISTED));
 }
 
 /**

@@ -59,8 +59,13 @@ export const sessionSummarySchema = z.object({
   customTitle: z.boolean(),
   /** branch tips (entries without children): 1 for a session without branches; null while not counted yet */
   branches: count.nullable(),
-  /** what the model sees from the current leaf (core contextOf's estimate); null while not computed yet */
+  /**
+   * what the model saw from the current leaf (core contextFigureOf: the last reported usage plus the
+   * estimate after it, else the estimate); null while not computed yet
+   */
   contextTokens: tokens.nullable(),
+  /** the estimate of the leaf's messages in the file (no system prompt, no tools); null while not computed yet */
+  estimatedTokens: tokens.nullable(),
 });
 export type SessionSummary = z.infer<typeof sessionSummarySchema>;
 
