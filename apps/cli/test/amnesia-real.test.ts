@@ -4,7 +4,7 @@
  * a copy of a message is never reported as restating the message it copies.
  */
 import { describe, expect, it } from "vitest";
-import { HAVE_REAL, REAL_FILES, realPath } from "../../../packages/formats/test/support/real-files";
+import { HAVE_REAL_SESSIONS as HAVE_REAL, REAL_SESSIONS as REAL_FILES, realSession as realPath } from "./real-sessions";
 import { json } from "./run-cli";
 
 interface Finding {

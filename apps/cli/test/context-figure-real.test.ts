@@ -8,7 +8,7 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { ALL_REAL_FILES, HAVE_REAL, realPath } from "../../../packages/formats/test/support/real-files";
+import { ALL_REAL_SESSIONS as ALL_REAL_FILES, HAVE_REAL_SESSIONS as HAVE_REAL, realSession as realPath } from "./real-sessions";
 import { json } from "./run-cli";
 
 interface Report {
