@@ -62,7 +62,6 @@ function figuresAt(session: LoadedSession, leafId: string | null): Figures {
 
 function reportOf(leafId: string | null, summary: ContextSummary, figures: Figures): ContextReport {
   return {
-    ...figures,
     leafId,
     entryIds: summary.entryIds,
     roles: summary.roles,
@@ -70,6 +69,7 @@ function reportOf(leafId: string | null, summary: ContextSummary, figures: Figur
     estimatedTokens: summary.tokens.reduce((a, b) => a + b, 0),
     model: summary.models,
     thinkingLevel: summary.thinkingLevel,
+    ...figures,
   };
 }
 
@@ -78,7 +78,7 @@ export function contextReport(session: LoadedSession, leafOption: string | undef
   const leafId = resolveLeafId(session, leafOption);
   const lists = session.contextLists?.(leafId);
   const figures = figuresAt(session, leafId);
-  if (lists) return { leafId, entryIds: lists.entryIds, roles: lists.roles, llmRoles: lists.llmRoles, estimatedTokens: lists.estimatedTokens, ...figures, model: lists.models, thinkingLevel: lists.thinkingLevel };
+  if (lists) return { leafId, entryIds: lists.entryIds, roles: lists.roles, llmRoles: lists.llmRoles, estimatedTokens: lists.estimatedTokens, model: lists.models, thinkingLevel: lists.thinkingLevel, ...figures };
   return reportOf(leafId, session.contextSummary(leafId), figures);
 }
 
