@@ -124,8 +124,13 @@ describe("bonsai (CLI framework)", () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toBe("");
     const out = JSON.parse(r.stdout);
-    expect(Object.keys(out)).toEqual(["leafId", "entryIds", "roles", "llmRoles", "estimatedTokens", "model", "thinkingLevel"]);
-    expect(out).toEqual({
+    expect(Object.keys(out)).toEqual(["leafId", "entryIds", "roles", "llmRoles", "estimatedTokens", "model", "thinkingLevel", "contextTokens", "contextBasis", "usage", "contextWindow", "contextWindowSource"]);
+    const { contextTokens, contextBasis, usage, contextWindow, contextWindowSource, ...reference } = out;
+    // the figure: the last reported usage (before the compaction e5 here: stale) -> the estimate
+    expect({ contextTokens, contextBasis, contextWindowSource }).toEqual({ contextTokens: out.estimatedTokens, contextBasis: "estimate", contextWindowSource: "settings" });
+    expect(usage === null || usage.age === "before-compaction").toBe(true);
+    expect(contextWindow).toBe(200_000);
+    expect(reference).toEqual({
       leafId: "e7",
       entryIds: ["e5", "e2", "e4", "e6", "e7"],
       roles: ["compactionSummary", "user", "assistant", "bashExecution", "user"],
@@ -235,6 +240,11 @@ describe("bonsai (CLI framework)", () => {
       estimatedTokens: 0,
       model: {},
       thinkingLevel: "off",
+      contextTokens: 0,
+      contextBasis: "estimate",
+      usage: null,
+      contextWindow: 200_000,
+      contextWindowSource: "settings",
     });
   });
 
@@ -252,7 +262,9 @@ describe("bonsai (CLI framework)", () => {
       const out = JSON.parse(r.stdout);
       out.leafId = pinned.get(out.leafId);
       out.entryIds = out.entryIds.map((id: string) => pinned.get(id));
-      expect(out).toEqual(c.expected);
+      // the reference's fields exactly (estimatedTokens among them); the context figure is Bonsai's own
+      expect(out).toEqual({ ...c.expected, contextTokens: out.contextTokens, contextBasis: out.contextBasis, usage: out.usage, contextWindow: out.contextWindow, contextWindowSource: out.contextWindowSource });
+      if (out.usage && out.contextBasis === "reported") expect(out.contextTokens).toBe(out.usage.tokens + out.usage.trailingTokens);
     }
   });
 });

@@ -103,8 +103,9 @@ describe("stored ids answer as their files", () => {
     const id = importFile(file);
     const listing = run("context", id);
     const count = Number(/Messages: (\d+)/.exec(listing)?.[1]);
+    expect(listing).toMatch(/\nContext: \d+ tokens/);
     expect(count).toBeGreaterThan(800);
-    const rows = listing.trimEnd().split("\n").slice(5);
+    const rows = listing.trimEnd().split("\n").slice(6);
     // the header row, the first 50, the row saying what is not listed, the newest 450
     expect(rows).toHaveLength(1 + 500 + 1);
     expect(rows[1]?.trim().startsWith("1  ")).toBe(true);
@@ -112,7 +113,7 @@ describe("stored ids answer as their files", () => {
     expect(rows[51]?.trim()).toBe(`… ${count - 500} messages in between are not listed (--all lists every message)`);
     expect(rows[52]?.trim().startsWith(`${count - 450 + 1}  `)).toBe(true);
     expect(rows.at(-1)?.trim().startsWith(`${count}  `)).toBe(true);
-    expect(run("context", id, "--all").trimEnd().split("\n").slice(5)).toHaveLength(1 + count);
+    expect(run("context", id, "--all").trimEnd().split("\n").slice(6)).toHaveLength(1 + count);
     compare(file, id, [undefined], entryIds(file)[100] as string);
   }, 300_000);
 

@@ -5,8 +5,9 @@
  * the path's narrow rows with the same rule: no entry JSON is parsed for the series).
  */
 import {
-  agentContextTokens,
   compactionThreshold,
+  contextFigureOf,
+  contextWindowOf,
   contextOf,
   convertMessageToLlm,
   isCompactionEntry,
@@ -16,6 +17,8 @@ import {
   type AgentMessage,
   type BonsaiSettings,
   type CompactionEntry,
+  type ContextFigure,
+  type ModelWindow,
   type SessionEntry,
 } from "@bonsai/core";
 import { CONTEXT_LIST_HEAD, CONTEXT_LIST_TAIL, type ContextMessage, type ContextPreview } from "@bonsai/ipc";
@@ -83,20 +86,39 @@ export function contextPreview(store: SessionStore, sessionId: string, leafId: s
   const rows = leafId === null ? null : store.getContextMessages(sessionId, leafId, window);
   // the store lists a window's part of the rows; what it lists whole (odd rows), or the entries' context, is folded here
   const part = listedPart(rows ? partFromRows(rows) : partFromEntries(leafId === null ? [] : store.getContextEntries(sessionId, leafId), leafId), window);
-  const agentTokens = agentContextTokens(part);
-  const threshold = compactionThreshold(settings.model.contextWindow, settings.compaction);
+  const figure = contextFigureOf(part);
+  const agentTokens = figure.contextTokens;
+  const modelWindow = sessionWindow(part, settings);
+  const threshold = compactionThreshold(modelWindow.contextWindow, settings.compaction);
   const series = store.getSizeSeries(sessionId, leafId, SERIES_POINTS);
   return {
     sessionId,
     leafId,
     ...part,
     agentTokens,
-    contextWindow: settings.model.contextWindow,
+    contextWindow: modelWindow.contextWindow,
+    contextWindowSource: modelWindow.source,
+    basis: figure.basis,
     threshold,
     overThreshold: settings.compaction.enabled && agentTokens > threshold,
     pathLength: series.pathLength,
     sizeSeries: series.points,
   };
+}
+
+/** The window of the model that reported the path's usage (core contextWindowOf), judged by the largest figure the path reports. */
+export function sessionWindow(part: Pick<ContextPreview, "usage" | "compaction">, settings: BonsaiSettings): ModelWindow {
+  const largestSeenTokens = Math.max(part.usage?.tokens ?? 0, part.compaction?.tokensBefore ?? 0);
+  return contextWindowOf(part.usage?.model ?? "", { overrides: settings.model.contextWindowOverrides, fallback: settings.model.contextWindow, largestSeenTokens });
+}
+
+/**
+ * The context figure of `leafId` (core contextFigureOf: the reported usage plus the estimate after
+ * it, else the estimate), read as the preview reads it (a long context's listed window only).
+ */
+export function contextFigureAt(store: SessionStore, sessionId: string, leafId: string): ContextFigure {
+  const rows = store.getContextMessages(sessionId, leafId, LISTED);
+  return contextFigureOf(listedPart(rows ? partFromRows(rows) : partFromEntries(store.getContextEntries(sessionId, leafId), leafId), LISTED));
 }
 
 /**

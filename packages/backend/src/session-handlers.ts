@@ -70,6 +70,7 @@ export function toSummary(s: StoredSummary, customTitle?: string, counts?: Sessi
     customTitle: customTitle !== undefined,
     branches: counts?.branches ?? null,
     contextTokens: counts?.contextTokens ?? null,
+    estimatedTokens: counts?.estimatedTokens ?? null,
   };
 }
 

@@ -5,13 +5,15 @@
  * figures to the list.
  */
 import type { SessionStore, SessionSummary } from "@bonsai/store";
-import { contextTokensAt } from "./context-preview";
+import { contextFigureAt } from "./context-preview";
 
 export interface SessionCounts {
   compactions: number;
   branches: number;
-  /** what the model sees from the current leaf, estimated (contextTokensAt: the context preview's figure) */
+  /** what the model saw from the current leaf (core contextFigureOf: the context preview's figure) */
   contextTokens: number;
+  /** the estimate of the leaf's messages in the file, shown beside it */
+  estimatedTokens: number;
 }
 
 /** time spent counting while a list waits for its answer; the rest is counted after it */
@@ -58,8 +60,8 @@ export class SessionStats {
   #count(s: SessionSummary): SessionCounts | null {
     try {
       const shape = this.store.countSessionShape(s.id);
-      const contextTokens = s.leafId === null ? 0 : contextTokensAt(this.store, s.id, s.leafId);
-      const counts = { ...shape, contextTokens };
+      const figure = s.leafId === null ? null : contextFigureAt(this.store, s.id, s.leafId);
+      const counts = { ...shape, contextTokens: figure?.contextTokens ?? 0, estimatedTokens: figure?.estimatedTokens ?? 0 };
       this.#cache.set(s.id, { key: keyOf(s), counts });
       return counts;
     } catch {

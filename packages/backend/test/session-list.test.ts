@@ -60,7 +60,8 @@ describe("session list", () => {
     const sessionId = (await call("importSessions", { paths: [file] })).results[0]!.sessionId!;
     const listed = (await call("listSessions", {})).sessions[0]!;
     const preview = await call("getContextPreview", { sessionId });
-    expect(listed.contextTokens).toBe(preview.tokens);
+    expect(listed.contextTokens).toBe(preview.agentTokens);
+    expect(listed.estimatedTokens).toBe(preview.tokens);
     expect(listed.compactionCount).toBeGreaterThan(0);
     expect(listed.branches).toBeGreaterThan(1);
   });

@@ -5,7 +5,10 @@
  * For a compaction C on a path (root -> the session's leaf, or the newest leaf below C):
  * - the summarized span: the entries after the previous compaction up to C's first kept entry;
  * - the kept part: from the first kept entry to C (still sent to the model: never a sign);
- * - after: the entries after C up to the next compaction (the time C's summary was the memory).
+ * - after: the entries after C up to the next compaction (the time C's summary was the memory),
+ *   except the messages the agent carried forward into its compacted history (Codex's
+ *   replacement_history, marked `fromCompaction` by the reader): those are what the model kept,
+ *   part of the kept part, never a sign.
  *
  * Findings (each names entries on both sides, before first):
  * - reread: a file read in the span (or listed in C's read files) read again after C, before the
@@ -567,7 +570,18 @@ function compactionWindow(path: readonly SessionEntry[], c: number): Window {
   let kept = c;
   for (let i = 0; i < c; i++) if (path[i]?.id === compaction.firstKeptEntryId) kept = i;
   const spanEnd = Math.max(previous + 1, kept);
-  return { span: path.slice(previous + 1, spanEnd), kept: path.slice(kept, c), after: path.slice(c + 1, next), compaction };
+  // what the agent carried forward into its compacted history (Codex's replacement_history) is kept,
+  // not said again: it joins the kept part and leaves "after"
+  const after = path.slice(c + 1, next);
+  const carried = after.filter((e) => carriedForwardBy(e, compaction));
+  const keptPart = path.slice(kept, c);
+  if (carried.length === 0) return { span: path.slice(previous + 1, spanEnd), kept: keptPart, after, compaction };
+  return { span: path.slice(previous + 1, spanEnd), kept: [...keptPart, ...carried], after: after.filter((e) => !carriedForwardBy(e, compaction)), compaction };
+}
+
+/** An entry the agent wrote into its context when it compacted (a reader marks it `fromCompaction`: the compaction's id). */
+function carriedForwardBy(entry: SessionEntry, compaction: CompactionEntry): boolean {
+  return (entry as { fromCompaction?: unknown }).fromCompaction === compaction.id;
 }
 
 function findingsOf(w: Window, kinds: "all" | "calls", r: EntryReader): AmnesiaFinding[] {

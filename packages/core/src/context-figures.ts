@@ -59,6 +59,8 @@ export interface ReportedUsage {
   age: UsageAge;
   /** estimate of the messages after that reply (the agent adds them to the usage, compaction.md §2.6) */
   trailingTokens: number;
+  /** the model that reported it, as the session records it ("" when it does not) */
+  model: string;
 }
 
 export interface ContextFigures {
@@ -120,7 +122,7 @@ export function reportedUsageOf(entry: SessionEntry, latestCompaction: SessionEn
 export function reportedUsageWith(entry: SessionEntry, latestCompaction: SessionEntry | null, trailingTokens: number): ReportedUsage {
   const m = (entry as { message: AssistantMessage }).message;
   const age: UsageAge = latestCompaction === null ? "no-compaction" : isOlderThanLatestCompaction(m, [latestCompaction]) ? "before-compaction" : "after-compaction";
-  return { tokens: calculateContextTokens(m.usage), entryId: entry.id, age, trailingTokens };
+  return { tokens: calculateContextTokens(m.usage), entryId: entry.id, age, trailingTokens, model: typeof m.model === "string" ? m.model : "" };
 }
 
 /**
@@ -131,6 +133,35 @@ export function reportedUsageWith(entry: SessionEntry, latestCompaction: Session
 export function agentContextTokens(figures: Pick<ContextFigures, "tokens" | "usage">): number {
   const u = figures.usage;
   return u !== null && u.age !== "before-compaction" ? u.tokens + u.trailingTokens : figures.tokens;
+}
+
+/** Where a node's context figure comes from. */
+export type ContextBasis =
+  /** the last usage the model reported on the path plus the estimate of what followed it */
+  | "reported"
+  /** the estimate alone: nothing reported on the path, or a compaction came after the report */
+  | "estimate";
+
+/** A node's context figure (compaction.md §2.6) with the estimate shown beside it. */
+export interface ContextFigure {
+  /** what the model saw: the reported usage plus the estimate after it, else the estimate */
+  contextTokens: number;
+  basis: ContextBasis;
+  /** the estimate of the messages in the file (no system prompt, no tools) */
+  estimatedTokens: number;
+  /** the usage the figure came from (null when basis is "estimate" for want of one) */
+  usage: ReportedUsage | null;
+}
+
+/**
+ * The display rule every panel, the session list and the CLI use: agentContextTokens with the
+ * basis it took and the estimate beside it.
+ */
+export function contextFigureOf(figures: Pick<ContextFigures, "tokens" | "usage">): ContextFigure {
+  const contextTokens = agentContextTokens(figures);
+  const u = figures.usage;
+  const basis: ContextBasis = u !== null && u.age !== "before-compaction" ? "reported" : "estimate";
+  return { contextTokens, basis, estimatedTokens: figures.tokens, usage: u };
 }
 
 /**

@@ -12,7 +12,7 @@ export const DEFAULT_SETTINGS: BonsaiSettings = {
   pruning: { enabled: true, protectTokens: 40_000, minimumSavings: 20_000 },
   branchSummary: { enabled: false, reserveTokens: 16384 },
   retry: { enabled: true, maxRetries: 3, baseDelayMs: 2000 },
-  model: { baseUrl: "", model: "", fallbackModels: [], contextWindow: 200000, maxOutputTokens: 8192, apiKeyEnv: "OPENAI_API_KEY" },
+  model: { baseUrl: "", model: "", fallbackModels: [], contextWindow: 200000, contextWindowOverrides: [], maxOutputTokens: 8192, apiKeyEnv: "OPENAI_API_KEY" },
   hooksDir: "",
   sessionDirs: [],
   theme: "system",

@@ -28,3 +28,4 @@ export * from "./amnesia";
 export * from "./limits";
 export * from "./context-figures";
 export * from "./size-series";
+export * from "./model-window";

@@ -3,6 +3,7 @@
  * Defaults and validation are pure; the store persists them and the engine consumes them.
  * (Implementation of validateSettingsPatch lives with the rest of core's settings logic.)
  */
+import { parseContextWindowOverride } from "./model-window";
 import { DEFAULT_SETTINGS } from "./defaults";
 
 // defined with the other defaults (defaults.ts: what the command line loads for its help)
@@ -55,7 +56,10 @@ export interface ModelSettings {
   model: string;
   /** further model ids tried in order when the first fails (compaction candidates) */
   fallbackModels: string[];
+  /** the window for a model the session records that no known family or override gives one for */
   contextWindow: number;
+  /** "model pattern=tokens" lines (`*` a wildcard): a session on a matching model is judged against that window (model-window.ts) */
+  contextWindowOverrides: string[];
   maxOutputTokens: number;
   /** name of the environment variable holding the API key (the key itself never lives in settings) */
   apiKeyEnv: string;
@@ -115,6 +119,14 @@ const optionalUrl: Check = (v, f) => {
 const envVarName: Check = (v, f) =>
   typeof v === "string" && (v === "" || /^[A-Za-z_][A-Za-z0-9_]*$/.test(v)) ? undefined : `${f} must be an environment variable name (letters, digits, _)`;
 
+const windowOverrides: Check = (v, f) => {
+  if (!Array.isArray(v) || v.some((x) => typeof x !== "string")) return `${f} must be a list of "model pattern=tokens" lines`;
+  for (const line of v as string[]) {
+    const parsed = parseContextWindowOverride(line);
+    if (typeof parsed === "string") return `${f}: ${parsed}`;
+  }
+  return undefined;
+};
 const nonEmptyStrings: Check = (v, f) =>
   Array.isArray(v) && v.every((s) => typeof s === "string" && s.trim() !== "") ? undefined : `${f} must be a list of non-empty strings`;
 
@@ -141,6 +153,7 @@ const SECTION_CHECKS: { [K in keyof BonsaiSettings]: BonsaiSettings[K] extends u
     model: anyString,
     fallbackModels: nonEmptyStrings,
     contextWindow: nonNegativeInteger,
+    contextWindowOverrides: windowOverrides,
     maxOutputTokens: positiveInteger,
     apiKeyEnv: envVarName,
   },

@@ -85,7 +85,7 @@ function assistantChars(content: unknown): number {
   return chars;
 }
 
-/** Characters counted for a message by the chars/4 heuristic (omp: custom/python/fileMention count 0). */
+/** Characters counted for a message by the chars/4 heuristic (omp: custom/python/fileMention count 0; an agent's instructions count). */
 export function estimateChars(message: AgentMessage): number {
   const m = message as unknown as Record<string, unknown>;
   switch (message.role) {
@@ -101,6 +101,10 @@ export function estimateChars(message: AgentMessage): number {
     case "branchSummary":
     case "compactionSummary":
       return textLength(m.summary);
+    case "custom":
+      // an agent's own instructions read from its session (Codex developer messages) reach the model;
+      // pi's custom messages count 0, as the reference counts them
+      return m.agentInstructions === true ? userChars(m.content) : 0;
     default:
       return 0;
   }

@@ -79,7 +79,7 @@ describe("contextOf and contextTokensOfTree (one rule for every figure)", () => 
   it("reports the last usage on the path with its age; the agent uses it only when it is newer than the latest compaction", () => {
     const s = new SessionBuilder().msg(U(40)).msg(assistant("x".repeat(40), { usage: usage(900, 100) }));
     const fresh = contextOf(s.entries, "e1");
-    expect(fresh.usage).toEqual({ tokens: 1000, entryId: "e1", age: "no-compaction", trailingTokens: 0 });
+    expect(fresh.usage).toEqual({ tokens: 1000, entryId: "e1", age: "no-compaction", trailingTokens: 0, model: "m" });
     expect(agentContextTokens(fresh)).toBe(1000);
 
     s.compaction("s".repeat(8), "e1").msg(U(8));

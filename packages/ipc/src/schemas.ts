@@ -59,8 +59,13 @@ export const sessionSummarySchema = z.object({
   customTitle: z.boolean(),
   /** branch tips (entries without children): 1 for a session without branches; null while not counted yet */
   branches: count.nullable(),
-  /** what the model sees from the current leaf (core contextOf's estimate); null while not computed yet */
+  /**
+   * what the model saw from the current leaf (core contextFigureOf: the last reported usage plus the
+   * estimate after it, else the estimate); null while not computed yet
+   */
   contextTokens: tokens.nullable(),
+  /** the estimate of the leaf's messages in the file (no system prompt, no tools); null while not computed yet */
+  estimatedTokens: tokens.nullable(),
 });
 export type SessionSummary = z.infer<typeof sessionSummarySchema>;
 
@@ -250,6 +255,8 @@ export const reportedUsageSchema = z.object({
   age: z.enum(["no-compaction", "after-compaction", "before-compaction"]),
   /** estimate of the context's messages after that reply */
   trailingTokens: tokens,
+  /** the model that reported it ("" when the session does not say) */
+  model: z.string().max(300),
 });
 export type ReportedUsageDto = z.infer<typeof reportedUsageSchema>;
 
@@ -288,7 +295,12 @@ export const contextPreviewSchema = z.object({
   usage: reportedUsageSchema.nullable(),
   /** what the agent compares with its threshold: a fresh usage plus the messages after it, else the estimate */
   agentTokens: tokens,
+  /** the window of the session's model (core contextWindowOf): known model, override, or the settings' */
   contextWindow: count,
+  /** where contextWindow came from */
+  contextWindowSource: z.enum(["override", "known-model", "extended", "settings"]),
+  /** agentTokens is the reported usage plus the estimate after it ("reported"), or the estimate alone */
+  basis: z.enum(["reported", "estimate"]),
   /** above it a threshold compaction triggers: contextWindow - compaction.reserveTokens, or the threshold set in the settings */
   threshold: z.number(),
   /** agentTokens is above the threshold (and compaction is enabled) */
@@ -423,6 +435,7 @@ export const settingsSchema = z.object({
     baseUrl: url,
     model: z.string().max(200),
     fallbackModels: z.array(z.string().min(1).max(200)).max(20),
+    contextWindowOverrides: z.array(z.string().min(1).max(300)).max(50),
     contextWindow: posInt,
     maxOutputTokens: posInt,
     apiKeyEnv: z.string().max(200).regex(/^[A-Za-z_][A-Za-z0-9_]*$/u, "must be an environment variable name"),

@@ -2,7 +2,23 @@
  * `bonsai context SESSION [--leaf ID] [--all] [--json]`: what the model sees from a leaf (a long
  * context listed as its first and newest messages unless --all).
  */
-import { CONTEXT_LIST_HEAD, CONTEXT_LIST_TAIL, listedOf, summarizeContext, type AgentMessage, type ContextSummary, type IdList, type SessionContext } from "@bonsai/core";
+import {
+  CONTEXT_LIST_HEAD,
+  CONTEXT_LIST_TAIL,
+  DEFAULT_SETTINGS,
+  contextFigureOf,
+  contextOf,
+  contextWindowOf,
+  listedOf,
+  summarizeContext,
+  type AgentMessage,
+  type ContextBasis,
+  type ContextSummary,
+  type ContextWindowSource,
+  type IdList,
+  type ReportedUsage,
+  type SessionContext,
+} from "@bonsai/core";
 import { column, printJson, type Io } from "../output";
 import { reportIssues, resolveLeafId, withSession, type ContextListing, type LoadedSession } from "../session-source";
 import type { Command, SessionCommand } from "./command";
@@ -15,14 +31,36 @@ export interface ContextReport {
   roles: unknown[] | IdList;
   /** the roles of the messages convertToLlm sends (dropped messages are absent) */
   llmRoles: string[] | IdList;
-  /** sum of the per-message estimates */
+  /** sum of the per-message estimates (the reference's estimate of the messages in the file) */
   estimatedTokens: number;
+  /**
+   * what the model saw (core contextFigureOf, compaction.md §2.6): the last usage reported on the
+   * path plus the estimate after it; the estimate alone without one or after a compaction
+   */
+  contextTokens: number;
+  /** "reported" or "estimate": where contextTokens came from */
+  contextBasis: ContextBasis;
+  /** the usage it came from (null: none on the path) */
+  usage: ReportedUsage | null;
+  /** the window of the session's model (core contextWindowOf) and where it came from */
+  contextWindow: number;
+  contextWindowSource: ContextWindowSource;
   /** role -> "provider/model" */
   model: Record<string, string>;
   thinkingLevel: string;
 }
 
-function reportOf(leafId: string | null, summary: ContextSummary): ContextReport {
+type Figures = Pick<ContextReport, "contextTokens" | "contextBasis" | "usage" | "contextWindow" | "contextWindowSource">;
+
+/** The context figure at the leaf, from its path (the usage is on the path, not in the context's lists). */
+function figuresAt(session: LoadedSession, leafId: string | null): Figures {
+  const figure = contextFigureOf(contextOf(session.path(leafId), leafId));
+  const settings = DEFAULT_SETTINGS.model;
+  const window = contextWindowOf(figure.usage?.model ?? "", { overrides: settings.contextWindowOverrides, fallback: settings.contextWindow, largestSeenTokens: figure.usage?.tokens ?? 0 });
+  return { contextTokens: figure.contextTokens, contextBasis: figure.basis, usage: figure.usage, contextWindow: window.contextWindow, contextWindowSource: window.source };
+}
+
+function reportOf(leafId: string | null, summary: ContextSummary, figures: Figures): ContextReport {
   return {
     leafId,
     entryIds: summary.entryIds,
@@ -31,6 +69,7 @@ function reportOf(leafId: string | null, summary: ContextSummary): ContextReport
     estimatedTokens: summary.tokens.reduce((a, b) => a + b, 0),
     model: summary.models,
     thinkingLevel: summary.thinkingLevel,
+    ...figures,
   };
 }
 
@@ -38,8 +77,9 @@ function reportOf(leafId: string | null, summary: ContextSummary): ContextReport
 export function contextReport(session: LoadedSession, leafOption: string | undefined): ContextReport {
   const leafId = resolveLeafId(session, leafOption);
   const lists = session.contextLists?.(leafId);
-  if (lists) return { leafId, entryIds: lists.entryIds, roles: lists.roles, llmRoles: lists.llmRoles, estimatedTokens: lists.estimatedTokens, model: lists.models, thinkingLevel: lists.thinkingLevel };
-  return reportOf(leafId, session.contextSummary(leafId));
+  const figures = figuresAt(session, leafId);
+  if (lists) return { leafId, entryIds: lists.entryIds, roles: lists.roles, llmRoles: lists.llmRoles, estimatedTokens: lists.estimatedTokens, model: lists.models, thinkingLevel: lists.thinkingLevel, ...figures };
+  return reportOf(leafId, session.contextSummary(leafId), figures);
 }
 
 /** The report with the context's messages and their estimates (the text listing shows them). */
@@ -47,7 +87,7 @@ export function contextWithMessages(session: LoadedSession, leafOption: string |
   const leafId = resolveLeafId(session, leafOption);
   const context = session.context(leafId);
   const summary = summarizeContext(context);
-  return { report: reportOf(leafId, summary), context, tokens: summary.tokens };
+  return { report: reportOf(leafId, summary, figuresAt(session, leafId)), context, tokens: summary.tokens };
 }
 
 /**
@@ -112,6 +152,7 @@ function printText(io: Io, session: LoadedSession, leafId: string | null, listin
     `Leaf: ${leafId ?? "(none)"}`,
     `Model: ${models}   Thinking: ${listing.thinkingLevel}`,
     `Messages: ${listing.count} (${listing.sent} sent to the model), about ${listing.estimatedTokens} tokens estimated`,
+    contextLine(figuresAt(session, leafId)),
     "",
   ];
   if (listing.count > 0) lines.push(`${"#".padStart(5)}  ${column("entry", 16)}  ${column("role", 17)}  ${"tokens".padStart(7)}  preview`);
@@ -123,6 +164,12 @@ function printText(io: Io, session: LoadedSession, leafId: string | null, listin
     next = m.index + 1;
   }
   io.stdout(`${lines.join("\n")}\n`);
+}
+
+function contextLine(f: Figures): string {
+  const pct = f.contextWindow > 0 ? ` (${((f.contextTokens / f.contextWindow) * 100).toFixed(1)} % of ${f.contextWindow} tokens${f.contextWindowSource === "settings" ? "" : ` for ${f.usage?.model ?? "the model"}`})` : "";
+  const from = f.usage && f.contextBasis === "reported" ? `: ${f.usage.tokens} reported by the model + ${f.usage.trailingTokens} estimated after it` : f.usage ? ": estimated (the last reported usage is older than the latest compaction)" : ": estimated (no reported usage on the path)";
+  return `Context: ${f.contextTokens} tokens${pct}${from}`;
 }
 
 /** The command on a loaded session (a file's, or the stored one stored-read.ts opened). */

@@ -120,7 +120,8 @@ export function itemMessage(item: Obj, model: CodexModel, toolName: (callId: str
         return user;
       }
       // developer / system instructions reach the model too: a custom message keeps their role
-      const custom: CustomMessage = { role: "custom", customType: role ?? "message", content: codexBlocks(item.content), display: false, timestamp };
+      // (agentInstructions: they count in the context's estimate, core estimateChars)
+      const custom: CustomMessage = { role: "custom", customType: role ?? "message", content: codexBlocks(item.content), display: false, agentInstructions: true, timestamp };
       return custom;
     }
     case "reasoning": {

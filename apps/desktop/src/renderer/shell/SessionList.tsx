@@ -133,10 +133,16 @@ function Counts({ s }: { s: SessionSummary }) {
     <span className="session-item__counts">
       <span data-testid="session-entry-count">{s.entryCount.toLocaleString()}</span> entries · <span data-testid="session-compaction-count">{s.compactionCount}</span>{" "}
       {s.compactionCount === 1 ? "compaction" : "compactions"} · <span data-testid="session-branches">{s.branches ?? pending}</span> {s.branches === 1 ? "branch" : "branches"} ·{" "}
-      <span data-testid="session-tokens" title="Tokens the model sees from the active leaf (estimated)">
+      <span data-testid="session-tokens" title="What the model saw from the active leaf: its last reported usage plus the estimate of what came after, else the estimate">
         {s.contextTokens === null ? pending : compact.format(s.contextTokens)}
       </span>{" "}
       tok
+      {s.estimatedTokens !== null && s.estimatedTokens !== s.contextTokens ? (
+        <span data-testid="session-estimated-tokens" className="session-item__estimate" title="The estimate of the messages in the file (no system prompt, no tools)">
+          {" "}
+          ({compact.format(s.estimatedTokens)} est. in file)
+        </span>
+      ) : null}
     </span>
   );
 }

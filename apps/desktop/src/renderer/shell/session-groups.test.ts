@@ -17,6 +17,7 @@ const s = (id: string, title: string, cwd: string, updatedAt: string, entryCount
   parentSession: null,
   branches: 1,
   contextTokens,
+  estimatedTokens: contextTokens,
 });
 
 const list = [

@@ -84,6 +84,21 @@ function UsageLine({ usage, agentTokens, threshold }: { usage: ReportedUsageDto 
   );
 }
 
+/** "(the window of claude-opus-4-6 on 1M)": where the window came from */
+function windowSourceText(p: { contextWindowSource: string; usage: ReportedUsageDto | null }): string {
+  const model = p.usage?.model || "the session's model";
+  switch (p.contextWindowSource) {
+    case "override":
+      return `(the window set for ${model} in Preferences)`;
+    case "extended":
+      return `(${model} on its extended window: the session went past the standard one)`;
+    case "known-model":
+      return `(the window of ${model})`;
+    default:
+      return "(the window in Preferences: the model is not known)";
+  }
+}
+
 export function ContextView() {
   const preview = useBonsai((s) => s.context);
   const error = useBonsai((s) => s.contextError);
@@ -96,7 +111,8 @@ export function ContextView() {
   if (error) return <div className="bz-empty">Could not compute the context: {error}</div>;
   if (!preview || preview.leafId !== wanted) return <div className="bz-empty" data-testid="context-loading">Reading what the model sees from {wanted ?? "the start"}…</div>;
   const max = Math.max(preview.systemPrompt?.tokens ?? 0, preview.unlisted?.largestTokens ?? 0, largest(preview.messages.map((m) => m.tokens)));
-  const pct = preview.contextWindow > 0 ? (preview.tokens / preview.contextWindow) * 100 : 0;
+  // the bar, the percentage and "over the threshold" all judge the one figure (the reported usage plus what came after, else the estimate)
+  const pct = preview.contextWindow > 0 ? (preview.agentTokens / preview.contextWindow) * 100 : 0;
   const thresholdPct = preview.contextWindow > 0 ? (preview.threshold / preview.contextWindow) * 100 : 0;
   const atLeaf = preview.leafId === leafId;
   return (
@@ -119,11 +135,21 @@ export function ContextView() {
       </div>
       <div className="bz-total">
         <div>
-          <strong data-testid="context-total">{formatInt(preview.tokens)}</strong> of {formatInt(preview.contextWindow)} tokens ({pct.toFixed(1)}%), estimated (chars ÷ 4) over{" "}
-          {formatInt(total)} messages; compaction threshold {formatInt(preview.threshold)}
+          <strong data-testid="context-figure" data-basis={preview.basis}>
+            {formatInt(preview.agentTokens)}
+          </strong>{" "}
+          of {formatInt(preview.contextWindow)} tokens ({pct.toFixed(1)}%){" "}
+          <span data-testid="context-window-source" data-source={preview.contextWindowSource}>
+            {windowSourceText(preview)}
+          </span>
+          , {preview.basis === "reported" ? "as the model last reported it plus the estimate of what came after" : "estimated"}; compaction threshold {formatInt(preview.threshold)}
           {preview.overThreshold ? <span className="bz-flag bz-flag-warn"> over the threshold</span> : null}
         </div>
-        <div className="bz-meter" role="meter" aria-label="Estimated context against the window" aria-valuemin={0} aria-valuemax={preview.contextWindow} aria-valuenow={preview.tokens}>
+        <div className="bz-muted">
+          Estimate of the messages in the file (chars ÷ 4, {formatInt(total)} messages): <strong data-testid="context-total">{formatInt(preview.tokens)}</strong>
+          {preview.basis === "reported" && preview.agentTokens > preview.tokens ? " — the rest is what the file does not hold (system prompt, tools)" : ""}
+        </div>
+        <div className="bz-meter" role="meter" aria-label="Context against the window" aria-valuemin={0} aria-valuemax={preview.contextWindow} aria-valuenow={preview.agentTokens}>
           <div className="bz-meter-fill" style={{ width: `${Math.min(100, pct)}%` }} />
           <div className="bz-meter-mark" style={{ left: `${Math.min(100, thresholdPct)}%` }} />
         </div>

@@ -5,6 +5,7 @@
  */
 import { contextTokensOfTree } from "@bonsai/core";
 import type { TreeIndex } from "./model";
+import { formatTokens } from "./format";
 
 const cache = new WeakMap<TreeIndex, Float64Array>();
 
@@ -23,4 +24,17 @@ export function contextTokensAt(s: { index: TreeIndex | null; treeTokens: Float6
   if (!s.index || !s.treeTokens || entryId === null) return null;
   const i = s.index.byId.get(entryId);
   return i === undefined ? null : (s.treeTokens[i] as number);
+}
+
+/**
+ * A compaction's "before → after" on one basis, the estimate: what the model saw from the entry it
+ * was appended to, and from the compaction itself ("…" until the figures are computed). The
+ * recorded tokensBefore is the model's own count, with the system prompt and tools: beside an
+ * estimated "after" it would read as if compacting grew the context.
+ */
+export function compactionBandLabel(index: TreeIndex, tokens: Float64Array | null, i: number): string {
+  if (!tokens) return "… tok (est.)";
+  const p = index.parent[i] as number;
+  const after = formatTokens(tokens[i] as number);
+  return p < 0 ? `${after} tok (est.)` : `${formatTokens(tokens[p] as number)} → ${after} tok (est.)`;
 }

@@ -9,7 +9,7 @@ import type { NodeProps, NodeTypes } from "@xyflow/react";
 import { useBonsai } from "../../state/store";
 // issue 14: amnesia score on compaction nodes, and the entries of a picked finding
 import { AmnesiaBadge, useAmnesiaHit } from "../amnesia/AmnesiaBadge";
-import { contextTokensAt } from "./context-tokens";
+import { compactionBandLabel } from "./context-tokens";
 import { formatTokens, nodeTitle, summaryPreview } from "./format";
 import type { EntryFlowNode, SegmentFlowNode } from "./layout";
 
@@ -31,7 +31,10 @@ function EntryNodeView({ id, data }: NodeProps<EntryFlowNode>) {
   const selected = useBonsai((s) => s.selectedId === id);
   // a compaction shows what the model sees from it: the figure every panel shows for this node
   const isCompaction = data.kind === "compaction" && data.type === "compaction";
-  const after = useBonsai((s) => (isCompaction ? contextTokensAt(s, id) : null));
+  const band = useBonsai((s) => {
+    const i = isCompaction && s.index ? s.index.byId.get(id) : undefined;
+    return i === undefined || !s.index ? null : compactionBandLabel(s.index, s.treeTokens, i);
+  });
   const amnesiaHit = useAmnesiaHit(data.entryId);
   const cls = [
     amnesiaHit ? "bz-amnesia-hit" : "",
@@ -48,7 +51,7 @@ function EntryNodeView({ id, data }: NodeProps<EntryFlowNode>) {
     data.kind === "meta"
       ? ""
       : isCompaction
-        ? `${data.tokensBefore !== undefined ? `${formatTokens(data.tokensBefore)} → ` : ""}${after === null ? "…" : formatTokens(after)} tok`
+        ? (band ?? "… tok (est.)")
         : `${formatTokens(data.tokens)} tok`;
   const preview = data.kind === "compaction" || data.kind === "branchSummary" ? summaryPreview(data.preview) : data.preview;
   return (

@@ -3,6 +3,7 @@ import type { SkeletonNode } from "@bonsai/core";
 import { treeContextTokens } from "./context-tokens";
 import { toFlow } from "./layout";
 import { indexTree } from "./model";
+import { formatTokens } from "./format";
 import { bandsOf, declutter, hitTest, MIN_LANE_PX, overviewGeometry, pathRanges, rowsOf, runsOf } from "./overview";
 
 const node = (id: string, parentId: string | null, extra: Partial<SkeletonNode> = {}): SkeletonNode => ({
@@ -39,10 +40,13 @@ describe("the overview's geometry", () => {
     ]);
   });
 
-  it("labels a compaction band with what it recorded before → what the model sees from it", () => {
+  it("labels a compaction band before → after on one basis, the estimate (never the recorded tokensBefore)", () => {
     const bands = bandsOf(graph, index, treeContextTokens(index));
-    // summary 20 + kept m2, m3 (100 each)
-    expect(bands).toEqual([expect.objectContaining({ entryId: "m4", label: "99.9K → 220 tok", onPath: true })]);
+    const tokens = treeContextTokens(index);
+    const before = formatTokens(tokens[index.byId.get("m3")!] as number);
+    // after: summary 20 + kept m2, m3 (100 each)
+    expect(bands).toEqual([expect.objectContaining({ entryId: "m4", label: `${before} → 220 tok (est.)`, onPath: true })]);
+    expect(bands[0]!.label).not.toContain("99.9K");
   });
 
   it("keeps lanes apart on screen at any zoom, and finds the bar under the pointer", () => {

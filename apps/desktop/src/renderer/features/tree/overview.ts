@@ -5,7 +5,7 @@
  * sees from the compaction), branch points and leaves keep a mark. Lanes keep a minimum spacing on
  * screen, so the session's shape shows even when a 100,000-entry tree is fitted into the window.
  */
-import { formatTokens } from "./format";
+import { compactionBandLabel } from "./context-tokens";
 import { COL_W, NODE_H, NODE_W, ROW_H, type FlowGraph, type FlowNode } from "./layout";
 import { Region, type NodeKind, type TreeIndex } from "./model";
 
@@ -87,7 +87,7 @@ export interface Band {
   /** flow node index of the compaction */
   v: number;
   entryId: string;
-  /** "99.9K → 22.6K tok": tokensBefore recorded in the entry → what the model sees from it */
+  /** "99.9K → 22.6K tok (est.)": the estimate from the entry it follows → from the compaction (one basis) */
   label: string;
   onPath: boolean;
 }
@@ -99,9 +99,8 @@ export function bandsOf(graph: FlowGraph, index: TreeIndex, contextTokens: Float
     const node = graph.nodes[v] as FlowNode;
     if (node.type !== "entry" || node.data.type !== "compaction") continue;
     const i = index.byId.get(node.id);
-    const after = i === undefined || !contextTokens ? "…" : formatTokens(contextTokens[i] as number);
-    const before = node.data.tokensBefore;
-    bands.push({ v, entryId: node.id, label: `${before !== undefined ? `${formatTokens(before)} → ` : ""}${after} tok`, onPath: node.data.onPath });
+    const label = i === undefined ? "… tok (est.)" : compactionBandLabel(index, contextTokens, i);
+    bands.push({ v, entryId: node.id, label, onPath: node.data.onPath });
   }
   return bands;
 }

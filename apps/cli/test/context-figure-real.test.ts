@@ -1,0 +1,79 @@
+/**
+ * The context figure on every real session of ../shared/fixtures/real (compaction.md §2.6):
+ * `bonsai context --json` gives `contextTokens`, the last usage the model reported on the leaf's path
+ * plus the estimate of what followed it (the estimate alone without one or after a compaction),
+ * beside `estimatedTokens`, the estimate of the messages. The usage is counted as the seed counts
+ * it (input + output + cache read + cache write; OpenAI's input already holds its cached part), and
+ * checked against the file's own lines; the window is the recorded model's.
+ */
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { ALL_REAL_SESSIONS as ALL_REAL_FILES, HAVE_REAL_SESSIONS as HAVE_REAL, realSession as realPath } from "./real-sessions";
+import { json } from "./run-cli";
+
+interface Report {
+  leafId: string;
+  estimatedTokens: number;
+  contextTokens: number;
+  contextBasis: "reported" | "estimate";
+  usage: { tokens: number; entryId: string; age: string; trailingTokens: number; model: string } | null;
+  contextWindow: number;
+  contextWindowSource: string;
+}
+
+type Obj = Record<string, unknown>;
+const n = (v: unknown): number => (typeof v === "number" ? v : 0);
+
+/** Every usage figure the file's own lines report, counted as the seed counts them. */
+function reportedFigures(agent: string, file: string): Set<number> {
+  const out = new Set<number>();
+  for (const text of readFileSync(file, "utf8").split("\n")) {
+    if (text.trim() === "") continue;
+    const line = JSON.parse(text) as Obj;
+    if (agent === "claude-code") {
+      const u = ((line.message as Obj | undefined)?.usage ?? null) as Obj | null;
+      if (line.type === "assistant" && u) out.add(n(u.input_tokens) + n(u.output_tokens) + n(u.cache_read_input_tokens) + n(u.cache_creation_input_tokens));
+    } else if (agent === "codex") {
+      const p = line.payload as Obj | undefined;
+      const last = (p?.info as Obj | undefined)?.last_token_usage as Obj | undefined;
+      if (p?.type === "token_count" && last) out.add(n(last.input_tokens) + n(last.output_tokens));
+    } else {
+      const u = ((line.message as Obj | undefined)?.usage ?? null) as Obj | null;
+      if (u) out.add(n(u.totalTokens) || n(u.input) + n(u.output) + n(u.cacheRead) + n(u.cacheWrite));
+    }
+  }
+  return out;
+}
+
+describe.skipIf(!HAVE_REAL)("the context figure on the real sessions (bonsai context --json)", () => {
+  it.each(ALL_REAL_FILES.map((f) => [f.agent, f.name]))("%s %s: the leaf's figure is the last reported usage plus the estimate after it", async (agent, name) => {
+    const file = realPath(agent, name);
+    const r = await json<Report>("context", file);
+    expect(r.estimatedTokens).toBeGreaterThan(0);
+    if (r.usage && r.contextBasis === "reported") {
+      // the usage is one the file reports, counted as the seed counts it
+      expect(reportedFigures(agent, file).has(r.usage.tokens)).toBe(true);
+      expect(r.contextTokens).toBe(r.usage.tokens + r.usage.trailingTokens);
+      expect(r.contextTokens).toBeGreaterThanOrEqual(r.usage.tokens);
+      expect(r.usage.age).not.toBe("before-compaction");
+    } else {
+      expect(r.contextTokens).toBe(r.estimatedTokens);
+    }
+    expect(r.contextWindow).toBeGreaterThan(0);
+  });
+
+  it("a Claude Code session reports what the model last counted, far above the estimate of its messages (the system prompt and tools)", async () => {
+    const file = realPath("claude-code", ALL_REAL_FILES.find((f) => f.name.startsWith("entireio__cli__cd_95adddad32_0"))!.name);
+    const r = await json<Report>("context", file);
+    expect(r).toMatchObject({ contextTokens: 62_842, contextBasis: "reported", contextWindow: 200_000, contextWindowSource: "known-model" });
+    expect(r.usage).toMatchObject({ tokens: 62_842, model: "claude-opus-4-5-20251101" });
+    expect(r.estimatedTokens).toBeLessThan(r.contextTokens / 2);
+  });
+
+  it("a Codex session is judged against its model's window", async () => {
+    const file = realPath("codex", ALL_REAL_FILES.find((f) => f.name.startsWith("EntityProcess__agentv__00_34f597b72d_1"))!.name);
+    const r = await json<Report>("context", file);
+    expect(r).toMatchObject({ contextBasis: "reported", contextWindow: 121_600, contextWindowSource: "known-model" });
+    expect(r.usage?.model).toBe("gpt-5.3-codex-spark");
+  });
+});
