@@ -4,7 +4,8 @@
  * Content-Security-Policy allows no network request at all and no inline script or style but
  * those two (named by their SHA-256), images are data: URLs.
  */
-import { createHash } from "node:crypto";
+import { sha256 } from "@noble/hashes/sha2";
+import { utf8ToBytes } from "@noble/hashes/utils";
 import { buildIndex, getPath } from "@bonsai/core";
 import type { AgentKind, ReadSession } from "../types";
 import { renderChart } from "./chart";
@@ -17,7 +18,20 @@ export const AGENT_NAMES: Record<AgentKind, string> = { pi: "pi", omp: "oh-my-pi
 
 /** The CSP source naming one inline script or style by the SHA-256 of its exact text. */
 export function cspHash(text: string): string {
-  return `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
+  return `'sha256-${base64(sha256(utf8ToBytes(text)))}'`;
+}
+
+const BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/** Standard base64 with padding (no Buffer or btoa: this package is pure). */
+function base64(bytes: Uint8Array): string {
+  let out = "";
+  for (let i = 0; i < bytes.length; i += 3) {
+    const n = ((bytes[i] ?? 0) << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
+    const chars = [18, 12, 6, 0].map((shift) => BASE64[(n >> shift) & 63]);
+    out += chars.slice(0, Math.min(4, bytes.length - i + 1)).join("").padEnd(4, "=");
+  }
+  return out;
 }
 
 /**
