@@ -119,7 +119,7 @@ const asciiMarkdownModules = {
   setup(b) {
     b.onLoad({ filter: MARKDOWN_MODULES }, (args) => {
       const text = fs.readFileSync(args.path, "utf8");
-      return { contents: text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`), loader: "js" };
+      return { contents: text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`), loader: "js" };
     });
   },
 };

@@ -96,7 +96,7 @@ async function assertInert(page: Page, url: string): Promise<void> {
       for (const attr of Array.from(el.attributes)) {
         if (/^on/i.test(attr.name)) bad.push(`${el.tagName} ${attr.name}`);
         const v = attr.value.trim().toLowerCase();
-        if (/^(javascript|vbscript):/.test(v)) bad.push(`${el.tagName} ${attr.name}=${v.slice(0, 40)}`);
+        if (/^(href|src|action|formaction|xlink:href|poster|srcset)$/i.test(attr.name) && /^(javascript|vbscript):/.test(v)) bad.push(`${el.tagName} ${attr.name}=${v.slice(0, 40)}`);
         if (v.startsWith("data:") && !(el.tagName === "IMG" && attr.name === "src" && /^data:image\/[\w.+-]+;base64,/.test(v))) bad.push(`${el.tagName} ${attr.name}=${v.slice(0, 40)}`);
       }
     }
@@ -121,7 +121,9 @@ for (const agent of Object.keys(SOURCES) as (keyof typeof SOURCES)[]) {
         const out = testInfo.outputPath(`${agent}-${run}.html`);
         fs.writeFileSync(file, hostileSession(source, pool, agent));
         const r = spawnSync(process.execPath, [CLI, "export", file, "--format", "html", "-o", out], { encoding: "utf8" });
-        expect(r.stderr).toMatch(/^bonsai: wrote /);
+        // a wrong-typed field is reported with its line (the pi compaction's tokensBefore), the page is written
+        expect(r.stderr).toMatch(/bonsai: wrote [^\n]*\n$/);
+        if (agent === "pi") expect(r.stderr).toMatch(/line \d+: compaction tokensBefore is a string, not a number: shown as text/);
         expect(r.status).toBe(0);
         await assertInert(page, pathToFileURL(out).href);
       }),
