@@ -91,6 +91,8 @@ const requiredBuiltins = {
   setup(b) {
     b.onResolve({ filter: /^(node:)?[a-z_/]+$/ }, (args) => {
       const name = args.path.replace(/^node:/, "");
+      // @noble/hashes reads crypto.webcrypto (an accessor) through a namespace import: left to esbuild
+      if (/[\\/]@noble[\\/]hashes[\\/]/.test(args.importer)) return undefined;
       // imports only: a require() in a CommonJS dependency stays a require()
       // sideEffects false: a module whose imports of it all go unused (worker_threads in the store's
       // job client) is dropped, as an unused ES module import of it would be
@@ -106,6 +108,21 @@ const requiredBuiltins = {
     });
   },
 };
+// charset "ascii" escapes non-ASCII characters in strings but not in regular expression literals
+// (markdown-it has `/ẞ/g`), which the latin1 read of a bundle would then garble: the Markdown
+// parser's modules are loaded with every non-ASCII UTF-16 unit written as a \uXXXX escape (valid in
+// strings, regular expressions, identifiers and comments alike; they have no template literals
+// that read their raw text).
+const MARKDOWN_MODULES = /[\\/]node_modules[\\/](markdown-it|mdurl|uc\.micro|punycode\.js|linkify-it|entities)[\\/].*\.m?js$/;
+const asciiMarkdownModules = {
+  name: "ascii-markdown-modules",
+  setup(b) {
+    b.onLoad({ filter: MARKDOWN_MODULES }, (args) => {
+      const text = fs.readFileSync(args.path, "utf8");
+      return { contents: text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`), loader: "js" };
+    });
+  },
+};
 /** a CommonJS bundle of `entry` for bin/cached-bundle.cjs, as dist/NAME.cjs */
 const cachedBundle = (name, entry) =>
   build({
@@ -117,7 +134,7 @@ const cachedBundle = (name, entry) =>
     banner: {},
     define: { "import.meta": "__bonsaiImportMeta" },
     logOverride: { "import-is-undefined": "error" },
-    plugins: [requiredBuiltins, dynamicImportsToChunks],
+    plugins: [requiredBuiltins, asciiMarkdownModules, dynamicImportsToChunks],
   });
 const importOnly = await cachedBundle("import", path.join(root, "apps/cli/src/import-command-line.ts"));
 const stored = await cachedBundle("stored-read", storedRead);

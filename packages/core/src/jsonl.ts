@@ -22,7 +22,9 @@ export type ParseIssueKind =
   /** a second session header after the first one (skipped) */
   | "extra-header"
   /** nothing parsed at all (empty file, or no valid line): the file is not a session */
-  | "empty";
+  | "empty"
+  /** an entry whose field has the wrong type (e.g. a string tokensBefore): kept as read, the value shown as text */
+  | "wrong-type";
 
 export interface ParseIssue {
   /** 1-based line number in the file (0 for whole-file issues such as "empty") */
@@ -122,6 +124,22 @@ function headerProblem(value: unknown, lineNo: number): ParseIssue | null {
   }
   if (typeof value.id !== "string") {
     return { line: lineNo, kind: "invalid-header", message: `not a session: the header's id is ${describeValue(value.id)}, not a string` };
+  }
+  return null;
+}
+
+/** Numeric fields of entries, by entry type: a reader reports any other type (the entry is kept as read). */
+const NUMBER_FIELDS: Record<string, readonly string[]> = { compaction: ["tokensBefore"] };
+
+/** A report of an entry field with the wrong type (null when the entry's typed fields are right). */
+function wrongTypeProblem(entry: Record<string, unknown>, lineNo: number): ParseIssue | null {
+  const fields = typeof entry.type === "string" ? NUMBER_FIELDS[entry.type] : undefined;
+  if (fields === undefined) return null;
+  for (const field of fields) {
+    const value = entry[field];
+    if (value !== undefined && typeof value !== "number") {
+      return { line: lineNo, kind: "wrong-type", message: clip(`${String(entry.type)} ${field} is ${describeValue(value)}, not a number: shown as text`) };
+    }
   }
   return null;
 }
@@ -266,6 +284,8 @@ export class SessionParser {
       this.#issues.push({ line: lineNo, kind: "extra-header", message: "skipped: a second session header" });
       return;
     }
+    const wrongType = wrongTypeProblem(value as Record<string, unknown>, lineNo);
+    if (wrongType) this.#issues.push(wrongType);
     this.#entries.push(value as SessionEntry);
     if (this.#keepLines) {
       this.#entryLines.push(lineNo);

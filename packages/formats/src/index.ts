@@ -9,4 +9,4 @@ export { CLEARED_TOOL_OUTPUT } from "./claude-code/convert";
 export { toPiSession, type PiExport, type PiExportOptions } from "./to-pi";
 export { entryText, searchEntries, type EntryHit } from "./text";
 export { renderHtml, AGENT_NAMES, type HtmlOptions } from "./html/page";
-export { renderMarkdown } from "./html/markdown";
+export { renderMarkdown, markdownTokens, MARKDOWN_MAX_NESTING, type MarkdownToken } from "./markdown";

@@ -10,3 +10,11 @@ export function escapeHtml(text: string): string {
 export function capText(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)}\n\n[… ${text.length - max} more characters not shown]` : text;
 }
+
+/**
+ * A count for the page: a finite number formatted ("12,345"), anything else (a session may hold
+ * `"tokensBefore": "<img …>"`) escaped and shown as the text it is.
+ */
+export function countHtml(value: unknown): string {
+  return typeof value === "number" && Number.isFinite(value) ? value.toLocaleString("en") : escapeHtml(String(value));
+}

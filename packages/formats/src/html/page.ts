@@ -1,8 +1,11 @@
 /**
  * A session as one self-contained HTML page: the tree (compactions and branch summaries marked),
  * the transcript of the active path, the context chart. CSS and script are inline, the page's
- * Content-Security-Policy allows no network request at all, images are data: URLs.
+ * Content-Security-Policy allows no network request at all and no inline script or style but
+ * those two (named by their SHA-256), images are data: URLs.
  */
+import { sha256 } from "@noble/hashes/sha2";
+import { utf8ToBytes } from "@noble/hashes/utils";
 import { buildIndex, getPath } from "@bonsai/core";
 import type { AgentKind, ReadSession } from "../types";
 import { renderChart } from "./chart";
@@ -13,7 +16,29 @@ import { renderTree } from "./tree";
 
 export const AGENT_NAMES: Record<AgentKind, string> = { pi: "pi", omp: "oh-my-pi", "claude-code": "Claude Code", codex: "Codex" };
 
-const CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
+/** The CSP source naming one inline script or style by the SHA-256 of its exact text. */
+export function cspHash(text: string): string {
+  return `'sha256-${base64(sha256(utf8ToBytes(text)))}'`;
+}
+
+const BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/** Standard base64 with padding (no Buffer or btoa: this package is pure). */
+function base64(bytes: Uint8Array): string {
+  let out = "";
+  for (let i = 0; i < bytes.length; i += 3) {
+    const n = ((bytes[i] ?? 0) << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
+    const chars = [18, 12, 6, 0].map((shift) => BASE64[(n >> shift) & 63]);
+    out += chars.slice(0, Math.min(4, bytes.length - i + 1)).join("").padEnd(4, "=");
+  }
+  return out;
+}
+
+/**
+ * No network, and no inline script or style but the page's own, each named by its hash: a value
+ * from a session that escaped into the markup could neither run nor restyle the page.
+ */
+export const CSP = `default-src 'none'; style-src ${cspHash(STYLE)}; script-src ${cspHash(SCRIPT)}; img-src data:; base-uri 'none'; form-action 'none'; object-src 'none'`;
 
 export interface HtmlOptions {
   /** the leaf whose path is the transcript (default: the session's leaf) */

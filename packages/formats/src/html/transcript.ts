@@ -6,9 +6,9 @@
 import type { CompactionEntry, SessionEntry } from "@bonsai/core";
 import { agentEventOf } from "../entries";
 import { isObj, objs, str, type Obj } from "../values";
-import { capText, escapeHtml } from "./escape";
+import { capText, countHtml, escapeHtml } from "./escape";
 import { kindOf, titleOf } from "./labels";
-import { renderMarkdown } from "./markdown";
+import { renderMarkdown } from "../markdown";
 
 /** The longest text shown for one block (the rest is counted). */
 const MAX_BLOCK = 100_000;
@@ -146,7 +146,7 @@ export function renderTranscript(path: readonly SessionEntry[], anchors: Readonl
     const e = entry as unknown as Obj;
     const m = isObj(e.message) ? e.message : {};
     const model = kind === "assistant" && str(m.model) ? ` <span class="muted">${escapeHtml(str(m.model) as string)}</span>` : "";
-    const badge = kind === "compaction" ? ` <span class="badge">${(entry as CompactionEntry).tokensBefore.toLocaleString("en")} tokens before</span>` : "";
+    const badge = kind === "compaction" ? ` <span class="badge">${countHtml((entry as CompactionEntry).tokensBefore)} tokens before</span>` : "";
     const classes = `entry ${kind}${summarized ? " summarized" : ""}`;
     out.push(
       `<section class="${classes}" id="${anchor}"><header><span class="who">${escapeHtml(titleOf(entry))}</span>${model}${badge}${kind === "assistant" ? usageLine(m) : ""}${time(entry.timestamp)}</header>${entryBody(entry)}</section>`,

@@ -4,14 +4,14 @@
  * branches. Entries on the active path link to the transcript. Built without recursion.
  */
 import { buildIndex, resolveLabels, type CompactionEntry, type SessionEntry } from "@bonsai/core";
-import { escapeHtml } from "./escape";
+import { countHtml, escapeHtml } from "./escape";
 import { kindOf, previewOf } from "./labels";
 
 const NOTABLE = new Set(["user", "compaction", "branchSummary"]);
 
 function row(entry: SessionEntry, anchor: string | undefined, label: string | undefined): string {
   const kind = kindOf(entry);
-  const tokens = kind === "compaction" ? ` <span class="badge">${(entry as CompactionEntry).tokensBefore.toLocaleString("en")} tokens before</span>` : "";
+  const tokens = kind === "compaction" ? ` <span class="badge">${countHtml((entry as CompactionEntry).tokensBefore)} tokens before</span>` : "";
   const spawned = (entry as { spawnedBy?: unknown }).spawnedBy !== undefined;
   const mark = kind === "compaction" ? "Compaction" : kind === "branchSummary" ? "Branch summary" : spawned ? "Sub-agent" : "";
   const text = `${mark ? `<b>${mark}</b>${tokens} ` : ""}${escapeHtml(previewOf(entry, 90))}${label ? ` <span class="label">${escapeHtml(label)}</span>` : ""}`;
