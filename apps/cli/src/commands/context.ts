@@ -4,7 +4,7 @@
  */
 import { CONTEXT_LIST_HEAD, CONTEXT_LIST_TAIL, listedOf, summarizeContext, type AgentMessage, type ContextSummary, type IdList, type SessionContext } from "@bonsai/core";
 import { column, printJson, type Io } from "../output";
-import { reportIssues, resolveLeafId, withSession, type ContextListing, type LoadedSession } from "../session-source";
+import { reportIssues, resolveLeafId, withSessionOf, type ContextListing, type LoadedSession } from "../session-source";
 import type { Command, SessionCommand } from "./command";
 
 export interface ContextReport {
@@ -139,6 +139,6 @@ export const contextOn: SessionCommand = (session, args, io) => {
 
 export const contextCommand: Command = {
   async run(args, io) {
-    await withSession(args.positionals[0] as string, (session) => contextOn(session, args, io));
+    await withSessionOf(args, (session) => contextOn(session, args, io));
   },
 };
