@@ -9,11 +9,12 @@ import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { SettingsPatch } from "@bonsai/core";
 import { createEngine, EngineError, SettingsValidationError, type Engine } from "@bonsai/engine";
-import { DB_FILE_NAME, defaultDbPath, openStore, SessionLookupError, StoreError, type SqliteSessionStore } from "@bonsai/store";
+import { openStore, SessionLookupError, StoreError, type SqliteSessionStore } from "@bonsai/store";
 import type { ParsedArgs } from "./args";
 import { besideBundle } from "./bundle-paths";
 import { UserError } from "./errors";
 import { sqliteBinding } from "./native-binding";
+import { cliDbPath } from "./store-db";
 import type { Io } from "./output";
 
 // the options the engine commands share live with the command specs (cheap to load)
@@ -37,15 +38,10 @@ export function userFacing(error: unknown): unknown {
   return error;
 }
 
-/** <--data-dir>/bonsai.db, else the desktop app's database (BONSAI_DB overrides it). */
-export function cliDbPathFor(args: ParsedArgs): string {
-  const dataDir = args.options["data-dir"] as string | undefined;
-  return dataDir !== undefined ? path.join(path.resolve(dataDir), DB_FILE_NAME) : defaultDbPath();
-}
 
 export function openStoreForCli(args: ParsedArgs): SqliteSessionStore {
   try {
-    return openStore({ path: cliDbPathFor(args), nativeBinding: sqliteBinding() });
+    return openStore({ path: cliDbPath(args), nativeBinding: sqliteBinding() });
   } catch (error) {
     throw new UserError(error instanceof Error ? error.message : String(error));
   }
@@ -82,7 +78,7 @@ export async function openEngineSession(args: ParsedArgs, io: Io, writes = true)
     const baseUrl = args.options["base-url"] as string | undefined;
     if (model !== undefined || baseUrl !== undefined) overrides.model = { ...(model !== undefined ? { model } : {}), ...(baseUrl !== undefined ? { baseUrl } : {}) };
     const worker = bundledWorker();
-    const dbPath = cliDbPathFor(args);
+    const dbPath = cliDbPath(args);
     let engine: Engine;
     try {
       engine = createEngine({

@@ -94,6 +94,12 @@ export interface LoadOptions {
   dataDir?: string;
 }
 
+/** The load options a command's arguments give (its --data-dir, the option every command shares). */
+export function loadOptionsOf(args: { options: Record<string, unknown> }): LoadOptions {
+  const dataDir = args.options["data-dir"];
+  return typeof dataDir === "string" ? { dataDir } : {};
+}
+
 /** Loads the session a command argument names (see the module comment). */
 export async function loadSession(arg: string, options: LoadOptions = {}): Promise<LoadedSession> {
   const resolved = await resolveSource(arg, options);
@@ -136,6 +142,11 @@ export async function withSession<T>(arg: string, body: (session: LoadedSession)
   } finally {
     session.close();
   }
+}
+
+/** withSession on a command's SESSION argument (its first), in the data folder its --data-dir names. */
+export function withSessionOf<T>(args: { positionals: readonly unknown[]; options: Record<string, unknown> }, body: (session: LoadedSession) => T | Promise<T>): Promise<T> {
+  return withSession(args.positionals[0] as string, body, loadOptionsOf(args));
 }
 
 /** Messages of a long context as the text listing shows them, with the figures of the whole context. */

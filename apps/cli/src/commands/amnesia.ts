@@ -1,7 +1,7 @@
 /** `bonsai amnesia SESSION [--json]`: core's amnesia report (amnesia.ts) of a session file or stored session. */
 import { amnesiaReport, type AmnesiaFinding } from "@bonsai/core";
 import { printJson } from "../output";
-import { reportIssues, resolveLeafId, withSession } from "../session-source";
+import { reportIssues, resolveLeafId, withSessionOf } from "../session-source";
 import type { Command } from "./command";
 
 function findingLines(findings: readonly AmnesiaFinding[]): string[] {
@@ -10,7 +10,7 @@ function findingLines(findings: readonly AmnesiaFinding[]): string[] {
 
 export const amnesiaCommand: Command = {
   async run(args, io) {
-    const { label, report } = await withSession(args.positionals[0] as string, (session) => {
+    const { label, report } = await withSessionOf(args, (session) => {
       reportIssues(io, session);
       return { label: session.label, report: amnesiaReport(session.entries(), resolveLeafId(session, undefined)) };
     });

@@ -1,7 +1,7 @@
 /** The `bonsai branch` command's spec (name, summary, arguments): cheap to load, see index.ts. */
 import { DEFAULT_BRANCH_BUDGET } from "@bonsai/core/defaults";
 import type { CommandSpec } from "../args";
-import { FILE_POSITIONAL, JSON_OPTION } from "./command";
+import { FILE_POSITIONAL, JSON_OPTION, DATA_DIR_OPTION } from "./command";
 
 export const branchSpec: CommandSpec = {
   name: "branch",
@@ -12,5 +12,6 @@ export const branchSpec: CommandSpec = {
     { name: "to", type: "string", valueName: "TARGET", description: "the entry navigated to (required)" },
     { name: "budget", type: "integer", valueName: "N", description: `token budget of the summarized messages (default ${DEFAULT_BRANCH_BUDGET}; 0 = unlimited)` },
     JSON_OPTION,
+    DATA_DIR_OPTION,
   ],
 };

@@ -6,7 +6,7 @@
 import { computeFileLists, DEFAULT_BRANCH_BUDGET, type IdList } from "@bonsai/core";
 import { UsageError } from "../errors";
 import { printJson, type Io } from "../output";
-import { reportIssues, requireEntryId, resolveLeafId, withSession, type LoadedSession } from "../session-source";
+import { reportIssues, requireEntryId, resolveLeafId, withSessionOf, type LoadedSession } from "../session-source";
 import type { ParsedArgs } from "../args";
 import type { Command, SessionCommand } from "./command";
 
@@ -70,7 +70,7 @@ export function requireTarget(args: ParsedArgs): string {
 export const branchCommand: Command = {
   async run(args, io) {
     requireTarget(args);
-    await withSession(args.positionals[0] as string, (session) => branchOn(session, args, io));
+    await withSessionOf(args, (session) => branchOn(session, args, io));
   },
 };
 

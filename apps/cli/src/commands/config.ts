@@ -7,7 +7,8 @@
 import * as fs from "node:fs";
 import { DEFAULT_SETTINGS } from "@bonsai/core";
 import { SettingsManager, SettingsValidationError } from "@bonsai/engine";
-import { cliDbPathFor, openStoreForCli } from "../engine-session";
+import { openStoreForCli } from "../engine-session";
+import { cliDbPath } from "../store-db";
 import { UsageError, UserError } from "../errors";
 import { printJson, warn } from "../output";
 import { formatValue, parseValue, patchOf, requireKey, SETTING_KEYS, settingValue } from "../settings-keys";
@@ -21,7 +22,7 @@ export const configCommand: Command = {
     if (action === "get" && words.length > 0) throw new UsageError("bonsai config get takes at most one KEY");
     if (action === "unset" && words.length > 0) throw new UsageError("bonsai config unset takes no VALUE");
     if (key !== undefined) requireKey(key);
-    const database = cliDbPathFor(args);
+    const database = cliDbPath(args);
     const store = openStoreForCli(args);
     try {
       const settings = new SettingsManager(store);

@@ -1,6 +1,6 @@
 /** The `bonsai context` command's spec (name, summary, arguments): cheap to load, see index.ts. */
 import type { CommandSpec } from "../args";
-import { FILE_POSITIONAL, JSON_OPTION } from "./command";
+import { FILE_POSITIONAL, JSON_OPTION, DATA_DIR_OPTION } from "./command";
 
 export const contextSpec: CommandSpec = {
   name: "context",
@@ -10,5 +10,6 @@ export const contextSpec: CommandSpec = {
     { name: "leaf", type: "string", valueName: "ID", description: "entry id to build the context from" },
     { name: "all", type: "boolean", description: "list every message (a context of more than 500 lists its first 50 and newest 450)" },
     JSON_OPTION,
+    DATA_DIR_OPTION,
   ],
 };

@@ -20,7 +20,7 @@ import {
   type SessionContext,
 } from "@bonsai/core";
 import { column, printJson, type Io } from "../output";
-import { reportIssues, resolveLeafId, withSession, type ContextListing, type LoadedSession } from "../session-source";
+import { reportIssues, resolveLeafId, withSessionOf, type ContextListing, type LoadedSession } from "../session-source";
 import type { Command, SessionCommand } from "./command";
 
 export interface ContextReport {
@@ -186,6 +186,6 @@ export const contextOn: SessionCommand = (session, args, io) => {
 
 export const contextCommand: Command = {
   async run(args, io) {
-    await withSession(args.positionals[0] as string, (session) => contextOn(session, args, io));
+    await withSessionOf(args, (session) => contextOn(session, args, io));
   },
 };

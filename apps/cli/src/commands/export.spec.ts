@@ -1,5 +1,6 @@
 /** The `bonsai export` command's spec (name, summary, arguments): cheap to load, see index.ts. */
 import type { CommandSpec } from "../args";
+import { DATA_DIR_OPTION } from "./command";
 
 export const exportSpec: CommandSpec = {
   name: "export",
@@ -10,5 +11,6 @@ export const exportSpec: CommandSpec = {
     { name: "output", short: "o", type: "string", valueName: "FILE", description: "write to FILE (atomically) instead of stdout" },
     { name: "format", type: "string", valueName: "jsonl|md|pi|html", description: "jsonl (default), md, pi or html" },
     { name: "leaf", type: "string", valueName: "ID", description: "md, pi, html: the path to this entry (default: the current leaf)" },
+    DATA_DIR_OPTION,
   ],
 };

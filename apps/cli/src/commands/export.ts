@@ -15,7 +15,7 @@ import { writeFileAtomic } from "../atomic-write";
 import { UserError, describeFsError } from "../errors";
 import { refuseSessionFileOutput } from "../output-guard";
 import { readSessionOf } from "../session-file";
-import { reportIssues, resolveLeafId, withSession, type LoadedSession } from "../session-source";
+import { reportIssues, resolveLeafId, withSessionOf, type LoadedSession } from "../session-source";
 import type { Command } from "./command";
 
 const FORMATS = ["jsonl", "md", "pi", "html"] as const;
@@ -50,7 +50,7 @@ export const exportCommand: Command = {
   async run(args, io) {
     const format = ((args.options.format as string | undefined) ?? "jsonl") as Format;
     if (!FORMATS.includes(format)) throw new UserError(`--format must be jsonl, md, pi or html, got ${JSON.stringify(format)}`, 2);
-    await withSession(args.positionals[0] as string, (session) => {
+    await withSessionOf(args, (session) => {
       reportIssues(io, session);
       if (format === "jsonl" && args.options.leaf !== undefined) throw new UserError("--leaf applies to --format md, pi and html (JSONL exports every branch)", 2);
       const { text, summary } = render(session, format, resolveLeafId(session, args.options.leaf as string | undefined));

@@ -1,6 +1,6 @@
 /** The `bonsai import` command's spec (name, summary, arguments): cheap to load, see index.ts. */
 import type { CommandSpec } from "../args";
-import { JSON_OPTION } from "./command";
+import { JSON_OPTION, DATA_DIR_OPTION } from "./command";
 
 export const importSpec: CommandSpec = {
   name: "import",
@@ -9,5 +9,5 @@ export const importSpec: CommandSpec = {
   positionals: [
     { name: "PATH...", description: "session files or folders (default: ~/.pi/agent/sessions, ~/.omp/agent/sessions, ~/.claude/projects or $CLAUDE_CONFIG_DIR/projects, ~/.codex/sessions or $CODEX_HOME/sessions, BONSAI_SESSIONS_DIRS)", optional: true, variadic: true },
   ],
-  options: [JSON_OPTION],
+  options: [DATA_DIR_OPTION, JSON_OPTION],
 };

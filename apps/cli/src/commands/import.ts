@@ -42,7 +42,7 @@ export const importCommand: Command = {
     const onSigint = (): void => controller.abort();
     process.once("SIGINT", onSigint);
     try {
-      return await withCliStore({ create: true }, async (store) => {
+      return await withCliStore(args, { create: true }, async (store) => {
         let paths = given.map((p) => path.resolve(p));
         if (paths.length === 0) {
           const settings = store.getSettingsJson() as { sessionDirs?: unknown } | undefined;

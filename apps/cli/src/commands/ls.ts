@@ -9,7 +9,7 @@ import type { Command } from "./command";
 
 export const lsCommand: Command = {
   async run(args, io) {
-    await withCliStore({ create: false }, (store) => {
+    await withCliStore(args, { create: false }, (store) => {
       // a title given in the app (kept in Bonsai, not in the agent's file) wins
       const titles = store.getSessionTitles();
       const sessions = store.listSessions().map((s) => (titles.has(s.id) ? { ...s, title: titles.get(s.id) ?? s.title, titleInBonsai: true } : s));

@@ -1,7 +1,7 @@
 /** The `bonsai migrate` command's spec (name, summary, arguments): cheap to load, see index.ts. */
 import { CURRENT_SESSION_VERSION } from "@bonsai/core/defaults";
 import type { CommandSpec } from "../args";
-import { JSON_OPTION } from "./command";
+import { JSON_OPTION, DATA_DIR_OPTION } from "./command";
 
 export const migrateSpec: CommandSpec = {
   name: "migrate",
@@ -10,5 +10,6 @@ export const migrateSpec: CommandSpec = {
   options: [
     { name: "output", short: "o", type: "string", valueName: "OUT", description: "write to this file (atomically) instead of stdout" },
     { ...JSON_OPTION, description: "with -o, print a JSON summary of what was written" },
+    DATA_DIR_OPTION,
   ],
 };

@@ -9,12 +9,12 @@ import { writeFileAtomic } from "../atomic-write";
 import { UserError, describeFsError } from "../errors";
 import { refuseSessionFileOutput } from "../output-guard";
 import { printJson, warn } from "../output";
-import { reportIssues, withSession } from "../session-source";
+import { reportIssues, withSessionOf } from "../session-source";
 import type { Command } from "./command";
 
 export const migrateCommand: Command = {
   async run(args, io) {
-    await withSession(args.positionals[0] as string, (session) => {
+    await withSessionOf(args, (session) => {
       reportIssues(io, session);
       if (session.issues.length > 0) warn(io, `${session.issues.length} unreadable line(s) of ${session.label} are not in the migrated output`);
       const out = args.options.output as string | undefined;

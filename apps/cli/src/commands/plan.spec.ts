@@ -1,7 +1,7 @@
 /** The `bonsai plan` command's spec (name, summary, arguments): cheap to load, see index.ts. */
 import { DEFAULT_SETTINGS } from "@bonsai/core/defaults";
 import type { CommandSpec } from "../args";
-import { FILE_POSITIONAL, JSON_OPTION } from "./command";
+import { FILE_POSITIONAL, JSON_OPTION, DATA_DIR_OPTION } from "./command";
 
 export const planSpec: CommandSpec = {
   name: "plan",
@@ -12,5 +12,6 @@ export const planSpec: CommandSpec = {
     { name: "reserve", type: "integer", valueName: "N", description: `compaction.reserveTokens (default ${DEFAULT_SETTINGS.compaction.reserveTokens})` },
     { name: "keep-recent", type: "integer", valueName: "N", description: `compaction.keepRecentTokens (default ${DEFAULT_SETTINGS.compaction.keepRecentTokens})` },
     JSON_OPTION,
+    DATA_DIR_OPTION,
   ],
 };

@@ -4,7 +4,7 @@
  */
 import { DEFAULT_SETTINGS, compactionMaxTokens, IdList, type CompactionPlanSummary, type CompactionSettings } from "@bonsai/core";
 import { printJson, type Io } from "../output";
-import { reportIssues, resolveLeafId, withSession, type LoadedSession } from "../session-source";
+import { reportIssues, resolveLeafId, withSessionOf, type LoadedSession } from "../session-source";
 import type { Command, SessionCommand } from "./command";
 
 export interface PlanReport {
@@ -100,6 +100,6 @@ export const planOn: SessionCommand = (session, args, io) => {
 
 export const planCommand: Command = {
   async run(args, io) {
-    await withSession(args.positionals[0] as string, (session) => planOn(session, args, io));
+    await withSessionOf(args, (session) => planOn(session, args, io));
   },
 };

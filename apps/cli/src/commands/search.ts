@@ -22,7 +22,7 @@ export const searchCommand: Command = {
       await searchFile(io, query, file, args.options.limit as number | undefined, args.options.json === true);
       return;
     }
-    await withCliStore({ create: false }, (store) => {
+    await withCliStore(args, { create: false }, (store) => {
       const sessionOption = args.options.session as string | undefined;
       const sessionId = sessionOption === undefined ? undefined : store.resolveSessionId(sessionOption);
       const limit = args.options.limit as number | undefined;

@@ -1,6 +1,6 @@
 /** The `bonsai whatif` command's spec (name, summary, arguments): cheap to load, see index.ts. */
 import type { CommandSpec } from "../args";
-import { JSON_OPTION } from "./command";
+import { JSON_OPTION, DATA_DIR_OPTION } from "./command";
 
 export const whatifSpec: CommandSpec = {
   name: "whatif",
@@ -19,5 +19,6 @@ export const whatifSpec: CommandSpec = {
     { name: "no-compaction", type: "boolean", description: "automatic compaction (and pruning) off" },
     { name: "all", type: "boolean", description: "every stored session, with totals (per-session runs without their series)" },
     JSON_OPTION,
+    DATA_DIR_OPTION,
   ],
 };

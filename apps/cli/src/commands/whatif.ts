@@ -22,7 +22,7 @@ import {
 import type { ParsedArgs } from "../args";
 import { UsageError, UserError } from "../errors";
 import { column, printJson, type Io } from "../output";
-import { reportIssues, resolveLeafId, withSession } from "../session-source";
+import { reportIssues, resolveLeafId, withSessionOf } from "../session-source";
 import { storedSettings } from "../stored-settings";
 import { withCliStore } from "../store-db";
 import type { Command } from "./command";
@@ -107,8 +107,8 @@ function printReport(io: Io, label: string, pathLength: number, report: WhatIfRe
 }
 
 async function one(args: ParsedArgs, io: Io): Promise<void> {
-  const base = await storedSettings(io);
-  await withSession(args.positionals[0] as string, (session) => {
+  const base = await storedSettings(args, io);
+  await withSessionOf(args, (session) => {
     reportIssues(io, session);
     const settings = candidateSettings(base, args);
     const path = session.path(resolveLeafId(session, undefined));
@@ -121,8 +121,8 @@ async function one(args: ParsedArgs, io: Io): Promise<void> {
 type SessionRun = Omit<WhatIfRun, "series">;
 
 async function all(args: ParsedArgs, io: Io): Promise<void> {
-  const settings = candidateSettings(await storedSettings(io), args);
-  await withCliStore({ create: false }, (store) => {
+  const settings = candidateSettings(await storedSettings(args, io), args);
+  await withCliStore(args, { create: false }, (store) => {
     const sessions: { sessionId: string; title: string | null; summaryEstimate: WhatIfReport["settings"]["summaryEstimate"]; tokensPerEstimatedToken: number; actual: SessionRun; candidate: SessionRun }[] = [];
     for (const s of store.listSessions()) {
       const report = runWhatIf(prepareWhatIf(s.leafId === null ? [] : store.getPath(s.id, s.leafId)), settings);
