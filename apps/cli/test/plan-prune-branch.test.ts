@@ -116,7 +116,7 @@ describe("bonsai prune (dry run)", () => {
     const file = chain("prune-small", [user("q"), result(80000), result(160000)]);
     expect(await json("prune", file, "--dry-run")).toMatchObject({ prunedEntryIds: [], tokensSaved: 0 });
     const out = (await bonsai("prune", file, "--dry-run")).stdout;
-    expect(out).toMatch(/Nothing to prune: 1 results would save only 19991 tokens \(minimum 20000\)/);
+    expect(out).toMatch(/Nothing to prune: 1 result would save only 19,991 tokens \(minimum 20,000\)\./);
   });
 
   it("lists a few results one by one, and many by tool name (the JSON lists every id)", async () => {

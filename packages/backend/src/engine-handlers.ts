@@ -5,6 +5,7 @@
 import {
   contextOf,
   estimateMessagesTokens,
+  nothingToPruneReason,
   planPruning,
   type CompactionEntry,
   type SessionEntry,
@@ -217,11 +218,13 @@ export function engineHandlers(deps: EngineHandlerDeps): Pick<Handlers, EngineHa
       requireSession(store, sessionId);
       const leaf = leafId === undefined ? store.getLeaf(sessionId) : leafId;
       const path = leaf === null ? [] : store.getPath(sessionId, leaf);
-      const plan = planPruning(path, engine.pruneConfig());
+      const config = engine.pruneConfig();
+      const plan = planPruning(path, config);
       return {
         sessionId,
         items: plan.candidates.map((c) => ({ entryId: c.entryId, toolName: c.toolName, tokens: c.tokens })),
         tokensSaved: plan.tokensSaved,
+        nothingReason: nothingToPruneReason(plan, config),
         ...pruneFigures(path, leaf, plan),
       };
     },

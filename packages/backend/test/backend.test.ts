@@ -175,6 +175,7 @@ describe("createBackend", () => {
     const plan = contract.planPrune.output.parse(ok(await call("planPrune", { sessionId })));
     expect(plan.items.length).toBeGreaterThan(0);
     expect(plan.tokensSaved).toBeGreaterThan(0);
+    expect(plan.nothingReason).toBeNull();
     const events: string[] = [];
     backend.onEvent((e) => events.push(e));
     const applied = ok<{ prunedEntryIds: string[]; tokensSaved: number }>(await call("applyPrune", { sessionId }));

@@ -138,6 +138,18 @@ export function planOfEligible(eligible: PruneCandidate[], config: PruneConfig =
   };
 }
 
+/**
+ * Why a plan prunes nothing, as one sentence the CLI prints and the app shows ("Nothing to prune:
+ * 8 results would save only 17,361 tokens (minimum 20,000)."); null when it prunes something.
+ */
+export function nothingToPruneReason(plan: Pick<PrunePlan, "prunedCount" | "potentialCount" | "potentialTokensSaved">, config: Pick<PruneConfig, "minimumSavings">): string | null {
+  if (plan.prunedCount > 0) return null;
+  if (plan.potentialCount === 0) return "Nothing to prune: no unprotected tool result.";
+  const n = (v: number) => v.toLocaleString("en-US");
+  const results = plan.potentialCount === 1 ? "1 result" : `${n(plan.potentialCount)} results`;
+  return `Nothing to prune: ${results} would save only ${n(plan.potentialTokensSaved)} tokens (minimum ${n(config.minimumSavings)}).`;
+}
+
 /** What a dry run reports of a plan: the ids of the results it prunes (oldest first) and its figures. */
 export interface PruneSummary {
   entryIds: IdList;

@@ -3,6 +3,7 @@ import {
   CHECKOUT_PROTECTED_TOOLS,
   DEFAULT_PRUNE_CONFIG,
   applyPruning,
+  nothingToPruneReason,
   planPruning,
   prunedNotice,
   pruneSavings,
@@ -83,5 +84,20 @@ describe("L. pruning", () => {
     const entries = case90();
     const plan = planPruning(entries);
     expect(() => applyPruning(entries.slice(2), plan, NOW)).toThrow(/does not match/);
+  });
+});
+
+describe("why a plan prunes nothing", () => {
+  it("says how many results would save how little, against the minimum, with grouped digits", () => {
+    const plan = { prunedCount: 0, potentialCount: 8, potentialTokensSaved: 17361 };
+    expect(nothingToPruneReason(plan, { minimumSavings: 20000 })).toBe("Nothing to prune: 8 results would save only 17,361 tokens (minimum 20,000).");
+    expect(nothingToPruneReason({ ...plan, potentialCount: 1 }, { minimumSavings: 20000 })).toBe("Nothing to prune: 1 result would save only 17,361 tokens (minimum 20,000).");
+  });
+
+  it("says when no result is unprotected, and has no reason when the plan prunes", () => {
+    expect(nothingToPruneReason({ prunedCount: 0, potentialCount: 0, potentialTokensSaved: 0 }, DEFAULT_PRUNE_CONFIG)).toBe("Nothing to prune: no unprotected tool result.");
+    const plan = planPruning(case90(), CHECKOUT);
+    expect(plan.prunedCount).toBeGreaterThan(0);
+    expect(nothingToPruneReason(plan, CHECKOUT)).toBeNull();
   });
 });

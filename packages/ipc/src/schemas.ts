@@ -403,6 +403,8 @@ export const prunePlanSchema = z.object({
   items: z.array(prunePlanItemSchema),
   /** the spec's saving: the estimates of the replaced outputs minus their notices, wherever they are on the path */
   tokensSaved: tokens,
+  /** why nothing would be pruned (core nothingToPruneReason, the sentence the CLI prints); null when something would */
+  nothingReason: z.string().nullable(),
   ...pruneFiguresShape,
 });
 export type PrunePlan = z.infer<typeof prunePlanSchema>;

@@ -6,7 +6,7 @@
  * belongs to stored sessions (the engine, with restorable originals): a session *file* is never
  * modified, so for a file the command always answers with the dry run, with or without --dry-run.
  */
-import { DEFAULT_PRUNE_CONFIG, type IdList, type PruneCandidate, type PruneConfig } from "@bonsai/core";
+import { DEFAULT_PRUNE_CONFIG, nothingToPruneReason, type IdList, type PruneCandidate, type PruneConfig } from "@bonsai/core";
 import { column, printJson, type Io } from "../output";
 import { reportIssues, resolveLeafId, withSession, type LoadedSession } from "../session-source";
 import type { Command, SessionCommand } from "./command";
@@ -44,12 +44,9 @@ function printText(io: Io, session: LoadedSession, leafOption: string | undefine
   const plan = session.prunePlan(leafId, config);
   const lines = [`Pruning plan for ${session.label} (leaf ${leafId ?? "(none)"}), dry run: nothing is changed`];
   lines.push(`Protected: the newest ${config.protectTokens} tool-output tokens and tools ${config.protectedTools.join(", ") || "(none)"}`);
-  if (plan.prunedCount === 0) {
-    lines.push(
-      plan.potentialCount === 0
-        ? "Nothing to prune: no unprotected tool result."
-        : `Nothing to prune: ${plan.potentialCount} results would save only ${plan.potentialTokensSaved} tokens (minimum ${config.minimumSavings}).`,
-    );
+  const nothing = nothingToPruneReason(plan, config);
+  if (nothing !== null) {
+    lines.push(nothing);
   } else {
     lines.push(`Would prune ${plan.prunedCount} tool results, saving about ${plan.tokensSaved} tokens:`, "");
     lines.push(...(plan.candidates.length <= MAX_LISTED ? candidateLines(plan.candidates) : toolLines(plan.candidates)));

@@ -146,7 +146,7 @@ function SessionArea() {
   const View = features.SessionView;
   return (
     <section className="session-area" data-testid="session-view" data-session-id={openId}>
-      <h1 className="session-area__title" title={session.cwd}>
+      <h1 className="session-area__title" title={[session.title, session.cwd].filter(Boolean).join("\n")}>
         {session.title || "(untitled session)"}
       </h1>
       {View ? <View sessionId={openId} session={session} skeleton={skeleton} /> : <SimpleTree skeleton={skeleton} />}

@@ -165,7 +165,7 @@ function SessionItem({ s }: { s: SessionSummary }) {
           aria-current={isOpen ? "true" : undefined}
           onClick={() => void openSession(s.id)}
         >
-          <span className="session-item__title">
+          <span className="session-item__title" title={s.title || undefined} data-testid="session-title">
             {s.agent !== "pi" ? (
               <span className={`session-item__agent session-item__agent--${s.agent}`} data-testid="session-agent">
                 {agentName(s.agent)}

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { SessionSummary } from "@bonsai/ipc";
-import { drawnGroups, filterSessions, groupSessions, type SessionGroup } from "./session-groups";
+import { drawnGroups, filterSessions, folderNames, groupSessions, type SessionGroup } from "./session-groups";
 
-const s = (id: string, title: string, cwd: string, updatedAt: string, entryCount = 1, contextTokens: number | null = null): SessionSummary => ({
+const s = (id: string, title: string, cwd: string, updatedAt: string, entryCount = 1, contextTokens: number | null = null, agent: SessionSummary["agent"] = "pi"): SessionSummary => ({
   id,
   title,
   cwd,
@@ -12,7 +12,7 @@ const s = (id: string, title: string, cwd: string, updatedAt: string, entryCount
   leafId: null,
   sourcePath: null,
   customTitle: false,
-  agent: "pi",
+  agent,
   compactionCount: 0,
   parentSession: null,
   branches: 1,
@@ -47,6 +47,31 @@ describe("session list grouping", () => {
     expect(filterSessions(list, "proj tests").map((x) => x.id)).toEqual(["c"]);
     expect(filterSessions(list, "  ").map((x) => x.id)).toEqual(["a", "b", "c", "d"]);
     expect(filterSessions(list, "BUILD").map((x) => x.id)).toEqual(["b"]);
+  });
+
+  it("filters on the agent's name and on any part of the folder path", () => {
+    const mixed = [
+      s("x", "One", "/srv/work/api", "2026-01-01T00:00:00Z", 1, null, "codex"),
+      s("y", "Two", "/srv/work/web", "2026-01-01T00:00:00Z", 1, null, "claude-code"),
+      s("z", "Three", "/home/u/api", "2026-01-01T00:00:00Z", 1, null, "codex"),
+    ];
+    expect(filterSessions(mixed, "Codex").map((x) => x.id)).toEqual(["x", "z"]);
+    expect(filterSessions(mixed, "claude code").map((x) => x.id)).toEqual(["y"]);
+    expect(filterSessions(mixed, "srv/work").map((x) => x.id)).toEqual(["x", "y"]);
+    expect(filterSessions(mixed, "codex srv").map((x) => x.id)).toEqual(["x"]);
+  });
+
+  it("names groups of the same last folder by the parents that tell them apart", () => {
+    const names = folderNames(["/a/tools/cli", "/b/web/cli", "/c/tools/cli", "/d/proj", ""]);
+    expect(Object.fromEntries(names)).toEqual({
+      "/a/tools/cli": "a/tools/cli",
+      "/b/web/cli": "web/cli",
+      "/c/tools/cli": "c/tools/cli",
+      "/d/proj": "proj",
+      "": "No project folder",
+    });
+    const groups = groupSessions([s("p", "t", "/x/one/cli", "2026-01-01T00:00:00Z"), s("q", "t", "/x/two/cli", "2026-01-02T00:00:00Z"), s("r", "t", "C:\\dev\\cli", "2026-01-03T00:00:00Z")], "updated");
+    expect(groups.map((g) => g.name)).toEqual(["dev/cli", "two/cli", "one/cli"]);
   });
 });
 

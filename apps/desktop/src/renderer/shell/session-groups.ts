@@ -2,6 +2,7 @@
  * The session list's filter, sort and grouping by project folder (the session's cwd). Pure; tested.
  */
 import type { SessionSummary } from "@bonsai/ipc";
+import { agentName } from "../lib/agents";
 
 export type SessionSort = "updated" | "created" | "title" | "entries" | "tokens";
 
@@ -16,17 +17,17 @@ export const SORTS: Array<{ value: SessionSort; label: string }> = [
 export interface SessionGroup {
   /** the project folder ("" when the session has none) */
   folder: string;
-  /** its last part, for the heading */
+  /** its last part, for the heading; with as many parent parts as tell it from other groups of the same last part */
   name: string;
   sessions: SessionSummary[];
 }
 
-/** every word of the filter must appear in the title, the folder or the id */
+/** every word of the filter must appear in the title, the folder path, the agent's name ("Codex", "Claude Code", its id) or the session id */
 export function filterSessions(sessions: readonly SessionSummary[], filter: string): SessionSummary[] {
   const words = filter.toLowerCase().split(/\s+/u).filter(Boolean);
   if (words.length === 0) return [...sessions];
   return sessions.filter((s) => {
-    const text = `${s.title}\n${s.cwd}\n${s.id}`.toLowerCase();
+    const text = `${s.title}\n${s.cwd}\n${s.id}\n${agentName(s.agent)}\n${s.agent}`.toLowerCase();
     return words.every((w) => text.includes(w));
   });
 }
@@ -46,19 +47,40 @@ function compare(sort: SessionSort): (a: SessionSummary, b: SessionSummary) => n
   }
 }
 
-function folderName(folder: string): string {
-  const parts = folder.split(/[\\/]+/u).filter(Boolean);
-  return parts.at(-1) ?? (folder || "no folder");
+function folderParts(folder: string): string[] {
+  return folder.split(/[\\/]+/u).filter(Boolean);
+}
+
+/**
+ * Each folder's heading: its last part, or, where other folders end in the same part, the fewest
+ * trailing parts that tell it from every one of them ("api/cli", "web/cli").
+ */
+export function folderNames(folders: readonly string[]): Map<string, string> {
+  const names = new Map<string, string>();
+  const split = new Map(folders.map((f) => [f, folderParts(f)]));
+  const tail = (parts: string[], n: number) => parts.slice(-n).join("/");
+  for (const [folder, parts] of split) {
+    if (folder === "") {
+      names.set(folder, "No project folder");
+      continue;
+    }
+    let n = 1;
+    const others = [...split].filter(([f, p]) => f !== folder && f !== "" && p.at(-1) === parts.at(-1)).map(([, p]) => p);
+    while (n < parts.length && others.some((o) => tail(o, n) === tail(parts, n))) n++;
+    names.set(folder, tail(parts, n) || folder);
+  }
+  return names;
 }
 
 /** Sessions grouped by folder; groups in the order of their first session under the sort. */
 export function groupSessions(sessions: readonly SessionSummary[], sort: SessionSort): SessionGroup[] {
   const sorted = [...sessions].sort((a, b) => compare(sort)(a, b) || a.id.localeCompare(b.id));
+  const names = folderNames([...new Set(sorted.map((s) => s.cwd))]);
   const groups = new Map<string, SessionGroup>();
   for (const s of sorted) {
     let g = groups.get(s.cwd);
     if (!g) {
-      g = { folder: s.cwd, name: s.cwd === "" ? "No project folder" : folderName(s.cwd), sessions: [] };
+      g = { folder: s.cwd, name: names.get(s.cwd) ?? s.cwd, sessions: [] };
       groups.set(s.cwd, g);
     }
     g.sessions.push(s);

@@ -100,7 +100,7 @@ export function PrunePanel() {
             </button>
           </>
         ) : (
-          <div className="bz-empty" data-testid="prune-nothing">Nothing to prune on this path.</div>
+          <div className="bz-empty" data-testid="prune-nothing">{plan.nothingReason ?? "Nothing to prune on this path."}</div>
         )
       ) : (
         <div className="bz-empty">Planning…</div>

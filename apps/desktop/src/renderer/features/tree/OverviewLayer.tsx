@@ -20,7 +20,8 @@ function palette(el: HTMLElement) {
     custom: v("--bz-custom"),
     meta: v("--bz-meta"),
     compaction: v("--bz-compaction"),
-    branchSummary: v("--bz-branch"),
+    branchPoint: v("--bz-branch"),
+    branchSummary: v("--bz-branch-summary"),
     path: v("--bz-path"),
     muted: v("--muted"),
     accent: v("--accent"),
@@ -126,19 +127,32 @@ function draw(ctx: CanvasRenderingContext2D, scene: Scene, t: Transform, width: 
       ctx.fillRect(cx - g.laneStep / 2 + 1, cy - h / 2, g.laneStep - 2, h);
       ctx.globalAlpha = 1;
     }
+    if (node.type === "entry" && node.data.kind === "branchSummary") {
+      // a branch summary: a diamond of its own colour left of its bar (a fork's mark is a pink dot on the right)
+      const r = Math.max(3.5, Math.min(6, g.barH));
+      const dx = cx - g.barW / 2 - r - 1;
+      ctx.fillStyle = colors.branchSummary;
+      ctx.beginPath();
+      ctx.moveTo(dx, cy - r);
+      ctx.lineTo(dx + r, cy);
+      ctx.lineTo(dx, cy + r);
+      ctx.lineTo(dx - r, cy);
+      ctx.closePath();
+      ctx.fill();
+    }
     const children = graph.flowChildren[v]?.length ?? 0;
     const lane = graph.lane[v] as number;
     const spaced = cy - (lastMark.get(lane) ?? -Infinity) >= 7;
     if (children > 1 && spaced) {
       lastMark.set(lane, cy);
       // a fork: a short stroke toward the side lane
-      ctx.strokeStyle = colors.branchSummary;
+      ctx.strokeStyle = colors.branchPoint;
       ctx.lineWidth = 2;
       ctx.beginPath();
       ctx.moveTo(cx + g.barW / 2, cy);
       ctx.lineTo(cx + g.barW / 2 + 5, cy - 3);
       ctx.stroke();
-      ctx.fillStyle = colors.branchSummary;
+      ctx.fillStyle = colors.branchPoint;
       ctx.beginPath();
       ctx.arc(cx + g.barW / 2, cy, 2.5, 0, Math.PI * 2);
       ctx.fill();
@@ -264,6 +278,38 @@ export function OverviewLayer({ graph, dark }: { graph: FlowGraph; dark: boolean
         aria-label={`Overview of the tree: ${graph.nodes.length.toLocaleString("en")} nodes, ${counts.compactions} compactions, ${counts.branchPoints} branch points, ${counts.leaves} branch tips. Zoom in to read the entries; click a bar to select it.`}
       />
       <Labels graph={graph} g={g} height={height} />
+      <OverviewKey />
     </div>
+  );
+}
+
+const KEY: Array<{ shape: "bar" | "dot" | "diamond" | "ring" | "tip" | "band"; color: string; label: string }> = [
+  { shape: "bar", color: "--bz-user", label: "user message" },
+  { shape: "bar", color: "--bz-assistant", label: "assistant message" },
+  { shape: "bar", color: "--bz-tool", label: "tool result" },
+  { shape: "bar", color: "--bz-bash", label: "bash run by the user" },
+  { shape: "bar", color: "--bz-custom", label: "extension message" },
+  { shape: "bar", color: "--bz-meta", label: "model, label, other" },
+  { shape: "band", color: "--bz-compaction", label: "compaction" },
+  { shape: "diamond", color: "--bz-branch-summary", label: "branch summary" },
+  { shape: "dot", color: "--bz-branch", label: "branch point" },
+  { shape: "tip", color: "--bz-path", label: "branch tip" },
+  { shape: "ring", color: "--bz-path", label: "active leaf" },
+];
+
+/** The overview's colour key: bar colours and marks, folded until opened (open by default). */
+function OverviewKey() {
+  return (
+    <details className="bz-overview-key" data-testid="overview-key" open>
+      <summary>Key</summary>
+      <ul>
+        {KEY.map((k) => (
+          <li key={k.label} data-key={k.label}>
+            <span className={`bz-key-${k.shape}`} style={{ ["--c" as string]: `var(${k.color})` }} aria-hidden />
+            {k.label}
+          </li>
+        ))}
+      </ul>
+    </details>
   );
 }
