@@ -24,7 +24,7 @@ import { loadWindowState, trackWindowState } from "./window-state";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const rendererDir = path.join(here, "../renderer");
-const devServerUrl = !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined;
+const devServerUrl = (!app.isPackaged && process.env.ELECTRON_RENDERER_URL) || undefined;
 /** The renderer's own pages: app://bonsai (the built renderer), or the dev server in `electron-vite dev`. */
 const isAppUrl = appUrlCheck(devServerUrl);
 
