@@ -51,12 +51,13 @@ export function parseInput<M extends MethodName>(method: M, params: unknown): Ha
 
 export function createDispatcher(handlers: Handlers, options: DispatcherOptions = {}): Dispatch {
   return async (method, params) => {
-    if (!isMethodName(method)) {
+    // a contract method without a handler here is as unknown as a name outside the contract
+    const handler = isMethodName(method) ? (handlers[method] as ((input: unknown) => unknown) | undefined) : undefined;
+    if (!isMethodName(method) || typeof handler !== "function") {
       return { ok: false, error: { code: "unknown_method", message: `unknown method ${JSON.stringify(String(method)).slice(0, 120)}` } };
     }
     try {
       const input = parseInput(method, params);
-      const handler = handlers[method] as (input: unknown) => unknown;
       const value = await handler(input);
       return { ok: true, value };
     } catch (err) {

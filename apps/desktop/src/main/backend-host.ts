@@ -14,7 +14,11 @@ if (!parent) {
 
 serveBackendOverPort(
   {
-    postMessage: (message) => parent.postMessage(message),
+    postMessage: (message) => {
+      parent.postMessage(message);
+      // the store is closed: this process has nothing left to do (main is quitting)
+      if ((message as { t?: unknown }).t === "closed") setImmediate(() => process.exit(0));
+    },
     onMessage: (listener) => {
       const onMessage = (e: Electron.MessageEvent) => listener(e.data);
       parent.on("message", onMessage);

@@ -11,29 +11,32 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { app, BrowserWindow, dialog, ipcMain, Menu, session, shell, utilityProcess } from "electron";
+import { APP_INDEX_URL, appUrlCheck } from "./app-origin";
+import { registerAppScheme, serveAppFiles } from "./app-protocol";
+import { logLine, openLogFile } from "./log-file";
+import { sessionPathsIn } from "./open-paths";
 import { connectBackendOverPort, type RemoteBackend } from "@bonsai/backend/remote";
 import { serveOverIpcMain, eventMessage } from "@bonsai/ipc/electron";
 import { mainProcessDialogs, type DialogApi } from "./host-dialogs";
-import { keychainKeyProvider } from "./key-store";
+import { keychainVault } from "./key-store";
 import { buildMenu } from "./menu";
 import { loadWindowState, trackWindowState } from "./window-state";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const rendererIndex = path.join(here, "../renderer/index.html");
-const rendererUrl = pathToFileURL(rendererIndex).href;
-const devServerUrl = !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined;
+const rendererDir = path.join(here, "../renderer");
+const devServerUrl = (!app.isPackaged && process.env.ELECTRON_RENDERER_URL) || undefined;
+/** The renderer's own pages: app://bonsai (the built renderer), or the dev server in `electron-vite dev`. */
+const isAppUrl = appUrlCheck(devServerUrl);
 
 // tests and portable setups may put the data folder elsewhere (before anything reads userData)
 if (process.env.BONSAI_USER_DATA_DIR) app.setPath("userData", path.resolve(process.env.BONSAI_USER_DATA_DIR));
+registerAppScheme();
 
 let win: BrowserWindow | null = null;
 let backend: RemoteBackend | null = null;
-
-/** The renderer's own pages: the built index.html, or the dev server in `electron-vite dev`. */
-function isAppUrl(url: string): boolean {
-  if (devServerUrl) return url.startsWith(devServerUrl);
-  return url.split(/[?#]/)[0] === rendererUrl;
-}
+const log = openLogFile(app.getPath("logs"));
+/** session files asked for (open-file, a second launch) before the backend could import them */
+const pendingPaths: string[] = [];
 
 function workerUrl(): string | undefined {
   const file = path.join(here, "compaction-worker.js");
@@ -60,8 +63,7 @@ function createWindow(userData: string): BrowserWindow {
   if (state.maximized) w.maximize();
   trackWindowState(w, userData);
   w.once("ready-to-show", () => w.show());
-  if (devServerUrl) void w.loadURL(devServerUrl);
-  else void w.loadFile(rendererIndex);
+  void w.loadURL(devServerUrl ?? APP_INDEX_URL);
   return w;
 }
 
@@ -72,7 +74,8 @@ function lockDown(): void {
     });
     contents.on("will-attach-webview", (event) => event.preventDefault());
     contents.setWindowOpenHandler(({ url }) => {
-      if (/^https?:\/\//.test(url)) void shell.openExternal(url);
+      // links to the web open in the browser; nothing opens a window inside the app
+      if (/^https?:\/\//.test(url) && !isAppUrl(url)) void shell.openExternal(url);
       return { action: "deny" };
     });
   });
@@ -95,12 +98,15 @@ function windowDialogs(): DialogApi {
 
 /** Forks the backend process and connects to it. */
 async function startBackend(userData: string): Promise<RemoteBackend> {
-  const keychain = keychainKeyProvider(userData);
+  const keychain = keychainVault(userData);
   const child = utilityProcess.fork(path.join(here, "backend-host.js"), [], {
     serviceName: "Bonsai backend",
-    stdio: "inherit",
+    stdio: "pipe",
     env: { ...process.env },
   });
+  // the backend's output goes to the log file (a packaged app has no terminal)
+  child.stdout?.on("data", (chunk: Buffer) => log.write(logLine("backend", chunk.toString())));
+  child.stderr?.on("data", (chunk: Buffer) => log.write(logLine("backend", chunk.toString())));
   const port = {
     postMessage: (message: unknown) => child.postMessage(message),
     onMessage: (listener: (message: unknown) => void) => {
@@ -113,6 +119,7 @@ async function startBackend(userData: string): Promise<RemoteBackend> {
   app.once("before-quit", () => (quitting = true));
   const exited = new Promise<number>((resolve) => child.once("exit", resolve));
   void exited.then((code) => {
+    log.write(logLine("main", `the backend process exited (code ${code})`));
     remote?.disconnect(`the backend process exited (code ${code})`);
     if (!quitting) {
       sendToWindow("notification", { level: "error", message: `Bonsai's backend stopped (exit code ${code}). Restart the app to continue.`, sessionId: null });
@@ -127,12 +134,12 @@ async function startBackend(userData: string): Promise<RemoteBackend> {
       workerUrl: workerUrl(),
       version: app.getVersion(),
       nativeDialogs: true,
-      storedKey: keychain.get(),
+      storedKey: await keychain.read(),
       keyStorage: "keychain",
     },
     {
       ...mainProcessDialogs(windowDialogs(), app.getPath("documents")),
-      setKey: (key) => keychain.set(key),
+      setKey: (key) => keychain.write(key),
       clearKey: () => keychain.clear(),
     },
   );
@@ -145,19 +152,51 @@ async function startBackend(userData: string): Promise<RemoteBackend> {
   return remote;
 }
 
+/** Import session files where they are (as the Import dialog does) and remember them as recent documents. */
+function openSessionFiles(paths: readonly string[]): void {
+  if (paths.length === 0) return;
+  if (!backend) {
+    pendingPaths.push(...paths);
+    return;
+  }
+  for (const file of paths) app.addRecentDocument(file);
+  void backend.dispatch("importSessions", { paths: [...paths] }).then((result) => {
+    if (!result.ok) sendToWindow("notification", { level: "error", message: `Could not open ${paths.join(", ")}: ${result.error.message}`, sessionId: null });
+  });
+}
+
+function showWindow(): void {
+  if (!win) return;
+  if (win.isMinimized()) win.restore();
+  win.focus();
+}
+
 async function main(): Promise<void> {
   if (!app.requestSingleInstanceLock()) {
     app.quit();
     return;
   }
+  // macOS: a session file opened from Finder or the Dock (may come before ready)
+  app.on("open-file", (event, file) => {
+    event.preventDefault();
+    openSessionFiles([file]);
+  });
+  app.on("second-instance", (_event, argv, workingDirectory) => {
+    showWindow();
+    openSessionFiles(sessionPathsIn(argv.slice(1), workingDirectory));
+  });
   await app.whenReady();
+  log.write(logLine("main", `Bonsai ${app.getVersion()} starting (Electron ${process.versions.electron ?? "?"})`));
   lockDown();
+  serveAppFiles(rendererDir);
   const userData = app.getPath("userData");
 
   try {
     backend = await startBackend(userData);
   } catch (err) {
-    dialog.showErrorBox("Bonsai cannot start", err instanceof Error ? err.message : String(err));
+    const message = err instanceof Error ? err.message : String(err);
+    log.write(logLine("main", `cannot start: ${message}`));
+    dialog.showErrorBox("Bonsai cannot start", message);
     app.exit(1);
     return;
   }
@@ -165,17 +204,17 @@ async function main(): Promise<void> {
 
   serveOverIpcMain(ipcMain, remote.dispatch, isAppUrl);
   remote.onEvent(sendToWindow);
-  const sendMenuCommand = (command: Parameters<Parameters<typeof buildMenu>[0]>[0]) => sendToWindow("menuCommand", { command });
-  Menu.setApplicationMenu(buildMenu(sendMenuCommand, userData));
+  Menu.setApplicationMenu(
+    buildMenu({
+      send: (command) => sendToWindow("menuCommand", { command }),
+      openDataFolder: () => void shell.openPath(userData),
+      showLogs: () => void shell.openPath(path.dirname(log.file)),
+    }),
+  );
   win = createWindow(userData);
   win.on("closed", () => (win = null));
+  openSessionFiles([...pendingPaths.splice(0), ...sessionPathsIn(process.argv.slice(1), process.cwd())]);
 
-  app.on("second-instance", () => {
-    if (win) {
-      if (win.isMinimized()) win.restore();
-      win.focus();
-    }
-  });
   app.on("activate", () => {
     if (!win) win = createWindow(userData);
   });

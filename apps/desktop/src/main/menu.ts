@@ -1,21 +1,50 @@
-/** The application menu. Commands the renderer handles are sent as menuCommand events. */
-import { app, Menu, shell, type MenuItemConstructorOptions } from "electron";
+/**
+ * The application menu, in each platform's standard shape: on macOS the app menu (About, Preferences,
+ * Services, Hide, Quit) and the Window menu; elsewhere Preferences under File and About under Help.
+ * Commands the renderer handles are sent as menuCommand events (the renderer's table in
+ * shell/menu-commands.ts runs them); DevTools and Reload only in development.
+ */
+import { app, Menu, type MenuItemConstructorOptions } from "electron";
 import type { EventPayload } from "@bonsai/ipc";
 
-type MenuCommand = EventPayload<"menuCommand">["command"];
+export type MenuCommand = EventPayload<"menuCommand">["command"];
 
-export function buildMenu(send: (command: MenuCommand) => void, dataDir: string): Menu {
-  const isMac = process.platform === "darwin";
-  const template: MenuItemConstructorOptions[] = [
-    ...(isMac ? [{ role: "appMenu" as const }] : []),
+export interface MenuActions {
+  send(command: MenuCommand): void;
+  openDataFolder(): void;
+  showLogs(): void;
+}
+
+export function menuTemplate(actions: MenuActions, options: { isMac: boolean; isDev: boolean }): MenuItemConstructorOptions[] {
+  const { isMac, isDev } = options;
+  const { send } = actions;
+  const preferences: MenuItemConstructorOptions = { label: "Preferences…", accelerator: "CmdOrCtrl+,", click: () => send("preferences") };
+  const appMenu: MenuItemConstructorOptions = {
+    label: app.name,
+    submenu: [
+      { role: "about" },
+      { type: "separator" },
+      preferences,
+      { type: "separator" },
+      { role: "services" },
+      { type: "separator" },
+      { role: "hide" },
+      { role: "hideOthers" },
+      { role: "unhide" },
+      { type: "separator" },
+      { role: "quit" },
+    ],
+  };
+  return [
+    ...(isMac ? [appMenu] : []),
     {
       label: "&File",
       submenu: [
         { label: "Import Sessions…", accelerator: "CmdOrCtrl+O", click: () => send("import") },
+        ...(isMac ? [{ role: "recentDocuments" as const, submenu: [{ role: "clearRecentDocuments" as const }] }] : []),
         { label: "Export…", accelerator: "CmdOrCtrl+Shift+E", click: () => send("export") },
         { type: "separator" },
-        { label: "Preferences…", accelerator: "CmdOrCtrl+,", click: () => send("preferences") },
-        { type: "separator" },
+        ...(isMac ? [] : [preferences, { type: "separator" as const }]),
         isMac ? { role: "close" } : { role: "quit" },
       ],
     },
@@ -27,9 +56,7 @@ export function buildMenu(send: (command: MenuCommand) => void, dataDir: string)
         { label: "Zoom Tree to Fit", accelerator: "CmdOrCtrl+0", click: () => send("zoomToFit") },
         { label: "Zoom to Active Leaf", accelerator: "CmdOrCtrl+L", click: () => send("zoomToLeaf") },
         { type: "separator" },
-        { role: "reload" },
-        { role: "toggleDevTools" },
-        { type: "separator" },
+        ...(isDev ? [{ role: "reload" as const }, { role: "toggleDevTools" as const }, { type: "separator" as const }] : []),
         { role: "resetZoom", accelerator: "CmdOrCtrl+Shift+0" },
         { role: "zoomIn" },
         { role: "zoomOut" },
@@ -37,13 +64,19 @@ export function buildMenu(send: (command: MenuCommand) => void, dataDir: string)
         { role: "togglefullscreen" },
       ],
     },
+    ...(isMac ? [{ role: "windowMenu" as const }] : []),
     {
+      role: "help",
       label: "&Help",
       submenu: [
-        { label: "Open Data Folder", click: () => void shell.openPath(dataDir) },
-        { label: `About Bonsai ${app.getVersion()}`, click: () => app.showAboutPanel() },
+        { label: "Open Data Folder", click: () => actions.openDataFolder() },
+        { label: "Show Logs", click: () => actions.showLogs() },
+        ...(isMac ? [] : [{ type: "separator" as const }, { role: "about" as const, label: `About ${app.name}` }]),
       ],
     },
   ];
-  return Menu.buildFromTemplate(template);
+}
+
+export function buildMenu(actions: MenuActions): Menu {
+  return Menu.buildFromTemplate(menuTemplate(actions, { isMac: process.platform === "darwin", isDev: !app.isPackaged }));
 }

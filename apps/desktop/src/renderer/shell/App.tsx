@@ -11,6 +11,8 @@ import { SessionList } from "./SessionList";
 import { SimpleTree } from "./SimpleTree";
 import { Splitter } from "./Splitter";
 import { chooseAndImport, exportOpenSession, registerFileInput } from "./import";
+import { appCommandFor } from "./menu-commands";
+import { runCommand } from "../features/keyboard/commands";
 
 function hasFiles(e: DragEvent): boolean {
   return Array.from(e.dataTransfer.types).includes("Files");
@@ -23,8 +25,8 @@ export function App() {
   useEffect(() => {
     const off = connectStoreToBackend();
     const offMenu = api().on("menuCommand", ({ command }) => {
-      if (command === "import") void chooseAndImport();
-      if (command === "export") void exportOpenSession("jsonl");
+      const id = appCommandFor(command);
+      if (id) runCommand(id);
     });
     return () => {
       off();

@@ -1,0 +1,138 @@
+/**
+ * The desktop host without its binary: the built main and preload bundles run under Node with a
+ * recording stand-in for `electron` (test/host/electron-stand-in.mjs, resolved by a loader hook),
+ * the backend as a real child process with a real SQLite store. Checks the window's security, the
+ * preload's surface, main's IPC handler, the menu against the renderer's command table, the
+ * navigation and new-window guards, the app:// protocol and quitting.
+ */
+import { spawnSync } from "node:child_process";
+import { pathToFileURL } from "node:url";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { contract } from "@bonsai/ipc";
+import { METHOD_NAMES } from "@bonsai/ipc/names";
+
+const desktop = path.resolve(import.meta.dirname, "..");
+const outDir = path.join(desktop, "out");
+const built = fs.existsSync(path.join(outDir, "main/index.js")) && fs.existsSync(path.join(outDir, "preload/index.cjs"));
+
+const APP = "app://bonsai/index.html";
+const FOREIGN = ["http://localhost:5173.evil.example/", "http://localhost:51730/", "https://example.com/", "file:///etc/passwd", "app://evil/index.html"];
+
+interface Report {
+  webPreferences: Record<string, unknown>;
+  appUrl: string;
+  guards: Record<string, { navigationAllowed: boolean; windowAllowed: boolean; openedExternally: boolean }>;
+  calls: Record<string, { channel: string; foreign: string; own: string }>;
+  menuSends: { label: string; sent: [string, { command: string }][] }[];
+  labels: string[];
+  exposed: Record<string, string[]>;
+  served: number | null;
+  escaped: number | null;
+  quit: { prevented: boolean; exitCode: number | null; backendExit: number | string };
+  permissionCheck: unknown;
+}
+
+const DEV_SERVER = "http://localhost:5173/";
+const dataDirs: string[] = [];
+
+/** Runs the built host under the stand-in; `devServer`: as in `electron-vite dev`. */
+function runHost(devServer: string): Report {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bonsai-host-"));
+  dataDirs.push(dataDir);
+  const methods = [...Object.keys(contract), "notAMethod"];
+  const run = spawnSync(
+    process.execPath,
+    ["--import", "./test/host/register-stand-in.mjs", "test/host/host-harness.mjs", outDir, JSON.stringify([APP, DEV_SERVER, ...FOREIGN]), JSON.stringify(methods)],
+    { cwd: desktop, env: { ...process.env, BONSAI_USER_DATA_DIR: dataDir, ELECTRON_RENDERER_URL: devServer }, encoding: "utf8", timeout: 60_000 },
+  );
+  if (run.status !== 0) throw new Error(`the host harness failed (${run.status}): ${run.stderr}`);
+  return JSON.parse(run.stdout.trim().split("\n").at(-1) ?? "") as Report;
+}
+
+/** A renderer module (typed by tsconfig.web.json, so imported by address here). */
+async function rendererModule<T>(file: string): Promise<T> {
+  return (await import(pathToFileURL(path.join(desktop, "src/renderer", file)).href)) as T;
+}
+
+let report: Report;
+let devReport: Report;
+
+beforeAll(() => {
+  if (!built) return;
+  report = runHost("");
+  devReport = runHost(DEV_SERVER);
+}, 120_000);
+
+afterAll(() => {
+  for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe.skipIf(!built)("the desktop host under a recording electron stand-in (run `pnpm build` first)", () => {
+  it("opens its window with context isolation, the sandbox and no Node integration, on app://", () => {
+    expect(report.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true });
+    expect(report.appUrl).toBe(APP);
+    expect(report.permissionCheck).toBe(false);
+  });
+
+  it("serves the renderer through app:// and nothing outside its folder", () => {
+    expect(report.served).toBe(200);
+    expect(report.escaped).toBe(404);
+  });
+
+  it("the preload exposes exactly the contract's methods and the event subscription", () => {
+    expect(Object.keys(report.exposed)).toEqual(["bonsai"]);
+    expect(report.exposed.bonsai).toEqual([...Object.keys(contract), "subscribe"].sort());
+    expect([...METHOD_NAMES].sort()).toEqual(Object.keys(contract).sort());
+  });
+
+  it("every contract method has a main-side handler, which refuses other senders", () => {
+    for (const method of Object.keys(contract)) {
+      expect(report.calls[method], method).toMatchObject({ foreign: "unavailable", own: "invalid_payload" });
+    }
+    expect(report.calls.notAMethod?.own).toBe("unknown_method");
+  });
+
+  it("every menu command reaches a renderer handler that runs an app command", async () => {
+    const { MENU_COMMAND_HANDLERS } = await rendererModule<{ MENU_COMMAND_HANDLERS: Record<string, string> }>("shell/menu-commands.ts");
+    const { COMMANDS } = await rendererModule<{ COMMANDS: readonly { id: string }[] }>("features/keyboard/commands.ts");
+    const sent = report.menuSends.flatMap((m) => m.sent.filter(([event]) => event === "menuCommand").map(([, p]) => p.command));
+    expect(sent.sort()).toEqual(["export", "import", "preferences", "search", "zoomToFit", "zoomToLeaf"]);
+    const commandIds = new Set(COMMANDS.map((c) => c.id));
+    for (const command of sent) {
+      const id = Object.hasOwn(MENU_COMMAND_HANDLERS, command) ? MENU_COMMAND_HANDLERS[command] : undefined;
+      expect(id, `the renderer has no handler for the menu's ${command}`).toBeDefined();
+      expect(commandIds.has(id ?? ""), `${command} runs ${id}, which is no app command`).toBe(true);
+    }
+    expect(report.labels).toContain("Show Logs");
+  });
+
+  it("the navigation and new-window guards refuse foreign origins", () => {
+    expect(report.guards[APP]).toMatchObject({ navigationAllowed: true, windowAllowed: false });
+    expect(report.guards[DEV_SERVER]).toMatchObject({ navigationAllowed: false, windowAllowed: false });
+    for (const url of FOREIGN) expect(report.guards[url], url).toMatchObject({ navigationAllowed: false, windowAllowed: false });
+    expect(report.guards["file:///etc/passwd"]?.openedExternally).toBe(false);
+  });
+
+  it("in development, only the dev server's origin is the app's (not a host or port that starts like it)", () => {
+    expect(devReport.appUrl).toBe(DEV_SERVER);
+    expect(devReport.guards[DEV_SERVER]).toMatchObject({ navigationAllowed: true, windowAllowed: false });
+    expect(devReport.guards[APP]?.navigationAllowed).toBe(false);
+    for (const url of FOREIGN) expect(devReport.guards[url], url).toMatchObject({ navigationAllowed: false, windowAllowed: false });
+  });
+
+  it("in development, IPC calls from a foreign origin are refused", () => {
+    const calls = Object.values(devReport.calls);
+    expect(calls.length).toBeGreaterThan(0);
+    for (const call of calls) expect(call.foreign).toBe("unavailable");
+    expect(devReport.calls.listSessions?.own).toBe("invalid_payload");
+  });
+
+  it("quitting closes the backend before the app exits", () => {
+    expect(report.quit.prevented).toBe(true);
+    expect(report.quit.exitCode).toBe(0);
+    expect(report.quit.backendExit).toBe(0);
+  });
+});

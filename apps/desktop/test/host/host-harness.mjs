@@ -1,0 +1,105 @@
+/**
+ * Runs the built desktop host (out/main/index.js, out/preload/index.cjs) under Node with the
+ * electron stand-in (run with `node --import ./register-stand-in.mjs host-harness.mjs <outDir>`),
+ * drives it as Electron would, and prints what it saw as one JSON line for host.test.ts.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { pathToFileURL } from "node:url";
+import * as electron from "electron";
+
+const outDir = path.resolve(process.argv[2]);
+const urlsToTry = JSON.parse(process.argv[3]);
+const methodNames = JSON.parse(process.argv[4]);
+const rec = globalThis.electronStandIn;
+
+async function until(check, what) {
+  for (let i = 0; i < 600; i++) {
+    if (check()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+await import(pathToFileURL(path.join(outDir, "main/index.js")).href);
+await until(() => rec.windows.length > 0 && rec.ipcHandlers.size > 0, "the window and the IPC handler");
+const win = rec.windows[0];
+const contents = win.webContents;
+const appUrl = win.loadedUrl;
+
+// navigation and new-window guards
+const guards = {};
+for (const url of urlsToTry) {
+  const event = { prevented: false, preventDefault() { this.prevented = true; } };
+  contents.emit("will-navigate", event, url);
+  const opened = (rec.openedExternal ?? []).length;
+  const action = contents.windowOpenHandler({ url }).action;
+  guards[url] = { navigationAllowed: !event.prevented, windowAllowed: action !== "deny", openedExternally: (rec.openedExternal ?? []).length > opened };
+}
+
+// every contract method through main's handler, from a foreign frame and from the app's page
+const calls = {};
+for (const [channel, handler] of rec.ipcHandlers) {
+  for (const method of methodNames) {
+    const foreign = await handler({ senderFrame: { url: "http://localhost:5173.evil.example/" } }, method, "not-valid-params");
+    const own = await handler({ senderFrame: { url: appUrl } }, method, "not-valid-params");
+    calls[method] = { channel, foreign: foreign.ok ? "ok" : foreign.error.code, own: own.ok ? "ok" : own.error.code };
+  }
+}
+
+// every menu item with a click: what it sends to the window
+const menuSends = [];
+const labels = [];
+function walk(items) {
+  for (const item of items ?? []) {
+    if (item.label) labels.push(item.label);
+    if (item.role) labels.push(`role:${item.role}`);
+    if (typeof item.click === "function") {
+      const before = rec.sent.length;
+      item.click();
+      menuSends.push({ label: item.label, sent: rec.sent.slice(before).map((m) => [m[1], m[2]]) });
+    }
+    if (Array.isArray(item.submenu)) walk(item.submenu);
+  }
+}
+walk(rec.menuTemplate);
+
+// the preload, as Electron's sandboxed preload runs it: a CommonJS function with a limited require
+const preloadCode = fs.readFileSync(path.join(outDir, "preload/index.cjs"), "utf8");
+const preloadModule = { exports: {} };
+new Function("require", "module", "exports", preloadCode)((id) => {
+  if (id === "electron") return electron;
+  throw new Error(`the preload required ${id}: a sandboxed preload may require only electron`);
+}, preloadModule, preloadModule.exports);
+const exposed = Object.fromEntries([...rec.exposed].map(([key, api]) => [key, Object.keys(api).sort()]));
+
+// the custom protocol: the index page is served, a path out of the folder is not
+const handler = rec.protocolHandlers.get("app");
+const served = handler ? (await handler(new Request(appUrl))).status : null;
+const escaped = handler ? (await handler(new Request("app://bonsai/..%2f..%2fpackage.json"))).status : null;
+
+// quitting closes the backend
+const child = rec.children[0];
+const childExited = new Promise((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once("exit", resolve)));
+const beforeQuit = { prevented: false, preventDefault() { this.prevented = true; } };
+electron.app.emit("before-quit", beforeQuit);
+await until(() => rec.exitCode !== null, "app.exit after before-quit");
+const backendExit = await Promise.race([childExited, new Promise((r) => setTimeout(() => r("still running"), 10_000))]);
+
+const report = {
+  webPreferences: win.options.webPreferences,
+  appUrl,
+  schemes: rec.schemes,
+  guards,
+  calls,
+  menuSends,
+  labels,
+  exposed,
+  served,
+  escaped,
+  quit: { prevented: beforeQuit.prevented, exitCode: rec.exitCode, backendExit },
+  permissionCheck: rec.permissionCheckHandler?.(),
+};
+process.stdout.write(`${JSON.stringify(report)}\n`);
+if (child.exitCode === null) child.kill();
+process.exit(0);
