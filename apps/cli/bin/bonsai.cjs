@@ -11,8 +11,6 @@ const { pathToFileURL } = require("node:url");
 const dist = path.join(__dirname, "../dist");
 const bundle = path.join(dist, "bonsai.mjs");
 
-/** bytecode a function runs before V8 optimizes it, in an import (V8's default: 66 KiB) */
-const IMPORT_INTERRUPT_BUDGET = 32 * 66 * 1024;
 const READS = new Set(["context", "plan", "prune", "branch"]);
 
 /** The command's exit status, or undefined when the command line's bundle is to run it. */
@@ -32,19 +30,6 @@ async function runFromOwnBundle(argv) {
   // in the arguments
   if (argv[0] === "import") {
     const importOnly = require("./cached-bundle.cjs").loadBundle(path.join(dist, "import.cjs"));
-    // Two of V8's settings, set once the bundle is loaded (V8's code caches, the bundle's and Node's
-    // own modules', are valid only under the flags they were made with):
-    // - V8 optimizes a function once it has run a budget of bytecode, on a background thread whose
-    //   CPU a short import never wins back (the entry preview's function alone took 14 ms to
-    //   optimize in an append of 1,000 lines). 32 times the default budget: such an append
-    //   optimizes nothing (about 12 ms less CPU) and a 100,000-entry import the same functions a
-    //   little later (its CPU the same). docs/PERFORMANCE.md, thirteenth pass.
-    // - The young generation stops growing: V8 doubles it after each scavenge that finds it full,
-    //   and each doubling touches fresh pages, one page fault each; at its size the import's
-    //   short-lived values (each line's parse, its derived columns) reuse the same memory (about
-    //   490 fewer page faults in an append of 1,000 lines: 9-11 ms less CPU; a 100,000-entry import
-    //   no slower). docs/PERFORMANCE.md, fifteenth pass.
-    require("node:v8").setFlagsFromString(`--interrupt-budget=${IMPORT_INTERRUPT_BUDGET} --semi-space-growth-factor=1`);
     return importOnly.runImportCommandLine(argv, importOnly.lazyProcessIo());
   }
   return undefined;

@@ -219,15 +219,17 @@ describe("bonsai (CLI framework)", () => {
     expect(readdirSync(dir).sort()).toEqual(listing);
   });
 
-  it("a stored session's context starts from the store's leaf; the file's from its last entry", () => {
+  it("a stored session's context starts from the store's leaf; the file's from its last entry, where a branch switch left it", () => {
     const file = v3Session();
     const env = { BONSAI_DB: path.join(dir, "db", "bonsai.db"), HOME: dir };
     const runStored = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: "utf8", cwd: dir, env: { ...process.env, ...env, BONSAI_DEBUG: "" } });
     expect(runStored("import", file).status).toBe(0);
     expect(runStored("navigate", "s1", "e4", "--json").status).toBe(0);
-    expect(JSON.parse(runStored("context", "s1", "--json").stdout).leafId).toBe("e4");
+    const stored = JSON.parse(runStored("context", "s1", "--json").stdout);
+    expect(stored.entryIds.at(-1)).toBe("e4"); // the leaf is the switch's marker entry, parented at e4
     expect(JSON.parse(runStored("context", "s1", "--json", "--leaf", "e7").stdout).entryIds).toEqual(["e5", "e2", "e4", "e6", "e7"]);
-    expect(JSON.parse(runStored("context", file, "--json").stdout).leafId).toBe("e8");
+    const fromFile = JSON.parse(runStored("context", file, "--json").stdout);
+    expect([fromFile.leafId, fromFile.entryIds]).toEqual([stored.leafId, stored.entryIds]);
   });
 
   it("a session with a header and no entries has an empty context", () => {

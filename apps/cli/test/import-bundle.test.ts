@@ -103,50 +103,6 @@ describe("bonsai import", () => {
     expect(bogus.modules).toContain("dist/bonsai.mjs");
   });
 
-  it("optimizes next to no function in a short import: V8's budget before it optimizes one is raised once the bundle is loaded", () => {
-    const file2000 = path.join(dir, "two-thousand.jsonl");
-    writeFileSync(file2000, sessionToJsonl(generateSession({ entries: 2000, seed: 5 })));
-    const optimized = (stdout: string): number => stdout.split("\n").filter((l) => l.startsWith("[completed optimizing")).length;
-    const env = (name: string) => ({ ...process.env, BONSAI_DB: path.join(dir, name), BONSAI_DEBUG: "", HOME: dir });
-    const viaBin = spawnSync(process.execPath, ["--trace-opt", bin, "import", file2000], { encoding: "utf8", env: env("opt-bin.db") });
-    expect(viaBin.status, viaBin.stderr).toBe(0);
-    expect(viaBin.stdout).toMatch(/2000 entries/);
-    // the same import from the same bundle under V8's own budget: functions are optimized
-    const loader = pathToFileURL(path.join(root, "apps/cli/bin/cached-bundle.cjs")).href;
-    const script = `import { loadBundle } from ${JSON.stringify(loader)}; const m = loadBundle(${JSON.stringify(path.join(root, "apps/cli/dist/import.cjs"))}); process.exitCode = await m.runImportCommandLine(["import", ${JSON.stringify(file2000)}], m.lazyProcessIo());`;
-    const plain = spawnSync(process.execPath, ["--trace-opt", "--input-type=module", "-e", script], { encoding: "utf8", env: env("opt-plain.db") });
-    expect(plain.status, plain.stderr).toBe(0);
-    expect(plain.stdout).toMatch(/2000 entries/);
-    // V8's own budget optimizes many of the import's functions; the raised one next to none (a
-    // function of Node's that ran before the budget was raised may still be)
-    expect(optimized(plain.stdout)).toBeGreaterThanOrEqual(5);
-    expect(optimized(viaBin.stdout) * 5).toBeLessThanOrEqual(optimized(plain.stdout));
-  });
-
-  it("keeps V8's young generation from growing during the import, where V8 alone doubles it as the import allocates", () => {
-    const file3000 = path.join(dir, "three-thousand.jsonl");
-    writeFileSync(file3000, sessionToJsonl(generateSession({ entries: 3000, seed: 6 })));
-    const env = (name: string) => ({ ...process.env, BONSAI_DB: path.join(dir, name), BONSAI_DEBUG: "", HOME: dir });
-    /** the new space's size (bytes) when the process starts and when it exits, from a preload */
-    const newSpace = (args: string[], database: string): { start: number; end: number } => {
-      const log = path.join(dir, `new-space-${Math.random().toString(36).slice(2)}.json`);
-      const preload = path.join(dir, `new-space-${Math.random().toString(36).slice(2)}.cjs`);
-      writeFileSync(preload, `const v8 = require("node:v8"); const size = () => v8.getHeapSpaceStatistics().find((s) => s.space_name === "new_space").space_size; const start = size(); process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(log)}, JSON.stringify({ start, end: size() })));`);
-      const r = spawnSync(process.execPath, ["--require", preload, ...args], { encoding: "utf8", env: env(database) });
-      expect(r.status, r.stderr).toBe(0);
-      expect(r.stdout).toMatch(/3000 entries/);
-      return JSON.parse(readFileSync(log, "utf8")) as { start: number; end: number };
-    };
-    const viaBin = newSpace([bin, "import", file3000], "young-bin.db");
-    // it may grow once while the bundle loads, before the flag is set (the code cache is valid only
-    // under the flags it was made with); not after
-    expect(viaBin.end).toBeLessThanOrEqual(2 * viaBin.start);
-    // the same import from the same bundle under V8's own growth factor: the new space grows
-    const script = `const { loadBundle } = require(${JSON.stringify(path.join(root, "apps/cli/bin/cached-bundle.cjs"))}); const m = loadBundle(${JSON.stringify(path.join(root, "apps/cli/dist/import.cjs"))}); m.runImportCommandLine(["import", ${JSON.stringify(file3000)}], m.lazyProcessIo()).then((s) => { process.exitCode = s; });`;
-    const plain = newSpace(["-e", script], "young-plain.db");
-    expect(plain.end).toBeGreaterThan(viaBin.end);
-  });
-
   it("takes Node's modules by require(): loading it builds no ES module namespace (node:fs's would load its file streams)", () => {
     const loader = pathToFileURL(path.join(root, "apps/cli/bin/cached-bundle.cjs")).href;
     const streams = "process.moduleLoadList.includes('NativeModule internal/fs/streams')";

@@ -52,7 +52,7 @@ function outputOf(meta: Metafile, entryPoint: string): string {
 
 // the store's block decoder (packages/store/src/source/blocks.ts: Node only, no SQLite) is the one
 // store file a file read may load
-const HEAVY = [/^packages\/(engine|store|backend|llm|ipc)\/(?!src\/source\/blocks\.ts$)/, /node_modules/];
+const HEAVY = [/^packages\/(engine|store|backend|llm|ipc)\/(?!src\/(?:source\/blocks|write-failure-sentence)\.ts$)/, /node_modules/];
 
 describe("lazy commands", () => {
   it("every registry line loads an implementation", async () => {

@@ -16,7 +16,7 @@ const FORBIDDEN: [string, RegExp][] = [
   ["a static import of a Node/Electron module", new RegExp(String.raw`\bfrom\s*${specifier}`)],
   ["a bare import of a Node/Electron module", new RegExp(String.raw`\bimport\s*${specifier}`)],
   ["a dynamic import of a Node/Electron module", new RegExp(String.raw`\bimport\(\s*${specifier}`)],
-  ["a require() call", /\brequire\(\s*["'`][^"'`]+["'`]\s*\)/],
+  ["a require() call", /^(?![ \t]*\*).*?\brequire\(\s*["'`][^"'`]+["'`]\s*\)/m], // not in a doc comment's example
   ["process.binding / dlopen", /process\.(?:binding|dlopen)\b/],
 ];
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { markdownTokens, MARKDOWN_MAX_NESTING, renderMarkdown } from "../src/index";
+import { markdownTokens, MARKDOWN_MAX_NESTING, renderMarkdown } from "../src/markdown";
 
 const squash = (html: string): string => html.replace(/\n/g, "");
 

@@ -7,7 +7,7 @@ import { HEADER, line, tempDir, userEntry } from "./support";
 /** the stores a test opened on one database (two connections, as the follower's worker and a commit have) */
 function twoStores(dir: string, onBeforeStore: () => void): { follower: SqliteSessionStore; committer: SqliteSessionStore; close(): void } {
   const dbPath = path.join(dir, "bonsai.db");
-  const committer = openStore({ path: dbPath });
+  const committer = openStore({ path: dbPath, sessionLockWaitMs: 50 });
   let armed = false;
   const follower = openStore({
     path: dbPath,
@@ -37,9 +37,16 @@ describe("the follower and a commit on another connection", () => {
     const file = path.join(dir, "s.jsonl");
     fs.writeFileSync(file, line(HEADER) + line(userEntry("a", null, "hello")));
     let sessionId = "";
+    let refused: unknown = null;
     const stores = twoStores(dir, () => {
-      // the commit lands in the follower's window: it absorbs the agent's line and appends a label
-      stores.committer.appendLabel(sessionId, "a", "mark");
+      // the commit lands in the follower's window. The follower holds the session's lock there, so
+      // the commit is refused (another writer); were it let through, it would absorb the agent's
+      // lines and append a label, and the follower's check would find the file state moved.
+      try {
+        stores.committer.appendLabel(sessionId, "a", "mark");
+      } catch (err) {
+        refused = err;
+      }
     });
     try {
       sessionId = (await stores.committer.importFile(file)).sessionId!;
@@ -48,7 +55,8 @@ describe("the follower and a commit on another connection", () => {
       (stores.follower as unknown as { arm(): void }).arm();
       stores.follower.followFile({ sessionId, file });
       const fileEntries = fs.readFileSync(file, "utf8").trimEnd().split("\n").length - 1;
-      expect(fileEntries).toBe(4); // a, b, c, the label
+      if (refused) expect(String(refused)).toMatch(/another Bonsai process is writing this session/);
+      expect(fileEntries).toBe(refused ? 3 : 4); // a, b, c (and the label when it was let through)
       expect(storedLines(stores.follower, sessionId)).toBe(fileEntries);
       const ids = stores.follower.loadEntries(sessionId).map((e) => e.id);
       expect(new Set(ids).size).toBe(ids.length);

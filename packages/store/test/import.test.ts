@@ -160,7 +160,7 @@ describe("damaged files", () => {
     try {
       const report = await store.importFile(file);
       expect(report.status).toBe("failed");
-      expect(report.message).toMatch(/cannot read .*s\.jsonl: EIO/);
+      expect(report.message).toMatch(/s\.jsonl was not imported: the disk reported an input\/output error; nothing was written/);
     } finally {
       fail.mockRestore();
     }

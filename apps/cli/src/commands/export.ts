@@ -9,7 +9,8 @@
  * -o writes atomically.
  */
 import { randomUUID } from "node:crypto";
-import { renderHtml, toPiSession, type PiExport } from "@bonsai/formats";
+import { toPiSession, type PiExport } from "@bonsai/formats";
+import { renderHtml } from "@bonsai/formats/html";
 import { renderMarkdown } from "@bonsai/store";
 import { writeFileAtomic } from "../atomic-write";
 import { UserError, describeFsError } from "../errors";

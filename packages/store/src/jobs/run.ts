@@ -1,7 +1,8 @@
 /** Runs one store job on a store (the worker's, or the host's own when it has no worker). */
 import { randomUUID } from "node:crypto";
 import * as path from "node:path";
-import { renderHtml, toPiSession } from "@bonsai/formats";
+import { toPiSession } from "@bonsai/formats";
+import { renderHtml } from "@bonsai/formats/html";
 import { atomicWriteFileSync } from "../atomic-write";
 import type { SqliteSessionStore } from "../sqlite-session-store";
 import type { JobOf, JobOptions, StoreJobKind, StoreJobResults } from "./protocol";
