@@ -6,10 +6,14 @@ import type { Page } from "@playwright/test";
 import { generateSession, type GenerateSessionOptions } from "@bonsai/testkit";
 import { expect, generatedSessionFile, goToEntry, importAndOpen, leafNode, screenshot, test, useLoopbackModel } from "./explorer-fixtures";
 
-/** An assistant entry on another branch than the current leaf (neither on its path nor below it), shown in the tree. */
-async function pickOffPath(page: Page, options: GenerateSessionOptions, skip: readonly string[] = []): Promise<string> {
+/**
+ * An assistant entry on another branch than the current leaf (neither on its path nor below it), shown
+ * in the tree. `leaf`: the entry the leaf stands at when the leaf is a branch switch's marker entry
+ * (which the generated session does not hold).
+ */
+async function pickOffPath(page: Page, options: GenerateSessionOptions, skip: readonly string[] = [], leaf?: string): Promise<string> {
   const { entries } = generateSession(options);
-  const leafId = (await page.getByTestId("tree-status").getAttribute("data-leaf-id"))!;
+  const leafId = leaf ?? (await page.getByTestId("tree-status").getAttribute("data-leaf-id"))!;
   const byId = new Map(entries.map((e) => [e.id, e]));
   const onPath = new Set<string>();
   for (let e = byId.get(leafId); e; e = e.parentId ? byId.get(e.parentId) : undefined) onPath.add(e.id);
@@ -41,26 +45,29 @@ test("switch branch without and with a summary, and cancel", async ({ app: page,
   const status = page.getByTestId("tree-status");
   await expect(status).toHaveAttribute("data-entry-count", "300");
 
-  // without a summary (the default, branchSummary.enabled is off): the leaf moves, nothing is written
+  // without a summary (the default, branchSummary.enabled is off): the leaf moves to a marker entry
+  // parented at the target (a pi custom entry the agent leaves out of its context), so the agent
+  // resumes there too
   const first = await pickOffPath(page, options);
   await openSwitchDialog(page, first);
   await expect(page.getByTestId("switch-summarize")).not.toBeChecked();
   await screenshot(page, testInfo, "switch-dialog");
   await page.getByTestId("switch-confirm").click();
   await expect(page.getByTestId("switch-dialog")).toBeHidden();
-  await expect(page.getByTestId(`tree-node-${first}`)).toHaveAttribute("data-leaf", "true");
+  await expect(status).toHaveAttribute("data-entry-count", "301");
   await expect(page.getByTestId(`tree-node-${first}`)).toHaveAttribute("data-onpath", "true");
-  await expect(status).toHaveAttribute("data-entry-count", "300");
+  const switched = (await status.getAttribute("data-leaf-id"))!;
+  expect(switched).not.toBe(first);
 
   // cancel with Escape, and with the Cancel button: the leaf stays
-  const second = await pickOffPath(page, options, [first]);
+  const second = await pickOffPath(page, options, [first], first);
   await openSwitchDialog(page, second);
   await page.keyboard.press("Escape");
   await expect(page.getByTestId("switch-dialog")).toBeHidden();
   await openSwitchDialog(page, second);
   await page.getByTestId("switch-cancel").click();
   await expect(page.getByTestId("switch-dialog")).toBeHidden();
-  await expect(status).toHaveAttribute("data-leaf-id", first);
+  await expect(status).toHaveAttribute("data-leaf-id", switched);
 
   // Escape while the summary is being generated aborts it: nothing changes
   model.enqueue({ kind: "hang" });
@@ -73,8 +80,8 @@ test("switch branch without and with a summary, and cancel", async ({ app: page,
   await page.keyboard.press("Escape");
   await expect(page.getByTestId("switch-dialog")).toBeHidden();
   await expect(page.getByText("Branch summarization cancelled")).toBeVisible();
-  await expect(status).toHaveAttribute("data-leaf-id", first);
-  await expect(status).toHaveAttribute("data-entry-count", "300");
+  await expect(status).toHaveAttribute("data-leaf-id", switched);
+  await expect(status).toHaveAttribute("data-entry-count", "301");
 
   // with a summary and instructions: a branch_summary entry becomes the new leaf, under the target
   const requestsBefore = model.chatRequests().length;
@@ -83,7 +90,7 @@ test("switch branch without and with a summary, and cancel", async ({ app: page,
   await page.getByTestId("switch-instructions").fill("Mention which tests the abandoned branch broke");
   await page.getByTestId("switch-confirm").click();
   await expect(page.getByTestId("switch-dialog")).toBeHidden({ timeout: 30_000 });
-  await expect(status).toHaveAttribute("data-entry-count", "301");
+  await expect(status).toHaveAttribute("data-entry-count", "302");
   const leaf = leafNode(page);
   await expect(leaf).toHaveAttribute("data-kind", "branchSummary");
   await expect(leaf).toContainText(`from ${second}`);
@@ -111,8 +118,10 @@ test("switching to a user message re-opens its prompt in the composer", async ({
   await openSwitchDialog(page, id);
   await page.getByTestId("switch-confirm").click();
   await expect(page.getByTestId("switch-dialog")).toBeHidden();
-  // the leaf goes to the message's parent and the prompt waits in the composer to be sent again
-  await expect(page.getByTestId("tree-status")).toHaveAttribute("data-leaf-id", entry.parentId);
+  // the leaf goes to the message's parent (through the switch's marker entry, parented there) and
+  // the prompt waits in the composer to be sent again
+  await expect(page.getByTestId("tree-status")).toHaveAttribute("data-entry-count", "301");
+  await expect(page.getByTestId("tree-status")).not.toHaveAttribute("data-leaf-id", entry.parentId);
   await expect(page.getByTestId("composer-input")).toHaveValue(prompt);
   await screenshot(page, testInfo, "re-edit");
 });
