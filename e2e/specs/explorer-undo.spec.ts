@@ -67,7 +67,8 @@ test("undo a compaction, a branch switch and a label", async ({ app: page, bonsa
   await expect(page.getByTestId("tree-status")).not.toHaveAttribute("data-leaf-id", leaf);
   await expect(undo).toHaveText("↶ Undo branch switch");
   await page.keyboard.press("Control+z");
-  await expect(page.getByTestId("tree-status")).toHaveAttribute("data-leaf-id", leaf);
-  // the file's last line is undo's marker entry, parented at the old leaf: the agent resumes there
-  expect(lastLine(file)).toMatchObject({ type: "custom", parentId: leaf });
+  // the file's last line is undo's marker entry parented at the old leaf (the agent resumes there),
+  // and the store's leaf is that same line
+  await expect.poll(() => lastLine(file)).toMatchObject({ type: "custom", parentId: leaf });
+  await expect(page.getByTestId("tree-status")).toHaveAttribute("data-leaf-id", lastLine(file).id);
 });
