@@ -162,6 +162,8 @@ export function openDatabase(options: OpenDatabaseOptions): Database.Database {
       // page writes, balances, frame headers and checksums (4 KiB -> 16 KiB cost about a third less
       // CPU, 16 KiB -> 64 KiB about a tenth less of the SQLite part; docs/PERFORMANCE.md); the page
       // size of an existing file cannot change in WAL mode and stays as it is
+      // the busy timeout before the first read: another first run may hold the fresh file's lock
+      db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
       const fresh = db.pragma("page_count", { simple: true }) === 0;
       if (fresh) db.pragma(`page_size = ${PAGE_SIZE}`);
       const pageSize = fresh ? PAGE_SIZE : (db.pragma("page_size", { simple: true }) as number);
