@@ -135,7 +135,8 @@ describe("across the worker threads", () => {
     } finally {
       await planner.close();
     }
-  });
+    // a worker thread loads its code through tsx: slow on a busy machine
+  }, 120_000);
 
   it.skipIf(!fs.existsSync(CLAUDE))("a store job's refusal keeps its kind: a write to a Claude Code session is refused with its sentence", async () => {
     const dbPath = path.join(dir, "bonsai.db");
@@ -152,5 +153,5 @@ describe("across the worker threads", () => {
     } finally {
       await jobs.close();
     }
-  });
+  }, 120_000);
 });

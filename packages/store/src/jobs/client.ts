@@ -59,7 +59,7 @@ function rebuilt(e: SentError): Error {
     case "SessionLookupError":
       return new SessionLookupError(e.message);
     case "StoreError":
-      return new StoreError(e.message);
+      return new StoreError(e.message, e.kind);
     case "WriteFailedError":
       return new WriteFailedError(e.message, e.code ?? "");
     default: {
