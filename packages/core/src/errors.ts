@@ -72,8 +72,3 @@ export function fromWireError(sent: WireError): Error {
   err.name = sent.name;
   return err;
 }
-
-/** The kind of a Bonsai error (also of one rebuilt from the wire), else undefined. */
-export function errorKindOf(err: unknown): ErrorKind | undefined {
-  return err instanceof BonsaiError ? err.kind : undefined;
-}
