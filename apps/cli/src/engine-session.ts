@@ -7,9 +7,10 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
+import { BonsaiError } from "@bonsai/core/errors";
 import type { SettingsPatch } from "@bonsai/core";
-import { createEngine, EngineError, SettingsValidationError, type Engine } from "@bonsai/engine";
-import { openStore, SessionLookupError, StoreError, type SqliteSessionStore } from "@bonsai/store";
+import { createEngine, type Engine } from "@bonsai/engine";
+import { openStore, type SqliteSessionStore } from "@bonsai/store";
 import type { ParsedArgs } from "./args";
 import { besideBundle } from "./bundle-paths";
 import { UserError } from "./errors";
@@ -32,9 +33,9 @@ function bundledWorker(): URL | undefined {
   return fs.existsSync(fileURLToPath(url)) ? url : undefined;
 }
 
-/** Turns library errors a user can act on into one-line CLI errors. */
+/** Turns the engine's and the store's refusals (every BonsaiError, whatever its kind) into one-line CLI errors. */
 export function userFacing(error: unknown): unknown {
-  if (error instanceof EngineError || error instanceof SettingsValidationError || error instanceof SessionLookupError || error instanceof StoreError) return new UserError(error.message);
+  if (error instanceof BonsaiError) return new UserError(error.message);
   return error;
 }
 

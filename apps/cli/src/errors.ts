@@ -2,6 +2,7 @@
  * Errors the CLI reports as one line on stderr, without a stack trace: user mistakes (missing file,
  * not a session, unknown entry id, bad option). Anything else is an internal error.
  */
+import { BonsaiError } from "@bonsai/core/errors";
 import { writeFailureSentence } from "@bonsai/store/write-failure";
 import type { Io } from "./output";
 
@@ -29,12 +30,18 @@ export const INTERNAL_ERROR_EXIT = 70;
 
 /**
  * The error policy of a command run: a user mistake is one line on stderr and its exit status;
- * a write the disk refused is its one sentence with exit status 1; anything else is reported as a bug (its stack with BONSAI_DEBUG) with INTERNAL_ERROR_EXIT.
+ * a refusal of the engine or the store (a BonsaiError) and a write the disk refused are their one
+ * sentence with exit status 1; anything else is reported as a bug (its stack with BONSAI_DEBUG) with INTERNAL_ERROR_EXIT.
  */
 export function reportError(err: unknown, io: Pick<Io, "stderr">): number {
   if (err instanceof UserError) {
     io.stderr(`bonsai: ${err.message}\n`);
     return err.exitCode;
+  }
+  // a refusal of the engine or the store (any kind: busy, stale, nothing to do, the disk full …) says why in its message
+  if (err instanceof BonsaiError) {
+    io.stderr(`bonsai: ${err.message}\n`);
+    return 1;
   }
   // a disk that refused a write (full, input/output error; SQLite's "database or disk is full"):
   // the store took back what it had begun (a transaction rolls back, a cut append is cut back)

@@ -9,7 +9,7 @@
  */
 import { parseArgs, type ParsedArgs } from "./args";
 import { importCommand } from "./commands/import";
-import { importSpec } from "./commands/import.spec";
+import { importSpec } from "./commands/import.args";
 import { reportError } from "./errors";
 import type { Io } from "./output";
 import { runForWarmUp } from "./warm-up";

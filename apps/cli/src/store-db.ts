@@ -4,7 +4,8 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { DB_FILE_NAME, defaultDbPath, openStore, SessionLookupError, StoreError, type SqliteSessionStore } from "@bonsai/store";
+import { BonsaiError } from "@bonsai/core/errors";
+import { DB_FILE_NAME, defaultDbPath, openStore, type SqliteSessionStore } from "@bonsai/store";
 import type { ParsedArgs } from "./args";
 import { UserError } from "./errors";
 import { sqliteBinding } from "./native-binding";
@@ -35,7 +36,7 @@ export async function withCliStore<T>(args: Pick<ParsedArgs, "options">, options
   try {
     return await fn(store);
   } catch (err) {
-    if (err instanceof SessionLookupError || err instanceof StoreError) throw new UserError(err.message);
+    if (err instanceof BonsaiError) throw new UserError(err.message);
     throw err;
   } finally {
     store.close();

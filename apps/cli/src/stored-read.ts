@@ -10,14 +10,14 @@
  */
 import { parseArgs, type CommandSpec, type ParsedArgs } from "./args";
 import { branchOn, requireTarget } from "./commands/branch";
-import { branchSpec } from "./commands/branch.spec";
+import { branchSpec } from "./commands/branch.args";
 import type { SessionCommand } from "./commands/command";
 import { contextOn } from "./commands/context";
-import { contextSpec } from "./commands/context.spec";
+import { contextSpec } from "./commands/context.args";
 import { planOn } from "./commands/plan";
-import { planSpec } from "./commands/plan.spec";
+import { planSpec } from "./commands/plan.args";
 import { pruneDryRunOn } from "./commands/prune";
-import { pruneSpec } from "./commands/prune.spec";
+import { pruneSpec } from "./commands/prune.args";
 import { reportError } from "./errors";
 import type { Io } from "./output";
 import { runForWarmUp } from "./warm-up";

@@ -5,14 +5,12 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { createEngine, InlinePlanner, SettingsValidationError, EngineError, ModelError, WorkerPlanner, type CompactionPlanner, type Engine, type CreateEngineOptions } from "@bonsai/engine";
-import { createDispatcher, IpcError, type Dispatch, type EventName, type EventPayload, type EventSink, type Handlers } from "@bonsai/ipc";
+import { createEngine, InlinePlanner, WorkerPlanner, type CompactionPlanner, type Engine, type CreateEngineOptions } from "@bonsai/engine";
+import { createDispatcher, type Dispatch, type EventName, type EventPayload, type EventSink, type Handlers } from "@bonsai/ipc";
 import {
   openStore,
   InlineStoreJobs,
   WorkerStoreJobs,
-  SessionLookupError,
-  StoreError,
   NewerDatabaseError,
   DB_FILE_NAME,
   writeThroughFromEnv,
@@ -22,6 +20,7 @@ import {
 } from "@bonsai/store";
 import { Downloads, type PreparedDownload } from "./downloads";
 import { engineHandlers, RequestTracker } from "./engine-handlers";
+import { mapBackendError } from "./error-mapping";
 import { exportHandlers } from "./export-handlers";
 import { foreignHandlers } from "./foreign-handlers";
 import type { HostDialogs } from "./dialogs";
@@ -78,26 +77,6 @@ export interface Backend {
   /** a prepared export (exportSession's url), once; the server streams the file, then calls done() */
   takeDownload(id: string): (PreparedDownload & { done: () => void }) | undefined;
   close(): Promise<void>;
-}
-
-/** Store, engine and settings errors as typed IPC errors. */
-export function mapBackendError(err: unknown): IpcError | undefined {
-  if (err instanceof SettingsValidationError) {
-    return new IpcError("invalid_payload", err.message, err.errors.map((e) => ({ path: e.field ? `patch.${e.field}` : "patch", message: e.message })));
-  }
-  if (err instanceof SessionLookupError) return new IpcError("not_found", err.message);
-  if (err instanceof ModelError) return new IpcError("upstream", err.message);
-  if (err instanceof EngineError) {
-    if (/cancelled|aborted/i.test(err.message)) return new IpcError("aborted", err.message);
-    if (/not found/i.test(err.message)) return new IpcError("not_found", err.message);
-    if (/No model configured|No API key/i.test(err.message)) return new IpcError("unavailable", err.message);
-    return new IpcError("conflict", err.message);
-  }
-  if (err instanceof StoreError) return new IpcError("conflict", err.message);
-  if (err instanceof Error && /^(ENOENT|EACCES|EISDIR|ENOTDIR|EPERM)$/.test((err as NodeJS.ErrnoException).code ?? "")) {
-    return new IpcError("not_found", err.message);
-  }
-  return undefined;
 }
 
 /** BONSAI_DB when set (the CLI's and defaultDbPath's rule), else <dataDir>/bonsai.db. */

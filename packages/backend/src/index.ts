@@ -1,4 +1,5 @@
-export { createBackend, backendDbPath, mapBackendError, WORKER_WARM_UP_MS, type Backend, type BackendOptions } from "./backend";
+export { createBackend, backendDbPath, WORKER_WARM_UP_MS, type Backend, type BackendOptions } from "./backend";
+export { mapBackendError, IPC_CODE_OF_KIND } from "./error-mapping";
 export { hostSettingsInfo } from "./host-policy";
 export { fileKeyProvider, resolveApiKey, API_KEY_FILE, type KeyProvider } from "./keys";
 // the browser-mode server (needs `ws`) is a separate entry: import { startServer } from "@bonsai/backend/server"

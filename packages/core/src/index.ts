@@ -29,3 +29,4 @@ export * from "./limits";
 export * from "./context-figures";
 export * from "./size-series";
 export * from "./model-window";
+export * from "./errors";

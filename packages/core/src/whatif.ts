@@ -456,7 +456,7 @@ export function runWhatIf(prepared: PreparedWhatIf, settings: WhatIfSettings): W
     });
   };
 
-  /** #checkCompaction (triggers-and-hooks.md §1.3) on the candidate path, without overflow recovery */
+  /** checkCompaction (triggers-and-hooks.md §1.3; the engine's triggers.ts) on the candidate path, without overflow recovery */
   const check = (messageIndex: number, skipAbortedCheck: boolean): void => {
     if (!settings.compactionEnabled || messageIndex < 0) return;
     const saved = settings.pruningEnabled ? prune() : undefined;

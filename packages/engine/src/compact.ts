@@ -21,7 +21,7 @@ import {
   type SessionEntry,
 } from "@bonsai/core";
 import { prompt, type SummarizeOptions, type SummarizeResponse, type Summarizer, type SummaryPurpose } from "@bonsai/llm";
-import { EngineError, ModelError } from "./errors";
+import { InvalidRequestError, ModelError } from "./errors";
 import {
   BRANCH_SUMMARY_MAX_TOKENS,
   branchSummaryPrompt,
@@ -124,7 +124,7 @@ type PrepForCompact = Pick<
 
 /** Summarizes a prepared compaction; any thrown error aborts the whole compaction (nothing persisted). */
 export async function compact(preparation: PrepForCompact, summarizers: CompactionSummarizers, options: CompactOptions = {}): Promise<CompactionResult> {
-  if (!preparation.firstKeptEntryId) throw new EngineError("First kept entry has no ID - session may need migration");
+  if (!preparation.firstKeptEntryId) throw new InvalidRequestError("First kept entry has no ID - session may need migration");
   const { signal, customInstructions, promptOverride, extraContext } = options;
   const serialized = options.serialized ?? serializePreparation(preparation);
   const maxTokens = compactionMaxTokens(preparation.settings.reserveTokens);

@@ -8,7 +8,7 @@
  */
 import type { Worker } from "node:worker_threads";
 import { spawnModuleWorker } from "@bonsai/store";
-import { amnesiaReport, prepareCompaction, type AmnesiaReport, type CompactionPreparation, type CompactionSettings, type SessionEntry } from "@bonsai/core";
+import { amnesiaReport, fromWireError, prepareCompaction, type AmnesiaReport, type WireError, type CompactionPreparation, type CompactionSettings, type SessionEntry } from "@bonsai/core";
 import { serializePreparation, type SerializedPreparation } from "./compact";
 
 export interface PlanRequest {
@@ -105,7 +105,7 @@ export interface WorkerJob {
   nativeBinding?: string;
   task: WorkerTask;
 }
-export type WorkerReply = { id: number; ok: true; result: CompactionPlan | AmnesiaReport } | { id: number; ok: false; error: string };
+export type WorkerReply = { id: number; ok: true; result: CompactionPlan | AmnesiaReport } | { id: number; ok: false; error: WireError };
 
 export interface WorkerPlannerOptions {
   /** compaction-worker.mjs (bundled), or compaction-worker.ts (tests, dev: loaded through tsx) */
@@ -147,7 +147,7 @@ export class WorkerPlanner implements CompactionPlanner {
       this.#running.delete(reply.id);
       slot.busy = false;
       if (reply.ok) running.pending.resolve(reply.result);
-      else running.pending.reject(new Error(reply.error));
+      else running.pending.reject(fromWireError(reply.error));
       this.#drain();
     });
     const fail = (error: Error) => {

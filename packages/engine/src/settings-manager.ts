@@ -3,11 +3,12 @@
  * host's overrides (CLI flags; not persisted). Updates are validated by core (each message names its
  * field), persisted through the store and announced.
  */
-import { loadSettings, mergeSettings, validateSettingsPatch, type BonsaiSettings, type SettingsError, type SettingsPatch } from "@bonsai/core";
+import { BonsaiError, loadSettings, mergeSettings, validateSettingsPatch, type BonsaiSettings, type SettingsError, type SettingsPatch } from "@bonsai/core";
 
-export class SettingsValidationError extends Error {
+/** A settings change that does not validate; `errors` names each field. */
+export class SettingsValidationError extends BonsaiError {
   constructor(readonly errors: readonly SettingsError[]) {
-    super(errors.map((e) => e.message).join("; "));
+    super("invalid", errors.map((e) => e.message).join("; "));
     this.name = "SettingsValidationError";
   }
 }

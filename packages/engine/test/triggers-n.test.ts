@@ -3,7 +3,7 @@ import * as path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { AssistantMessage, CompactionEntry, MessageEntry, SessionEntry, UserMessage } from "@bonsai/core";
 import { useMockOpenAiServer, type ChatReply, type ChatRequestBody, type MockOpenAiServer } from "@bonsai/testkit";
-import { AUTO_CONTINUE_TEXT, type HookHandlers } from "../src/index";
+import { AUTO_CONTINUE_TEXT, CancelledError, RefusedByHookError, SessionBusyError, StaleCompactionError, type HookHandlers } from "../src/index";
 import { eventsOf, harness, modelSettings, type Harness } from "./harness";
 import { assistant, N, P, userPrompt, usageOf, xs } from "./support";
 
@@ -371,7 +371,9 @@ describe("N. hooks", () => {
     h!.add(N.U("more"), N.A("text"));
     h!.engine.registerHooks({ session_before_compact: () => ({ cancel: true }) });
     h!.engine.registerHooks({ session_before_compact: () => void second++ });
-    await expect(h!.engine.compact(h!.sessionId)).rejects.toThrow("Compaction cancelled");
+    const refused = h!.engine.compact(h!.sessionId);
+    await expect(refused).rejects.toThrow("Compaction cancelled");
+    await expect(refused).rejects.toBeInstanceOf(RefusedByHookError);
     expect(second).toBe(0);
   });
 
@@ -524,6 +526,7 @@ describe("dry run, commit, concurrency, settings", () => {
     const committed = await h.engine.commitCompaction(h.sessionId, { ...preview.result, summary: "edited by the user" }, preview.leafId);
     expect(committed.entry).toMatchObject({ type: "compaction", summary: "edited by the user", fromExtension: false });
     await expect(h.engine.commitCompaction(h.sessionId, preview.result, preview.leafId)).rejects.toThrow("The session changed since the preview");
+    await expect(h.engine.commitCompaction(h.sessionId, preview.result, preview.leafId)).rejects.toBeInstanceOf(StaleCompactionError);
     await expect(h.engine.commitCompaction(h.sessionId, { ...preview.result, summary: " " })).rejects.toThrow("The compaction summary is empty");
   });
 
@@ -536,12 +539,14 @@ describe("dry run, commit, concurrency, settings", () => {
     const first = h.engine.compact(h.sessionId);
     await server.waitForRequests(1);
     await expect(h.engine.compact(h.sessionId)).rejects.toThrow("A compaction is already running for this session");
+    await expect(h.engine.compact(h.sessionId)).rejects.toBeInstanceOf(SessionBusyError);
     replies(() => reply("x"));
     const parallel = await h.engine.compact(other);
     expect(parallel.entry?.type).toBe("compaction");
     expect(h.engine.isCompacting(h.sessionId)).toBe(true);
     h.engine.abortCompaction(h.sessionId);
     await expect(first).rejects.toThrow("Compaction cancelled");
+    await expect(first).rejects.toSatisfy((e) => e instanceof CancelledError && !(e instanceof RefusedByHookError));
   });
 
   it("invalid stored settings: the valid fields are kept, the others fall back to defaults and are reported", async () => {

@@ -7,6 +7,7 @@
  * transaction. Sessions that came from a JSONL file are written through to it (see the README of
  * this package for the exact rules).
  */
+import { BonsaiError, type ErrorKind } from "@bonsai/core";
 import type { BranchPlan, ContextSummary, PackedSkeleton, ParseIssueKind, PrunedResult, PruneConfig, PrunePlan, PruneSummary, SessionEntry, SessionHeader, SkeletonNode, ToolResultOnPath, TreeSkeleton } from "@bonsai/core";
 import type { AgentKind, PiExport, ReadSession } from "@bonsai/formats";
 import type { ContextMessageRows, ContextWindow } from "./reads/context";
@@ -437,19 +438,20 @@ export interface SessionStore {
   close(): void;
 }
 
-export class SessionLookupError extends Error {
+export class SessionLookupError extends BonsaiError {
   constructor(
     message: string,
     readonly candidates: readonly string[] = [],
   ) {
-    super(message);
+    super("not_found", message);
     this.name = "SessionLookupError";
   }
 }
 
-export class StoreError extends Error {
-  constructor(message: string) {
-    super(message);
+/** The store refused a change (by default: it could not prove it safe); the subclasses say why. Nothing was changed. */
+export class StoreError extends BonsaiError {
+  constructor(message: string, kind: ErrorKind = "refused") {
+    super(kind, message);
     this.name = "StoreError";
   }
 }
@@ -457,7 +459,7 @@ export class StoreError extends Error {
 /** The session changed since the change was planned: nothing was written. */
 export class StaleCommitError extends StoreError {
   constructor(message: string) {
-    super(message);
+    super(message, "stale");
     this.name = "StaleCommitError";
   }
 }
@@ -468,7 +470,7 @@ export class SourceBusyError extends StoreError {
     readonly file: string,
     readonly detail: string,
   ) {
-    super(`the session file is being written by a running agent; try again when it is idle (${file}: ${detail})`);
+    super(`the session file is being written by a running agent; try again when it is idle (${file}: ${detail})`, "busy");
     this.name = "SourceBusyError";
   }
 }
@@ -476,7 +478,7 @@ export class SourceBusyError extends StoreError {
 /** Another Bonsai process (or another store in this one) is writing the session (source/session-lock.ts): nothing was written. */
 export class SessionLockedError extends StoreError {
   constructor(readonly sessionId: string) {
-    super(`another Bonsai process is writing this session; try again (session ${sessionId})`);
+    super(`another Bonsai process is writing this session; try again (session ${sessionId})`, "busy");
     this.name = "SessionLockedError";
   }
 }

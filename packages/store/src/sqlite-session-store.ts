@@ -24,7 +24,6 @@ import { writeFailureSentence } from "./source/write-failure";
 import { openDatabase, withoutWaiting } from "./database";
 import { deriveColumns, FLAG_FROM_EXTENSION, FLAG_OFFLINE, FLAG_PRUNED, FLAG_THINKING, oneLine } from "./derive";
 import { startFollower } from "./source/follow";
-import { renderMarkdown } from "./markdown";
 import { defaultSessionDirs } from "./paths";
 import { scanPaths } from "./scan";
 import {
@@ -68,7 +67,7 @@ import { packedSkeletonJson, type SkeletonJson } from "./reads/skeleton-cache";
 import type { SessionRow } from "./reads/sessions";
 import { StoreReader } from "./reader";
 // Claude Code and Codex files (read-only sources): src/foreign/, hooked in below where marked "foreign:"
-import { originalText, type ReadSession } from "@bonsai/formats";
+import { originalText, renderSessionMarkdown, type ReadSession } from "@bonsai/formats";
 import { AgentTally, continueInPi, detectSourceOf, ForeignSources, isForeignFormat, ReadOnlySessionError, storedReadSession } from "./foreign/index";
 import type { PiCopy, PiCopyOptions } from "./session-store";
 import { countSessionShape, readSessionTitles, writeSessionTitle } from "./session-meta";
@@ -1560,7 +1559,7 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
   async exportMarkdown(sessionId: string, file?: string, options: ExportOptions = {}): Promise<string> {
     const row = this.requireSession(sessionId);
     const entries = this.getPath(sessionId, options.leafId === undefined ? row.leaf_id : options.leafId);
-    const md = renderMarkdown(storedHeader(row), row.title, entries);
+    const md = renderSessionMarkdown(storedHeader(row), row.title, entries);
     await Promise.resolve();
     if (file) atomicWriteFileSync(path.resolve(file), md);
     return md;

@@ -9,9 +9,8 @@
  * -o writes atomically.
  */
 import { randomUUID } from "node:crypto";
-import { toPiSession, type PiExport } from "@bonsai/formats";
+import { renderSessionMarkdown, toPiSession, type PiExport } from "@bonsai/formats";
 import { renderHtml } from "@bonsai/formats/html";
-import { renderMarkdown } from "@bonsai/store";
 import { writeFileAtomic } from "../atomic-write";
 import { UserError, describeFsError } from "../errors";
 import { refuseSessionFileOutput } from "../output-guard";
@@ -36,7 +35,7 @@ function render(session: LoadedSession, format: Format, leaf: string | null): { 
     case "jsonl":
       return { text: session.jsonl(), summary: `${session.entryCount} entries, jsonl` };
     case "md":
-      return { text: renderMarkdown(session.header, session.title, session.path(leaf)), summary: `${session.entryCount} entries, md` };
+      return { text: renderSessionMarkdown(session.header, session.title, session.path(leaf)), summary: `${session.entryCount} entries, md` };
     case "pi": {
       const parentSession = session.sourcePath ?? (session.source.kind === "stored" ? session.source.sessionId : null);
       const exported = toPiSession(readSessionOf(session), { sessionId: randomUUID(), now: new Date().toISOString(), leafId: leaf, parentSession: parentSession ?? undefined });

@@ -1,27 +1,27 @@
 /**
  * The command registry: one line per command (each owner adds its own). A line pairs the command's
- * spec (commands/<name>.spec.ts: name, summary, arguments; cheap) with a loader that imports the
+ * argument spec (commands/<name>.args.ts: name, summary, arguments; cheap) with a loader that imports the
  * implementation (commands/<name>.ts) only when that command runs. `bonsai --help`, a usage error
  * or `bonsai context FILE` therefore never load the engine, the store or the server; in the bundle
  * each implementation is its own chunk (scripts/build.mjs: esbuild code splitting).
  */
 import type { CommandEntry } from "./command";
-import { contextSpec } from "./context.spec";
-import { migrateSpec } from "./migrate.spec";
-import { planSpec } from "./plan.spec";
-import { pruneSpec } from "./prune.spec";
-import { branchSpec } from "./branch.spec";
-import { serveSpec } from "./serve.spec";
-import { compactSpec } from "./compact.spec";
-import { navigateSpec } from "./navigate.spec";
-import { promptSpec } from "./prompt.spec";
-import { importSpec } from "./import.spec";
-import { lsSpec } from "./ls.spec";
-import { exportSpec } from "./export.spec";
-import { searchSpec } from "./search.spec";
-import { whatifSpec } from "./whatif.spec";
-import { amnesiaSpec } from "./amnesia.spec";
-import { configSpec } from "./config.spec";
+import { contextSpec } from "./context.args";
+import { migrateSpec } from "./migrate.args";
+import { planSpec } from "./plan.args";
+import { pruneSpec } from "./prune.args";
+import { branchSpec } from "./branch.args";
+import { serveSpec } from "./serve.args";
+import { compactSpec } from "./compact.args";
+import { navigateSpec } from "./navigate.args";
+import { promptSpec } from "./prompt.args";
+import { importSpec } from "./import.args";
+import { lsSpec } from "./ls.args";
+import { exportSpec } from "./export.args";
+import { searchSpec } from "./search.args";
+import { whatifSpec } from "./whatif.args";
+import { amnesiaSpec } from "./amnesia.args";
+import { configSpec } from "./config.args";
 
 export const COMMANDS: readonly CommandEntry[] = [
   { spec: contextSpec, load: async () => (await import("./context")).contextCommand },

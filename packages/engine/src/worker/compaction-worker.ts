@@ -8,7 +8,8 @@
  * worker of their own started from this same file: its messages go to handleStoreMessage.
  */
 import { parentPort } from "node:worker_threads";
-import { handleStoreMessage, openDatabase, SqliteSessionStore } from "@bonsai/store";
+import { toWireError } from "@bonsai/core";
+import { handleStoreMessage, openDatabase, SessionLookupError, SqliteSessionStore } from "@bonsai/store";
 import type * as Planner from "../planner";
 import type { WorkerJob, WorkerReply } from "../planner";
 
@@ -33,10 +34,10 @@ async function plan(job: WorkerJob): Promise<WorkerReply> {
   try {
     const { runTask } = await (planner ??= import("../planner"));
     const store = reader(job.dbPath, job.nativeBinding);
-    if (!store.getSession(job.task.request.sessionId)) throw new Error(`Session ${job.task.request.sessionId} not found`);
+    if (!store.getSession(job.task.request.sessionId)) throw new SessionLookupError(`Session ${job.task.request.sessionId} not found`);
     return { id: job.id, ok: true, result: runTask(store, job.task) };
   } catch (error) {
-    return { id: job.id, ok: false, error: error instanceof Error ? error.message : String(error) };
+    return { id: job.id, ok: false, error: toWireError(error) };
   }
 }
 

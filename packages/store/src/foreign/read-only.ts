@@ -25,7 +25,7 @@ export class ReadOnlySessionError extends StoreError {
     readonly sessionId: string,
     readonly format: ForeignFormat,
   ) {
-    super(`session ${sessionId} is a ${NAMES[format]} session, which Bonsai never writes: continue it in pi ("Continue in pi" in the app, or bonsai export ${sessionId} --format pi) to change it`);
+    super(`session ${sessionId} is a ${NAMES[format]} session, which Bonsai never writes: continue it in pi ("Continue in pi" in the app, or bonsai export ${sessionId} --format pi) to change it`, "read_only");
     this.name = "ReadOnlySessionError";
   }
 }

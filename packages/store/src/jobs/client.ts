@@ -6,9 +6,11 @@
  * tests, a host without a worker).
  */
 import type { Worker } from "node:worker_threads";
+import { BonsaiError, fromWireError } from "@bonsai/core";
 import { BackupRefusal, SessionLookupError, SourceBusyError, StaleCommitError, StoreError, type StoreEventName, type StoreEvents } from "../session-store";
 import type { SqliteSessionStore } from "../sqlite-session-store";
 import type { FromWorker, JobOf, JobOptions, SentError, StoreJobKind, StoreJobResults, ToWorker } from "./protocol";
+import { WriteFailedError } from "../source/write-failure";
 import { runStoreJob } from "./run";
 import { spawnModuleWorker } from "./spawn";
 
@@ -57,10 +59,13 @@ function rebuilt(e: SentError): Error {
     case "SessionLookupError":
       return new SessionLookupError(e.message);
     case "StoreError":
-      return new StoreError(e.message);
+      return new StoreError(e.message, e.kind);
+    case "WriteFailedError":
+      return new WriteFailedError(e.message, e.code ?? "");
     default: {
-      const err = new Error(e.message);
-      err.name = e.name;
+      // any other Bonsai error keeps its kind (a busy session, a read-only one …), so hosts map it alike
+      const err = fromWireError(e);
+      if (e.code !== undefined && !(err instanceof BonsaiError)) (err as NodeJS.ErrnoException).code = e.code;
       return err;
     }
   }

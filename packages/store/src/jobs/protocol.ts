@@ -3,7 +3,7 @@
  * exports, pruning rewrites) as messages, so that a host can run it on a worker thread with the
  * worker's own connection to the database (jobs/worker.ts) while its main thread keeps answering.
  */
-import type { PrunedResult } from "@bonsai/core";
+import type { PrunedResult, WireError } from "@bonsai/core";
 import type { ExportOptions, ImportPathsResult, ImportProgress, ImportReport, PiCopy, PiCopyOptions, PruneOptions, StoreEventName, StoreEvents } from "../session-store";
 
 export type StoreJob =
@@ -68,10 +68,10 @@ export interface JobOptions {
   onProgress?: (progress: ImportProgress) => void;
 }
 
-/** An error as it crosses the thread boundary (rebuilt with its class on the other side). */
-export interface SentError {
-  name: string;
-  message: string;
+/** An error as it crosses the thread boundary, with its kind (rebuilt with its class on the other side). */
+export interface SentError extends WireError {
+  /** Node's or SQLite's error code (a WriteFailedError's "ENOSPC") */
+  code?: string;
   file?: string;
   detail?: string;
 }

@@ -5,6 +5,7 @@
  * any store. The store's events go back to the host (which announces them on its own store), and so
  * does progress; a job is cancelled through a shared flag the job's checks read between blocks.
  */
+import { toWireError } from "@bonsai/core";
 import { openDatabase } from "../database";
 import { SqliteSessionStore } from "../sqlite-session-store";
 import type { StoreEventName } from "../session-store";
@@ -32,10 +33,10 @@ function storeFor(message: Extract<ToWorker, { kind: "store-job" }>, post: (m: F
 }
 
 function sent(err: unknown): SentError {
-  if (!(err instanceof Error)) return { name: "Error", message: String(err) };
-  const out: SentError = { name: err.name, message: err.message };
-  const { file, detail } = err as { file?: unknown; detail?: unknown };
+  const out: SentError = toWireError(err);
+  const { file, detail, code } = (err ?? {}) as { file?: unknown; detail?: unknown; code?: unknown };
   if (typeof file === "string") out.file = file;
+  if (typeof code === "string") out.code = code;
   if (typeof detail === "string") out.detail = detail;
   return out;
 }

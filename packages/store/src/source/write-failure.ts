@@ -13,7 +13,7 @@ export class WriteFailedError extends StoreError {
     message: string,
     readonly code: string,
   ) {
-    super(message);
+    super(message, "disk");
     this.name = "WriteFailedError";
   }
 }

@@ -1,4 +1,7 @@
-/** The active path of a session as Markdown (for reading and sharing, not for resuming). */
+/**
+ * The Markdown export: the active path of a session as Markdown (for reading and sharing, not for
+ * resuming), beside the HTML page (html/page.ts) and the pi export (to-pi.ts).
+ */
 import type { SessionEntry, SessionHeader } from "@bonsai/core";
 
 type Obj = Record<string, unknown>;
@@ -73,7 +76,8 @@ function entryMarkdown(e: SessionEntry): string | null {
   }
 }
 
-export function renderMarkdown(header: SessionHeader, title: string | null, path: readonly SessionEntry[]): string {
+/** The session titled `title` (else its id), its header facts, then each entry of `path` that shows in a transcript. */
+export function renderSessionMarkdown(header: SessionHeader, title: string | null, path: readonly SessionEntry[]): string {
   const out: string[] = [`# ${title ?? `Session ${header.id}`}`, ""];
   out.push(`- Session: \`${header.id}\``, `- Started: ${header.timestamp}`, `- Folder: \`${header.cwd}\``, `- Entries on this path: ${path.length}`, "");
   for (const e of path) {
