@@ -197,6 +197,9 @@ export function createBackend(options: BackendOptions): Backend {
     if (followed.size > 16) followed.delete(followed.values().next().value as string);
     follower?.close();
     follower = store.follow({ sessionIds: [...followed], sync: (target) => jobs.sync(target) });
+    // the follower sees changes from now on: what the agent wrote while no Bonsai process was looking is read now
+    const opened = store.getSession(sessionId);
+    if (opened?.sourcePath && opened.detached === null) jobs.sync({ sessionId, file: opened.sourcePath });
   };
 
   const offStore = forwardStoreEvents(store, emit, skeletons);

@@ -34,9 +34,10 @@ function storeFor(message: Extract<ToWorker, { kind: "store-job" }>, post: (m: F
 function sent(err: unknown): SentError {
   if (!(err instanceof Error)) return { name: "Error", message: String(err) };
   const out: SentError = { name: err.name, message: err.message };
-  const { file, detail } = err as { file?: unknown; detail?: unknown };
+  const { file, detail, sessionId } = err as { file?: unknown; detail?: unknown; sessionId?: unknown };
   if (typeof file === "string") out.file = file;
   if (typeof detail === "string") out.detail = detail;
+  if (typeof sessionId === "string") out.sessionId = sessionId;
   return out;
 }
 

@@ -1,0 +1,177 @@
+/**
+ * Two Bonsai writers on one session at once (issue 31, the red team's prune race), with real
+ * processes on one data folder: the app's backend (`bonsai serve`, with its store worker, driven over
+ * its WebSocket as the page does) and the `bonsai` CLI, or two CLIs, prune at random offsets from
+ * each other, with and without an agent appending to the file, on a session pruned once before to
+ * which the agent then added new tool outputs. After every trial: no tool output lost (each is in
+ * the file as the agent wrote it or, pruned, in the restore table byte for byte), the store and the
+ * file agree (export = file, reading the file again changes nothing), the backup is the agent's
+ * original, Restore gives the agent's file back byte for byte, and a refused writer's sentence names
+ * Bonsai (never an agent when no agent runs, never the backup).
+ * Bounded in `pnpm test`; `pnpm test:faults` (BONSAI_FAULTS=full) runs 30 trials of each.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { openStore } from "@bonsai/store";
+import { afterEach, describe, expect, it } from "vitest";
+import { expectAgentLinesKept, expectAgreement, FULL, recordFigures, scenarioTimeout, startAgent, trials, type AgentRun } from "../../store/test/faults/harness";
+import { keptOriginals, lastEntryId, lostOutputs, preparePrunedSession, type PrunedSession } from "./two-writers/pruned-session";
+import { atOffset, cliPrune, overlapped, refusalKind, startServe, type ServedApp, type WriterRun } from "./two-writers/writers";
+
+const ENTRIES = FULL ? 10_000 : 1_500;
+/** the red team's figure: tool outputs the agent added after the first prune */
+const ADDED = 150;
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+
+function trialDir(): string {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), "bonsai-two-writers-"));
+  dirs.push(d);
+  return d;
+}
+
+async function waitFor(what: string, ok: () => Promise<boolean>, ms = 20_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await ok())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+interface Tally {
+  trials: number;
+  done: number;
+  refusedBonsai: number;
+  refusedStale: number;
+  refusedAgent: number;
+  overlapped: number;
+  outputsPrunedAfter: number;
+  outputsRestored: number;
+  agentLines: number;
+  outputsLost: number;
+  disagreements: number;
+  sentences: Set<string>;
+}
+
+/**
+ * After a trial: no output lost, store and file agree, the backup is whole, Restore gives the
+ * agent's file back. Returns how many outputs were pruned and restored.
+ */
+async function checkTrial(s: PrunedSession, agentLines: readonly string[]): Promise<{ pruned: number; restored: number }> {
+  if (agentLines.length > 0) expectAgentLinesKept(s.file, agentLines);
+  const store = openStore({ path: s.db, backgroundIndexing: false });
+  try {
+    // the agent's lines after the writers' last look are new to the store; with no agent the store is up to date
+    if (agentLines.length > 0) await store.importFile(s.file);
+    await expectAgreement(store, s.file, s.sessionId);
+    expect(store.renderJsonl(s.sessionId) === fs.readFileSync(s.file, "utf8"), "the export is the file").toBe(true);
+    const { lost, pruned } = lostOutputs(s, store);
+    expect(lost, "tool outputs in neither the file nor the restore table").toEqual([]);
+    expect(fs.readFileSync(`${s.file}.bonsai-original`).equals(Buffer.from(s.original)), "the backup is the agent's original").toBe(true);
+    const restored = store.restorePruned(s.sessionId);
+    const after = fs.readFileSync(s.file);
+    const head = Buffer.from(s.unpruned);
+    expect(after.subarray(0, head.length).equals(head), "Restore gives back the agent's file byte for byte").toBe(true);
+    const tail = after.subarray(head.length).toString("utf8").split("\n").filter((l) => l !== "");
+    expect(tail.map((l) => (JSON.parse(l) as { id: string }).id), "after it, the agent's lines only").toEqual(agentLines);
+    expect(keptOriginals(store, s.sessionId).size).toBe(0);
+    await expectAgreement(store, s.file, s.sessionId);
+    return { pruned, restored };
+  } finally {
+    store.close();
+  }
+}
+
+type Pair = "app + CLI" | "CLI + CLI";
+
+async function trial(pair: Pair, live: boolean, spanMs: number, tally: Tally): Promise<void> {
+  const s = await preparePrunedSession(trialDir(), ENTRIES, ADDED);
+  let app: ServedApp | null = null;
+  let agent: AgentRun | null = null;
+  let runs: [WriterRun, WriterRun];
+  let agentLines: string[] = [];
+  try {
+    if (pair === "app + CLI") {
+      app = await startServe(s.dataDir);
+      const last = lastEntryId(s.file);
+      await app.open(s.sessionId);
+      // the page shows the session once its follower has read the agent's new outputs
+      await waitFor("the app shows the new outputs", async () => (await app!.leaf(s.sessionId)) === last);
+    }
+    if (live) agent = await startAgent(s.file, { firstParent: lastEntryId(s.file), minMs: 100, maxMs: 1_500, prefix: "ag" });
+    const offset = (Math.random() * 2 - 1) * spanMs;
+    const first = app ? async () => (app as ServedApp).prune(s.sessionId, await (app as ServedApp).leaf(s.sessionId)) : () => cliPrune(s.db, s.sessionId);
+    runs = await atOffset(offset, first, () => cliPrune(s.db, s.sessionId));
+  } finally {
+    if (agent) agentLines = await agent.stop();
+    await app?.stop();
+  }
+  tally.agentLines += agentLines.length;
+  tally.trials++;
+  if (overlapped(runs[0], runs[1])) tally.overlapped++;
+  for (const r of runs) {
+    if (r.refusal === null) {
+      tally.done++;
+      continue;
+    }
+    const kind = refusalKind(r.refusal);
+    tally.sentences.add(`${r.writer}: ${r.refusal.replace(/\(session [^)]+\)/, "(session SID)").replace(/[0-9a-z]{8,}/g, "ID")}`);
+    expect(kind, `${r.writer}: ${r.refusal}`).not.toBe("other");
+    // with no agent, only Bonsai writes the file: a refusal must name Bonsai, never an agent
+    if (!live) expect(kind, `${r.writer}: ${r.refusal}`).toBe("bonsai");
+    if (kind === "bonsai") tally.refusedBonsai++;
+    else if (kind === "stale") tally.refusedStale++;
+    else tally.refusedAgent++;
+  }
+  const { pruned, restored } = await checkTrial(s, agentLines);
+  tally.outputsPrunedAfter += pruned;
+  tally.outputsRestored += restored;
+}
+
+/** How long one `bonsai prune` of the prepared session takes here: the offsets are drawn over that span. */
+async function pruneSpan(): Promise<number> {
+  const s = await preparePrunedSession(trialDir(), ENTRIES, ADDED);
+  const run = await cliPrune(s.db, s.sessionId);
+  expect(run.refusal).toBeNull();
+  return run.endedAt - run.startedAt;
+}
+
+describe(`two Bonsai writers on one session (${FULL ? "full" : "bounded"}: ${ENTRIES} entries, ${ADDED} new outputs after a prune)`, () => {
+  let span: number | undefined;
+  for (const pair of ["app + CLI", "CLI + CLI"] as const) {
+    for (const live of [false, true]) {
+      it(`${pair} prune at random offsets${live ? " while the agent appends" : ""}: nothing lost, store and file agree, Restore gives the file back`, async () => {
+        span ??= await pruneSpan();
+        const tally: Tally = {
+          trials: 0,
+          done: 0,
+          refusedBonsai: 0,
+          refusedStale: 0,
+          refusedAgent: 0,
+          overlapped: 0,
+          outputsPrunedAfter: 0,
+          outputsRestored: 0,
+          agentLines: 0,
+          outputsLost: 0,
+          disagreements: 0,
+          sentences: new Set(),
+        };
+        const started = performance.now();
+        const n = trials(2);
+        for (let i = 0; i < n; i++) await trial(pair, live, span, tally);
+        const { sentences, ...figures } = tally;
+        recordFigures(`two-writers ${pair}${live ? " agent" : ""}`, {
+          ...figures,
+          entries: ENTRIES,
+          added: ADDED,
+          spanMs: Math.round(span),
+          wallSeconds: Math.round((performance.now() - started) / 1000),
+          sentences: [...sentences].join(" | "),
+        });
+      }, scenarioTimeout(300_000));
+    }
+  }
+});
