@@ -17,7 +17,7 @@ import { openStore } from "@bonsai/store";
 import { afterEach, describe, expect, it } from "vitest";
 import { expectAgentLinesKept, expectAgreement, FULL, recordFigures, scenarioTimeout, startAgent, trials, type AgentRun } from "../../store/test/faults/harness";
 import { keptOriginals, lastEntryId, lostOutputs, preparePrunedSession, type PrunedSession } from "./two-writers/pruned-session";
-import { atOffset, cliPrune, overlapped, refusalKind, startServe, type ServedApp, type WriterRun } from "./two-writers/writers";
+import { atOffset, cli, cliPrune, overlapped, refusalKind, startServe, type ServedApp, type WriterRun } from "./two-writers/writers";
 
 const ENTRIES = FULL ? 10_000 : 1_500;
 /** the red team's figure: tool outputs the agent added after the first prune */
@@ -87,7 +87,7 @@ async function checkTrial(s: PrunedSession, agentLines: readonly string[]): Prom
 
 type Pair = "app + CLI" | "CLI + CLI";
 
-async function trial(pair: Pair, live: boolean, spanMs: number, tally: Tally): Promise<void> {
+async function trial(pair: Pair, live: boolean, timing: Timing, tally: Tally): Promise<void> {
   const s = await preparePrunedSession(trialDir(), ENTRIES, ADDED);
   let app: ServedApp | null = null;
   let agent: AgentRun | null = null;
@@ -102,7 +102,7 @@ async function trial(pair: Pair, live: boolean, spanMs: number, tally: Tally): P
       await waitFor("the app shows the new outputs", async () => (await app!.leaf(s.sessionId)) === last);
     }
     if (live) agent = await startAgent(s.file, { firstParent: lastEntryId(s.file), minMs: 100, maxMs: 1_500, prefix: "ag" });
-    const offset = (Math.random() * 2 - 1) * spanMs;
+    const offset = drawOffset(pair, timing);
     const first = app ? async () => (app as ServedApp).prune(s.sessionId, await (app as ServedApp).leaf(s.sessionId)) : () => cliPrune(s.db, s.sessionId);
     runs = await atOffset(offset, first, () => cliPrune(s.db, s.sessionId));
   } finally {
@@ -131,20 +131,40 @@ async function trial(pair: Pair, live: boolean, spanMs: number, tally: Tally): P
   tally.outputsRestored += restored;
 }
 
-/** How long one `bonsai prune` of the prepared session takes here: the offsets are drawn over that span. */
-async function pruneSpan(): Promise<number> {
+/**
+ * When the writers' work falls, measured here on the prepared session: a `bonsai` process spends
+ * `startMs` starting and opening the store (`bonsai ls`), then about `workMs` pruning. The offsets
+ * are drawn so that the writers' work overlaps or nearly does (drawOffset).
+ */
+interface Timing {
+  startMs: number;
+  workMs: number;
+}
+
+async function measureTiming(): Promise<Timing> {
   const s = await preparePrunedSession(trialDir(), ENTRIES, ADDED);
+  const ls = await cli(s.db, ["ls"]);
   const run = await cliPrune(s.db, s.sessionId);
   expect(run.refusal).toBeNull();
-  return run.endedAt - run.startedAt;
+  const startMs = ls.endedAt - ls.startedAt;
+  return { startMs, workMs: Math.max(100, run.endedAt - run.startedAt - startMs) };
+}
+
+/**
+ * the offset of the CLI's start from the first writer's (negative: the CLI starts first): two CLIs
+ * within ±workMs; the app's call anywhere in the CLI's run (its start-up varies with the load)
+ */
+function drawOffset(pair: Pair, t: Timing): number {
+  if (pair === "CLI + CLI") return (Math.random() * 2 - 1) * t.workMs;
+  return -Math.random() * (t.startMs + t.workMs);
 }
 
 describe(`two Bonsai writers on one session (${FULL ? "full" : "bounded"}: ${ENTRIES} entries, ${ADDED} new outputs after a prune)`, () => {
-  let span: number | undefined;
+  let timing: Timing | undefined;
   for (const pair of ["app + CLI", "CLI + CLI"] as const) {
     for (const live of [false, true]) {
       it(`${pair} prune at random offsets${live ? " while the agent appends" : ""}: nothing lost, store and file agree, Restore gives the file back`, async () => {
-        span ??= await pruneSpan();
+        timing ??= await measureTiming();
         const tally: Tally = {
           trials: 0,
           done: 0,
@@ -161,13 +181,14 @@ describe(`two Bonsai writers on one session (${FULL ? "full" : "bounded"}: ${ENT
         };
         const started = performance.now();
         const n = trials(2);
-        for (let i = 0; i < n; i++) await trial(pair, live, span, tally);
+        for (let i = 0; i < n; i++) await trial(pair, live, timing, tally);
         const { sentences, ...figures } = tally;
         recordFigures(`two-writers ${pair}${live ? " agent" : ""}`, {
           ...figures,
           entries: ENTRIES,
           added: ADDED,
-          spanMs: Math.round(span),
+          startMs: Math.round(timing.startMs),
+          workMs: Math.round(timing.workMs),
           wallSeconds: Math.round((performance.now() - started) / 1000),
           sentences: [...sentences].join(" | "),
         });

@@ -38,9 +38,14 @@ export function refusalKind(message: string): "bonsai" | "stale" | "agent" | "ot
 
 /** `bonsai prune SID` on the data folder's database; resolves when it exits. */
 export function cliPrune(db: string, sessionId: string): Promise<WriterRun> {
+  return cli(db, ["prune", sessionId]);
+}
+
+/** `bonsai ARGS` on the data folder's database; resolves when it exits. */
+export function cli(db: string, args: string[]): Promise<WriterRun> {
   const startedAt = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI_BIN, "prune", sessionId], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, BONSAI_DB: db } });
+    const child = spawn(process.execPath, [CLI_BIN, ...args], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, BONSAI_DB: db } });
     let stderr = "";
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
     child.stdout.resume();
