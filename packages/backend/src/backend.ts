@@ -36,6 +36,7 @@ import { sessionFolders } from "./session-folders";
 import { SessionStats } from "./session-stats";
 import { UndoLog, undoHandlers } from "./undo";
 import { LastOpened } from "./last-opened";
+import { waitingForSessionWriters } from "./session-write-wait";
 
 /** how long after its start the backend starts its store worker (unless a job needs it sooner) */
 export const WORKER_WARM_UP_MS = 250;
@@ -241,7 +242,7 @@ export function createBackend(options: BackendOptions): Backend {
     ...undoHandlers(store, undos, skeletons),
   };
 
-  const dispatch = createDispatcher(handlers, { mapError: mapBackendError, onInternalError: options.onInternalError });
+  const dispatch = createDispatcher(waitingForSessionWriters(handlers, store), { mapError: mapBackendError, onInternalError: options.onInternalError });
 
   let closed = false;
   return {

@@ -19,7 +19,7 @@ import { expectAgentLinesKept, expectAgreement, FULL, recordFigures, scenarioTim
 import { keptOriginals, lastEntryId, lostOutputs, preparePrunedSession, type PrunedSession } from "./two-writers/pruned-session";
 import { atOffset, cli, cliPrune, overlapped, refusalKind, startServe, type ServedApp, type WriterRun } from "./two-writers/writers";
 
-const ENTRIES = FULL ? 10_000 : 1_500;
+const ENTRIES = FULL ? 3_000 : 1_500;
 /** the red team's figure: tool outputs the agent added after the first prune */
 const ADDED = 150;
 const dirs: string[] = [];
@@ -181,7 +181,10 @@ describe(`two Bonsai writers on one session (${FULL ? "full" : "bounded"}: ${ENT
         };
         const started = performance.now();
         const n = trials(2);
-        for (let i = 0; i < n; i++) await trial(pair, live, timing, tally);
+        for (let i = 0; i < n; i++) {
+          await trial(pair, live, timing, tally);
+          if (FULL) console.log(`[faults] two-writers ${pair}${live ? " agent" : ""}: trial ${i + 1}/${n} at ${Math.round((performance.now() - started) / 1000)} s`);
+        }
         const { sentences, ...figures } = tally;
         recordFigures(`two-writers ${pair}${live ? " agent" : ""}`, {
           ...figures,
