@@ -85,7 +85,9 @@ async function checkTrial(s: PrunedSession, agentLines: readonly string[]): Prom
   }
 }
 
-type Pair = "app + CLI" | "CLI + CLI";
+/** who writes: the app prunes, or restores every pruned output, while the CLI prunes; or two CLIs prune */
+type Pair = "app + CLI" | "app restore + CLI" | "CLI + CLI";
+const WHAT: Record<Pair, string> = { "app + CLI": "app + CLI prune", "app restore + CLI": "app restores while the CLI prunes", "CLI + CLI": "CLI + CLI prune" };
 
 async function trial(pair: Pair, live: boolean, timing: Timing, tally: Tally): Promise<void> {
   const s = await preparePrunedSession(trialDir(), ENTRIES, ADDED);
@@ -94,7 +96,7 @@ async function trial(pair: Pair, live: boolean, timing: Timing, tally: Tally): P
   let runs: [WriterRun, WriterRun];
   let agentLines: string[] = [];
   try {
-    if (pair === "app + CLI") {
+    if (pair !== "CLI + CLI") {
       app = await startServe(s.dataDir);
       const last = lastEntryId(s.file);
       await app.open(s.sessionId);
@@ -103,7 +105,12 @@ async function trial(pair: Pair, live: boolean, timing: Timing, tally: Tally): P
     }
     if (live) agent = await startAgent(s.file, { firstParent: lastEntryId(s.file), minMs: 100, maxMs: 1_500, prefix: "ag" });
     const offset = drawOffset(pair, timing);
-    const first = app ? async () => (app as ServedApp).prune(s.sessionId, await (app as ServedApp).leaf(s.sessionId)) : () => cliPrune(s.db, s.sessionId);
+    const served = app;
+    const first = !served
+      ? () => cliPrune(s.db, s.sessionId)
+      : pair === "app restore + CLI"
+        ? () => served.restore(s.sessionId)
+        : async () => served.prune(s.sessionId, await served.leaf(s.sessionId));
     runs = await atOffset(offset, first, () => cliPrune(s.db, s.sessionId));
   } finally {
     if (agent) agentLines = await agent.stop();
@@ -118,7 +125,7 @@ async function trial(pair: Pair, live: boolean, timing: Timing, tally: Tally): P
       continue;
     }
     const kind = refusalKind(r.refusal);
-    tally.sentences.add(`${r.writer}: ${r.refusal.replace(/\(session [^)]+\)/, "(session SID)").replace(/[0-9a-z]{8,}/g, "ID")}`);
+    tally.sentences.add(`${r.writer}: ${r.refusal.replace(/\(session [^)]+\)/, "(session SID)").replace(/\b(?=[0-9a-z]*\d)[0-9a-z]{6,}\b/g, "ID")}`);
     expect(kind, `${r.writer}: ${r.refusal}`).not.toBe("other");
     // with no agent, only Bonsai writes the file: a refusal must name Bonsai, never an agent
     if (!live) expect(kind, `${r.writer}: ${r.refusal}`).toBe("bonsai");
@@ -161,9 +168,9 @@ function drawOffset(pair: Pair, t: Timing): number {
 
 describe(`two Bonsai writers on one session (${FULL ? "full" : "bounded"}: ${ENTRIES} entries, ${ADDED} new outputs after a prune)`, () => {
   let timing: Timing | undefined;
-  for (const pair of ["app + CLI", "CLI + CLI"] as const) {
-    for (const live of [false, true]) {
-      it(`${pair} prune at random offsets${live ? " while the agent appends" : ""}: nothing lost, store and file agree, Restore gives the file back`, async () => {
+  for (const pair of ["app + CLI", "CLI + CLI", "app restore + CLI"] as const) {
+    for (const live of pair === "app restore + CLI" ? [false] : [false, true]) {
+      it(`${WHAT[pair]} at random offsets${live ? " while the agent appends" : ""}: nothing lost, store and file agree, Restore gives the file back`, async () => {
         timing ??= await measureTiming();
         const tally: Tally = {
           trials: 0,

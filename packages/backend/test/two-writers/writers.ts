@@ -66,6 +66,8 @@ export interface ServedApp {
   leaf(sessionId: string): Promise<string | null>;
   /** Prune as the page's button does, at the leaf the page shows */
   prune(sessionId: string, leafId: string | null): Promise<WriterRun>;
+  /** Restore every pruned output, as the page's button does */
+  restore(sessionId: string): Promise<WriterRun>;
   stop(): Promise<void>;
 }
 
@@ -106,16 +108,8 @@ export function startServe(dataDir: string): Promise<ServedApp> {
         api,
         open: async (sessionId) => (await api.openSession({ sessionId })).session.leafId ?? null,
         leaf: async (sessionId) => (await api.listSessions()).sessions.find((x) => x.id === sessionId)?.leafId ?? null,
-        prune: async (sessionId, leafId) => {
-          const startedAt = performance.now();
-          let refusal: string | null = null;
-          try {
-            await api.applyPrune({ sessionId, leafId });
-          } catch (e) {
-            refusal = e instanceof IpcError ? e.message : `not an IpcError: ${String(e)}`;
-          }
-          return { writer: "app", startedAt, endedAt: performance.now(), refusal };
-        },
+        prune: (sessionId, leafId) => appCall(() => api.applyPrune({ sessionId, leafId })),
+        restore: (sessionId) => appCall(() => api.restorePruned({ sessionId })),
         stop: async () => {
           bridge.close();
           child.kill("SIGTERM");
@@ -125,6 +119,18 @@ export function startServe(dataDir: string): Promise<ServedApp> {
       });
     });
   });
+}
+
+/** One call of the page: done, or its refusal's message. */
+async function appCall(call: () => Promise<unknown>): Promise<WriterRun> {
+  const startedAt = performance.now();
+  let refusal: string | null = null;
+  try {
+    await call();
+  } catch (e) {
+    refusal = e instanceof IpcError ? e.message : `not an IpcError: ${String(e)}`;
+  }
+  return { writer: "app", startedAt, endedAt: performance.now(), refusal };
 }
 
 /** Runs `a` at once and `b` after `offsetMs` (negative: `b` first), both to their end. */
