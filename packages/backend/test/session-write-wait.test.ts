@@ -8,6 +8,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseSessionText } from "@bonsai/core";
+import { SessionLockedError, WorkerStoreJobs } from "@bonsai/store";
 import { generateSession, sessionToJsonl } from "@bonsai/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { ok, useBackend } from "./support";
@@ -15,6 +16,7 @@ import { ok, useBackend } from "./support";
 const here = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(here, "../../..");
 const LOCK_CHILD = path.join(ROOT, "packages/store/test/lock-child.ts");
+const workerUrl = new URL("../../engine/src/worker/compaction-worker.ts", import.meta.url);
 const backend = useBackend();
 const children: ChildProcess[] = [];
 afterEach(() => {
@@ -61,4 +63,20 @@ describe("a write waiting for another Bonsai process", () => {
     ok(await labelA);
     expect(fs.readFileSync(a.file, "utf8")).toContain('"label":"waited"');
   });
+
+  it("refused on the store worker, says so as itself (the page shows the sentence, not an internal error)", async () => {
+    const a = await imported(backend().dataDir, "a.jsonl", 1);
+    await holdLock(backend().dbPath, a.id);
+    const jobs = new WorkerStoreJobs({ url: workerUrl, dbPath: backend().dbPath, writeThrough: true, relay: () => undefined });
+    try {
+      const refused = await jobs.run({ kind: "restorePruned", sessionId: a.id }).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(refused).toBeInstanceOf(SessionLockedError);
+      expect((refused as Error).message).toBe(`another Bonsai process is writing this session; try again (session ${a.id})`);
+    } finally {
+      await jobs.close();
+    }
+  }, 60_000);
 });
