@@ -65,6 +65,18 @@ export async function resolveStoredSession(store: SqliteSessionStore, arg: strin
 }
 
 /**
+ * What the agent wrote to the session's file since a Bonsai process last read it is read first, so
+ * that a change is planned from the session as it is (a prune after the agent's new tool outputs
+ * prunes them; a compaction is not refused as planned before the agent moved on).
+ */
+async function readSourceUpToDate(store: SqliteSessionStore, sessionId: string): Promise<void> {
+  const s = store.getSession(sessionId);
+  if (!s?.sourcePath || s.detached !== null || s.readOnly !== null || !fs.existsSync(s.sourcePath)) return;
+  const report = await store.importFile(s.sourcePath);
+  if (report.status === "failed") throw new UserError(`${s.sourcePath}: ${report.message}`);
+}
+
+/**
  * `writes`: the command changes the session (compact, prune, prompt, a branch summary): a session
  * Bonsai never writes (Claude Code, Codex) is refused before any work is done.
  */
@@ -74,6 +86,7 @@ export async function openEngineSession(args: ParsedArgs, io: Io, writes = true)
     const sessionId = await resolveStoredSession(store, args.positionals[0] as string, io);
     const readOnly = writes ? store.getSession(sessionId)?.readOnly : null;
     if (readOnly) throw new UserError(`${sessionId}: ${readOnly} (bonsai export ${sessionId} --format pi -o FILE makes a pi copy)`);
+    if (writes) await readSourceUpToDate(store, sessionId);
     const overrides: SettingsPatch = {};
     const model = args.options.model as string | undefined;
     const baseUrl = args.options["base-url"] as string | undefined;

@@ -35,6 +35,7 @@ import { sessionFolders } from "./session-folders";
 import { SessionStats } from "./session-stats";
 import { UndoLog, undoHandlers } from "./undo";
 import { LastOpened } from "./last-opened";
+import { waitingForSessionWriters } from "./session-write-wait";
 
 /** how long after its start the backend starts its store worker (unless a job needs it sooner) */
 export const WORKER_WARM_UP_MS = 250;
@@ -176,6 +177,9 @@ export function createBackend(options: BackendOptions): Backend {
     if (followed.size > 16) followed.delete(followed.values().next().value as string);
     follower?.close();
     follower = store.follow({ sessionIds: [...followed], sync: (target) => jobs.sync(target) });
+    // the follower sees changes from now on: what the agent wrote while no Bonsai process was looking is read now
+    const opened = store.getSession(sessionId);
+    if (opened?.sourcePath && opened.detached === null) jobs.sync({ sessionId, file: opened.sourcePath });
   };
 
   const offStore = forwardStoreEvents(store, emit, skeletons);
@@ -217,7 +221,7 @@ export function createBackend(options: BackendOptions): Backend {
     ...undoHandlers(store, undos, skeletons),
   };
 
-  const dispatch = createDispatcher(handlers, { mapError: mapBackendError, onInternalError: options.onInternalError });
+  const dispatch = createDispatcher(waitingForSessionWriters(handlers, store), { mapError: mapBackendError, onInternalError: options.onInternalError });
 
   let closed = false;
   return {

@@ -2,6 +2,7 @@ export * from "./session-store";
 export { openStore, SqliteSessionStore, BACKUP_SUFFIX, writeThroughFromEnv, type OpenStoreOptions } from "./sqlite-session-store";
 export type { FaultPoint, FaultHook } from "./source/faults";
 export type { RecoveryReport } from "./source/source-sync";
+export { waitForSessionWriter, SESSION_LOCK_WAIT_MS } from "./source/session-lock";
 export { toFtsQuery, parseQuery, makeSnippet, snippetMaker } from "./search-text";
 export { openDatabase, openCurrentDatabase, migrate, NewerDatabaseError, DatabaseOpenError, type OpenDatabaseOptions } from "./database";
 export { MIGRATIONS, SCHEMA_VERSION } from "./migrations/index";

@@ -7,7 +7,7 @@
  */
 import type { Worker } from "node:worker_threads";
 import { BonsaiError, fromWireError } from "@bonsai/core";
-import { BackupRefusal, SessionLookupError, SourceBusyError, StaleCommitError, StoreError, type StoreEventName, type StoreEvents } from "../session-store";
+import { BackupRefusal, SessionLockedError, SessionLookupError, SourceBusyError, StaleCommitError, StoreError, type StoreEventName, type StoreEvents } from "../session-store";
 import type { SqliteSessionStore } from "../sqlite-session-store";
 import type { FromWorker, JobOf, JobOptions, SentError, StoreJobKind, StoreJobResults, ToWorker } from "./protocol";
 import { WriteFailedError } from "../source/write-failure";
@@ -56,6 +56,8 @@ function rebuilt(e: SentError): Error {
       return new SourceBusyError(e.file ?? "", e.detail ?? e.message);
     case "BackupRefusal":
       return new BackupRefusal(e.message);
+    case "SessionLockedError":
+      return new SessionLockedError(e.sessionId ?? "");
     case "SessionLookupError":
       return new SessionLookupError(e.message);
     case "StoreError":

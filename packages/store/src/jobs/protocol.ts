@@ -74,6 +74,8 @@ export interface SentError extends WireError {
   code?: string;
   file?: string;
   detail?: string;
+  /** a SessionLockedError's session */
+  sessionId?: string;
 }
 
 // ---------------------------------------------------------------- messages

@@ -34,10 +34,11 @@ function storeFor(message: Extract<ToWorker, { kind: "store-job" }>, post: (m: F
 
 function sent(err: unknown): SentError {
   const out: SentError = toWireError(err);
-  const { file, detail, code } = (err ?? {}) as { file?: unknown; detail?: unknown; code?: unknown };
+  const { file, detail, code, sessionId } = (err ?? {}) as { file?: unknown; detail?: unknown; code?: unknown; sessionId?: unknown };
   if (typeof file === "string") out.file = file;
   if (typeof code === "string") out.code = code;
   if (typeof detail === "string") out.detail = detail;
+  if (typeof sessionId === "string") out.sessionId = sessionId;
   return out;
 }
 

@@ -96,3 +96,23 @@ export class SessionLocks {
     this.db.prepare("DELETE FROM session_locks WHERE session_id = ? AND token = ?").run(sessionId, this.token);
   }
 }
+
+/** Whether a live writer other than this process's main store holds the session now (a read: takes nothing). */
+export function heldByAnotherWriter(db: Database.Database, sessionId: string): boolean {
+  const row = db.prepare("SELECT pid, process_start, token FROM session_locks WHERE session_id = ?").get(sessionId) as LockRow | undefined;
+  return row !== undefined && !isStale(row);
+}
+
+/**
+ * Waits without blocking the thread (polling on timers) until no other writer holds the session,
+ * then resolves; SessionLockedError after `waitMs`. A host that serves many sessions from one thread
+ * (the app's backend, `bonsai serve`) calls it before a write, so that the write's own wait (a sleep
+ * loop, as better-sqlite3 is synchronous) is not spent holding up the other sessions' calls.
+ */
+export async function waitForSessionWriter(db: Database.Database, sessionId: string, waitMs = SESSION_LOCK_WAIT_MS): Promise<void> {
+  const deadline = Date.now() + waitMs;
+  while (db.open && heldByAnotherWriter(db, sessionId)) {
+    if (Date.now() >= deadline) throw new SessionLockedError(sessionId);
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
