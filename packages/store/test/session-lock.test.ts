@@ -103,7 +103,7 @@ describe("one writer per session across processes", () => {
     }
   });
 
-  it("first runs racing on a fresh data folder both succeed", async () => {
+  it("first runs racing on a fresh data folder both succeed", { timeout: 180_000 }, async () => {
     for (let trial = 0; trial < 4; trial++) {
       const db = path.join(tempDir(), "fresh", "bonsai.db");
       const runs = await Promise.all([startChild(["open", db], "opened"), startChild(["open", db], "opened"), startChild(["open", db], "opened")]);
