@@ -6,6 +6,7 @@ export type ArchiveErrorCode =
   | "schema-too-new"
   | "unreachable"
   | "bad-name"
+  | "bad-request"
   | "exists"
   | "not-found"
   | "unauthorized"

@@ -4,7 +4,8 @@ import type { ArchiveMigration } from "./types";
  * People, projects, who may read which project, sign-in tokens (only a salted hash is kept), and the
  * pushed sessions with their entries. Entries are keyed by their position in the session (`seq`),
  * so a push sends only the positions the archive lacks and a repeated push changes nothing.
- * `search_text` is what search reads: a word index (`to_tsvector('simple', …)`) and a trigram index
+ * Entries and headers are kept as the JSON text that was pushed (JSONB cannot hold every string a
+ * session may contain, such as U+0000). `search_text` is what search reads: a word index (`to_tsvector('simple', …)`) and a trigram index
  * (pg_trgm) that finds words inside Chinese, Japanese or Thai sentences.
  */
 export const migration001PeopleAndSessions: ArchiveMigration = {
@@ -51,7 +52,7 @@ export const migration001PeopleAndSessions: ArchiveMigration = {
         agent TEXT NOT NULL,
         title TEXT,
         cwd TEXT,
-        header JSONB NOT NULL,
+        header TEXT NOT NULL,
         started_at TEXT,
         entry_count INTEGER NOT NULL DEFAULT 0,
         pushed_at TIMESTAMPTZ NOT NULL DEFAULT now(),
@@ -66,7 +67,7 @@ export const migration001PeopleAndSessions: ArchiveMigration = {
         parent_id TEXT,
         type TEXT NOT NULL,
         at TEXT,
-        entry JSONB NOT NULL,
+        entry TEXT NOT NULL,
         search_text TEXT NOT NULL DEFAULT '',
         search TSVECTOR GENERATED ALWAYS AS (to_tsvector('simple', search_text)) STORED,
         PRIMARY KEY (session_pk, seq),
