@@ -22,6 +22,8 @@ import { searchSpec } from "./search.spec";
 import { whatifSpec } from "./whatif.spec";
 import { amnesiaSpec } from "./amnesia.spec";
 import { configSpec } from "./config.spec";
+import { teamSpec } from "./team.spec";
+import { pushSpec } from "./push.spec";
 
 export const COMMANDS: readonly CommandEntry[] = [
   { spec: contextSpec, load: async () => (await import("./context")).contextCommand },
@@ -40,4 +42,6 @@ export const COMMANDS: readonly CommandEntry[] = [
   { spec: whatifSpec, load: async () => (await import("./whatif")).whatifCommand },
   { spec: amnesiaSpec, load: async () => (await import("./amnesia")).amnesiaCommand },
   { spec: configSpec, load: async () => (await import("./config")).configCommand },
+  { spec: teamSpec, load: async () => (await import("./team")).teamCommand },
+  { spec: pushSpec, load: async () => (await import("./push")).pushCommand },
 ];
