@@ -3,7 +3,14 @@
  * archive answers with keep their code; a network failure becomes one sentence naming the archive.
  */
 import { ArchiveError, type ArchiveErrorCode } from "./errors";
+import type { ArchivedSession, ArchiveSearchHit } from "./reads";
 import type { PushBatch } from "./receive";
+
+function query(values: Record<string, string | number | undefined>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(values)) if (value !== undefined) params.set(key, String(value));
+  return params.toString();
+}
 
 const CODES = new Set<ArchiveErrorCode>(["schema-too-new", "unreachable", "bad-name", "bad-request", "exists", "not-found", "unauthorized", "forbidden"]);
 
@@ -30,6 +37,18 @@ export class ArchiveClient {
 
   async batch(batch: PushBatch): Promise<{ have: number; added: number }> {
     return (await this.call("POST", "/api/push/batch", batch)) as { have: number; added: number };
+  }
+
+  async sessions(options: { project?: string; limit?: number } = {}): Promise<ArchivedSession[]> {
+    return (await this.call("GET", `/api/sessions?${query(options)}`)) as ArchivedSession[];
+  }
+
+  async sessionJsonl(id: string, project?: string): Promise<{ sessionId: string; jsonl: string }> {
+    return (await this.call("GET", `/api/session?${query({ id, project })}`)) as { sessionId: string; jsonl: string };
+  }
+
+  async search(q: string, options: { limit?: number; session?: string; project?: string } = {}): Promise<ArchiveSearchHit[]> {
+    return (await this.call("GET", `/api/search?${query({ q, ...options })}`)) as ArchiveSearchHit[];
   }
 
   async me(): Promise<{ name: string; role: string; projects: string[] }> {

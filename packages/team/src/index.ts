@@ -9,3 +9,4 @@ export * from "./client";
 export * from "./push";
 export { ARCHIVE_SCHEMA_VERSION } from "./migrations";
 export * from "./store-source";
+export * from "./reads";

@@ -10,6 +10,7 @@ import type pg from "pg";
 import { ARCHIVE_SCHEMA_VERSION } from "./migrations";
 import { ArchiveError, type ArchiveErrorCode } from "./errors";
 import { authenticate, type Principal } from "./people";
+import { archivedSessionJsonl, listArchivedSessions, searchArchive } from "./reads";
 import { archiveHas, receiveBatch, type PushBatch } from "./receive";
 
 /** the largest request body taken (a push sends its entries in batches well below this) */
@@ -32,7 +33,7 @@ export interface ArchiveServerOptions {
   log?: (line: string) => void;
 }
 
-type Handler = (principal: Principal, body: unknown, pool: pg.Pool) => Promise<unknown>;
+type Handler = (principal: Principal, body: unknown, pool: pg.Pool, query: URLSearchParams) => Promise<unknown>;
 
 function field(body: unknown, name: string): string {
   const value = (body as Record<string, unknown> | null)?.[name];
@@ -43,11 +44,36 @@ function field(body: unknown, name: string): string {
 const ROUTES: Record<string, Handler> = {
   "POST /api/push/has": async (principal, body, pool) => ({ have: await archiveHas(pool, principal, field(body, "project"), field(body, "sessionId")) }),
   "POST /api/push/batch": async (principal, body, pool) => receiveBatch(pool, principal, parseBatch(body)),
+  "GET /api/sessions": async (principal, _body, pool, query) => {
+    const before = query.get("beforePushedAt") !== null && query.get("beforeId") !== null ? { pushedAt: query.get("beforePushedAt") as string, id: query.get("beforeId") as string } : undefined;
+    return listArchivedSessions(pool, principal, { ...optional("project", query.get("project")), ...optional("limit", numberParam(query, "limit")), ...optional("before", before) });
+  },
+  "GET /api/session": async (principal, _body, pool, query) => archivedSessionJsonl(pool, principal, requiredParam(query, "id"), query.get("project") ?? undefined),
+  "GET /api/search": async (principal, _body, pool, query) =>
+    searchArchive(pool, principal, requiredParam(query, "q"), { ...optional("limit", numberParam(query, "limit")), ...optional("sessionId", query.get("session")), ...optional("project", query.get("project")) }),
   "GET /api/me": async (principal, _body, pool) => {
     const projects = await pool.query<{ name: string }>("SELECT name FROM projects WHERE id = ANY($1::bigint[]) ORDER BY name", [principal.projectIds]);
     return { name: principal.name, role: principal.role, projects: projects.rows.map((r) => r.name) };
   },
 };
+
+function optional<K extends string, V>(key: K, value: V | null | undefined): { [k in K]?: V } {
+  return value === null || value === undefined ? {} : ({ [key]: value } as { [k in K]?: V });
+}
+
+function requiredParam(query: URLSearchParams, name: string): string {
+  const value = query.get(name);
+  if (value === null || value === "") throw new ArchiveError("bad-request", `the call needs the parameter "${name}"`);
+  return value;
+}
+
+function numberParam(query: URLSearchParams, name: string): number | undefined {
+  const value = query.get(name);
+  if (value === null) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new ArchiveError("bad-request", `"${name}" is a whole number above 0`);
+  return n;
+}
 
 function parseBatch(body: unknown): PushBatch {
   const b = body as Partial<PushBatch> | null;
@@ -107,7 +133,8 @@ export function createArchiveServer(options: ArchiveServerOptions): Server {
   const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
   return createServer((request, response) => {
     const started = process.hrtime.bigint();
-    const path = (request.url ?? "/").split("?")[0] ?? "/";
+    const target = new URL(request.url ?? "/", "http://archive.invalid");
+    const path = target.pathname;
     let who = "-";
     const finish = (status: number, value: unknown): void => {
       send(response, status, value);
@@ -129,7 +156,7 @@ export function createArchiveServer(options: ArchiveServerOptions): Server {
         const principal = await authenticate(options.pool, bearer(request));
         who = principal.name;
         const body = await readBody(request);
-        finish(200, await handler(principal, body, options.pool));
+        finish(200, await handler(principal, body, options.pool, target.searchParams));
       } catch (error) {
         if (error instanceof ArchiveError) finish(STATUS[error.code], { error: error.message, code: error.code });
         else finish(500, { error: "the archive failed to answer; see its log", code: "internal" });
