@@ -96,6 +96,27 @@ describe.skipIf(!PI_FILE)("bonsai team and bonsai push", () => {
     expect(listing.projects).toContainEqual({ name: "alpha", sessions: 1 });
   }, 120_000);
 
+  it("ls, search, context and export read the archive with --archive, answering as for the local store", () => {
+    const data = path.join(dir, "local-a");
+    const env = { BONSAI_TOKEN: adaToken };
+    const listed = JSON.parse(ok(["ls", "--archive", url, "--json"], env)) as { id: string; project: string; pushedBy: string }[];
+    expect(listed).toHaveLength(1);
+    const id = listed[0]?.id as string;
+    expect(listed[0]).toMatchObject({ project: "alpha", pushedBy: "ada" });
+    const strip = (value: Record<string, unknown>): Record<string, unknown> => Object.fromEntries(Object.entries(value).filter(([key]) => !["file", "source", "sourcePath", "session"].includes(key)));
+    const remote = JSON.parse(ok(["context", id, "--archive", url, "--json"], env)) as Record<string, unknown>;
+    const local = JSON.parse(ok(["context", id, "--data-dir", data, "--json"])) as Record<string, unknown>;
+    expect(strip(remote)).toEqual(strip(local));
+    const html = ok(["export", id, "--archive", url, "--format", "html"], env);
+    expect(html).toMatch(/^<!doctype html>/i);
+    const word = /[A-Za-z]{6,}/.exec(JSON.stringify(local.messages ?? ""))?.[0] ?? "the";
+    const hits = JSON.parse(ok(["search", word, "--archive", url, "--json"], env)) as { sessionId: string }[];
+    expect(hits.length).toBeGreaterThan(0);
+    expect(new Set(hits.map((h) => h.sessionId))).toEqual(new Set([id]));
+    const both = bonsai(["ls", "--archive", url, "--data-dir", data], env);
+    expect(both.code).toBe(2);
+  }, 120_000);
+
   it("never takes the token on the command line, and refuses a push to a project not granted", () => {
     const data = path.join(dir, "local-a");
     const noToken = bonsai(["push", "--all", "--to", url, "--project", "alpha", "--data-dir", data]);

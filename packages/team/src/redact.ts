@@ -29,7 +29,8 @@ export const DEFAULT_REDACTION_RULES: readonly RedactionRule[] = [
   { name: "url-password", pattern: /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)([^\s@/]+)(@)/gi, group: 2 },
   {
     name: "env-secret",
-    pattern: /^(\s*(?:export\s+)?(?:[A-Za-z_][A-Za-z0-9_]*)?(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PWD|CREDENTIALS?|AUTH)[A-Za-z0-9_]*\s*[=:]\s*)(?!.*\[REDACTED:)(\S.*)$/gim,
+    // an .env line: an upper-case name that says what it holds, "=" with no space, a value
+    pattern: /^(\s*(?:export\s+)?[A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PWD|CREDENTIALS?|AUTH)[A-Z0-9_]*=)(?!\[REDACTED:)(\S.*)$/gm,
     group: 2,
   },
 ];

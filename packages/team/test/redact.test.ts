@@ -28,12 +28,17 @@ describe("secrets are redacted before a push", () => {
   }
 
   it("keeps the name of an .env line and the host of a URL readable", () => {
-    const { out } = redact("DATABASE_PASSWORD=hunter2!\nexport API_TOKEN = abc123\nPATH=/usr/bin\npostgres://app:s3cret@db.internal:5432/x");
-    expect(out).toBe("DATABASE_PASSWORD=[REDACTED:env-secret]\nexport API_TOKEN = [REDACTED:env-secret]\nPATH=/usr/bin\npostgres://app:[REDACTED:url-password]@db.internal:5432/x");
+    const { out } = redact("DATABASE_PASSWORD=hunter2!\nexport API_TOKEN=abc123\nPATH=/usr/bin\npostgres://app:s3cret@db.internal:5432/x");
+    expect(out).toBe("DATABASE_PASSWORD=[REDACTED:env-secret]\nexport API_TOKEN=[REDACTED:env-secret]\nPATH=/usr/bin\npostgres://app:[REDACTED:url-password]@db.internal:5432/x");
   });
 
   it("keeps the scheme of a bearer header", () => {
     expect(redact("Authorization: Bearer abcdefghijklmnopqrstuvwx").out).toBe("Authorization: Bearer [REDACTED:bearer-token]");
+  });
+
+  it("leaves code that merely names keys and tokens alone", () => {
+    const code = "_OBJECT_KEY_PATTERN = re.compile(r'x')\n    wrapping_key: Callable[[str], bytes]\n    lease_token=lease.token,\n    archive_key = f'{prefix}/x'";
+    expect(redact(code)).toEqual({ out: code, findings: [] });
   });
 
   it("leaves ordinary prose and code alone", () => {
