@@ -6,6 +6,7 @@
  * files between rounds, as the app's follower does.
  */
 import { ArchiveClient, ArchiveError, DEFAULT_REDACTION_RULES, extraRules, makeRedactor, pushSession, storePushSource, type Redactor, type SessionPushReport } from "@bonsai/team";
+import { loadSettings } from "@bonsai/core";
 import type { SqliteSessionStore } from "@bonsai/store";
 import type { ParsedArgs } from "../args";
 import { UserError, UsageError } from "../errors";
@@ -14,14 +15,11 @@ import { withCliStore } from "../store-db";
 import type { Command } from "./command";
 
 function redactorFor(store: SqliteSessionStore): Redactor {
-  const settings = store.getSettingsJson() as { team?: { redactPatterns?: unknown } } | null;
-  const extra = settings?.team?.redactPatterns;
-  const patterns = Array.isArray(extra) ? extra.filter((p): p is string => typeof p === "string") : [];
-  try {
-    return makeRedactor([...DEFAULT_REDACTION_RULES, ...extraRules(patterns)]);
-  } catch (error) {
-    throw new UserError((error as Error).message);
-  }
+  const { settings, errors } = loadSettings(store.getSettingsJson());
+  // a pattern that does not compile is refused: pushing with less redaction than asked for is not an option
+  const bad = errors.find((e) => e.field.startsWith("team."));
+  if (bad) throw new UserError(`${bad.message}; fix it with "bonsai config" or in Preferences before pushing`);
+  return makeRedactor([...DEFAULT_REDACTION_RULES, ...extraRules(settings.team.redactPatterns)]);
 }
 
 function sessionsToPush(store: SqliteSessionStore, args: ParsedArgs): string[] {
