@@ -29,5 +29,6 @@ export type StoredReadCommand = "context" | "plan" | "prune" | "branch";
 /** whether the command line (`name` parsed as `args`) is a read command on what may be a stored session id: the stored-read bundle's to try */
 export function isStoredRead(name: string, args: ParsedArgs): name is StoredReadCommand {
   const read = name === "context" || name === "plan" || name === "branch" || (name === "prune" && args.options["dry-run"] === true);
-  return read && namesStoredSession(args.positionals[0] ?? "");
+  // a session on a team archive (--archive) is the archive's to answer, never the local store's
+  return read && args.options.archive === undefined && namesStoredSession(args.positionals[0] ?? "");
 }

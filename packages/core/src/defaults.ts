@@ -16,6 +16,7 @@ export const DEFAULT_SETTINGS: BonsaiSettings = {
   hooksDir: "",
   sessionDirs: [],
   theme: "system",
+  team: { redactPatterns: [] },
 };
 
 /** Normative protected tools (design document, upstream oh-my-pi; decision D3). */

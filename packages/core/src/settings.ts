@@ -65,6 +65,11 @@ export interface ModelSettings {
   apiKeyEnv: string;
 }
 
+export interface TeamSettings {
+  /** regular expressions redacted from a session before `bonsai push` sends it, besides the built-in rules (docs/TEAM.md) */
+  redactPatterns: string[];
+}
+
 export interface BonsaiSettings {
   compaction: CompactionSettings;
   pruning: PruningSettings;
@@ -77,6 +82,7 @@ export interface BonsaiSettings {
   sessionDirs: string[];
   /** UI theme */
   theme: "system" | "light" | "dark";
+  team: TeamSettings;
 }
 
 // ---------------------------------------------------------------- validation and merging
@@ -130,6 +136,18 @@ const windowOverrides: Check = (v, f) => {
 const nonEmptyStrings: Check = (v, f) =>
   Array.isArray(v) && v.every((s) => typeof s === "string" && s.trim() !== "") ? undefined : `${f} must be a list of non-empty strings`;
 
+const regexList: Check = (v, f) => {
+  if (!Array.isArray(v) || v.some((x) => typeof x !== "string" || x === "")) return `${f} must be a list of regular expressions`;
+  for (const source of v as string[]) {
+    try {
+      new RegExp(source, "g");
+    } catch (error) {
+      return `${f}: ${JSON.stringify(source)} is not a regular expression (${(error as Error).message})`;
+    }
+  }
+  return undefined;
+};
+
 const oneOf =
   (...allowed: string[]): Check =>
   (v, f) =>
@@ -160,6 +178,7 @@ const SECTION_CHECKS: { [K in keyof BonsaiSettings]: BonsaiSettings[K] extends u
   hooksDir: anyString,
   sessionDirs: nonEmptyStrings,
   theme: oneOf("system", "light", "dark"),
+  team: { redactPatterns: regexList },
 };
 
 /** Cross-field sanity on the merged result: budgets that cannot fit the context window. */
@@ -230,6 +249,7 @@ export function mergeSettings(base: BonsaiSettings, patch: SettingsPatch): Bonsa
     hooksDir: patch.hooksDir ?? base.hooksDir,
     sessionDirs: [...(patch.sessionDirs ?? base.sessionDirs)],
     theme: patch.theme ?? base.theme,
+    team: { ...base.team, ...patch.team, redactPatterns: [...(patch.team?.redactPatterns ?? base.team.redactPatterns)] },
   };
 }
 

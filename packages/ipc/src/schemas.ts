@@ -445,6 +445,7 @@ export const settingsSchema = z.object({
   hooksDir: z.string().max(4096),
   sessionDirs: z.array(z.string().min(1).max(4096)).max(100),
   theme: z.enum(["system", "light", "dark"]),
+  team: z.object({ redactPatterns: z.array(z.string().min(1).max(1000)).max(200) }),
 });
 
 /** A settings change: any subset of the fields, nested objects merged. Unknown keys are refused. */
@@ -457,6 +458,7 @@ export const settingsPatchSchema = z.strictObject({
   hooksDir: settingsSchema.shape.hooksDir.optional(),
   sessionDirs: settingsSchema.shape.sessionDirs.optional(),
   theme: settingsSchema.shape.theme.optional(),
+  team: settingsSchema.shape.team.partial().strict().optional(),
 });
 export type SettingsPatch = z.infer<typeof settingsPatchSchema>;
 

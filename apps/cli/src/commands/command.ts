@@ -38,6 +38,9 @@ export const SESSION_POSITIONAL: PositionalSpec = { name: "SESSION", description
 
 export const DATA_DIR_OPTION: OptionSpec = { name: "data-dir", type: "string", valueName: "DIR", description: "Bonsai's data folder (default: the desktop app's)" };
 
+/** Read commands on a team archive instead of the local store (token from BONSAI_TOKEN). */
+export const ARCHIVE_OPTION: OptionSpec = { name: "archive", type: "string", valueName: "URL", description: "read a team archive instead of the local store (token from BONSAI_TOKEN)" };
+
 export const MODEL_OPTIONS: OptionSpec[] = [
   { name: "model", type: "string", valueName: "ID", description: "model id for this run (default: settings model.model)" },
   { name: "base-url", type: "string", valueName: "URL", description: "OpenAI-compatible endpoint for this run, e.g. http://127.0.0.1:8080/v1" },

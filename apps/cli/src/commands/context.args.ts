@@ -1,6 +1,6 @@
 /** The `bonsai context` command's spec (name, summary, arguments): cheap to load, see index.ts. */
 import type { CommandSpec } from "../args";
-import { FILE_POSITIONAL, JSON_OPTION, DATA_DIR_OPTION } from "./command";
+import { FILE_POSITIONAL, JSON_OPTION, DATA_DIR_OPTION, ARCHIVE_OPTION } from "./command";
 
 export const contextSpec: CommandSpec = {
   name: "context",
@@ -11,5 +11,6 @@ export const contextSpec: CommandSpec = {
     { name: "all", type: "boolean", description: "list every message (a context of more than 500 lists its first 50 and newest 450)" },
     JSON_OPTION,
     DATA_DIR_OPTION,
+    ARCHIVE_OPTION,
   ],
 };

@@ -1,6 +1,6 @@
 /** The `bonsai export` command's spec (name, summary, arguments): cheap to load, see index.ts. */
 import type { CommandSpec } from "../args";
-import { DATA_DIR_OPTION } from "./command";
+import { DATA_DIR_OPTION, ARCHIVE_OPTION } from "./command";
 
 export const exportSpec: CommandSpec = {
   name: "export",
@@ -12,5 +12,6 @@ export const exportSpec: CommandSpec = {
     { name: "format", type: "string", valueName: "jsonl|md|pi|html", description: "jsonl (default), md, pi or html" },
     { name: "leaf", type: "string", valueName: "ID", description: "md, pi, html: the path to this entry (default: the current leaf)" },
     DATA_DIR_OPTION,
+    ARCHIVE_OPTION,
   ],
 };

@@ -22,6 +22,8 @@ import { searchSpec } from "./search.args";
 import { whatifSpec } from "./whatif.args";
 import { amnesiaSpec } from "./amnesia.args";
 import { configSpec } from "./config.args";
+import { teamSpec } from "./team.args";
+import { pushSpec } from "./push.args";
 
 export const COMMANDS: readonly CommandEntry[] = [
   { spec: contextSpec, load: async () => (await import("./context")).contextCommand },
@@ -40,4 +42,6 @@ export const COMMANDS: readonly CommandEntry[] = [
   { spec: whatifSpec, load: async () => (await import("./whatif")).whatifCommand },
   { spec: amnesiaSpec, load: async () => (await import("./amnesia")).amnesiaCommand },
   { spec: configSpec, load: async () => (await import("./config")).configCommand },
+  { spec: teamSpec, load: async () => (await import("./team")).teamCommand },
+  { spec: pushSpec, load: async () => (await import("./push")).pushCommand },
 ];

@@ -1,6 +1,6 @@
 /** The `bonsai search` command's spec (name, summary, arguments): cheap to load, see index.ts. */
 import type { CommandSpec } from "../args";
-import { JSON_OPTION, DATA_DIR_OPTION } from "./command";
+import { JSON_OPTION, DATA_DIR_OPTION, ARCHIVE_OPTION } from "./command";
 
 export const searchSpec: CommandSpec = {
   name: "search",
@@ -13,5 +13,6 @@ export const searchSpec: CommandSpec = {
     { name: "limit", type: "integer", valueName: "N", description: "at most N hits (default 50, at most 500)" },
     JSON_OPTION,
     DATA_DIR_OPTION,
+    ARCHIVE_OPTION,
   ],
 };

@@ -51,6 +51,13 @@ export const FIELDS: readonly FieldSpec[] = [
   { group: "Model provider", path: "model.apiKeyEnv", label: "API key variable", kind: "env", help: "Environment variable read for the key when none is stored in the keychain." },
   { group: "Folders", path: "hooksDir", label: "Hooks folder", kind: "text", max: 4096, help: "Folder of hook modules (session_before_compact, …); empty = the data folder's hooks/." },
   { group: "Folders", path: "sessionDirs", label: "Watched session folders", kind: "list", help: "Extra folders imported and watched besides ~/.pi and ~/.omp session folders (one per line)." },
+  {
+    group: "Team archive",
+    path: "team.redactPatterns",
+    label: "Also redact",
+    kind: "list",
+    help: "Regular expressions redacted from a session before it is pushed to a team archive, besides the built-in rules for keys, tokens, private keys, URL passwords and .env lines (one per line).",
+  },
   { group: "Appearance", path: "theme", label: "Theme", kind: "theme", help: "Light, dark, or follow the system." },
 ];
 

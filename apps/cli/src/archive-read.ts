@@ -1,0 +1,86 @@
+/**
+ * The read commands on a team archive (`--archive URL`, token from BONSAI_TOKEN): `ls` and `search`
+ * ask the archive; `context` and `export` download the session as JSONL into a private temporary
+ * folder and answer on it exactly as on a local file, so the JSON is the same as for the local store.
+ * Only what the token may read is ever answered.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { ArchiveClient, ArchiveError } from "@bonsai/team";
+import type { ParsedArgs } from "./args";
+import type { CommandEntry } from "./commands/command";
+import { UserError, UsageError } from "./errors";
+import { column, printJson, type Io } from "./output";
+
+function clientOf(args: ParsedArgs): ArchiveClient {
+  if (args.options["data-dir"] !== undefined) throw new UsageError("--archive and --data-dir cannot be used together");
+  const token = process.env.BONSAI_TOKEN;
+  if (!token) throw new UserError("set BONSAI_TOKEN to your archive token (it is never taken on the command line)");
+  return new ArchiveClient(args.options.archive as string, token);
+}
+
+async function ls(client: ArchiveClient, args: ParsedArgs, io: Io): Promise<void> {
+  const sessions = await client.sessions({ limit: 1000 });
+  if (args.options.json) {
+    printJson(io, sessions);
+    return;
+  }
+  if (sessions.length === 0) {
+    io.stdout("no sessions in the archive that you may read\n");
+    return;
+  }
+  const idWidth = Math.min(40, Math.max(...sessions.map((s) => s.id.length)));
+  io.stdout(`${column("ID", idWidth)}  ${column("PROJECT", 12)}  ${column("PUSHED BY", 12)}  ${column("AGENT", 11)}  ${"ENTRIES".padStart(7)}  TITLE\n`);
+  for (const s of sessions) {
+    io.stdout(`${column(s.id, idWidth)}  ${column(s.project, 12)}  ${column(s.pushedBy, 12)}  ${column(s.agent, 11)}  ${String(s.entryCount).padStart(7)}  ${column(s.title ?? "", 70).trimEnd()}\n`);
+  }
+}
+
+async function search(client: ArchiveClient, args: ParsedArgs, io: Io): Promise<void> {
+  const query = args.positionals[0] as string;
+  if (query.trim() === "") throw new UserError("the search query is empty", 2);
+  if (args.options.file !== undefined) throw new UsageError("--archive and --file cannot be used together");
+  const limit = args.options.limit as number | undefined;
+  const session = args.options.session as string | undefined;
+  const hits = await client.search(query, { ...(limit !== undefined ? { limit } : {}), ...(session !== undefined ? { session } : {}) });
+  if (args.options.json) {
+    printJson(io, hits);
+    return;
+  }
+  if (hits.length === 0) {
+    io.stdout(`no matches for ${JSON.stringify(query)}\n`);
+    return;
+  }
+  const sw = Math.max(...hits.map((h) => h.sessionId.length));
+  const ew = Math.max(...hits.map((h) => h.entryId.length));
+  for (const h of hits) io.stdout(`${h.sessionId.padEnd(sw)}  ${h.entryId.padEnd(ew)}  ${column(h.role ?? h.type, 12)} ${h.snippet}\n`);
+}
+
+/** context and export: the session downloaded, then the command as on a local file. */
+async function onDownloaded(client: ArchiveClient, command: CommandEntry, args: ParsedArgs, io: Io): Promise<number> {
+  const { sessionId, jsonl } = await client.sessionJsonl(args.positionals[0] as string);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bonsai-archive-"));
+  try {
+    const file = path.join(dir, `${sessionId.replace(/[^A-Za-z0-9._-]/g, "_")}.jsonl`);
+    fs.writeFileSync(file, jsonl, { mode: 0o600 });
+    const local: ParsedArgs = { ...args, positionals: [file, ...args.positionals.slice(1)], options: { ...args.options, archive: undefined } };
+    return (await (await command.load()).run(local, io)) ?? 0;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export async function runArchiveRead(command: CommandEntry, args: ParsedArgs, io: Io): Promise<number> {
+  try {
+    const client = clientOf(args);
+    const name = command.spec.name;
+    if (name === "ls") await ls(client, args, io);
+    else if (name === "search") await search(client, args, io);
+    else return await onDownloaded(client, command, args, io);
+    return 0;
+  } catch (error) {
+    if (error instanceof ArchiveError) throw new UserError(error.message);
+    throw error;
+  }
+}

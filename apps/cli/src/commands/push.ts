@@ -1,0 +1,107 @@
+/**
+ * `bonsai push [SESSION… | --all] --to URL --project NAME [--dry-run] [--watch]`: sends stored
+ * sessions to a team archive, only the entries it lacks, with secrets redacted first (the default
+ * rules plus the setting team.redactPatterns). The token comes from BONSAI_TOKEN, never the command
+ * line. A push reads sessions and never changes them; --watch takes in what agents appended to their
+ * files between rounds, as the app's follower does.
+ */
+import { ArchiveClient, ArchiveError, DEFAULT_REDACTION_RULES, extraRules, makeRedactor, pushSession, storePushSource, type Redactor, type SessionPushReport } from "@bonsai/team";
+import { loadSettings } from "@bonsai/core";
+import type { SqliteSessionStore } from "@bonsai/store";
+import type { ParsedArgs } from "../args";
+import { UserError, UsageError } from "../errors";
+import { printJson, type Io } from "../output";
+import { withCliStore } from "../store-db";
+import type { Command } from "./command";
+
+function redactorFor(store: SqliteSessionStore): Redactor {
+  const { settings, errors } = loadSettings(store.getSettingsJson());
+  // a pattern that does not compile is refused: pushing with less redaction than asked for is not an option
+  const bad = errors.find((e) => e.field.startsWith("team."));
+  if (bad) throw new UserError(`${bad.message}; fix it with "bonsai config" or in Preferences before pushing`);
+  return makeRedactor([...DEFAULT_REDACTION_RULES, ...extraRules(settings.team.redactPatterns)]);
+}
+
+function sessionsToPush(store: SqliteSessionStore, args: ParsedArgs): string[] {
+  if (args.options.all) {
+    if (args.positionals.length > 0) throw new UsageError("give session ids or --all, not both");
+    return store.listSessions().map((s) => s.id);
+  }
+  if (args.positionals.length === 0) throw new UsageError("name the sessions to push, or pass --all");
+  return args.positionals.map((id) => store.resolveSessionId(id));
+}
+
+function describe(report: SessionPushReport, dryRun: boolean): string {
+  const redacted = report.redacted.map((r) => `${r.rule} x${r.count}`).join(", ");
+  const verb = dryRun ? "would send" : "sent";
+  return `${report.sessionId}  archive had ${report.had}, ${verb} ${report.sent}${redacted ? `; redacted: ${redacted}` : ""}\n`;
+}
+
+async function round(store: SqliteSessionStore, ids: readonly string[], client: ArchiveClient, args: ParsedArgs, io: Io, quiet: boolean): Promise<SessionPushReport[]> {
+  const redactor = redactorFor(store);
+  const dryRun = args.options["dry-run"] === true;
+  const reports: SessionPushReport[] = [];
+  for (const sessionId of ids) {
+    const report = await pushSession(storePushSource(store), sessionId, {
+      client,
+      project: args.options.project as string,
+      dryRun,
+      redactor,
+      onProgress: (p) => {
+        if (p.total >= 2000) io.stderr(`${sessionId}: ${p.sent}/${p.total}\n`);
+      },
+    });
+    reports.push(report);
+    if (!args.options.json && !(quiet && report.sent === 0)) io.stdout(describe(report, dryRun));
+  }
+  return reports;
+}
+
+export const pushCommand: Command = {
+  async run(args, io) {
+    const url = args.options.to as string | undefined;
+    const project = args.options.project as string | undefined;
+    if (!url) throw new UsageError("name the archive: --to URL");
+    if (!project) throw new UsageError("name the archive's project: --project NAME");
+    const token = process.env.BONSAI_TOKEN;
+    if (!token) throw new UserError("set BONSAI_TOKEN to your archive token (it is never taken on the command line)");
+    let client: ArchiveClient;
+    try {
+      client = new ArchiveClient(url, token);
+    } catch (error) {
+      throw new UserError((error as Error).message);
+    }
+    const watch = args.options.watch === true;
+    const interval = ((args.options.interval as number | undefined) ?? 5) * 1000;
+    if (watch && args.options["dry-run"]) throw new UsageError("--watch and --dry-run cannot be used together");
+    try {
+      await withCliStore(args, { create: false }, async (store) => {
+        const ids = sessionsToPush(store, args);
+        const reports = await round(store, ids, client, args, io, false);
+        if (args.options.json) printJson(io, reports);
+        if (!watch) return;
+        let stopped = false;
+        const stop = (): void => {
+          stopped = true;
+        };
+        process.once("SIGINT", stop);
+        process.once("SIGTERM", stop);
+        while (!stopped) {
+          await new Promise((resolve) => setTimeout(resolve, interval));
+          if (stopped) break;
+          const current = args.options.all ? store.listSessions().map((s) => s.id) : ids;
+          for (const id of current) {
+            const source = store.getSession(id)?.sourcePath;
+            if (source) await store.importFile(source);
+          }
+          const more = args.options.all ? store.listSessions().map((s) => s.id) : ids;
+          const done = await round(store, more, client, args, io, true);
+          if (args.options.json) for (const r of done) if (r.sent > 0) printJson(io, r);
+        }
+      });
+    } catch (error) {
+      if (error instanceof ArchiveError) throw new UserError(error.message);
+      throw error;
+    }
+  },
+};

@@ -1,0 +1,159 @@
+/**
+ * The team archive through the built CLI: administration, `team serve`, `bonsai push` (incremental,
+ * idempotent, killed at random moments and repeated), revocation, and what the server logs. A real
+ * PostgreSQL server (packages/testkit) and real child processes.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { generateSession, writeSessionJsonl } from "@bonsai/testkit";
+import { startPostgres, type PostgresCluster } from "@bonsai/testkit/postgres";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const BIN = path.resolve(here, "../bin/bonsai.cjs");
+const FIXTURE = path.resolve(here, "../../../../shared/fixtures/real/pi");
+const PI_FILE = fs.existsSync(FIXTURE) ? fs.readdirSync(FIXTURE).filter((f) => f.endsWith(".jsonl")).sort()[0] : undefined;
+
+let cluster: PostgresCluster;
+let database: string;
+let serve: ChildProcess;
+let url: string;
+let serveLog = "";
+let dir: string;
+let adaToken: string;
+
+function bonsai(args: string[], env: Record<string, string> = {}): { code: number; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", cwd: dir, env: { ...process.env, BONSAI_TEAM_DATABASE: database, HOME: dir, BONSAI_TOKEN: "", ...env } });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+function ok(args: string[], env: Record<string, string> = {}): string {
+  const r = bonsai(args, env);
+  if (r.code !== 0) throw new Error(`bonsai ${args.join(" ")} exited ${r.code}: ${r.stderr}`);
+  return r.stdout;
+}
+
+async function archiveRows(sessionId: string): Promise<number[]> {
+  const client = new pg.Client({ connectionString: database });
+  await client.connect();
+  try {
+    const rows = await client.query<{ seq: number }>("SELECT e.seq FROM entries e JOIN sessions s ON s.id = e.session_pk WHERE s.session_id = $1 ORDER BY e.seq", [sessionId]);
+    return rows.rows.map((r) => r.seq);
+  } finally {
+    await client.end();
+  }
+}
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "bonsai-team-cli-"));
+  cluster = await startPostgres();
+  database = cluster.createDatabase("archive");
+  ok(["team", "project", "add", "alpha"]);
+  ok(["team", "project", "add", "beta"]);
+  adaToken = (JSON.parse(ok(["team", "user", "add", "ada", "--json"])) as { token: string }).token;
+  ok(["team", "grant", "ada", "alpha"]);
+  serve = spawn(process.execPath, [BIN, "team", "serve", "--listen", "127.0.0.1:0"], { env: { ...process.env, BONSAI_TEAM_DATABASE: database }, stdio: ["ignore", "pipe", "pipe"] });
+  serve.stdout?.on("data", (chunk: Buffer) => (serveLog += chunk.toString()));
+  url = await new Promise<string>((resolve, reject) => {
+    let err = "";
+    serve.stderr?.on("data", (chunk: Buffer) => {
+      err += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(err);
+      if (match) resolve(match[1] as string);
+    });
+    serve.once("exit", (code) => reject(new Error(`team serve exited ${code}: ${err}`)));
+  });
+}, 120_000);
+
+afterAll(async () => {
+  if (serve && serve.exitCode === null) {
+    serve.kill("SIGTERM");
+    await new Promise((resolve) => serve.once("exit", resolve));
+  }
+  cluster?.stop();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe.skipIf(!PI_FILE)("bonsai team and bonsai push", () => {
+  it("pushes a stored session once; the second push sends nothing; the server logs the person, not the content", async () => {
+    const data = path.join(dir, "local-a");
+    ok(["import", path.join(FIXTURE, PI_FILE as string), "--data-dir", data]);
+    const first = JSON.parse(ok(["push", "--all", "--to", url, "--project", "alpha", "--data-dir", data, "--json"], { BONSAI_TOKEN: adaToken })) as { sent: number; had: number }[];
+    expect(first).toHaveLength(1);
+    expect(first[0]?.had).toBe(0);
+    expect(first[0]?.sent).toBeGreaterThan(0);
+    const again = JSON.parse(ok(["push", "--all", "--to", url, "--project", "alpha", "--data-dir", data, "--json"], { BONSAI_TOKEN: adaToken })) as { sent: number; had: number }[];
+    expect(again[0]).toMatchObject({ had: first[0]?.sent, sent: 0 });
+    // the server's output is read while this process waits, not during the pushes above
+    for (let i = 0; i < 100 && !serveLog.includes("/api/push/batch"); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(serveLog).toMatch(/ POST \/api\/push\/batch 200 [\d.]+ms ada\n/);
+    expect(serveLog).not.toContain(path.basename(PI_FILE as string, ".jsonl"));
+    const listing = JSON.parse(ok(["team", "ls", "--json"])) as { projects: { name: string; sessions: number }[] };
+    expect(listing.projects).toContainEqual({ name: "alpha", sessions: 1 });
+  }, 120_000);
+
+  it("ls, search, context and export read the archive with --archive, answering as for the local store", () => {
+    const data = path.join(dir, "local-a");
+    const env = { BONSAI_TOKEN: adaToken };
+    const listed = JSON.parse(ok(["ls", "--archive", url, "--json"], env)) as { id: string; project: string; pushedBy: string }[];
+    expect(listed).toHaveLength(1);
+    const id = listed[0]?.id as string;
+    expect(listed[0]).toMatchObject({ project: "alpha", pushedBy: "ada" });
+    const strip = (value: Record<string, unknown>): Record<string, unknown> => Object.fromEntries(Object.entries(value).filter(([key]) => !["file", "source", "sourcePath", "session"].includes(key)));
+    const remote = JSON.parse(ok(["context", id, "--archive", url, "--json"], env)) as Record<string, unknown>;
+    const local = JSON.parse(ok(["context", id, "--data-dir", data, "--json"])) as Record<string, unknown>;
+    expect(strip(remote)).toEqual(strip(local));
+    const html = ok(["export", id, "--archive", url, "--format", "html"], env);
+    expect(html).toMatch(/^<!doctype html>/i);
+    const word = /[A-Za-z]{6,}/.exec(JSON.stringify(local.messages ?? ""))?.[0] ?? "the";
+    const hits = JSON.parse(ok(["search", word, "--archive", url, "--json"], env)) as { sessionId: string }[];
+    expect(hits.length).toBeGreaterThan(0);
+    expect(new Set(hits.map((h) => h.sessionId))).toEqual(new Set([id]));
+    const both = bonsai(["ls", "--archive", url, "--data-dir", data], env);
+    expect(both.code).toBe(2);
+  }, 120_000);
+
+  it("never takes the token on the command line, and refuses a push to a project not granted", () => {
+    const data = path.join(dir, "local-a");
+    const noToken = bonsai(["push", "--all", "--to", url, "--project", "alpha", "--data-dir", data]);
+    expect(noToken.code).toBe(1);
+    expect(noToken.stderr).toBe("bonsai: set BONSAI_TOKEN to your archive token (it is never taken on the command line)\n");
+    const denied = bonsai(["push", "--all", "--to", url, "--project", "beta", "--data-dir", data], { BONSAI_TOKEN: adaToken });
+    expect(denied.code).toBe(1);
+    expect(denied.stderr).toBe('bonsai: no project named "beta" that ada may use\n');
+  }, 120_000);
+
+  it("a push killed at random moments and repeated leaves every entry exactly once", async () => {
+    const data = path.join(dir, "local-big");
+    const file = path.join(dir, "big.jsonl");
+    const generated = generateSession({ entries: 4000, seed: 7, sessionId: "big-session-0001" });
+    await writeSessionJsonl(file, generated);
+    ok(["import", file, "--data-dir", data]);
+    for (let trial = 0; trial < 3; trial++) {
+      const child = spawn(process.execPath, [BIN, "push", "--all", "--to", url, "--project", "alpha", "--data-dir", data], { env: { ...process.env, BONSAI_TOKEN: adaToken, HOME: dir }, stdio: "ignore" });
+      await new Promise((resolve) => setTimeout(resolve, 150 + Math.random() * 900));
+      child.kill("SIGKILL");
+      await new Promise((resolve) => child.once("exit", resolve));
+    }
+    ok(["push", "--all", "--to", url, "--project", "alpha", "--data-dir", data], { BONSAI_TOKEN: adaToken });
+    const seqs = await archiveRows("big-session-0001");
+    expect(seqs).toEqual(Array.from({ length: generated.entries.length }, (_, i) => i));
+  }, 300_000);
+
+  it("a revoked token is refused in one sentence", () => {
+    ok(["team", "token", "revoke", "--user", "ada"]);
+    const r = bonsai(["push", "--all", "--to", url, "--project", "alpha", "--data-dir", path.join(dir, "local-a")], { BONSAI_TOKEN: adaToken });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe("bonsai: the token is not valid for this archive (revoked, mistyped, or from another archive)\n");
+  }, 120_000);
+
+  it("says clearly when the archive's database is unreachable", () => {
+    const r = bonsai(["team", "ls"], { BONSAI_TEAM_DATABASE: "postgres://x@127.0.0.1:1/none" });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe("bonsai: cannot open the team archive database: connection refused\n");
+  });
+});

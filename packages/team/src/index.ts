@@ -1,0 +1,12 @@
+export * from "./errors";
+export * from "./database";
+export * from "./people";
+export * from "./redact";
+export { parseToken } from "./tokens";
+export * from "./receive";
+export * from "./server";
+export * from "./client";
+export * from "./push";
+export { ARCHIVE_SCHEMA_VERSION } from "./migrations";
+export * from "./store-source";
+export * from "./reads";

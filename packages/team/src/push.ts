@@ -1,0 +1,86 @@
+/**
+ * A push from a person's machine: for each session, ask the archive what it holds, redact what it
+ * lacks, and send it in batches. The archive stores each batch in one transaction and moves its
+ * count with it, so a push stopped anywhere and run again sends the rest, never an entry twice.
+ * Nothing on the machine is changed: the source is only read.
+ */
+import type { ArchiveClient } from "./client";
+import { findingsOf, makeRedactor, type RedactionFinding, type Redactor } from "./redact";
+import type { PushedSession } from "./receive";
+
+/** What a push reads from the local store (a narrow slice of it). */
+export interface PushSource {
+  session(sessionId: string): PushedSession;
+  /** the session's entries in order, as stored */
+  entries(sessionId: string): readonly unknown[];
+}
+
+export interface PushProgress {
+  sessionId: string;
+  sent: number;
+  total: number;
+}
+
+export interface PushOptions {
+  client: ArchiveClient;
+  project: string;
+  dryRun?: boolean;
+  redactor?: Redactor;
+  /** a batch is closed once its entries reach this many bytes (default 1 MiB) */
+  batchBytes?: number;
+  onProgress?: (progress: PushProgress) => void;
+}
+
+export interface SessionPushReport {
+  sessionId: string;
+  /** entries the archive held before this push */
+  had: number;
+  /** entries sent (or, in a dry run, that would be sent) */
+  sent: number;
+  /** entries the archive stored (0 in a dry run) */
+  added: number;
+  redacted: RedactionFinding[];
+}
+
+export async function pushSession(source: PushSource, sessionId: string, options: PushOptions): Promise<SessionPushReport> {
+  const redactor = options.redactor ?? makeRedactor();
+  const found = new Map<string, number>();
+  const meta = source.session(sessionId);
+  const session: PushedSession = {
+    ...meta,
+    title: meta.title === null ? null : redactor.redactText(meta.title, found),
+    cwd: redactor.redactText(meta.cwd, found),
+    header: redactor.redactText(meta.header, found),
+  };
+  const had = await options.client.has(options.project, sessionId);
+  const all = source.entries(sessionId);
+  const missing = all.slice(had);
+  const batchBytes = options.batchBytes ?? 1024 * 1024;
+  let sent = 0;
+  let added = 0;
+  let batch: string[] = [];
+  let bytes = 0;
+  const flush = async (): Promise<void> => {
+    if (batch.length === 0) return;
+    if (!options.dryRun) {
+      const answer = await options.client.batch({ project: options.project, session, from: had + sent, entries: batch });
+      added += answer.added;
+    }
+    sent += batch.length;
+    batch = [];
+    bytes = 0;
+    options.onProgress?.({ sessionId, sent, total: missing.length });
+  };
+  for (const entry of missing) {
+    const json = JSON.stringify(redactor.redactValue(entry, found));
+    batch.push(json);
+    bytes += json.length;
+    if (bytes >= batchBytes) await flush();
+  }
+  await flush();
+  if (missing.length === 0 && had === 0 && !options.dryRun) {
+    // an empty session is still listed in the archive
+    await options.client.batch({ project: options.project, session, from: 0, entries: [] });
+  }
+  return { sessionId, had, sent, added, redacted: findingsOf(found) };
+}

@@ -1,0 +1,196 @@
+/**
+ * What a person may read in the archive: the sessions of their projects, a session as JSONL (the
+ * same text `bonsai export --format jsonl` gives, so every local read command answers on it), and
+ * search. Every query is limited to the caller's projects; a session of another project is answered
+ * exactly as one that does not exist.
+ */
+import { parseQuery, snippetMaker, type QueryTerm } from "@bonsai/store/search-text";
+import type pg from "pg";
+import { ArchiveError } from "./errors";
+import type { Principal } from "./people";
+
+export interface ArchivedSession {
+  id: string;
+  project: string;
+  pushedBy: string;
+  agent: string;
+  title: string | null;
+  cwd: string;
+  startedAt: string | null;
+  pushedAt: string;
+  entryCount: number;
+}
+
+export interface ArchiveSearchHit {
+  sessionId: string;
+  sessionTitle: string | null;
+  project: string;
+  entryId: string;
+  type: string;
+  role: string | null;
+  timestamp: string;
+  snippet: string;
+  /** lower is better, as the local search's bm25 */
+  rank: number;
+}
+
+export interface ListOptions {
+  project?: string;
+  /** default 200, at most 1000 */
+  limit?: number;
+  /** sessions pushed before this one (the `pushedAt`/`id` of the last row of the previous page) */
+  before?: { pushedAt: string; id: string };
+}
+
+export async function listArchivedSessions(pool: pg.Pool, principal: Principal, options: ListOptions = {}): Promise<ArchivedSession[]> {
+  const limit = Math.min(Math.max(options.limit ?? 200, 1), 1000);
+  const params: unknown[] = [principal.projectIds, limit];
+  let where = "s.project_id = ANY($1::bigint[])";
+  if (options.project !== undefined) {
+    params.push(options.project);
+    where += ` AND p.name = $${params.length}`;
+  }
+  if (options.before) {
+    params.push(options.before.pushedAt, options.before.id);
+    where += ` AND (s.pushed_at, s.session_id) < ($${params.length - 1}::timestamptz, $${params.length})`;
+  }
+  const rows = await pool.query<{ session_id: string; project: string; pushed_by: string; agent: string; title: string | null; cwd: string | null; started_at: string | null; pushed_at: Date; entry_count: number }>(
+    `SELECT s.session_id, p.name AS project, u.name AS pushed_by, s.agent, s.title, s.cwd, s.started_at, s.pushed_at, s.entry_count
+       FROM sessions s JOIN projects p ON p.id = s.project_id JOIN people u ON u.id = s.pushed_by
+      WHERE ${where}
+      ORDER BY s.pushed_at DESC, s.session_id DESC
+      LIMIT $2`,
+    params,
+  );
+  return rows.rows.map((r) => ({
+    id: r.session_id,
+    project: r.project,
+    pushedBy: r.pushed_by,
+    agent: r.agent,
+    title: r.title,
+    cwd: r.cwd ?? "",
+    startedAt: r.started_at,
+    pushedAt: r.pushed_at.toISOString(),
+    entryCount: r.entry_count,
+  }));
+}
+
+const NOT_FOUND = (id: string): ArchiveError => new ArchiveError("not-found", `no session ${JSON.stringify(id)} that you may read in the archive`);
+
+/** The one session an id (or unique prefix) names among those the caller may read. */
+async function resolveSession(pool: pg.Pool, principal: Principal, idOrPrefix: string, project?: string): Promise<{ pk: string; id: string; header: string }> {
+  const escaped = idOrPrefix.replace(/[\\%_]/g, (c) => `\\${c}`);
+  const params: unknown[] = [principal.projectIds, idOrPrefix, `${escaped}%`];
+  let where = "s.project_id = ANY($1::bigint[]) AND (s.session_id = $2 OR s.session_id LIKE $3)";
+  if (project !== undefined) {
+    params.push(project);
+    where += ` AND p.name = $${params.length}`;
+  }
+  const rows = (
+    await pool.query<{ id: string; session_id: string; header: string; project: string }>(
+      `SELECT s.id, s.session_id, s.header, p.name AS project FROM sessions s JOIN projects p ON p.id = s.project_id WHERE ${where} ORDER BY s.session_id = $2 DESC LIMIT 6`,
+      params,
+    )
+  ).rows;
+  const exact = rows.filter((r) => r.session_id === idOrPrefix);
+  const chosen = exact.length > 0 ? exact : rows;
+  if (chosen.length === 0) throw NOT_FOUND(idOrPrefix);
+  if (chosen.length > 1) {
+    const names = chosen.map((r) => `${r.project}/${r.session_id}`).join(", ");
+    throw new ArchiveError("bad-request", `${JSON.stringify(idOrPrefix)} names more than one session (${names}); give more of the id or --project`);
+  }
+  const row = chosen[0] as { id: string; session_id: string; header: string };
+  return { pk: row.id, id: row.session_id, header: row.header };
+}
+
+/** The session as JSONL: its header line, then its entries in order. */
+export async function archivedSessionJsonl(pool: pg.Pool, principal: Principal, idOrPrefix: string, project?: string): Promise<{ sessionId: string; jsonl: string }> {
+  const session = await resolveSession(pool, principal, idOrPrefix, project);
+  const entries = await pool.query<{ entry: string }>("SELECT entry FROM entries WHERE session_pk = $1 ORDER BY seq", [session.pk]);
+  const lines = [session.header, ...entries.rows.map((r) => r.entry)];
+  return { sessionId: session.id, jsonl: `${lines.join("\n")}\n` };
+}
+
+/** Scripts written without spaces between words: their terms are found inside the text (trigrams). */
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+
+function termCondition(term: QueryTerm, params: unknown[]): { where: string; rank: string | null } {
+  if (UNSPACED.test(term.text)) {
+    params.push(`%${term.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    return { where: `e.search_text ILIKE $${params.length}`, rank: null };
+  }
+  if (term.prefix) {
+    const word = term.text.replace(/[^\p{L}\p{N}_]+/gu, " ").trim().split(/\s+/).join(" & ");
+    params.push(`${word}:*`);
+    const q = `to_tsquery('simple', $${params.length})`;
+    return { where: `e.search @@ ${q}`, rank: `ts_rank(e.search, ${q})` };
+  }
+  params.push(term.text);
+  const q = `phraseto_tsquery('simple', $${params.length})`;
+  return { where: `e.search @@ ${q}`, rank: `ts_rank(e.search, ${q})` };
+}
+
+/** A snippet for terms found inside words too (the unspaced scripts), where the word snippet finds none. */
+function substringSnippet(text: string, terms: readonly QueryTerm[]): string {
+  const lower = text.toLowerCase();
+  for (const term of terms) {
+    const at = lower.indexOf(term.text.toLowerCase());
+    if (at === -1) continue;
+    const start = Math.max(0, at - 60);
+    const end = Math.min(text.length, at + term.text.length + 100);
+    const cut = `${text.slice(start, at)}[${text.slice(at, at + term.text.length)}]${text.slice(at + term.text.length, end)}`;
+    return `${start > 0 ? "…" : ""}${cut.replace(/\s+/g, " ").trim()}${end < text.length ? "…" : ""}`;
+  }
+  return "";
+}
+
+function roleOf(entryJson: string): string | null {
+  try {
+    const message = (JSON.parse(entryJson) as { message?: { role?: unknown } }).message;
+    return typeof message?.role === "string" ? message.role : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function searchArchive(pool: pg.Pool, principal: Principal, query: string, options: { limit?: number; sessionId?: string; project?: string } = {}): Promise<ArchiveSearchHit[]> {
+  const terms = parseQuery(query);
+  if (terms.length === 0) return [];
+  const limit = Math.min(Math.max(options.limit ?? 50, 1), 500);
+  const params: unknown[] = [principal.projectIds, limit];
+  const conditions = terms.map((term) => termCondition(term, params));
+  let where = `s.project_id = ANY($1::bigint[]) AND ${conditions.map((c) => c.where).join(" AND ")}`;
+  if (options.sessionId !== undefined) {
+    params.push(options.sessionId);
+    where += ` AND s.session_id = $${params.length}`;
+  }
+  if (options.project !== undefined) {
+    params.push(options.project);
+    where += ` AND p.name = $${params.length}`;
+  }
+  const ranks = conditions.map((c) => c.rank).filter((r): r is string => r !== null);
+  const rank = ranks.length > 0 ? ranks.join(" + ") : "0";
+  const rows = await pool.query<{ session_id: string; title: string | null; project: string; entry_id: string; type: string; at: string | null; entry: string; search_text: string; rank: number }>(
+    `SELECT s.session_id, s.title, p.name AS project, e.entry_id, e.type, e.at, e.entry, e.search_text, (${rank})::float8 AS rank
+       FROM entries e JOIN sessions s ON s.id = e.session_pk JOIN projects p ON p.id = s.project_id
+      WHERE ${where}
+      ORDER BY rank DESC, s.pushed_at DESC, e.seq
+      LIMIT $2`,
+    params,
+  );
+  const snippet = snippetMaker(terms);
+  return rows.rows.map((r) => {
+    const role = roleOf(r.entry);
+    return {
+      sessionId: r.session_id,
+      sessionTitle: r.title,
+      project: r.project,
+      entryId: r.entry_id,
+      type: r.type,
+      role,
+      timestamp: r.at ?? "",
+      snippet: snippet(r.search_text) || substringSnippet(r.search_text, terms),
+      rank: -r.rank,
+    };
+  });
+}

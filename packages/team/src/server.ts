@@ -1,0 +1,176 @@
+/**
+ * `bonsai team serve`: the archive over HTTP. It keeps no state of its own (everything is in
+ * PostgreSQL), so several processes can serve one database behind a load balancer. Every call but
+ * /health carries `Authorization: Bearer <token>` and is checked against the caller's projects.
+ * One log line per request: time, method, path, status, milliseconds and the person, never content.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type pg from "pg";
+import { ARCHIVE_SCHEMA_VERSION } from "./migrations";
+import { ArchiveError, type ArchiveErrorCode } from "./errors";
+import { authenticate, type Principal } from "./people";
+import { archivedSessionJsonl, listArchivedSessions, searchArchive } from "./reads";
+import { archiveHas, receiveBatch, type PushBatch } from "./receive";
+
+/** the largest request body taken (a push sends its entries in batches well below this) */
+export const MAX_BODY_BYTES = 32 * 1024 * 1024;
+
+const STATUS: Record<ArchiveErrorCode, number> = {
+  "schema-too-new": 500,
+  unreachable: 503,
+  "bad-name": 400,
+  "bad-request": 400,
+  exists: 409,
+  "not-found": 404,
+  unauthorized: 401,
+  forbidden: 404,
+};
+
+export interface ArchiveServerOptions {
+  pool: pg.Pool;
+  /** one line per request (default: stdout) */
+  log?: (line: string) => void;
+}
+
+type Handler = (principal: Principal, body: unknown, pool: pg.Pool, query: URLSearchParams) => Promise<unknown>;
+
+function field(body: unknown, name: string): string {
+  const value = (body as Record<string, unknown> | null)?.[name];
+  if (typeof value !== "string" || value === "") throw new ArchiveError("bad-request", `the request needs a string "${name}"`);
+  return value;
+}
+
+const ROUTES: Record<string, Handler> = {
+  "POST /api/push/has": async (principal, body, pool) => ({ have: await archiveHas(pool, principal, field(body, "project"), field(body, "sessionId")) }),
+  "POST /api/push/batch": async (principal, body, pool) => receiveBatch(pool, principal, parseBatch(body)),
+  "GET /api/sessions": async (principal, _body, pool, query) => {
+    const before = query.get("beforePushedAt") !== null && query.get("beforeId") !== null ? { pushedAt: query.get("beforePushedAt") as string, id: query.get("beforeId") as string } : undefined;
+    return listArchivedSessions(pool, principal, { ...optional("project", query.get("project")), ...optional("limit", numberParam(query, "limit")), ...optional("before", before) });
+  },
+  "GET /api/session": async (principal, _body, pool, query) => archivedSessionJsonl(pool, principal, requiredParam(query, "id"), query.get("project") ?? undefined),
+  "GET /api/search": async (principal, _body, pool, query) =>
+    searchArchive(pool, principal, requiredParam(query, "q"), { ...optional("limit", numberParam(query, "limit")), ...optional("sessionId", query.get("session")), ...optional("project", query.get("project")) }),
+  "GET /api/me": async (principal, _body, pool) => {
+    const projects = await pool.query<{ name: string }>("SELECT name FROM projects WHERE id = ANY($1::bigint[]) ORDER BY name", [principal.projectIds]);
+    return { name: principal.name, role: principal.role, projects: projects.rows.map((r) => r.name) };
+  },
+};
+
+function optional<K extends string, V>(key: K, value: V | null | undefined): { [k in K]?: V } {
+  return value === null || value === undefined ? {} : ({ [key]: value } as { [k in K]?: V });
+}
+
+function requiredParam(query: URLSearchParams, name: string): string {
+  const value = query.get(name);
+  if (value === null || value === "") throw new ArchiveError("bad-request", `the call needs the parameter "${name}"`);
+  return value;
+}
+
+function numberParam(query: URLSearchParams, name: string): number | undefined {
+  const value = query.get(name);
+  if (value === null) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new ArchiveError("bad-request", `"${name}" is a whole number above 0`);
+  return n;
+}
+
+function parseBatch(body: unknown): PushBatch {
+  const b = body as Partial<PushBatch> | null;
+  const s = b?.session;
+  if (!b || !s || typeof s !== "object" || !Number.isInteger(b.from) || (b.from as number) < 0 || !Array.isArray(b.entries) || !b.entries.every((e) => typeof e === "string")) {
+    throw new ArchiveError("bad-request", "a push batch needs project, session, from and entries");
+  }
+  const text = (value: unknown, name: string): string => {
+    if (typeof value !== "string") throw new ArchiveError("bad-request", `the pushed session needs a string "${name}"`);
+    return value;
+  };
+  return {
+    project: field(b, "project"),
+    from: b.from as number,
+    entries: b.entries,
+    session: {
+      sessionId: field(s, "sessionId"),
+      agent: text(s.agent, "agent"),
+      title: typeof s.title === "string" ? s.title : null,
+      cwd: text(s.cwd, "cwd"),
+      header: text(s.header, "header"),
+      startedAt: typeof s.startedAt === "string" ? s.startedAt : null,
+    },
+  };
+}
+
+async function readBody(request: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new ArchiveError("bad-request", `the request is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB`);
+    chunks.push(chunk as Buffer);
+  }
+  if (size === 0) return null;
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString("utf8"));
+  } catch {
+    throw new ArchiveError("bad-request", "the request body is not JSON");
+  }
+}
+
+function send(response: ServerResponse, status: number, value: unknown): void {
+  const body = JSON.stringify(value);
+  response.writeHead(status, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", "x-content-type-options": "nosniff" });
+  response.end(body);
+}
+
+function bearer(request: IncomingMessage): string {
+  const header = request.headers.authorization ?? "";
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  if (!match) throw new ArchiveError("unauthorized", "sign in with a token: Authorization: Bearer <token>");
+  return match[1] as string;
+}
+
+export function createArchiveServer(options: ArchiveServerOptions): Server {
+  const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
+  return createServer((request, response) => {
+    const started = process.hrtime.bigint();
+    const target = new URL(request.url ?? "/", "http://archive.invalid");
+    const path = target.pathname;
+    let who = "-";
+    const finish = (status: number, value: unknown): void => {
+      send(response, status, value);
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      log(`${new Date().toISOString()} ${request.method} ${path} ${status} ${ms.toFixed(1)}ms ${who}`);
+    };
+    void (async () => {
+      try {
+        if (request.method === "GET" && path === "/health") {
+          await options.pool.query("SELECT 1");
+          finish(200, { ok: true, schema: ARCHIVE_SCHEMA_VERSION });
+          return;
+        }
+        const handler = ROUTES[`${request.method} ${path}`];
+        if (!handler) {
+          finish(404, { error: "no such call", code: "not-found" });
+          return;
+        }
+        const principal = await authenticate(options.pool, bearer(request));
+        who = principal.name;
+        const body = await readBody(request);
+        finish(200, await handler(principal, body, options.pool, target.searchParams));
+      } catch (error) {
+        if (error instanceof ArchiveError) finish(STATUS[error.code], { error: error.message, code: error.code });
+        else finish(500, { error: "the archive failed to answer; see its log", code: "internal" });
+        if (!(error instanceof ArchiveError)) log(`error ${request.method} ${path}: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
+      }
+    })();
+  });
+}
+
+/** Listens on `host:port` (port 0: any free port) and resolves with the address. */
+export async function listen(server: Server, host: string, port: number): Promise<AddressInfo> {
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => resolve());
+  });
+  return server.address() as AddressInfo;
+}

@@ -1,0 +1,24 @@
+/** The local store as what a push reads: its sessions' headers and entries, never changed. */
+import type { SessionStore } from "@bonsai/store";
+import type { PushSource } from "./push";
+
+export type PushableStore = Pick<SessionStore, "getSession" | "getHeader" | "loadEntries">;
+
+export function storePushSource(store: PushableStore): PushSource {
+  return {
+    session(sessionId) {
+      const summary = store.getSession(sessionId);
+      if (!summary) throw new Error(`no session ${sessionId} in the local store`);
+      const header = store.getHeader(sessionId);
+      return {
+        sessionId,
+        agent: summary.agent,
+        title: summary.title,
+        cwd: summary.cwd,
+        header: JSON.stringify(header),
+        startedAt: typeof header.timestamp === "string" ? header.timestamp : summary.createdAt,
+      };
+    },
+    entries: (sessionId) => store.loadEntries(sessionId),
+  };
+}

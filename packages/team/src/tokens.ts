@@ -1,0 +1,38 @@
+/**
+ * Sign-in tokens. A token is `bonsai_<id>_<secret>`: the id finds the row, the secret is checked
+ * against a salted scrypt hash; the secret itself is never stored and is shown once, when made.
+ */
+import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
+import { promisify } from "node:util";
+
+const scryptAsync = promisify(scrypt) as (secret: string, salt: Buffer, length: number) => Promise<Buffer>;
+
+const HASH_BYTES = 32;
+const TOKEN_PATTERN = /^bonsai_([0-9a-f]{16})_([A-Za-z0-9_-]{43})$/;
+
+export interface NewToken {
+  id: string;
+  /** the whole token, to show once */
+  token: string;
+  salt: Buffer;
+  hash: Buffer;
+}
+
+export async function makeToken(): Promise<NewToken> {
+  const id = randomBytes(8).toString("hex");
+  const secret = randomBytes(32).toString("base64url");
+  const salt = randomBytes(16);
+  const hash = await scryptAsync(secret, salt, HASH_BYTES);
+  return { id, token: `bonsai_${id}_${secret}`, salt, hash };
+}
+
+/** The id and secret of a token, or null for anything that is not one. */
+export function parseToken(token: string): { id: string; secret: string } | null {
+  const match = TOKEN_PATTERN.exec(token.trim());
+  return match ? { id: match[1] as string, secret: match[2] as string } : null;
+}
+
+export async function secretMatches(secret: string, salt: Buffer, hash: Buffer): Promise<boolean> {
+  const candidate = await scryptAsync(secret, salt, HASH_BYTES);
+  return candidate.length === hash.length && timingSafeEqual(candidate, hash);
+}
