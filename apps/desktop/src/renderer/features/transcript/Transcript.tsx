@@ -14,7 +14,7 @@ import { useBonsai } from "../../state/store";
 import { ContentBlocks, type Block } from "../content/Blocks";
 import { Markdown } from "../inspector/Markdown";
 import { contextTokensAt } from "../tree/context-tokens";
-import { formatInt, formatTime, formatTokens, nodeTitle } from "../tree/format";
+import { formatField, formatInt, formatTime, formatTokens, nodeTitle } from "../tree/format";
 import { kindOf } from "../tree/model";
 import { transcriptPath, type TranscriptItem } from "./reading-path";
 import { eventRunKinds, eventRunTitle, transcriptRows, type EventRun } from "./rows";
@@ -246,6 +246,7 @@ function TranscriptRow({ node, detail, summarized, selected, rowRef, onSelect, o
       className={cls}
       data-testid="transcript-message"
       data-entry-id={node.id}
+      data-entry-type={node.type}
       data-kind={kind}
       aria-current={selected ? "true" : undefined}
       onClick={(e) => {
@@ -278,7 +279,7 @@ function EntryBody({ entry, detail, preview, summarizedCount, contextFrom, onRev
     return (
       <div className="bz-tr-divider bz-tr-divider-compaction" data-testid="transcript-compaction">
         <div className="bz-tr-divider-title">
-          {n !== null ? `${n.toLocaleString()} earlier entries` : "The entries before it"} ({formatInt(c.tokensBefore)} tokens before) replaced by a summary
+          {n !== null ? `${n.toLocaleString()} earlier entries` : "The entries before it"} ({formatField(c.tokensBefore)} tokens before) replaced by a summary
           {after !== null ? `; the model sees ${formatInt(after)} tokens from here` : ""}
           {c.firstKeptEntryId ? (
             <>
