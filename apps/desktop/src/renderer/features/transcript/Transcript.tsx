@@ -131,6 +131,7 @@ export function Transcript() {
               node={node(r.id)}
               detail={details.get(r.id)}
               summarized={r.summarized}
+              inRun={r.inRun === true}
               selected={r.id === selectedEntry}
               rowRef={r.id === selectedEntry ? selectedRef : undefined}
               onSelect={() => (r.id === selectedEntry ? undefined : reveal(r.id))}
@@ -210,6 +211,8 @@ interface RowProps {
   node: SkeletonNode | undefined;
   detail: EntryDetail | undefined;
   summarized: boolean;
+  /** one of the agent events of an opened run */
+  inRun: boolean;
   selected: boolean;
   rowRef?: RefObject<HTMLLIElement | null>;
   onSelect(): void;
@@ -218,10 +221,10 @@ interface RowProps {
   contextFrom(id: string): number | null;
 }
 
-function TranscriptRow({ node, detail, summarized, selected, rowRef, onSelect, onReveal, summarizedCount, contextFrom }: RowProps) {
+function TranscriptRow({ node, detail, summarized, inRun, selected, rowRef, onSelect, onReveal, summarizedCount, contextFrom }: RowProps) {
   if (!node) return null;
   const kind = kindOf(node);
-  const cls = `bz-tr bz-tr-${kind}${selected ? " bz-tr-selected" : ""}${summarized ? " bz-tr-summarized" : ""}`;
+  const cls = `bz-tr bz-tr-${kind}${selected ? " bz-tr-selected" : ""}${summarized ? " bz-tr-summarized" : ""}${inRun ? " bz-tr-in-run" : ""}`;
   const who = nodeTitle({ kind, type: node.type, role: node.role, toolName: node.toolName, customType: node.customType, stopReason: node.stopReason });
   const head = (
     <div className="bz-tr-head">

@@ -27,7 +27,7 @@ describe("the transcript's rows", () => {
   it("an opened run keeps its row and shows each event after it; the selected event opens its run unless the reader closed it", () => {
     const items = entries("u1", "e1", "e2", "a1");
     const open = transcriptRows(items, options({ choices: new Map([["e1", true]]) }));
-    expect(open.map((r) => (r.kind === "events" ? `events:${r.open}` : r.kind === "entry" ? r.id : "fold"))).toEqual(["u1", "events:true", "e1", "e2", "a1"]);
+    expect(open.map((r) => (r.kind === "events" ? `events:${r.open}` : r.kind === "entry" ? `${r.id}${r.inRun ? "(in run)" : ""}` : "fold"))).toEqual(["u1", "events:true", "e1(in run)", "e2(in run)", "a1"]);
     expect(transcriptRows(items, options({ reveal: "e2" })).some((r) => r.kind === "entry" && r.id === "e2")).toBe(true);
     expect(transcriptRows(items, options({ reveal: "e2", choices: new Map([["e1", false]]) })).some((r) => r.kind === "entry" && r.id === "e2")).toBe(false);
   });
@@ -48,7 +48,7 @@ describe("the transcript's rows", () => {
     expect(eventRunTitle({ ids: ["a"] })).toBe("1 agent event");
     expect(eventRunTitle({ ids: Array.from({ length: 1200 }, String) })).toBe("1,200 agent events");
     const counts: Array<[string, number]> = [["progress", 4], ["system/turn_duration", 3], ["attachment", 2], ["mode", 1], ["ai-title", 1]];
-    expect(eventRunKinds({ counts })).toBe("progress 4, system/turn_duration 3, attachment 2 and 2 more kinds");
-    expect(eventRunKinds({ counts: counts.slice(0, 2) })).toBe("progress 4, system/turn_duration 3");
+    expect(eventRunKinds({ counts })).toBe("progress ×4, system/turn_duration ×3, attachment ×2 and 2 more kinds");
+    expect(eventRunKinds({ counts: counts.slice(3) })).toBe("mode, ai-title");
   });
 });

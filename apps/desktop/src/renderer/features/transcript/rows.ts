@@ -17,7 +17,7 @@ export interface EventRun {
   summarized: boolean;
 }
 
-export type Row = { kind: "fold"; ids: string[]; compactionId: string } | { kind: "entry"; id: string; summarized: boolean } | EventRun;
+export type Row = { kind: "fold"; ids: string[]; compactionId: string } | { kind: "entry"; id: string; summarized: boolean; inRun?: true } | EventRun;
 
 export interface RowOptions {
   /** the summarized entries are shown (not folded into one row) */
@@ -59,7 +59,7 @@ export function transcriptRows(items: readonly TranscriptItem[], options: RowOpt
     const key = run[0] as string;
     const open = options.choices.get(key) ?? (options.reveal !== null && run.includes(options.reveal));
     out.push({ kind: "events", key, ids: run, counts: countEvents(run, options.eventOf), open, summarized: runSummarized });
-    if (open) for (const id of run) out.push({ kind: "entry", id, summarized: runSummarized });
+    if (open) for (const id of run) out.push({ kind: "entry", id, summarized: runSummarized, inRun: true });
     run = [];
   };
   for (const row of entryRows(items, options.unfolded)) {
@@ -81,9 +81,9 @@ export function eventRunTitle(run: Pick<EventRun, "ids">): string {
   return `${run.ids.length.toLocaleString("en")} agent ${run.ids.length === 1 ? "event" : "events"}`;
 }
 
-/** "progress 4, system/turn_duration 3" (the first few kinds, then how many more) */
+/** "progress ×4, system/turn_duration ×3, mode" (the first few kinds, then how many more) */
 export function eventRunKinds(run: Pick<EventRun, "counts">, most = 3): string {
-  const shown = run.counts.slice(0, most).map(([e, n]) => `${e} ${n.toLocaleString("en")}`);
+  const shown = run.counts.slice(0, most).map(([e, n]) => (n > 1 ? `${e} ×${n.toLocaleString("en")}` : e));
   const rest = run.counts.length - most;
   return rest > 0 ? `${shown.join(", ")} and ${rest} more ${rest === 1 ? "kind" : "kinds"}` : shown.join(", ");
 }
