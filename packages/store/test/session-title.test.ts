@@ -2,6 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { openStore } from "../src/index";
 import { newStore, tempDir } from "./support";
 
 const SHORT = "## Goal Mock summary 3 ## Next Steps 1. Continue";
@@ -44,5 +45,26 @@ describe("session titles", () => {
     store.appendEntry(id, { type: "branch_summary", summary: SHORT, fromId: "b" } as never);
     expect(store.getSession(id)?.title).toBe("Refactor the parser");
     expect(store.listSessions().find((s) => s.id === id)?.title).toBe("Refactor the parser");
+  });
+
+  it("migration 17: a title a past version took from a compaction's short summary is dropped (a session_info name takes its place)", async () => {
+    const dir = tempDir();
+    const db = path.join(dir, "m.db");
+    const store = openStore({ path: db });
+    const plain = writeSession(dir, [msg("a", null), msg("b", "a", "assistant"), compaction("c", "b")]);
+    const named = path.join(dir, "named.jsonl");
+    fs.writeFileSync(named, fs.readFileSync(plain, "utf8").replace('"s-title"', '"s-named"') + line({ type: "session_info", id: "i", parentId: "c", timestamp: at, name: "Mine" }));
+    const titled = path.join(dir, "titled.jsonl");
+    fs.writeFileSync(titled, fs.readFileSync(plain, "utf8").replace('"s-title"', '"s-titled"').replace('"cwd":"/tmp/title"', `"cwd":"/tmp/title","title":${JSON.stringify(SHORT)}`));
+    for (const f of [plain, named, titled]) await store.importFile(f);
+    // the database as a past version left it: every one titled by the compaction
+    store.db.prepare("UPDATE sessions SET title = ?").run(SHORT);
+    store.db.pragma("user_version = 16");
+    store.close();
+    const again = openStore({ path: db });
+    const titles = Object.fromEntries(again.listSessions().map((s) => [s.id, s.title]));
+    again.close();
+    // the header's title is the agent's (even when it reads like a summary)
+    expect(titles).toEqual({ "s-title": null, "s-named": "Mine", "s-titled": SHORT });
   });
 });
