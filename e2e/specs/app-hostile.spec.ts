@@ -83,6 +83,7 @@ async function showEverything(page: Page): Promise<void> {
     }
     await page.getByTestId("view-transcript").click();
     await expect(page.getByTestId("transcript")).toBeVisible();
+    if ((await page.getByTestId("transcript-unfold").count()) > 0) await page.getByTestId("transcript-unfold").click();
     for (const toggle of await page.getByTestId("transcript-events-toggle").all()) if ((await toggle.getAttribute("aria-expanded")) === "false") await toggle.click();
     // every folded part of the page open, so its Markdown is rendered and scanned
     await page.evaluate(() => document.querySelectorAll("details").forEach((d) => d.setAttribute("open", "")));
@@ -106,7 +107,7 @@ test.describe("hostile content in the app", () => {
   test.skip(({ target }) => target === "electron", "the same renderer; sessions are imported by path on the browser target");
 
   test("a hand-made pi session with every kind of entry: shown as text everywhere, nothing runs", async ({ app: page, bonsai }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(240_000);
     const injected = watchInjected(page);
     const scripts = await page.locator("script").count();
     const file = path.join(bonsai.sessionsDir, "hostile.jsonl");
@@ -120,6 +121,7 @@ test.describe("hostile content in the app", () => {
     await expect(page.getByTestId("session-list")).toContainText(IMG.slice(0, 10));
     await showEverything(page);
     await page.getByTestId("view-transcript").click();
+    await page.getByTestId("transcript-unfold").click();
     const transcript = page.getByTestId("transcript");
     await expect(transcript).toContainText(SCRIPT);
     // entities in Markdown stand for their characters (CommonMark): shown as those characters, as text

@@ -33,7 +33,7 @@ test.describe("agent events in the transcript", () => {
   test.skip(({ target }) => target === "electron", "imports through the browser's file input");
 
   test("a Claude Code session: each run of events is one closed row; it opens and closes from the keyboard", async ({ app: page }, testInfo) => {
-    test.setTimeout(120_000);
+    test.setTimeout(240_000);
     await openTranscript(page, CLAUDE!);
     const runs = page.getByTestId("transcript-events");
     await expect(runs.first()).toBeVisible();
@@ -74,7 +74,7 @@ test.describe("agent events in the transcript", () => {
   });
 
   test("a Codex session: its event_msg lines are folded the same way", async ({ app: page }, testInfo) => {
-    test.setTimeout(120_000);
+    test.setTimeout(240_000);
     await openTranscript(page, CODEX!);
     const runs = page.getByTestId("transcript-events");
     await expect(runs.first()).toBeVisible();
