@@ -11,7 +11,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Page } from "@playwright/test";
 import fc from "fast-check";
-import { hostileDomFindings, hostileSession, hostileString, MARK, PAYLOADS, type HostileAgent } from "../support/hostile";
+import { hostileDomFindings, hostileSession, hostileString, MARK, PAYLOADS, watchInjected, type HostileAgent } from "../support/hostile";
 import { SHARED_FIXTURES } from "../support/paths";
 import { expect, test } from "./explorer-fixtures";
 
@@ -91,17 +91,6 @@ async function showEverything(page: Page): Promise<void> {
   }
 }
 
-function watchInjected(page: Page): string[] {
-  const injected: string[] = [];
-  page.on("dialog", (d) => {
-    injected.push(`dialog: ${d.message()}`);
-    void d.dismiss();
-  });
-  page.on("console", (msg) => {
-    if (msg.text().includes(MARK)) injected.push(`console: ${msg.text()}`);
-  });
-  return injected;
-}
 
 test.describe("hostile content in the app", () => {
   test.skip(({ target }) => target === "electron", "the same renderer; sessions are imported by path on the browser target");

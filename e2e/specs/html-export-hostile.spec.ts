@@ -12,7 +12,7 @@ import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { expect, test, type Page } from "@playwright/test";
 import fc from "fast-check";
-import { hostileDomFindings, hostileSession, hostileString, MARK, type HostileAgent } from "../support/hostile";
+import { hostileDomFindings, hostileSession, hostileString, watchInjected, type HostileAgent } from "../support/hostile";
 import { CLI, SHARED_FIXTURES } from "../support/paths";
 
 const SOURCES = {
@@ -22,14 +22,7 @@ const SOURCES = {
 } as const;
 
 async function assertInert(page: Page, url: string): Promise<void> {
-  const injected: string[] = [];
-  page.on("dialog", (d) => {
-    injected.push(`dialog: ${d.message()}`);
-    void d.dismiss();
-  });
-  page.on("console", (msg) => {
-    if (msg.text().includes(MARK)) injected.push(`console: ${msg.text()}`);
-  });
+  const injected = watchInjected(page);
   await page.goto(url);
   // the page's own script ran (the theme button works) ...
   await page.locator("#theme").click();

@@ -83,3 +83,16 @@ export function hostileDomFindings(page: Page): Promise<{ bad: string[]; scripts
     return { bad, scripts, frames };
   });
 }
+
+/** What injected code did on the page from now on: dialogs it opened, console lines with the marker. */
+export function watchInjected(page: Page): string[] {
+  const injected: string[] = [];
+  page.on("dialog", (d) => {
+    injected.push(`dialog: ${d.message()}`);
+    void d.dismiss();
+  });
+  page.on("console", (msg) => {
+    if (msg.text().includes(MARK)) injected.push(`console: ${msg.text()}`);
+  });
+  return injected;
+}
