@@ -1,7 +1,8 @@
 /**
  * Undo of the last compaction, branch switch or label made in Bonsai: the entry stays in the
- * append-only log and shows as an abandoned branch, the leaf moves back, and the session file ends
- * where Bonsai's leaf is, so the agent resumes there too.
+ * append-only log, a compaction as an abandoned branch (the leaf moves back), a label followed by a
+ * label entry with the old label; the session file ends where Bonsai's leaf is, so the agent
+ * resumes there too.
  */
 import * as fs from "node:fs";
 import { expect, generatedSessionFile, goToEntry, leafNode, screenshot, test, treeNode } from "./explorer-fixtures";
@@ -47,11 +48,13 @@ test("undo a compaction, a branch switch and a label", async ({ app: page, bonsa
   await page.getByTestId("label-save").click();
   await expect(page.getByTestId(`tree-node-${target}`).getByTestId("node-label")).toHaveText("before the refactor");
   await expect(undo).toHaveText("↶ Undo label");
+  const labelEntry = lastLine(file);
   await undo.click();
   await expect(page.getByTestId("notification").filter({ hasText: "The label is undone" })).toBeVisible();
   await goToEntry(page, target);
   await expect(page.getByTestId(`tree-node-${target}`).getByTestId("node-label")).toHaveCount(0);
-  expect(lastLine(file)).toMatchObject({ type: "label", parentId: target });
+  // the old label comes back in a label entry right after the undone one: no branch is added
+  expect(lastLine(file)).toMatchObject({ type: "label", parentId: labelEntry.id });
 
   // a branch switch
   const leaf = (await page.getByTestId("tree-status").getAttribute("data-leaf-id"))!;

@@ -1,10 +1,14 @@
 /**
  * Undo of the last compaction, branch switch or label made in Bonsai. Entries are append-only, so
- * undo never removes one: the leaf moves back to where it was, and — because an agent resuming the
- * file takes its last line as the leaf (session-format.md §6.3) — an entry is appended there so the
- * file ends where Bonsai's leaf is: a label entry with the old label (for a label), otherwise a
- * `custom` entry of type "bonsai-undo", which adds nothing to any context. The undone entry stays
- * in the tree as an abandoned branch.
+ * undo never removes one.
+ * - A label: a label entry with the old label is appended right after the undone label entry (the
+ *   leaf), so the tree keeps its branches: labels add nothing to any context, and the leaf stays on
+ *   the same line of the conversation.
+ * - A compaction or branch switch: the leaf moves back to where it was, and — because an agent
+ *   resuming the file takes its last line as the leaf (session-format.md §6.3) — a `custom` entry of
+ *   type "bonsai-undo", which adds nothing to any context, is appended there so the file ends where
+ *   Bonsai's leaf is. The undone compaction stays in the tree as an abandoned branch.
+ * None of these changes the session's title (a title is the agent's or the user's, never a summary's).
  *
  * Bonsai remembers one change per session, in memory, and offers it only while the session's leaf
  * is still where that change left it.
@@ -65,7 +69,7 @@ function describe(r: UndoRecord): UndoDto {
         kind: r.kind,
         entryId: r.entryId,
         title: r.label?.previous === undefined ? "Undo label" : "Undo label change",
-        detail: `Puts back ${r.label?.previous === undefined ? "no label" : `the label “${r.label.previous}”`} on ${r.label?.targetId ?? "the entry"} with a new label entry after ${short(r.before)}; the undone label entry stays as an abandoned branch.`,
+        detail: `Puts back ${r.label?.previous === undefined ? "no label" : `the label “${r.label.previous}”`} on ${r.label?.targetId ?? "the entry"} with a new label entry right after the undone one; no branch is added.`,
       };
   }
 }
@@ -98,11 +102,12 @@ export function undoHandlers(store: SessionStore, undos: UndoLog, skeletons: Ske
       const r = undos.current(sessionId, store.getLeaf(sessionId));
       if (!r) throw new IpcError("conflict", "Nothing to undo: the session changed since Bonsai's last compaction, branch switch or label");
       undos.clear(sessionId);
-      store.setLeaf(sessionId, r.before);
       let appended: string | null = null;
       if (r.kind === "label" && r.label) {
+        // at the leaf, which is the undone label entry: a label entry moved back to r.before would fork the tree
         appended = store.appendLabel(sessionId, r.label.targetId, r.label.previous).id;
       } else {
+        store.setLeaf(sessionId, r.before);
         // the agent resumes from the file's last line: make it the leaf's place again
         const last = skeletons.get(sessionId).nodes.at(-1)?.id ?? null;
         if (last !== r.before) appended = store.appendEntry(sessionId, { type: "custom", customType: UNDO_MARKER_TYPE, data: { undid: r.kind, entryId: r.entryId } }).id;

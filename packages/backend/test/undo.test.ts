@@ -79,18 +79,54 @@ describe("undo", () => {
     await expect(backend.dispatch("undo", { sessionId })).resolves.toMatchObject({ ok: false, error: { code: "conflict" } });
   });
 
-  it("a label: the old label comes back with a new label entry; the undone one stays", async () => {
+  it("a label: the old label comes back with a label entry right after the undone one, and no branch is added", async () => {
     const file = sessionFile();
+    // a second branch tip: m5 -> x1
+    fs.appendFileSync(file, JSON.stringify({ type: "message", id: "x1", parentId: "m5", timestamp: "2026-01-01T00:01:00.000Z", message: { role: "user", content: "a side question", timestamp: 99 } }) + "\n");
     const sessionId = (await call("importSessions", { paths: [file] })).results[0]!.sessionId!;
+    await call("navigate", { sessionId, targetId: "m15", summarize: false });
+    const tips = (nodes: { id: string; parentId: string | null }[]) => nodes.filter((n) => !nodes.some((c) => c.parentId === n.id)).length;
+    const labelEntries = (entries: SessionEntry[]) => entries.filter((e) => e.type === "label").length;
+    const branchesBefore = tips(agentView(file).entries);
     await call("setLabel", { sessionId, entryId: "m3", label: "first" });
     const second = await call("setLabel", { sessionId, entryId: "m3", label: "second" });
     expect((await call("getUndo", { sessionId })).undo).toMatchObject({ kind: "label", entryId: second.labelEntryId, title: "Undo label change" });
+    const labelsBefore = labelEntries(agentView(file).entries);
     const out = await call("undo", { sessionId });
     expect(out.message).toBe("The label is undone: m3 has the label “first” again.");
     const skeleton = unpackSkeleton((await call("getSkeleton", { sessionId })) as PackedSkeleton);
     expect(skeleton.nodes.find((n) => n.id === "m3")?.label).toBe("first");
-    expect(skeleton.nodes.some((n) => n.id === second.labelEntryId)).toBe(true);
-    expect(agentView(file).leaf).toBe(out.appendedEntryId);
+    // the file and the store: the same number of branches, one label entry more, on the undone one
+    const after = agentView(file);
+    expect(tips(after.entries)).toBe(branchesBefore);
+    expect(tips(skeleton.nodes)).toBe(branchesBefore);
+    expect(labelEntries(after.entries)).toBe(labelsBefore + 1);
+    expect(after.entries.at(-1)).toMatchObject({ type: "label", targetId: "m3", label: "first", parentId: second.labelEntryId });
+    expect(after.leaf).toBe(out.appendedEntryId);
+    expect(skeleton.leafId).toBe(out.appendedEntryId);
+  });
+
+  it("undoing a label that was the first: the target has no label again, and the tree keeps its branches", async () => {
+    const file = sessionFile();
+    const sessionId = (await call("importSessions", { paths: [file] })).results[0]!.sessionId!;
+    await call("setLabel", { sessionId, entryId: "m15", label: "before the refactor" });
+    const out = await call("undo", { sessionId });
+    expect(out.message).toBe("The label is undone: m15 has no label again.");
+    const skeleton = unpackSkeleton((await call("getSkeleton", { sessionId })) as PackedSkeleton);
+    expect(skeleton.nodes.find((n) => n.id === "m15")?.label).toBeUndefined();
+    expect(skeleton.nodes.filter((n) => !skeleton.nodes.some((c) => c.parentId === n.id))).toHaveLength(1);
+  });
+
+  it("the title is as it was after a compaction and its undo", async () => {
+    const file = sessionFile();
+    const sessionId = (await call("importSessions", { paths: [file] })).results[0]!.sessionId!;
+    await call("setSettings", { patch: { compaction: { keepRecentTokens: 3000 } } });
+    const titleOf = async () => (await call("listSessions", {})).sessions.find((s) => s.id === sessionId)!.title;
+    const before = await titleOf();
+    await call("compact", { sessionId });
+    expect(await titleOf()).toBe(before);
+    await call("undo", { sessionId });
+    expect(await titleOf()).toBe(before);
   });
 
   it("a branch switch without a summary reaches the file (a bonsai-branch entry at the target), and undo returns the file's context to what it was", async () => {

@@ -92,7 +92,7 @@ export interface SessionSummary {
   id: string;
   /** the session id in the file header (differs from id only when two files share one) */
   headerId: string;
-  /** header title, else the last compaction's shortSummary, else null */
+  /** header title, else the latest session_info's name, else null (never a compaction's or branch summary's text) */
   title: string | null;
   cwd: string;
   sourcePath: string | null;

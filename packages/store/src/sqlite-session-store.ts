@@ -930,7 +930,7 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
       ).pluck().get(sessionId) as string | undefined;
       firstMessage = oneLine(firstUser ? (deriveColumns(JSON.parse(firstUser) as SessionEntry).userText ?? "") : "", 500);
     }
-    const title = whole || written.types.has("session_info") || written.types.has("compaction") ? this.resolveTitle(row) : row.title;
+    const title = whole || written.types.has("session_info") ? this.resolveTitle(row) : row.title;
     const updated = written.latestTimestamp > row.updated_at ? written.latestTimestamp : row.updated_at;
     this.sql("UPDATE sessions SET entry_count = ?, message_count = ?, first_message = ?, title = ?, updated_at = ? WHERE id = ?").run(
       entryCount,
@@ -954,7 +954,7 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
     this.refreshSessionMeta(this.requireSession(sessionId), leafId, written, true);
   }
 
-  /** header title, else the latest session_info's name, else the latest compaction's shortSummary */
+  /** header title, else the latest session_info's name (the agent's or the user's; never a compaction's or branch summary's text) */
   private resolveTitle(row: SessionRow): string | null {
     const header = storedHeader(row);
     if (typeof header.title === "string" && header.title !== "") return header.title;
@@ -962,12 +962,7 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
       | string
       | undefined;
     const name = info ? (JSON.parse(info) as { name?: unknown }).name : undefined;
-    if (typeof name === "string" && name !== "") return name;
-    const short = this.sql(
-      "SELECT j.json FROM entries e JOIN entry_json j ON j.pk = e.pk WHERE e.session_id = ? AND e.type = 'compaction' AND j.json LIKE '%\"shortSummary\"%' ORDER BY e.seq DESC LIMIT 1",
-    ).pluck().get(row.id) as string | undefined;
-    const s = short ? (JSON.parse(short) as { shortSummary?: unknown }).shortSummary : undefined;
-    return typeof s === "string" && s !== "" ? s : null;
+    return typeof name === "string" && name !== "" ? name : null;
   }
 
   private saveFileState(sessionId: string, s: FileState): void {

@@ -20,7 +20,7 @@ import { api, failureSentence } from "../../lib/api";
 import { useBonsai } from "../../state/store";
 import { ContentBlocks, type Block } from "../content/Blocks";
 import { contextTokensAt } from "../tree/context-tokens";
-import { formatInt, formatTime, nodeTitle } from "../tree/format";
+import { formatField, formatInt, formatTime, nodeTitle } from "../tree/format";
 import { kindOf } from "../tree/model";
 import { useReadOnly } from "../foreign/ReadOnly";
 import { AgentEventView, isAgentEvent, SourceLines } from "../foreign/SourceLines";
@@ -38,12 +38,12 @@ function Field({ name, children }: { name: string; children: ReactNode }) {
 function UsageTable({ usage }: { usage: Usage }) {
   return (
     <dl className="bz-fields" data-testid="inspector-usage">
-      <Field name="input">{formatInt(usage.input)}</Field>
-      <Field name="output">{formatInt(usage.output)}</Field>
-      <Field name="cache read">{formatInt(usage.cacheRead)}</Field>
-      <Field name="cache write">{formatInt(usage.cacheWrite)}</Field>
-      <Field name="total">{formatInt(usage.totalTokens || usage.input + usage.output + usage.cacheRead + usage.cacheWrite)}</Field>
-      {usage.cost ? <Field name="cost">${usage.cost.total.toFixed(4)}</Field> : null}
+      <Field name="input">{formatField(usage.input)}</Field>
+      <Field name="output">{formatField(usage.output)}</Field>
+      <Field name="cache read">{formatField(usage.cacheRead)}</Field>
+      <Field name="cache write">{formatField(usage.cacheWrite)}</Field>
+      <Field name="total">{formatField(usage.totalTokens || usage.input + usage.output + usage.cacheRead + usage.cacheWrite)}</Field>
+      {usage.cost ? <Field name="cost">{formatField((usage.cost as { total?: unknown }).total, (n) => `$${n.toFixed(4)}`)}</Field> : null}
     </dl>
   );
 }
@@ -93,7 +93,7 @@ function CompactionView({ e }: { e: CompactionEntry }) {
   return (
     <section data-testid="inspector-compaction">
       <dl className="bz-fields">
-        <Field name="tokens before">{formatInt(e.tokensBefore)}</Field>
+        <Field name="tokens before">{formatField(e.tokensBefore)}</Field>
         <Field name="first kept">{e.firstKeptEntryId ? <EntryLink id={e.firstKeptEntryId} /> : "—"}</Field>
         <Field name="written by"><span data-testid="inspector-origin">{origin(e)}</span></Field>
       </dl>

@@ -2,7 +2,8 @@
  * The reading view ("Transcript"): the active path — or the path to a selected node off it — as a
  * conversation. Markdown is rendered, tool calls and results fold, compactions and branch summaries
  * are dividers that say what they replaced, and what the latest compaction summarized is folded
- * away (not sent). Selecting a message selects its node in the tree, and a node selected anywhere
+ * away (not sent). Each run of agent events (Claude Code and Codex lines beside the conversation)
+ * is one row that opens to show them. Selecting a message selects its node in the tree, and a node selected anywhere
  * (tree, search, panels) is scrolled to and marked here. Long paths are read in windows.
  */
 import { useEffect, useMemo, useRef, useState, type RefObject } from "react";
@@ -13,24 +14,13 @@ import { useBonsai } from "../../state/store";
 import { ContentBlocks, type Block } from "../content/Blocks";
 import { Markdown } from "../inspector/Markdown";
 import { contextTokensAt } from "../tree/context-tokens";
-import { formatInt, formatTime, formatTokens, nodeTitle } from "../tree/format";
+import { formatField, formatInt, formatTime, formatTokens, nodeTitle } from "../tree/format";
 import { kindOf } from "../tree/model";
 import { transcriptPath, type TranscriptItem } from "./reading-path";
+import { eventRunKinds, eventRunTitle, transcriptRows, type EventRun } from "./rows";
 
 const WINDOW = 120;
 const FETCH = 400;
-
-type Row = { kind: "fold"; ids: string[]; compactionId: string } | { kind: "entry"; id: string; summarized: boolean };
-
-function rowsOf(items: readonly TranscriptItem[], unfolded: boolean): Row[] {
-  const rows: Row[] = [];
-  for (const it of items) {
-    if (it.kind === "entry") rows.push({ kind: "entry", id: it.id, summarized: false });
-    else if (unfolded) for (const id of it.ids) rows.push({ kind: "entry", id, summarized: true });
-    else rows.push({ kind: "fold", ids: it.ids, compactionId: it.compactionId });
-  }
-  return rows;
-}
 
 /** The entry the transcript ends at: a selected node off the active path, else the leaf. */
 function useEndId(): string | null {
@@ -53,9 +43,20 @@ export function Transcript() {
   const endId = useEndId();
   const leafId = skeleton?.leafId ?? null;
   const [unfolded, setUnfolded] = useState(false);
+  // runs of agent events the reader opened or closed; a new selection forgets the closings (its run opens)
+  const [choices, setChoices] = useState<ReadonlyMap<string, boolean>>(() => new Map());
   const path = useMemo(() => (index ? transcriptPath(index, endId) : null), [index, endId]);
-  const rows = useMemo(() => (path ? rowsOf(path.items, unfolded) : []), [path, unfolded]);
   const selectedEntry = selectedId && !selectedId.startsWith("seg:") ? selectedId : null;
+  const rows = useMemo(() => {
+    if (!path || !index) return [];
+    const eventOf = (id: string) => {
+      const n = index.nodes[index.byId.get(id) ?? -1];
+      return n?.type === "agent_event" ? (n.customType ?? "event") : undefined;
+    };
+    return transcriptRows(path.items, { unfolded, eventOf, choices, reveal: selectedEntry });
+  }, [path, index, unfolded, choices, selectedEntry]);
+  useEffect(() => setChoices((was) => new Map([...was].filter(([, open]) => open))), [selectedEntry]);
+  const toggleRun = (run: EventRun) => setChoices((was) => new Map(was).set(run.key, !run.open));
   const selectedRow = selectedEntry ? rows.findIndex((r) => r.kind === "entry" && r.id === selectedEntry) : -1;
   const [span, setSpan] = useState<[number, number]>([0, 0]);
   // a new path, or a selection outside the window: the window moves to it (the end by default)
@@ -113,7 +114,9 @@ export function Transcript() {
       ) : null}
       <ol className="bz-transcript-list">
         {shown.map((r) =>
-          r.kind === "fold" ? (
+          r.kind === "events" ? (
+            <EventRunRow key={`events-${r.key}`} run={r} onToggle={() => toggleRun(r)} />
+          ) : r.kind === "fold" ? (
             <li key={`fold-${r.compactionId}`} className="bz-tr-fold" data-testid="transcript-fold">
               <span>
                 {r.ids.length.toLocaleString()} earlier {r.ids.length === 1 ? "entry was" : "entries were"} summarized by the compaction below and {r.ids.length === 1 ? "is" : "are"} not sent to the model.
@@ -128,6 +131,7 @@ export function Transcript() {
               node={node(r.id)}
               detail={details.get(r.id)}
               summarized={r.summarized}
+              inRun={r.inRun === true}
               selected={r.id === selectedEntry}
               rowRef={r.id === selectedEntry ? selectedRef : undefined}
               onSelect={() => (r.id === selectedEntry ? undefined : reveal(r.id))}
@@ -150,6 +154,21 @@ export function Transcript() {
       ) : null}
       <div ref={endRef} />
     </div>
+  );
+}
+
+/** One row for a run of agent events: what they are, and a disclosure that shows them (as entries) below it. */
+function EventRunRow({ run, onToggle }: { run: EventRun; onToggle(): void }) {
+  return (
+    <li className={`bz-tr-events${run.summarized ? " bz-tr-summarized" : ""}`} data-testid="transcript-events" data-count={run.ids.length} data-open={run.open ? "true" : "false"}>
+      <button type="button" className="bz-tr-events-toggle" aria-expanded={run.open} onClick={onToggle} data-testid="transcript-events-toggle">
+        <span aria-hidden="true" className="bz-tr-events-mark">
+          {run.open ? "▾" : "▸"}
+        </span>
+        {eventRunTitle(run)}
+      </button>
+      <span className="bz-muted bz-tr-events-kinds">{eventRunKinds(run)}</span>
+    </li>
   );
 }
 
@@ -192,6 +211,8 @@ interface RowProps {
   node: SkeletonNode | undefined;
   detail: EntryDetail | undefined;
   summarized: boolean;
+  /** one of the agent events of an opened run */
+  inRun: boolean;
   selected: boolean;
   rowRef?: RefObject<HTMLLIElement | null>;
   onSelect(): void;
@@ -200,10 +221,10 @@ interface RowProps {
   contextFrom(id: string): number | null;
 }
 
-function TranscriptRow({ node, detail, summarized, selected, rowRef, onSelect, onReveal, summarizedCount, contextFrom }: RowProps) {
+function TranscriptRow({ node, detail, summarized, inRun, selected, rowRef, onSelect, onReveal, summarizedCount, contextFrom }: RowProps) {
   if (!node) return null;
   const kind = kindOf(node);
-  const cls = `bz-tr bz-tr-${kind}${selected ? " bz-tr-selected" : ""}${summarized ? " bz-tr-summarized" : ""}`;
+  const cls = `bz-tr bz-tr-${kind}${selected ? " bz-tr-selected" : ""}${summarized ? " bz-tr-summarized" : ""}${inRun ? " bz-tr-in-run" : ""}`;
   const who = nodeTitle({ kind, type: node.type, role: node.role, toolName: node.toolName, customType: node.customType, stopReason: node.stopReason });
   const head = (
     <div className="bz-tr-head">
@@ -228,6 +249,7 @@ function TranscriptRow({ node, detail, summarized, selected, rowRef, onSelect, o
       className={cls}
       data-testid="transcript-message"
       data-entry-id={node.id}
+      data-entry-type={node.type}
       data-kind={kind}
       aria-current={selected ? "true" : undefined}
       onClick={(e) => {
@@ -260,7 +282,7 @@ function EntryBody({ entry, detail, preview, summarizedCount, contextFrom, onRev
     return (
       <div className="bz-tr-divider bz-tr-divider-compaction" data-testid="transcript-compaction">
         <div className="bz-tr-divider-title">
-          {n !== null ? `${n.toLocaleString()} earlier entries` : "The entries before it"} ({formatInt(c.tokensBefore)} tokens before) replaced by a summary
+          {n !== null ? `${n.toLocaleString()} earlier entries` : "The entries before it"} ({formatField(c.tokensBefore)} tokens before) replaced by a summary
           {after !== null ? `; the model sees ${formatInt(after)} tokens from here` : ""}
           {c.firstKeptEntryId ? (
             <>

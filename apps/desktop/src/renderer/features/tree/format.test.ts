@@ -1,11 +1,20 @@
 import { describe, expect, it } from "vitest";
-import { formatInt, formatTokens, nodeTitle, summaryPreview } from "./format";
+import { formatField, formatInt, formatTokens, nodeTitle, summaryPreview } from "./format";
 
 describe("format", () => {
   it("formats token counts", () => {
     expect(formatTokens(950)).toBe("950");
     expect(formatTokens(15320)).toBe("15.3K");
     expect(formatInt(150000)).toBe("150,000");
+  });
+
+  it("shows a number field read from a file as a number, and anything else as the text it is", () => {
+    expect(formatField(12345)).toBe("12,345");
+    expect(formatField(0.5, (n) => `$${n.toFixed(4)}`)).toBe("$0.5000");
+    expect(formatField('<img src=x onerror=alert(1)>')).toBe('<img src=x onerror=alert(1)>');
+    expect(formatField({ a: 1 })).toBe('{"a":1}');
+    expect(formatField(Number.NaN)).toBe("null");
+    expect(formatField(undefined)).toBe("—");
   });
 
   it("titles nodes by kind", () => {

@@ -21,6 +21,16 @@ export function formatInt(n: number): string {
   return full.format(Math.round(n));
 }
 
+/**
+ * A number field of an entry as read from a session file, which may hold anything: a number is
+ * formatted, anything else is shown as the text it is (never computed with).
+ */
+export function formatField(v: unknown, format: (n: number) => string = formatInt): string {
+  if (typeof v === "number" && Number.isFinite(v)) return format(v);
+  if (v === undefined || v === null) return "—";
+  return typeof v === "string" ? v : JSON.stringify(v);
+}
+
 const META_TITLES: Record<string, string> = {
   model_change: "Model change",
   thinking_level_change: "Thinking level",
