@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { toFlow } from "./layout";
 import { indexTree } from "./model";
 import { OVERVIEW_ZOOM } from "./overview";
-import { geometryIn, keepInView, MARGIN, overviewExtent, overviewShape, zoomAt } from "./overview-viewport";
+import { centerOn, geometryIn, inView, keepInView, MARGIN, overviewExtent, overviewShape, zoomAt } from "./overview-viewport";
 import { syntheticSkeleton } from "./synthetic";
 import { fitViewport } from "./viewport";
 
@@ -84,5 +84,18 @@ describe("keeping the tree in view", () => {
       const shownH = Math.min(e.bottom, size.height) - Math.max(e.top, 0);
       expect(Math.min(shown, shownH)).toBeGreaterThanOrEqual(MARGIN - 1e-6);
     }
+  });
+});
+
+describe("the map's frame and its clicks", () => {
+  const size = { width: 700, height: 600 };
+  it.each([0.002, 0.05, 0.6])("centres the lane and row a map click asks for, and frames them in the middle (zoom %f)", (zoom) => {
+    const t = centerOn(graph, 3, 250, zoom, size);
+    const g = geometryIn(graph, t, size.width);
+    expect(g.laneX(3)).toBeCloseTo(size.width / 2, 6);
+    expect(g.rowY(250)).toBeCloseTo(size.height / 2, 6);
+    const shown = inView(graph, t, size);
+    expect((shown.lanes[0] + shown.lanes[1]) / 2).toBeCloseTo(3.3, 6);
+    expect((shown.rows[0] + shown.rows[1]) / 2).toBeCloseTo(250, 6);
   });
 });

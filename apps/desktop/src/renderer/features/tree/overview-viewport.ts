@@ -143,6 +143,20 @@ export function keepInView(graph: FlowGraph, t: Transform, size: CanvasSize): Tr
   return { x: t.x + shift(e.left, e.right, size.width), y: t.y + shift(e.top, e.bottom, size.height), zoom: t.zoom };
 }
 
+/** The transform at `zoom` that puts a lane's bar centre and a row (fractional) in the middle of the canvas. */
+export function centerOn(graph: FlowGraph, lane: number, row: number, zoom: number, size: CanvasSize): Transform {
+  const g = geometryIn(graph, { x: 0, y: 0, zoom }, size.width);
+  return { x: size.width / 2 - g.laneX(lane), y: size.height / 2 - g.rowY(row), zoom };
+}
+
+/** The lanes (fractional; a lane's bar centre at lane + 0.3) and rows the canvas shows under a transform. */
+export function inView(graph: FlowGraph, t: Transform, size: CanvasSize): { lanes: [number, number]; rows: [number, number] } {
+  const g = geometryIn(graph, t, size.width);
+  const lane = (x: number) => (x - g.laneX(0)) / g.laneStep + 0.3;
+  const row = (y: number) => (y - t.y) / g.rowStep;
+  return { lanes: [lane(0), lane(size.width)], rows: [row(0), row(size.height)] };
+}
+
 /** React Flow's wheel step (d3-zoom's, as @xyflow/system sets it): 2^delta per event. */
 export function wheelFactor(deltaY: number, deltaMode: number, pinch: boolean): number {
   const delta = -deltaY * (deltaMode === 1 ? 0.05 : deltaMode ? 1 : 0.002) * (pinch ? 10 : 1);
