@@ -12,7 +12,7 @@
  * points (the leaf, or the whole tree when it is small): the first frame draws the right nodes.
  */
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type MouseEvent as ReactMouseEvent } from "react";
-import { Background, BackgroundVariant, Controls, ReactFlow, ReactFlowProvider, useReactFlow, useStore, useStoreApi, ViewportPortal } from "@xyflow/react";
+import { Background, BackgroundVariant, ReactFlow, ReactFlowProvider, useReactFlow, useStore, useStoreApi, ViewportPortal } from "@xyflow/react";
 import type { Edge, NodeMouseHandler } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
 import { useBonsai } from "../../state/store";
@@ -22,7 +22,7 @@ import { nodeTypes } from "./nodes";
 import { OverviewLayer } from "./OverviewLayer";
 import { hitTest, OVERVIEW_ZOOM, pathRanges, rowBottom, rowsOf, rowTop } from "./overview";
 import { geometryIn } from "./overview-viewport";
-import { OverviewZoom } from "./OverviewZoom";
+import { OverviewZoom, ZoomControls } from "./OverviewZoom";
 import { centerViewport, fitViewport, focusViewport, focusZoom, type CanvasSize } from "./viewport";
 
 export const MIN_ZOOM = 0.0005;
@@ -175,7 +175,7 @@ function Canvas({ dark, graph, size }: CanvasProps) {
       {overview ? null : <Background variant={BackgroundVariant.Dots} gap={24} size={1} />}
       {overview ? <OverviewLayer graph={graph} dark={dark} /> : <PathBrackets graph={graph} />}
       {overview ? null : <PlanShade graph={graph} />}
-      <Controls showInteractive={false} aria-label="Zoom" />
+      <ZoomControls graph={graph} limits={ZOOM_LIMITS} />
       <FocusController served={start.seq} />
       <OverviewZoom graph={graph} limits={ZOOM_LIMITS} />
     </ReactFlow>

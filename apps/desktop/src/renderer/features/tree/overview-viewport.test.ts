@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { toFlow } from "./layout";
 import { indexTree } from "./model";
 import { OVERVIEW_ZOOM } from "./overview";
-import { centerOn, geometryIn, inView, keepInView, MARGIN, overviewExtent, overviewShape, zoomAt } from "./overview-viewport";
+import { centerOn, geometryIn, inView, keepInView, KEY_ROOM, MARGIN, overviewExtent, overviewShape, zoomAt } from "./overview-viewport";
 import { syntheticSkeleton } from "./synthetic";
 import { fitViewport } from "./viewport";
 
@@ -69,7 +69,7 @@ describe("zooming the overview at a point", () => {
 
 describe("keeping the tree in view", () => {
   const size = { width: 900, height: 800 };
-  it("moves a tree panned off any side back until MARGIN px of it show, and leaves one in view alone", () => {
+  it("moves a tree panned off any side back until MARGIN px of it show (right of the colour key), and leaves one in view alone", () => {
     const fit = fitViewport(graph, size, limits.min);
     expect(keepInView(graph, fit, size)).toEqual(fit);
     for (const [dx, dy] of [
@@ -80,7 +80,8 @@ describe("keeping the tree in view", () => {
     ] as const) {
       const t = keepInView(graph, { x: fit.x + dx, y: fit.y + dy, zoom: fit.zoom }, size);
       const e = extentAt(t, size.width);
-      const shown = Math.min(e.right, size.width) - Math.max(e.left, 0);
+      // across: right of the colour key
+      const shown = Math.min(e.right, size.width) - Math.max(e.left, KEY_ROOM);
       const shownH = Math.min(e.bottom, size.height) - Math.max(e.top, 0);
       expect(Math.min(shown, shownH)).toBeGreaterThanOrEqual(MARGIN - 1e-6);
     }

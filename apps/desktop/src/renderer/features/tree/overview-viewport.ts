@@ -131,16 +131,21 @@ export function zoomAt(graph: FlowGraph, t: Transform, factor: number, px: numbe
   return keepInView(graph, { x, y, zoom }, size);
 }
 
-/** The transform moved (not zoomed) just enough that at least MARGIN px of the tree stays on the canvas. */
+/**
+ * The transform moved (not zoomed) just enough that at least MARGIN px of the tree stays on the
+ * canvas, and right of the colour key (top left) when it would leave by the left.
+ */
 export function keepInView(graph: FlowGraph, t: Transform, size: CanvasSize): Transform {
   const e = overviewExtent(overviewShape(graph), geometryIn(graph, t, size.width));
-  const shift = (lo: number, hi: number, limit: number) => {
-    const m = Math.min(MARGIN, (hi - lo) / 2, limit / 2);
-    if (hi < m) return m - hi;
-    if (lo > limit - m) return limit - m - lo;
+  const shift = (lo: number, hi: number, limit: number, before: number) => {
+    const size = hi - lo;
+    const low = Math.min(before + MARGIN, limit / 2, before + size);
+    const high = Math.max(limit - MARGIN, limit / 2, limit - size);
+    if (hi < low) return low - hi;
+    if (lo > high) return high - lo;
     return 0;
   };
-  return { x: t.x + shift(e.left, e.right, size.width), y: t.y + shift(e.top, e.bottom, size.height), zoom: t.zoom };
+  return { x: t.x + shift(e.left, e.right, size.width, KEY_ROOM), y: t.y + shift(e.top, e.bottom, size.height, 0), zoom: t.zoom };
 }
 
 /** The transform at `zoom` that puts a lane's bar centre and a row (fractional) in the middle of the canvas. */
