@@ -79,7 +79,10 @@ describe("keeping the tree in view", () => {
       [0, 50_000],
     ] as const) {
       const t = keepInView(graph, { x: fit.x + dx, y: fit.y + dy, zoom: fit.zoom }, size);
-      const e = extentAt(t, size.width);
+      const g = geometryIn(graph, t, size.width);
+      const { lanes, rows } = overviewShape(graph);
+      // the bars
+      const e = { left: g.laneX(0) - g.barW / 2, right: g.laneX(lanes - 1) + g.barW / 2, top: g.rowY(0), bottom: g.rowY(rows - 1) + g.barH };
       // across: right of the colour key
       const shown = Math.min(e.right, size.width) - Math.max(e.left, KEY_ROOM);
       const shownH = Math.min(e.bottom, size.height) - Math.max(e.top, 0);

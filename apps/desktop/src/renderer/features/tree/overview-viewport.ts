@@ -132,11 +132,14 @@ export function zoomAt(graph: FlowGraph, t: Transform, factor: number, px: numbe
 }
 
 /**
- * The transform moved (not zoomed) just enough that at least MARGIN px of the tree stays on the
- * canvas, and right of the colour key (top left) when it would leave by the left.
+ * The transform moved (not zoomed) just enough that at least MARGIN px of the tree's bars stay on
+ * the canvas, and right of the colour key (top left) when it would leave by the left.
  */
 export function keepInView(graph: FlowGraph, t: Transform, size: CanvasSize): Transform {
-  const e = overviewExtent(overviewShape(graph), geometryIn(graph, t, size.width));
+  // the bars themselves, not the room kept for labels and marks
+  const shape = overviewShape(graph);
+  const g = geometryIn(graph, t, size.width);
+  const e = { left: g.laneX(0) - g.barW / 2, right: g.laneX(shape.lanes - 1) + g.barW / 2, top: g.rowY(0), bottom: g.rowY(shape.rows - 1) + g.barH };
   const shift = (lo: number, hi: number, limit: number, before: number) => {
     const size = hi - lo;
     const low = Math.min(before + MARGIN, limit / 2, before + size);
