@@ -10,6 +10,7 @@ import { RemoveSessionDialog } from "./RemoveSessionDialog";
 import { SessionList } from "./SessionList";
 import { SimpleTree } from "./SimpleTree";
 import { Splitter } from "./Splitter";
+import { watchNarrowWindow } from "./narrow";
 import { chooseAndImport, exportOpenSession, registerFileInput } from "./import";
 import { appCommandFor } from "./menu-commands";
 import { runCommand } from "../features/keyboard/commands";
@@ -21,6 +22,15 @@ function hasFiles(e: DragEvent): boolean {
 export function App() {
   const [dragging, setDragging] = useState(false);
   const importFiles = useBonsai((s) => s.importFiles);
+  const narrow = useBonsai((s) => s.narrow);
+  const drawer = useBonsai((s) => s.narrow && s.openSessionId !== null);
+  const drawerOpen = useBonsai((s) => s.sessionsDrawerOpen);
+  const openId = useBonsai((s) => s.openSessionId);
+  const setSessionsDrawer = useBonsai((s) => s.setSessionsDrawer);
+
+  useEffect(() => watchNarrowWindow((n) => useBonsai.getState().setNarrow(n)), []);
+  // a session chosen in the drawer: the drawer makes way for it
+  useEffect(() => setSessionsDrawer(false), [openId, setSessionsDrawer]);
 
   useEffect(() => {
     const off = connectStoreToBackend();
@@ -55,12 +65,24 @@ export function App() {
     >
       <Header />
       <div className="app__body">
-        <Sidebar />
-        <Splitter pane="sidebar" grows="right" label="Resize the session list" />
+        {drawer ? (
+          drawerOpen ? (
+            <>
+              <Sidebar drawer />
+              <div className="app__drawer-scrim" onClick={() => setSessionsDrawer(false)} data-testid="sessions-drawer-scrim" />
+            </>
+          ) : null
+        ) : (
+          <>
+            <Sidebar />
+            {narrow ? null : <Splitter pane="sidebar" grows="right" label="Resize the session list" />}
+          </>
+        )}
         <main className="app__main">
           <SessionArea />
         </main>
       </div>
+      {drawer ? <Dock foot /> : null}
       {features.Overlays ? <features.Overlays /> : null}
       <RemoveSessionDialog />
       {dragging ? <div className="drop-overlay">Drop .jsonl session files to import them</div> : null}
@@ -75,6 +97,7 @@ function Header() {
   const session = useBonsai((s) => s.session);
   return (
     <header className="app__header">
+      <SessionsDrawerToggle />
       <span className="app__brand">Bonsai</span>
       <button type="button" data-testid="import-button" onClick={() => void chooseAndImport()} disabled={importing}>
         Import…
@@ -119,19 +142,58 @@ function Header() {
   );
 }
 
-/** The session list, and under it the one stack of notifications (it takes its own room: it never covers a control). */
-function Sidebar() {
-  const width = useBonsai((s) => s.panes.sidebar);
+/** In a narrow window with a session open, the session list is a drawer: this button opens and closes it. */
+function SessionsDrawerToggle() {
+  const shown = useBonsai((s) => s.narrow && s.openSessionId !== null);
+  const open = useBonsai((s) => s.sessionsDrawerOpen);
+  const setOpen = useBonsai((s) => s.setSessionsDrawer);
+  if (!shown) return null;
   return (
-    <aside className="app__sidebar" style={{ width }} aria-label="Sessions and messages">
+    <button type="button" className="app__drawer-toggle" aria-expanded={open} aria-controls="app-sessions" onClick={() => setOpen(!open)} data-testid="sessions-drawer-toggle" title="Show or hide the session list">
+      ☰ Sessions
+    </button>
+  );
+}
+
+/**
+ * The session list, and under it the one stack of notifications (it takes its own room: it never
+ * covers a control). In a narrow window with a session open it is a drawer over the session (Escape
+ * or a click beside it closes it).
+ */
+function Sidebar({ drawer = false }: { drawer?: boolean }) {
+  const width = useBonsai((s) => s.panes.sidebar);
+  const narrow = useBonsai((s) => s.narrow);
+  const setSessionsDrawer = useBonsai((s) => s.setSessionsDrawer);
+  return (
+    <aside
+      id="app-sessions"
+      className={`app__sidebar${drawer ? " app__drawer" : ""}`}
+      style={{ width: narrow ? undefined : width }}
+      aria-label="Sessions and messages"
+      data-testid="sessions-pane"
+      data-drawer={drawer ? "true" : "false"}
+      onKeyDown={(e) => {
+        if (drawer && e.key === "Escape") {
+          e.stopPropagation();
+          setSessionsDrawer(false);
+        }
+      }}
+    >
       <div className="app__sidebar-list">
         <SessionList />
       </div>
-      <div className="app__dock">
-        <ImportStatus />
-        <Notifications />
-      </div>
+      {drawer ? null : <Dock />}
     </aside>
+  );
+}
+
+/** Import progress and notifications: under the session list, or along the window's foot while the list is a drawer. */
+function Dock({ foot = false }: { foot?: boolean }) {
+  return (
+    <div className={`app__dock${foot ? " app__dock-foot" : ""}`} data-testid="dock">
+      <ImportStatus />
+      <Notifications />
+    </div>
   );
 }
 

@@ -29,3 +29,18 @@ describe("notifications", () => {
     expect(messages).toEqual(["e1", "w2", "w3", "w4"]);
   });
 });
+
+describe("narrow windows", () => {
+  it("fold the map by default and unfold it again when the window widens; crossing the width closes the session drawer", () => {
+    const s = useBonsai.getState();
+    expect(s.narrow).toBe(false);
+    expect(s.minimapOpen).toBe(true);
+    s.setNarrow(true);
+    expect(useBonsai.getState()).toMatchObject({ narrow: true, minimapOpen: false, sessionsDrawerOpen: false });
+    s.setSessionsDrawer(true);
+    s.setMinimapOpen(true);
+    expect(useBonsai.getState()).toMatchObject({ minimapOpen: true, sessionsDrawerOpen: true });
+    s.setNarrow(false);
+    expect(useBonsai.getState()).toMatchObject({ narrow: false, minimapOpen: true, sessionsDrawerOpen: false });
+  });
+});

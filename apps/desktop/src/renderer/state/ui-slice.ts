@@ -5,6 +5,7 @@
 import type { MethodOutput, SearchHit } from "@bonsai/ipc";
 import type { ConnectionStatus } from "../lib/api";
 import { isBoolean, isNumber, loadPref, savePref } from "../lib/persist";
+import { isNarrowWindow } from "../shell/narrow";
 import type { Slice } from "./types";
 
 export type NotificationLevel = "info" | "warning" | "error";
@@ -42,6 +43,11 @@ export interface UiSlice {
   helpOpen: boolean;
   paletteOpen: boolean;
   panes: PaneSizes;
+  /** the window is below the narrow width (shell/narrow.ts): the session list is a drawer */
+  narrow: boolean;
+  /** the session list's drawer is open (narrow windows only) */
+  sessionsDrawerOpen: boolean;
+  /** the map beside the tree is unfolded (remembered apart for wide and narrow windows: folded by default when narrow) */
   minimapOpen: boolean;
   /** the session whose title is being edited in the list */
   renamingSessionId: string | null;
@@ -63,6 +69,9 @@ export interface UiSlice {
   setView(view: ViewName): void;
   setPane(which: keyof PaneSizes, px: number): void;
   setMinimapOpen(open: boolean): void;
+  /** the window crossed the narrow width: the drawer closes, the map takes that width's remembered state */
+  setNarrow(narrow: boolean): void;
+  setSessionsDrawer(open: boolean): void;
   setRenaming(sessionId: string | null): void;
   setRemoving(sessionId: string | null): void;
 }
@@ -86,6 +95,9 @@ function initialPanes(): PaneSizes {
   };
 }
 
+const minimapPref = (narrow: boolean) => (narrow ? "minimap.narrow" : "minimap");
+const loadMinimapOpen = (narrow: boolean) => loadPref(minimapPref(narrow), !narrow, isBoolean);
+
 export const createUiSlice: Slice<UiSlice> = (set, get) => ({
   notifications: [],
   connection: "connecting",
@@ -99,7 +111,9 @@ export const createUiSlice: Slice<UiSlice> = (set, get) => ({
   helpOpen: false,
   paletteOpen: false,
   panes: initialPanes(),
-  minimapOpen: loadPref("minimap", true, isBoolean),
+  narrow: isNarrowWindow(),
+  sessionsDrawerOpen: false,
+  minimapOpen: loadMinimapOpen(isNarrowWindow()),
   renamingSessionId: null,
   removingSessionId: null,
 
@@ -152,7 +166,14 @@ export const createUiSlice: Slice<UiSlice> = (set, get) => ({
   },
   setMinimapOpen(open) {
     set({ minimapOpen: open });
-    savePref("minimap", open);
+    savePref(minimapPref(get().narrow), open);
+  },
+  setNarrow(narrow) {
+    if (narrow === get().narrow) return;
+    set({ narrow, sessionsDrawerOpen: false, minimapOpen: loadMinimapOpen(narrow) });
+  },
+  setSessionsDrawer(sessionsDrawerOpen) {
+    set({ sessionsDrawerOpen });
   },
   setRenaming(renamingSessionId) {
     set({ renamingSessionId });

@@ -7,7 +7,8 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { useReactFlow, useStore } from "@xyflow/react";
 import { useBonsai } from "../../state/store";
 import { useDarkTheme } from "../theme";
-import { COL_W, NODE_W, ROW_H, type FlowGraph, type FlowNode } from "./layout";
+import type { FlowGraph, FlowNode } from "./layout";
+import { centerOn, inView } from "./overview-viewport";
 import { cssColor } from "./css-color";
 import { runsOf } from "./overview";
 
@@ -46,15 +47,15 @@ export function Minimap({ graph }: { graph: FlowGraph }) {
   );
 }
 
-/** the part of the tree in view, in the map's pixels */
-function viewFrame(s: MapScale, transform: readonly [number, number, number], viewW: number, viewH: number) {
+/** the part of the tree in view, in the map's pixels (the overview's lanes are spread: overview-viewport.ts) */
+function viewFrame(s: MapScale, graph: FlowGraph, transform: readonly [number, number, number], viewW: number, viewH: number) {
   const x = (lane: number) => s.left + lane * s.laneStep;
   const y = (row: number) => PAD + row * s.rowScale;
-  const [tx, ty, zoom] = transform;
-  const top = Math.max(1, y(-ty / zoom / ROW_H));
-  const bottom = y((viewH - ty) / zoom / ROW_H);
-  const left = Math.max(1, x(-tx / zoom / COL_W));
-  const right = Math.min(WIDTH - 2, x((viewW - tx) / zoom / COL_W));
+  const shown = inView(graph, { x: transform[0], y: transform[1], zoom: transform[2] }, { width: viewW, height: viewH });
+  const top = Math.max(1, y(shown.rows[0]));
+  const bottom = y(shown.rows[1]);
+  const left = Math.max(1, x(shown.lanes[0]));
+  const right = Math.min(WIDTH - 2, x(shown.lanes[1]));
   return { left, top, width: Math.max(4, right - left), height: Math.max(4, bottom - top) };
 }
 
@@ -110,7 +111,7 @@ function MapCanvas({ graph }: { graph: FlowGraph }) {
       if (n.type === "entry" && n.data.type === "compaction") ctx.fillRect(x(graph.lane[v] as number) - 2, y(graph.row[v] as number), s.laneStep * 0.6 + 4, 2);
     }
   }, [graph, runs, scale, height, dark]);
-  const frame = height > 0 ? viewFrame(scale, transform, viewW, viewH) : null;
+  const frame = height > 0 ? viewFrame(scale, graph, transform, viewW, viewH) : null;
 
   const lookAt = (clientX: number, clientY: number) => {
     const el = canvas.current;
@@ -119,7 +120,7 @@ function MapCanvas({ graph }: { graph: FlowGraph }) {
     const s = scale;
     const row = (clientY - rect.top - PAD) / s.rowScale;
     const lane = Math.max(0, (clientX - rect.left - s.left) / s.laneStep);
-    void flow.setCenter(Math.floor(lane) * COL_W + NODE_W / 2, row * ROW_H, { zoom: flow.getZoom(), duration: 0 });
+    void flow.setViewport(centerOn(graph, Math.floor(lane), row, flow.getZoom(), { width: viewW, height: viewH }), { duration: 0 });
   };
 
   return (

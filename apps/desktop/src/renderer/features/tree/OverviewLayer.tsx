@@ -7,7 +7,8 @@ import { useStore, useStoreApi } from "@xyflow/react";
 import { useBonsai } from "../../state/store";
 import type { FlowGraph, FlowNode } from "./layout";
 import { cssColor } from "./css-color";
-import { bandsOf, declutter, nodeKind, overviewGeometry, pathRanges, rowsOf, runsOf, type OverviewGeometry, type Transform } from "./overview";
+import { bandsOf, declutter, nodeKind, pathRanges, rowsOf, runsOf, type OverviewGeometry } from "./overview";
+import { BAND_LABEL_W, geometryIn, overviewExtent, overviewShape } from "./overview-viewport";
 
 /** the colours of the explorer's CSS palette, resolved by the page (they follow the theme) */
 function palette(el: HTMLElement) {
@@ -39,9 +40,8 @@ interface Scene {
   selected: number;
 }
 
-function draw(ctx: CanvasRenderingContext2D, scene: Scene, t: Transform, width: number, height: number, colors: Palette): void {
+function draw(ctx: CanvasRenderingContext2D, scene: Scene, g: OverviewGeometry, width: number, height: number, colors: Palette): void {
   const { graph } = scene;
-  const g = overviewGeometry(t);
   ctx.clearRect(0, 0, width, height);
   const visible = (top: number, bottom: number) => bottom >= -4 && top <= height + 4;
 
@@ -201,7 +201,7 @@ function Labels({ graph, g, height }: { graph: FlowGraph; g: OverviewGeometry; h
           className={`bz-band-label${b.onPath ? "" : " bz-band-off"}`}
           data-testid="compaction-band"
           data-entry-id={b.entryId}
-          style={{ transform: `translate(${b.x}px, ${b.y}px) translateY(-50%)` }}
+          style={{ transform: `translate(${b.x}px, ${b.y}px) translateY(-50%)`, maxWidth: BAND_LABEL_W }}
           title={`Compaction ${b.entryId}: ${b.label} (recorded before → what the model sees from it)`}
         >
           {b.label}
@@ -258,10 +258,11 @@ export function OverviewLayer({ graph, dark }: { graph: FlowGraph; dark: boolean
     ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
     if (colors.current?.dark !== dark) colors.current = { dark, palette: palette(el) };
     const [x, y, zoom] = flowStore.getState().transform;
-    draw(ctx, { graph, runs, ranges, plan: planRows, selected }, { x, y, zoom }, width, height, colors.current.palette);
+    draw(ctx, { graph, runs, ranges, plan: planRows, selected }, geometryIn(graph, { x, y, zoom }, width), width, height, colors.current.palette);
   }, [graph, runs, ranges, planRows, selected, width, height, transform, dark, flowStore]);
 
-  const g = overviewGeometry({ x: transform[0], y: transform[1], zoom: transform[2] });
+  const g = geometryIn(graph, { x: transform[0], y: transform[1], zoom: transform[2] }, width);
+  const extent = overviewExtent(overviewShape(graph), g);
   return (
     <div
       className="bz-overview"
@@ -269,6 +270,8 @@ export function OverviewLayer({ graph, dark }: { graph: FlowGraph; dark: boolean
       data-compaction-bands={counts.compactions}
       data-branch-points={counts.branchPoints}
       data-leaves={counts.leaves}
+      data-lanes={overviewShape(graph).lanes}
+      data-extent={[extent.left, extent.top, extent.right, extent.bottom].map(Math.round).join(" ")}
     >
       <canvas
         ref={canvas}

@@ -12,7 +12,7 @@
  * points (the leaf, or the whole tree when it is small): the first frame draws the right nodes.
  */
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type MouseEvent as ReactMouseEvent } from "react";
-import { Background, BackgroundVariant, Controls, ReactFlow, ReactFlowProvider, useReactFlow, useStore, useStoreApi, ViewportPortal } from "@xyflow/react";
+import { Background, BackgroundVariant, ReactFlow, ReactFlowProvider, useReactFlow, useStore, useStoreApi, ViewportPortal } from "@xyflow/react";
 import type { Edge, NodeMouseHandler } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
 import { useBonsai } from "../../state/store";
@@ -20,11 +20,14 @@ import { NODE_W, type FlowGraph, type FlowNode } from "./layout";
 import { Minimap } from "./Minimap";
 import { nodeTypes } from "./nodes";
 import { OverviewLayer } from "./OverviewLayer";
-import { hitTest, OVERVIEW_ZOOM, overviewGeometry, pathRanges, rowBottom, rowsOf, rowTop } from "./overview";
+import { hitTest, OVERVIEW_ZOOM, pathRanges, rowBottom, rowsOf, rowTop } from "./overview";
+import { geometryIn } from "./overview-viewport";
+import { OverviewZoom, ZoomControls } from "./OverviewZoom";
 import { centerViewport, fitViewport, focusViewport, focusZoom, type CanvasSize } from "./viewport";
 
 export const MIN_ZOOM = 0.0005;
 const MAX_ZOOM = 2;
+const ZOOM_LIMITS = { min: MIN_ZOOM, max: MAX_ZOOM };
 const NO_NODES: FlowNode[] = [];
 const NO_EDGES: Edge[] = [];
 
@@ -111,10 +114,10 @@ function Canvas({ dark, graph, size }: CanvasProps) {
   const onPaneClick = useCallback(
     (event: ReactMouseEvent) => {
       if (!overview) return;
-      const { transform, domNode } = flowStore.getState();
+      const { transform, domNode, width } = flowStore.getState();
       const rect = domNode?.getBoundingClientRect();
       if (!rect) return;
-      const v = hitTest(graph, overviewGeometry({ x: transform[0], y: transform[1], zoom: transform[2] }), event.clientX - rect.left, event.clientY - rect.top);
+      const v = hitTest(graph, geometryIn(graph, { x: transform[0], y: transform[1], zoom: transform[2] }, width), event.clientX - rect.left, event.clientY - rect.top);
       const node = v >= 0 ? graph.nodes[v] : undefined;
       if (!node) return;
       select(node.id, node.type === "entry" ? "inspect" : undefined);
@@ -172,8 +175,9 @@ function Canvas({ dark, graph, size }: CanvasProps) {
       {overview ? null : <Background variant={BackgroundVariant.Dots} gap={24} size={1} />}
       {overview ? <OverviewLayer graph={graph} dark={dark} /> : <PathBrackets graph={graph} />}
       {overview ? null : <PlanShade graph={graph} />}
-      <Controls showInteractive={false} aria-label="Zoom" />
+      <ZoomControls graph={graph} limits={ZOOM_LIMITS} />
       <FocusController served={start.seq} />
+      <OverviewZoom graph={graph} limits={ZOOM_LIMITS} />
     </ReactFlow>
   );
 }

@@ -37,15 +37,16 @@ export interface OverviewGeometry {
   rowStep: number;
 }
 
-export function overviewGeometry(t: Transform): OverviewGeometry {
-  const laneStep = Math.max(COL_W * t.zoom, MIN_LANE_PX);
+/** `minLane`: the narrowest lane spacing (less than MIN_LANE_PX in a pane too narrow for the lanes: overview-viewport.ts) */
+export function overviewGeometry(t: Transform, minLane = MIN_LANE_PX): OverviewGeometry {
+  const laneStep = Math.max(COL_W * t.zoom, minLane);
   const rowStep = ROW_H * t.zoom;
   const x0 = t.x + (NODE_W / 2) * t.zoom;
   return {
     laneX: (lane) => x0 + lane * laneStep,
     rowY: (row) => t.y + row * rowStep,
     // compact bars: never wider than a lane, never taller than a line of text
-    barW: Math.max(MIN_BAR_W, Math.min(NODE_W * t.zoom * 0.3, MAX_BAR_W, laneStep - 6)),
+    barW: Math.max(Math.min(MIN_BAR_W, laneStep - 1), Math.min(NODE_W * t.zoom * 0.3, MAX_BAR_W, laneStep - 6)),
     barH: Math.max(1.5, Math.min(NODE_H * t.zoom * 0.5, MAX_BAR_H)),
     laneStep,
     rowStep,

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { NODE_H, NODE_W, toFlow } from "./layout";
 import { indexTree } from "./model";
 import { syntheticSkeleton } from "./synthetic";
+import { OVERVIEW_ZOOM } from "./overview";
 import { centerViewport, fitViewport, focusViewport } from "./viewport";
 
 const size = { width: 800, height: 600 };
@@ -29,16 +30,20 @@ describe("the viewport a canvas opens with", () => {
     expect(centerViewport(graph, "no-such-node", size, 1)).toBeNull();
   });
 
-  it("fits the whole tree inside the canvas, clear of the legend, the controls and the brackets", () => {
-    const vp = fitViewport(graph, size, 0.0005);
+  it("fits a tree readable when fitted inside the canvas, clear of the legend, the controls and the brackets", () => {
+    const small = syntheticSkeleton({ entries: 9, branchEvery: 4, seed: 4 });
+    const g = toFlow(indexTree(small.nodes), { leafId: small.leafId, minRun: 100 });
+    const tall = { width: 800, height: 1000 };
+    const vp = fitViewport(g, tall, 0.0005);
     expect(vp.zoom).toBeLessThan(1);
-    for (const node of graph.nodes) {
+    expect(vp.zoom).toBeGreaterThanOrEqual(OVERVIEW_ZOOM);
+    for (const node of g.nodes) {
       const left = vp.x + node.position.x * vp.zoom;
       const top = vp.y + node.position.y * vp.zoom;
       expect(left).toBeGreaterThanOrEqual(80 - 1);
-      expect(left + NODE_W * vp.zoom).toBeLessThanOrEqual(size.width - 32 + 1);
+      expect(left + NODE_W * vp.zoom).toBeLessThanOrEqual(tall.width - 32 + 1);
       expect(top).toBeGreaterThanOrEqual(40 - 1);
-      expect(top + NODE_H * vp.zoom).toBeLessThanOrEqual(size.height - 24 + 1);
+      expect(top + NODE_H * vp.zoom).toBeLessThanOrEqual(tall.height - 24 + 1);
     }
   });
 

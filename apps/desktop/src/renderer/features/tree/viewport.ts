@@ -6,6 +6,8 @@ import { getNodesBounds, getViewportForBounds } from "@xyflow/react";
 import type { Viewport } from "@xyflow/react";
 import { NODE_H, NODE_W } from "./layout";
 import type { FlowGraph } from "./layout";
+import { OVERVIEW_ZOOM } from "./overview";
+import { overviewFitViewport } from "./overview-viewport";
 
 export interface CanvasSize {
   width: number;
@@ -26,10 +28,15 @@ export function focusZoom(current: number): number {
   return Math.max(current, FOCUS_ZOOM);
 }
 
-/** Viewport showing the whole tree, never zoomed in beyond 1. */
+/**
+ * Viewport showing the whole tree in height and width, never zoomed in beyond 1. A tree that fits
+ * only below the readable zoom is drawn as the overview, whose lanes are wider than true scale:
+ * its fit is the overview's own (overview-viewport.ts).
+ */
 export function fitViewport(graph: FlowGraph, size: CanvasSize, minZoom: number): Viewport {
   if (graph.nodes.length === 0) return { x: 0, y: 0, zoom: 1 };
-  return getViewportForBounds(getNodesBounds(graph.nodes), size.width, size.height, minZoom, 1, FIT_PADDING);
+  const fitted = getViewportForBounds(getNodesBounds(graph.nodes), size.width, size.height, minZoom, 1, FIT_PADDING);
+  return fitted.zoom >= OVERVIEW_ZOOM ? fitted : overviewFitViewport(graph, size, minZoom);
 }
 
 /** Viewport centering one flow node at `zoom`; null when the node is not in the graph. */
