@@ -12,6 +12,7 @@ import { migration013SkeletonCache } from "./013-skeleton-cache";
 import { migration014SettingsRows } from "./014-settings-rows";
 import { migration015SessionLocks } from "./015-session-locks";
 import { migration016LineRepairs } from "./016-line-repairs";
+import { migration017TrigramIndex } from "./017-trigram-index";
 import type { Migration } from "./types";
 
 export type { Migration } from "./types";
@@ -32,6 +33,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration014SettingsRows,
   migration015SessionLocks,
   migration016LineRepairs,
+  migration017TrigramIndex,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
