@@ -5,6 +5,7 @@
  * a term in a script written without spaces between words (Chinese, Japanese, Thai, ...) matches
  * anywhere in the text, as a substring.
  */
+import { isSubstringTerm } from "@bonsai/formats";
 
 export interface QueryTerm {
   text: string;
@@ -37,13 +38,7 @@ export function toFtsQuery(query: string): string | null {
   return toMatchExpression(parseQuery(query));
 }
 
-/** scripts whose words are not separated by spaces (or, in Korean, carry attached particles) */
-const UNSPACED_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Bopomofo}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\p{Script=Tibetan}]/u;
-
-/** true when the term holds a character of a script written without spaces: it is matched as a substring */
-export function isSubstringTerm(text: string): boolean {
-  return UNSPACED_SCRIPT.test(text);
-}
+export { isSubstringTerm };
 
 /** A trigram index matches substrings of at least this many characters (code points). */
 export const TRIGRAM_MIN_CHARS = 3;
