@@ -7,6 +7,7 @@
  * (migrations/017-trigram-index.ts) by the same batches.
  */
 import type { SessionEntry } from "@bonsai/core";
+import { isSubstringTerm } from "@bonsai/formats";
 import { deriveColumns } from "./derive";
 import type { Statements } from "./reads/path";
 
@@ -27,8 +28,14 @@ function entryText(json: string): { body: string; tools: string; paths: string }
   return deriveColumns(JSON.parse(json) as SessionEntry);
 }
 
+/**
+ * Only text with a character of a script written without spaces goes into the trigram index: a
+ * term routed to it holds such a character (search-text.ts routeTerms), so no other text can match
+ * it, and the index stays small where sessions are in English (a trigram index of all text is
+ * larger than the text itself).
+ */
 function insertTrigrams(st: Statements, pk: number, body: string, paths: string): void {
-  if (body !== "" || paths !== "") st.get(INSERT_TRIGRAMS).run(pk, body, paths);
+  if (isSubstringTerm(body) || isSubstringTerm(paths)) st.get(INSERT_TRIGRAMS).run(pk, body, paths);
 }
 
 /** Entries not indexed yet: both indexes (the word index only while the backfill has not reached them). */

@@ -17,7 +17,7 @@ import type { SearchHit, SearchOptions } from "./session-store";
 const RANK_WINDOW = 2000;
 
 /** a query of only one- or two-character substrings reads at most this many of the newest entries */
-export const SHORT_SCAN_ENTRIES = 20_000;
+export const SHORT_SCAN_ENTRIES = 10_000;
 
 type Row = [sessionId: string, title: string | null, entryId: string, type: string, role: string | null, timestamp: string, json: string, rank: number];
 
@@ -36,7 +36,8 @@ function indexedRows(st: Statements, routed: RoutedTerms, sessionId: string | un
   const params: unknown[] = [words ?? trigrams];
   let where = "";
   if (words !== null && trigrams !== null) {
-    where += " AND rowid IN (SELECT rowid FROM entries_trigram WHERE entries_trigram MATCH ?)";
+    // "+rowid": a filter on the word matches, never one word query per trigram match
+    where += " AND +rowid IN (SELECT rowid FROM entries_trigram WHERE entries_trigram MATCH ?)";
     params.push(trigrams);
   }
   if (sessionId !== undefined) {

@@ -60,6 +60,8 @@ describe("search in every script", () => {
     expect(ids(store.search("migration"))).toEqual([e(3)]);
     expect(ids(store.search("我们今天需要把数据库迁移到新的服务器上"))).toEqual([e(0)]);
     expect(store.search("マイグレーションX")).toEqual([]);
+    // only text with such a script is in the trigram index (no other text can match its terms)
+    expect(store.db.prepare("SELECT count(*) FROM entries_trigram_docsize").pluck().get()).toBe(SENTENCES.length - 1);
   });
 
   it("ranks substring matches by bm25 and answers mixed queries (every term required)", async () => {
