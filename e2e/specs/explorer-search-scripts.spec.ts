@@ -13,6 +13,8 @@ const CODEX = sharedFixture("real/codex/ta93abe__me__1b_d3b5f272f9_0_full.jsonl"
 const SCREENSHOTS = path.join(REPO_ROOT, ".test-results/search-scripts");
 const WORD = "マイグレーション";
 
+// two imports, then four searches at two widths and two themes
+test.describe.configure({ timeout: 180_000 });
 test.skip(!CODEX, "the real Codex file of ../shared/fixtures/real is not present next to the checkout");
 
 test("finds a Japanese word inside a sentence of a real Codex session and a Chinese word in a generated one", async ({ app: page }, testInfo) => {
