@@ -5,6 +5,7 @@
  */
 import type { SessionEntry } from "@bonsai/core";
 import { agentEventOf } from "./entries";
+import { isSubstringTerm } from "./scripts";
 import { isObj, objs, oneLine, str, type Obj } from "./values";
 
 function blocksText(content: unknown): string {
@@ -90,6 +91,8 @@ function escapeRegExp(text: string): string {
 
 function matcher(term: Term): RegExp {
   if ("phrase" in term) return new RegExp(term.phrase.split(" ").map(escapeRegExp).join("\\s+"), "iu");
+  // Chinese, Japanese, Thai, ...: the word is found inside a sentence
+  if (isSubstringTerm(term.word)) return new RegExp(escapeRegExp(term.word), "iu");
   const edge = "[\\p{L}\\p{N}_]";
   return new RegExp(`(?<!${edge})${escapeRegExp(term.word)}${term.prefix ? "" : `(?!${edge})`}`, "iu");
 }

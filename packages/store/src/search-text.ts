@@ -1,8 +1,11 @@
 /**
- * User search input -> FTS5 expression, and the snippet shown for a hit. The FTS table is
- * contentless (the text lives once, in entries.json), so snippets are cut here from the entry's
- * derived text, with the same notion of a match: whole words, or word prefixes with a trailing *.
+ * User search input -> FTS5 expressions, and the snippet shown for a hit. The FTS tables are
+ * contentless (the text lives once, in entry_json), so snippets are cut here from the entry's
+ * derived text, with the same notion of a match: whole words, or word prefixes with a trailing *;
+ * a term in a script written without spaces between words (Chinese, Japanese, Thai, ...) matches
+ * anywhere in the text, as a substring.
  */
+import { isSubstringTerm } from "@bonsai/formats";
 
 export interface QueryTerm {
   text: string;
@@ -32,18 +35,53 @@ export function parseQuery(query: string): QueryTerm[] {
  * literal), all terms required, a trailing * keeps prefix search; null when there is nothing to find.
  */
 export function toFtsQuery(query: string): string | null {
-  const terms = parseQuery(query);
+  return toMatchExpression(parseQuery(query));
+}
+
+export { isSubstringTerm };
+
+/** A trigram index matches substrings of at least this many characters (code points). */
+export const TRIGRAM_MIN_CHARS = 3;
+
+/** The query's terms by the index that answers them. */
+export interface RoutedTerms {
+  /** whole words and word prefixes: the word index */
+  words: QueryTerm[];
+  /** substrings of TRIGRAM_MIN_CHARS characters or more: the trigram index */
+  trigrams: QueryTerm[];
+  /** shorter substrings: a bounded scan (search-query.ts) */
+  short: QueryTerm[];
+}
+
+export function routeTerms(terms: readonly QueryTerm[]): RoutedTerms {
+  const routed: RoutedTerms = { words: [], trigrams: [], short: [] };
+  for (const t of terms) {
+    if (!isSubstringTerm(t.text)) routed.words.push(t);
+    else if ([...t.text].length >= TRIGRAM_MIN_CHARS) routed.trigrams.push({ text: t.text, prefix: false });
+    else routed.short.push({ text: t.text, prefix: false });
+  }
+  return routed;
+}
+
+/**
+ * Terms as an FTS5 expression (see toFtsQuery); for the trigram index, the routed substrings
+ * (quoted, so each is one run of characters, not a prefix).
+ */
+export function toMatchExpression(terms: readonly QueryTerm[]): string | null {
   if (terms.length === 0) return null;
   return terms.map((t) => `"${t.text.replace(/"/g, '""')}"${t.prefix ? "*" : ""}`).join(" AND ");
 }
 
 const WORD = "[\\p{L}\\p{N}_]";
 
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
 function termPattern(t: QueryTerm): string {
+  if (isSubstringTerm(t.text)) return escapeRegExp(t.text);
   // FTS tokenizes on non-alphanumerics: match the term's words separated by any non-word run
   const words = t.text.split(new RegExp(`(?:(?!${WORD}).)+`, "u")).filter((w) => w !== "");
   if (words.length === 0) return "";
-  const body = words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join(`(?:(?!${WORD}).)+`);
+  const body = words.map(escapeRegExp).join(`(?:(?!${WORD}).)+`);
   return `(?<!${WORD})${body}${t.prefix ? `${WORD}*` : `(?!${WORD})`}`;
 }
 

@@ -157,7 +157,7 @@ export interface SearchHit {
   timestamp: string;
   /** matched text with the hits wrapped in [ and ] (… where cut) */
   snippet: string;
-  /** bm25 rank (lower is better) */
+  /** bm25 rank (lower is better); for a query of only one- or two-character substrings, minus their occurrences */
   rank: number;
 }
 
@@ -416,7 +416,11 @@ export interface SessionStore {
   exportMarkdown(sessionId: string, file?: string, options?: ExportOptions): Promise<string>;
 
   // ------------------------------------------------------------ search, settings
-  /** FTS5 over message text, tool names and file paths (brings the index up to date first, up to options.indexLimit entries) */
+  /**
+   * FTS5 over message text, tool names and file paths: words and prefixes, and words of scripts
+   * written without spaces (Chinese, Japanese, Thai, ...) as substrings (search-query.ts). Brings the
+   * indexes up to date first, up to options.indexLimit entries.
+   */
   search(query: string, options?: SearchOptions): SearchHit[];
   /** indexes entries stored since the last indexing (runs in the background after writes); returns how many */
   indexSearch(maxEntries?: number): number;

@@ -50,7 +50,9 @@ import {
   type StoreEvents,
   type StoreListener,
 } from "./session-store";
-import { parseQuery, snippetMaker, toFtsQuery } from "./search-text";
+import { parseQuery } from "./search-text";
+import { indexForSearch, unindexedForSearch, unindexEntry, unindexSession } from "./search-index";
+import { searchIndexes } from "./search-query";
 import { BACKUP_SUFFIX } from "./source/backup";
 import { sha256 } from "./source/bytes";
 import type { FaultHook } from "./source/faults";
@@ -198,9 +200,6 @@ type SkeletonRow = [
 /** entry types whose effect on the context comes from anywhere on the path (context-building.md §1.4) */
 /** skeletons kept in memory (the sessions most recently drawn) */
 const SKELETON_CACHE = 3;
-
-/** search ranks at most this many of the newest matches */
-const RANK_WINDOW = 2000;
 
 /** entries indexed for search per transaction in the background */
 const INDEX_BATCH = 500;
@@ -789,7 +788,7 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
   private clearEntries(sessionId: string): void {
     this.entryWrites++;
     this.foreign.agents.noteCleared(sessionId); // foreign: agent and compaction counts
-    this.sql("DELETE FROM entries_fts WHERE rowid IN (SELECT pk FROM entries WHERE session_id = ? AND indexed = 1)").run(sessionId);
+    unindexSession(this.statements, sessionId);
     this.sql("DELETE FROM entry_json WHERE pk IN (SELECT pk FROM entries WHERE session_id = ?)").run(sessionId);
     this.sql("DELETE FROM entries WHERE session_id = ?").run(sessionId);
     this.sql("DELETE FROM labels WHERE session_id = ?").run(sessionId);
@@ -1506,7 +1505,7 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
       "UPDATE entries SET tokens = ?, preview = ?, tool_name = ?, flags = ?, stop_reason = ?, custom_type = ?, ref_id = ?, tokens_before = ?, role = ?, file_ops = ?, indexed = 0 WHERE pk = ?",
     ).run(d.tokens, d.preview, d.toolName, d.flags, d.stopReason, d.customType, d.refId, d.tokensBefore, d.role, d.fileOps, row.pk);
     this.sql("UPDATE entry_json SET json = ? WHERE pk = ?").run(json, row.pk);
-    if (row.indexed === 1) this.sql("DELETE FROM entries_fts WHERE rowid = ?").run(row.pk);
+    if (row.indexed === 1) unindexEntry(this.statements, row.pk);
     this.scheduleIndexing();
   }
 
@@ -1563,66 +1562,22 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
   // ================================================================ search
 
   search(query: string, options: SearchOptions = {}): SearchHit[] {
-    const match = toFtsQuery(query);
-    if (match === null) return [];
+    if (parseQuery(query).length === 0) return [];
     // entries stored a moment ago are found once indexed; a writer busy elsewhere is not waited for
     withoutWaiting(this.db, () => this.indexSearch(options.indexLimit ?? Infinity));
-    const snippet = snippetMaker(parseQuery(query));
-    const limit = Math.min(Math.max(1, options.limit ?? 50), 500);
-    const where = options.sessionId ? "AND rowid IN (SELECT pk FROM entries WHERE session_id = ?)" : "";
-    const params: unknown[] = [match];
-    if (options.sessionId) params.push(options.sessionId);
-    params.push(limit);
-    const rows = this.sql(
-      // bm25 ranks the newest RANK_WINDOW matches (FTS5 walks matches in rowid order, so a word
-      // found in every entry costs RANK_WINDOW scores, not one per entry of the database)
-      `SELECT e.session_id, s.title, e.id, e.type, e.role, e.timestamp, j.json, f.rank
-       FROM (SELECT rowid, rank FROM entries_fts WHERE entries_fts MATCH ? ${where} ORDER BY rowid DESC LIMIT ${RANK_WINDOW}) f
-       JOIN entries e ON e.pk = f.rowid JOIN entry_json j ON j.pk = e.pk JOIN sessions s ON s.id = e.session_id
-       ORDER BY f.rank LIMIT ?`,
-    )
-      .raw()
-      .all(...params) as [string, string | null, string, string, string | null, string, string, number][];
-    return rows.map(([sessionId, sessionTitle, entryId, type, role, timestamp, json, rank]) => {
-      const d = deriveColumns(JSON.parse(json) as SessionEntry);
-      const text = snippet(d.body) || snippet(d.tools) || snippet(d.paths.replace(/\n/g, " ")) || d.preview;
-      return { sessionId, sessionTitle, entryId, type, role, timestamp, snippet: text, rank };
-    });
+    return searchIndexes(this.statements, query, options);
   }
 
   /**
-   * Brings the search index up to date (entries are indexed after they are stored, so that an
+   * Brings the search indexes up to date (entries are indexed after they are stored, so that an
    * import never waits for it). Returns how many entries were indexed. Batches of one transaction.
    */
   indexSearch(maxEntries = Infinity): number {
-    const next = this.sql("SELECT e.pk, j.json FROM entries e JOIN entry_json j ON j.pk = e.pk WHERE e.indexed = 0 ORDER BY e.pk LIMIT ?").raw();
-    const insert = this.sql("INSERT INTO entries_fts (rowid, body, tools, paths) VALUES (?, ?, ?, ?)");
-    const mark = this.sql("UPDATE entries SET indexed = 1 WHERE pk = ?");
-    let done = 0;
-    while (done < maxEntries) {
-      // the batch is read inside the write transaction: another connection indexing at the same
-      // time (a store worker's background indexing, a search on the host's thread) never indexes
-      // the same entries again
-      const count = this.db
-        .transaction(() => {
-          const batch = next.all(Math.min(INDEX_BATCH, maxEntries - done)) as [number, string][];
-          for (const [pk, json] of batch) {
-            const d = deriveColumns(JSON.parse(json) as SessionEntry);
-            if (d.body !== "" || d.tools !== "" || d.paths !== "") insert.run(pk, d.body, d.tools, d.paths);
-            mark.run(pk);
-          }
-          return batch.length;
-        })
-        .immediate();
-      if (count === 0) break;
-      done += count;
-    }
-    return done;
+    return indexForSearch(this.statements, maxEntries, INDEX_BATCH);
   }
 
   unindexedCount(sessionId?: string): number {
-    if (sessionId === undefined) return this.sql("SELECT count(*) FROM entries INDEXED BY entries_unindexed WHERE indexed = 0").pluck().get() as number;
-    return this.sql("SELECT count(*) FROM entries INDEXED BY entries_unindexed WHERE indexed = 0 AND session_id = ?").pluck().get(sessionId) as number;
+    return unindexedForSearch(this.statements, sessionId);
   }
 
   resumeIndexing(): void {

@@ -26,9 +26,9 @@ describe("schema and migrations", () => {
     expect(store.db.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
     expect(store.db.pragma("journal_mode", { simple: true })).toBe("wal");
     const names = (store.db.prepare("SELECT name FROM sqlite_master WHERE type IN ('table') ORDER BY name").pluck().all() as string[]).filter(
-      (n) => !n.startsWith("entries_fts_"),
+      (n) => !n.startsWith("entries_fts_") && !n.startsWith("entries_trigram_"),
     );
-    expect(names).toEqual(["entries", "entries_fts", "entry_json", "import_reports", "labels", "line_repairs", "pruned_outputs", "session_agents", "session_locks", "session_titles", "sessions", "settings", "skeleton_cache", "source_backups", "source_intents"]);
+    expect(names).toEqual(["entries", "entries_fts", "entries_trigram", "entry_json", "import_reports", "labels", "line_repairs", "pruned_outputs", "session_agents", "session_locks", "session_titles", "sessions", "settings", "skeleton_cache", "source_backups", "source_intents", "trigram_backfill"]);
   });
 
   it("opens with an explicit native binding (how Electron passes its own build)", () => {

@@ -13,6 +13,7 @@ import { migration014SettingsRows } from "./014-settings-rows";
 import { migration015SessionLocks } from "./015-session-locks";
 import { migration016LineRepairs } from "./016-line-repairs";
 import { migration017TitlesNotSummaries } from "./017-titles-not-summaries";
+import { migration018TrigramIndex } from "./018-trigram-index";
 import type { Migration } from "./types";
 
 export type { Migration } from "./types";
@@ -34,6 +35,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration015SessionLocks,
   migration016LineRepairs,
   migration017TitlesNotSummaries,
+  migration018TrigramIndex,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
