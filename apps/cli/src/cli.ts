@@ -51,7 +51,7 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
       io.stdout(formatCommandHelp(command.spec));
       return 0;
     }
-    // a stored session id given to a read command: its own small bundle (stored-read.ts), which
+    // a stored session id given to a read command: its own small chunk (stored-read.ts), which
     // answers a pi session in a database that needs nothing but reading, and gives back the others
     if (isStoredRead(name, args)) {
       const status = await (await import("./stored-read")).runStoredRead(name, args, io);
