@@ -9,7 +9,7 @@
 # Native modules (better-sqlite3) are built against the headers of the node that runs them.
 set -eu
 root=$(CDPATH='' cd -- "$(dirname -- "$0")/.." && pwd)
-runtime="$root/.runtime"
+runtime=${BONSAI_RUNTIME_DIR:-"$root/.runtime"}   # (another folder: the script's own tests)
 
 major_of() { "$1" -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
 
