@@ -20,6 +20,11 @@ const serveArgs = args.filter((a) => a !== "--browser" && a !== "--rebuild");
 
 const say = (msg) => console.log(`bonsai: ${msg}`);
 
+if (Number(process.versions.node.split(".")[0]) < 24) {
+  console.error(`bonsai: needs Node 24 or newer, not ${process.version}; start it as \`scripts/node24.sh pnpm start\``);
+  process.exit(1);
+}
+
 // ------------------------------------------------------------------ build when needed
 const outputs = ["apps/cli/dist/bonsai.mjs", "apps/desktop/out/renderer/index.html", "apps/desktop/out/main/index.js", "apps/desktop/out/preload/index.cjs"].map((p) => path.join(root, p));
 const sources = ["packages", "apps/cli/src", "apps/desktop/src", "prompts"].map((p) => path.join(root, p));

@@ -35,6 +35,14 @@ function readJson(file) {
   }
 }
 
+// Bonsai needs Node 24 or newer (README: scripts/node24.sh brings it where the system's is older)
+console.log(`node ${process.version}`);
+if (Number(process.versions.node.split(".")[0]) < 24) {
+  console.error(`bonsai: the tests need Node 24 or newer, not ${process.version}; run them as \`scripts/node24.sh pnpm test\``);
+  record("node", 0, 1, 0, `Node ${process.version} is older than 24`);
+  finish();
+}
+
 // 0. the end-to-end tests need Debian's Chromium: install it now (root + apt) or stop at once saying how
 if (want("e2e") && !ensureChromium()) process.exit(1);
 

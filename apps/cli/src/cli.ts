@@ -53,7 +53,7 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
     }
     // a read command on a team archive: its own module (the archive's client), never the store
     if (typeof args.options.archive === "string") return await (await import("./archive-read")).runArchiveRead(command, args, io);
-    // a stored session id given to a read command: its own small bundle (stored-read.ts), which
+    // a stored session id given to a read command: its own small chunk (stored-read.ts), which
     // answers a pi session in a database that needs nothing but reading, and gives back the others
     if (isStoredRead(name, args)) {
       const status = await (await import("./stored-read")).runStoredRead(name, args, io);

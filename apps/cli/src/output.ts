@@ -3,7 +3,6 @@
  * capture the output.
  */
 import { IdList, textOf, type JsonText } from "@bonsai/core/id-list";
-import { isTerminal, standardWriter } from "./descriptor-output";
 
 export interface Io {
   /** text, or UTF-8 bytes (a store's id list, read as bytes, is written as it is) */
@@ -13,17 +12,31 @@ export interface Io {
   stderrIsTerminal?(): boolean;
 }
 
-/**
- * The process's standard output and error (descriptor-output.ts: written to the descriptors, not
- * through Node's streams, unless they are a terminal; a closed pipe ends the process quietly).
- */
-export function lazyProcessIo(): Io {
-  const out = standardWriter(1);
-  const err = standardWriter(2);
-  return { stdout: out, stderr: err, stderrIsTerminal: () => isTerminal(2) };
+/** A closed pipe (`bonsai context f | head`) ends the process quietly: it is not an error worth a message. */
+function endQuietlyOnClosedPipe(err: NodeJS.ErrnoException): void {
+  if (err.code === "EPIPE") process.exit(process.exitCode ?? 0);
+  throw err;
 }
 
-export const processIo: Io = lazyProcessIo();
+/** a writer to one of the process's streams, which ends the process quietly once its reader is gone */
+function writerTo(stream: () => NodeJS.WriteStream): (data: string | Uint8Array) => void {
+  let watched = false;
+  return (data) => {
+    const s = stream();
+    if (!watched) {
+      s.on("error", endQuietlyOnClosedPipe);
+      watched = true;
+    }
+    s.write(data);
+  };
+}
+
+/** The process's standard output and error, through Node's streams. */
+export const processIo: Io = {
+  stdout: writerTo(() => process.stdout),
+  stderr: writerTo(() => process.stderr),
+  stderrIsTerminal: () => process.stderr.isTTY === true,
+};
 
 /**
  * Pretty JSON (2-space indent) followed by a newline, written in the parts prettyJsonParts gives: a

@@ -1,18 +1,18 @@
 /**
- * The read commands on a stored session id run from their own bundle (dist/stored-read.cjs,
- * apps/cli/src/stored-read.ts) when the database needs nothing but reading, and give anything else
+ * The read commands on a stored session id are answered by the store's reader alone
+ * (apps/cli/src/stored-read.ts) when the database needs nothing but reading, and give anything else
  * back to the command's usual path: a database to migrate is opened, migrated and answered there,
  * with the same answer. Mistakes keep the command line's error policy (one line, its exit status).
  * Run on the built CLI, as a user runs it, with real SQLite files.
  */
 import { spawn } from "node:child_process";
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { generateSession, sessionToJsonl } from "@bonsai/testkit";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bin, buildCli, root, run as runIn, runListingModules as listing, topLevelCacheSize, type Run } from "./list-modules";
+import { bin, buildCli, run as runIn, type Run } from "./built-cli";
 import { bonsai } from "./run-cli";
 
 let dir = "";
@@ -21,7 +21,6 @@ let id = "";
 let target = "";
 
 const run = (database: string, ...args: string[]): Run => runIn(dir, database, ...args);
-const runListingModules = (database: string, ...args: string[]): ReturnType<typeof listing> => listing(dir, database, ...args);
 
 function userVersion(file: string, set?: number): number {
   const conn = new Database(file);
@@ -91,38 +90,16 @@ describe("the read commands on a stored session id", () => {
     expect(badLeaf.stderr).toBe(`bonsai: --leaf nosuchentry: no entry with this id in ${id}\n`);
   });
 
-  it("start in their own bundle: bin/bonsai.cjs loads dist/stored-read.cjs with its code cache, and never the command line's bundle", () => {
-    for (const args of COMMANDS()) {
-      const r = runListingModules(db, ...args);
-      expect(r.code, r.stderr).toBe(0);
-      expect(r.stdout).toBe(run(db, ...args).stdout);
-      expect(r.modules, args.join(" ")).toEqual(["bin/bonsai.cjs", "bin/cached-bundle.cjs", "dist/stored-read.cjs"]);
-      expect(r.bundleCaches, args.join(" ")).toEqual({ "dist/stored-read.cjs": "accepted" });
-    }
-  });
-
-  it("have a warm code cache from the build: it holds the functions the reads ran, beyond the top level's", () => {
-    const warm = readFileSync(path.join(root, "apps/cli/dist/stored-read.cjs.cache")).length;
-    expect(warm).toBeGreaterThan(topLevelCacheSize("stored-read") * 1.2);
-  });
-
-  it("give anything else to the command line, which answers as before: a file, help, a mistake in the arguments, another command", () => {
-    const file = runListingModules(db, "context", "s.jsonl", "--json");
+  it("answer as the command line does for the rest: the same session as a file, help, a mistake in the arguments", () => {
+    const file = run(db, "context", "s.jsonl", "--json");
     expect(file.code, file.stderr).toBe(0);
-    expect(file.modules).toContain("dist/bonsai.mjs");
-    expect(file.modules).not.toContain("dist/stored-read.cjs");
     expect(file.stdout).toBe(run(db, "context", id, "--json").stdout);
-    const help = runListingModules(db, "context", id, "--help");
+    const help = run(db, "context", id, "--help");
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^Usage: bonsai context /);
-    expect(help.modules).toContain("dist/bonsai.mjs");
-    const bogus = runListingModules(db, "plan", id, "--bogus");
+    const bogus = run(db, "plan", id, "--bogus");
     expect(bogus.code).toBe(2);
     expect(bogus.stderr).toBe("bonsai: unknown option --bogus for bonsai plan (see bonsai plan --help)\n");
-    expect(bogus.modules).toContain("dist/bonsai.mjs");
-    const ls = runListingModules(db, "ls", "--json");
-    expect(ls.code, ls.stderr).toBe(0);
-    expect(ls.modules).not.toContain("dist/stored-read.cjs");
   });
 
   it("end quietly when the reader of their output is gone (a closed pipe), as the command line does", async () => {

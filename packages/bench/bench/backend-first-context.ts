@@ -8,10 +8,10 @@
  *
  *   node --import tsx backend-first-context.ts DATA_DIR SESSION_ID
  */
-import { createRequire } from "node:module";
 import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { createBackend } from "@bonsai/backend";
+import { installedAddonPath } from "@bonsai/store/native-addon";
 
 const [dataDir, sessionId] = process.argv.slice(2);
 if (!dataDir || !sessionId) {
@@ -25,7 +25,7 @@ const ms = (u: NodeJS.CpuUsage): number => (u.user + u.system) / 1000;
 
 const t0 = process.cpuUsage();
 // as bonsai serve: the bundled worker loads better-sqlite3's addon by path
-const nativeBinding = createRequire(path.resolve(here, "../../../apps/cli/package.json")).resolve("better-sqlite3/build/Release/better_sqlite3.node");
+const nativeBinding = installedAddonPath(path.resolve(here, "../../../apps/cli/package.json"));
 const backend = createBackend({ dataDir, env: { BONSAI_SESSIONS_DIRS: dataDir }, nativeBinding, worker: { url: workerUrl } });
 const t1 = process.cpuUsage();
 const context = await backend.dispatch("getContextPreview", { sessionId });

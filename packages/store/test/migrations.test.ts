@@ -1,11 +1,11 @@
 import fs from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { DatabaseOpenError, MIGRATIONS, NewerDatabaseError, SCHEMA_VERSION, migrate, openDatabase, openStore } from "../src/index";
 import { byId, lastFirst } from "../src/id-tiers";
 import { SETTINGS_INDEX, SETTINGS_ROWS } from "../src/migrations/014-settings-rows";
+import { installedAddonPath } from "../src/native-addon";
 import { newStore, sha256File, tempDir } from "./support";
 
 
@@ -32,9 +32,7 @@ describe("schema and migrations", () => {
   });
 
   it("opens with an explicit native binding (how Electron passes its own build)", () => {
-    const binding = createRequire(import.meta.url)
-      .resolve("better-sqlite3/package.json")
-      .replace(/package\.json$/, "build/Release/better_sqlite3.node");
+    const binding = installedAddonPath(import.meta.url);
     expect(fs.existsSync(binding)).toBe(true);
     const store = openStore({ path: path.join(tempDir(), "native.db"), nativeBinding: binding });
     expect(store.listSessions()).toEqual([]);
