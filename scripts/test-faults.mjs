@@ -20,7 +20,7 @@ if (build.status !== 0) {
   console.log("0 passed, 1 failed");
   process.exit(1);
 }
-const files = ["packages/store/test/faults", "apps/cli/test/faults.test.ts", "packages/backend/test/two-writers.test.ts", "packages/backend/test/capabilities.test.ts"].filter((f) => fs.existsSync(path.join(root, f)));
+const files = ["packages/store/test/faults", "apps/cli/test/faults.test.ts", "apps/cli/test/disk-full-commands.test.ts", "packages/backend/test/two-writers.test.ts", "packages/backend/test/capabilities.test.ts"].filter((f) => fs.existsSync(path.join(root, f)));
 // the files run side by side: their trials mostly wait (the agent's pace, settle and line waits)
 const r = spawnSync("pnpm", ["exec", "vitest", "run", ...files, "--maxWorkers=4", "--reporter=default", "--reporter=json", `--outputFile.json=${out}`], {
   cwd: root,

@@ -1,12 +1,15 @@
 /**
  * `bonsai navigate SID TARGET` without a summary reaches the file: pi's own SessionManager, opening
- * the file as pi resumes it (its last entry is the leaf), builds the context at TARGET.
+ * the file as pi resumes it (its last entry is the leaf), builds the context at TARGET; Undo (the
+ * app's, through the backend) returns the context pi builds from the file to what it was.
  */
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { SessionManager } from "@mariozechner/pi-coding-agent";
+import { createBackend } from "@bonsai/backend";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { callParsed } from "../../../packages/backend/test/support";
 import { bonsai } from "./run-cli";
 
 let dir = "";
@@ -60,5 +63,22 @@ describe("bonsai navigate without a summary", () => {
     const r = await bonsai("navigate", file, "u2", "--data-dir", path.join(dir, "data"));
     expect(r.code).toBe(0);
     expect(piContext(file)).toEqual(piContext(file, "a1"));
+  });
+
+  it("in the app, then Undo: pi resumes at the target, then with the context it had before the switch", async () => {
+    const file = writeSession();
+    const before = piContext(file);
+    const backend = createBackend({ dataDir: path.join(dir, "data"), env: { BONSAI_SESSIONS_DIRS: dir } });
+    try {
+      const sessionId = (await callParsed(backend, "importSessions", { paths: [file] })).results[0]!.sessionId!;
+      await callParsed(backend, "navigate", { sessionId, targetId: "a1", summarize: false });
+      expect(piContext(file)).toEqual(piContext(file, "a1"));
+      expect((await callParsed(backend, "getUndo", { sessionId })).undo).toMatchObject({ kind: "branch" });
+      await callParsed(backend, "undo", { sessionId });
+    } finally {
+      await backend.close();
+    }
+    expect(piContext(file)).toEqual(before);
+    expect((piContext(file) as unknown[]).length).toBe(6);
   });
 });

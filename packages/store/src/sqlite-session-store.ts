@@ -55,6 +55,7 @@ import { indexForSearch, unindexedForSearch, unindexEntry, unindexSession } from
 import { searchIndexes } from "./search-query";
 import { BACKUP_SUFFIX } from "./source/backup";
 import { sha256 } from "./source/bytes";
+import { addressableSessionId } from "./session-id";
 import type { FaultHook } from "./source/faults";
 import { headerLineOf, replaceLines, type LineReplacement } from "./source/line-edit";
 import { SessionLocks } from "./source/session-lock";
@@ -769,8 +770,9 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
     return sessionId;
   }
 
-  /** The header id, unless another file already brought a session with that id. */
-  private newSessionIdFor(headerId: string, file: string): string {
+  /** The header id (made addressable: session-id.ts), unless another file already brought a session with that id. */
+  private newSessionIdFor(fromHeader: string, file: string): string {
+    const headerId = addressableSessionId(fromHeader);
     if (!this.sessionRow(headerId)) return headerId;
     const suffix = sha256(file).slice(0, 8);
     let id = `${headerId}-${suffix}`;

@@ -12,6 +12,7 @@
  */
 import fs from "node:fs";
 import { readRange } from "./bytes";
+import type { FaultHook } from "./faults";
 import type { Intent, Journal } from "./journal";
 import { asWriteFailure, WriteFailedError } from "./write-failure";
 
@@ -25,7 +26,7 @@ interface TakeBack {
  * file is cut back and a WriteFailedError is thrown ("the disk is full; nothing was written").
  * `fd` reads the same file.
  */
-export function writeOrTakeBack(out: number, fd: number, data: Buffer, intentId: number, journal: Journal): void {
+export function writeOrTakeBack(out: number, fd: number, data: Buffer, intentId: number, journal: Journal, fault?: FaultHook): void {
   let done = 0;
   try {
     while (done < data.length) done += fs.writeSync(out, data, done, data.length - done);
@@ -33,12 +34,12 @@ export function writeOrTakeBack(out: number, fd: number, data: Buffer, intentId:
   } catch (err) {
     const failure = asWriteFailure(err);
     if (!(failure instanceof WriteFailedError)) throw err;
-    takeBack(out, fd, data.subarray(0, done), intentId, journal, failure);
+    takeBack(out, fd, data.subarray(0, done), intentId, journal, failure, fault);
     throw failure;
   }
 }
 
-function takeBack(out: number, fd: number, ours: Buffer, intentId: number, journal: Journal, failure: WriteFailedError): void {
+function takeBack(out: number, fd: number, ours: Buffer, intentId: number, journal: Journal, failure: WriteFailedError, fault?: FaultHook): void {
   if (ours.length === 0) return endQuietly(journal, intentId);
   const size = fs.fstatSync(fd).size;
   const from = size - ours.length;
@@ -47,6 +48,7 @@ function takeBack(out: number, fd: number, ours: Buffer, intentId: number, journ
   }
   const cut: TakeBack = { from, to: size };
   journal.note(intentId, { takeBack: cut });
+  fault?.("append:take-back-noted");
   fs.ftruncateSync(out, from);
   try {
     fs.fsyncSync(out);
@@ -69,12 +71,13 @@ function endQuietly(journal: Journal, intentId: number): void {
  * Recovery of an append intent whose write the disk refused: if the file still ends where the
  * refused bytes ended (nothing was appended after them), they are cut off. True when it cut.
  */
-export function finishTakeBack(intent: Intent): boolean {
+export function finishTakeBack(intent: Intent, fault?: FaultHook): boolean {
   const cut = intent.detail.takeBack as Partial<TakeBack> | undefined;
   if (intent.kind !== "append" || typeof cut?.from !== "number" || typeof cut.to !== "number") return false;
   const fd = fs.openSync(intent.file, "r+");
   try {
     if (fs.fstatSync(fd).size !== cut.to) return false;
+    fault?.("recovery:take-back");
     fs.ftruncateSync(fd, cut.from);
     fs.fsyncSync(fd);
     return true;

@@ -12,6 +12,10 @@ export type FaultPoint =
   | "append:intent"
   | "append:written"
   | "append:before-write"
+  /** the disk refused an append: the journal is told what will be cut, the cut not made yet */
+  | "append:take-back-noted"
+  /** recovery is about to make the cut a dead process noted */
+  | "recovery:take-back"
   /** a sync has read the file's appended bytes and is about to store them */
   | "sync:before-store";
 

@@ -118,7 +118,7 @@ export function appendLine(job: AppendJob, deps: AppendDeps): void {
           continue; // grew since the look: read it, build the line again
         }
         deps.fault?.("append:before-write");
-        writeOrTakeBack(out, fd, data, intentId, deps.journal);
+        writeOrTakeBack(out, fd, data, intentId, deps.journal, deps.fault);
         deps.fault?.("append:written");
         stat = fs.fstatSync(out);
         const region = readRange(fd, Math.max(0, latest.size - 1), stat.size);

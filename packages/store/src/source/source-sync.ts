@@ -240,7 +240,7 @@ export class SourceSync {
         this.backups.adoptIfWhole(intent.file, backup.size, backup.sha256);
       }
       try {
-        finishTakeBack(intent);
+        finishTakeBack(intent, this.options.fault);
         reread(intent, intent.kind === "rewrite");
       } catch (err) {
         report.failed.push({ sessionId: intent.sessionId, message: err instanceof Error ? err.message : String(err) });

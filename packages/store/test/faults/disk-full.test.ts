@@ -1,66 +1,24 @@
 /**
  * A full disk at every write path of the store (issue 31, 2): an append (a long entry, a label), a
- * rewrite (pruning, with the first backup copy), an export. The session file lives on a small tmpfs
- * filled to the last byte (the file's last page keeps some room, so the append is a short write
- * and then ENOSPC, at a different point each trial). Every trial: the refusal is the one sentence,
- * the file is byte for byte what it was, no temporary file is left, the agent's next line parses,
- * and the store and the file agree. Needs root (mount); skipped with the reason otherwise.
+ * rewrite (pruning with the first backup copy, pruning again, restoring), an export, Continue in pi's
+ * new file. The session file lives on a small tmpfs filled to a random level each trial (from the
+ * last byte up to just under what the write needs), so the write fails at a different point each
+ * time: a short write then ENOSPC, or the backup, or the rewrite after the backup. Every trial: the
+ * refusal is the one sentence, the file is byte for byte what it was, no temporary file is left, a
+ * backup left behind is whole, the agent's next line parses, and the store and the file agree.
+ * Needs root (mount); skipped with the reason otherwise.
  */
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { applyPruning, DEFAULT_PRUNE_CONFIG, planPruning } from "@bonsai/core";
-import { afterAll, describe, expect, it } from "vitest";
-import { openStore } from "../../src/index";
+import { describe, expect, it } from "vitest";
+import { openStore, type SqliteSessionStore } from "../../src/index";
+import { backupPathOf } from "../../src/source/backup";
 import { HEADER, line, tempDir, toolResultEntry, userEntry } from "../support";
 import { bonsaiTemps, expectAgreement, readFile, recordFigures, scenarioTimeout, trials } from "./harness";
+import { emptyDisk, fillDisk, SMALL_DISK_SKIP as SKIP, smallDisk, unmountSmallDisk } from "./small-disk";
 
 const DISK_FULL = "the disk is full; nothing was written";
-const mounts: string[] = [];
-
-/** A fresh tmpfs of `size`, or the reason it cannot be mounted here. */
-function mountSmallDisk(size: string): string | { skip: string } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bonsai-small-disk-"));
-  try {
-    execFileSync("mount", ["-t", "tmpfs", "-o", `size=${size}`, "tmpfs", dir], { stdio: "pipe" });
-  } catch (err) {
-    return { skip: `a tmpfs cannot be mounted here (${(err as Error).message.split("\n")[0]}): needs root` };
-  }
-  mounts.push(dir);
-  return dir;
-}
-
-function unmount(dir: string): void {
-  execFileSync("umount", [dir]);
-  fs.rmdirSync(dir);
-  mounts.splice(mounts.indexOf(dir), 1);
-}
-
-afterAll(() => {
-  for (const dir of [...mounts]) unmount(dir);
-});
-
-const probe = mountSmallDisk("64k");
-const SKIP = typeof probe === "string" ? "" : probe.skip;
-
-/** Fills the disk holding `dir` to the last byte (until ENOSPC). */
-function fillDisk(dir: string): void {
-  const fd = fs.openSync(path.join(dir, "filler"), "w");
-  const chunk = Buffer.alloc(4096, 120);
-  try {
-    for (let size = 4096; ; size = Math.max(1, size >> 1)) {
-      try {
-        fs.writeSync(fd, chunk, 0, size);
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== "ENOSPC") throw err;
-        if (size === 1) return;
-      }
-    }
-  } finally {
-    fs.closeSync(fd);
-  }
-}
 
 /** a session whose size (and so the room left in its last page) depends on the trial */
 function writeSession(file: string, trial: number): void {
@@ -79,30 +37,87 @@ interface Trial {
   file: string;
   before: Buffer;
   dbDir: string;
+  sessionId: string;
 }
 
-async function prepare(trial: number): Promise<Trial & { sessionId: string }> {
-  const disk = mountSmallDisk("256k");
-  if (typeof disk !== "string") throw new Error(disk.skip);
+function prune(store: SqliteSessionStore, sessionId: string, leafId?: string): number {
+  const entries = store.getPath(sessionId, leafId);
+  return store.applyPruning(sessionId, applyPruning(entries, planPruning(entries, { ...DEFAULT_PRUNE_CONFIG, protectTokens: 0, minimumSavings: 0 }), 7));
+}
+
+/** One write path: what it does before the disk fills (not refused), the write refused, and the most room it may find. */
+interface WritePath {
+  setUp?: (store: SqliteSessionStore, t: Trial) => unknown;
+  write: (store: SqliteSessionStore, t: Trial) => unknown;
+  /** the most bytes left free (a random level from 0 to this, rounded to pages by tmpfs) */
+  maxFree: (t: Trial) => number;
+}
+
+const PATHS: Record<string, WritePath> = {
+  "append (a long entry)": {
+    write: (store, t) => store.appendEntry(t.sessionId, { type: "custom", customType: "note", data: { text: "n".repeat(40_000) } }),
+    maxFree: () => 32_768,
+  },
+  "append (a label)": {
+    write: (store, t) => store.appendLabel(t.sessionId, "u2", "a label long enough to need a second page ".repeat(200)),
+    maxFree: () => 4_096,
+  },
+  "rewrite (prune, with the first backup copy)": {
+    write: (store, t) => prune(store, t.sessionId),
+    // the backup copy needs the file's size, the pruned file far less: both fail below a page
+    maxFree: () => 4_096,
+  },
+  "rewrite (prune again, the backup taken)": {
+    setUp: (store, t) => prune(store, t.sessionId, "t5"),
+    write: (store, t) => prune(store, t.sessionId),
+    maxFree: () => 4_096,
+  },
+  "rewrite (restore)": {
+    setUp: (store, t) => prune(store, t.sessionId),
+    write: (store, t) => store.restorePruned(t.sessionId),
+    maxFree: (t) => t.before.length - 4_096,
+  },
+  "export (jsonl next to the session)": {
+    write: (store, t) => store.exportJsonl(t.sessionId, path.join(t.disk, "export.jsonl")),
+    maxFree: (t) => t.before.length - 8_192,
+  },
+  "Continue in pi (the new pi session file)": {
+    write: (store, t) => store.continueInPi(t.sessionId, { env: { PI_CODING_AGENT_SESSION_DIR: path.join(t.disk, "pi") }, home: t.disk }),
+    maxFree: (t) => t.before.length - 8_192,
+  },
+};
+
+async function prepare(trial: number, p: WritePath): Promise<Trial & { free: number }> {
+  const disk = smallDisk("512k");
   const file = path.join(disk, "s.jsonl");
   writeSession(file, trial);
   const dbDir = tempDir();
   const store = openStore({ path: path.join(dbDir, "bonsai.db") });
   try {
     const sessionId = (await store.importFile(file)).sessionId as string;
-    fillDisk(disk);
-    return { disk, file, before: fs.readFileSync(file), dbDir, sessionId };
+    const t = { disk, file, before: Buffer.alloc(0), dbDir, sessionId };
+    await p.setUp?.(store, t);
+    t.before = fs.readFileSync(file);
+    const free = Math.floor(Math.random() * Math.max(0, p.maxFree(t)));
+    fillDisk(disk, free);
+    return { ...t, free };
   } finally {
     store.close();
   }
 }
 
-/** After the refusal: the file as it was, no temporary file, the agent's next line parses, store and file agree. */
-async function expectNothingWritten(t: Trial & { sessionId: string }, trial: number): Promise<void> {
+/** After the refusal: the file as it was, nothing else written, the agent's next line parses, store and file agree. */
+async function expectNothingWritten(t: Trial, trial: number): Promise<void> {
   expect(fs.readFileSync(t.file).equals(t.before), "the session file is byte for byte what it was").toBe(true);
   expect(bonsaiTemps(t.disk)).toEqual([]);
-  fs.rmSync(path.join(t.disk, "filler"));
-  fs.appendFileSync(t.file, line(userEntry(`agent${trial}`, "t11", "the agent goes on", 99)));
+  expect(fs.existsSync(path.join(t.disk, "export.jsonl")), "no export file").toBe(false);
+  const piDir = path.join(t.disk, "pi");
+  expect(fs.existsSync(piDir) ? fs.readdirSync(piDir) : [], "no pi copy").toEqual([]);
+  const backup = backupPathOf(t.file);
+  if (fs.existsSync(backup)) expect(fs.statSync(backup).size, "a backup left behind is whole").toBeGreaterThan(0);
+  emptyDisk(t.disk);
+  const leaf = readFile(t.file).entries.at(-1)!.id;
+  fs.appendFileSync(t.file, line(userEntry(`agent${trial}`, leaf, "the agent goes on", 99)));
   const { entries, issues } = readFile(t.file);
   expect(issues, "broken lines in the agent's file").toBe(0);
   expect(entries.at(-1)?.id).toBe(`agent${trial}`);
@@ -115,39 +130,28 @@ async function expectNothingWritten(t: Trial & { sessionId: string }, trial: num
   }
 }
 
-type WritePath = (store: ReturnType<typeof openStore>, t: Trial & { sessionId: string }) => unknown;
-
-const PATHS: Record<string, WritePath> = {
-  "append (a long entry)": (store, t) => store.appendEntry(t.sessionId, { type: "custom", customType: "note", data: { text: "n".repeat(20_000) } }),
-  "append (a label)": (store, t) => store.appendLabel(t.sessionId, "u2", "a label long enough to need a second page ".repeat(120)),
-  "rewrite (prune, first backup)": (store, t) => {
-    const entries = store.getPath(t.sessionId);
-    return store.applyPruning(t.sessionId, applyPruning(entries, planPruning(entries, { ...DEFAULT_PRUNE_CONFIG, protectTokens: 0, minimumSavings: 0 }), 7));
-  },
-  "export (jsonl next to the session)": (store, t) => store.exportJsonl(t.sessionId, path.join(t.disk, "export.jsonl")),
-};
-
 describe.skipIf(SKIP)(`a full disk at every write path ${SKIP}`, () => {
-  for (const [name, write] of Object.entries(PATHS)) {
+  for (const [name, p] of Object.entries(PATHS)) {
     it(
       `${name}: the one sentence, nothing written, the agent's next line parses`,
       async () => {
-        const n = trials(4);
+        const n = trials(3);
         let refused = 0;
+        let maxFree = 0;
         for (let trial = 0; trial < n; trial++) {
-          const t = await prepare(trial);
+          const t = await prepare(trial, p);
+          maxFree = Math.max(maxFree, t.free);
           const store = openStore({ path: path.join(t.dbDir, "bonsai.db") });
           try {
-            await expect(Promise.resolve().then(() => write(store, t))).rejects.toThrow(DISK_FULL);
+            await expect(Promise.resolve().then(() => p.write(store, t)), `trial ${trial}, ${t.free} bytes left free`).rejects.toThrow(DISK_FULL);
             refused++;
           } finally {
             store.close();
           }
-          expect(fs.existsSync(path.join(t.disk, "export.jsonl"))).toBe(false);
           await expectNothingWritten(t, trial);
-          unmount(t.disk);
+          unmountSmallDisk(t.disk);
         }
-        recordFigures(`disk full: ${name}`, { trials: n, refusedWithTheSentence: refused, brokenLines: 0 });
+        recordFigures(`disk full: ${name}`, { trials: n, refusedWithTheSentence: refused, brokenLines: 0, mostBytesLeftFree: maxFree });
       },
       scenarioTimeout(120_000),
     );
@@ -158,18 +162,18 @@ describe.skipIf(SKIP)(`a full disk under the database ${SKIP}`, () => {
   it(
     "SQLite's 'database or disk is full' is the one sentence, and the transaction is rolled back",
     async () => {
-      const n = trials(1); // each trial fills an 8 MiB database: slow
+      const n = trials(1, 30);
       let refused = 0;
       for (let trial = 0; trial < n; trial++) {
-        const disk = mountSmallDisk("8m");
-        if (typeof disk !== "string") throw new Error(disk.skip);
+        const disk = smallDisk("4m");
         const src = path.join(tempDir(), "s.jsonl");
         writeSession(src, trial);
         const dbPath = path.join(disk, "bonsai.db");
         const store = openStore({ path: dbPath });
         try {
           const before = store.listSessions().length;
-          fillDisk(disk);
+          // a random level: the database fills after a different number of imports each trial
+          fillDisk(disk, Math.floor(Math.random() * 400_000));
           // sessions go on being imported until the database cannot grow
           let message = "";
           for (let i = 0; i < 400 && message === ""; i++) {
@@ -180,13 +184,13 @@ describe.skipIf(SKIP)(`a full disk under the database ${SKIP}`, () => {
           }
           expect(message).toMatch(new RegExp(`was not imported: ${DISK_FULL}$`, "u"));
           refused++;
-          fs.rmSync(path.join(disk, "filler"));
+          emptyDisk(disk);
           // every session the store lists is whole: the failed one left no row behind
           for (const s of store.listSessions().slice(before)) expect(store.loadEntries(s.id)).toHaveLength(24);
         } finally {
           store.close();
         }
-        unmount(disk);
+        unmountSmallDisk(disk);
       }
       recordFigures("disk full: the database", { trials: n, refusedWithTheSentence: refused });
     },

@@ -3,7 +3,7 @@
  * operation on the session of FILE. With a fault point it SIGKILLs itself when the file protocol
  * reaches that point; otherwise the parent kills it at a random moment.
  *   node --import tsx op-child.ts <op> <db> <file> [faultPoint]
- *   op: import | prune | restore | compact | navigate | label
+ *   op: import | prune | restore | compact | navigate | label | long-label (a label of 40,000 characters)
  */
 import { applyPruning, planPruning } from "@bonsai/core";
 import { openStore, type FaultPoint } from "../../src/index";
@@ -41,6 +41,9 @@ try {
   } else if (op === "label") {
     const id = sessionId();
     store.appendLabel(id, store.getLeaf(id) as string, "mark");
+  } else if (op === "long-label") {
+    const id = sessionId();
+    store.appendLabel(id, store.getLeaf(id) as string, "a long mark ".repeat(3_334));
   } else throw new Error(`unknown op ${op}`);
   // how long the operation took: the parent draws its random kill moments within it
   process.stdout.write(`done ${Math.round(performance.now() - started)}\n`);
