@@ -2,7 +2,6 @@
  * SessionStore on better-sqlite3: the only place with SQL. See session-store.ts for the contract
  * and ../README.md for import, write-through and follow semantics.
  */
-import { EventEmitter } from "node:events";
 import fs from "node:fs";
 import path from "node:path";
 import type Database from "better-sqlite3";
@@ -21,7 +20,9 @@ import {
 } from "@bonsai/core";
 import { atomicWriteFileSync } from "./atomic-write";
 import { writeFailureSentence } from "./source/write-failure";
-import { openDatabase, withoutWaiting } from "./database";
+import { openDatabase } from "./database";
+import { newStoreState, StoreEventBus, type StoreContext } from "./modules/context";
+import { indexSearch, quietIndexing, scheduleIndexing, search, startBackgroundIndexing, unindexedCount } from "./modules/search";
 import { deriveColumns, FLAG_FROM_EXTENSION, FLAG_OFFLINE, FLAG_PRUNED, FLAG_THINKING, oneLine } from "./derive";
 import { startFollower } from "./source/follow";
 import { renderMarkdown } from "./markdown";
@@ -51,7 +52,6 @@ import {
   type StoreEvents,
   type StoreListener,
 } from "./session-store";
-import { parseQuery, snippetMaker, toFtsQuery } from "./search-text";
 import { BACKUP_SUFFIX } from "./source/backup";
 import { sha256 } from "./source/bytes";
 import type { FaultHook } from "./source/faults";
@@ -200,13 +200,6 @@ type SkeletonRow = [
 /** skeletons kept in memory (the sessions most recently drawn) */
 const SKELETON_CACHE = 3;
 
-/** search ranks at most this many of the newest matches */
-const RANK_WINDOW = 2000;
-
-/** entries indexed for search per transaction in the background */
-const INDEX_BATCH = 500;
-/** when another connection holds the write lock, background indexing tries again after this */
-const BUSY_RETRY_MS = 200;
 
 function nowIso(): string {
   return new Date().toISOString();
@@ -299,30 +292,18 @@ function throwIfAborted(signal: AbortSignal | undefined): void {
 export { BACKUP_SUFFIX };
 
 export class SqliteSessionStore extends StoreReader implements SessionStore {
-  private readonly emitter = new EventEmitter();
-  private readonly followers = new Set<Follower>();
-  private closed = false;
-  /** every read and write of the sessions' source files (src/source/) */
-  private readonly files: SourceSync;
-  /** one writer per session across Bonsai processes (source/session-lock.ts) */
-  private readonly locks: SessionLocks;
+  /** what the store's modules (src/modules/) work over */
+  private readonly ctx: StoreContext;
   /** foreign: Claude Code and Codex files, and every session's agent (src/foreign/) */
   private readonly foreign: ForeignSources;
-  /** OpenStoreOptions.backgroundIndexing */
-  private readonly backgroundIndexing: boolean;
-  /** OpenStoreOptions.fault (tests only) */
-  private readonly fault: FaultHook | undefined;
 
   constructor(
     db: Database.Database,
-    private readonly random: RandomSource = defaultRandomSource,
+    random: RandomSource = defaultRandomSource,
     options: { writeThrough?: boolean; fault?: FaultHook; backgroundIndexing?: boolean; sessionLockWaitMs?: number } = {},
   ) {
     super(db);
-    this.backgroundIndexing = options.backgroundIndexing ?? true;
-    this.locks = new SessionLocks(db, options.sessionLockWaitMs);
-    this.fault = options.fault;
-    this.files = new SourceSync(db, {
+    const files = new SourceSync(db, {
       writeThrough: options.writeThrough ?? true,
       fault: options.fault,
       // foreign: a second lock on the files Bonsai never writes (prepareWrite refuses first)
@@ -331,6 +312,20 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
         return row && isForeignFormat(row.source_format) ? new ReadOnlySessionError(row.id, row.source_format) : null;
       },
     });
+    this.ctx = {
+      db,
+      statements: this.statements,
+      sessions: this.sessions,
+      agents: this.agents,
+      random,
+      events: new StoreEventBus(),
+      files,
+      locks: new SessionLocks(db, options.sessionLockWaitMs),
+      fault: options.fault,
+      backgroundIndexing: options.backgroundIndexing ?? true,
+      state: newStoreState(),
+    };
+    startBackgroundIndexing(this.ctx);
     this.foreign = new ForeignSources({
       db,
       sessionRow: (id) => this.sessionRow(id),
@@ -344,11 +339,10 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
       refreshSessionMeta: (id, leafId) => this.recountSessionMeta(id, leafId),
       saveFileState: (id, state) => this.saveFileState(id, state),
       storeReport: (r) => this.storeReport(r),
-      emit: (event, payload) => this.emit(event, payload),
-      scheduleIndexing: () => this.scheduleIndexing(),
-      readWhole: (file) => this.files.readChanges(file, null),
+      emit: (event, payload) => this.ctx.events.emit(event, payload),
+      scheduleIndexing: () => this.ctx.events.entriesWritten(),
+      readWhole: (file) => this.ctx.files.readChanges(file, null),
     });
-    this.emitter.setMaxListeners(100);
   }
 
   // ================================================================ statements
@@ -372,20 +366,15 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
   // ================================================================ events
 
   on<K extends StoreEventName>(event: K, listener: StoreListener<K>): () => void {
-    this.emitter.on(event, listener);
-    return () => this.off(event, listener);
+    return this.ctx.events.on(event, listener);
   }
 
   off<K extends StoreEventName>(event: K, listener: StoreListener<K>): void {
-    this.emitter.off(event, listener);
-  }
-
-  private emit<K extends StoreEventName>(event: K, payload: StoreEvents[K]): void {
-    this.emitter.emit(event, payload);
+    this.ctx.events.off(event, listener);
   }
 
   relay<K extends StoreEventName>(event: K, payload: StoreEvents[K]): void {
-    this.emit(event, payload);
+    this.ctx.events.emit(event, payload);
   }
 
   // ================================================================ import
@@ -420,7 +409,7 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
     const report = (currentFile?: string): void => {
       const p = currentFile ? { ...progress, currentFile } : { ...progress };
       options.onProgress?.(p);
-      this.emit("import-progress", p);
+      this.ctx.events.emit("import-progress", p);
     };
     report();
     let aborted = false;
@@ -435,7 +424,7 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
         const onBytes = (bytes: number): void => {
           const p = { ...progress, bytesDone: progress.bytesDone + Math.min(bytes, f.size), currentFile: f.path };
           options.onProgress?.(p);
-          this.emit("import-progress", p);
+          this.ctx.events.emit("import-progress", p);
         };
         reports.push(this.syncFile(f.path, "import", { signal: options.signal, onBytes }));
       } catch (err) {
@@ -499,14 +488,14 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
   private syncFile(file: string, source: "import" | "follow" | "append", options: SyncOptions = {}): ImportReport {
     // a known session's rows are written holding its lock (a new one has no other writer yet)
     const id = this.sessionBySource(file)?.id;
-    return id === undefined ? this.syncFileHeld(file, source, options) : this.locks.run(id, () => this.syncFileHeld(file, source, options));
+    return id === undefined ? this.syncFileHeld(file, source, options) : this.ctx.locks.run(id, () => this.syncFileHeld(file, source, options));
   }
 
   private syncFileHeld(file: string, source: "import" | "follow" | "append", options: SyncOptions): ImportReport {
     const existing = this.sessionBySource(file);
     if (existing?.detached != null) return this.unchanged(existing, file, `not read: the session is detached from its source (${existing.detached})`);
     const known = options.whole || !existing ? null : knownFileOf(existing);
-    return this.applyChange(file, existing, this.files.readChanges(file, known), source, options, options.whole ? "recovered" : "rewritten");
+    return this.applyChange(file, existing, this.ctx.files.readChanges(file, known), source, options, options.whole ? "recovered" : "rewritten");
   }
 
   /** Stores what readChanges (or a rewrite's read) found in the file. */
@@ -600,14 +589,14 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
     const fileLines = row.file_lines ?? 0;
     // a legacy file's lines are migrated all at once before the transaction; a current one's are
     // read block by block inside it, each piece checked and stored as it comes (none kept alive)
-    const legacy = row.source_version < CURRENT_SESSION_VERSION ? readAppended(appended.all(), offset, fileLines, row.header_json, row.source_version, this.random) : null;
+    const legacy = row.source_version < CURRENT_SESSION_VERSION ? readAppended(appended.all(), offset, fileLines, row.header_json, row.source_version, this.ctx.random) : null;
     throwIfAborted(signal);
     const checkIssues = { missingIds: [] as ImportIssue[], tree: [] as ImportIssue[] };
     // the entries for the entries-added event: kept only when something listens
-    const keep = this.emitter.listenerCount("entries-added") > 0;
+    const keep = this.ctx.events.listens("entries-added");
     const added: SessionEntry[] = [];
     let issues: ImportIssue[] = [];
-    this.fault?.("sync:before-store");
+    this.ctx.fault?.("sync:before-store");
     const report = this.db
       .transaction(() => {
         // another connection (the follower's worker, a commit, another process) stored these
@@ -647,8 +636,8 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
       })
       .immediate();
     if (report === null) return this.syncFile(row.source_path ?? "", source, { signal });
-    this.scheduleIndexing();
-    if (added.length > 0) this.emit("entries-added", { sessionId: row.id, entries: added, source });
+    this.ctx.events.entriesWritten();
+    if (added.length > 0) this.ctx.events.emit("entries-added", { sessionId: row.id, entries: added, source });
     return report;
   }
 
@@ -696,7 +685,7 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
               options.onBytes?.(bytes);
             },
           },
-          this.random,
+          this.ctx.random,
         );
         throwIfAborted(signal);
         if (!read.header || !writer) {
@@ -742,8 +731,8 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
       })
       .immediate();
     if (report.status === "not-a-session") return report;
-    this.scheduleIndexing();
-    this.emit("session-updated", { sessionId, reason: existing ? "reimported" : "imported" });
+    this.ctx.events.entriesWritten();
+    this.ctx.events.emit("session-updated", { sessionId, reason: existing ? "reimported" : "imported" });
     return report;
   }
 
@@ -788,7 +777,7 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
   }
 
   private clearEntries(sessionId: string): void {
-    this.entryWrites++;
+    this.ctx.state.entryWrites++;
     this.foreign.agents.noteCleared(sessionId); // foreign: agent and compaction counts
     this.sql("DELETE FROM entries_fts WHERE rowid IN (SELECT pk FROM entries WHERE session_id = ? AND indexed = 1)").run(sessionId);
     this.sql("DELETE FROM entry_json WHERE pk IN (SELECT pk FROM entries WHERE session_id = ?)").run(sessionId);
@@ -886,7 +875,7 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
    * its checks, so that no id is read twice).
    */
   private entryAppender(sessionId: string, lookups: StoredIdLookups): { add(pending: readonly PendingEntry[]): void; finish(): WriterResult } {
-    this.entryWrites++;
+    this.ctx.state.entryWrites++;
     const last = this.sql("SELECT seq FROM entries WHERE session_id = ? ORDER BY seq DESC LIMIT 1").pluck().get(sessionId) as number | undefined;
     const count = last === undefined ? 0 : last + 1;
     const writer = new EntryWriter(this.db, sessionId, { seq: count, stored: count > 0 ? (id) => lookups.get(id)?.seq : false, checkTree: false });
@@ -980,7 +969,7 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
   // ================================================================ sessions
 
   createSession(init: { cwd?: string; title?: string; id?: string } = {}): SessionSummary {
-    const id = init.id ?? generateSessionId(this.random);
+    const id = init.id ?? generateSessionId(this.ctx.random);
     if (this.sessionRow(id)) throw new StoreError(`a session ${id} already exists`);
     const timestamp = nowIso();
     const header: SessionHeader = { type: "session", version: CURRENT_SESSION_VERSION, id, timestamp, cwd: init.cwd ?? "" };
@@ -994,7 +983,7 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
 
   deleteSession(sessionId: string): void {
     this.requireSession(sessionId);
-    this.locks.run(sessionId, () =>
+    this.ctx.locks.run(sessionId, () =>
       this.db.transaction(() => {
         this.clearEntries(sessionId);
         this.sql("DELETE FROM pruned_outputs WHERE session_id = ?").run(sessionId);
@@ -1002,7 +991,7 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
       })(),
     );
     this.foreign.forget(sessionId);
-    this.emit("session-updated", { sessionId, reason: "removed" });
+    this.ctx.events.emit("session-updated", { sessionId, reason: "removed" });
   }
 
   getSessionTitles(): Map<string, string> {
@@ -1021,25 +1010,21 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
 
   // ================================================================ entries
 
-  /** the last skeletons built (a 100,000-entry session takes a noticeable moment to read) */
-  private readonly skeletons = new Map<string, { stamp: string; nodes: SkeletonNode[] }>();
-  /** bumped by every change of entry rows made through this store */
-  private entryWrites = 0;
 
   /** Changes when entries change here or another connection (CLI, worker) commits to the file. */
   private skeletonStamp(): string {
-    return `${String(this.db.pragma("data_version", { simple: true }))}:${this.entryWrites}`;
+    return `${String(this.db.pragma("data_version", { simple: true }))}:${this.ctx.state.entryWrites}`;
   }
 
   getSkeleton(sessionId: string): TreeSkeleton {
     const row = this.requireSession(sessionId);
     const stamp = this.skeletonStamp();
-    const cached = this.skeletons.get(sessionId);
+    const cached = this.ctx.state.skeletons.get(sessionId);
     if (cached && cached.stamp === stamp) return { sessionId, leafId: row.leaf_id, nodes: [...cached.nodes] };
     const nodes = this.readSkeletonNodes(sessionId);
-    this.skeletons.delete(sessionId);
-    this.skeletons.set(sessionId, { stamp, nodes });
-    while (this.skeletons.size > SKELETON_CACHE) this.skeletons.delete(this.skeletons.keys().next().value as string);
+    this.ctx.state.skeletons.delete(sessionId);
+    this.ctx.state.skeletons.set(sessionId, { stamp, nodes });
+    while (this.ctx.state.skeletons.size > SKELETON_CACHE) this.ctx.state.skeletons.delete(this.ctx.state.skeletons.keys().next().value as string);
     return { sessionId, leafId: row.leaf_id, nodes: [...nodes] };
   }
 
@@ -1095,14 +1080,14 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
   }
 
   setLeaf(sessionId: string, leafId: string | null): void {
-    this.locks.run(sessionId, () => this.setLeafHeld(sessionId, leafId));
+    this.ctx.locks.run(sessionId, () => this.setLeafHeld(sessionId, leafId));
   }
 
   private setLeafHeld(sessionId: string, leafId: string | null): void {
     this.requireSession(sessionId);
     if (leafId !== null && !this.getEntryInfo(sessionId, leafId)) throw new StoreError(`Entry ${leafId} not found`);
     this.sql("UPDATE sessions SET leaf_id = ? WHERE id = ?").run(leafId, sessionId);
-    this.emit("session-updated", { sessionId, reason: "leaf" });
+    this.ctx.events.emit("session-updated", { sessionId, reason: "leaf" });
   }
 
   // ================================================================ writes
@@ -1113,7 +1098,7 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
    * store and the file agree. Safe to call any time; operations of live processes are left alone.
    */
   recoverSources(): RecoveryReport {
-    return this.files.recover((intent, whole) => this.locks.run(intent.sessionId, () => {
+    return this.ctx.files.recover((intent, whole) => this.ctx.locks.run(intent.sessionId, () => {
       const row = this.sessionRow(intent.sessionId);
       if (!row || row.source_path !== intent.file || row.detached !== null || !fs.existsSync(intent.file)) return;
       const report = this.syncFile(intent.file, "follow", { whole });
@@ -1166,10 +1151,10 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
   /** A session whose source must not be written keeps its changes in the store from now on (detached). */
   private detachIfNotWritable(row: SessionRow): SessionRow {
     if (row.source_path === null || row.detached !== null) return row;
-    const reason = this.files.whyNotWritable(row.source_path);
+    const reason = this.ctx.files.whyNotWritable(row.source_path);
     if (reason === null) return row;
     this.sql("UPDATE sessions SET detached = ? WHERE id = ?").run(reason, row.id);
-    this.emit("session-updated", { sessionId: row.id, reason: "detached" });
+    this.ctx.events.emit("session-updated", { sessionId: row.id, reason: "detached" });
     return this.requireSession(row.id);
   }
 
@@ -1256,7 +1241,7 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
 
   private runRewrite(row: SessionRow, file: string, why: string, change: EntriesChange): void {
     let migrating = false;
-    this.files.rewrite({
+    this.ctx.files.rewrite({
       sessionId: row.id,
       file,
       why,
@@ -1295,7 +1280,7 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
   }
 
   appendEntry(sessionId: string, body: NewEntry, options: AppendOptions = {}): SessionEntry {
-    return this.locks.run(sessionId, () => this.appendEntryHeld(sessionId, body, options));
+    return this.ctx.locks.run(sessionId, () => this.appendEntryHeld(sessionId, body, options));
   }
 
   private appendEntryHeld(sessionId: string, body: NewEntry, options: AppendOptions): SessionEntry {
@@ -1312,8 +1297,8 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
       const parentId = checkedParent();
       const stored = this.storedIdLookups(sessionId);
       const taken = { has: (id: string): boolean => stored.get(id) !== undefined };
-      const id = new EntryIdGenerator(this.random).next(taken);
-      return this.shapeEntry(body, id, parentId, new Date(this.random.now()).toISOString());
+      const id = new EntryIdGenerator(this.ctx.random).next(taken);
+      return this.shapeEntry(body, id, parentId, new Date(this.ctx.random.now()).toISOString());
     };
     const file = this.writtenSource(row);
     if (file === null) {
@@ -1327,8 +1312,8 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
           return out;
         })
         .immediate();
-      this.scheduleIndexing();
-      this.emit("entries-added", { sessionId, entries: added, source: "append" });
+      this.ctx.events.entriesWritten();
+      this.ctx.events.emit("entries-added", { sessionId, entries: added, source: "append" });
       return entry;
     }
     // the file first (source/safe-append.ts); the store then reads the line back like any appended line
@@ -1337,7 +1322,7 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
     checkedParent();
     this.upgradeSourceFormat(this.requireSession(sessionId));
     let entry: SessionEntry | undefined;
-    this.files.append({
+    this.ctx.files.append({
       sessionId,
       file,
       absorb: () => this.syncForWrite(this.requireSession(sessionId)),
@@ -1353,7 +1338,7 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
     const stored = this.getEntryInfo(sessionId, id);
     if (!stored) throw new StoreError(`the entry was written to ${file} but could not be read back`);
     this.sql("UPDATE sessions SET leaf_id = ? WHERE id = ?").run(id, sessionId);
-    this.emit("session-updated", { sessionId, reason: "appended" });
+    this.ctx.events.emit("session-updated", { sessionId, reason: "appended" });
     return stored.entry;
   }
 
@@ -1375,7 +1360,7 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
   // ================================================================ pruning
 
   applyPruning(sessionId: string, results: readonly { entryId: string; message: unknown }[], options: PruneOptions = {}): number {
-    return this.locks.run(sessionId, () => this.applyPruningHeld(sessionId, results, options));
+    return this.ctx.locks.run(sessionId, () => this.applyPruningHeld(sessionId, results, options));
   }
 
   private applyPruningHeld(sessionId: string, results: readonly { entryId: string; message: unknown }[], options: PruneOptions): number {
@@ -1412,12 +1397,12 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
       }
     };
     const count = this.changeEntries(row, "prune", plan, apply, undo, () => undefined);
-    this.emit("session-updated", { sessionId, reason: "pruned" });
+    this.ctx.events.emit("session-updated", { sessionId, reason: "pruned" });
     return count;
   }
 
   restorePruned(sessionId: string, entryIds?: readonly string[]): number {
-    return this.locks.run(sessionId, () => this.restorePrunedHeld(sessionId, entryIds));
+    return this.ctx.locks.run(sessionId, () => this.restorePrunedHeld(sessionId, entryIds));
   }
 
   private restorePrunedHeld(sessionId: string, entryIds: readonly string[] | undefined): number {
@@ -1447,7 +1432,7 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
       for (const id of wanted()) if (!this.getEntryInfo(sessionId, id)) this.sql("DELETE FROM pruned_outputs WHERE session_id = ? AND entry_id = ?").run(sessionId, id);
     };
     const count = this.changeEntries(row, "restore", plan, apply, undo, forget);
-    if (count > 0) this.emit("session-updated", { sessionId, reason: "restored" });
+    if (count > 0) this.ctx.events.emit("session-updated", { sessionId, reason: "restored" });
     return count;
   }
 
@@ -1505,7 +1490,7 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
   }
 
   private replaceEntryJson(sessionId: string, seq: number, entry: SessionEntry, json: string): void {
-    this.entryWrites++;
+    this.ctx.state.entryWrites++;
     const d = deriveColumns(entry, false);
     const row = this.sql("SELECT pk, indexed FROM entries WHERE session_id = ? AND seq = ?").get(sessionId, seq) as { pk: number; indexed: number };
     this.sql(
@@ -1513,7 +1498,7 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
     ).run(d.tokens, d.preview, d.toolName, d.flags, d.stopReason, d.customType, d.refId, d.tokensBefore, d.role, d.fileOps, row.pk);
     this.sql("UPDATE entry_json SET json = ? WHERE pk = ?").run(json, row.pk);
     if (row.indexed === 1) this.sql("DELETE FROM entries_fts WHERE rowid = ?").run(row.pk);
-    this.scheduleIndexing();
+    this.ctx.events.entriesWritten();
   }
 
   listPruned(sessionId: string): PrunedOriginal[] {
@@ -1569,128 +1554,23 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
   // ================================================================ search
 
   search(query: string, options: SearchOptions = {}): SearchHit[] {
-    const match = toFtsQuery(query);
-    if (match === null) return [];
-    // entries stored a moment ago are found once indexed; a writer busy elsewhere is not waited for
-    withoutWaiting(this.db, () => this.indexSearch(options.indexLimit ?? Infinity));
-    const snippet = snippetMaker(parseQuery(query));
-    const limit = Math.min(Math.max(1, options.limit ?? 50), 500);
-    const where = options.sessionId ? "AND rowid IN (SELECT pk FROM entries WHERE session_id = ?)" : "";
-    const params: unknown[] = [match];
-    if (options.sessionId) params.push(options.sessionId);
-    params.push(limit);
-    const rows = this.sql(
-      // bm25 ranks the newest RANK_WINDOW matches (FTS5 walks matches in rowid order, so a word
-      // found in every entry costs RANK_WINDOW scores, not one per entry of the database)
-      `SELECT e.session_id, s.title, e.id, e.type, e.role, e.timestamp, j.json, f.rank
-       FROM (SELECT rowid, rank FROM entries_fts WHERE entries_fts MATCH ? ${where} ORDER BY rowid DESC LIMIT ${RANK_WINDOW}) f
-       JOIN entries e ON e.pk = f.rowid JOIN entry_json j ON j.pk = e.pk JOIN sessions s ON s.id = e.session_id
-       ORDER BY f.rank LIMIT ?`,
-    )
-      .raw()
-      .all(...params) as [string, string | null, string, string, string | null, string, string, number][];
-    return rows.map(([sessionId, sessionTitle, entryId, type, role, timestamp, json, rank]) => {
-      const d = deriveColumns(JSON.parse(json) as SessionEntry);
-      const text = snippet(d.body) || snippet(d.tools) || snippet(d.paths.replace(/\n/g, " ")) || d.preview;
-      return { sessionId, sessionTitle, entryId, type, role, timestamp, snippet: text, rank };
-    });
+    return search(this.ctx, query, options);
   }
 
-  /**
-   * Brings the search index up to date (entries are indexed after they are stored, so that an
-   * import never waits for it). Returns how many entries were indexed. Batches of one transaction.
-   */
   indexSearch(maxEntries = Infinity): number {
-    const next = this.sql("SELECT e.pk, j.json FROM entries e JOIN entry_json j ON j.pk = e.pk WHERE e.indexed = 0 ORDER BY e.pk LIMIT ?").raw();
-    const insert = this.sql("INSERT INTO entries_fts (rowid, body, tools, paths) VALUES (?, ?, ?, ?)");
-    const mark = this.sql("UPDATE entries SET indexed = 1 WHERE pk = ?");
-    let done = 0;
-    while (done < maxEntries) {
-      // the batch is read inside the write transaction: another connection indexing at the same
-      // time (a store worker's background indexing, a search on the host's thread) never indexes
-      // the same entries again
-      const count = this.db
-        .transaction(() => {
-          const batch = next.all(Math.min(INDEX_BATCH, maxEntries - done)) as [number, string][];
-          for (const [pk, json] of batch) {
-            const d = deriveColumns(JSON.parse(json) as SessionEntry);
-            if (d.body !== "" || d.tools !== "" || d.paths !== "") insert.run(pk, d.body, d.tools, d.paths);
-            mark.run(pk);
-          }
-          return batch.length;
-        })
-        .immediate();
-      if (count === 0) break;
-      done += count;
-    }
-    return done;
+    return indexSearch(this.ctx, maxEntries);
   }
 
   unindexedCount(sessionId?: string): number {
-    if (sessionId === undefined) return this.sql("SELECT count(*) FROM entries INDEXED BY entries_unindexed WHERE indexed = 0").pluck().get() as number;
-    return this.sql("SELECT count(*) FROM entries INDEXED BY entries_unindexed WHERE indexed = 0 AND session_id = ?").pluck().get(sessionId) as number;
+    return unindexedCount(this.ctx, sessionId);
   }
 
   resumeIndexing(): void {
-    this.scheduleIndexing();
+    scheduleIndexing(this.ctx);
   }
 
-  private indexingScheduled = false;
-  /** background indexing waits until then (Date.now() ms): see quietIndexing */
-  private indexingQuietUntil = 0;
-
-  /**
-   * Background indexing waits `ms` from now: a tree about to be drawn gets the CPU (on two cores,
-   * indexing the 100,000 entries an import brought in would take one from the page for seconds).
-   * Searches index what they need themselves, so nothing waits for it.
-   */
   quietIndexing(ms: number): void {
-    this.indexingQuietUntil = Math.max(this.indexingQuietUntil, Date.now() + ms);
-  }
-
-  /** Indexes pending entries in the background, one batch per turn of the event loop. */
-  private scheduleIndexing(): void {
-    if (!this.backgroundIndexing) return;
-    if (this.indexingScheduled || this.closed || this.inTransaction()) {
-      if (this.inTransaction()) queueMicrotask(() => this.scheduleIndexing());
-      return;
-    }
-    this.indexingScheduled = true;
-    const step = (): void => {
-      if (this.closed) return;
-      const quiet = this.indexingQuietUntil - Date.now();
-      if (quiet > 0) {
-        setTimeout(step, quiet).unref();
-        return;
-      }
-      let n: number | undefined;
-      try {
-        // another connection writing (a store worker's import) is waited for by trying later, never here
-        n = withoutWaiting(this.db, () => this.indexSearch(INDEX_BATCH));
-      } catch {
-        n = 0; // retried on the next search or write
-      }
-      if (n === undefined) setTimeout(step, BUSY_RETRY_MS).unref();
-      else if (n === INDEX_BATCH) setImmediate(step);
-      else {
-        this.indexingScheduled = false;
-        this.checkpoint();
-      }
-    };
-    setImmediate(step);
-  }
-
-  /** Copies the WAL into the database file without waiting for readers (idle time). */
-  private checkpoint(): void {
-    try {
-      this.db.pragma("wal_checkpoint(PASSIVE)");
-    } catch {
-      // busy: SQLite's own auto-checkpoint catches up later
-    }
-  }
-
-  private inTransaction(): boolean {
-    return this.db.inTransaction;
+    quietIndexing(this.ctx, ms);
   }
 
   // ================================================================ settings
@@ -1715,12 +1595,12 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
     const follower = startFollower(targets, {
       pollIntervalMs: options.pollIntervalMs ?? 500,
       sync: (t) => {
-        if (this.closed) return;
+        if (this.ctx.state.closed) return;
         if (options.sync) options.sync(t);
         else this.followFile(t);
       },
       onClose: () => {
-        this.followers.delete(follower);
+        this.ctx.state.followers.delete(follower);
         stopAdding();
       },
     });
@@ -1738,18 +1618,18 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
       stopScanning();
       close();
     };
-    this.followers.add(follower);
+    this.ctx.state.followers.add(follower);
     return follower;
   }
 
   /** Reads what changed in a followed file (what follow() does when it sees a change); failures become follow-error events. */
   followFile(target: { sessionId: string; file: string }): void {
-    if (this.closed) return;
+    if (this.ctx.state.closed) return;
     try {
       const report = this.syncFile(target.file, "follow");
-      if (report.status === "failed") this.emit("follow-error", { sessionId: target.sessionId, message: report.message });
+      if (report.status === "failed") this.ctx.events.emit("follow-error", { sessionId: target.sessionId, message: report.message });
     } catch (err) {
-      this.emit("follow-error", { sessionId: target.sessionId, message: errorMessage(err) });
+      this.ctx.events.emit("follow-error", { sessionId: target.sessionId, message: errorMessage(err) });
     }
   }
 
@@ -1757,7 +1637,7 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
   private watchFolders(folders: readonly string[], everyMs: number): () => void {
     const skipped = new Map<string, string>(); // not a session: path -> size:mtime when last read
     const scan = (): void => {
-      if (this.closed) return;
+      if (this.ctx.state.closed) return;
       for (const f of scanPaths(folders.filter((d) => fs.existsSync(d))).files) {
         if (this.sessionBySource(f.path)) continue; // followed already
         let key: string;
@@ -1779,10 +1659,10 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
   }
 
   override close(): void {
-    if (this.closed) return;
-    for (const f of [...this.followers]) f.close();
-    this.closed = true;
-    this.emitter.removeAllListeners();
+    if (this.ctx.state.closed) return;
+    for (const f of [...this.ctx.state.followers]) f.close();
+    this.ctx.state.closed = true;
+    this.ctx.events.removeAll();
     this.db.close();
   }
 }
