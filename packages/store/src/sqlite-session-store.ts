@@ -317,6 +317,7 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
       statements: this.statements,
       sessions: this.sessions,
       agents: this.agents,
+      reader: this,
       random,
       events: new StoreEventBus(),
       files,

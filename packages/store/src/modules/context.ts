@@ -10,6 +10,7 @@ import type { RandomSource, SkeletonNode } from "@bonsai/core";
 import type { SessionAgents } from "../foreign/agents";
 import type { Statements } from "../reads/path";
 import type { SessionRows } from "../reads/sessions";
+import type { StoreReader } from "../reader";
 import type { Follower, StoreEventName, StoreEvents, StoreListener } from "../session-store";
 import type { FaultHook } from "../source/faults";
 import type { SessionLocks } from "../source/session-lock";
@@ -63,6 +64,8 @@ export interface StoreContext {
   readonly sessions: SessionRows;
   /** which agent wrote each session (foreign/agents.ts) */
   readonly agents: SessionAgents;
+  /** the reads of paths the writes check (src/reads/ through the read half of the store) */
+  readonly reader: Pick<StoreReader, "isOnPath" | "getPath">;
   /** ids and the clock of new entries */
   readonly random: RandomSource;
   readonly events: StoreEventBus;
