@@ -21,7 +21,7 @@ import { indexSearch, quietIndexing, scheduleIndexing, search, startBackgroundIn
 import * as sessions from "./modules/sessions";
 import { getPackedSkeleton, getPackedSkeletonJson, getSkeleton, getSkeletonTail } from "./modules/skeletons";
 import { importFile, importPaths } from "./modules/sync";
-import { StoreReader } from "./reader";
+import { StoreReader } from "./store-reader";
 import type { SkeletonJson } from "./reads/skeleton-cache";
 import type {
   AppendOptions,

@@ -10,7 +10,7 @@ import type { RandomSource, SkeletonNode } from "@bonsai/core";
 import type { SessionAgents } from "../foreign/agents";
 import type { Statements } from "../reads/path";
 import type { SessionRows } from "../reads/sessions";
-import type { StoreReader } from "../reader";
+import type { StoreReader } from "../store-reader";
 import type { Follower, StoreEventName, StoreEvents, StoreListener } from "../session-store";
 import type { FaultHook } from "../source/faults";
 import type { SessionLocks } from "../source/session-lock";
