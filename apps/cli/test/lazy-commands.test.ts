@@ -106,7 +106,7 @@ describe("lazy commands", () => {
     const meta = readMeta();
     const { inputs, externals } = staticClosure(meta, outputOf(meta, "apps/cli/src/stored-session.ts"));
     expect(inputs.has("packages/store/src/reader.ts")).toBe(true);
-    const writing = [...inputs].filter((i) => /^packages\/store\/src\/(sqlite-session-store|import\/|source\/(?!blocks))/.test(i) || i.startsWith("packages/engine/"));
+    const writing = [...inputs].filter((i) => /^packages\/store\/src\/(sqlite-session-store|modules\/|import\/|source\/(?!blocks))/.test(i) || i.startsWith("packages/engine/"));
     expect(writing).toEqual([]);
     expect([...externals].filter((e) => !e.startsWith("node:"))).toEqual([]);
   });
@@ -118,7 +118,7 @@ describe("lazy commands", () => {
     const { inputs, externals } = staticClosure(meta, outputOf(meta, "apps/cli/src/stored-read.ts"));
     for (const needed of ["apps/cli/src/stored-read.ts", "apps/cli/src/commands/context.ts", "apps/cli/src/commands/branch.ts", "packages/store/src/reader.ts"]) expect(inputs).toContain(needed);
     const unwanted = [...inputs].filter((i) =>
-      /^packages\/(formats|engine|backend|llm|ipc)\/|^packages\/store\/src\/(sqlite-session-store|import\/|source\/|jobs\/)|^apps\/cli\/src\/(session-file|held-session|read-session-file|commands\/prune-apply)\.ts$/.test(i),
+      /^packages\/(formats|engine|backend|llm|ipc)\/|^packages\/store\/src\/(sqlite-session-store|modules\/|import\/|source\/|jobs\/)|^apps\/cli\/src\/(session-file|held-session|read-session-file|commands\/prune-apply)\.ts$/.test(i),
     );
     expect(unwanted).toEqual([]);
     expect([...externals].filter((e) => !e.startsWith("node:"))).toEqual([]);

@@ -12,17 +12,21 @@
  *   state lives in memory only: the first append after an open (or after the reader was dropped)
  *   reads the file once more and matches what it gives with the stored entries by id.
  */
-import type Database from "better-sqlite3";
 import type { SessionEntry } from "@bonsai/core";
-import { sourceLines, type IncrementalReader, type ReadChunk, type ReadState, type SessionReader } from "@bonsai/formats";
-import type { ImportIssue, ImportReport, StoreEvents } from "../session-store";
+import { originalText, sourceLines, type IncrementalReader, type ReadChunk, type ReadState, type SessionReader } from "@bonsai/formats";
+import type { ImportIssue, ImportReport } from "../session-store";
 import { countNewlines } from "../source/bytes";
 import type { WrittenState } from "../source/safe-rewrite";
-import { readAll, type FileChange } from "../source/source-sync";
-import { SessionAgents } from "./agents";
-import { agentDisplayName, isForeignFormat, type ForeignFormat } from "./read-only";
+import { readAll } from "../source/source-sync";
+import { agentDisplayName, isForeignFormat, ReadOnlySessionError, type ForeignFormat } from "./read-only";
 import { READERS_BY_FORMAT } from "./readers";
-import { Statements } from "./statements";
+import { sql, nowIso, type StoreContext } from "../modules/context";
+import { clearEntries, replaceEntryJson, writeEntries } from "../modules/entries";
+import { storeReport } from "../modules/import-reports";
+import { recountSessionMeta, saveFileState } from "../modules/session-counts";
+import { newSessionIdFor } from "../modules/sessions";
+import { readSession } from "../modules/read-session";
+import type { SourceFormat, SyncSource, WholeReason } from "../modules/source-format";
 import { byId, lastFirst } from "../id-tiers";
 
 /** incremental readers kept (each holds its file's entries in memory) */
@@ -46,23 +50,6 @@ export interface PendingForeignEntry {
   line: number | null;
 }
 
-/** What the store lends this module (its private steps of an import). */
-export interface StoreInternals {
-  db: Database.Database;
-  sessionRow(id: string): ForeignRow | undefined;
-  newSessionIdFor(headerId: string, file: string): string;
-  clearEntries(sessionId: string): void;
-  insertEntries(sessionId: string, pending: PendingForeignEntry[]): SessionEntry[];
-  replaceEntryJson(sessionId: string, seq: number, entry: SessionEntry, json: string): void;
-  refreshSessionMeta(sessionId: string, leafId?: string | null): void;
-  saveFileState(sessionId: string, state: WrittenState): void;
-  storeReport(r: Omit<ImportReport, "reportId" | "startedAt">): ImportReport;
-  emit<K extends keyof StoreEvents>(event: K, payload: StoreEvents[K]): void;
-  scheduleIndexing(): void;
-  /** the whole file as it is now (source/source-sync.ts) */
-  readWhole(file: string): FileChange;
-}
-
 interface LiveReader {
   reader: IncrementalReader;
   /** bytes of the file pushed so far */
@@ -83,10 +70,6 @@ const REREAD = {
   recovered: "read again whole: the store now holds exactly what the file holds",
   rewritten: "the file changed other than by appending (rewritten, truncated or edited): it was read again as a new generation of the session",
 } as const;
-
-function nowIso(): string {
-  return new Date().toISOString();
-}
 
 /** The bytes a read takes: everything, except a last line without "\n" that is not JSON yet (a torn write). */
 function wholeReadEnd(bytes: Buffer): number {
@@ -127,15 +110,11 @@ function issuesOf(state: Pick<ReadState, "issues">): ImportIssue[] {
   return state.issues.map((i) => ({ line: i.line, kind: i.kind, message: i.message }));
 }
 
+/** The Claude Code and Codex files of one store, with the incremental readers of those it follows. */
 export class ForeignSources {
-  readonly agents: SessionAgents;
   readonly #live = new Map<string, LiveReader>();
-  readonly #sql: Statements;
 
-  constructor(private readonly host: StoreInternals) {
-    this.agents = new SessionAgents(host.db);
-    this.#sql = new Statements(host.db);
-  }
+  constructor(private readonly ctx: StoreContext) {}
 
   /** Reads a whole Claude Code or Codex file into the store (first import, or the file was rewritten). */
   importWhole(
@@ -144,7 +123,7 @@ export class ForeignSources {
     stateAt: (end: number, lines: number) => WrittenState,
     existing: ForeignRow | undefined,
     reader: SessionReader,
-    reason: "rewritten" | "recovered",
+    reason: WholeReason,
   ): ImportReport {
     const end = wholeReadEnd(bytes);
     const read = reader.read(bytes.toString("utf8", 0, end));
@@ -156,28 +135,28 @@ export class ForeignSources {
     const header = read.header;
     const headerJson = JSON.stringify(header);
     let sessionId = "";
-    const report = this.host.db
+    const report = this.ctx.db
       .transaction(() => {
-        sessionId = existing ? existing.id : this.host.newSessionIdFor(header.id !== "" ? header.id : fallbackId(file), file);
+        sessionId = existing ? existing.id : newSessionIdFor(this.ctx, header.id !== "" ? header.id : fallbackId(file), file);
         if (existing) {
-          this.host.clearEntries(sessionId);
+          clearEntries(this.ctx, sessionId);
           // a file that held a pi session before: its pruned originals belong to entries that are gone
-          this.#sql.get("DELETE FROM pruned_outputs WHERE session_id = ?").run(sessionId);
-          this.#sql.get(
+          sql(this.ctx, "DELETE FROM pruned_outputs WHERE session_id = ?").run(sessionId);
+          sql(this.ctx, 
             "UPDATE sessions SET header_id = ?, header_json = ?, cwd = ?, source_format = ?, source_version = 3, created_at = ?, generation = generation + 1 WHERE id = ?",
           ).run(header.id, headerJson, header.cwd, format, header.timestamp, sessionId);
         } else {
-          this.#sql.get(
+          sql(this.ctx, 
             `INSERT INTO sessions (id, header_id, cwd, header_json, source_path, source_format, source_version, created_at, updated_at, imported_at)
              VALUES (?, ?, ?, ?, ?, ?, 3, ?, ?, ?)`,
           ).run(sessionId, header.id, header.cwd, headerJson, file, format, header.timestamp, header.timestamp, nowIso());
         }
-        this.agents.setForeign(sessionId, read.agent, read);
-        const added = this.host.insertEntries(sessionId, pending);
-        this.host.refreshSessionMeta(sessionId, read.leafId);
-        this.host.saveFileState(sessionId, state);
+        this.ctx.agents.setForeign(sessionId, read.agent, read);
+        const added = this.#insert(sessionId, pending);
+        recountSessionMeta(this.ctx, sessionId, read.leafId);
+        saveFileState(this.ctx, sessionId, state);
         const summary = `${added.length} entries from ${read.stats.lines} lines (${agentDisplayName(format)}; read-only: Bonsai never writes it)`;
-        return this.host.storeReport({
+        return storeReport(this.ctx, {
           sourcePath: file,
           sessionId,
           status: existing ? "reimported" : "imported",
@@ -189,8 +168,8 @@ export class ForeignSources {
       })
       .immediate();
     this.#live.delete(sessionId);
-    this.host.scheduleIndexing();
-    this.host.emit("session-updated", { sessionId, reason: existing ? "reimported" : "imported" });
+    this.ctx.events.entriesWritten();
+    this.ctx.events.emit("session-updated", { sessionId, reason: existing ? "reimported" : "imported" });
     return report;
   }
 
@@ -204,7 +183,7 @@ export class ForeignSources {
     offset: number,
     chunk: Buffer,
     stateAt: (end: number, lines: number) => WrittenState,
-    source: "import" | "follow" | "append",
+    source: SyncSource,
     whole: () => ImportReport,
   ): ImportReport {
     try {
@@ -236,9 +215,9 @@ export class ForeignSources {
   }
 
   /** A new incremental reader over the whole file as it is now; what it gives is matched with the store by id. */
-  #catchUp(row: ForeignRow, source: "import" | "follow" | "append", whole: () => ImportReport): ImportReport {
+  #catchUp(row: ForeignRow, source: SyncSource, whole: () => ImportReport): ImportReport {
     const file = row.source_path ?? "";
-    const change = this.host.readWhole(file);
+    const change = this.ctx.files.readChanges(file, null);
     if (change.kind === "unreadable") throw new Error(change.message);
     if (change.kind !== "whole") return whole();
     const format = row.source_format;
@@ -278,18 +257,18 @@ export class ForeignSources {
     result: ReadChunk,
     file: WrittenState,
     bytesRead: number,
-    source: "import" | "follow" | "append",
+    source: SyncSource,
     finalNewline: boolean | undefined,
   ): ImportReport {
     const state = reader.state();
-    const original = finalNewline === undefined ? (this.agents.foreignFacts(row.id)?.original ?? { finalNewline: true }) : { finalNewline };
+    const original = finalNewline === undefined ? (this.ctx.agents.foreignFacts(row.id)?.original ?? { finalNewline: true }) : { finalNewline };
     const issues = issuesOf({ issues: state.issues.filter((i) => i.line > (row.file_lines ?? 0)) });
     let added: SessionEntry[] = [];
     let changed = 0;
-    const stored = this.#sql.get(
+    const stored = sql(this.ctx, 
       `SELECT e.seq, e.parent_id, j.json FROM entries e JOIN entry_json j ON j.pk = e.pk WHERE ${byId("e")} ORDER BY ${lastFirst("e")} LIMIT 1`,
     );
-    const report = this.host.db
+    const report = this.ctx.db
       .transaction(() => {
         const fresh: PendingForeignEntry[] = [];
         const seen = new Set<string>();
@@ -304,17 +283,17 @@ export class ForeignSources {
           }
           if (known.json === p.json) continue;
           if ((known.parent_id ?? null) !== (entry.parentId ?? null)) throw new TreeChanged();
-          this.host.replaceEntryJson(row.id, known.seq, entry, p.json);
+          replaceEntryJson(this.ctx, row.id, known.seq, entry, p.json);
           changed++;
         }
-        added = this.host.insertEntries(row.id, fresh);
+        added = this.#insert(row.id, fresh);
         const headerJson = JSON.stringify(state.header);
         if (headerJson !== row.header_json) {
-          this.#sql.get("UPDATE sessions SET header_json = ?, cwd = ? WHERE id = ?").run(headerJson, state.header.cwd, row.id);
+          sql(this.ctx, "UPDATE sessions SET header_json = ?, cwd = ? WHERE id = ?").run(headerJson, state.header.cwd, row.id);
         }
-        this.agents.setForeign(row.id, state.agent, { ...state, original });
-        this.host.refreshSessionMeta(row.id, state.leafId);
-        this.host.saveFileState(row.id, file);
+        this.ctx.agents.setForeign(row.id, state.agent, { ...state, original });
+        recountSessionMeta(this.ctx, row.id, state.leafId);
+        saveFileState(this.ctx, row.id, file);
         const r: Omit<ImportReport, "reportId" | "startedAt"> = {
           sourcePath: row.source_path ?? "",
           sessionId: row.id,
@@ -324,13 +303,35 @@ export class ForeignSources {
           issues,
           message: `${added.length} new entries${changed > 0 ? `, ${changed} changed` : ""}${issues.length > 0 ? `, ${issues.length} issues` : ""}`,
         };
-        return issues.length > 0 ? this.host.storeReport(r) : { ...r, reportId: 0, startedAt: nowIso() };
+        return issues.length > 0 ? storeReport(this.ctx, r) : { ...r, reportId: 0, startedAt: nowIso() };
       })
       .immediate();
-    this.host.scheduleIndexing();
-    if (added.length > 0) this.host.emit("entries-added", { sessionId: row.id, entries: added, source });
-    if (changed > 0) this.host.emit("session-updated", { sessionId: row.id, reason: "pruned" });
+    this.ctx.events.entriesWritten();
+    if (added.length > 0) this.ctx.events.emit("entries-added", { sessionId: row.id, entries: added, source });
+    if (changed > 0) this.ctx.events.emit("session-updated", { sessionId: row.id, reason: "pruned" });
     return report;
+  }
+
+  #insert(sessionId: string, pending: PendingForeignEntry[]): SessionEntry[] {
+    writeEntries(this.ctx, sessionId, pending);
+    return pending.map((p) => p.entry);
+  }
+
+  /** The store's format of files this reader reads (modules/source-format.ts). */
+  format(reader: SessionReader): SourceFormat {
+    const name = reader.format as ForeignFormat;
+    return {
+      name,
+      refuseWrite: (row) => new ReadOnlySessionError(row.id, name),
+      importWhole: (_ctx, r) => this.importWhole(r.file, readAll(r.whole), (end, lines) => r.whole.stateAt(end, lines), r.existing, reader, r.reason),
+      importAppended: (_ctx, r) =>
+        this.importAppended(r.row, r.offset, r.appended.all(), (end, lines) => r.appended.stateAt(end, lines), r.source, () => r.resync(true)),
+      renderJsonl: (ctx, sessionId) => originalText(readSession(ctx, sessionId)), // the agent's own lines
+      leave: (ctx, sessionId) => {
+        ctx.agents.clearForeign(sessionId);
+        this.forget(sessionId);
+      },
+    };
   }
 
   /** The session is gone or was read again as a pi file: its reader is dropped. */

@@ -1,4 +1,4 @@
-export { ForeignSources, type ForeignRow, type StoreInternals, type PendingForeignEntry } from "./foreign-import";
+export { ForeignSources, type ForeignRow, type PendingForeignEntry } from "./foreign-import";
 export { detectSource, detectSourceOf, type SourceKind } from "./detect";
 export { ReadOnlySessionError, readOnlyReason, isForeignFormat, agentDisplayName, type ForeignFormat } from "./read-only";
 export { storedReadSession } from "./stored-read-session";
