@@ -1,5 +1,5 @@
 /**
- * Reading stored sessions without loading them (docs/ARCHITECTURE.md "Data flow"): paths as seq
+ * Reading stored sessions without loading them (docs/PERFORMANCE.md "Stored reads, not loads"): paths as seq
  * ranges, what the model sees, and the rows compaction, pruning and branch plans need. Every read
  * is a few indexed queries over the narrow rows plus the JSON of only the entries it must show.
  */
