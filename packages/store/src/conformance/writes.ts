@@ -18,7 +18,7 @@ export function describeWrites(factory: StoreFactory, fx: RealFixtures, skip: st
         expect(store.getLeaf(id)).toBe(entry.id);
         expect(store.loadEntries(id).at(-1)).toEqual(entry);
         expect(store.getEntry(id, entry.id)).toEqual(entry);
-        expect(store.getSession(id)!.entryCount).toBe(jsonLines(fx.piTiny).length);
+        expect(store.getSession(id)!.entryCount).toBe(jsonLines(fx.piTiny).length); // the file's entries (its lines less the header) and the new one
       });
     });
 
