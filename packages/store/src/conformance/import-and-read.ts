@@ -27,17 +27,33 @@ export function describeImport(factory: StoreFactory, fx: RealFixtures, skip: st
       });
     });
 
-    it("lists pi, Claude Code and Codex sessions with their format, file and counts", async () => {
+    it("records each file's path and format; Claude Code and Codex sessions are read-only", async () => {
       await withStore(factory, async ({ store }) => {
         const pi = (await store.importFile(fx.piTiny)).sessionId!;
         const cc = (await store.importFile(fx.claudeCode)).sessionId!;
         const codex = (await store.importFile(fx.codex)).sessionId!;
+        expect(store.getSession(pi)).toMatchObject({ sourceFormat: "pi-jsonl", sourcePath: fx.piTiny, readOnly: null });
+        expect(store.getSession(cc)).toMatchObject({ sourceFormat: "claude-code", sourcePath: fx.claudeCode, readOnly: expect.any(String) });
+        expect(store.getSession(codex)).toMatchObject({ sourceFormat: "codex", sourcePath: fx.codex, readOnly: expect.any(String) });
+      });
+    });
+
+  });
+}
+
+export function describeStoredReads(factory: StoreFactory, fx: RealFixtures, skip: string): void {
+  describe.skipIf(skip !== "")("stored reads", () => {
+    /** the real fork: assistant fa43908d has two children, the last line is the leaf */
+    const FORK = "fa43908d";
+
+    it("lists pi, Claude Code and Codex sessions with their format and counts", async () => {
+      await withStore(factory, async ({ load, store }) => {
+        const pi = await load(fx.piTiny);
+        const cc = await load(fx.claudeCode);
+        const codex = await load(fx.codex);
         const byId = new Map(store.listSessions().map((s) => [s.id, s]));
         expect([...byId.keys()].sort()).toEqual([pi, cc, codex].sort());
-        expect(byId.get(pi)).toMatchObject({ sourceFormat: "pi-jsonl", sourcePath: fx.piTiny, readOnly: null });
-        expect(byId.get(cc)).toMatchObject({ sourceFormat: "claude-code", sourcePath: fx.claudeCode });
-        expect(byId.get(codex)).toMatchObject({ sourceFormat: "codex", sourcePath: fx.codex });
-        for (const foreign of [cc, codex]) expect(byId.get(foreign)!.readOnly).toEqual(expect.any(String));
+        expect([pi, cc, codex].map((id) => byId.get(id)!.sourceFormat)).toEqual(["pi-jsonl", "claude-code", "codex"]);
         for (const [id, summary] of byId) {
           expect(store.getSession(id)).toEqual(summary);
           expect(store.loadEntries(id)).toHaveLength(summary.entryCount);
@@ -65,14 +81,6 @@ export function describeImport(factory: StoreFactory, fx: RealFixtures, skip: st
         expect(() => store.resolveSessionId("zz-unknown")).toThrow(SessionLookupError);
       });
     });
-  });
-}
-
-export function describeStoredReads(factory: StoreFactory, fx: RealFixtures, skip: string): void {
-  describe.skipIf(skip !== "")("stored reads", () => {
-    /** the real fork: assistant fa43908d has two children, the last line is the leaf */
-    const FORK = "fa43908d";
-
     it("reads the path to the leaf or to any entry as a root -> leaf chain; isOnPath agrees", async () => {
       await withStore(factory, async ({ load, store }) => {
         const id = await load(fx.piBranched);
