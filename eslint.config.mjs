@@ -34,6 +34,10 @@ export default tseslint.config(
   layer(["packages/store/src/**"], [
     pattern(["@bonsai/llm", "@bonsai/engine", "@bonsai/ipc", "@bonsai/backend", "openai", "electron", "react"], "packages/store depends only on core and formats."),
   ]),
+  layer(["packages/store/src/conformance/**"], [
+    pattern(["@bonsai/llm", "@bonsai/engine", "@bonsai/ipc", "@bonsai/backend", "openai", "electron", "react"], "packages/store depends only on core and formats."),
+    pattern(["../*", "!../session-store", "better-sqlite3"], "the conformance suite is written only against the SessionStore interface (../session-store), so that another implementation can run it."),
+  ]),
   layer(["packages/llm/src/**"], [
     pattern(["@bonsai/store", "@bonsai/engine", "@bonsai/ipc", "@bonsai/backend", "better-sqlite3", "electron", "react"], "packages/llm depends only on core."),
   ]),

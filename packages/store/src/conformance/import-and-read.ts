@@ -1,0 +1,151 @@
+/** Conformance: import of real pi, Claude Code and Codex files, and the stored reads of a session. */
+import { buildSessionContext, packSkeleton, summarizeContext, unpackSkeleton, type SessionEntry } from "@bonsai/core";
+import { describe, expect, it } from "vitest";
+import { SessionLookupError } from "../session-store";
+import { jsonLines, withStore, writePiSession, type RealFixtures, type StoreFactory } from "./harness";
+
+/** The ids of a pi file's entries, in file order (the header left out). */
+function fileEntryIds(file: string): string[] {
+  return jsonLines(file)
+    .slice(1)
+    .map((e) => e.id as string);
+}
+
+export function describeImport(factory: StoreFactory, fx: RealFixtures, skip: string): void {
+  describe.skipIf(skip !== "")("import", () => {
+    it("imports a pi file once: entries in file order, its header, a second import changes nothing", async () => {
+      await withStore(factory, async ({ store }) => {
+        const report = await store.importFile(fx.piBranched);
+        expect(report.status).toBe("imported");
+        const id = report.sessionId!;
+        const header = jsonLines(fx.piBranched)[0]!;
+        expect(store.getHeader(id)).toMatchObject({ id: header.id, cwd: header.cwd, version: 3 });
+        expect(store.loadEntries(id).map((e) => e.id)).toEqual(fileEntryIds(fx.piBranched));
+        expect(report.entriesAdded).toBe(fileEntryIds(fx.piBranched).length);
+        expect((await store.importFile(fx.piBranched)).status).toBe("unchanged");
+        expect(store.listSessions()).toHaveLength(1);
+      });
+    });
+
+    it("records each file's path and format; Claude Code and Codex sessions are read-only", async () => {
+      await withStore(factory, async ({ store }) => {
+        const pi = (await store.importFile(fx.piTiny)).sessionId!;
+        const cc = (await store.importFile(fx.claudeCode)).sessionId!;
+        const codex = (await store.importFile(fx.codex)).sessionId!;
+        expect(store.getSession(pi)).toMatchObject({ sourceFormat: "pi-jsonl", sourcePath: fx.piTiny, readOnly: null });
+        expect(store.getSession(cc)).toMatchObject({ sourceFormat: "claude-code", sourcePath: fx.claudeCode, readOnly: expect.any(String) });
+        expect(store.getSession(codex)).toMatchObject({ sourceFormat: "codex", sourcePath: fx.codex, readOnly: expect.any(String) });
+      });
+    });
+
+  });
+}
+
+export function describeStoredReads(factory: StoreFactory, fx: RealFixtures, skip: string): void {
+  describe.skipIf(skip !== "")("stored reads", () => {
+    /** the real fork: assistant fa43908d has two children, the last line is the leaf */
+    const FORK = "fa43908d";
+
+    it("lists pi, Claude Code and Codex sessions with their format and counts", async () => {
+      await withStore(factory, async ({ load, store }) => {
+        const pi = await load(fx.piTiny);
+        const cc = await load(fx.claudeCode);
+        const codex = await load(fx.codex);
+        const byId = new Map(store.listSessions().map((s) => [s.id, s]));
+        expect([...byId.keys()].sort()).toEqual([pi, cc, codex].sort());
+        expect([pi, cc, codex].map((id) => byId.get(id)!.sourceFormat)).toEqual(["pi-jsonl", "claude-code", "codex"]);
+        for (const [id, summary] of byId) {
+          expect(store.getSession(id)).toEqual(summary);
+          expect(store.loadEntries(id)).toHaveLength(summary.entryCount);
+          expect(summary.entryCount).toBeGreaterThan(0);
+        }
+        expect(store.getSession("no-such-session")).toBeUndefined();
+      });
+    });
+
+    it("resolves a full id or a unique prefix, and refuses an ambiguous or unknown one", async () => {
+      await withStore(factory, async ({ dir, load, store }) => {
+        const a = await load(writePiSession(dir, "conf-prefix-aaaa", ["one"]));
+        const b = await load(writePiSession(dir, "conf-prefix-bbbb", ["two"]));
+        expect(store.resolveSessionId(a)).toBe(a);
+        expect(store.resolveSessionId("conf-prefix-a")).toBe(a);
+        expect(store.resolveSessionId("conf-prefix-b")).toBe(b);
+        let ambiguous: unknown;
+        try {
+          store.resolveSessionId("conf-prefix-");
+        } catch (error) {
+          ambiguous = error;
+        }
+        expect(ambiguous).toBeInstanceOf(SessionLookupError);
+        expect([...(ambiguous as SessionLookupError).candidates].sort()).toEqual([a, b].sort());
+        expect(() => store.resolveSessionId("zz-unknown")).toThrow(SessionLookupError);
+      });
+    });
+    it("reads the path to the leaf or to any entry as a root -> leaf chain; isOnPath agrees", async () => {
+      await withStore(factory, async ({ load, store }) => {
+        const id = await load(fx.piBranched);
+        const ids = fileEntryIds(fx.piBranched);
+        expect(store.getLeaf(id)).toBe(ids.at(-1));
+        const path = store.getPath(id);
+        expect(path.at(-1)!.id).toBe(ids.at(-1));
+        expect(path[0]!.parentId).toBeNull();
+        path.slice(1).forEach((e, i) => expect(e.parentId).toBe(path[i]!.id));
+        const onPath = new Set(path.map((e) => e.id));
+        const abandoned = ids.filter((e) => !onPath.has(e));
+        expect(abandoned.length).toBeGreaterThan(0);
+        expect(onPath.has(FORK)).toBe(true);
+        const abandonedTip = abandoned.at(-1)!;
+        const other = store.getPath(id, abandonedTip);
+        expect(other.at(-1)!.id).toBe(abandonedTip);
+        expect(other.map((e) => e.id)).toContain(FORK);
+        expect(store.isOnPath(id, FORK)).toBe(true);
+        expect(store.isOnPath(id, abandonedTip)).toBe(false);
+        expect(store.isOnPath(id, abandonedTip, abandonedTip)).toBe(true);
+        expect(store.areOnPath(id, [FORK, abandonedTip, path.at(-1)!.id])).toEqual([true, false, true]);
+        expect(store.getPathNodes(id).map((n) => n.id)).toEqual(path.map((e) => e.id));
+      });
+    });
+
+    it("finds entries by id, in the order asked", async () => {
+      await withStore(factory, async ({ load, store }) => {
+        const id = await load(fx.piBranched);
+        const entries = store.loadEntries(id);
+        const [first, second] = [entries[0]!, entries[5]!];
+        expect(store.getEntry(id, second.id)).toEqual(second);
+        expect(store.getEntry(id, "no-such-entry")).toBeUndefined();
+        expect(store.hasEntry(id, first.id)).toBe(true);
+        expect(store.hasEntry(id, "no-such-entry")).toBe(false);
+        expect(store.getEntries(id, [second.id, "no-such-entry", first.id])).toEqual([second, undefined, first]);
+        expect(store.getEntryInfo(id, second.id)).toMatchObject({ entry: second, seq: 5 });
+      });
+    });
+
+    it("tells what the model sees from a leaf, as core builds it from the entries", async () => {
+      await withStore(factory, async ({ load, store }) => {
+        const id = await load(fx.piBranched);
+        const entries: SessionEntry[] = store.loadEntries(id);
+        const leaf = store.getLeaf(id);
+        expect(store.getContextSummary(id)).toEqual(summarizeContext(buildSessionContext(entries, leaf)));
+        const abandonedTip = entries.filter((e) => !store.isOnPath(id, e.id)).at(-1)!.id;
+        expect(store.getContextSummary(id, abandonedTip)).toEqual(summarizeContext(buildSessionContext(entries, abandonedTip)));
+        expect(summarizeContext(buildSessionContext(store.getContextEntries(id), leaf))).toEqual(store.getContextSummary(id));
+      });
+    });
+
+    it("gives the skeleton one node per entry in file order, its packed form equal to core's packing, previews in the order asked", async () => {
+      await withStore(factory, async ({ load, store }) => {
+        const id = await load(fx.piBranched);
+        const entries = store.loadEntries(id);
+        const skeleton = store.getSkeleton(id);
+        expect(skeleton.nodes.map((n) => n.id)).toEqual(entries.map((e) => e.id));
+        expect(skeleton.nodes.map((n) => n.parentId)).toEqual(entries.map((e) => e.parentId));
+        expect(skeleton.nodes.map((n) => n.type)).toEqual(entries.map((e) => e.type));
+        expect(unpackSkeleton(store.getPackedSkeleton(id))).toEqual(unpackSkeleton(packSkeleton(skeleton, { previews: "heads" })));
+        expect(store.getSkeletonTail(id, entries.length - 3)).toEqual(skeleton.nodes.slice(-3));
+        const [a, b] = [skeleton.nodes[3]!, skeleton.nodes[1]!];
+        expect(store.getPreviews(id, [a.id, "no-such-entry", b.id])).toEqual([a.preview, "", b.preview]);
+        expect(store.countSessionShape(id)).toEqual({ compactions: 0, branches: 2 });
+      });
+    });
+  });
+}

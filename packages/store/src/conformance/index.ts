@@ -1,0 +1,41 @@
+/**
+ * The store API's conformance suite: the behaviours every `SessionStore` implementation keeps,
+ * written once against the interface (no SQL, no rows), grouped by capability. An implementation
+ * runs it from a test file of its own:
+ *
+ *   describeSessionStoreConformance("sqlite", () => ({ store, dir, cleanup }), { capabilities });
+ *
+ * See packages/store/README.md ("Conformance suite").
+ */
+import { describe } from "vitest";
+import { DEFAULT_FIXTURES_DIR, missingFixtures, realFixtures, type ConformanceOptions, type StoreCapabilities, type StoreFactory } from "./harness";
+import { describeImport, describeStoredReads } from "./import-and-read";
+import { describeEvents, describeFollow, describeSearch } from "./search-and-events";
+import { describePrune, describeWrites, describeWriteThrough } from "./writes";
+
+export type { ConformanceOptions, StoreCapabilities, StoreFactory, StoreUnderTest } from "./harness";
+
+/** Every capability: what the SQLite store supports. */
+export const ALL_CAPABILITIES: StoreCapabilities = { import: true, read: true, write: true, writeThrough: true, prune: true, search: true, follow: true, events: true };
+
+export function describeSessionStoreConformance(
+  name: string,
+  factory: StoreFactory,
+  options: ConformanceOptions & { capabilities?: Partial<StoreCapabilities> } = {},
+): void {
+  const can = { ...ALL_CAPABILITIES, ...options.capabilities };
+  const fx = realFixtures(options.fixturesDir ?? DEFAULT_FIXTURES_DIR);
+  const missing = missingFixtures(fx);
+  if (missing) console.warn(missing);
+  const unless = (capability: boolean, why: string) => (capability ? missing : why);
+  describe(`SessionStore conformance: ${name}`, () => {
+    describeImport(factory, fx, unless(can.import, "no import"));
+    describeStoredReads(factory, fx, unless(can.read, "no reads"));
+    describeWrites(factory, fx, unless(can.write, "no writes"));
+    describeWriteThrough(factory, fx, unless(can.writeThrough && can.write, "no write-through"));
+    describePrune(factory, fx, unless(can.prune, "no pruning"));
+    if (can.search) describeSearch(factory);
+    describeEvents(factory, fx, unless(can.events, "no events"), can);
+    describeFollow(factory, fx, unless(can.follow && can.events, "no follow"));
+  });
+}

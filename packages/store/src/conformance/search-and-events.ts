@@ -1,0 +1,108 @@
+/** Conformance: search (words, prefixes, phrases, a CJK word inside a sentence), events, live follow. */
+import fs from "node:fs";
+import { describe, expect, it, vi } from "vitest";
+import type { SessionStore, StoreEvents } from "../session-store";
+import { copyInto, jsonLines, withStore, writePiSession, type RealFixtures, type StoreFactory } from "./harness";
+
+const TEXTS = [
+  "please refactor the tokenizer before lunch",
+  "我们今天需要把数据库迁移到新的服务器上",
+  "the weather report mentions the tokenizers twice",
+];
+
+export function describeSearch(factory: StoreFactory): void {
+  describe("search", () => {
+    it("finds words, prefixes, phrases and a Chinese word inside a sentence, with the match marked", async () => {
+      await withStore(factory, async ({ dir, load, store }) => {
+        const id = await load(writePiSession(dir, "conf-search", TEXTS));
+        const other = await load(writePiSession(dir, "conf-search-other", ["nothing about that here"]));
+        const ids = (query: string, sessionId?: string) => store.search(query, { sessionId }).map((h) => h.entryId).sort();
+        expect(ids("tokenizer")).toEqual([`${id}-e0`]);
+        expect(ids("tokeni*")).toEqual([`${id}-e0`, `${id}-e2`]);
+        expect(ids('"refactor the tokenizer"')).toEqual([`${id}-e0`]);
+        expect(ids('"the tokenizer refactor"')).toEqual([]);
+        expect(ids("数据库")).toEqual([`${id}-e1`]);
+        expect(ids("weather tokenizers")).toEqual([`${id}-e2`]);
+        expect(ids("weather lunch")).toEqual([]);
+        expect(ids("nothing")).toEqual([`${other}-e0`]);
+        expect(ids("nothing", id)).toEqual([]);
+        const [hit] = store.search("数据库");
+        expect(hit).toMatchObject({ sessionId: id, type: "message", role: "user" });
+        expect(hit!.snippet).toContain("[数据库]");
+        for (const q of ["AND OR", '"unbalanced', "(paren", "   "]) expect(() => store.search(q)).not.toThrow();
+      });
+    });
+  });
+}
+
+interface Heard {
+  "entries-added"?: StoreEvents["entries-added"][];
+  "session-updated"?: StoreEvents["session-updated"][];
+}
+
+/** Records what the store announces; `stop` unsubscribes. */
+function listen(store: SessionStore): { heard: Heard; stop: () => void } {
+  const heard: Heard = {};
+  const offs = [
+    store.on("entries-added", (payload) => (heard["entries-added"] ??= []).push(payload)),
+    store.on("session-updated", (payload) => (heard["session-updated"] ??= []).push(payload)),
+  ];
+  return { heard, stop: () => offs.forEach((off) => off()) };
+}
+
+export function describeEvents(factory: StoreFactory, fx: RealFixtures, skip: string, can: { import: boolean; write: boolean }): void {
+  describe.skipIf(skip !== "")("events", () => {
+    it.skipIf(!can.import)("announces a first import as a session, the lines a file grew by as entries in file order, and stops after unsubscribing", async () => {
+      await withStore(factory, async ({ dir, store }) => {
+        const file = copyInto(dir, fx.piTiny);
+        const { heard, stop } = listen(store);
+        const id = (await store.importFile(file)).sessionId!;
+        expect(heard["session-updated"]).toContainEqual({ sessionId: id, reason: "imported" });
+        const last = jsonLines(file).at(-1)!;
+        const grown = [1, 2].map((n) => ({ type: "message", id: `conf0e0${n}`, parentId: n === 1 ? last.id : "conf0e01", timestamp: "2026-12-01T00:00:00.000Z", message: { role: "user", content: `grown ${n}`, timestamp: n } }));
+        fs.appendFileSync(file, grown.map((e) => `${JSON.stringify(e)}\n`).join(""));
+        expect((await store.importFile(file)).status).toBe("appended");
+        const added = heard["entries-added"] ?? [];
+        expect(added.every((e) => e.sessionId === id && e.source === "import")).toBe(true);
+        expect(added.flatMap((e) => e.entries)).toEqual(grown);
+        stop();
+        await store.importFile(writePiSession(dir, "conf-events-after", ["unheard"]));
+        expect(heard["entries-added"]).toHaveLength(added.length);
+        expect(heard["session-updated"]!.some((e) => e.sessionId !== id)).toBe(false);
+      });
+    });
+
+    it.skipIf(!can.write)("announces an append and a leaf move", async () => {
+      await withStore(factory, async ({ dir, load, store }) => {
+        const id = await load(copyInto(dir, fx.piTiny));
+        const { heard } = listen(store);
+        const entry = store.appendEntry(id, { type: "message", message: { role: "user", content: "heard", timestamp: 1 } });
+        expect(heard["entries-added"]).toEqual([{ sessionId: id, entries: [entry], source: "append" }]);
+        store.setLeaf(id, entry.parentId);
+        expect(heard["session-updated"]).toContainEqual({ sessionId: id, reason: "leaf" });
+      });
+    });
+  });
+}
+
+export function describeFollow(factory: StoreFactory, fx: RealFixtures, skip: string): void {
+  describe.skipIf(skip !== "")("follow", () => {
+    it("reads in what an agent appends to a followed file", async () => {
+      await withStore(factory, async ({ dir, load, store }) => {
+        const file = copyInto(dir, fx.piTiny);
+        const id = await load(file);
+        const { heard } = listen(store);
+        const follower = store.follow({ sessionIds: [id], pollIntervalMs: 50 });
+        try {
+          const last = jsonLines(file).at(-1)!;
+          const line = { type: "message", id: "conf0f01", parentId: last.id, timestamp: "2026-12-01T00:00:00.000Z", message: { role: "user", content: "from the agent", timestamp: 1 } };
+          fs.appendFileSync(file, `${JSON.stringify(line)}\n`);
+          await vi.waitFor(() => expect(store.hasEntry(id, "conf0f01")).toBe(true), { timeout: 10_000, interval: 50 });
+          expect(heard["entries-added"]).toContainEqual({ sessionId: id, entries: [line], source: "follow" });
+        } finally {
+          follower.close();
+        }
+      });
+    });
+  });
+}
