@@ -14,7 +14,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { FULL, recordFigures, scenarioTimeout, trials } from "../../../packages/store/test/faults/harness";
 import { BIN, runBonsai, startTestArchive, type TestArchive } from "./team-archive";
 
-const ENTRIES = FULL ? 8000 : 3000;
+const ENTRIES = FULL ? 5000 : 3000;
 const SESSION = "push-fault-session";
 let archive: TestArchive;
 let dir: string;
