@@ -129,6 +129,7 @@ try {
   // 50 clients, half on each server, for LOAD_SECONDS
   const loadTimes: number[] = [];
   let loadErrors = 0;
+  const errorKinds = new Map<string, number>();
   const until = performance.now() + LOAD_SECONDS * 1000;
   const smallSessions = (await memberA.sessions({ limit: 200 })).map((s) => s.id);
   await Promise.all(
@@ -142,8 +143,10 @@ try {
               kind === 0 ? client.sessions({ limit: 200 }) : kind === 1 ? client.search(QUERIES[(c + i) % QUERIES.length] as string) : client.sessionJsonl(smallSessions[(c * 7 + i) % smallSessions.length] as string),
             ),
           );
-        } catch {
+        } catch (error) {
           loadErrors += 1;
+          const kind = error instanceof Error ? error.message.slice(0, 120) : String(error);
+          errorKinds.set(kind, (errorKinds.get(kind) ?? 0) + 1);
         }
       }
     }),
@@ -180,6 +183,7 @@ try {
     ),
   );
   console.log(`\nsearch medians: ${perQuery.join(", ")}`);
+  for (const [kind, count] of errorKinds) console.log(`load error x${count}: ${kind}`);
   const missed = [
     percentile(listTimes, 50) >= 200 && "list",
     percentile(searchTimes, 95) >= 300 && "search",
