@@ -153,7 +153,7 @@ function roleOf(entryJson: string): string | null {
   }
 }
 
-/** how many of the newest matches a search ranks */
+/** how many matches a search ranks at most */
 const CANDIDATES = 2000;
 
 export async function searchArchive(pool: pg.Pool, principal: Principal, query: string, options: { limit?: number; sessionId?: string; project?: string } = {}): Promise<ArchiveSearchHit[]> {
@@ -174,13 +174,12 @@ export async function searchArchive(pool: pg.Pool, principal: Principal, query: 
   const ranks = conditions.map((c) => c.rank).filter((r): r is string => r !== null);
   const rank = ranks.length > 0 ? ranks.join(" + ") : "0";
   // Ranking every match of a common word costs a pass over much of the table, so the ranking is
-  // done among the newest CANDIDATES matches (sessions first pushed last first); a rarer term finds
-  // all its matches through the word or trigram index and is ranked whole.
+  // done among the first CANDIDATES matches the word or trigram index yields (no ordering here: an
+  // ordering makes PostgreSQL walk the key and test each row); a rarer term is ranked whole.
   const rows = await pool.query<{ session_id: string; title: string | null; project: string; entry_id: string; type: string; at: string | null; entry: string; search_text: string; rank: number }>(
     `WITH hits AS MATERIALIZED (
        SELECT e.session_pk, e.seq FROM entries e
         WHERE e.session_pk IN (SELECT s.id FROM sessions s WHERE ${sessions}) AND ${conditions.map((c) => c.where).join(" AND ")}
-        ORDER BY e.session_pk DESC, e.seq DESC
         LIMIT ${CANDIDATES})
      SELECT s.session_id, s.title, p.name AS project, e.entry_id, e.type, e.at, e.entry, e.search_text, (${rank})::float8 AS rank
        FROM hits h JOIN entries e ON e.session_pk = h.session_pk AND e.seq = h.seq JOIN sessions s ON s.id = e.session_pk JOIN projects p ON p.id = s.project_id
