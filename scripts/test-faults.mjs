@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `pnpm test:faults`: the fault suite at full size (docs/RELIABILITY.md): live-agent races and
 // kill -9 at every point of the file protocols, 30+ trials each, through the store and the built
-// CLI, plus the browser-mode capability checks. `pnpm test` runs the same files at a bounded size.
+// CLI, a `bonsai push` killed and repeated against a real PostgreSQL, plus the browser-mode capability checks. `pnpm test` runs the same files at a bounded size.
 // Figures: .test-results/faults-full.json. Last line: "N passed, N failed".
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -20,7 +20,7 @@ if (build.status !== 0) {
   console.log("0 passed, 1 failed");
   process.exit(1);
 }
-const files = ["packages/store/test/faults", "apps/cli/test/faults.test.ts", "apps/cli/test/disk-full-commands.test.ts", "packages/backend/test/two-writers.test.ts", "packages/backend/test/capabilities.test.ts"].filter((f) => fs.existsSync(path.join(root, f)));
+const files = ["packages/store/test/faults", "apps/cli/test/faults.test.ts", "apps/cli/test/disk-full-commands.test.ts", "apps/cli/test/push-faults.test.ts", "packages/backend/test/two-writers.test.ts", "packages/backend/test/capabilities.test.ts"].filter((f) => fs.existsSync(path.join(root, f)));
 // the files run side by side: their trials mostly wait (the agent's pace, settle and line waits)
 const r = spawnSync("pnpm", ["exec", "vitest", "run", ...files, "--maxWorkers=4", "--reporter=default", "--reporter=json", `--outputFile.json=${out}`], {
   cwd: root,

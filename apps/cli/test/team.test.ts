@@ -3,32 +3,28 @@
  * idempotent, killed at random moments and repeated), revocation, and what the server logs. A real
  * PostgreSQL server (packages/testkit) and real child processes.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { generateSession, writeSessionJsonl } from "@bonsai/testkit";
-import { startPostgres, type PostgresCluster } from "@bonsai/testkit/postgres";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BIN, runBonsai, startTestArchive, type TestArchive } from "./team-archive";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const BIN = path.resolve(here, "../bin/bonsai.cjs");
 const FIXTURE = path.resolve(here, "../../../../shared/fixtures/real/pi");
 const PI_FILE = fs.existsSync(FIXTURE) ? fs.readdirSync(FIXTURE).filter((f) => f.endsWith(".jsonl")).sort()[0] : undefined;
 
-let cluster: PostgresCluster;
+let archive: TestArchive;
 let database: string;
-let serve: ChildProcess;
 let url: string;
-let serveLog = "";
 let dir: string;
 let adaToken: string;
 
 function bonsai(args: string[], env: Record<string, string> = {}): { code: number; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", cwd: dir, env: { ...process.env, BONSAI_TEAM_DATABASE: database, HOME: dir, BONSAI_TOKEN: "", ...env } });
-  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+  return runBonsai(dir, database, args, env);
 }
 
 function ok(args: string[], env: Record<string, string> = {}): string {
@@ -50,31 +46,18 @@ async function archiveRows(sessionId: string): Promise<number[]> {
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "bonsai-team-cli-"));
-  cluster = await startPostgres();
-  database = cluster.createDatabase("archive");
-  ok(["team", "project", "add", "alpha"]);
-  ok(["team", "project", "add", "beta"]);
-  adaToken = (JSON.parse(ok(["team", "user", "add", "ada", "--json"])) as { token: string }).token;
-  ok(["team", "grant", "ada", "alpha"]);
-  serve = spawn(process.execPath, [BIN, "team", "serve", "--listen", "127.0.0.1:0"], { env: { ...process.env, BONSAI_TEAM_DATABASE: database }, stdio: ["ignore", "pipe", "pipe"] });
-  serve.stdout?.on("data", (chunk: Buffer) => (serveLog += chunk.toString()));
-  url = await new Promise<string>((resolve, reject) => {
-    let err = "";
-    serve.stderr?.on("data", (chunk: Buffer) => {
-      err += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(err);
-      if (match) resolve(match[1] as string);
-    });
-    serve.once("exit", (code) => reject(new Error(`team serve exited ${code}: ${err}`)));
+  archive = await startTestArchive((db) => {
+    database = db;
+    ok(["team", "project", "add", "alpha"]);
+    ok(["team", "project", "add", "beta"]);
+    adaToken = (JSON.parse(ok(["team", "user", "add", "ada", "--json"])) as { token: string }).token;
+    ok(["team", "grant", "ada", "alpha"]);
   });
+  url = archive.url;
 }, 120_000);
 
 afterAll(async () => {
-  if (serve && serve.exitCode === null) {
-    serve.kill("SIGTERM");
-    await new Promise((resolve) => serve.once("exit", resolve));
-  }
-  cluster?.stop();
+  await archive?.stop();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -89,9 +72,9 @@ describe.skipIf(!PI_FILE)("bonsai team and bonsai push", () => {
     const again = JSON.parse(ok(["push", "--all", "--to", url, "--project", "alpha", "--data-dir", data, "--json"], { BONSAI_TOKEN: adaToken })) as { sent: number; had: number }[];
     expect(again[0]).toMatchObject({ had: first[0]?.sent, sent: 0 });
     // the server's output is read while this process waits, not during the pushes above
-    for (let i = 0; i < 100 && !serveLog.includes("/api/push/batch"); i++) await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(serveLog).toMatch(/ POST \/api\/push\/batch 200 [\d.]+ms ada\n/);
-    expect(serveLog).not.toContain(path.basename(PI_FILE as string, ".jsonl"));
+    for (let i = 0; i < 100 && !archive.log().includes("/api/push/batch"); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(archive.log()).toMatch(/ POST \/api\/push\/batch 200 [\d.]+ms ada\n/);
+    expect(archive.log()).not.toContain(path.basename(PI_FILE as string, ".jsonl"));
     const listing = JSON.parse(ok(["team", "ls", "--json"])) as { projects: { name: string; sessions: number }[] };
     expect(listing.projects).toContainEqual({ name: "alpha", sessions: 1 });
   }, 120_000);

@@ -12,7 +12,7 @@ function query(values: Record<string, string | number | undefined>): string {
   return params.toString();
 }
 
-const CODES = new Set<ArchiveErrorCode>(["schema-too-new", "unreachable", "bad-name", "bad-request", "exists", "not-found", "unauthorized", "forbidden"]);
+const CODES = new Set<ArchiveErrorCode>(["schema-too-new", "unreachable", "bad-name", "bad-request", "exists", "not-found", "unauthorized", "forbidden", "too-large", "rate-limited"]);
 
 export class ArchiveClient {
   private readonly base: string;

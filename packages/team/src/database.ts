@@ -22,7 +22,8 @@ export interface OpenArchiveOptions {
 }
 
 export async function openArchiveDatabase(url: string, options: OpenArchiveOptions = {}): Promise<ArchiveDatabase> {
-  const pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 10, connectionTimeoutMillis: 10_000 });
+  // JIT compiling costs tens of milliseconds per query and the archive's queries are short: off
+  const pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 10, connectionTimeoutMillis: 10_000, options: "-c jit=off" });
   // an idle connection that the server drops must not take the process down
   pool.on("error", () => {});
   try {

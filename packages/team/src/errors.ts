@@ -10,7 +10,9 @@ export type ArchiveErrorCode =
   | "exists"
   | "not-found"
   | "unauthorized"
-  | "forbidden";
+  | "forbidden"
+  | "too-large"
+  | "rate-limited";
 
 export class ArchiveError extends Error {
   constructor(

@@ -5,7 +5,7 @@
  */
 import type pg from "pg";
 import { ArchiveError } from "./errors";
-import { makeToken, parseToken, secretMatches } from "./tokens";
+import { makeToken, parseToken, secretMatchesCached } from "./tokens";
 
 export type Role = "admin" | "member";
 
@@ -106,7 +106,7 @@ export async function authenticate(pool: pg.Pool, token: string): Promise<Princi
       [parsed.id],
     )
   ).rows[0];
-  if (!row || !(await secretMatches(parsed.secret, row.salt, row.hash))) throw new ArchiveError("unauthorized", UNAUTHORIZED);
+  if (!row || !(await secretMatchesCached(parsed.id, parsed.secret, row.salt, row.hash))) throw new ArchiveError("unauthorized", UNAUTHORIZED);
   const projects =
     row.role === "admin"
       ? await pool.query<{ id: string }>("SELECT id FROM projects ORDER BY id")

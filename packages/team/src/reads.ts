@@ -106,9 +106,9 @@ async function resolveSession(pool: pg.Pool, principal: Principal, idOrPrefix: s
 /** The session as JSONL: its header line, then its entries in order. */
 export async function archivedSessionJsonl(pool: pg.Pool, principal: Principal, idOrPrefix: string, project?: string): Promise<{ sessionId: string; jsonl: string }> {
   const session = await resolveSession(pool, principal, idOrPrefix, project);
-  const entries = await pool.query<{ entry: string }>("SELECT entry FROM entries WHERE session_pk = $1 ORDER BY seq", [session.pk]);
-  const lines = [session.header, ...entries.rows.map((r) => r.entry)];
-  return { sessionId: session.id, jsonl: `${lines.join("\n")}\n` };
+  // joined in the database: one value to receive instead of a row per entry
+  const body = (await pool.query<{ body: string | null }>("SELECT string_agg(entry, E'\\n' ORDER BY seq) AS body FROM entries WHERE session_pk = $1", [session.pk])).rows[0]?.body ?? null;
+  return { sessionId: session.id, jsonl: body === null ? `${session.header}\n` : `${session.header}\n${body}\n` };
 }
 
 /** Scripts written without spaces between words: their terms are found inside the text (trigrams). */
@@ -153,27 +153,36 @@ function roleOf(entryJson: string): string | null {
   }
 }
 
+/** how many matches a search ranks at most */
+const CANDIDATES = 2000;
+
 export async function searchArchive(pool: pg.Pool, principal: Principal, query: string, options: { limit?: number; sessionId?: string; project?: string } = {}): Promise<ArchiveSearchHit[]> {
   const terms = parseQuery(query);
   if (terms.length === 0) return [];
   const limit = Math.min(Math.max(options.limit ?? 50, 1), 500);
   const params: unknown[] = [principal.projectIds, limit];
   const conditions = terms.map((term) => termCondition(term, params));
-  let where = `s.project_id = ANY($1::bigint[]) AND ${conditions.map((c) => c.where).join(" AND ")}`;
+  let sessions = "s.project_id = ANY($1::bigint[])";
   if (options.sessionId !== undefined) {
     params.push(options.sessionId);
-    where += ` AND s.session_id = $${params.length}`;
+    sessions += ` AND s.session_id = $${params.length}`;
   }
   if (options.project !== undefined) {
     params.push(options.project);
-    where += ` AND p.name = $${params.length}`;
+    sessions += ` AND s.project_id = (SELECT id FROM projects WHERE name = $${params.length})`;
   }
   const ranks = conditions.map((c) => c.rank).filter((r): r is string => r !== null);
   const rank = ranks.length > 0 ? ranks.join(" + ") : "0";
+  // Ranking every match of a common word costs a pass over much of the table, so the ranking is
+  // done among the first CANDIDATES matches the word or trigram index yields (no ordering here: an
+  // ordering makes PostgreSQL walk the key and test each row); a rarer term is ranked whole.
   const rows = await pool.query<{ session_id: string; title: string | null; project: string; entry_id: string; type: string; at: string | null; entry: string; search_text: string; rank: number }>(
-    `SELECT s.session_id, s.title, p.name AS project, e.entry_id, e.type, e.at, e.entry, e.search_text, (${rank})::float8 AS rank
-       FROM entries e JOIN sessions s ON s.id = e.session_pk JOIN projects p ON p.id = s.project_id
-      WHERE ${where}
+    `WITH hits AS MATERIALIZED (
+       SELECT e.session_pk, e.seq FROM entries e
+        WHERE e.session_pk IN (SELECT s.id FROM sessions s WHERE ${sessions}) AND ${conditions.map((c) => c.where).join(" AND ")}
+        LIMIT ${CANDIDATES})
+     SELECT s.session_id, s.title, p.name AS project, e.entry_id, e.type, e.at, e.entry, e.search_text, (${rank})::float8 AS rank
+       FROM hits h JOIN entries e ON e.session_pk = h.session_pk AND e.seq = h.seq JOIN sessions s ON s.id = e.session_pk JOIN projects p ON p.id = s.project_id
       ORDER BY rank DESC, s.pushed_at DESC, e.seq
       LIMIT $2`,
     params,

@@ -12,6 +12,7 @@ import { ArchiveError, type ArchiveErrorCode } from "./errors";
 import { authenticate, type Principal } from "./people";
 import { archivedSessionJsonl, listArchivedSessions, searchArchive } from "./reads";
 import { archiveHas, receiveBatch, type PushBatch } from "./receive";
+import { SignInLimiter, type SignInLimitOptions } from "./sign-in-limit";
 
 /** the largest request body taken (a push sends its entries in batches well below this) */
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;
@@ -25,12 +26,18 @@ const STATUS: Record<ArchiveErrorCode, number> = {
   "not-found": 404,
   unauthorized: 401,
   forbidden: 404,
+  "too-large": 413,
+  "rate-limited": 429,
 };
 
 export interface ArchiveServerOptions {
   pool: pg.Pool;
   /** one line per request (default: stdout) */
   log?: (line: string) => void;
+  /** failed sign-ins allowed per client address (default: 20 a minute) */
+  signInLimit?: SignInLimitOptions;
+  /** a request's headers must arrive within `headersMs` (default 15 s) and the whole request within `requestMs` (default 60 s) */
+  timeouts?: { headersMs?: number; requestMs?: number };
 }
 
 type Handler = (principal: Principal, body: unknown, pool: pg.Pool, query: URLSearchParams) => Promise<unknown>;
@@ -105,7 +112,7 @@ async function readBody(request: IncomingMessage): Promise<unknown> {
   let size = 0;
   for await (const chunk of request) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new ArchiveError("bad-request", `the request is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB`);
+    if (size > MAX_BODY_BYTES) throw new ArchiveError("too-large", `the request is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB`);
     chunks.push(chunk as Buffer);
   }
   if (size === 0) return null;
@@ -116,9 +123,9 @@ async function readBody(request: IncomingMessage): Promise<unknown> {
   }
 }
 
-function send(response: ServerResponse, status: number, value: unknown): void {
+function send(response: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
   const body = JSON.stringify(value);
-  response.writeHead(status, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", "x-content-type-options": "nosniff" });
+  response.writeHead(status, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", "x-content-type-options": "nosniff", ...headers });
   response.end(body);
 }
 
@@ -131,13 +138,19 @@ function bearer(request: IncomingMessage): string {
 
 export function createArchiveServer(options: ArchiveServerOptions): Server {
   const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
-  return createServer((request, response) => {
+  const limiter = new SignInLimiter(options.signInLimit);
+  const headersMs = options.timeouts?.headersMs ?? 15_000;
+  const requestMs = Math.max(options.timeouts?.requestMs ?? 60_000, headersMs);
+  const server = createServer({ headersTimeout: headersMs, requestTimeout: requestMs, connectionsCheckingInterval: Math.min(1000, headersMs) }, (request, response) => {
     const started = process.hrtime.bigint();
     const target = new URL(request.url ?? "/", "http://archive.invalid");
     const path = target.pathname;
+    const address = request.socket.remoteAddress ?? "-";
     let who = "-";
-    const finish = (status: number, value: unknown): void => {
-      send(response, status, value);
+    const finish = (status: number, value: unknown, headers?: Record<string, string>): void => {
+      // while shutting down, a kept-alive connection is closed after its answer
+      if (!server.listening) response.shouldKeepAlive = false;
+      send(response, status, value, headers);
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       log(`${new Date().toISOString()} ${request.method} ${path} ${status} ${ms.toFixed(1)}ms ${who}`);
     };
@@ -153,7 +166,22 @@ export function createArchiveServer(options: ArchiveServerOptions): Server {
           finish(404, { error: "no such call", code: "not-found" });
           return;
         }
-        const principal = await authenticate(options.pool, bearer(request));
+        const wait = limiter.retryAfter(address);
+        if (wait > 0) {
+          who = `(refused sign-in from ${address})`;
+          finish(429, { error: `too many failed sign-ins from this address; try again in ${wait} s`, code: "rate-limited" }, { "retry-after": String(wait) });
+          return;
+        }
+        let principal: Principal;
+        try {
+          principal = await authenticate(options.pool, bearer(request));
+        } catch (error) {
+          if (error instanceof ArchiveError && error.code === "unauthorized") {
+            limiter.failed(address);
+            who = `(failed sign-in from ${address})`;
+          }
+          throw error;
+        }
         who = principal.name;
         const body = await readBody(request);
         finish(200, await handler(principal, body, options.pool, target.searchParams));
@@ -164,6 +192,21 @@ export function createArchiveServer(options: ArchiveServerOptions): Server {
       }
     })();
   });
+  server.keepAliveTimeout = 5_000;
+  return server;
+}
+
+/**
+ * Stops taking connections, lets the requests under way finish (up to `graceMs`), then closes
+ * whatever is left. Resolves once the server is closed.
+ */
+export async function shutdownGracefully(server: Server, graceMs = 10_000): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+  timer.unref();
+  await closed;
+  clearTimeout(timer);
 }
 
 /** Listens on `host:port` (port 0: any free port) and resolves with the address. */

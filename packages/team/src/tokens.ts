@@ -2,7 +2,7 @@
  * Sign-in tokens. A token is `bonsai_<id>_<secret>`: the id finds the row, the secret is checked
  * against a salted scrypt hash; the secret itself is never stored and is shown once, when made.
  */
-import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
+import { createHash, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 import { promisify } from "node:util";
 
 const scryptAsync = promisify(scrypt) as (secret: string, salt: Buffer, length: number) => Promise<Buffer>;
@@ -35,4 +35,23 @@ export function parseToken(token: string): { id: string; secret: string } | null
 export async function secretMatches(secret: string, salt: Buffer, hash: Buffer): Promise<boolean> {
   const candidate = await scryptAsync(secret, salt, HASH_BYTES);
   return candidate.length === hash.length && timingSafeEqual(candidate, hash);
+}
+
+/**
+ * Secrets that already matched their stored scrypt hash in this process, kept as a SHA-256 digest
+ * next to that hash, so that a signed-in client's next calls cost a hash, not a scrypt (which takes
+ * tens of milliseconds of CPU and would bound a server to a few dozen calls a second). The token's
+ * row is still read on every call, so a revoked token is refused at once, in every process.
+ */
+const verified = new Map<string, { digest: Buffer; hash: Buffer }>();
+const VERIFIED_MAX = 1000;
+
+export async function secretMatchesCached(tokenId: string, secret: string, salt: Buffer, hash: Buffer): Promise<boolean> {
+  const digest = createHash("sha256").update(secret).digest();
+  const known = verified.get(tokenId);
+  if (known && known.hash.equals(hash) && timingSafeEqual(known.digest, digest)) return true;
+  if (!(await secretMatches(secret, salt, hash))) return false;
+  if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value as string);
+  verified.set(tokenId, { digest, hash: Buffer.from(hash) });
+  return true;
 }

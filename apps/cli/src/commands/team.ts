@@ -3,7 +3,7 @@
  * archive's database (migrating it when this Bonsai is newer, refusing when it is older) and
  * answers in one line; a token is printed once, when it is made.
  */
-import { addPerson, addProject, ArchiveError, createArchiveServer, grant, issueToken, listen, openArchiveDatabase, revokeTokens, type ArchiveDatabase } from "@bonsai/team";
+import { addPerson, addProject, ArchiveError, createArchiveServer, grant, issueToken, listen, openArchiveDatabase, revokeTokens, shutdownGracefully, type ArchiveDatabase } from "@bonsai/team";
 import type { ParsedArgs } from "../args";
 import { UserError, UsageError } from "../errors";
 import { printJson, type Io } from "../output";
@@ -69,13 +69,14 @@ async function serve(args: ParsedArgs, io: Io): Promise<number> {
   io.stderr(`team archive listening on http://${address.address.includes(":") ? `[${address.address}]` : address.address}:${address.port}\n`);
   await new Promise<void>((resolve) => {
     const stop = (): void => {
-      server.close(() => resolve());
-      server.closeAllConnections();
+      io.stderr("team archive stopping: finishing the requests under way\n");
+      void shutdownGracefully(server).then(resolve);
     };
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);
   });
   await db.close();
+  io.stderr("team archive stopped\n");
   return 0;
 }
 

@@ -1,0 +1,199 @@
+/**
+ * Team archive benchmark (`pnpm bench team`): a private PostgreSQL server (packages/testkit), an
+ * archive of 10,000 sessions and 2,000,000 entries generated inside it (generate-archive.ts), and two
+ * `bonsai team serve` processes of the built CLI on that one database. Everything is measured through
+ * HTTP as a member of 3 of the 10 projects:
+ *
+ *   list             the first page of the session list (200 rows)                target < 200 ms
+ *   search p95       a set of queries, one of them Chinese                         target < 300 ms
+ *   big session      a 100,000-entry session fetched whole as JSONL                target < 1.5 s
+ *   load             50 clients for 60 s over both servers (list, search, session) no error, p99 < 500 ms
+ *   push             a 100,000-entry session pushed, then 1,000 appended lines: bytes sent and time
+ *   sizing           bytes per entry in the entries table and its indexes (pg_total_relation_size)
+ *
+ * Sizes: BONSAI_BENCH_TEAM_SESSIONS, BONSAI_BENCH_TEAM_ENTRIES, BONSAI_BENCH_TEAM_SECONDS (load duration).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { markdownTable, median } from "@bonsai/testkit";
+import { startPostgres } from "@bonsai/testkit/postgres";
+import { addPerson, addProject, ArchiveClient, grant, openArchiveDatabase, pushSession, type PushSource } from "../src/index";
+import { generateArchive } from "./generate-archive";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const cli = path.resolve(here, "../../../apps/cli/dist/bonsai.mjs");
+const SESSIONS = Number(process.env.BONSAI_BENCH_TEAM_SESSIONS ?? 10_000);
+const ENTRIES = Number(process.env.BONSAI_BENCH_TEAM_ENTRIES ?? 2_000_000);
+const BIG = Math.min(100_000, Math.floor(ENTRIES / 2));
+const LOAD_SECONDS = Number(process.env.BONSAI_BENCH_TEAM_SECONDS ?? 60);
+const CLIENTS = 50;
+const QUERIES = ["deploy", "migration failed", "compaction summary", "time*", "rollback database", "数据库迁移", "テスト"];
+
+const percentile = (values: readonly number[], p: number): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+};
+const ms = (n: number): string => `${n.toFixed(0)} ms`;
+
+async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const t0 = performance.now();
+  await fn();
+  return performance.now() - t0;
+}
+
+function serve(database: string): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [cli, "team", "serve", "--database", database, "--listen", "127.0.0.1:0"], { stdio: ["ignore", "ignore", "pipe"] });
+  return new Promise((resolve, reject) => {
+    let err = "";
+    child.stderr?.on("data", (chunk: Buffer) => {
+      err += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(err);
+      if (match) resolve({ url: match[1] as string, child });
+    });
+    child.once("exit", (code) => reject(new Error(`bonsai team serve exited ${code}: ${err}`)));
+  });
+}
+
+/** A client that counts the request bytes it sends. */
+class CountingClient extends ArchiveClient {
+  sentBytes = 0;
+  override async call(method: string, p: string, body?: unknown): Promise<unknown> {
+    if (body !== undefined) this.sentBytes += Buffer.byteLength(JSON.stringify(body));
+    return super.call(method, p, body);
+  }
+}
+
+function generatedSource(entries: unknown[]): PushSource {
+  return {
+    session: (sessionId) => ({ sessionId, agent: "pi", title: "push bench", cwd: "/work/push", header: JSON.stringify({ type: "session", version: 3, id: sessionId }), startedAt: null }),
+    entries: () => entries,
+  };
+}
+
+function entry(i: number): unknown {
+  const id = i.toString(16).padStart(8, "0");
+  return { type: "message", id, parentId: i === 0 ? null : (i - 1).toString(16).padStart(8, "0"), timestamp: "2026-01-01T00:00:00Z", message: { role: i % 2 ? "assistant" : "user", content: [{ type: "text", text: `step ${i}: ran the tests, fixed the parser and moved on to the next file` }] } };
+}
+
+const cluster = await startPostgres();
+const servers: ChildProcess[] = [];
+try {
+  const database = cluster.createDatabase("teambench");
+  const db = await openArchiveDatabase(database);
+  const admin = await addPerson(db.pool, "admin", "admin");
+  const member = await addPerson(db.pool, "member", "member");
+  const projectIds: number[] = [];
+  for (let i = 0; i < 10; i++) projectIds.push(await addProject(db.pool, `project-${i}`));
+  for (const name of ["project-0", "project-1", "project-2"]) await grant(db.pool, "member", name);
+
+  console.log(`generating ${SESSIONS.toLocaleString("en-US")} sessions and ${ENTRIES.toLocaleString("en-US")} entries in PostgreSQL…`);
+  const genStarted = performance.now();
+  const archive = await generateArchive(db.pool, { sessions: SESSIONS, entries: ENTRIES, bigEntries: BIG, projectIds, pushedBy: admin.personId, onProgress: (line) => console.log(line) });
+  const genSeconds = (performance.now() - genStarted) / 1000;
+
+  const size = (await db.pool.query<{ table: string; total: string; rows: string }>(
+    "SELECT pg_relation_size('entries') AS table, pg_total_relation_size('entries') AS total, (SELECT count(*) FROM entries) AS rows",
+  )).rows[0] as { table: string; total: string; rows: string };
+  const rows = Number(size.rows);
+  const perEntry = Number(size.total) / rows;
+  const perEntryTable = Number(size.table) / rows;
+
+  const [a, b] = await Promise.all([serve(database), serve(database)]);
+  servers.push(a.child, b.child);
+  const memberA = new ArchiveClient(a.url, member.token);
+  const memberB = new ArchiveClient(b.url, member.token);
+  const adminA = new ArchiveClient(a.url, admin.token);
+  await memberA.me();
+
+  const listTimes: number[] = [];
+  for (let i = 0; i < 20; i++) listTimes.push(await timed(() => memberA.sessions({ limit: 200 })));
+  const searchTimes: number[] = [];
+  const perQuery: string[] = [];
+  for (const q of QUERIES) {
+    const times: number[] = [];
+    for (let i = 0; i < 5; i++) times.push(await timed(() => memberB.search(q, { limit: 50 })));
+    searchTimes.push(...times);
+    perQuery.push(`${q} ${ms(median(times))}`);
+  }
+  const bigTimes: number[] = [];
+  let bigBytes = 0;
+  for (let i = 0; i < 3; i++) {
+    bigTimes.push(
+      await timed(async () => {
+        bigBytes = (await adminA.sessionJsonl(archive.bigSession)).jsonl.length;
+      }),
+    );
+  }
+
+  // 50 clients, half on each server, for LOAD_SECONDS
+  const loadTimes: number[] = [];
+  let loadErrors = 0;
+  const errorKinds = new Map<string, number>();
+  const until = performance.now() + LOAD_SECONDS * 1000;
+  const smallSessions = (await memberA.sessions({ limit: 200 })).map((s) => s.id);
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async (_, c) => {
+      const client = c % 2 ? memberB : memberA;
+      for (let i = 0; performance.now() < until; i++) {
+        const kind = (c + i) % 3;
+        try {
+          loadTimes.push(
+            await timed(() =>
+              kind === 0 ? client.sessions({ limit: 200 }) : kind === 1 ? client.search(QUERIES[(c + i) % QUERIES.length] as string) : client.sessionJsonl(smallSessions[(c * 7 + i) % smallSessions.length] as string),
+            ),
+          );
+        } catch (error) {
+          loadErrors += 1;
+          const kind = error instanceof Error ? error.message.slice(0, 120) : String(error);
+          errorKinds.set(kind, (errorKinds.get(kind) ?? 0) + 1);
+        }
+      }
+    }),
+  );
+
+  // push: a 100,000-entry session, then 1,000 appended lines
+  const pushEntries = Array.from({ length: BIG }, (_, i) => entry(i));
+  const pusher = new CountingClient(a.url, member.token);
+  let t0 = performance.now();
+  const first = await pushSession(generatedSource(pushEntries), "push-bench", { client: pusher, project: "project-0" });
+  const firstSeconds = (performance.now() - t0) / 1000;
+  const firstBytes = pusher.sentBytes;
+  for (let i = BIG; i < BIG + 1000; i++) pushEntries.push(entry(i));
+  pusher.sentBytes = 0;
+  t0 = performance.now();
+  const again = await pushSession(generatedSource(pushEntries), "push-bench", { client: pusher, project: "project-0" });
+  const againSeconds = (performance.now() - t0) / 1000;
+
+  const cmd = "pnpm bench team";
+  console.log(`\narchive: ${archive.sessions.toLocaleString("en-US")} sessions, ${rows.toLocaleString("en-US")} entries, generated in ${genSeconds.toFixed(0)} s; PostgreSQL ${(await db.pool.query<{ v: string }>("SELECT current_setting('server_version') AS v")).rows[0]?.v}; two \`bonsai team serve\` processes\n`);
+  console.log(
+    markdownTable(
+      ["measure", "figure", "target", "command"],
+      [
+        ["first page of the session list (200 rows), median / p95", `${ms(median(listTimes))} / ${ms(percentile(listTimes, 95))}`, "< 200 ms", cmd],
+        ["search p95 over the queries below", ms(percentile(searchTimes, 95)), "< 300 ms", cmd],
+        [`${archive.bigEntries.toLocaleString("en-US")}-entry session as JSONL (${(bigBytes / 1e6).toFixed(1)} MB), median`, ms(median(bigTimes)), "< 1.5 s (session JSON; the page's open is not built yet)", cmd],
+        [`${CLIENTS} clients for ${LOAD_SECONDS} s over both servers: requests, errors, p50 / p99`, `${loadTimes.length.toLocaleString("en-US")}, ${loadErrors}, ${ms(percentile(loadTimes, 50))} / ${ms(percentile(loadTimes, 99))}`, "no error, p99 < 500 ms", cmd],
+        [`first push of ${BIG.toLocaleString("en-US")} entries: sent, bytes, time`, `${first.sent.toLocaleString("en-US")}, ${(firstBytes / 1e6).toFixed(1)} MB, ${firstSeconds.toFixed(1)} s`, "", cmd],
+        ["push of 1,000 appended lines: sent, bytes, time", `${again.sent.toLocaleString("en-US")}, ${(pusher.sentBytes / 1e3).toFixed(0)} kB, ${(againSeconds * 1000).toFixed(0)} ms`, "only those lines", cmd],
+        ["entries: bytes per entry, table / table + indexes", `${perEntryTable.toFixed(0)} / ${perEntry.toFixed(0)} B`, "", cmd],
+        [`100x on paper (${(rows * 100).toLocaleString("en-US")} entries), table + indexes`, `${((perEntry * rows * 100) / 1e9).toFixed(1)} GB`, "", cmd],
+      ],
+    ),
+  );
+  console.log(`\nsearch medians: ${perQuery.join(", ")}`);
+  for (const [kind, count] of errorKinds) console.log(`load error x${count}: ${kind}`);
+  const missed = [
+    percentile(listTimes, 50) >= 200 && "list",
+    percentile(searchTimes, 95) >= 300 && "search",
+    median(bigTimes) >= 1500 && "big session",
+    (loadErrors > 0 || percentile(loadTimes, 99) >= 500) && "load",
+    again.sent !== 1000 && "incremental push",
+  ].filter(Boolean);
+  if (missed.length > 0) console.log(`\nmissed: ${missed.join(", ")}`);
+  await db.close();
+} finally {
+  for (const child of servers) child.kill("SIGTERM");
+  cluster.stop();
+}

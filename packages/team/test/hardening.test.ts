@@ -1,0 +1,102 @@
+/**
+ * What a team lead expects of a server on the network: a request body limit, headers that must
+ * arrive in time, failed sign-ins limited per address (and logged), a shutdown that lets requests
+ * under way finish, and a revoked token refused at once even after it signed in.
+ */
+import type { Server } from "node:http";
+import net from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addPerson, addProject, ArchiveClient, createArchiveServer, grant, listen, openArchiveDatabase, revokeTokens, shutdownGracefully, type ArchiveDatabase, type ArchiveServerOptions } from "../src";
+import { MAX_BODY_BYTES } from "../src/server";
+import { usePostgres } from "./archive-server";
+
+const postgres = usePostgres();
+let db: ArchiveDatabase;
+let token: string;
+const servers: Server[] = [];
+
+async function start(options: Partial<ArchiveServerOptions> = {}): Promise<{ url: string; port: number; server: Server; lines: string[] }> {
+  const lines: string[] = [];
+  const server = createArchiveServer({ pool: db.pool, log: (line) => lines.push(line), ...options });
+  servers.push(server);
+  const { port } = await listen(server, "127.0.0.1", 0);
+  return { url: `http://127.0.0.1:${port}`, port, server, lines };
+}
+
+beforeAll(async () => {
+  db = await openArchiveDatabase(postgres.freshDatabase());
+  await addProject(db.pool, "alpha");
+  token = (await addPerson(db.pool, "amy", "member")).token;
+  await grant(db.pool, "amy", "alpha");
+}, 120_000);
+
+afterAll(async () => {
+  for (const server of servers) if (server.listening) await shutdownGracefully(server, 0);
+  await db.close();
+});
+
+describe("the archive server under load and abuse", () => {
+  it("refuses a body over the limit with 413 in one sentence", async () => {
+    const { url } = await start();
+    const response = await fetch(`${url}/api/push/batch`, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: "x".repeat(MAX_BODY_BYTES + 1) });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toEqual({ error: "the request is larger than 32 MiB", code: "too-large" });
+  }, 60_000);
+
+  it("drops a client whose headers do not arrive in time", async () => {
+    const { port } = await start({ timeouts: { headersMs: 300, requestMs: 300 } });
+    const socket = net.connect(port, "127.0.0.1");
+    socket.write("GET /api/me HTTP/1.1\r\nHost: archive\r\n");
+    const answer = await new Promise<string>((resolve) => {
+      let text = "";
+      socket.on("data", (chunk) => (text += chunk.toString()));
+      socket.on("close", () => resolve(text));
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 408/);
+  }, 60_000);
+
+  it("limits failed sign-ins per address, logs them, and lets the address in again after the window", async () => {
+    let now = 1_000_000;
+    const { url, lines } = await start({ signInLimit: { maxFailures: 3, windowMs: 60_000, now: () => now } });
+    const bad = new ArchiveClient(url, "bonsai_0123456789abcdef_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA");
+    for (let i = 0; i < 3; i++) await expect(bad.me()).rejects.toMatchObject({ code: "unauthorized" });
+    const refused = await fetch(`${url}/api/me`, { headers: { authorization: `Bearer ${token}` } });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toBe("60");
+    expect(((await refused.json()) as { code: string }).code).toBe("rate-limited");
+    expect(lines.filter((l) => l.includes("(failed sign-in from 127.0.0.1)"))).toHaveLength(3);
+    expect(lines.at(-1)).toMatch(/ GET \/api\/me 429 [\d.]+ms \(refused sign-in from 127\.0\.0\.1\)$/);
+    now += 60_001;
+    expect((await new ArchiveClient(url, token).me()).name).toBe("amy");
+  }, 60_000);
+
+  it("finishes a request under way when shut down, then stops listening", async () => {
+    const { port, server } = await start();
+    const socket = net.connect(port, "127.0.0.1");
+    await new Promise((resolve) => socket.once("connect", resolve));
+    const body = JSON.stringify({ project: "alpha", sessionId: "none" });
+    socket.write(`POST /api/push/has HTTP/1.1\r\nHost: archive\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const stopped = shutdownGracefully(server, 30_000);
+    const answer = new Promise<string>((resolve) => {
+      let text = "";
+      socket.on("data", (chunk) => (text += chunk.toString()));
+      socket.on("close", () => resolve(text));
+    });
+    socket.write(body.slice(5));
+    const text = await answer;
+    expect(text).toMatch(/^HTTP\/1\.1 200/);
+    expect(text).toContain('{"have":0}');
+    await stopped;
+    expect(server.listening).toBe(false);
+  }, 60_000);
+
+  it("refuses a revoked token at once, even after it signed in", async () => {
+    const { url } = await start();
+    const person = await addPerson(db.pool, "leaver", "member");
+    const client = new ArchiveClient(url, person.token);
+    expect((await client.me()).name).toBe("leaver");
+    await revokeTokens(db.pool, { person: "leaver" });
+    await expect(client.me()).rejects.toMatchObject({ code: "unauthorized" });
+  }, 60_000);
+});
