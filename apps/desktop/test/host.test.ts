@@ -29,6 +29,7 @@ interface Report {
   menuSends: { label: string; sent: [string, { command: string }][] }[];
   labels: string[];
   exposed: Record<string, string[]>;
+  pathForFile: { droppedPath: string | null; asked: (string | null)[] };
   served: number | null;
   escaped: number | null;
   quit: { prevented: boolean; exitCode: number | null; backendExit: number | string };
@@ -82,10 +83,15 @@ describe.skipIf(!built)("the desktop host under a recording electron stand-in (r
     expect(report.escaped).toBe(404);
   });
 
-  it("the preload exposes exactly the contract's methods and the event subscription", () => {
-    expect(Object.keys(report.exposed)).toEqual(["bonsai"]);
+  it("the preload exposes exactly the contract's methods, the event subscription and a dropped file's path", () => {
+    expect(Object.keys(report.exposed)).toEqual(["bonsai", "bonsaiFiles"]);
     expect(report.exposed.bonsai).toEqual([...Object.keys(contract), "subscribe"].sort());
     expect([...METHOD_NAMES].sort()).toEqual(Object.keys(contract).sort());
+    expect(report.exposed.bonsaiFiles).toEqual(["pathForFile"]);
+  });
+
+  it("the path of a dropped file comes from Electron's webUtils.getPathForFile", () => {
+    expect(report.pathForFile).toEqual({ droppedPath: "/home/me/dropped.jsonl", asked: ["dropped.jsonl"] });
   });
 
   it("every contract method has a main-side handler, which refuses other senders", () => {
