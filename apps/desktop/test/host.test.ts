@@ -23,6 +23,7 @@ const FOREIGN = ["http://localhost:5173.evil.example/", "http://localhost:51730/
 
 interface Report {
   webPreferences: Record<string, unknown>;
+  icon: string | null;
   appUrl: string;
   guards: Record<string, { navigationAllowed: boolean; windowAllowed: boolean; openedExternally: boolean }>;
   calls: Record<string, { channel: string; foreign: string; own: string }>;
@@ -76,6 +77,11 @@ describe.skipIf(!built)("the desktop host under a recording electron stand-in (r
     expect(report.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true });
     expect(report.appUrl).toBe(APP);
     expect(report.permissionCheck).toBe(false);
+  });
+
+  it.runIf(process.platform === "linux")("gives its window the app icon on Linux (a PNG beside main's bundle)", () => {
+    expect(report.icon).toMatch(/\.png$/);
+    expect(fs.readFileSync(report.icon!).subarray(1, 4).toString("latin1")).toBe("PNG");
   });
 
   it("serves the renderer through app:// and nothing outside its folder", () => {

@@ -91,6 +91,7 @@ const backendExit = await Promise.race([childExited, new Promise((r) => setTimeo
 
 const report = {
   webPreferences: win.options.webPreferences,
+  icon: win.options.icon ?? null,
   appUrl,
   schemes: rec.schemes,
   guards,
