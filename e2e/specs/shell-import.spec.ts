@@ -44,7 +44,7 @@ test.describe("shell: import and open a session", () => {
     await app.screenshot({ path: testInfo.outputPath("session-tree.png") });
   });
 
-  test("drag and drop of a .jsonl file imports it", async ({ app, target }) => {
+  test("drag and drop of a .jsonl file imports it", async ({ app, target }, testInfo) => {
     test.skip(target === "electron", "synthetic drops carry no file paths in Electron; the file input covers it there");
     const content = fs.readFileSync(fixture!, "utf8");
     const dataTransfer = await app.evaluateHandle((text) => {
@@ -57,6 +57,9 @@ test.describe("shell: import and open a session", () => {
     await app.locator(".app").dispatchEvent("drop", { dataTransfer });
     await expect(app.getByTestId("import-result")).toContainText("Imported 1 of 1 file");
     await expect(app.getByTestId("session-item")).toHaveCount(1);
+    // browser mode has no path for a dropped file: it says the import is a copy
+    await expect(app.getByText(/imported as a copy, so Bonsai's changes do not reach the original file/)).toBeVisible();
+    await app.screenshot({ path: testInfo.outputPath("dropped-copy.png") });
   });
 
   test("a file that is not a session is reported, and nothing breaks", async ({ app }, testInfo) => {
