@@ -32,8 +32,10 @@ export async function importDropped(files: readonly File[]): Promise<void> {
   const s = useBonsai.getState();
   const plan = planDrop(files, window.bonsaiFiles);
   const uploadCopies = async (why: string) => {
-    s.notify("info", `${why}: imported as a copy, so Bonsai's changes do not reach the original file.`);
-    return s.importFiles(files);
+    const results = await s.importFiles(files);
+    // nothing uploaded (a folder in the browser, an import already running): no copy to speak of
+    if (results.length > 0) s.notify("info", `${why}: imported as a copy, so Bonsai's changes do not reach the original file.`);
+    return results;
   };
   if (plan.kind === "in-place") {
     await s.importFolders(plan.paths, () => uploadCopies("The dropped file lies outside the session folders (add its folder in Preferences to import it in place)"));
