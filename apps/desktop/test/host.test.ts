@@ -23,12 +23,14 @@ const FOREIGN = ["http://localhost:5173.evil.example/", "http://localhost:51730/
 
 interface Report {
   webPreferences: Record<string, unknown>;
+  icon: string | null;
   appUrl: string;
   guards: Record<string, { navigationAllowed: boolean; windowAllowed: boolean; openedExternally: boolean }>;
   calls: Record<string, { channel: string; foreign: string; own: string }>;
   menuSends: { label: string; sent: [string, { command: string }][] }[];
   labels: string[];
   exposed: Record<string, string[]>;
+  pathForFile: { droppedPath: string | null; asked: (string | null)[] };
   served: number | null;
   escaped: number | null;
   quit: { prevented: boolean; exitCode: number | null; backendExit: number | string };
@@ -77,15 +79,25 @@ describe.skipIf(!built)("the desktop host under a recording electron stand-in (r
     expect(report.permissionCheck).toBe(false);
   });
 
+  it.runIf(process.platform === "linux")("gives its window the app icon on Linux (a PNG beside main's bundle)", () => {
+    expect(report.icon).toMatch(/\.png$/);
+    expect(fs.readFileSync(report.icon!).subarray(1, 4).toString("latin1")).toBe("PNG");
+  });
+
   it("serves the renderer through app:// and nothing outside its folder", () => {
     expect(report.served).toBe(200);
     expect(report.escaped).toBe(404);
   });
 
-  it("the preload exposes exactly the contract's methods and the event subscription", () => {
-    expect(Object.keys(report.exposed)).toEqual(["bonsai"]);
+  it("the preload exposes exactly the contract's methods, the event subscription and a dropped file's path", () => {
+    expect(Object.keys(report.exposed)).toEqual(["bonsai", "bonsaiFiles"]);
     expect(report.exposed.bonsai).toEqual([...Object.keys(contract), "subscribe"].sort());
     expect([...METHOD_NAMES].sort()).toEqual(Object.keys(contract).sort());
+    expect(report.exposed.bonsaiFiles).toEqual(["pathForFile"]);
+  });
+
+  it("the path of a dropped file comes from Electron's webUtils.getPathForFile", () => {
+    expect(report.pathForFile).toEqual({ droppedPath: "/home/me/dropped.jsonl", asked: ["dropped.jsonl"] });
   });
 
   it("every contract method has a main-side handler, which refuses other senders", () => {

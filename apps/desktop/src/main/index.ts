@@ -11,6 +11,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { app, BrowserWindow, dialog, ipcMain, Menu, session, shell, utilityProcess } from "electron";
+import { windowIcon } from "./app-icon";
 import { APP_INDEX_URL, appUrlCheck } from "./app-origin";
 import { registerAppScheme, serveAppFiles } from "./app-protocol";
 import { logLine, openLogFile } from "./log-file";
@@ -51,6 +52,7 @@ function createWindow(userData: string): BrowserWindow {
     minHeight: 480,
     show: false,
     title: "Bonsai",
+    ...windowIcon(process.platform),
     webPreferences: {
       preload: path.join(here, "../preload/index.cjs"),
       contextIsolation: true,

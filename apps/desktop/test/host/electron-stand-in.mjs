@@ -143,11 +143,14 @@ export const utilityProcess = {
 export const contextBridge = {
   exposeInMainWorld(key, api) { rec.exposed.set(key, api); },
 };
+/** Electron's webUtils: a File the user dropped or picked knows its path; the stand-in reads it from `standInPath`. */
+export const webUtils = {
+  getPathForFile(file) { (rec.pathsAsked ??= []).push(file?.name ?? null); return file?.standInPath ?? ""; },
+};
 export const ipcRenderer = {
   invoke: async (channel, ...args) => { (rec.invoked ??= []).push([channel, ...args]); return { ok: true, value: null }; },
   on() {},
   removeListener() {},
 };
-export const webUtils = { getPathForFile: (file) => file?.path ?? "" };
 
 export default { app, BrowserWindow, ipcMain, Menu, dialog, shell, session, protocol, net, safeStorage, utilityProcess, contextBridge, ipcRenderer, webUtils };

@@ -72,6 +72,9 @@ new Function("require", "module", "exports", preloadCode)((id) => {
   throw new Error(`the preload required ${id}: a sandboxed preload may require only electron`);
 }, preloadModule, preloadModule.exports);
 const exposed = Object.fromEntries([...rec.exposed].map(([key, api]) => [key, Object.keys(api).sort()]));
+// a dropped file's path comes from webUtils.getPathForFile
+const droppedPath = rec.exposed.get("bonsaiFiles")?.pathForFile({ name: "dropped.jsonl", standInPath: "/home/me/dropped.jsonl" }) ?? null;
+const pathForFile = { droppedPath, asked: rec.pathsAsked ?? [] };
 
 // the custom protocol: the index page is served, a path out of the folder is not
 const handler = rec.protocolHandlers.get("app");
@@ -88,6 +91,7 @@ const backendExit = await Promise.race([childExited, new Promise((r) => setTimeo
 
 const report = {
   webPreferences: win.options.webPreferences,
+  icon: win.options.icon ?? null,
   appUrl,
   schemes: rec.schemes,
   guards,
@@ -95,6 +99,7 @@ const report = {
   menuSends,
   labels,
   exposed,
+  pathForFile,
   served,
   escaped,
   quit: { prevented: beforeQuit.prevented, exitCode: rec.exitCode, backendExit },

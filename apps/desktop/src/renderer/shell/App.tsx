@@ -11,7 +11,7 @@ import { SessionList } from "./SessionList";
 import { SimpleTree } from "./SimpleTree";
 import { Splitter } from "./Splitter";
 import { watchNarrowWindow } from "./narrow";
-import { chooseAndImport, exportOpenSession, registerFileInput } from "./import";
+import { chooseAndImport, exportOpenSession, importDropped, registerFileInput } from "./import";
 import { appCommandFor } from "./menu-commands";
 import { runCommand } from "../features/keyboard/commands";
 
@@ -21,7 +21,6 @@ function hasFiles(e: DragEvent): boolean {
 
 export function App() {
   const [dragging, setDragging] = useState(false);
-  const importFiles = useBonsai((s) => s.importFiles);
   const narrow = useBonsai((s) => s.narrow);
   const drawer = useBonsai((s) => s.narrow && s.openSessionId !== null);
   const drawerOpen = useBonsai((s) => s.sessionsDrawerOpen);
@@ -60,7 +59,7 @@ export function App() {
         if (!hasFiles(e)) return;
         e.preventDefault();
         setDragging(false);
-        void importFiles(Array.from(e.dataTransfer.files));
+        void importDropped(Array.from(e.dataTransfer.files));
       }}
     >
       <Header />

@@ -1,6 +1,7 @@
 /** Import and export actions shared by the buttons, the menu and drag-and-drop. */
 import { api, downloadUrl, errorMessage } from "../lib/api";
 import { useBonsai } from "../state/store";
+import { planDrop } from "./drop";
 
 let fileInput: HTMLInputElement | null = null;
 
@@ -20,6 +21,27 @@ export async function chooseAndImport(): Promise<void> {
     return;
   }
   fileInput?.click();
+}
+
+/**
+ * Files and folders dropped on the window. The desktop app imports them where they are (like the
+ * Import dialog); one outside the session folders the backend allows is uploaded as a copy instead,
+ * and browser mode always uploads copies: both say so.
+ */
+export async function importDropped(files: readonly File[]): Promise<void> {
+  const s = useBonsai.getState();
+  const plan = planDrop(files, window.bonsaiFiles);
+  const uploadCopies = async (why: string) => {
+    const results = await s.importFiles(files);
+    // nothing uploaded (a folder in the browser, an import already running): no copy to speak of
+    if (results.length > 0) s.notify("info", `${why}: imported as a copy, so Bonsai's changes do not reach the original file.`);
+    return results;
+  };
+  if (plan.kind === "in-place") {
+    await s.importFolders(plan.paths, () => uploadCopies("The dropped file lies outside the session folders (add its folder in Preferences to import it in place)"));
+    return;
+  }
+  await uploadCopies("Dropped in the browser");
 }
 
 /**

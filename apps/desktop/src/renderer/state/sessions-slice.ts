@@ -1,5 +1,5 @@
 /** The session list and imports. */
-import type { EventPayload, ImportResult, SessionSummary } from "@bonsai/ipc";
+import { IpcError, type EventPayload, type ImportResult, type SessionSummary } from "@bonsai/ipc";
 import { api, errorMessage, failureSentence, isUnavailable } from "../lib/api";
 import { UploadCancelled, uploadFiles } from "../lib/upload";
 import type { Slice } from "./types";
@@ -35,8 +35,12 @@ export interface SessionsSlice {
    * or the backend's reading of the files (the file being read is left out whole, later ones are not read)
    */
   cancelImport(): void;
-  /** import the agents' session folders found on this machine (their paths: folders the backend allows) */
-  importFolders(paths: readonly string[]): Promise<ImportResult[]>;
+  /**
+   * import files and folders in place by their paths (the agents' session folders found on this
+   * machine, or files dropped on the desktop window); `whenForbidden`: what to do instead when the
+   * backend refuses a path outside the folders it allows (otherwise the refusal is shown)
+   */
+  importFolders(paths: readonly string[], whenForbidden?: () => Promise<ImportResult[]>): Promise<ImportResult[]>;
   onImportProgress(p: EventPayload<"importProgress">): void;
   dismissImport(): void;
   /** give a session a title in Bonsai (null or "" goes back to the file's); resolves with an error message or null */
@@ -136,18 +140,20 @@ export const createSessionsSlice: Slice<SessionsSlice> = (set, get) => {
       if (current?.phase === "importing") void api().cancelImport({ requestId: current.requestId }).catch(() => undefined);
     },
 
-    async importFolders(paths) {
+    async importFolders(paths, whenForbidden) {
       if (paths.length === 0 || get().importProgress) return [];
       const { requestId } = begin("importing", paths[0]!, paths.length);
+      let results: ImportResult[];
       try {
-        const { results } = await api().importSessions({ paths: [...paths], requestId });
-        return await finish(results);
+        ({ results } = await api().importSessions({ paths: [...paths], requestId }));
       } catch (err) {
+        set({ importProgress: null });
+        if (whenForbidden && err instanceof IpcError && err.code === "forbidden") return whenForbidden();
         get().notify("error", failureSentence(err, "nothing was imported"));
         return [];
-      } finally {
-        set({ importProgress: null });
       }
+      set({ importProgress: null });
+      return finish(results);
     },
 
     async renameSession(sessionId, title) {
