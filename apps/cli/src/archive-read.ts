@@ -11,7 +11,7 @@ import { ArchiveClient, ArchiveError } from "@bonsai/team";
 import type { ParsedArgs } from "./args";
 import type { CommandEntry } from "./commands/command";
 import { UserError, UsageError } from "./errors";
-import { column, printJson, type Io } from "./output";
+import { column, printJson, printSearchHits, type Io } from "./output";
 
 function clientOf(args: ParsedArgs): ArchiveClient {
   if (args.options["data-dir"] !== undefined) throw new UsageError("--archive and --data-dir cannot be used together");
@@ -44,17 +44,7 @@ async function search(client: ArchiveClient, args: ParsedArgs, io: Io): Promise<
   const limit = args.options.limit as number | undefined;
   const session = args.options.session as string | undefined;
   const hits = await client.search(query, { ...(limit !== undefined ? { limit } : {}), ...(session !== undefined ? { session } : {}) });
-  if (args.options.json) {
-    printJson(io, hits);
-    return;
-  }
-  if (hits.length === 0) {
-    io.stdout(`no matches for ${JSON.stringify(query)}\n`);
-    return;
-  }
-  const sw = Math.max(...hits.map((h) => h.sessionId.length));
-  const ew = Math.max(...hits.map((h) => h.entryId.length));
-  for (const h of hits) io.stdout(`${h.sessionId.padEnd(sw)}  ${h.entryId.padEnd(ew)}  ${column(h.role ?? h.type, 12)} ${h.snippet}\n`);
+  printSearchHits(io, query, hits, args.options.json === true);
 }
 
 /** context and export: the session downloaded, then the command as on a local file. */

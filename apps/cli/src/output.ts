@@ -98,3 +98,18 @@ export function warn(io: Io, message: string): void {
 export function column(text: string, width: number): string {
   return text.length > width ? `${text.slice(0, Math.max(0, width - 1))}…` : text.padEnd(width);
 }
+
+/** Search hits as `--json` or as lines: session and entry ids whole (what the other commands take), padded to line up. */
+export function printSearchHits(io: Io, query: string, hits: readonly { sessionId: string; entryId: string; role: string | null; type: string; snippet: string }[], json: boolean): void {
+  if (json) {
+    printJson(io, hits);
+    return;
+  }
+  if (hits.length === 0) {
+    io.stdout(`no matches for ${JSON.stringify(query)}\n`);
+    return;
+  }
+  const sw = Math.max(...hits.map((h) => h.sessionId.length));
+  const ew = Math.max(...hits.map((h) => h.entryId.length));
+  for (const h of hits) io.stdout(`${h.sessionId.padEnd(sw)}  ${h.entryId.padEnd(ew)}  ${column(h.role ?? h.type, 12)} ${h.snippet}\n`);
+}

@@ -4,7 +4,7 @@
  */
 import { searchEntries } from "@bonsai/formats";
 import { UserError } from "../errors";
-import { column, printJson, type Io } from "../output";
+import { column, printJson, printSearchHits, type Io } from "../output";
 import { reportIssues, withSession } from "../session-source";
 import { withCliStore } from "../store-db";
 import type { Command } from "./command";
@@ -31,20 +31,7 @@ export const searchCommand: Command = {
       const unindexed = store.unindexedCount();
       if (unindexed >= NOTICE_FROM) io.stderr(`indexing ${unindexed.toLocaleString("en-US")} entries for search (once, for the entries imported since the last search)\n`);
       const hits = store.search(query, { ...(sessionId ? { sessionId } : {}), ...(limit !== undefined ? { limit } : {}) });
-      if (args.options.json) {
-        printJson(io, hits);
-        return;
-      }
-      if (hits.length === 0) {
-        io.stdout(`no matches for ${JSON.stringify(query)}\n`);
-        return;
-      }
-      // ids are printed whole (they are what the other commands take), padded to line up
-      const sw = Math.max(...hits.map((h) => h.sessionId.length));
-      const ew = Math.max(...hits.map((h) => h.entryId.length));
-      for (const h of hits) {
-        io.stdout(`${h.sessionId.padEnd(sw)}  ${h.entryId.padEnd(ew)}  ${column(h.role ?? h.type, 12)} ${h.snippet}\n`);
-      }
+      printSearchHits(io, query, hits, args.options.json === true);
     });
   },
 };
