@@ -116,7 +116,7 @@ export function createBackend(options: BackendOptions): Backend {
   const warmUp = setTimeout(() => {
     jobs
       .prepare()
-      .then(() => jobs.run({ kind: "index" }))
+      .then(() => jobs.call("index"))
       .catch(() => undefined); // a store that cannot be opened fails the first real job too
   }, WORKER_WARM_UP_MS);
   warmUp.unref();
@@ -126,7 +126,7 @@ export function createBackend(options: BackendOptions): Backend {
     store,
     dataDir,
     env,
-    applyPruning: (sessionId, results, pruneOptions) => jobs.run({ kind: "applyPruning", sessionId, results, options: pruneOptions }),
+    applyPruning: (sessionId, results, pruneOptions) => jobs.call("applyPruning", sessionId, results, pruneOptions),
     apiKeyProvider: (model) => resolveApiKey(keys, model.apiKeyEnv, env).key ?? undefined,
     worker: options.worker ? { url: options.worker.url, size: options.worker.size, dbPath, nativeBinding: options.nativeBinding } : undefined,
   });
