@@ -20,6 +20,7 @@ import {
 } from "@bonsai/store";
 import { Downloads, type PreparedDownload } from "./downloads";
 import { engineHandlers, RequestTracker } from "./engine-handlers";
+import { engineStore } from "./engine-store";
 import { mapBackendError } from "./error-mapping";
 import { exportHandlers } from "./export-handlers";
 import { foreignHandlers } from "./foreign-handlers";
@@ -123,10 +124,9 @@ export function createBackend(options: BackendOptions): Backend {
 
   const engine = createEngine({
     ...options.engine,
-    store,
+    store: engineStore(store, jobs),
     dataDir,
     env,
-    applyPruning: (sessionId, results, pruneOptions) => jobs.call("applyPruning", sessionId, results, pruneOptions),
     apiKeyProvider: (model) => resolveApiKey(keys, model.apiKeyEnv, env).key ?? undefined,
     worker: options.worker ? { url: options.worker.url, size: options.worker.size, dbPath, nativeBinding: options.nativeBinding } : undefined,
   });
