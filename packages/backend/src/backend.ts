@@ -5,7 +5,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { createEngine, InlinePlanner, WorkerPlanner, type CompactionPlanner, type Engine, type CreateEngineOptions } from "@bonsai/engine";
+import { createEngine, type Engine, type CreateEngineOptions } from "@bonsai/engine";
 import { createDispatcher, type Dispatch, type EventName, type EventPayload, type EventSink, type Handlers } from "@bonsai/ipc";
 import {
   openStore,
@@ -20,6 +20,7 @@ import {
 } from "@bonsai/store";
 import { Downloads, type PreparedDownload } from "./downloads";
 import { engineHandlers, RequestTracker } from "./engine-handlers";
+import { engineStore } from "./engine-store";
 import { mapBackendError } from "./error-mapping";
 import { exportHandlers } from "./export-handlers";
 import { foreignHandlers } from "./foreign-handlers";
@@ -116,17 +117,16 @@ export function createBackend(options: BackendOptions): Backend {
   const warmUp = setTimeout(() => {
     jobs
       .prepare()
-      .then(() => jobs.run({ kind: "index" }))
+      .then(() => jobs.call("index"))
       .catch(() => undefined); // a store that cannot be opened fails the first real job too
   }, WORKER_WARM_UP_MS);
   warmUp.unref();
 
   const engine = createEngine({
     ...options.engine,
-    store,
+    store: engineStore(store, jobs),
     dataDir,
     env,
-    applyPruning: (sessionId, results, pruneOptions) => jobs.run({ kind: "applyPruning", sessionId, results, options: pruneOptions }),
     apiKeyProvider: (model) => resolveApiKey(keys, model.apiKeyEnv, env).key ?? undefined,
     worker: options.worker ? { url: options.worker.url, size: options.worker.size, dbPath, nativeBinding: options.nativeBinding } : undefined,
   });
@@ -142,9 +142,8 @@ export function createBackend(options: BackendOptions): Backend {
     }
   };
 
-  const planner: CompactionPlanner = options.worker
-    ? new WorkerPlanner({ workerUrl: options.worker.url, dbPath, nativeBinding: options.nativeBinding, size: 1 })
-    : new InlinePlanner(store);
+  // one planner: the engine's (its worker pool when the host has a worker), closed with the engine
+  const planner = engine.planner;
   // with a worker, the skeleton of a session not held is read there (openSession never waits on this thread)
   const skeletons = new SkeletonCache(store, options.worker ? jobs : undefined);
   const lastOpened = new LastOpened(dataDir);
@@ -250,7 +249,6 @@ export function createBackend(options: BackendOptions): Backend {
       engine.abortCompaction();
       engine.abortBranchSummary();
       await engine.close();
-      await planner.close();
       await jobs.close();
       store.close();
       listeners.clear();

@@ -251,7 +251,7 @@ export function engineHandlers(deps: EngineHandlerDeps): Pick<Handlers, EngineHa
     restorePruned: async ({ sessionId, entryIds }) => {
       requireWritable(store, sessionId);
       const before = new Set(store.listPruned(sessionId).map((p) => p.entryId));
-      await deps.jobs.run({ kind: "restorePruned", sessionId, entryIds });
+      await deps.jobs.call("restorePruned", sessionId, entryIds);
       const after = new Set(store.listPruned(sessionId).map((p) => p.entryId));
       return { restoredEntryIds: [...before].filter((id) => !after.has(id)) };
     },

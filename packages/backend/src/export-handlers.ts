@@ -41,13 +41,13 @@ export function exportHandlers(deps: ExportHandlerDeps): Pick<Handlers, "exportS
   const { store, jobs } = deps;
   /** writes the export to `file` (a store job: never on this thread); `leafId` (markdown, html, pi): undefined = the session's leaf */
   const write = async (sessionId: string, format: Format, file: string, leafId: string | null | undefined): Promise<void> => {
-    if (format === "jsonl") return jobs.run({ kind: "exportJsonl", sessionId, file });
+    if (format === "jsonl") return jobs.call("exportJsonl", sessionId, file);
     if (format === "markdown") {
-      await jobs.run({ kind: "exportMarkdown", sessionId, file, options: leafId === undefined ? {} : { leafId } });
+      await jobs.call("exportMarkdown", sessionId, file, leafId === undefined ? {} : { leafId });
       return;
     }
     const leaf = leafId === undefined ? requireSession(store, sessionId).leafId : leafId;
-    await jobs.run({ kind: format === "html" ? "exportHtml" : "exportPi", sessionId, file, leafId: leaf });
+    await jobs.call(format === "html" ? "exportHtml" : "exportPi", sessionId, file, leaf);
   };
   const checkLeaf = (sessionId: string, leafId: string | null | undefined): void => {
     if (leafId && !store.getEntry(sessionId, leafId)) throw new IpcError("not_found", `no entry ${leafId} in session ${sessionId}`);

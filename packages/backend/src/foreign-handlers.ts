@@ -38,7 +38,7 @@ export function foreignHandlers(deps: ForeignHandlerDeps): Pick<Handlers, "conti
       const source = requireSession(store, sessionId);
       if (leafId && !store.getEntry(sessionId, leafId)) throw new IpcError("not_found", `no entry ${leafId} in session ${sessionId}`);
       // read whole, written and imported: a store job (on the store worker in the app and `bonsai serve`)
-      const copy = await deps.jobs.run({ kind: "continueInPi", sessionId, options: { leafId, env: { ...deps.env } } });
+      const copy = await deps.jobs.call("continueInPi", sessionId, { leafId, env: { ...deps.env } });
       deps.emit("sessionsChanged", {});
       return piCopyResult(source, copy);
     },

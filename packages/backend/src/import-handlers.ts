@@ -74,7 +74,7 @@ export function importHandlers(deps: ImportHandlerDeps): Pick<Handlers, ImportHa
         }
         progress(0, 0, false);
         try {
-          const report = await deps.jobs.run({ kind: "importFile", file }, { signal: cancel.signal, onProgress: (p) => progress(p.bytesDone, p.bytesTotal, false) });
+          const report = await deps.jobs.call("importFile", file, { signal: cancel.signal, onProgress: (p) => progress(p.bytesDone, p.bytesTotal, false) });
           reports.push(report);
           results.push(toImportResult(source, report, report.sessionId && isImported(report) ? deps.title(report.sessionId) : null));
           if (upload && !isImported(report) && !isSourceOfASession(file)) uploads.discard(file);

@@ -136,7 +136,7 @@ export class SkeletonCache {
     const held = this.#cache.get(sessionId);
     if (held?.packed) {
       // the worker's background work (indexing an import) waits while the page draws this one
-      this.jobs?.run({ kind: "quiet" }).catch(() => undefined);
+      this.jobs?.call("quiet").catch(() => undefined);
       return held.packed;
     }
     if (held?.skeleton || !this.jobs) return this.packed(sessionId);
@@ -147,7 +147,7 @@ export class SkeletonCache {
     if (running && running.generation === generation) return running.packed;
     // the worker's JSON text goes out in the answers as it is (withJson), and is parsed here only
     // when something reads the skeleton (lazyPackedSkeleton): not on the way of the open's answer
-    const read = this.jobs.run({ kind: "packedSkeleton", sessionId }).then((json) => withJson(lazyPackedSkeleton(json), json));
+    const read = this.jobs.call("packedSkeleton", sessionId).then((json) => withJson(lazyPackedSkeleton(json), json));
     this.#reading.set(sessionId, { generation, packed: read });
     try {
       const packed = await read;
@@ -303,7 +303,7 @@ export function sessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, Sessio
       // answer says how much is still to come
       const hits = store.search(query, { sessionId, limit, indexLimit: SEARCH_INDEX_BUDGET });
       const unindexed = store.unindexedCount(sessionId);
-      if (unindexed > 0) deps.jobs.run({ kind: "index" }).catch(() => undefined);
+      if (unindexed > 0) deps.jobs.call("index").catch(() => undefined);
       return {
         unindexed,
         hits: hits.map((h) => ({
@@ -321,7 +321,7 @@ export function sessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, Sessio
     deleteSession: async ({ sessionId }) => {
       if (!store.getSession(sessionId)) return { deleted: false };
       // every row of a session of any size: a store job
-      await deps.jobs.run({ kind: "deleteSession", sessionId });
+      await deps.jobs.call("deleteSession", sessionId);
       skeletons.invalidate(sessionId);
       stats.forget(sessionId);
       emit("sessionsChanged", {});

@@ -143,9 +143,9 @@ describe("across the worker threads", () => {
     openStore({ path: dbPath }).close();
     const jobs = new WorkerStoreJobs({ url: workerUrl, dbPath, writeThrough: true, relay: () => undefined });
     try {
-      const report = await jobs.run({ kind: "importFile", file: CLAUDE });
+      const report = await jobs.call("importFile", CLAUDE);
       expect(report.status).not.toBe("failed");
-      const error = await jobs.run({ kind: "restorePruned", sessionId: report.sessionId as string }).catch((e: unknown) => e);
+      const error = await jobs.call("restorePruned", report.sessionId as string).catch((e: unknown) => e);
       expect(error).toMatchObject({ name: "ReadOnlySessionError", kind: "read_only" });
       const mapped = mapBackendError(error)?.toData();
       expect(mapped?.code).toBe("conflict");

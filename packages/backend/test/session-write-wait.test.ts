@@ -69,7 +69,7 @@ describe("a write waiting for another Bonsai process", () => {
     await holdLock(backend().dbPath, a.id);
     const jobs = new WorkerStoreJobs({ url: workerUrl, dbPath: backend().dbPath, writeThrough: true, relay: () => undefined });
     try {
-      const refused = await jobs.run({ kind: "restorePruned", sessionId: a.id }).then(
+      const refused = await jobs.call("restorePruned", a.id).then(
         () => null,
         (e: unknown) => e,
       );

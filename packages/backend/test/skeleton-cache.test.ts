@@ -4,7 +4,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { unpackSkeleton } from "@bonsai/core";
-import { InlineStoreJobs, openStore } from "@bonsai/store";
+import { InlineStoreJobs, openStore, type Operation, type OperationArgs, type OperationResult } from "@bonsai/store";
 import { generateSession, sessionToJsonl } from "@bonsai/testkit";
 import { SkeletonCache } from "../src/session-handlers";
 
@@ -19,10 +19,10 @@ describe("the skeleton cache's store jobs", () => {
       let reads = 0;
       // the real jobs on the real store, counted
       class CountedJobs extends InlineStoreJobs {
-        override run: InlineStoreJobs["run"] = (job, options) => {
-          if (job.kind === "packedSkeleton") reads++;
-          return super.run(job, options);
-        };
+        override call<M extends Operation>(method: M, ...args: OperationArgs<M>): Promise<OperationResult<M>> {
+          if (method === "packedSkeleton") reads++;
+          return super.call(method, ...args);
+        }
       }
       const cache = new SkeletonCache(store, new CountedJobs(store));
       const [a, b] = await Promise.all([cache.packedAsync(sessionId), cache.packedAsync(sessionId)]);

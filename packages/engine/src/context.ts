@@ -17,7 +17,7 @@ export interface EngineContext {
   readonly models: Models;
   readonly planner: CompactionPlanner;
   readonly activity: SessionActivity;
-  readonly options: Pick<CreateEngineOptions, "pruneConfig" | "applyPruning">;
+  readonly options: Pick<CreateEngineOptions, "pruneConfig">;
   /** the auto-continue prompt after a threshold compaction (prompt turns, given here so that triggers need not import them) */
   continueAfterCompaction(sessionId: string): Promise<unknown>;
 }

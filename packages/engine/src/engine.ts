@@ -21,7 +21,7 @@ import { HookRunner, type HookHandlers } from "./hooks";
 import { commitPreviewedCompaction, compactNow } from "./manual-compaction";
 import { Models } from "./models";
 import { navigateTree } from "./navigation";
-import { InlinePlanner, WorkerPlanner } from "./planner";
+import { InlinePlanner, WorkerPlanner, type CompactionPlanner } from "./planner";
 import { pruneConfigOf, pruneToolOutputs } from "./pruning";
 import { SettingsManager } from "./settings-manager";
 import { AUTO_CONTINUE_TEXT, runPrompt } from "./turns";
@@ -108,6 +108,11 @@ export class Engine {
   /** a prompt (or its turn) is running on the session */
   isTurnRunning(sessionId: string): boolean {
     return this.#ctx.activity.isTurnRunning(sessionId);
+  }
+
+  /** the compaction planner (a worker pool when the host gave one): hosts plan what-ifs and previews on it too; closed by close() */
+  get planner(): CompactionPlanner {
+    return this.#ctx.planner;
   }
 
   async close(): Promise<void> {

@@ -28,8 +28,7 @@ export async function pruneToolOutputs(ctx: EngineContext, sessionId: string, op
         if (e) onPath[(plan.candidates[i] as { index: number }).index] = e;
       });
       const results = applyPruning(onPath, plan, Date.now());
-      if (ctx.options.applyPruning) await ctx.options.applyPruning(sessionId, results, { expect: { leafId } });
-      else store.applyPruning(sessionId, results, { expect: { leafId } });
+      await store.applyPruning(sessionId, results, { expect: { leafId } });
     }
   }
   const outcome: PruneOutcome = { prunedCount: plan.prunedCount, tokensSaved: plan.tokensSaved, tokensSavedInContext, entryIds, dryRun };

@@ -6,7 +6,6 @@ import type {
   CompactionEntry,
   ContextSummary,
   MessageEntry,
-  PrunedResult,
   PruneConfig,
   SessionEntry,
   SettingsPatch,
@@ -40,7 +39,8 @@ export interface EngineStore {
   getSession(sessionId: string): { sourceFormat: string; sourcePath: string | null; detached: string | null } | undefined;
   /** `expect`: what the change was planned against; the store refuses the append when it no longer holds */
   appendEntry(sessionId: string, entry: { type: string; [field: string]: unknown }, options?: { parentId?: string | null; expect?: CommitExpectation }): SessionEntry;
-  applyPruning(sessionId: string, results: readonly { entryId: string; message: MessageEntry["message"] & { role: "toolResult" } }[], options?: { expect?: CommitExpectation }): number;
+  /** the rewrite of pruned outputs (and the session's file): a host with a store worker runs it there, hence the promise */
+  applyPruning(sessionId: string, results: readonly { entryId: string; message: MessageEntry["message"] & { role: "toolResult" } }[], options?: { expect?: CommitExpectation }): number | Promise<number>;
   getSettingsJson(): unknown;
   saveSettingsJson(value: unknown): void;
 }
@@ -66,11 +66,6 @@ export interface CreateEngineOptions {
   worker?: { url: URL; dbPath: string; nativeBinding?: string; size?: number; execArgv?: string[] };
   /** pruning policy (default: the normative ["skill", "read"] protection) */
   pruneConfig?: PruneConfig;
-  /**
-   * Where pruning's rewrite of the session (and its file) runs: a host with a store worker passes
-   * its jobs, so that the rewrite never runs on its main thread. Default: the store, inline.
-   */
-  applyPruning?: (sessionId: string, results: PrunedResult[], options: { expect: CommitExpectation }) => Promise<number>;
   /** environment used for API keys (default process.env) */
   env?: Record<string, string | undefined>;
 }

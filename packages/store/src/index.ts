@@ -16,4 +16,5 @@ export type { ContextLists, ContextMessageRows, ContextWindow, UnlistedMessages 
 export { InlineStoreJobs, WorkerStoreJobs, type StoreJobs, type WorkerStoreJobsOptions } from "./jobs/client";
 export { handleStoreMessage } from "./jobs/worker";
 export { spawnModuleWorker } from "./jobs/spawn";
-export type { StoreJob, StoreJobKind, StoreJobResults, JobOptions } from "./jobs/protocol";
+export type { CallControl } from "./jobs/protocol";
+export { STORE_METHODS, type StoreMethod, type StoreOperations, type Operation, type OperationArgs, type OperationResult } from "./jobs/operations";

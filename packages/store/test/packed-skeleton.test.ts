@@ -222,7 +222,7 @@ describe("background indexing while a tree is drawn", () => {
     await writeSessionJsonl(file, generateSession({ entries: 2000, seed: 3 }));
     const store = newStore(dir);
     const jobs = new InlineStoreJobs(store);
-    const sessionId = (await jobs.run({ kind: "importFile", file })).sessionId!;
+    const sessionId = (await jobs.call("importFile", file)).sessionId!;
     return { store, jobs, sessionId };
   };
 
@@ -235,7 +235,7 @@ describe("background indexing while a tree is drawn", () => {
 
   it("waits after a skeleton read, while a search still finds what it asks for", async () => {
     const { store, jobs, sessionId } = await imported();
-    await jobs.run({ kind: "packedSkeleton", sessionId });
+    await jobs.call("packedSkeleton", sessionId);
     const pending = unindexed(store);
     expect(pending).toBeGreaterThan(0);
     await turns(10);
@@ -246,7 +246,7 @@ describe("background indexing while a tree is drawn", () => {
 
   it("waits after a quiet job (a tree drawn from a skeleton the host holds)", async () => {
     const { store, jobs } = await imported();
-    await jobs.run({ kind: "quiet" });
+    await jobs.call("quiet");
     const pending = unindexed(store);
     await turns(10);
     expect(unindexed(store)).toBe(pending);

@@ -73,11 +73,11 @@ describe("search", () => {
     expect(store.unindexedCount("another-session")).toBe(0);
 
     const jobs = new InlineStoreJobs(store);
-    expect(await jobs.run({ kind: "index" })).toBe(900);
+    expect(await jobs.call("index")).toBe(900);
     for (let turn = 0; turn < 10 && store.unindexedCount() > 0; turn++) await new Promise((r) => setImmediate(r));
     expect(store.unindexedCount()).toBe(0);
     expect(store.search("last quokkaword", { indexLimit: 0 }).map((h) => h.entryId)).toEqual(["e1199"]);
-    expect(await jobs.run({ kind: "index" })).toBe(0);
+    expect(await jobs.call("index")).toBe(0);
   });
 
   it("indexes in the background after writes, unless opened without background indexing (a short-lived command)", async () => {

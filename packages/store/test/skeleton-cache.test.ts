@@ -97,7 +97,7 @@ describe("kept packed skeletons", () => {
     expect(again.keep).toBeNull();
     // a store job answers first and keeps the skeleton a turn later
     big.store.db.prepare("DELETE FROM skeleton_cache").run();
-    const answer = await new InlineStoreJobs(big.store).run({ kind: "packedSkeleton", sessionId: big.id });
+    const answer = await new InlineStoreJobs(big.store).call("packedSkeleton", big.id);
     expect(answer).toBe(first.json);
     expect(keptRows(big.store)).toBe(0);
     await new Promise((resolve) => setImmediate(resolve));

@@ -1,21 +1,26 @@
 /**
- * The host side of store jobs. `WorkerStoreJobs` sends each job to one worker thread (jobs/worker.ts,
- * loaded by the module at `url`) and resolves with its answer: the host's thread only posts messages
- * and relays the worker store's events to its own store (`relay`), so that SQLite, file reads and
- * file rewrites never run on it. `InlineStoreJobs` runs the same jobs on the host's store (the CLI,
- * tests, a host without a worker).
+ * The host side of store calls: `call(method, ...args)` for one of the store's operations
+ * (jobs/operations.ts), typed by that object. `WorkerStoreJobs` posts each call as `{method, args}`
+ * to one worker thread (jobs/worker.ts, loaded by the module at `url`) and resolves with its answer:
+ * the host's thread only posts messages and relays the worker store's events to its own store
+ * (`relay`), so that SQLite, file reads and file rewrites never run on it. `InlineStoreJobs` calls
+ * the same operations on the host's store (the CLI, tests, a host without a worker).
  */
 import type { Worker } from "node:worker_threads";
 import { BonsaiError, fromWireError } from "@bonsai/core";
 import { BackupRefusal, SessionLockedError, SessionLookupError, SourceBusyError, StaleCommitError, StoreError, type StoreEventName, type StoreEvents } from "../session-store";
 import type { SqliteSessionStore } from "../sqlite-session-store";
-import type { FromWorker, JobOf, JobOptions, SentError, StoreJobKind, StoreJobResults, ToWorker } from "./protocol";
+import { callOperation, storeOperations, type Operation, type OperationArgs, type OperationResult, type StoreOperations } from "./operations";
+import type { CallControl, FromWorker, SentError, ToWorker } from "./protocol";
 import { WriteFailedError } from "../source/write-failure";
-import { runStoreJob } from "./run";
 import { spawnModuleWorker } from "./spawn";
 
 export interface StoreJobs {
-  run<K extends StoreJobKind>(job: JobOf<K>, options?: JobOptions): Promise<StoreJobResults[K]>;
+  /**
+   * Calls one of the store's operations with its own arguments; an options argument's `signal` and
+   * `onProgress` (ImportOptions) work across the thread boundary too.
+   */
+  call<M extends Operation>(method: M, ...args: OperationArgs<M>): Promise<OperationResult<M>>;
   /**
    * Reads what changed in a followed file. Repeated changes while one read is waiting or running
    * cost one more read after it, not one each.
@@ -30,12 +35,16 @@ export interface StoreJobs {
   close(): Promise<void>;
 }
 
-/** Jobs on the host's own store. */
+/** Calls on the host's own store. */
 export class InlineStoreJobs implements StoreJobs {
-  constructor(private readonly store: SqliteSessionStore) {}
+  readonly #operations: StoreOperations;
 
-  run<K extends StoreJobKind>(job: JobOf<K>, options: JobOptions = {}): Promise<StoreJobResults[K]> {
-    return runStoreJob(this.store, job, options);
+  constructor(private readonly store: SqliteSessionStore) {
+    this.#operations = storeOperations(store);
+  }
+
+  call<M extends Operation>(method: M, ...args: OperationArgs<M>): Promise<OperationResult<M>> {
+    return callOperation(this.#operations, method, args);
   }
 
   sync(target: { sessionId: string; file: string }): void {
@@ -87,7 +96,17 @@ export interface WorkerStoreJobsOptions {
 interface Pending {
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
-  onProgress?: JobOptions["onProgress"];
+  onProgress?: CallControl["onProgress"];
+}
+
+/** The caller's signal and progress callback taken out of the arguments (they cannot be posted), and where they were. */
+function detachControl(args: readonly unknown[]): { args: unknown[]; index?: number; control: CallControl } {
+  const index = args.findIndex((a) => typeof a === "object" && a !== null && ("signal" in a || "onProgress" in a));
+  if (index < 0) return { args: [...args], control: {} };
+  const { signal, onProgress, ...rest } = args[index] as CallControl & Record<string, unknown>;
+  const out = [...args];
+  out[index] = rest;
+  return { args: out, index, control: { signal, onProgress } };
 }
 
 export class WorkerStoreJobs implements StoreJobs {
@@ -137,8 +156,9 @@ export class WorkerStoreJobs implements StoreJobs {
     else p.reject(rebuilt(m.error));
   }
 
-  run<K extends StoreJobKind>(job: JobOf<K>, options: JobOptions = {}): Promise<StoreJobResults[K]> {
+  call<M extends Operation>(method: M, ...callArgs: OperationArgs<M>): Promise<OperationResult<M>> {
     if (this.#closed) return Promise.reject(new StoreError("the store worker is closed"));
+    const { args, index, control: options } = detachControl(callArgs);
     const cancel = new SharedArrayBuffer(4);
     const flag = new Int32Array(cancel);
     const abort = (): void => void Atomics.store(flag, 0, 1);
@@ -146,9 +166,10 @@ export class WorkerStoreJobs implements StoreJobs {
     options.signal?.addEventListener("abort", abort, { once: true });
     const worker = (this.#worker ??= this.#spawn());
     const id = this.#nextId++;
-    return new Promise<StoreJobResults[K]>((resolve, reject) => {
+    return new Promise<OperationResult<M>>((resolve, reject) => {
       this.#pending.set(id, { resolve: resolve as (v: unknown) => void, reject, onProgress: options.onProgress });
-      const message: ToWorker = { kind: "store-job", id, dbPath: this.options.dbPath, writeThrough: this.options.writeThrough, job, cancel };
+      const message: ToWorker = { kind: "store-call", id, dbPath: this.options.dbPath, writeThrough: this.options.writeThrough, method, args, cancel };
+      if (index !== undefined) message.control = index;
       if (this.options.nativeBinding) message.nativeBinding = this.options.nativeBinding;
       worker.ref();
       worker.postMessage(message);
@@ -161,7 +182,7 @@ export class WorkerStoreJobs implements StoreJobs {
       return;
     }
     this.#syncing.add(target.file);
-    this.run({ kind: "sync", sessionId: target.sessionId, file: target.file })
+    this.call("followFile", { sessionId: target.sessionId, file: target.file })
       .catch((err: unknown) => this.options.relay("follow-error", { sessionId: target.sessionId, message: err instanceof Error ? err.message : String(err) }))
       .finally(() => {
         this.#syncing.delete(target.file);
@@ -170,7 +191,7 @@ export class WorkerStoreJobs implements StoreJobs {
   }
 
   prepare(): Promise<void> {
-    return this.run({ kind: "open" });
+    return this.call("open");
   }
 
   async close(): Promise<void> {

@@ -1,35 +1,39 @@
 /**
- * The worker side of store jobs: a host's worker thread passes every message it gets to
- * `handleStoreMessage`. Jobs run one after the other on the worker's own connection to the database
+ * The worker side of store calls: a host's worker thread passes every message it gets to
+ * `handleStoreMessage`, which calls the named operation (jobs/operations.ts) with its arguments.
+ * Calls run one after the other on the worker's own connection to the database
  * (WAL: the host's connection keeps reading meanwhile), with the file-side rules of src/source/ as on
  * any store. The store's events go back to the host (which announces them on its own store), and so
- * does progress; a job is cancelled through a shared flag the job's checks read between blocks.
+ * does progress; a call is cancelled through a shared flag the store's checks read between blocks.
  */
 import { toWireError } from "@bonsai/core";
 import { openDatabase } from "../database";
 import { SqliteSessionStore } from "../sqlite-session-store";
-import type { StoreEventName } from "../session-store";
-import type { FromWorker, SentError, ToWorker } from "./protocol";
-import { runStoreJob } from "./run";
+import { StoreError, type StoreEventName } from "../session-store";
+import { callOperation, isOperation, storeOperations, type StoreOperations } from "./operations";
+import type { CallControl, FromWorker, SentError, ToWorker } from "./protocol";
 
 const EVENTS: StoreEventName[] = ["entries-added", "session-updated", "follow-error"];
 
 interface Open {
   store: SqliteSessionStore;
+  operations: StoreOperations;
   key: string;
 }
 
 let open: Open | undefined;
 let queue: Promise<void> = Promise.resolve();
 
-function storeFor(message: Extract<ToWorker, { kind: "store-job" }>, post: (m: FromWorker) => void): SqliteSessionStore {
+type Call = Extract<ToWorker, { kind: "store-call" }>;
+
+function operationsFor(message: Call, post: (m: FromWorker) => void): StoreOperations {
   const key = `${message.dbPath}\n${message.nativeBinding ?? ""}\n${message.writeThrough}`;
-  if (open?.key === key) return open.store;
+  if (open?.key === key) return open.operations;
   open?.store.close();
   const store = new SqliteSessionStore(openDatabase({ path: message.dbPath, nativeBinding: message.nativeBinding }), undefined, { writeThrough: message.writeThrough });
   for (const name of EVENTS) store.on(name, (payload) => post({ kind: "store-event", name, payload }));
-  open = { store, key };
-  return store;
+  open = { store, operations: storeOperations(store), key };
+  return open.operations;
 }
 
 function sent(err: unknown): SentError {
@@ -53,7 +57,7 @@ export function handleStoreMessage(message: unknown, post: (m: FromWorker) => vo
     });
     return true;
   }
-  if (m?.kind !== "store-job") return false;
+  if (m?.kind !== "store-call") return false;
   const flag = new Int32Array(m.cancel);
   // read by the store's checks while the job runs synchronously (no event loop turn needed)
   const signal = {
@@ -63,8 +67,12 @@ export function handleStoreMessage(message: unknown, post: (m: FromWorker) => vo
   } as AbortSignal;
   queue = queue.then(async () => {
     try {
-      const store = storeFor(m, post);
-      const value = await runStoreJob(store, m.job, { signal, onProgress: (progress) => post({ kind: "store-progress", id: m.id, progress }) });
+      const operations = operationsFor(m, post);
+      if (!isOperation(operations, m.method)) throw new StoreError(`the store has no operation ${JSON.stringify(m.method)}`);
+      const control: CallControl = { signal, onProgress: (progress) => post({ kind: "store-progress", id: m.id, progress }) };
+      const args = [...m.args];
+      if (m.control !== undefined) args[m.control] = { ...(args[m.control] as object), ...control };
+      const value = await callOperation(operations, m.method, args as never);
       post({ kind: "store-result", id: m.id, ok: true, value });
     } catch (err) {
       post({ kind: "store-result", id: m.id, ok: false, error: sent(err) });

@@ -1,0 +1,107 @@
+/**
+ * The store's operations that a host may run off its main thread, as one plain object whose type is
+ * the contract: the store methods listed in STORE_METHODS (called on the store by name, with
+ * their own arguments) and the few host tasks that are not store methods (warm-up, quiet while a
+ * tree is drawn, background indexing, the formats layer's exports, the packed skeleton). The same
+ * object answers in-process (InlineStoreJobs) and on the worker (jobs/worker.ts), where the host's
+ * `call(method, ...args)` arrives as `{method, args}`.
+ */
+import { randomUUID } from "node:crypto";
+import * as path from "node:path";
+import { toPiSession } from "@bonsai/formats";
+import { renderHtml } from "@bonsai/formats/html";
+import { atomicWriteFileSync } from "../atomic-write";
+import type { SqliteSessionStore } from "../sqlite-session-store";
+
+/** how long a page may take to draw a tree after its skeleton was read (100,000 entries on a loaded machine) */
+const DRAWING_MS = 2500;
+
+/** The store methods a host runs on its store's worker (bulk reads of files, rewrites, exports). */
+export const STORE_METHODS = [
+  "importFile",
+  "importPaths",
+  /** a followed file changed: read what was appended (or the file again) */
+  "followFile",
+  "exportJsonl",
+  "renderJsonl",
+  "exportMarkdown",
+  /** removes a session and every row of it from the store (its file is not touched) */
+  "deleteSession",
+  /** "Continue in pi": the pi copy of the path written in pi's folder and imported */
+  "continueInPi",
+  "applyPruning",
+  "restorePruned",
+] as const satisfies readonly (keyof SqliteSessionStore)[];
+
+export type StoreMethod = (typeof STORE_METHODS)[number];
+
+/** The host tasks beside the store's methods. */
+function hostTasks(store: SqliteSessionStore) {
+  return {
+    /** nothing but the store being open: a host starts its worker before the first real call needs it */
+    open(): void {},
+    /** a tree is being drawn (from a skeleton the host holds): background indexing waits meanwhile */
+    quiet(): void {
+      store.quietIndexing(DRAWING_MS);
+    },
+    /**
+     * indexes for search, in the background of the store's thread, every entry not in the index yet
+     * (a batch per turn of its event loop, calls running in between); answers at once with how many
+     * there are
+     */
+    index(): number {
+      const pending = store.unindexedCount();
+      if (pending > 0) store.resumeIndexing();
+      return pending;
+    },
+    /** the formats layer's HTML export of the path to `leafId` (null: no leaf), written atomically to `file` */
+    exportHtml(sessionId: string, file: string, leafId: string | null): void {
+      atomicWriteFileSync(path.resolve(file), renderHtml(store.readSession(sessionId, leafId), { leafId }));
+    },
+    /** the path to `leafId` as a pi session file, written atomically to `file` */
+    exportPi(sessionId: string, file: string, leafId: string | null): void {
+      atomicWriteFileSync(path.resolve(file), piCopyText(store, sessionId, leafId));
+    },
+    /**
+     * the session's tree skeleton in its wire form (core's packSkeleton), as JSON text: a string
+     * crosses the thread boundary at once, where the structured clone of its 100,000-element arrays
+     * took longer than reading them (0.4 s on the main thread, cold)
+     */
+    packedSkeleton(sessionId: string): string {
+      const { json, keep } = store.getPackedSkeletonJson(sessionId);
+      // the tree is drawn next: background indexing (after an import) waits meanwhile
+      store.quietIndexing(DRAWING_MS);
+      // kept for the next start once the answer is on its way (a later turn of the event loop)
+      if (keep) setImmediate(keep);
+      return json;
+    },
+  };
+}
+
+export type StoreOperations = Pick<SqliteSessionStore, StoreMethod> & ReturnType<typeof hostTasks>;
+export type Operation = keyof StoreOperations;
+export type OperationArgs<M extends Operation> = Parameters<StoreOperations[M]>;
+export type OperationResult<M extends Operation> = Awaited<ReturnType<StoreOperations[M]>>;
+
+/** The operations over one store. */
+export function storeOperations(store: SqliteSessionStore): StoreOperations {
+  const methods = Object.fromEntries(STORE_METHODS.map((name) => [name, store[name].bind(store)])) as Pick<SqliteSessionStore, StoreMethod>;
+  return { ...methods, ...hostTasks(store) };
+}
+
+export function isOperation(operations: StoreOperations, name: unknown): name is Operation {
+  return typeof name === "string" && Object.hasOwn(operations, name);
+}
+
+/** Calls `method` by name on `operations` (the one place where a name becomes a call). */
+export async function callOperation<M extends Operation>(operations: StoreOperations, method: M, args: OperationArgs<M>): Promise<OperationResult<M>> {
+  const fn = operations[method] as (...a: unknown[]) => unknown;
+  return (await fn(...args)) as OperationResult<M>;
+}
+
+/** The path to `leafId` as a new pi session (the text of its file); its parent is the source file, else the session. */
+function piCopyText(store: Pick<SqliteSessionStore, "readSession" | "getSession">, sessionId: string, leafId: string | null): string {
+  const summary = store.getSession(sessionId);
+  const read = store.readSession(sessionId, leafId);
+  return toPiSession(read, { sessionId: randomUUID(), now: new Date().toISOString(), leafId, parentSession: summary?.sourcePath ?? sessionId }).text;
+}
