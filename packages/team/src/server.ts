@@ -17,6 +17,9 @@ import { listArchivedSessions, openArchivedSession, searchArchive } from "./read
 import { archiveHas, receiveBatch, type PushBatch } from "./receive";
 import { SignInLimiter, type SignInLimitOptions } from "./sign-in-limit";
 
+/** how long an idle kept-alive connection stays open */
+export const KEEP_ALIVE_MS = 65_000;
+
 /** the largest request body taken (a push sends its entries in batches well below this) */
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;
 
@@ -225,7 +228,9 @@ export function createArchiveServer(options: ArchiveServerOptions): Server {
       }
     })();
   });
-  server.keepAliveTimeout = 5_000;
+  // Longer than any client or proxy keeps an idle connection (Node's fetch 4 s, load balancers up to 60 s), so the
+  // client, not the server, closes it: a server closing it just as the client sends on it resets that request.
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
   return server;
 }
 
