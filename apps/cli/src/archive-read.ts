@@ -49,11 +49,9 @@ async function search(client: ArchiveClient, args: ParsedArgs, io: Io): Promise<
 
 /** context and export: the session downloaded, then the command as on a local file. */
 async function onDownloaded(client: ArchiveClient, command: CommandEntry, args: ParsedArgs, io: Io): Promise<number> {
-  const { sessionId, jsonl } = await client.sessionJsonl(args.positionals[0] as string);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bonsai-archive-"));
   try {
-    const file = path.join(dir, `${sessionId.replace(/[^A-Za-z0-9._-]/g, "_")}.jsonl`);
-    fs.writeFileSync(file, jsonl, { mode: 0o600 });
+    const { file } = await client.downloadSessionJsonl(args.positionals[0] as string, dir);
     const local: ParsedArgs = { ...args, positionals: [file, ...args.positionals.slice(1)], options: { ...args.options, archive: undefined } };
     return (await (await command.load()).run(local, io)) ?? 0;
   } finally {

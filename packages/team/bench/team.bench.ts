@@ -14,6 +14,8 @@
  * Sizes: BONSAI_BENCH_TEAM_SESSIONS, BONSAI_BENCH_TEAM_ENTRIES, BONSAI_BENCH_TEAM_SECONDS (load duration).
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { markdownTable, median } from "@bonsai/testkit";
@@ -42,8 +44,12 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
   return performance.now() - t0;
 }
 
-function serve(database: string): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [cli, "team", "serve", "--database", database, "--listen", "127.0.0.1:0"], { stdio: ["ignore", "ignore", "pipe"] });
+/** the servers' request logs, kept so that a load error can be traced to its cause */
+const logDir = fs.mkdtempSync(path.join(os.tmpdir(), "bonsai-team-bench-"));
+
+function serve(database: string, name: string): Promise<{ url: string; child: ChildProcess }> {
+  const log = fs.openSync(path.join(logDir, `${name}.log`), "w");
+  const child = spawn(process.execPath, [cli, "team", "serve", "--database", database, "--listen", "127.0.0.1:0"], { stdio: ["ignore", log, "pipe"] });
   return new Promise((resolve, reject) => {
     let err = "";
     child.stderr?.on("data", (chunk: Buffer) => {
@@ -99,7 +105,7 @@ try {
   const perEntry = Number(size.total) / rows;
   const perEntryTable = Number(size.table) / rows;
 
-  const [a, b] = await Promise.all([serve(database), serve(database)]);
+  const [a, b] = await Promise.all([serve(database, "server-a"), serve(database, "server-b")]);
   servers.push(a.child, b.child);
   const memberA = new ArchiveClient(a.url, member.token);
   const memberB = new ArchiveClient(b.url, member.token);
@@ -173,7 +179,7 @@ try {
       [
         ["first page of the session list (200 rows), median / p95", `${ms(median(listTimes))} / ${ms(percentile(listTimes, 95))}`, "< 200 ms", cmd],
         ["search p95 over the queries below", ms(percentile(searchTimes, 95)), "< 300 ms", cmd],
-        [`${archive.bigEntries.toLocaleString("en-US")}-entry session as JSONL (${(bigBytes / 1e6).toFixed(1)} MB), median`, ms(median(bigTimes)), "< 1.5 s (session JSON; the page's open is not built yet)", cmd],
+        [`${archive.bigEntries.toLocaleString("en-US")}-entry session as JSONL (${(bigBytes / 1e6).toFixed(1)} MB), median`, ms(median(bigTimes)), "< 1.5 s (the JSONL body, streamed; the page's open is not built yet)", cmd],
         [`${CLIENTS} clients for ${LOAD_SECONDS} s over both servers: requests, errors, p50 / p99`, `${loadTimes.length.toLocaleString("en-US")}, ${loadErrors}, ${ms(percentile(loadTimes, 50))} / ${ms(percentile(loadTimes, 99))}`, "no error, p99 < 500 ms", cmd],
         [`first push of ${BIG.toLocaleString("en-US")} entries: sent, bytes, time`, `${first.sent.toLocaleString("en-US")}, ${(firstBytes / 1e6).toFixed(1)} MB, ${firstSeconds.toFixed(1)} s`, "", cmd],
         ["push of 1,000 appended lines: sent, bytes, time", `${again.sent.toLocaleString("en-US")}, ${(pusher.sentBytes / 1e3).toFixed(0)} kB, ${(againSeconds * 1000).toFixed(0)} ms`, "only those lines", cmd],
@@ -184,6 +190,12 @@ try {
   );
   console.log(`\nsearch medians: ${perQuery.join(", ")}`);
   for (const [kind, count] of errorKinds) console.log(`load error x${count}: ${kind}`);
+  for (const name of ["server-a", "server-b"]) {
+    const lines = fs.readFileSync(path.join(logDir, `${name}.log`), "utf8").split("\n");
+    const bad = lines.filter((line) => line.startsWith("error ") || / (?:[45]\d\d|200-cut) [\d.]+ms /.test(line));
+    console.log(`${name}: ${lines.length - 1} log lines, ${bad.length} errors${bad.length > 0 ? `:\n  ${bad.slice(0, 20).join("\n  ")}` : ""}`);
+  }
+  console.log(`server logs: ${logDir}`);
   const missed = [
     percentile(listTimes, 50) >= 200 && "list",
     percentile(searchTimes, 95) >= 300 && "search",

@@ -2,6 +2,11 @@
  * The HTTP client of a team archive, as `bonsai push` and the CLI's `--archive` use it. Errors the
  * archive answers with keep their code; a network failure becomes one sentence naming the archive.
  */
+import fs from "node:fs";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { ArchiveError, type ArchiveErrorCode } from "./errors";
 import type { ArchivedSession, ArchiveSearchHit } from "./reads";
 import type { PushBatch } from "./receive";
@@ -11,6 +16,9 @@ function query(values: Record<string, string | number | undefined>): string {
   for (const [key, value] of Object.entries(values)) if (value !== undefined) params.set(key, String(value));
   return params.toString();
 }
+
+/** the header naming the session a `GET /api/session` streams (the id asked for may be a prefix) */
+export const SESSION_ID_HEADER = "x-bonsai-session-id";
 
 const CODES = new Set<ArchiveErrorCode>(["schema-too-new", "unreachable", "bad-name", "bad-request", "exists", "not-found", "unauthorized", "forbidden", "too-large", "rate-limited"]);
 
@@ -43,8 +51,58 @@ export class ArchiveClient {
     return (await this.call("GET", `/api/sessions?${query(options)}`)) as ArchivedSession[];
   }
 
+  /** The session's JSONL as one string (small sessions; `downloadSessionJsonl` streams it to a file). */
   async sessionJsonl(id: string, project?: string): Promise<{ sessionId: string; jsonl: string }> {
-    return (await this.call("GET", `/api/session?${query({ id, project })}`)) as { sessionId: string; jsonl: string };
+    const response = await this.sessionResponse(id, project);
+    return { sessionId: this.sessionIdOf(response), jsonl: await this.bodyText(response) };
+  }
+
+  /**
+   * Streams the session's JSONL into a new file `<dir>/<session id>.jsonl` (mode 0600), never
+   * holding it whole in memory. An answer cut off midway is an error, and the file is removed.
+   */
+  async downloadSessionJsonl(id: string, dir: string, project?: string): Promise<{ sessionId: string; file: string }> {
+    const response = await this.sessionResponse(id, project);
+    const sessionId = this.sessionIdOf(response);
+    const file = path.join(dir, `${sessionId.replace(/[^A-Za-z0-9._-]/g, "_")}.jsonl`);
+    try {
+      await pipeline(Readable.fromWeb(response.body as WebReadableStream<Uint8Array>), fs.createWriteStream(file, { flags: "wx", mode: 0o600 }));
+    } catch (error) {
+      fs.rmSync(file, { force: true });
+      if ((error as NodeJS.ErrnoException).code === "EEXIST") throw error;
+      throw this.cutOff();
+    }
+    return { sessionId, file };
+  }
+
+  private async sessionResponse(id: string, project?: string): Promise<Response> {
+    const response = await this.request("GET", `/api/session?${query({ id, project })}`);
+    if (!response.ok || !(response.headers.get("content-type") ?? "").startsWith("application/x-ndjson") || response.body === null) {
+      throw this.refusal(response, await this.bodyText(response));
+    }
+    return response;
+  }
+
+  private sessionIdOf(response: Response): string {
+    const value = response.headers.get(SESSION_ID_HEADER);
+    try {
+      if (value !== null && value !== "") return decodeURIComponent(value);
+    } catch {
+      // not percent-encoded: answered below
+    }
+    throw new ArchiveError("unreachable", `${this.base} answered a session without its id; is it a team archive?`);
+  }
+
+  private async bodyText(response: Response): Promise<string> {
+    try {
+      return await response.text();
+    } catch {
+      throw this.cutOff();
+    }
+  }
+
+  private cutOff(): ArchiveError {
+    return new ArchiveError("unreachable", `the team archive at ${this.base} stopped answering midway; try again`);
   }
 
   async search(q: string, options: { limit?: number; session?: string; project?: string } = {}): Promise<ArchiveSearchHit[]> {
@@ -56,9 +114,15 @@ export class ArchiveClient {
   }
 
   async call(method: string, path: string, body?: unknown): Promise<unknown> {
-    let response: Response;
+    const response = await this.request(method, path, body);
+    const text = await this.bodyText(response);
+    if (!response.ok) throw this.refusal(response, text);
+    return this.json(response, text);
+  }
+
+  private async request(method: string, path: string, body?: unknown): Promise<Response> {
     try {
-      response = await fetch(this.base + path, {
+      return await fetch(this.base + path, {
         method,
         headers: { authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -67,18 +131,20 @@ export class ArchiveClient {
       const cause = (error as { cause?: { code?: string } }).cause?.code;
       throw new ArchiveError("unreachable", `cannot reach the team archive at ${this.base}${cause ? ` (${cause})` : ""}`);
     }
-    const text = await response.text();
-    let value: unknown;
+  }
+
+  private json(response: Response, text: string): unknown {
     try {
-      value = JSON.parse(text);
+      return JSON.parse(text);
     } catch {
       throw new ArchiveError("unreachable", `${this.base} answered ${response.status} with something that is not a team archive`);
     }
-    if (!response.ok) {
-      const answer = value as { error?: unknown; code?: unknown };
-      const code = typeof answer.code === "string" && CODES.has(answer.code as ArchiveErrorCode) ? (answer.code as ArchiveErrorCode) : "unreachable";
-      throw new ArchiveError(code, typeof answer.error === "string" ? answer.error : `the archive answered ${response.status}`);
-    }
-    return value;
+  }
+
+  /** The error an answer that is not the one asked for stands for (its code kept when it is the archive's). */
+  private refusal(response: Response, text: string): ArchiveError {
+    const answer = this.json(response, text) as { error?: unknown; code?: unknown } | null;
+    const code = typeof answer?.code === "string" && CODES.has(answer.code as ArchiveErrorCode) ? (answer.code as ArchiveErrorCode) : "unreachable";
+    return new ArchiveError(code, typeof answer?.error === "string" ? answer.error : `the archive answered ${response.status}`);
   }
 }

@@ -21,9 +21,12 @@ export interface OpenArchiveOptions {
   maxConnections?: number;
 }
 
+/** how long a request waits for one of the pool's connections before it fails (under load they queue: the slowest reads take seconds) */
+export const CONNECTION_WAIT_MS = 30_000;
+
 export async function openArchiveDatabase(url: string, options: OpenArchiveOptions = {}): Promise<ArchiveDatabase> {
   // JIT compiling costs tens of milliseconds per query and the archive's queries are short: off
-  const pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 10, connectionTimeoutMillis: 10_000, options: "-c jit=off" });
+  const pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 10, connectionTimeoutMillis: CONNECTION_WAIT_MS, options: "-c jit=off" });
   // an idle connection that the server drops must not take the process down
   pool.on("error", () => {});
   try {

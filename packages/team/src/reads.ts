@@ -103,12 +103,54 @@ async function resolveSession(pool: pg.Pool, principal: Principal, idOrPrefix: s
   return { pk: row.id, id: row.session_id, header: row.header };
 }
 
-/** The session as JSONL: its header line, then its entries in order. */
-export async function archivedSessionJsonl(pool: pg.Pool, principal: Principal, idOrPrefix: string, project?: string): Promise<{ sessionId: string; jsonl: string }> {
+/** how many entries each FETCH of a streamed session reads */
+const ENTRIES_PER_FETCH = 2000;
+
+/** A session the caller may read, resolved; `chunks` yields its JSONL, header line first, then its entries in order. */
+export interface ArchivedSessionStream {
+  sessionId: string;
+  chunks: AsyncGenerator<string, void, undefined>;
+}
+
+/**
+ * The session as JSONL: its header line, then its entries in order. The id is resolved (or refused)
+ * before anything is read; the entries are then read through a cursor, a batch at a time, in one
+ * read-only snapshot, so a push appending meanwhile is not half seen and no one string of the
+ * whole session is built. A connection is taken only once `chunks` is iterated, and given back
+ * when it ends or is abandoned.
+ */
+export async function openArchivedSession(pool: pg.Pool, principal: Principal, idOrPrefix: string, project?: string): Promise<ArchivedSessionStream> {
   const session = await resolveSession(pool, principal, idOrPrefix, project);
-  // joined in the database: one value to receive instead of a row per entry
-  const body = (await pool.query<{ body: string | null }>("SELECT string_agg(entry, E'\\n' ORDER BY seq) AS body FROM entries WHERE session_pk = $1", [session.pk])).rows[0]?.body ?? null;
-  return { sessionId: session.id, jsonl: body === null ? `${session.header}\n` : `${session.header}\n${body}\n` };
+  return { sessionId: session.id, chunks: sessionChunks(pool, session) };
+}
+
+async function* sessionChunks(pool: pg.Pool, session: { pk: string; header: string }): AsyncGenerator<string, void, undefined> {
+  yield `${session.header}\n`;
+  const client = await pool.connect();
+  let committed = false;
+  try {
+    await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+    await client.query("DECLARE session_entries NO SCROLL CURSOR FOR SELECT entry FROM entries WHERE session_pk = $1 ORDER BY seq", [session.pk]);
+    for (;;) {
+      const rows = (await client.query<{ entry: string }>(`FETCH ${ENTRIES_PER_FETCH} FROM session_entries`)).rows;
+      if (rows.length === 0) break;
+      yield `${rows.map((r) => r.entry).join("\n")}\n`;
+      if (rows.length < ENTRIES_PER_FETCH) break;
+    }
+    await client.query("COMMIT");
+    committed = true;
+  } finally {
+    // failed, or abandoned by a reader that went away: the connection is closed, not reused mid-transaction
+    client.release(committed ? undefined : true);
+  }
+}
+
+/** The session's whole JSONL as one string (for small sessions and tests; the server streams). */
+export async function archivedSessionJsonl(pool: pg.Pool, principal: Principal, idOrPrefix: string, project?: string): Promise<{ sessionId: string; jsonl: string }> {
+  const { sessionId, chunks } = await openArchivedSession(pool, principal, idOrPrefix, project);
+  let jsonl = "";
+  for await (const chunk of chunks) jsonl += chunk;
+  return { sessionId, jsonl };
 }
 
 /** Scripts written without spaces between words: their terms are found inside the text (trigrams). */

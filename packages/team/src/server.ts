@@ -6,13 +6,19 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import type pg from "pg";
 import { ARCHIVE_SCHEMA_VERSION } from "./migrations";
+import { SESSION_ID_HEADER } from "./client";
 import { ArchiveError, type ArchiveErrorCode } from "./errors";
 import { authenticate, type Principal } from "./people";
-import { archivedSessionJsonl, listArchivedSessions, searchArchive } from "./reads";
+import { listArchivedSessions, openArchivedSession, searchArchive } from "./reads";
 import { archiveHas, receiveBatch, type PushBatch } from "./receive";
 import { SignInLimiter, type SignInLimitOptions } from "./sign-in-limit";
+
+/** how long an idle kept-alive connection stays open */
+export const KEEP_ALIVE_MS = 65_000;
 
 /** the largest request body taken (a push sends its entries in batches well below this) */
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;
@@ -40,6 +46,15 @@ export interface ArchiveServerOptions {
   timeouts?: { headersMs?: number; requestMs?: number };
 }
 
+/** An answer sent as it is read rather than as one JSON value. */
+class Streamed {
+  constructor(
+    readonly contentType: string,
+    readonly headers: Record<string, string>,
+    readonly chunks: AsyncIterable<string>,
+  ) {}
+}
+
 type Handler = (principal: Principal, body: unknown, pool: pg.Pool, query: URLSearchParams) => Promise<unknown>;
 
 function field(body: unknown, name: string): string {
@@ -55,7 +70,10 @@ const ROUTES: Record<string, Handler> = {
     const before = query.get("beforePushedAt") !== null && query.get("beforeId") !== null ? { pushedAt: query.get("beforePushedAt") as string, id: query.get("beforeId") as string } : undefined;
     return listArchivedSessions(pool, principal, { ...optional("project", query.get("project")), ...optional("limit", numberParam(query, "limit")), ...optional("before", before) });
   },
-  "GET /api/session": async (principal, _body, pool, query) => archivedSessionJsonl(pool, principal, requiredParam(query, "id"), query.get("project") ?? undefined),
+  "GET /api/session": async (principal, _body, pool, query) => {
+    const session = await openArchivedSession(pool, principal, requiredParam(query, "id"), query.get("project") ?? undefined);
+    return new Streamed("application/x-ndjson; charset=utf-8", { [SESSION_ID_HEADER]: encodeURIComponent(session.sessionId) }, session.chunks);
+  },
   "GET /api/search": async (principal, _body, pool, query) =>
     searchArchive(pool, principal, requiredParam(query, "q"), { ...optional("limit", numberParam(query, "limit")), ...optional("sessionId", query.get("session")), ...optional("project", query.get("project")) }),
   "GET /api/me": async (principal, _body, pool) => {
@@ -147,12 +165,28 @@ export function createArchiveServer(options: ArchiveServerOptions): Server {
     const path = target.pathname;
     const address = request.socket.remoteAddress ?? "-";
     let who = "-";
+    const logLine = (status: number | string): void => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      log(`${new Date().toISOString()} ${request.method} ${path} ${status} ${ms.toFixed(1)}ms ${who}`);
+    };
     const finish = (status: number, value: unknown, headers?: Record<string, string>): void => {
       // while shutting down, a kept-alive connection is closed after its answer
       if (!server.listening) response.shouldKeepAlive = false;
       send(response, status, value, headers);
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      log(`${new Date().toISOString()} ${request.method} ${path} ${status} ${ms.toFixed(1)}ms ${who}`);
+      logLine(status);
+    };
+    const stream = async (answer: Streamed): Promise<void> => {
+      if (!server.listening) response.shouldKeepAlive = false;
+      response.writeHead(200, { "content-type": answer.contentType, "cache-control": "no-store", "x-content-type-options": "nosniff", ...answer.headers });
+      try {
+        await pipeline(Readable.from(answer.chunks), response);
+        logLine(200);
+      } catch (error) {
+        // the status is sent: the reader sees the answer cut off (no last chunk), never a short one taken as whole
+        response.destroy();
+        logLine("200-cut");
+        log(`error ${request.method} ${path}: the answer was cut off: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
+      }
     };
     void (async () => {
       try {
@@ -184,7 +218,9 @@ export function createArchiveServer(options: ArchiveServerOptions): Server {
         }
         who = principal.name;
         const body = await readBody(request);
-        finish(200, await handler(principal, body, options.pool, target.searchParams));
+        const answer = await handler(principal, body, options.pool, target.searchParams);
+        if (answer instanceof Streamed) await stream(answer);
+        else finish(200, answer);
       } catch (error) {
         if (error instanceof ArchiveError) finish(STATUS[error.code], { error: error.message, code: error.code });
         else finish(500, { error: "the archive failed to answer; see its log", code: "internal" });
@@ -192,7 +228,9 @@ export function createArchiveServer(options: ArchiveServerOptions): Server {
       }
     })();
   });
-  server.keepAliveTimeout = 5_000;
+  // Longer than any client or proxy keeps an idle connection (Node's fetch 4 s, load balancers up to 60 s), so the
+  // client, not the server, closes it: a server closing it just as the client sends on it resets that request.
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
   return server;
 }
 

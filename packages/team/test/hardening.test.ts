@@ -43,6 +43,13 @@ describe("the archive server under load and abuse", () => {
     expect(await response.json()).toEqual({ error: "the request is larger than 32 MiB", code: "too-large" });
   }, 60_000);
 
+  it("keeps an idle connection open longer than clients and proxies do, and says so", async () => {
+    const { url } = await start();
+    const response = await fetch(`${url}/health`);
+    await response.text();
+    expect(response.headers.get("keep-alive")).toBe("timeout=65");
+  }, 60_000);
+
   it("drops a client whose headers do not arrive in time", async () => {
     const { port } = await start({ timeouts: { headersMs: 300, requestMs: 300 } });
     const socket = net.connect(port, "127.0.0.1");
