@@ -1,7 +1,7 @@
 /**
  * The small things a daily user notices (issue 32, point 8), on real Claude Code and Codex files of
  * ../shared/fixtures/real (uploaded through the import button: the real folders are outside the
- * host's session folders) and a generated pi session:
+ * host's session folders) and a generated oh-my-pi session:
  * - the filter matches the agent ("Codex" finds every Codex session), the folder path and the title;
  * - groups whose folders share a last part ("cli") are headed by the part of the path that tells
  *   them apart ("wks/cli", "devenv/cli");
