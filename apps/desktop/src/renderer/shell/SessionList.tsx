@@ -61,7 +61,7 @@ export function SessionList() {
           value={filter}
           onChange={(e) => setFilter(e.target.value)}
           placeholder="Filter sessions…"
-          aria-label="Filter sessions by title or folder"
+          aria-label="Filter sessions by title, folder or agent"
           data-testid="session-filter"
         />
         <select
