@@ -7,6 +7,8 @@
  * - `contextSummary`: the messages' entry ids, roles, LLM roles and token estimates straight from
  *   the derived columns (no entry JSON but the settings entries' and two assistant messages'), for
  *   the same answer as building the context and converting it.
+ * - `contextFigures`: the estimate and the last usage reported on the path (core contextOf's, which
+ *   contextFigureOf takes) from one aggregate and the JSON of the few entries they need.
  */
 import {
   buildSessionContext,
@@ -15,8 +17,10 @@ import {
   IdList,
   llmRoleOf,
   messageFromEntry,
+  reportedUsageWith,
   type AgentRole,
   type CompactionEntry,
+  type ContextFigures,
   type ContextSummary,
   type SessionEntry,
 } from "@bonsai/core";
@@ -225,7 +229,29 @@ export class ContextReader {
 
   /** the sum of contextSummary's token estimates, from one aggregate (undefined: a message without a role in the columns) */
   contextTokens(session: SessionRef, leafSeq: number): number | undefined {
+    return this.tokensOf(session, this.plan(session, leafSeq));
+  }
+
+  /**
+   * What core's contextOf gives over the whole path to the entry at `leafSeq` for contextFigureOf:
+   * the estimate (contextTokens' aggregate) and the last usage a model reported on the path, with
+   * its age against the latest compaction and the estimate of the context's messages after it. The
+   * JSON read is that of the newest assistant messages on the path up to the first with a usage,
+   * and of the latest compaction. Undefined when a message has no role in the columns.
+   */
+  contextFigures(session: SessionRef, leafSeq: number): Pick<ContextFigures, "tokens" | "usage"> | undefined {
     const plan = this.plan(session, leafSeq);
+    const tokens = this.tokensOf(session, plan);
+    if (tokens === undefined) return undefined;
+    const usage = this.newestWith(session.id, plan.path, "type = 'message' AND role = 'assistant'", [], hasUsageField);
+    if (!usage) return { tokens, usage: null };
+    const compaction = plan.anchor === null ? null : (this.paths.entriesAt(session.id, [plan.anchor])[0] as SessionEntry);
+    // a reply among the kept entries is one of the context's messages; an older one was summarized away (every message follows it)
+    const trailing = plan.kept.some((r) => r.from <= usage.seq && usage.seq <= r.to) ? this.tokensAfter(session, plan, usage.seq) : tokens;
+    return { tokens, usage: reportedUsageWith(usage.entry, compaction, trailing) };
+  }
+
+  private tokensOf(session: SessionRef, plan: ContextPlan): number | undefined {
     const [tokens, odd] = this.sql
       .get(
         `WITH ${CONTEXT_MESSAGE_ROWS}
