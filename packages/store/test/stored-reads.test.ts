@@ -163,6 +163,8 @@ function compareContextFigures(store: SqliteSessionStore, id: string, leaf: stri
   if (!figures) return;
   const { tokens, usage } = contextOf(wholePath, leaf);
   expect(figures, leaf).toEqual({ tokens, usage });
+  // the same, read with the lists `context --json` prints
+  expect(store.getContextLists(id, leaf)?.figures, leaf).toEqual({ tokens, usage });
 }
 
 /** a window's part of the context (its first and newest messages, and the figures of what it leaves out) against the whole one */

@@ -13,6 +13,7 @@ import {
   summarizeContext,
   type AgentMessage,
   type ContextBasis,
+  type ContextFigures,
   type ContextSummary,
   type ContextWindowSource,
   type IdList,
@@ -57,7 +58,12 @@ type Figures = Pick<ContextReport, "contextTokens" | "contextBasis" | "usage" | 
  * lists); a stored session reads the estimate and the usage without reading the path.
  */
 function figuresAt(session: LoadedSession, leafId: string | null): Figures {
-  const figure = contextFigureOf(session.contextFigures?.(leafId) ?? contextOf(session.path(leafId), leafId));
+  return figuresOf(session.contextFigures?.(leafId) ?? contextOf(session.path(leafId), leafId));
+}
+
+/** The figures the report prints, from the estimate and the last reported usage (core contextFigureOf). */
+function figuresOf(figures: Pick<ContextFigures, "tokens" | "usage">): Figures {
+  const figure = contextFigureOf(figures);
   const settings = DEFAULT_SETTINGS.model;
   const window = contextWindowOf(figure.usage?.model ?? "", { overrides: settings.contextWindowOverrides, fallback: settings.contextWindow, largestSeenTokens: figure.usage?.tokens ?? 0 });
   return { contextTokens: figure.contextTokens, contextBasis: figure.basis, usage: figure.usage, contextWindow: window.contextWindow, contextWindowSource: window.source };
@@ -80,9 +86,8 @@ function reportOf(leafId: string | null, summary: ContextSummary, figures: Figur
 export function contextReport(session: LoadedSession, leafOption: string | undefined): ContextReport {
   const leafId = resolveLeafId(session, leafOption);
   const lists = session.contextLists?.(leafId);
-  const figures = figuresAt(session, leafId);
-  if (lists) return { leafId, entryIds: lists.entryIds, roles: lists.roles, llmRoles: lists.llmRoles, estimatedTokens: lists.estimatedTokens, model: lists.models, thinkingLevel: lists.thinkingLevel, ...figures };
-  return reportOf(leafId, session.contextSummary(leafId), figures);
+  if (lists) return { leafId, entryIds: lists.entryIds, roles: lists.roles, llmRoles: lists.llmRoles, estimatedTokens: lists.estimatedTokens, model: lists.models, thinkingLevel: lists.thinkingLevel, ...figuresOf(lists.figures) };
+  return reportOf(leafId, session.contextSummary(leafId), figuresAt(session, leafId));
 }
 
 /** The context's messages with their summary (the text listing shows them). */

@@ -22,6 +22,7 @@ import {
   type CompactionEntry,
   type ContextFigures,
   type ContextSummary,
+  type ReportedUsage,
   type SessionEntry,
 } from "@bonsai/core";
 import { FLAG_EMPTY_SUMMARY, FLAG_EXCLUDED, FLAG_ODD_MESSAGE } from "../derive";
@@ -93,6 +94,8 @@ export interface ContextLists {
   estimatedTokens: number;
   models: Record<string, string>;
   thinkingLevel: string;
+  /** the estimate and the last usage reported on the path (contextFigures, read with the same plan) */
+  figures: Pick<ContextFigures, "tokens" | "usage">;
 }
 
 /** every role a message has (core's AgentRole): the SQL below maps each as core's llmRoleOf does */
@@ -242,13 +245,17 @@ export class ContextReader {
   contextFigures(session: SessionRef, leafSeq: number): Pick<ContextFigures, "tokens" | "usage"> | undefined {
     const plan = this.plan(session, leafSeq);
     const tokens = this.tokensOf(session, plan);
-    if (tokens === undefined) return undefined;
+    return tokens === undefined ? undefined : { tokens, usage: this.usageOn(session, plan, tokens) };
+  }
+
+  /** the last usage reported on the plan's path (contextFigures), given the context's estimate `tokens` */
+  private usageOn(session: SessionRef, plan: ContextPlan, tokens: number): ReportedUsage | null {
     const usage = this.newestWith(session.id, plan.path, "type = 'message' AND role = 'assistant'", [], hasUsageField);
-    if (!usage) return { tokens, usage: null };
+    if (!usage) return null;
     const compaction = plan.anchor === null ? null : (this.paths.entriesAt(session.id, [plan.anchor])[0] as SessionEntry);
     // a reply among the kept entries is one of the context's messages; an older one was summarized away (every message follows it)
     const trailing = plan.kept.some((r) => r.from <= usage.seq && usage.seq <= r.to) ? this.tokensAfter(session, plan, usage.seq) : tokens;
-    return { tokens, usage: reportedUsageWith(usage.entry, compaction, trailing) };
+    return reportedUsageWith(usage.entry, compaction, trailing);
   }
 
   private tokensOf(session: SessionRef, plan: ContextPlan): number | undefined {
@@ -301,7 +308,8 @@ export class ContextReader {
       }
     }
     const { models, thinkingLevel } = this.settingsInForce(session, plan, leafSeq);
-    return { entryIds, roles: roleList, llmRoles: sentList, estimatedTokens, models, thinkingLevel };
+    const figures = { tokens: estimatedTokens, usage: this.usageOn(session, plan, estimatedTokens) };
+    return { entryIds, roles: roleList, llmRoles: sentList, estimatedTokens, models, thinkingLevel, figures };
   }
 
   /**
