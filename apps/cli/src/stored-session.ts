@@ -115,6 +115,7 @@ function storedSession(store: SessionReader, source: SessionSource & { kind: "st
     context: (leafId) => buildSessionContext(store.getContextEntries(id, leafId), leafId),
     contextSummary: (leafId) => store.getContextSummary(id, leafId),
     contextLists: (leafId) => store.getContextLists(id, leafId),
+    contextFigures: (leafId) => store.getContextFigures(id, leafId),
     contextListing: (leafId, head, tail) => storedContextListing(store, id, leafId, head, tail),
     compactionPlan: (leafId, settings) => store.getCompactionPlan(id, leafId, settings),
     prunePlan: (leafId, config) => store.getPrunePlan(id, leafId, config),

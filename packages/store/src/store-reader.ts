@@ -5,7 +5,7 @@
  * "@bonsai/store/reader"), without the file-side code.
  */
 import type Database from "better-sqlite3";
-import type { BranchPlan, CompactionPlanSettings, CompactionPlanSummary, ContextSummary, PruneConfig, PrunePlan, PruneSummary, SessionEntry, SessionHeader, ToolResultOnPath } from "@bonsai/core";
+import type { BranchPlan, CompactionPlanSettings, CompactionPlanSummary, ContextFigures, ContextSummary, PruneConfig, PrunePlan, PruneSummary, SessionEntry, SessionHeader, ToolResultOnPath } from "@bonsai/core";
 import { buildSessionContext, summarizeContext } from "@bonsai/core";
 import { SessionAgents } from "./foreign/agents";
 import { StoredReads, type ContextLists, type ContextMessageRows, type ContextWindow } from "./reads/index";
@@ -28,6 +28,7 @@ export type SessionReader = Pick<
   | "getContextSummary"
   | "getContextLists"
   | "getContextMessages"
+  | "getContextFigures"
   | "getCompactionWindow"
   | "getCompactionPlan"
   | "getPrunePlan"
@@ -159,6 +160,17 @@ export class StoreReader {
   getContextTokens(sessionId: string, leafId: string | null): number | undefined {
     const { ref, leaf } = this.readRef(sessionId, leafId);
     return this.reads.contextTokens(ref, leaf);
+  }
+
+  /**
+   * The estimate and the last usage reported on the path to `leafId` (default: the current leaf),
+   * what core's contextOf gives over that path for contextFigureOf, from an aggregate and the JSON of
+   * the few entries they need; undefined where they must come from the path (an irregular session,
+   * a message without a role in the columns).
+   */
+  getContextFigures(sessionId: string, leafId?: string | null): Pick<ContextFigures, "tokens" | "usage"> | undefined {
+    const { ref, leaf } = this.readRef(sessionId, leafId);
+    return this.reads.contextFigures(ref, leaf);
   }
 
   /** getContextSummary as the `context` command reports it, its lists as read (ContextLists); undefined where getContextSummary must answer (an irregular session, a message without a role in the columns) */

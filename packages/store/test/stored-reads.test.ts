@@ -68,6 +68,7 @@ function compareLeaf(store: SqliteSessionStore, id: string, all: SessionEntry[],
   expect(JSON.stringify(summary)).toBe(JSON.stringify(summarizeContext(expected)));
   compareContextLists(store, id, leaf, summary);
   compareContextMessages(store, id, leaf);
+  compareContextFigures(store, id, leaf, wholePath);
 
   for (const keepRecentTokens of [20_000, 2_000]) {
     const settings = { enabled: true, reserveTokens: 16_384, keepRecentTokens };
@@ -152,6 +153,18 @@ function compareContextMessages(store: SqliteSessionStore, id: string, leaf: str
   ]) {
     compareWindowedMessages(store, id, leaf, rows, window);
   }
+}
+
+/** the estimate and the last reported usage as `context` reads them, against contextOf on the whole path (the command's rule on a file) */
+function compareContextFigures(store: SqliteSessionStore, id: string, leaf: string, wholePath: SessionEntry[]): void {
+  const figures = store.getContextFigures(id, leaf);
+  // read from the columns wherever the estimate is (a regular session without odd messages)
+  expect(figures === undefined, leaf).toBe(store.getContextTokens(id, leaf) === undefined);
+  if (!figures) return;
+  const { tokens, usage } = contextOf(wholePath, leaf);
+  expect(figures, leaf).toEqual({ tokens, usage });
+  // the same, read with the lists `context --json` prints
+  expect(store.getContextLists(id, leaf)?.figures, leaf).toEqual({ tokens, usage });
 }
 
 /** a window's part of the context (its first and newest messages, and the figures of what it leaves out) against the whole one */
@@ -329,6 +342,39 @@ describe("stored reads equal core on the whole session", () => {
     const last = store.getContextLists(id, "u2");
     expect(last?.roles.toArray()).toEqual(["compactionSummary", "bashExecution", "pythonExecution", "fileMention", "hookMessage", "system", "branchSummary", "custom", "user"]);
     expect(last?.llmRoles.toArray()).toEqual(["user", "user", "user", "user", "user", "user", "user"]);
+  });
+
+  it("the context figure's usage is the newest reported on the whole path: before the kept entries, behind replies without one, or none", async () => {
+    const at = (n: number): string => `2025-01-01T00:00:${String(n).padStart(2, "0")}.000Z`;
+    const message = (id: string, parentId: string | null, n: number, m: Record<string, unknown>) => ({ type: "message", id, parentId, timestamp: at(n), message: { timestamp: Date.parse(at(n)), ...m } });
+    const reply = (id: string, parentId: string, n: number, usage?: Record<string, number>) =>
+      message(id, parentId, n, { role: "assistant", content: [{ type: "text", text: `reply ${id}` }], provider: "p", model: `m-${id}`, stopReason: "stop", ...(usage ? { usage } : {}) });
+    const lines: Record<string, unknown>[] = [
+      { type: "session", version: 3, id: "usage", timestamp: at(0), cwd: "/p" },
+      message("u1", null, 1, { role: "user", content: "first" }),
+      reply("a1", "u1", 2, { input: 900, output: 50, cacheRead: 0, cacheWrite: 0, totalTokens: 950 }),
+      message("u2", "a1", 3, { role: "user", content: "second" }),
+      reply("a2", "u2", 4),
+      message("u3", "a2", 5, { role: "user", content: "third" }),
+      { type: "compaction", id: "k1", parentId: "u3", timestamp: at(6), summary: "what came before", firstKeptEntryId: "u3", tokensBefore: 1000 },
+      message("u4", "k1", 7, { role: "user", content: "after" }),
+      reply("a3", "u4", 8),
+      message("u5", "a3", 9, { role: "user", content: "later" }),
+      reply("a4", "u5", 10, { input: 300, output: 20, cacheRead: 0, cacheWrite: 0, totalTokens: 320 }),
+      message("u6", "a4", 11, { role: "user", content: "last" }),
+      // a branch from the first question whose replies report nothing
+      reply("b1", "u1", 12),
+      message("b2", "b1", 13, { role: "user", content: "other" }),
+    ];
+    const { store, id, all } = await imported(lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+    const index = buildIndex(all);
+    const usageOf = (leaf: string) => store.getContextFigures(id, leaf)?.usage ?? null;
+    for (const leaf of all.map((e) => e.id)) compareContextFigures(store, id, leaf, getPath(index, leaf));
+    // the reply with a usage lies before the kept entries, behind one without: found, older than the compaction
+    expect(usageOf("a3")).toMatchObject({ entryId: "a1", age: "before-compaction", tokens: 950, model: "m-a1" });
+    expect(usageOf("u6")).toMatchObject({ entryId: "a4", age: "after-compaction", tokens: 320 });
+    expect(usageOf("b2")).toBeNull();
+    expect(store.getContextFigures(id, null)).toEqual({ tokens: 0, usage: null });
   });
 
   it("after a compaction only its window and the settings entries are read", async () => {
@@ -513,5 +559,5 @@ describe("stored reads equal core on the whole session", () => {
       for (const leaf of leaves) compareLeaf(store, id, all, leaf);
       for (const from of leaves.slice(0, 6)) for (const to of all.filter((_, i) => i % 61 === 0).map((e) => e.id)) compareBranch(store, id, all, from, to);
     }
-  });
+  }, 120_000);
 });

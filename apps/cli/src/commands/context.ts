@@ -13,6 +13,7 @@ import {
   summarizeContext,
   type AgentMessage,
   type ContextBasis,
+  type ContextFigures,
   type ContextSummary,
   type ContextWindowSource,
   type IdList,
@@ -52,9 +53,17 @@ export interface ContextReport {
 
 type Figures = Pick<ContextReport, "contextTokens" | "contextBasis" | "usage" | "contextWindow" | "contextWindowSource">;
 
-/** The context figure at the leaf, from its path (the usage is on the path, not in the context's lists). */
+/**
+ * The context figure at the leaf, from its path (the usage is on the path, not in the context's
+ * lists); a stored session reads the estimate and the usage without reading the path.
+ */
 function figuresAt(session: LoadedSession, leafId: string | null): Figures {
-  const figure = contextFigureOf(contextOf(session.path(leafId), leafId));
+  return figuresOf(session.contextFigures?.(leafId) ?? contextOf(session.path(leafId), leafId));
+}
+
+/** The figures the report prints, from the estimate and the last reported usage (core contextFigureOf). */
+function figuresOf(figures: Pick<ContextFigures, "tokens" | "usage">): Figures {
+  const figure = contextFigureOf(figures);
   const settings = DEFAULT_SETTINGS.model;
   const window = contextWindowOf(figure.usage?.model ?? "", { overrides: settings.contextWindowOverrides, fallback: settings.contextWindow, largestSeenTokens: figure.usage?.tokens ?? 0 });
   return { contextTokens: figure.contextTokens, contextBasis: figure.basis, usage: figure.usage, contextWindow: window.contextWindow, contextWindowSource: window.source };
@@ -77,17 +86,14 @@ function reportOf(leafId: string | null, summary: ContextSummary, figures: Figur
 export function contextReport(session: LoadedSession, leafOption: string | undefined): ContextReport {
   const leafId = resolveLeafId(session, leafOption);
   const lists = session.contextLists?.(leafId);
-  const figures = figuresAt(session, leafId);
-  if (lists) return { leafId, entryIds: lists.entryIds, roles: lists.roles, llmRoles: lists.llmRoles, estimatedTokens: lists.estimatedTokens, model: lists.models, thinkingLevel: lists.thinkingLevel, ...figures };
-  return reportOf(leafId, session.contextSummary(leafId), figures);
+  if (lists) return { leafId, entryIds: lists.entryIds, roles: lists.roles, llmRoles: lists.llmRoles, estimatedTokens: lists.estimatedTokens, model: lists.models, thinkingLevel: lists.thinkingLevel, ...figuresOf(lists.figures) };
+  return reportOf(leafId, session.contextSummary(leafId), figuresAt(session, leafId));
 }
 
-/** The report with the context's messages and their estimates (the text listing shows them). */
-export function contextWithMessages(session: LoadedSession, leafOption: string | undefined): { report: ContextReport; context: SessionContext; tokens: number[] } {
-  const leafId = resolveLeafId(session, leafOption);
+/** The context's messages with their summary (the text listing shows them). */
+function contextWithMessages(session: LoadedSession, leafId: string | null): { summary: ContextSummary; context: SessionContext } {
   const context = session.context(leafId);
-  const summary = summarizeContext(context);
-  return { report: reportOf(leafId, summary, figuresAt(session, leafId)), context, tokens: summary.tokens };
+  return { summary: summarizeContext(context), context };
 }
 
 /**
@@ -98,12 +104,13 @@ export function contextListing(session: LoadedSession, leafOption: string | unde
   const leafId = resolveLeafId(session, leafOption);
   const stored = all ? undefined : session.contextListing?.(leafId, CONTEXT_LIST_HEAD, CONTEXT_LIST_TAIL);
   if (stored) return { leafId, listing: stored };
-  const { report, context, tokens } = contextWithMessages(session, leafOption);
-  const listed = context.messages.map((message, index) => ({ index, entryId: context.entryIds[index] ?? "", role: String(message.role), tokens: tokens[index] as number, message }));
+  const { summary, context } = contextWithMessages(session, leafId);
+  const listed = context.messages.map((message, index) => ({ index, entryId: context.entryIds[index] ?? "", role: String(message.role), tokens: summary.tokens[index] as number, message }));
   const count = listed.length;
+  const estimatedTokens = summary.tokens.reduce((a, b) => a + b, 0);
   return {
     leafId,
-    listing: { listed: all ? listed : listedOf(listed), count, sent: report.llmRoles.length, estimatedTokens: report.estimatedTokens, models: report.model, thinkingLevel: report.thinkingLevel },
+    listing: { listed: all ? listed : listedOf(listed), count, sent: summary.llmRoles.length, estimatedTokens, models: summary.models, thinkingLevel: summary.thinkingLevel },
   };
 }
 

@@ -7,6 +7,8 @@
  * - `contextSummary`: the messages' entry ids, roles, LLM roles and token estimates straight from
  *   the derived columns (no entry JSON but the settings entries' and two assistant messages'), for
  *   the same answer as building the context and converting it.
+ * - `contextFigures`: the estimate and the last usage reported on the path (core contextOf's, which
+ *   contextFigureOf takes) from one aggregate and the JSON of the few entries they need.
  */
 import {
   buildSessionContext,
@@ -15,9 +17,12 @@ import {
   IdList,
   llmRoleOf,
   messageFromEntry,
+  reportedUsageWith,
   type AgentRole,
   type CompactionEntry,
+  type ContextFigures,
   type ContextSummary,
+  type ReportedUsage,
   type SessionEntry,
 } from "@bonsai/core";
 import { FLAG_EMPTY_SUMMARY, FLAG_EXCLUDED, FLAG_ODD_MESSAGE } from "../derive";
@@ -89,6 +94,8 @@ export interface ContextLists {
   estimatedTokens: number;
   models: Record<string, string>;
   thinkingLevel: string;
+  /** the estimate and the last usage reported on the path (contextFigures, read with the same plan) */
+  figures: Pick<ContextFigures, "tokens" | "usage">;
 }
 
 /** every role a message has (core's AgentRole): the SQL below maps each as core's llmRoleOf does */
@@ -225,7 +232,33 @@ export class ContextReader {
 
   /** the sum of contextSummary's token estimates, from one aggregate (undefined: a message without a role in the columns) */
   contextTokens(session: SessionRef, leafSeq: number): number | undefined {
+    return this.tokensOf(session, this.plan(session, leafSeq));
+  }
+
+  /**
+   * What core's contextOf gives over the whole path to the entry at `leafSeq` for contextFigureOf:
+   * the estimate (contextTokens' aggregate) and the last usage a model reported on the path, with
+   * its age against the latest compaction and the estimate of the context's messages after it. The
+   * JSON read is that of the newest assistant messages on the path up to the first with a usage,
+   * and of the latest compaction. Undefined when a message has no role in the columns.
+   */
+  contextFigures(session: SessionRef, leafSeq: number): Pick<ContextFigures, "tokens" | "usage"> | undefined {
     const plan = this.plan(session, leafSeq);
+    const tokens = this.tokensOf(session, plan);
+    return tokens === undefined ? undefined : { tokens, usage: this.usageOn(session, plan, tokens) };
+  }
+
+  /** the last usage reported on the plan's path (contextFigures), given the context's estimate `tokens` */
+  private usageOn(session: SessionRef, plan: ContextPlan, tokens: number): ReportedUsage | null {
+    const usage = this.newestWith(session.id, plan.path, "type = 'message' AND role = 'assistant'", [], hasUsageField);
+    if (!usage) return null;
+    const compaction = plan.anchor === null ? null : (this.paths.entriesAt(session.id, [plan.anchor])[0] as SessionEntry);
+    // a reply among the kept entries is one of the context's messages; an older one was summarized away (every message follows it)
+    const trailing = plan.kept.some((r) => r.from <= usage.seq && usage.seq <= r.to) ? this.tokensAfter(session, plan, usage.seq) : tokens;
+    return reportedUsageWith(usage.entry, compaction, trailing);
+  }
+
+  private tokensOf(session: SessionRef, plan: ContextPlan): number | undefined {
     const [tokens, odd] = this.sql
       .get(
         `WITH ${CONTEXT_MESSAGE_ROWS}
@@ -275,7 +308,8 @@ export class ContextReader {
       }
     }
     const { models, thinkingLevel } = this.settingsInForce(session, plan, leafSeq);
-    return { entryIds, roles: roleList, llmRoles: sentList, estimatedTokens, models, thinkingLevel };
+    const figures = { tokens: estimatedTokens, usage: this.usageOn(session, plan, estimatedTokens) };
+    return { entryIds, roles: roleList, llmRoles: sentList, estimatedTokens, models, thinkingLevel, figures };
   }
 
   /**
