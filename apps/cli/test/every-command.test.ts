@@ -182,8 +182,11 @@ describe.skipIf(SKIP)(`every bonsai command through the built bin, with --data-d
     expect(await exited, err).toBe(0);
   }, 300_000);
 
-  it("every command of the registry was run, and each takes --data-dir", () => {
-    expect([...covered].sort()).toEqual(COMMANDS.map((c) => c.spec.name).sort());
-    for (const c of COMMANDS) expect(c.spec.options.map((o) => o.name), c.spec.name).toContain("data-dir");
+  it("every command of the registry was run, and each that reads the local store takes --data-dir", () => {
+    // the team archive's commands need a PostgreSQL server: they run through the built bin in team.test.ts
+    const elsewhere = ["push", "team"];
+    expect([...covered, ...elsewhere].sort()).toEqual(COMMANDS.map((c) => c.spec.name).sort());
+    // `team` works on the archive's own database (--database), never on a local store
+    for (const c of COMMANDS.filter((c) => c.spec.name !== "team")) expect(c.spec.options.map((o) => o.name), c.spec.name).toContain("data-dir");
   });
 });
