@@ -176,6 +176,8 @@ describe.skipIf(SKIP)(`every bonsai command through the built bin, with --data-d
       return;
     }
     expect(address, err).not.toBeNull();
+    // the lines after the address may come in a later chunk
+    for (let i = 0; i < 100 && !out.includes(data); i++) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(out).toContain(data);
     expect((await fetch(address!)).status).toBe(200);
     child.kill("SIGINT");
