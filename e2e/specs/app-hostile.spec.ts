@@ -146,7 +146,8 @@ test.describe("hostile content in the app", () => {
           // the payloads are on the page as text
           expect(await page.locator("body").innerText()).toMatch(/<script>|<img src=x onerror=|<svg onload=|javascript:alert\(/u);
         }),
-        { numRuns: 2, endOnFailure: true },
+        // BONSAI_FC_SEED replays a failing run (the seed fast-check printed)
+        { numRuns: 2, endOnFailure: true, ...(process.env.BONSAI_FC_SEED ? { seed: Number(process.env.BONSAI_FC_SEED) } : {}) },
       );
     });
   }
