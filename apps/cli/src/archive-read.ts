@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { ArchiveClient, ArchiveError } from "@bonsai/team";
+import { ArchiveClient } from "@bonsai/team";
 import type { ParsedArgs } from "./args";
 import type { CommandEntry } from "./commands/command";
 import { UserError, UsageError } from "./errors";
@@ -60,15 +60,10 @@ async function onDownloaded(client: ArchiveClient, command: CommandEntry, args: 
 }
 
 export async function runArchiveRead(command: CommandEntry, args: ParsedArgs, io: Io): Promise<number> {
-  try {
-    const client = clientOf(args);
-    const name = command.spec.name;
-    if (name === "ls") await ls(client, args, io);
-    else if (name === "search") await search(client, args, io);
-    else return await onDownloaded(client, command, args, io);
-    return 0;
-  } catch (error) {
-    if (error instanceof ArchiveError) throw new UserError(error.message);
-    throw error;
-  }
+  const client = clientOf(args);
+  const name = command.spec.name;
+  if (name === "ls") await ls(client, args, io);
+  else if (name === "search") await search(client, args, io);
+  else return await onDownloaded(client, command, args, io);
+  return 0;
 }

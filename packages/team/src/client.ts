@@ -7,7 +7,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
-import { ArchiveError, type ArchiveErrorCode } from "./errors";
+import { ARCHIVE_ERROR_CODES, ArchiveError, type ArchiveErrorCode } from "./errors";
 import type { ArchivedSession, ArchiveSearchHit } from "./reads";
 import type { PushBatch } from "./receive";
 
@@ -20,7 +20,7 @@ function query(values: Record<string, string | number | undefined>): string {
 /** the header naming the session a `GET /api/session` streams (the id asked for may be a prefix) */
 export const SESSION_ID_HEADER = "x-bonsai-session-id";
 
-const CODES = new Set<ArchiveErrorCode>(["schema-too-new", "unreachable", "bad-name", "bad-request", "exists", "not-found", "unauthorized", "forbidden", "too-large", "rate-limited"]);
+const CODES = new Set<string>(ARCHIVE_ERROR_CODES);
 
 export class ArchiveClient {
   private readonly base: string;

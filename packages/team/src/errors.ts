@@ -1,25 +1,45 @@
 /**
  * What the archive refuses, as classes the server and the CLI map to one-line sentences by their
- * `code`, never by their message text.
+ * `code`, never by their message text. An ArchiveError is a BonsaiError, so the CLI reports it as
+ * every refusal: its one sentence, exit status 1.
  */
-export type ArchiveErrorCode =
-  | "schema-too-new"
-  | "unreachable"
-  | "bad-name"
-  | "bad-request"
-  | "exists"
-  | "not-found"
-  | "unauthorized"
-  | "forbidden"
-  | "too-large"
-  | "rate-limited";
+import { BonsaiError, type ErrorKind } from "@bonsai/core/errors";
 
-export class ArchiveError extends Error {
+/** every code an archive answers with (the client keeps only these) */
+export const ARCHIVE_ERROR_CODES = [
+  "schema-too-new",
+  "unreachable",
+  "bad-name",
+  "bad-request",
+  "exists",
+  "not-found",
+  "unauthorized",
+  "forbidden",
+  "too-large",
+  "rate-limited",
+] as const;
+
+export type ArchiveErrorCode = (typeof ARCHIVE_ERROR_CODES)[number];
+
+const KIND: Record<ArchiveErrorCode, ErrorKind> = {
+  "schema-too-new": "refused",
+  unreachable: "unavailable",
+  "bad-name": "invalid",
+  "bad-request": "invalid",
+  exists: "invalid",
+  "not-found": "not_found",
+  unauthorized: "refused",
+  forbidden: "not_found",
+  "too-large": "invalid",
+  "rate-limited": "busy",
+};
+
+export class ArchiveError extends BonsaiError {
   constructor(
     readonly code: ArchiveErrorCode,
     message: string,
   ) {
-    super(message);
+    super(KIND[code], message);
     this.name = "ArchiveError";
   }
 }

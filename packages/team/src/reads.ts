@@ -4,6 +4,7 @@
  * search. Every query is limited to the caller's projects; a session of another project is answered
  * exactly as one that does not exist.
  */
+import { isSubstringTerm } from "@bonsai/formats";
 import { parseQuery, snippetMaker, type QueryTerm } from "@bonsai/store/search-text";
 import type pg from "pg";
 import { ArchiveError } from "./errors";
@@ -153,11 +154,10 @@ export async function archivedSessionJsonl(pool: pg.Pool, principal: Principal, 
   return { sessionId, jsonl };
 }
 
-/** Scripts written without spaces between words: their terms are found inside the text (trigrams). */
-const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 
 function termCondition(term: QueryTerm, params: unknown[]): { where: string; rank: string | null } {
-  if (UNSPACED.test(term.text)) {
+  // scripts written without spaces between words: found inside the text (trigrams), as the local store does
+  if (isSubstringTerm(term.text)) {
     params.push(`%${term.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
     return { where: `e.search_text ILIKE $${params.length}`, rank: null };
   }

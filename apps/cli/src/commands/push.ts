@@ -5,7 +5,7 @@
  * line. A push reads sessions and never changes them; --watch takes in what agents appended to their
  * files between rounds, as the app's follower does.
  */
-import { ArchiveClient, ArchiveError, DEFAULT_REDACTION_RULES, extraRules, makeRedactor, pushSession, storePushSource, type Redactor, type SessionPushReport } from "@bonsai/team";
+import { ArchiveClient, DEFAULT_REDACTION_RULES, extraRules, makeRedactor, pushSession, storePushSource, type Redactor, type SessionPushReport } from "@bonsai/team";
 import { loadSettings } from "@bonsai/core";
 import type { SqliteSessionStore } from "@bonsai/store";
 import type { ParsedArgs } from "../args";
@@ -65,17 +65,11 @@ export const pushCommand: Command = {
     if (!project) throw new UsageError("name the archive's project: --project NAME");
     const token = process.env.BONSAI_TOKEN;
     if (!token) throw new UserError("set BONSAI_TOKEN to your archive token (it is never taken on the command line)");
-    let client: ArchiveClient;
-    try {
-      client = new ArchiveClient(url, token);
-    } catch (error) {
-      throw new UserError((error as Error).message);
-    }
+    const client = new ArchiveClient(url, token);
     const watch = args.options.watch === true;
     const interval = ((args.options.interval as number | undefined) ?? 5) * 1000;
     if (watch && args.options["dry-run"]) throw new UsageError("--watch and --dry-run cannot be used together");
-    try {
-      await withCliStore(args, { create: false }, async (store) => {
+    await withCliStore(args, { create: false }, async (store) => {
         const ids = sessionsToPush(store, args);
         const reports = await round(store, ids, client, args, io, false);
         if (args.options.json) printJson(io, reports);
@@ -98,10 +92,6 @@ export const pushCommand: Command = {
           const done = await round(store, more, client, args, io, true);
           if (args.options.json) for (const r of done) if (r.sent > 0) printJson(io, r);
         }
-      });
-    } catch (error) {
-      if (error instanceof ArchiveError) throw new UserError(error.message);
-      throw error;
-    }
+    });
   },
 };

@@ -3,7 +3,7 @@
  * archive's database (migrating it when this Bonsai is newer, refusing when it is older) and
  * answers in one line; a token is printed once, when it is made.
  */
-import { addPerson, addProject, ArchiveError, createArchiveServer, grant, issueToken, listen, openArchiveDatabase, revokeTokens, shutdownGracefully, type ArchiveDatabase } from "@bonsai/team";
+import { addPerson, addProject, createArchiveServer, grant, issueToken, listen, openArchiveDatabase, revokeTokens, shutdownGracefully, type ArchiveDatabase } from "@bonsai/team";
 import type { ParsedArgs } from "../args";
 import { UserError, UsageError } from "../errors";
 import { printJson, type Io } from "../output";
@@ -31,14 +31,9 @@ function need(args: ParsedArgs, count: number, usage: string): string[] {
 }
 
 async function withArchive<T>(args: ParsedArgs, fn: (db: ArchiveDatabase) => Promise<T>): Promise<T> {
-  const db = await openArchiveDatabase(databaseUrl(args)).catch((error: unknown) => {
-    throw error instanceof ArchiveError ? new UserError(error.message) : error;
-  });
+  const db = await openArchiveDatabase(databaseUrl(args));
   try {
     return await fn(db);
-  } catch (error) {
-    if (error instanceof ArchiveError) throw new UserError(error.message);
-    throw error;
   } finally {
     await db.close();
   }
@@ -54,9 +49,7 @@ function printToken(io: Io, args: ParsedArgs, who: string, token: string, tokenI
 
 async function serve(args: ParsedArgs, io: Io): Promise<number> {
   const { host, port } = listenAddress((args.options.listen as string | undefined) ?? DEFAULT_LISTEN);
-  const db = await openArchiveDatabase(databaseUrl(args)).catch((error: unknown) => {
-    throw error instanceof ArchiveError ? new UserError(error.message) : error;
-  });
+  const db = await openArchiveDatabase(databaseUrl(args));
   const server = createArchiveServer({ pool: db.pool, log: (line) => io.stdout(`${line}\n`) });
   let address;
   try {
