@@ -3,16 +3,13 @@
 // ensurePostgres() makes sure they are there before the tests run: as root with apt-get it installs
 // them; otherwise it says the one command to run.
 import { spawnSync } from "node:child_process";
-import * as fs from "node:fs";
-import * as path from "node:path";
+// the tests' own lookup (Node 24 runs the TypeScript module as it is)
+import { findPostgresBin } from "../packages/testkit/src/postgres-cluster.ts";
 
 const ROOT = "/usr/lib/postgresql";
 const INSTALL = "apt-get update && apt-get install -y postgresql";
 
-function serverBinaries() {
-  if (process.env.BONSAI_PG_BIN) return fs.existsSync(path.join(process.env.BONSAI_PG_BIN, "initdb"));
-  return fs.existsSync(ROOT) && fs.readdirSync(ROOT).some((major) => fs.existsSync(path.join(ROOT, major, "bin", "initdb")));
-}
+const serverBinaries = () => "bin" in findPostgresBin();
 
 /** true when PostgreSQL's server binaries are (now) installed; false with the reason printed when they cannot be */
 export function ensurePostgres() {

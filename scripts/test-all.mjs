@@ -7,7 +7,6 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ensureChromium } from "./chromium.mjs";
-import { ensurePostgres } from "./postgres.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const resultsDir = path.join(root, ".test-results");
@@ -47,7 +46,8 @@ if (Number(process.versions.node.split(".")[0]) < 24) {
 // 0. the end-to-end tests need Debian's Chromium: install it now (root + apt) or stop at once saying how
 if (want("e2e") && !ensureChromium()) process.exit(1);
 // the team archive's unit tests start a private PostgreSQL server from the machine's binaries
-if (want("unit") && !ensurePostgres()) {
+// (loaded here: it reads a TypeScript module, which only Node 24 runs as it is)
+if (want("unit") && !(await import("./postgres.mjs")).ensurePostgres()) {
   record("postgres", 0, 1, 0, "PostgreSQL's server binaries are missing");
   finish();
 }
