@@ -124,6 +124,31 @@ test.describe("hostile content in the app", () => {
     expect(injected).toEqual([]);
   });
 
+  test("a title of 40,000 characters takes one line: the tabs, the tree and the inspector keep their room", async ({ app: page, bonsai }) => {
+    const at = "2026-08-13T09:00:00.000Z";
+    const title = "***a ".repeat(8_000);
+    const file = path.join(bonsai.sessionsDir, "long-title.jsonl");
+    const lines = [
+      { type: "session", version: 3, id: "long-title-session", timestamp: at, cwd: "/tmp/long" },
+      { type: "message", id: "t01", parentId: null, timestamp: at, message: { role: "user", content: "hello", timestamp: 1 } },
+      { type: "session_info", id: "t02", parentId: "t01", timestamp: at, name: title },
+    ];
+    fs.writeFileSync(file, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+    await bonsai.call("importSessions", { paths: [file] });
+    await page.reload();
+    await page.getByTestId("session-item").first().click();
+    await expect(page.getByTestId("tree-status")).toHaveAttribute("data-leaf-id", /.+/u);
+    const heading = page.getByTestId("session-view").locator("h1");
+    await expect(heading).toContainText("***a ***a");
+    expect((await heading.boundingBox())?.height ?? Infinity).toBeLessThan(48);
+    const viewport = page.viewportSize()?.height ?? 0;
+    const tabs = await page.getByTestId("view-transcript").boundingBox();
+    expect(tabs && tabs.y + tabs.height).toBeLessThan(viewport / 3);
+    expect((await page.getByTestId("tree-canvas").boundingBox())?.height ?? 0).toBeGreaterThan(viewport / 2);
+    await page.locator(".react-flow__node [data-testid^='tree-node-']").first().click({ force: true });
+    await expect(page.getByTestId("inspector-summary").or(page.getByTestId("inspector")).first()).toBeVisible();
+  });
+
   for (const agent of Object.keys(SOURCES) as HostileAgent[]) {
     test(`real ${agent} sessions with every field poisoned: shown as text, nothing runs`, async ({ app: page, bonsai }) => {
       // two sessions of 80 lines, every view of each: minutes on a loaded machine

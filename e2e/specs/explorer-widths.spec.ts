@@ -117,6 +117,21 @@ async function expectNodesClear(page: Page): Promise<number> {
   return nodes.length;
 }
 
+/** Leaf, then the end of its 200 ms glide: nodes are drawn in the pane again and the viewport stands still. */
+async function zoomToLeaf(page: Page): Promise<void> {
+  await page.getByTestId("zoom-leaf").click();
+  const pane = await box(page.getByTestId("tree-canvas"));
+  const drawnInPane = () =>
+    page.locator(".react-flow__node").evaluateAll(
+      (els, p) => els.filter((el) => { const r = el.getBoundingClientRect(); return r.right > p.x && r.left < p.x + p.width && r.bottom > p.y && r.top < p.y + p.height; }).length,
+      pane,
+    );
+  const transform = () => page.locator(".react-flow__viewport").getAttribute("style");
+  await expect.poll(drawnInPane, { timeout: 10_000 }).toBeGreaterThan(0);
+  let before = await transform();
+  await expect.poll(async () => { const now = await transform(); const still = now === before; before = now; return still; }, { timeout: 10_000, intervals: [250] }).toBe(true);
+}
+
 /** Imports a session file by its path on the host (no upload: large files) and opens it. */
 async function openImported(page: Page, bonsai: { call<T>(method: string, input: unknown): Promise<T> }, file: string, title: string): Promise<void> {
   const imported = await bonsai.call<{ results: Array<{ ok: boolean; error: string | null }> }>("importSessions", { paths: [file] });
@@ -144,7 +159,7 @@ test("at 1024 px the tree keeps at least half the window: the list is a drawer, 
   await page.getByTestId("minimap-toggle").click();
   await expect(page.getByTestId("minimap-toggle")).toHaveAttribute("aria-expanded", "true");
   expect((await box(page.getByTestId("tree-canvas"))).width).toBeGreaterThanOrEqual(1024 / 2);
-  await page.getByTestId("zoom-leaf").click();
+  await zoomToLeaf(page);
   expect(await expectNodesClear(page)).toBeGreaterThan(0);
   await shots(page, "tree-map");
 
@@ -166,7 +181,7 @@ test("at 1024 px the tree keeps at least half the window: the list is a drawer, 
   await expect(page.getByTestId("sessions-pane")).toHaveAttribute("data-drawer", "false");
   await expect(page.getByTestId("sessions-drawer-toggle")).toHaveCount(0);
   await expect(page.getByTestId("minimap-toggle")).toHaveAttribute("aria-expanded", "true");
-  await page.getByTestId("zoom-leaf").click();
+  await zoomToLeaf(page);
   expect(await expectNodesClear(page)).toBeGreaterThan(0);
   await shots(page, "tree-map");
 });

@@ -209,7 +209,7 @@ function SessionArea() {
   const View = features.SessionView;
   return (
     <section className="session-area" data-testid="session-view" data-session-id={openId}>
-      <h1 className="session-area__title" title={[session.title, session.cwd].filter(Boolean).join("\n")}>
+      <h1 className="session-area__title" title={[session.title.slice(0, 2000), session.cwd].filter(Boolean).join("\n")}>
         {session.title || "(untitled session)"}
       </h1>
       {View ? <View sessionId={openId} session={session} skeleton={skeleton} /> : <SimpleTree skeleton={skeleton} />}
