@@ -94,13 +94,21 @@ function Header() {
   const importing = useBonsai((s) => s.importProgress !== null);
   const importFiles = useBonsai((s) => s.importFiles);
   const session = useBonsai((s) => s.session);
+  // on a team archive nothing is imported: the header says whose archive this is instead
+  const archive = useBonsai((s) => s.appInfo?.archive);
   return (
     <header className="app__header">
       <SessionsDrawerToggle />
       <span className="app__brand">Bonsai</span>
-      <button type="button" data-testid="import-button" onClick={() => void chooseAndImport()} disabled={importing}>
-        Import…
-      </button>
+      {archive ? (
+        <span className="app__archive" data-testid="archive-badge" title={`Team archive: you read ${archive.role === "admin" ? "every project" : archive.projects.join(", ") || "no project yet"}`}>
+          Team archive · {archive.user}
+        </span>
+      ) : (
+        <button type="button" data-testid="import-button" onClick={() => void chooseAndImport()} disabled={importing}>
+          Import…
+        </button>
+      )}
       <input
         ref={registerFileInput}
         type="file"
@@ -133,7 +141,7 @@ function Header() {
             : mode === "electron"
               ? "Disconnected"
               : missingToken()
-                ? "Not connected: open the full address that `bonsai serve` printed (it contains the access token)."
+                ? "Not connected: open the full address that `bonsai serve` printed (it contains the access token); on a team archive, add ?token= and your token to its address."
                 : "Disconnected from bonsai serve — reconnecting…"}
         </span>
       ) : null}
