@@ -209,13 +209,12 @@ function SessionItem({ s }: { s: SessionSummary }) {
           </span>
           <span className="session-item__meta">
             <time dateTime={s.updatedAt}>{formatDate(s.updatedAt)}</time>
-            {s.archive ? (
-              <span className="session-item__pushed" data-testid="session-archive">
-                {" · "}
-                <span data-testid="session-project">{s.archive.project}</span> · pushed by <span data-testid="session-person">{s.archive.pushedBy}</span>
-              </span>
-            ) : null}
           </span>
+          {s.archive ? (
+            <span className="session-item__meta" data-testid="session-archive" title={`Pushed to ${s.archive.project} by ${s.archive.pushedBy}`}>
+              <span data-testid="session-project">{s.archive.project}</span> · pushed by <span data-testid="session-person">{s.archive.pushedBy}</span>
+            </span>
+          ) : null}
           <Counts s={s} />
           {s.archive ? null : s.readOnly ? (
             <span className="session-item__detached" data-testid="session-read-only" title={s.readOnly}>
