@@ -109,7 +109,7 @@ test("a member reads her project's sessions on the archive, and nothing of anoth
   await page.goto(`${origin}/?token=${encodeURIComponent(tokens.amy as string)}`);
   // the token left the address bar (kept for the tab)
   await expect(page).toHaveURL(`${origin}/`);
-  await expect(page.getByTestId("archive-badge")).toHaveText("Team archive · amy");
+  await expect(page.getByTestId("archive-badge")).toHaveText("Archive · amy");
   await expect(page.getByTestId("import-button")).toHaveCount(0);
 
   // her project's sessions, with project and person; the other project's nowhere

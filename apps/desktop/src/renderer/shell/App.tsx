@@ -102,7 +102,7 @@ function Header() {
       <span className="app__brand">Bonsai</span>
       {archive ? (
         <span className="app__archive" data-testid="archive-badge" title={`Team archive: you read ${archive.role === "admin" ? "every project" : archive.projects.join(", ") || "no project yet"}`}>
-          Team archive · {archive.user}
+          Archive · {archive.user}
         </span>
       ) : (
         <button type="button" data-testid="import-button" onClick={() => void chooseAndImport()} disabled={importing}>
@@ -211,6 +211,14 @@ function SessionArea() {
   const loading = useBonsai((s) => s.sessionLoading);
   const error = useBonsai((s) => s.sessionError);
   const noSessions = useBonsai((s) => s.sessionsLoaded && s.sessions.length === 0);
+  const onArchive = useBonsai((s) => s.appInfo?.archive !== undefined);
+  if (!openId && onArchive) {
+    return (
+      <div className="empty" data-testid="archive-empty">
+        {noSessions ? "No session in your projects yet: sessions appear here once someone pushes them (bonsai push --to this address --project NAME)." : "Choose a session on the left."}
+      </div>
+    );
+  }
   if (!openId) return noSessions ? <Onboarding /> : <div className="empty">Choose a session on the left, or import one.</div>;
   if (error) return <div className="empty error" role="alert">Could not open the session: {error}</div>;
   if (loading || !session || !skeleton) return <div className="empty">Opening…</div>;
