@@ -75,17 +75,24 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
   const cacheDir = options.cacheDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "bonsai-archive-cache-"));
   fs.mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
   const log = options.log ?? (() => undefined);
+  const sessionsDir = path.join(cacheDir, "sessions");
   const backend: Backend = createBackend({
     dataDir: path.join(cacheDir, "data"),
     env: {}, // no variable of the host reaches the app: no key, no BONSAI_DB, no hooks folder
     mode: "browser",
     ...(options.nativeBinding !== undefined ? { nativeBinding: options.nativeBinding } : {}),
     ...(options.worker !== undefined ? { worker: { url: options.worker, size: 1 } } : {}),
-    engine: { offline: true },
+    // the cache's own folder is the one folder its imports may read
+    engine: { offline: true, settings: { sessionDirs: [sessionsDir] } },
     version: options.version ?? "0.0.0",
     onInternalError: (err, where) => log(`error in ${where}: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`),
   });
-  const cache = new ArchiveSessionCache(options.pool, backend.store, path.join(cacheDir, "sessions"));
+  // the app's own import (a store job: on the worker thread when there is one, so a long session never holds the server)
+  const importFile = async (file: string): Promise<{ sessionId: string | null; error: string | null }> => {
+    const result = (await backend.handlers.importSessions({ paths: [file] })).results[0];
+    return { sessionId: result?.sessionId ?? null, error: result === undefined ? "nothing was imported" : result.error };
+  };
+  const cache = new ArchiveSessionCache(options.pool, backend.store, sessionsDir, importFile);
   /** prepared export id -> the person it was prepared for */
   const downloadsOf = new Map<string, number>();
   const deps = {

@@ -57,9 +57,11 @@ export class ArchiveSessionCache {
 
   constructor(
     private readonly pool: pg.Pool,
-    private readonly store: SessionStore,
+    private readonly store: Pick<SessionStore, "getSession" | "deleteSession">,
     /** where the downloaded JSONL files live (the store's sessions' source files) */
     private readonly dir: string,
+    /** reads a downloaded file into the store (the app's import: on its store worker when it has one) */
+    private readonly importFile: (file: string) => Promise<{ sessionId: string | null; error: string | null }>,
   ) {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   }
@@ -108,9 +110,9 @@ export class ArchiveSessionCache {
     const { chunks } = await openArchivedSession(this.pool, principal, wanted.sessionId);
     await pipeline(Readable.from(chunks), fs.createWriteStream(partial, { mode: 0o600 }));
     fs.renameSync(partial, file);
-    const report = await this.store.importFile(file);
-    if (report.status === "failed" || report.sessionId !== wanted.sessionId) {
-      throw new ArchiveError("bad-request", `the archived session ${JSON.stringify(wanted.sessionId)} could not be read: ${report.message}`);
+    const imported = await this.importFile(file);
+    if (imported.error !== null || imported.sessionId !== wanted.sessionId) {
+      throw new ArchiveError("bad-request", `the archived session ${JSON.stringify(wanted.sessionId)} could not be read: ${imported.error ?? `its header names ${JSON.stringify(imported.sessionId)}`}`);
     }
     this.held.set(wanted.sessionId, { pk: wanted.pk, entryCount: wanted.entryCount });
   }

@@ -102,7 +102,8 @@ function Header() {
       <span className="app__brand">Bonsai</span>
       {archive ? (
         <span className="app__archive" data-testid="archive-badge" title={`Team archive: you read ${archive.role === "admin" ? "every project" : archive.projects.join(", ") || "no project yet"}`}>
-          Archive · {archive.user}
+          <span className="app__archive-word">Archive · </span>
+          {archive.user}
         </span>
       ) : (
         <button type="button" data-testid="import-button" onClick={() => void chooseAndImport()} disabled={importing}>
