@@ -241,6 +241,21 @@ describe("the page's calls on an archive", () => {
     expect(fs.readdirSync(path.join(work, "cache", "data")).filter((f) => /key/i.test(f))).toEqual([]);
   });
 
+  it("tells the page nothing of the server's folders", async () => {
+    for (const who of ["amy", "root"]) {
+      const page = await connect(tokens[who] as string);
+      for (const method of ["getAppInfo", "getSettings"]) {
+        const answer = await page.call(method);
+        expect(answer.ok, method).toBe(true);
+        expect(JSON.stringify(answer), method).not.toContain(work);
+        expect(JSON.stringify(answer), method).not.toContain(os.tmpdir());
+      }
+      const opened = await page.call("openSession", { sessionId: "alpha-one" });
+      expect(JSON.stringify(opened)).not.toContain(work);
+      page.close();
+    }
+  });
+
   it("stops a page whose token is revoked at its next call", async () => {
     const page = await connect(tokens.later as string);
     expect((await page.call("listSessions")).ok).toBe(true);

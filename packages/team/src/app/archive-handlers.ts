@@ -75,6 +75,18 @@ export function archivedSummary(s: ArchivedSession): SessionSummary {
   };
 }
 
+/**
+ * The settings the page replays what-if and plans with: the defaults of the server's cache, with
+ * nothing of the server's folders (its cache folder, its database file) in them.
+ */
+export function pageSettings(state: MethodOutput<"getSettings">): MethodOutput<"getSettings"> {
+  return {
+    ...state,
+    settings: { ...state.settings, hooksDir: "", sessionDirs: [] },
+    hostSettings: { ...state.hostSettings, command: "the settings of a team archive do not change from the page", database: "" },
+  };
+}
+
 export interface ArchiveHandlerDeps {
   pool: pg.Pool;
   /** the app's handlers over the cache store (never reached before the caller's check) */
@@ -165,7 +177,7 @@ export function archiveHandlers(deps: ArchiveHandlerDeps, token: string): Handle
     },
     getSettings: async () => {
       await who();
-      return app.getSettings({});
+      return pageSettings(await app.getSettings({}));
     },
   };
 }
