@@ -63,7 +63,7 @@ beforeAll(async () => {
   work = fs.mkdtempSync(path.join(os.tmpdir(), "bonsai-app-isolation-"));
   fs.mkdirSync(path.join(work, "renderer"));
   fs.writeFileSync(path.join(work, "renderer", "index.html"), "<!doctype html><title>Bonsai</title>");
-  app = createArchiveApp({ pool: db.pool, rendererDir: path.join(work, "renderer"), cacheDir: path.join(work, "cache") });
+  app = createArchiveApp({ pool: db.pool, rendererDir: path.join(work, "renderer"), cacheDir: path.join(work, "cache"), cachedSessions: 1 });
   http = createArchiveServer({ pool: db.pool, log: () => {}, app });
   port = (await listen(http, "127.0.0.1", 0)).port;
   const url = `http://127.0.0.1:${port}`;
@@ -289,6 +289,20 @@ describe("the page's calls on an archive", () => {
     await pushSession(session("alpha-one", ["the marmalade migration plan", "ok", "run the tests", "done", "thanks"]), "alpha-one", { client: new ArchiveClient(url, tokens.amy as string), project: "alpha" });
     const skeleton = (await page.call("getSkeleton", { sessionId: "alpha-one" })) as { ok: true; value: Parameters<typeof unpackSkeleton>[0] };
     expect(unpackSkeleton(skeleton.value).nodes).toHaveLength(5);
+    page.close();
+  });
+
+  it("keeps copies of the sessions used last only, and copies a dropped one again when it is read", async () => {
+    const page = await connect(tokens.root as string);
+    const folders = () => fs.readdirSync(path.join(work, "cache", "sessions"));
+    for (const id of ["alpha-one", "beta-secret", "alpha-one"]) {
+      const opened = (await page.call("openSession", { sessionId: id })) as { ok: boolean; value: { session: { id: string } } };
+      expect(opened.ok).toBe(true);
+      expect(opened.value.session.id).toBe(id);
+      await expect.poll(folders).toHaveLength(1);
+    }
+    expect((await page.call("getEntry", { sessionId: "beta-secret", entryId: "beta-secret-e0" })).ok).toBe(true);
+    await expect.poll(folders).toHaveLength(1);
     page.close();
   });
 

@@ -33,6 +33,8 @@ export interface ArchiveAppOptions {
   version?: string;
   /** where the cache lives (default: a new private folder in the system's temporary folder, removed on close) */
   cacheDir?: string;
+  /** how many opened sessions the cache keeps (default DEFAULT_CACHED_SESSIONS) */
+  cachedSessions?: number;
   /** the store worker (compaction-worker.mjs): imports and exports off the serving thread */
   worker?: URL;
   log?: (line: string) => void;
@@ -92,7 +94,8 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
     const result = (await backend.handlers.importSessions({ paths: [file] })).results[0];
     return { sessionId: result?.sessionId ?? null, error: result === undefined ? "nothing was imported" : result.error };
   };
-  const cache = new ArchiveSessionCache(options.pool, backend.store, sessionsDir, importFile);
+  const remove = (sessionId: string) => backend.handlers.deleteSession({ sessionId });
+  const cache = new ArchiveSessionCache(options.pool, backend.store, sessionsDir, importFile, remove, options.cachedSessions);
   /** prepared export id -> the person it was prepared for */
   const downloadsOf = new Map<string, number>();
   const deps = {

@@ -49,6 +49,9 @@ function fileNameOf(sessionId: string): string {
   return `${sessionId.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 120) || "session"}.jsonl`;
 }
 
+/** how many opened sessions a server process keeps copies of (a copy takes about twice its JSONL on disk) */
+export const DEFAULT_CACHED_SESSIONS = 100;
+
 export class ArchiveSessionCache {
   /** session id -> what the store holds for it */
   private readonly held = new Map<string, { pk: string; entryCount: number }>();
@@ -57,11 +60,15 @@ export class ArchiveSessionCache {
 
   constructor(
     private readonly pool: pg.Pool,
-    private readonly store: Pick<SessionStore, "getSession" | "deleteSession">,
+    private readonly store: Pick<SessionStore, "getSession">,
     /** where the downloaded JSONL files live (the store's sessions' source files) */
     private readonly dir: string,
     /** reads a downloaded file into the store (the app's import: on its store worker when it has one) */
     private readonly importFile: (file: string) => Promise<{ sessionId: string | null; error: string | null }>,
+    /** removes a session from the store (the app's own removal) */
+    private readonly remove: (sessionId: string) => Promise<unknown>,
+    /** the most sessions held at once; the one used longest ago goes first */
+    private readonly limit = DEFAULT_CACHED_SESSIONS,
   ) {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   }
@@ -99,9 +106,12 @@ export class ArchiveSessionCache {
 
   private async materialise(principal: Principal, wanted: ReadableSession): Promise<void> {
     const held = this.held.get(wanted.sessionId);
-    if (held && held.pk === wanted.pk && held.entryCount === wanted.entryCount && this.store.getSession(wanted.sessionId)) return;
-    if (held && held.pk !== wanted.pk && this.store.getSession(wanted.sessionId)) this.store.deleteSession(wanted.sessionId);
     this.held.delete(wanted.sessionId);
+    if (held && held.pk === wanted.pk && held.entryCount === wanted.entryCount && this.store.getSession(wanted.sessionId)) {
+      this.held.set(wanted.sessionId, held); // the most recently used now
+      return;
+    }
+    if (held && held.pk !== wanted.pk) await this.forget(wanted.sessionId, held.pk);
     const folder = path.join(this.dir, wanted.pk);
     fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
     const file = path.join(folder, fileNameOf(wanted.sessionId));
@@ -115,5 +125,27 @@ export class ArchiveSessionCache {
       throw new ArchiveError("bad-request", `the archived session ${JSON.stringify(wanted.sessionId)} could not be read: ${imported.error ?? `its header names ${JSON.stringify(imported.sessionId)}`}`);
     }
     this.held.set(wanted.sessionId, { pk: wanted.pk, entryCount: wanted.entryCount });
+    this.evict();
+  }
+
+  /** how many sessions the store holds copies of */
+  get size(): number {
+    return this.held.size;
+  }
+
+  /** Drops the copies used longest ago beyond the limit; one in use (locked) is left for later. */
+  private evict(): void {
+    for (const [sessionId, held] of this.held) {
+      if (this.held.size <= this.limit) return;
+      if (this.locks.has(sessionId)) continue;
+      this.held.delete(sessionId);
+      // under the session's lock, so that a read of it waits for the removal and then copies it again
+      void this.locked(sessionId, () => this.forget(sessionId, held.pk)).catch(() => undefined);
+    }
+  }
+
+  private async forget(sessionId: string, pk: string): Promise<void> {
+    if (this.store.getSession(sessionId)) await this.remove(sessionId);
+    fs.rmSync(path.join(this.dir, pk), { recursive: true, force: true });
   }
 }
