@@ -94,7 +94,7 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
     const result = (await backend.handlers.importSessions({ paths: [file] })).results[0];
     return { sessionId: result?.sessionId ?? null, error: result === undefined ? "nothing was imported" : result.error };
   };
-  const remove = (sessionId: string) => backend.handlers.deleteSession({ sessionId });
+  const remove = async (sessionId: string): Promise<unknown> => backend.handlers.deleteSession({ sessionId });
   const cache = new ArchiveSessionCache(options.pool, backend.store, sessionsDir, importFile, remove, options.cachedSessions);
   /** prepared export id -> the person it was prepared for */
   const downloadsOf = new Map<string, number>();
