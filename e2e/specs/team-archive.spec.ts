@@ -106,9 +106,12 @@ test("a member reads her project's sessions on the archive, and nothing of anoth
   const problems: string[] = [];
   page.on("pageerror", (e) => problems.push(e.message));
 
-  await page.goto(`${origin}/?token=${encodeURIComponent(tokens.amy as string)}`);
-  // the token left the address bar (kept for the tab)
-  await expect(page).toHaveURL(`${origin}/`);
+  // signing in: the archive's address, then the token typed into the page (kept for the tab)
+  await page.goto(`${origin}/`);
+  await expect(page.getByTestId("token-sign-in")).toBeVisible();
+  await shoot(page, "sign-in");
+  await page.getByTestId("token-input").fill(tokens.amy as string);
+  await page.getByTestId("token-sign-in-button").click();
   await expect(page.getByTestId("archive-badge")).toHaveText("Archive · amy");
   await expect(page.getByTestId("import-button")).toHaveCount(0);
 

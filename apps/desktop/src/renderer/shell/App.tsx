@@ -3,7 +3,7 @@ import { useEffect, useState, type DragEvent } from "react";
 import { features } from "../features";
 import { useBonsai } from "../state/store";
 import { connectStoreToBackend } from "../state/backend-events";
-import { api, missingToken, mode } from "../lib/api";
+import { api, missingToken, mode, signInWithToken } from "../lib/api";
 import { Notifications } from "./Notifications";
 import { Onboarding } from "./Onboarding";
 import { RemoveSessionDialog } from "./RemoveSessionDialog";
@@ -142,11 +142,32 @@ function Header() {
             : mode === "electron"
               ? "Disconnected"
               : missingToken()
-                ? "Not connected: open the full address that `bonsai serve` printed (it contains the access token); on a team archive, add ?token= and your token to its address."
+                ? <TokenSignIn />
                 : "Disconnected from bonsai serve — reconnecting…"}
         </span>
       ) : null}
     </header>
+  );
+}
+
+/** Browser mode without a token: the token typed in (a team archive's; `bonsai serve` prints an address that carries its own). */
+function TokenSignIn() {
+  const [token, setToken] = useState("");
+  return (
+    <form
+      className="app__sign-in"
+      data-testid="token-sign-in"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (token.trim() !== "") signInWithToken(token);
+      }}
+    >
+      <span>Not connected: open the full address that `bonsai serve` printed, or sign in with your token</span>
+      <input type="password" value={token} onChange={(e) => setToken(e.target.value)} aria-label="Access token" autoComplete="off" spellCheck={false} data-testid="token-input" />
+      <button type="submit" disabled={token.trim() === ""} data-testid="token-sign-in-button">
+        Sign in
+      </button>
+    </form>
   );
 }
 
