@@ -176,3 +176,18 @@ test("a member reads her project's sessions on the archive, and nothing of anoth
   expect(frames.filter((f) => f.includes(beta) || f.includes("herdr") || f.includes('"beta"'))).toEqual([]);
   expect(problems).toEqual([]);
 });
+
+test("the connect page (the desktop app's 'Connect to Team Archive…') opens the archive signed in", async ({ page }) => {
+  await page.goto(`${origin}/#connect-archive`);
+  await page.getByTestId("connect-archive-url").fill(`${origin}/wherever`);
+  await page.getByTestId("connect-archive-token").fill("two words");
+  await page.getByTestId("connect-archive-submit").click();
+  await expect(page.getByTestId("connect-archive-error")).toHaveText("a token has no spaces in it");
+  await shoot(page, "connect");
+  await page.getByTestId("connect-archive-token").fill(tokens.ben as string);
+  await page.getByTestId("connect-archive-submit").click();
+  await expect(page.getByTestId("archive-badge")).toHaveText("Archive · ben");
+  await expect(page).toHaveURL(`${origin}/`);
+  await expect(page.getByTestId("session-item")).toHaveCount(BETA.length);
+  await expect(page.getByTestId("session-project")).toHaveText(["beta"]);
+});
