@@ -22,6 +22,7 @@ let app: ArchiveApp;
 let port: number;
 let work: string;
 const tokens: Record<string, string> = {};
+const logged: string[] = [];
 
 function session(id: string, texts: string[]): PushSource {
   const entries = texts.map((text, i) => ({ type: "message", id: `${id}-e${i}`, parentId: i === 0 ? null : `${id}-e${i - 1}`, timestamp: `2026-01-01T00:00:${String(i).padStart(2, "0")}.000Z`, message: { role: i % 2 === 0 ? "user" : "assistant", content: [{ type: "text", text }] } }));
@@ -63,7 +64,7 @@ beforeAll(async () => {
   work = fs.mkdtempSync(path.join(os.tmpdir(), "bonsai-app-isolation-"));
   fs.mkdirSync(path.join(work, "renderer"));
   fs.writeFileSync(path.join(work, "renderer", "index.html"), "<!doctype html><title>Bonsai</title>");
-  app = createArchiveApp({ pool: db.pool, rendererDir: path.join(work, "renderer"), cacheDir: path.join(work, "cache"), cachedSessions: 1 });
+  app = createArchiveApp({ pool: db.pool, rendererDir: path.join(work, "renderer"), cacheDir: path.join(work, "cache"), cachedSessions: 1, log: (line) => logged.push(line) });
   http = createArchiveServer({ pool: db.pool, log: () => {}, app });
   port = (await listen(http, "127.0.0.1", 0)).port;
   const url = `http://127.0.0.1:${port}`;
@@ -304,6 +305,19 @@ describe("the page's calls on an archive", () => {
     expect((await page.call("getEntry", { sessionId: "beta-secret", entryId: "beta-secret-e0" })).ok).toBe(true);
     await expect.poll(folders).toHaveLength(1);
     page.close();
+  });
+
+  it("logs one line per call with the person and the outcome, never the content or the token", async () => {
+    const page = await connect(tokens.amy as string);
+    logged.length = 0;
+    await page.call("searchSessions", { query: "marmalade secretword" });
+    await page.call("deleteSession", { sessionId: "alpha-one" });
+    page.close();
+    expect(logged).toHaveLength(2);
+    expect(logged[0]).toMatch(/^\S+Z WS searchSessions ok \d+\.\dms amy$/);
+    expect(logged[1]).toMatch(/^\S+Z WS deleteSession forbidden \d+\.\dms amy$/);
+    expect(logged.join("\n")).not.toContain("secretword");
+    expect(logged.join("\n")).not.toContain(tokens.amy as string);
   });
 
   it("serves the page itself and leaves the HTTP API as it was", async () => {

@@ -16,7 +16,7 @@ import * as path from "node:path";
 import type { Duplex } from "node:stream";
 import { contractSnippets, createBackend, mapBackendError, type Backend } from "@bonsai/backend";
 import { answerCalls, DOWNLOAD_PATH, pageCsp, rendererIndex, sendPreparedDownload, serveRendererFile } from "@bonsai/backend/server";
-import { createDispatcher, IpcError, MAX_FRAME_BYTES } from "@bonsai/ipc";
+import { createDispatcher, IpcError, MAX_FRAME_BYTES, type Dispatch } from "@bonsai/ipc";
 import type pg from "pg";
 import { WebSocketServer, type WebSocket } from "ws";
 import { ArchiveError } from "../errors";
@@ -63,6 +63,17 @@ function sameOrigin(request: IncomingMessage): boolean {
   } catch {
     return false;
   }
+}
+
+/** One log line per call of a page, as per HTTP request: time, WS, the method, ok or the error's code, milliseconds and the person; never the content. */
+function loggedCalls(dispatch: Dispatch, who: string, log: (line: string) => void): Dispatch {
+  return async (method, params) => {
+    const started = performance.now();
+    const result = await dispatch(method, params);
+    const name = typeof method === "string" && /^[A-Za-z]{1,40}$/u.test(method) ? method : "(unknown)";
+    log(`${new Date().toISOString()} WS ${name} ${result.ok ? "ok" : result.error.code} ${(performance.now() - started).toFixed(1)}ms ${who}`);
+    return result;
+  };
 }
 
 /** A refusal of the archive as the page's error: a token revoked meanwhile is `forbidden`, as every capability the page lacks. */
@@ -173,7 +184,7 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
             const dispatch = createDispatcher(archiveHandlers(deps, token), { mapError: archiveCallError, onInternalError: (err, method) => log(`error in ${method}: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`) });
             ws.on("close", () => clients.delete(ws));
             ws.on("error", () => clients.delete(ws));
-            answerCalls(ws, dispatch);
+            answerCalls(ws, loggedCalls(dispatch, principal.name, log));
           });
         },
         (error: unknown) => {
