@@ -307,6 +307,27 @@ describe("the page's calls on an archive", () => {
     page.close();
   });
 
+  it("answers each person with their own project's copy when two projects hold sessions of one id", async () => {
+    const url = `http://127.0.0.1:${port}`;
+    await pushSession(session("twin", ["alpha's own words: apricot"]), "twin", { client: new ArchiveClient(url, tokens.amy as string), project: "alpha" });
+    await pushSession(session("twin", ["beta's own words: blueberry", "and more"]), "twin", { client: new ArchiveClient(url, tokens.ben as string), project: "beta" });
+    const read = async (who: string) => {
+      const page = await connect(tokens[who] as string);
+      const entry = (await page.call("getEntry", { sessionId: "twin", entryId: "twin-e0" })) as { ok: true; value: unknown };
+      const context = (await page.call("getContextPreview", { sessionId: "twin" })) as { ok: true; value: unknown };
+      page.close();
+      return JSON.stringify([entry, context]);
+    };
+    for (const round of [1, 2]) {
+      const amy = await read("amy");
+      const ben = await read("ben");
+      expect(amy, `round ${round}`).toContain("apricot");
+      expect(amy, `round ${round}`).not.toContain("blueberry");
+      expect(ben, `round ${round}`).toContain("blueberry");
+      expect(ben, `round ${round}`).not.toContain("apricot");
+    }
+  });
+
   it("logs one line per call with the person and the outcome, never the content or the token", async () => {
     const page = await connect(tokens.amy as string);
     logged.length = 0;
