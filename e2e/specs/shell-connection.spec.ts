@@ -11,6 +11,14 @@ test("without the token the page explains how to connect, and no data is served"
   await expect(page.getByTestId("session-list-empty")).toHaveCount(0);
   await page.screenshot({ path: testInfo.outputPath("no-token.png") });
 
+  // the token typed into the page signs in, and is kept for the tab
+  await page.getByTestId("token-input").fill(new URL(bonsai.url).searchParams.get("token") as string);
+  await page.getByTestId("token-sign-in-button").click();
+  await expect(page.getByTestId("session-list-empty")).toBeVisible();
+  await page.reload();
+  await expect(page.getByTestId("session-list-empty")).toBeVisible();
+  await page.evaluate(() => sessionStorage.clear());
+
   // with the token, the same page connects (and the token leaves the address bar)
   await page.goto(bonsai.url);
   await expect(page.getByTestId("session-list-empty")).toBeVisible();

@@ -28,6 +28,7 @@ interface Report {
   guards: Record<string, { navigationAllowed: boolean; windowAllowed: boolean; openedExternally: boolean }>;
   calls: Record<string, { channel: string; foreign: string; own: string }>;
   menuSends: { label: string; sent: [string, { command: string }][] }[];
+  archiveWindow: { loadedUrl: string; webPreferences: Record<string, unknown>; partition: string | null; permissionCheck: boolean | null; navigation: [string, boolean][]; mainWindowToArchive: boolean } | null;
   labels: string[];
   exposed: Record<string, string[]>;
   pathForFile: { droppedPath: string | null; asked: (string | null)[] };
@@ -119,6 +120,24 @@ describe.skipIf(!built)("the desktop host under a recording electron stand-in (r
       expect(commandIds.has(id ?? ""), `${command} runs ${id}, which is no app command`).toBe(true);
     }
     expect(report.labels).toContain("Show Logs");
+  });
+
+  it("'Connect to Team Archive…' opens a sandboxed window without the app's preload, which stays on the one archive it connects to", () => {
+    expect(report.labels).toContain("Connect to Team Archive…");
+    expect(report.archiveWindow).toMatchObject({
+      loadedUrl: expect.stringMatching(/#connect-archive$/),
+      webPreferences: { contextIsolation: true, sandbox: true, nodeIntegration: false },
+      partition: "bonsai-archive",
+      permissionCheck: false,
+      navigation: [
+        ["file:///etc/passwd", false],
+        ["https://archive.example/?token=t", true],
+        ["https://archive.example/x", true],
+        ["https://evil.example/", false],
+      ],
+      mainWindowToArchive: false,
+    });
+    expect(report.archiveWindow?.webPreferences).not.toHaveProperty("preload");
   });
 
   it("the navigation and new-window guards refuse foreign origins", () => {

@@ -6,7 +6,6 @@
  * downloads: GET /download/<id>?token=… streams a prepared export once (exportSession gives the id).
  */
 import { randomBytes, timingSafeEqual } from "node:crypto";
-import * as fs from "node:fs";
 import * as http from "node:http";
 import * as path from "node:path";
 import type { AddressInfo } from "node:net";
@@ -14,7 +13,10 @@ import { WebSocketServer, type WebSocket } from "ws";
 import { eventFrame, handleCallFrame, MAX_FRAME_BYTES, type Dispatch } from "@bonsai/ipc";
 import { frameBytes } from "./frame-bytes";
 import { DOWNLOAD_PATH } from "./downloads";
+import { pageCsp, rendererIndex, sendPreparedDownload, serveRendererFile } from "./static-files";
 
+export { pageCsp, rendererIndex, sendPreparedDownload, serveRendererFile } from "./static-files";
+export { DOWNLOAD_PATH } from "./downloads";
 export { loadServeState, saveServeState, SERVE_STATE_FILE, type ServeState } from "./serve-state";
 
 export interface ServableBackend {
@@ -48,34 +50,6 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-const MIME: Record<string, string> = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".mjs": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".json": "application/json; charset=utf-8",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-  ".ico": "image/x-icon",
-  ".woff2": "font/woff2",
-  ".map": "application/json; charset=utf-8",
-};
-
-function csp(port: number): string {
-  return [
-    "default-src 'self'",
-    "script-src 'self'",
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob:",
-    "font-src 'self'",
-    `connect-src 'self' ws://127.0.0.1:${port} ws://localhost:${port}`,
-    "object-src 'none'",
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-  ].join("; ");
-}
-
 function sameToken(given: string, expected: string): boolean {
   const a = Buffer.from(given);
   const b = Buffer.from(expected);
@@ -87,15 +61,30 @@ function allowedHosts(port: number): Set<string> {
   return new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
 }
 
+/** Answers each call frame that arrives on `ws` with `dispatch` (text frames only). */
+export function answerCalls(ws: WebSocket, dispatch: Dispatch): void {
+  ws.on("message", (data, isBinary) => {
+    if (isBinary) {
+      ws.send(JSON.stringify({ t: "result", id: null, result: { ok: false, error: { code: "bad_frame", message: "binary frames are not accepted" } } }));
+      return;
+    }
+    const text = Array.isArray(data) ? Buffer.concat(data).toString("utf8") : Buffer.from(data as ArrayBuffer).toString("utf8");
+    void handleCallFrame(text, dispatch).then((reply) => {
+      if (ws.readyState === ws.OPEN) ws.send(frameBytes(reply), { binary: false });
+    });
+  });
+}
+
 export function startServer(options: ServerOptions): Promise<RunningServer> {
   const host = options.host ?? "127.0.0.1";
   if (!["127.0.0.1", "localhost", "::1"].includes(host)) {
     return Promise.reject(new Error(`bonsai serve binds to loopback only (got host ${host})`));
   }
   const rendererDir = path.resolve(options.rendererDir);
-  const indexFile = path.join(rendererDir, "index.html");
-  if (!fs.existsSync(indexFile)) {
-    return Promise.reject(new Error(`the renderer is not built (${indexFile} is missing); run \`pnpm build\` first`));
+  try {
+    rendererIndex(rendererDir);
+  } catch (err) {
+    return Promise.reject(err as Error);
   }
   const token = options.token ?? randomBytes(32).toString("base64url");
   let port = 0;
@@ -122,23 +111,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
       serveDownload(req, res, pathname.slice(DOWNLOAD_PATH.length), url.searchParams.get("token") ?? "");
       return;
     }
-    let file = path.join(rendererDir, path.normalize(pathname));
-    if (!file.startsWith(rendererDir + path.sep) && file !== rendererDir) {
-      res.writeHead(404).end();
-      return;
-    }
-    if (pathname === "/" || !fs.existsSync(file) || fs.statSync(file).isDirectory()) file = indexFile;
-    const type = MIME[path.extname(file)] ?? "application/octet-stream";
-    res.writeHead(200, {
-      "content-type": type,
-      "cache-control": file === indexFile ? "no-store" : "public, max-age=3600",
-      "content-security-policy": csp(port),
-      "x-content-type-options": "nosniff",
-      "referrer-policy": "no-referrer",
-      "cross-origin-opener-policy": "same-origin",
-    });
-    if (req.method === "HEAD") res.end();
-    else fs.createReadStream(file).pipe(res);
+    serveRendererFile(rendererDir, pathname, req, res, pageCsp([`ws://127.0.0.1:${port}`, `ws://localhost:${port}`]));
   });
 
   const serveDownload = (req: http.IncomingMessage, res: http.ServerResponse, id: string, given: string) => {
@@ -150,32 +123,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
       res.writeHead(403, { "content-type": "text/plain" }).end("missing or wrong token\n");
       return;
     }
-    const download = options.backend.takeDownload?.(id);
-    if (!download) {
-      res.writeHead(404, { "content-type": "text/plain" }).end("this download is gone: each export link works once, for a few minutes; export again\n");
-      return;
-    }
-    let size: number;
-    try {
-      size = fs.statSync(download.file).size;
-    } catch {
-      download.done();
-      res.writeHead(404, { "content-type": "text/plain" }).end("this download is gone; export again\n");
-      return;
-    }
-    res.writeHead(200, {
-      "content-type": download.mimeType,
-      "content-length": size,
-      "content-disposition": `attachment; filename="${download.fileName.replace(/[^\x20-\x7e]|["\\]/g, "_")}"; filename*=UTF-8''${encodeURIComponent(download.fileName)}`,
-      "cache-control": "no-store",
-      "x-content-type-options": "nosniff",
-    });
-    const stream = fs.createReadStream(download.file);
-    res.on("close", () => {
-      stream.destroy();
-      download.done();
-    });
-    stream.pipe(res);
+    sendPreparedDownload(res, options.backend.takeDownload?.(id));
   };
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
@@ -205,16 +153,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     clients.add(ws);
     ws.on("close", () => clients.delete(ws));
     ws.on("error", () => clients.delete(ws));
-    ws.on("message", (data, isBinary) => {
-      if (isBinary) {
-        ws.send(JSON.stringify({ t: "result", id: null, result: { ok: false, error: { code: "bad_frame", message: "binary frames are not accepted" } } }));
-        return;
-      }
-      const text = Array.isArray(data) ? Buffer.concat(data).toString("utf8") : Buffer.from(data as ArrayBuffer).toString("utf8");
-      void handleCallFrame(text, options.backend.dispatch).then((reply) => {
-        if (ws.readyState === ws.OPEN) ws.send(frameBytes(reply), { binary: false });
-      });
-    });
+    answerCalls(ws, options.backend.dispatch);
   });
 
   const offEvents = options.backend.onEvent((event, payload) => {

@@ -68,6 +68,8 @@ export const contract = {
        * uploaded and exports are downloads
        */
       nativeDialogs: z.boolean(),
+      /** the page is served by a team archive (`bonsai team serve`): who signed in, and the projects they may read (an admin: all) */
+      archive: z.object({ user: z.string(), role: z.enum(["admin", "member"]), projects: z.array(z.string()) }).optional(),
     }),
   ),
 

@@ -66,6 +66,8 @@ export const sessionSummarySchema = z.object({
   contextTokens: tokens.nullable(),
   /** the estimate of the leaf's messages in the file (no system prompt, no tools); null while not computed yet */
   estimatedTokens: tokens.nullable(),
+  /** on a team archive (`bonsai team serve`): the project the session was pushed to, who pushed it and when */
+  archive: z.object({ project: z.string(), pushedBy: z.string(), pushedAt: z.string() }).optional(),
 });
 export type SessionSummary = z.infer<typeof sessionSummarySchema>;
 

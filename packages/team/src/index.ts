@@ -10,3 +10,5 @@ export * from "./push";
 export { ARCHIVE_SCHEMA_VERSION } from "./migrations";
 export * from "./store-source";
 export * from "./reads";
+export { createArchiveApp, type ArchiveApp, type ArchiveAppOptions } from "./app/archive-app";
+export { ARCHIVE_READ_ONLY, archiveRefusal } from "./app/archive-handlers";

@@ -6,7 +6,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { Readable } from "node:stream";
+import { Readable, type Duplex } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type pg from "pg";
 import { ARCHIVE_SCHEMA_VERSION } from "./migrations";
@@ -16,6 +16,7 @@ import { authenticate, type Principal } from "./people";
 import { listArchivedSessions, openArchivedSession, searchArchive } from "./reads";
 import { archiveHas, receiveBatch, type PushBatch } from "./receive";
 import { SignInLimiter, type SignInLimitOptions } from "./sign-in-limit";
+import type { ArchiveApp } from "./app/archive-app";
 
 /** how long an idle kept-alive connection stays open */
 export const KEEP_ALIVE_MS = 65_000;
@@ -44,6 +45,8 @@ export interface ArchiveServerOptions {
   signInLimit?: SignInLimitOptions;
   /** a request's headers must arrive within `headersMs` (default 15 s) and the whole request within `requestMs` (default 60 s) */
   timeouts?: { headersMs?: number; requestMs?: number };
+  /** the explorer page and its WebSocket API (app/archive-app.ts); absent: the HTTP API only */
+  app?: ArchiveApp;
 }
 
 /** An answer sent as it is read rather than as one JSON value. */
@@ -196,6 +199,10 @@ export function createArchiveServer(options: ArchiveServerOptions): Server {
           return;
         }
         const handler = ROUTES[`${request.method} ${path}`];
+        if (!handler && options.app?.handleRequest(request, response, path)) {
+          response.once("finish", () => logLine(response.statusCode));
+          return;
+        }
         if (!handler) {
           finish(404, { error: "no such call", code: "not-found" });
           return;
@@ -231,6 +238,8 @@ export function createArchiveServer(options: ArchiveServerOptions): Server {
   // Longer than any client or proxy keeps an idle connection (Node's fetch 4 s, load balancers up to 60 s), so the
   // client, not the server, closes it: a server closing it just as the client sends on it resets that request.
   server.keepAliveTimeout = KEEP_ALIVE_MS;
+  const app = options.app;
+  if (app) server.on("upgrade", (request, socket, head) => app.handleUpgrade(request, socket as Duplex, head, limiter));
   return server;
 }
 

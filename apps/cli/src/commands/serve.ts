@@ -16,13 +16,13 @@ import type { Command } from "./command";
 import { sqliteBinding } from "../native-binding";
 
 /** The renderer built by `pnpm build` (apps/desktop/out/renderer), found from the CLI bundle or the source. */
-function findRendererDir(): string | null {
+export function findRendererDir(): string | null {
   // apps/cli/dist (the bundle) or apps/cli/src (the sources): the renderer is in apps/desktop/out
   const candidates = [process.env.BONSAI_RENDERER_DIR, fileURLToPath(besideBundle("../../desktop/out/renderer"))];
   return candidates.find((d): d is string => !!d && fs.existsSync(path.join(d, "index.html"))) ?? null;
 }
 
-function findWorker(): URL | undefined {
+export function findWorker(): URL | undefined {
   const url = besideBundle("compaction-worker.mjs");
   return fs.existsSync(fileURLToPath(url)) ? url : undefined;
 }

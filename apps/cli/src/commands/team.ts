@@ -3,11 +3,13 @@
  * archive's database (migrating it when this Bonsai is newer, refusing when it is older) and
  * answers in one line; a token is printed once, when it is made.
  */
-import { addPerson, addProject, createArchiveServer, grant, issueToken, listen, openArchiveDatabase, revokeTokens, shutdownGracefully, type ArchiveDatabase } from "@bonsai/team";
+import { addPerson, addProject, createArchiveApp, createArchiveServer, grant, issueToken, listen, openArchiveDatabase, revokeTokens, shutdownGracefully, type ArchiveDatabase } from "@bonsai/team";
 import type { ParsedArgs } from "../args";
 import { UserError, UsageError } from "../errors";
 import { printJson, type Io } from "../output";
 import type { Command } from "./command";
+import { sqliteBinding } from "../native-binding";
+import { findRendererDir, findWorker } from "./serve";
 
 const DEFAULT_LISTEN = "127.0.0.1:8470";
 
@@ -47,14 +49,25 @@ function printToken(io: Io, args: ParsedArgs, who: string, token: string, tokenI
   io.stdout(`token for ${who} (shown once; keep it in BONSAI_TOKEN):\n${token}\n`);
 }
 
+function optionalWorker(): { worker?: URL } {
+  const worker = findWorker();
+  return worker ? { worker } : {};
+}
+
 async function serve(args: ParsedArgs, io: Io): Promise<number> {
   const { host, port } = listenAddress((args.options.listen as string | undefined) ?? DEFAULT_LISTEN);
   const db = await openArchiveDatabase(databaseUrl(args));
-  const server = createArchiveServer({ pool: db.pool, log: (line) => io.stdout(`${line}\n`) });
+  const log = (line: string): void => io.stdout(`${line}\n`);
+  // the explorer page and its WebSocket API, when the app is built beside this command
+  const rendererDir = findRendererDir();
+  const app = rendererDir ? createArchiveApp({ pool: db.pool, rendererDir, nativeBinding: sqliteBinding(), ...optionalWorker(), version: process.env.npm_package_version ?? "0.1.0", log }) : undefined;
+  if (!app) io.stderr("the app is not built (apps/desktop/out/renderer is missing): serving the archive's API only, without the explorer page\n");
+  const server = createArchiveServer({ pool: db.pool, log, ...(app ? { app } : {}) });
   let address;
   try {
     address = await listen(server, host, port);
   } catch (error) {
+    await app?.close();
     await db.close();
     const code = (error as { code?: string }).code;
     throw new UserError(code === "EADDRINUSE" ? `${host}:${port} is already in use; pick another with --listen` : `cannot listen on ${host}:${port}: ${(error as Error).message}`);
@@ -63,7 +76,8 @@ async function serve(args: ParsedArgs, io: Io): Promise<number> {
   await new Promise<void>((resolve) => {
     const stop = (): void => {
       io.stderr("team archive stopping: finishing the requests under way\n");
-      void shutdownGracefully(server).then(resolve);
+      // the open pages' WebSockets are closed by the app (a server does not wait for upgraded connections)
+      void Promise.all([shutdownGracefully(server), app?.close()]).then(() => resolve());
     };
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);

@@ -12,6 +12,7 @@ import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { app, BrowserWindow, dialog, ipcMain, Menu, session, shell, utilityProcess } from "electron";
 import { windowIcon } from "./app-icon";
+import { archiveWindowMayNavigate, openArchiveWindow } from "./archive-window";
 import { APP_INDEX_URL, appUrlCheck } from "./app-origin";
 import { registerAppScheme, serveAppFiles } from "./app-protocol";
 import { logLine, openLogFile } from "./log-file";
@@ -28,6 +29,8 @@ const rendererDir = path.join(here, "../renderer");
 const devServerUrl = (!app.isPackaged && process.env.ELECTRON_RENDERER_URL) || undefined;
 /** The renderer's own pages: app://bonsai (the built renderer), or the dev server in `electron-vite dev`. */
 const isAppUrl = appUrlCheck(devServerUrl);
+/** the renderer's connect page of "Connect to Team Archive…" (shell/ConnectArchive.tsx) */
+const CONNECT_ARCHIVE_HASH = "#connect-archive";
 
 // tests and portable setups may put the data folder elsewhere (before anything reads userData)
 if (process.env.BONSAI_USER_DATA_DIR) app.setPath("userData", path.resolve(process.env.BONSAI_USER_DATA_DIR));
@@ -72,7 +75,8 @@ function createWindow(userData: string): BrowserWindow {
 function lockDown(): void {
   app.on("web-contents-created", (_e, contents) => {
     contents.on("will-navigate", (event, url) => {
-      if (!isAppUrl(url)) event.preventDefault();
+      // a team-archive window goes from the connect page to its archive, and stays there
+      if (!isAppUrl(url) && !archiveWindowMayNavigate(contents.id, url)) event.preventDefault();
     });
     contents.on("will-attach-webview", (event) => event.preventDefault());
     contents.setWindowOpenHandler(({ url }) => {
@@ -211,6 +215,7 @@ async function main(): Promise<void> {
       send: (command) => sendToWindow("menuCommand", { command }),
       openDataFolder: () => void shell.openPath(userData),
       showLogs: () => void shell.openPath(path.dirname(log.file)),
+      connectArchive: () => void openArchiveWindow(`${devServerUrl ?? APP_INDEX_URL}${CONNECT_ARCHIVE_HASH}`, windowIcon(process.platform)),
     }),
   );
   win = createWindow(userData);

@@ -13,6 +13,8 @@ export interface MenuActions {
   send(command: MenuCommand): void;
   openDataFolder(): void;
   showLogs(): void;
+  /** a window on a team archive (archive-window.ts) */
+  connectArchive(): void;
 }
 
 export function menuTemplate(actions: MenuActions, options: { isMac: boolean; isDev: boolean }): MenuItemConstructorOptions[] {
@@ -43,6 +45,8 @@ export function menuTemplate(actions: MenuActions, options: { isMac: boolean; is
         { label: "Import Sessions…", accelerator: "CmdOrCtrl+O", click: () => send("import") },
         ...(isMac ? [{ role: "recentDocuments" as const, submenu: [{ role: "clearRecentDocuments" as const }] }] : []),
         { label: "Export…", accelerator: "CmdOrCtrl+Shift+E", click: () => send("export") },
+        { type: "separator" },
+        { label: "Connect to Team Archive…", click: () => actions.connectArchive() },
         { type: "separator" },
         ...(isMac ? [] : [preferences, { type: "separator" as const }]),
         isMac ? { role: "close" } : { role: "quit" },

@@ -44,7 +44,9 @@ class App extends EventEmitter {
 }
 export const app = new App();
 
+let nextContentsId = 1;
 class WebContents extends EventEmitter {
+  id = nextContentsId++;
   windowOpenHandler = null;
   send(...args) { rec.sent.push(args); }
   setWindowOpenHandler(handler) { this.windowOpenHandler = handler; }
@@ -93,10 +95,22 @@ export const shell = {
   openPath: async (p) => { (rec.openedPaths ??= []).push(p); return ""; },
 };
 
+/** a browsing session other than the default one (session.fromPartition), recorded by name */
+class PartitionSession extends EventEmitter {
+  constructor(name) { super(); this.partition = name; }
+  setPermissionRequestHandler(handler) { this.permissionRequestHandler = handler; }
+  setPermissionCheckHandler(handler) { this.permissionCheckHandler = handler; }
+}
+
 export const session = {
   defaultSession: {
     setPermissionRequestHandler(handler) { rec.permissionRequestHandler = handler; },
     setPermissionCheckHandler(handler) { rec.permissionCheckHandler = handler; },
+  },
+  fromPartition(name) {
+    rec.partitions ??= new Map();
+    if (!rec.partitions.has(name)) rec.partitions.set(name, new PartitionSession(name));
+    return rec.partitions.get(name);
   },
 };
 

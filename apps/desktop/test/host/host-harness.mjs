@@ -64,6 +64,32 @@ function walk(items) {
 }
 walk(rec.menuTemplate);
 
+// "Connect to Team Archive…": a window of its own, and where it may go
+const archiveWin = rec.windows.find((w) => w !== win && String(w.loadedUrl).endsWith("#connect-archive"));
+let archiveWindow = null;
+if (archiveWin) {
+  const navigate = (url) => {
+    const event = { prevented: false, preventDefault() { this.prevented = true; } };
+    archiveWin.webContents.emit("will-navigate", event, url);
+    return !event.prevented;
+  };
+  const { session: s, ...prefs } = archiveWin.options.webPreferences;
+  archiveWindow = {
+    loadedUrl: archiveWin.loadedUrl,
+    webPreferences: prefs,
+    partition: s?.partition ?? null,
+    permissionCheck: s?.permissionCheckHandler?.() ?? null,
+    // the first web address it goes to is its archive; then it stays there
+    navigation: ["file:///etc/passwd", "https://archive.example/?token=t", "https://archive.example/x", "https://evil.example/"].map((url) => [url, navigate(url)]),
+    // the app's own window may still not go to the archive
+    mainWindowToArchive: (() => {
+      const event = { prevented: false, preventDefault() { this.prevented = true; } };
+      win.webContents.emit("will-navigate", event, "https://archive.example/");
+      return !event.prevented;
+    })(),
+  };
+}
+
 // the preload, as Electron's sandboxed preload runs it: a CommonJS function with a limited require
 const preloadCode = fs.readFileSync(path.join(outDir, "preload/index.cjs"), "utf8");
 const preloadModule = { exports: {} };
@@ -104,6 +130,7 @@ const report = {
   escaped,
   quit: { prevented: beforeQuit.prevented, exitCode: rec.exitCode, backendExit },
   permissionCheck: rec.permissionCheckHandler?.(),
+  archiveWindow,
 };
 process.stdout.write(`${JSON.stringify(report)}\n`);
 if (child.exitCode === null) child.kill();

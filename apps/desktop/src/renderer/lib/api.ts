@@ -63,6 +63,12 @@ export function downloadUrl(path: string): string {
   return url.href;
 }
 
+/** Browser mode: sign in with a token typed into the page (a team archive's, or `bonsai serve`'s), kept for the tab like one from the address. */
+export function signInWithToken(token: string): void {
+  sessionStorage.setItem(TOKEN_KEY, token.trim());
+  window.location.reload();
+}
+
 /** Browser mode opened without the token of `bonsai serve`'s address. */
 export function missingToken(): boolean {
   return mode === "browser" && !sessionStorage.getItem(TOKEN_KEY);

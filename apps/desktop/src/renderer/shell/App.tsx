@@ -3,7 +3,7 @@ import { useEffect, useState, type DragEvent } from "react";
 import { features } from "../features";
 import { useBonsai } from "../state/store";
 import { connectStoreToBackend } from "../state/backend-events";
-import { api, missingToken, mode } from "../lib/api";
+import { api, missingToken, mode, signInWithToken } from "../lib/api";
 import { Notifications } from "./Notifications";
 import { Onboarding } from "./Onboarding";
 import { RemoveSessionDialog } from "./RemoveSessionDialog";
@@ -94,13 +94,22 @@ function Header() {
   const importing = useBonsai((s) => s.importProgress !== null);
   const importFiles = useBonsai((s) => s.importFiles);
   const session = useBonsai((s) => s.session);
+  // on a team archive nothing is imported: the header says whose archive this is instead
+  const archive = useBonsai((s) => s.appInfo?.archive);
   return (
     <header className="app__header">
       <SessionsDrawerToggle />
       <span className="app__brand">Bonsai</span>
-      <button type="button" data-testid="import-button" onClick={() => void chooseAndImport()} disabled={importing}>
-        Import…
-      </button>
+      {archive ? (
+        <span className="app__archive" data-testid="archive-badge" title={`Team archive: you read ${archive.role === "admin" ? "every project" : archive.projects.join(", ") || "no project yet"}`}>
+          <span className="app__archive-word">Archive · </span>
+          {archive.user}
+        </span>
+      ) : (
+        <button type="button" data-testid="import-button" onClick={() => void chooseAndImport()} disabled={importing}>
+          Import…
+        </button>
+      )}
       <input
         ref={registerFileInput}
         type="file"
@@ -133,11 +142,32 @@ function Header() {
             : mode === "electron"
               ? "Disconnected"
               : missingToken()
-                ? "Not connected: open the full address that `bonsai serve` printed (it contains the access token)."
+                ? <TokenSignIn />
                 : "Disconnected from bonsai serve — reconnecting…"}
         </span>
       ) : null}
     </header>
+  );
+}
+
+/** Browser mode without a token: the token typed in (a team archive's; `bonsai serve` prints an address that carries its own). */
+function TokenSignIn() {
+  const [token, setToken] = useState("");
+  return (
+    <form
+      className="app__sign-in"
+      data-testid="token-sign-in"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (token.trim() !== "") signInWithToken(token);
+      }}
+    >
+      <span>Not connected: open the full address that `bonsai serve` printed, or sign in with your token</span>
+      <input type="password" value={token} onChange={(e) => setToken(e.target.value)} aria-label="Access token" autoComplete="off" spellCheck={false} data-testid="token-input" />
+      <button type="submit" disabled={token.trim() === ""} data-testid="token-sign-in-button">
+        Sign in
+      </button>
+    </form>
   );
 }
 
@@ -203,6 +233,14 @@ function SessionArea() {
   const loading = useBonsai((s) => s.sessionLoading);
   const error = useBonsai((s) => s.sessionError);
   const noSessions = useBonsai((s) => s.sessionsLoaded && s.sessions.length === 0);
+  const onArchive = useBonsai((s) => s.appInfo?.archive !== undefined);
+  if (!openId && onArchive) {
+    return (
+      <div className="empty" data-testid="archive-empty">
+        {noSessions ? "No session in your projects yet: sessions appear here once someone pushes them (bonsai push --to this address --project NAME)." : "Choose a session on the left."}
+      </div>
+    );
+  }
   if (!openId) return noSessions ? <Onboarding /> : <div className="empty">Choose a session on the left, or import one.</div>;
   if (error) return <div className="empty error" role="alert">Could not open the session: {error}</div>;
   if (loading || !session || !skeleton) return <div className="empty">Opening…</div>;

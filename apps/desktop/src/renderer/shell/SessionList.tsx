@@ -1,5 +1,6 @@
 /**
- * The sessions in Bonsai, grouped by project folder: agent (when not pi), title (renamable, kept in Bonsai), counts
+ * The sessions in Bonsai, grouped by project folder (on a team archive: by project, each row with
+ * who pushed it, and a filter by project and by person): agent (when not pi), title (renamable, kept in Bonsai), counts
  * (entries, compactions, branches, what the model sees from the leaf), a filter and a sort
  * (remembered), and per session a menu: rename, export, remove from Bonsai. A year of sessions
  * (thousands) is drawn RENDER_STEP rows at a time: more as the list is scrolled to its end.
@@ -11,7 +12,7 @@ import { useGrowingCount } from "../lib/growing-count";
 import { loadPref, savePref } from "../lib/persist";
 import { useBonsai } from "../state/store";
 import { exportOpenSession } from "./import";
-import { drawnGroups, filterSessions, groupSessions, SORTS, type SessionSort } from "./session-groups";
+import { archiveFacets, drawnGroups, filterArchived, filterSessions, groupSessions, SORTS, type SessionSort } from "./session-groups";
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 const compact = new Intl.NumberFormat("en", { notation: "compact", maximumFractionDigits: 1 });
@@ -33,9 +34,13 @@ export function SessionList() {
   const [filter, setFilter] = useState("");
   const [sort, setSort] = useState<SessionSort>(() => loadPref("sessionSort", "updated", isSort));
   const [closed, setClosed] = useState<ReadonlySet<string>>(new Set());
-  const groups = useMemo(() => groupSessions(filterSessions(sessions, filter), sort), [sessions, filter, sort]);
+  // on a team archive: one project and/or one person ("" = all)
+  const [project, setProject] = useState("");
+  const [person, setPerson] = useState("");
+  const facets = useMemo(() => archiveFacets(sessions), [sessions]);
+  const groups = useMemo(() => groupSessions(filterArchived(filterSessions(sessions, filter), project, person), sort), [sessions, filter, project, person, sort]);
   // how many rows are drawn (thousands of rows would cost the page seconds): grows as the list scrolls
-  const { count: drawn, more } = useGrowingCount(RENDER_STEP, `${sort}\u0000${filter}`);
+  const { count: drawn, more } = useGrowingCount(RENDER_STEP, `${sort}\u0000${filter}\u0000${project}\u0000${person}`);
 
   if (!loaded) {
     return (
@@ -81,6 +86,26 @@ export function SessionList() {
           ))}
         </select>
       </div>
+      {facets.projects.length > 0 ? (
+        <div className="session-list__tools session-list__archive" data-testid="archive-filters">
+          <select value={project} aria-label="Show the sessions of one project" data-testid="archive-project-filter" onChange={(e) => setProject(e.target.value)}>
+            <option value="">All projects</option>
+            {facets.projects.map((p) => (
+              <option key={p} value={p}>
+                {p}
+              </option>
+            ))}
+          </select>
+          <select value={person} aria-label="Show the sessions one person pushed" data-testid="archive-person-filter" onChange={(e) => setPerson(e.target.value)}>
+            <option value="">Everyone</option>
+            {facets.people.map((p) => (
+              <option key={p} value={p}>
+                {p}
+              </option>
+            ))}
+          </select>
+        </div>
+      ) : null}
       <div className="session-list__count" aria-live="polite" data-testid="session-count">
         {shown === sessions.length ? `${sessions.length} session${sessions.length === 1 ? "" : "s"}` : `${shown} of ${sessions.length} sessions`}
       </div>
@@ -93,7 +118,7 @@ export function SessionList() {
                 type="button"
                 className="session-group__head"
                 aria-expanded={open}
-                title={g.folder || "Sessions without a project folder"}
+                title={g.project !== undefined ? `Project ${g.project} in the team archive` : g.folder || "Sessions without a project folder"}
                 onClick={() =>
                   setClosed((c) => {
                     const next = new Set(c);
@@ -121,7 +146,7 @@ export function SessionList() {
             {rowsLeft > 0 ? `${rowsLeft.toLocaleString()} more…` : "more…"}
           </li>
         ) : null}
-        {shown === 0 ? <li className="session-list__empty">No session matches “{filter}”.</li> : null}
+        {shown === 0 ? <li className="session-list__empty">{filter.trim() === "" ? "No session matches these filters." : <>No session matches “{filter}”.</>}</li> : null}
       </ul>
     </div>
   );
@@ -129,6 +154,14 @@ export function SessionList() {
 
 function Counts({ s }: { s: SessionSummary }) {
   const pending = "…";
+  // an archived session's other counts are known once it is opened
+  if (s.archive) {
+    return (
+      <span className="session-item__counts">
+        <span data-testid="session-entry-count">{s.entryCount.toLocaleString()}</span> entries
+      </span>
+    );
+  }
   return (
     <span className="session-item__counts">
       <span data-testid="session-entry-count">{s.entryCount.toLocaleString()}</span> entries · <span data-testid="session-compaction-count">{s.compactionCount}</span>{" "}
@@ -177,8 +210,13 @@ function SessionItem({ s }: { s: SessionSummary }) {
           <span className="session-item__meta">
             <time dateTime={s.updatedAt}>{formatDate(s.updatedAt)}</time>
           </span>
+          {s.archive ? (
+            <span className="session-item__meta" data-testid="session-archive" title={`Pushed to ${s.archive.project} by ${s.archive.pushedBy}`}>
+              <span data-testid="session-project">{s.archive.project}</span> · pushed by <span data-testid="session-person">{s.archive.pushedBy}</span>
+            </span>
+          ) : null}
           <Counts s={s} />
-          {s.readOnly ? (
+          {s.archive ? null : s.readOnly ? (
             <span className="session-item__detached" data-testid="session-read-only" title={s.readOnly}>
               read-only — Continue in pi to change it
             </span>
@@ -314,11 +352,11 @@ function SessionMenu({ s }: { s: SessionSummary }) {
             }
           }}
         >
-          {item("Rename…", "session-menu-rename", () => setRenaming(s.id))}
+          {s.archive ? null : item("Rename…", "session-menu-rename", () => setRenaming(s.id))}
           {item("Export as JSONL", "session-menu-export-jsonl", () => void exportAs("jsonl"))}
           {item("Export as Markdown", "session-menu-export-markdown", () => void exportAs("markdown"))}
           {item("Export as HTML", "session-menu-export-html", () => void exportAs("html"))}
-          {item("Remove from Bonsai…", "session-menu-remove", () => setRemoving(s.id))}
+          {s.archive ? null : item("Remove from Bonsai…", "session-menu-remove", () => setRemoving(s.id))}
         </div>
       ) : null}
     </div>

@@ -50,7 +50,7 @@ export async function importDropped(files: readonly File[]): Promise<void> {
  * jsonl (Claude Code / Codex: the agent's own file), markdown, or html (one offline page of the
  * tree and the transcript of the path to the leaf).
  */
-export async function exportOpenSession(format: "jsonl" | "markdown" | "html"): Promise<void> {
+export async function exportOpenSession(format: "jsonl" | "markdown" | "html" | "pi"): Promise<void> {
   const s = useBonsai.getState();
   const sessionId = s.openSessionId;
   if (!sessionId) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { SessionSummary } from "@bonsai/ipc";
-import { drawnGroups, filterSessions, folderNames, groupSessions, type SessionGroup } from "./session-groups";
+import { archiveFacets, drawnGroups, filterArchived, filterSessions, folderNames, groupSessions, type SessionGroup } from "./session-groups";
 
 const s = (id: string, title: string, cwd: string, updatedAt: string, entryCount = 1, contextTokens: number | null = null, agent: SessionSummary["agent"] = "pi"): SessionSummary => ({
   id,
@@ -72,6 +72,33 @@ describe("session list grouping", () => {
     });
     const groups = groupSessions([s("p", "t", "/x/one/cli", "2026-01-01T00:00:00Z"), s("q", "t", "/x/two/cli", "2026-01-02T00:00:00Z"), s("r", "t", "C:\\dev\\cli", "2026-01-03T00:00:00Z")], "updated");
     expect(groups.map((g) => g.name)).toEqual(["dev/cli", "two/cli", "one/cli"]);
+  });
+});
+
+describe("the session list on a team archive", () => {
+  const pushed = (id: string, project: string, person: string, updatedAt: string, cwd = "/home/x/repo"): SessionSummary => ({ ...s(id, `session ${id}`, cwd, updatedAt), archive: { project, pushedBy: person, pushedAt: updatedAt } });
+  const archived = [pushed("p1", "alpha", "amy", "2026-01-03T00:00:00Z"), pushed("p2", "beta", "ben", "2026-01-05T00:00:00Z"), pushed("p3", "alpha", "ben", "2026-01-04T00:00:00Z", "/other")];
+
+  it("groups by the project each session was pushed to, not by its folder", () => {
+    const groups = groupSessions(archived, "updated");
+    expect(groups.map((g) => [g.name, g.project, g.sessions.map((x) => x.id)])).toEqual([
+      ["beta", "beta", ["p2"]],
+      ["alpha", "alpha", ["p3", "p1"]],
+    ]);
+  });
+
+  it("filters by project, by person, and by either in the filter text", () => {
+    expect(filterArchived(archived, "alpha", "").map((x) => x.id)).toEqual(["p1", "p3"]);
+    expect(filterArchived(archived, "", "ben").map((x) => x.id)).toEqual(["p2", "p3"]);
+    expect(filterArchived(archived, "alpha", "ben").map((x) => x.id)).toEqual(["p3"]);
+    expect(filterArchived(archived, "", "").map((x) => x.id)).toEqual(["p1", "p2", "p3"]);
+    expect(filterSessions(archived, "amy").map((x) => x.id)).toEqual(["p1"]);
+    expect(filterSessions(archived, "beta").map((x) => x.id)).toEqual(["p2"]);
+  });
+
+  it("offers the projects and people the list holds, sorted, and none for local sessions", () => {
+    expect(archiveFacets(archived)).toEqual({ projects: ["alpha", "beta"], people: ["amy", "ben"] });
+    expect(archiveFacets(list)).toEqual({ projects: [], people: [] });
   });
 });
 

@@ -1,5 +1,6 @@
 /**
- * The session list's filter, sort and grouping by project folder (the session's cwd). Pure; tested.
+ * The session list's filter, sort and grouping by project folder (the session's cwd), or on a team
+ * archive by the project the session was pushed to. Pure; tested.
  */
 import type { SessionSummary } from "@bonsai/ipc";
 import { agentName } from "../lib/agents";
@@ -15,21 +16,45 @@ export const SORTS: Array<{ value: SessionSort; label: string }> = [
 ];
 
 export interface SessionGroup {
-  /** the project folder ("" when the session has none) */
+  /** the project folder ("" when the session has none); on a team archive "project:" and the project's name */
   folder: string;
+  /** on a team archive: the project the group's sessions were pushed to */
+  project?: string;
   /** its last part, for the heading; with as many parent parts as tell it from other groups of the same last part */
   name: string;
   sessions: SessionSummary[];
 }
 
-/** every word of the filter must appear in the title, the folder path, the agent's name ("Codex", "Claude Code", its id) or the session id */
+/**
+ * every word of the filter must appear in the title, the folder path, the agent's name ("Codex",
+ * "Claude Code", its id), the session id, or (on a team archive) its project or the person who pushed it
+ */
 export function filterSessions(sessions: readonly SessionSummary[], filter: string): SessionSummary[] {
   const words = filter.toLowerCase().split(/\s+/u).filter(Boolean);
   if (words.length === 0) return [...sessions];
   return sessions.filter((s) => {
-    const text = `${s.title}\n${s.cwd}\n${s.id}\n${agentName(s.agent)}\n${s.agent}`.toLowerCase();
+    const text = `${s.title}\n${s.cwd}\n${s.id}\n${agentName(s.agent)}\n${s.agent}\n${s.archive ? `${s.archive.project}\n${s.archive.pushedBy}` : ""}`.toLowerCase();
     return words.every((w) => text.includes(w));
   });
+}
+
+/** On a team archive: the sessions of one project and/or pushed by one person ("" = any). */
+export function filterArchived(sessions: readonly SessionSummary[], project: string, person: string): SessionSummary[] {
+  if (project === "" && person === "") return [...sessions];
+  return sessions.filter((s) => (project === "" || s.archive?.project === project) && (person === "" || s.archive?.pushedBy === person));
+}
+
+/** The projects and the people of the archived sessions, each sorted, for the list's two filters. */
+export function archiveFacets(sessions: readonly SessionSummary[]): { projects: string[]; people: string[] } {
+  const projects = new Set<string>();
+  const people = new Set<string>();
+  for (const s of sessions) {
+    if (!s.archive) continue;
+    projects.add(s.archive.project);
+    people.add(s.archive.pushedBy);
+  }
+  const sorted = (set: Set<string>) => [...set].sort((a, b) => a.localeCompare(b, undefined, { sensitivity: "base" }));
+  return { projects: sorted(projects), people: sorted(people) };
 }
 
 function compare(sort: SessionSort): (a: SessionSummary, b: SessionSummary) => number {
@@ -72,16 +97,18 @@ export function folderNames(folders: readonly string[]): Map<string, string> {
   return names;
 }
 
-/** Sessions grouped by folder; groups in the order of their first session under the sort. */
+/** Sessions grouped by folder (an archived session: by its project); groups in the order of their first session under the sort. */
 export function groupSessions(sessions: readonly SessionSummary[], sort: SessionSort): SessionGroup[] {
   const sorted = [...sessions].sort((a, b) => compare(sort)(a, b) || a.id.localeCompare(b.id));
-  const names = folderNames([...new Set(sorted.map((s) => s.cwd))]);
+  const names = folderNames([...new Set(sorted.filter((s) => !s.archive).map((s) => s.cwd))]);
   const groups = new Map<string, SessionGroup>();
   for (const s of sorted) {
-    let g = groups.get(s.cwd);
+    // an archived project's key is no folder path (those are absolute)
+    const key = s.archive ? `project:${s.archive.project}` : s.cwd;
+    let g = groups.get(key);
     if (!g) {
-      g = { folder: s.cwd, name: names.get(s.cwd) ?? s.cwd, sessions: [] };
-      groups.set(s.cwd, g);
+      g = s.archive ? { folder: key, name: s.archive.project, project: s.archive.project, sessions: [] } : { folder: key, name: names.get(s.cwd) ?? s.cwd, sessions: [] };
+      groups.set(key, g);
     }
     g.sessions.push(s);
   }

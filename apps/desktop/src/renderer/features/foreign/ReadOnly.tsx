@@ -2,8 +2,11 @@
  * What the explorer shows for a session Bonsai never writes (Claude Code, Codex): a notice with
  * "Continue in pi" above the tree, the same offer where an action would write (compaction,
  * pruning, branch summaries, labels, prompts), and, on a pi copy made here, where it was written.
+ * On a team archive every session is such a read-only copy: the offer is a download of the path
+ * to the leaf as a pi session, to continue on one's own machine.
  */
 import { agentName } from "../../lib/agents";
+import { exportOpenSession } from "../../shell/import";
 import { useBonsai } from "../../state/store";
 
 /** Why the open session is read-only (null: it may be changed). */
@@ -15,9 +18,22 @@ function useAgentName(): string {
   return agentName(useBonsai((s) => s.session?.agent ?? "pi"));
 }
 
+/** The open session's place in a team archive (undefined: a session of this machine). */
+function useArchived(): { project: string; pushedBy: string } | undefined {
+  return useBonsai((s) => s.session?.archive);
+}
+
 export function ContinueInPiButton() {
   const continuing = useBonsai((s) => s.continuing);
   const continueInPi = useBonsai((s) => s.continueInPi);
+  const archived = useArchived();
+  if (archived) {
+    return (
+      <button type="button" className="bz-primary" onClick={() => void exportOpenSession("pi")} data-testid="continue-in-pi" title="Download the path to the leaf as a pi session file, to continue it with pi on your machine">
+        Download for pi
+      </button>
+    );
+  }
   return (
     <button
       type="button"
@@ -35,6 +51,7 @@ export function ContinueInPiButton() {
 /** Above the tree: the read-only notice, or where a pi copy made here was written. */
 export function ForeignNotice() {
   const readOnly = useReadOnly();
+  const archived = useArchived();
   const agent = useAgentName();
   const copy = useBonsai((s) => (s.openSessionId ? s.piCopies[s.openSessionId] : undefined));
   if (copy) {
@@ -48,6 +65,17 @@ export function ForeignNotice() {
     );
   }
   if (readOnly === null) return null;
+  if (archived) {
+    return (
+      <div className="bz-foreign" role="note" data-testid="read-only-notice">
+        <span className="bz-agent-badge">archive</span>
+        <span>
+          Read-only: pushed to <strong>{archived.project}</strong> by <strong>{archived.pushedBy}</strong>. Read, search, replay and export it here; download it for pi to continue it on your machine.
+        </span>
+        <ContinueInPiButton />
+      </div>
+    );
+  }
   return (
     <div className="bz-foreign" role="note" data-testid="read-only-notice">
       <span className="bz-agent-badge">{agent}</span>
@@ -62,6 +90,15 @@ export function ForeignNotice() {
 /** Where an action would write: what to do instead. `what` completes "… would change this session". */
 export function ReadOnlyAction({ what }: { what: string }) {
   const agent = useAgentName();
+  const archived = useArchived();
+  if (archived) {
+    return (
+      <div className="bz-readonly-action" data-testid="read-only-action">
+        <p>{what} would change this session, and a team archive is read-only. Download it for pi and continue it on your machine.</p>
+        <ContinueInPiButton />
+      </div>
+    );
+  }
   return (
     <div className="bz-readonly-action" data-testid="read-only-action">
       <p>

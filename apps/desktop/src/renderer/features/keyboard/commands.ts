@@ -47,7 +47,8 @@ export const COMMANDS: readonly Command[] = [
   { id: "export-jsonl", title: "Export the session as JSONL", group: "Session", enabled: hasSession, run: () => void exportOpenSession("jsonl") },
   { id: "export-markdown", title: "Export the session as Markdown", group: "Session", enabled: hasSession, run: () => void exportOpenSession("markdown") },
   { id: "export-html", title: "Export the session as HTML (one offline page)", group: "Session", enabled: hasSession, run: () => void exportOpenSession("html") },
-  { id: "continue-in-pi", title: "Continue in pi (a pi copy of a Claude Code or Codex session)", group: "Session", enabled: (s) => s.session?.readOnly !== undefined, run: (s) => void s.continueInPi() },
+  // on a team archive the pi copy is a download, continued on one's own machine
+  { id: "continue-in-pi", title: "Continue in pi (a pi copy of a Claude Code or Codex session, or of an archived one)", group: "Session", enabled: (s) => s.session?.readOnly !== undefined, run: (s) => void (s.session?.archive ? exportOpenSession("pi") : s.continueInPi()) },
   { id: "rename", title: "Rename the session", group: "Session", enabled: hasSession, run: (s) => s.setRenaming(s.openSessionId) },
   { id: "remove", title: "Remove the session from Bonsai (the agent's file is kept)", group: "Session", enabled: hasSession, run: (s) => s.setRemoving(s.openSessionId) },
   { id: "follow", title: "Follow the leaf when an agent appends (on/off)", group: "Session", enabled: hasSession, run: (s) => s.setFollow(!s.follow) },

@@ -1,0 +1,193 @@
+/**
+ * The explorer on a team archive: `bonsai team serve` on a private PostgreSQL, sessions pushed with
+ * `bonsai push` by two people of two projects, then the page in Chromium signed in with a member's
+ * token. She sees her project's sessions (with project and person), opens one (tree, inspector,
+ * transcript, what the model sees), searches, exports HTML; the other project's sessions appear
+ * nowhere; a call that would change a session is refused in one sentence. Screenshots in both
+ * themes at 1024 and 1400 px wide (.test-results/team-archive).
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { expect, test, type Page } from "@playwright/test";
+import { startPostgres, type PostgresCluster } from "@bonsai/testkit/postgres";
+import { CLI, REPO_ROOT, SHARED_FIXTURES } from "../support/paths";
+
+const PI = path.join(SHARED_FIXTURES, "real/pi");
+const ALPHA = ["codyborders__yinshi__34_1a3af3e9ec_3_full.jsonl", "raquezha__pi.dev__96_2b1009dcd7_2_full.jsonl"];
+const BETA = ["mholtzscher__pi-herdr-subagents__1_full.jsonl"];
+const SCREENSHOTS = path.join(REPO_ROOT, ".test-results/team-archive");
+
+let cluster: PostgresCluster | undefined;
+let serve: ChildProcess | undefined;
+let origin = "";
+let work = "";
+const tokens: Record<string, string> = {};
+const ids: Record<string, string> = {};
+
+function bonsai(args: string[], env: Record<string, string> = {}): string {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8", env: { ...process.env, ...env } });
+  if (r.status !== 0) throw new Error(`bonsai ${args.join(" ")} failed: ${r.stderr}`);
+  return r.stdout;
+}
+
+function headerId(file: string): string {
+  return (JSON.parse(fs.readFileSync(file, "utf8").split("\n")[0] as string) as { id: string }).id;
+}
+
+test.describe.configure({ mode: "serial" });
+
+test.beforeAll(async () => {
+  test.skip(!fs.existsSync(PI), `${PI} is not present next to the checkout`);
+  test.setTimeout(180_000);
+  cluster = await startPostgres();
+  const database = cluster.createDatabase("archive_e2e");
+  work = fs.mkdtempSync(path.join(os.tmpdir(), "bonsai-team-e2e-"));
+  const admin = (...args: string[]) => bonsai(["team", ...args, "--database", database]);
+  admin("project", "add", "alpha");
+  admin("project", "add", "beta");
+  for (const [name, role] of [["amy", "member"], ["ben", "member"]] as const) tokens[name] = (JSON.parse(admin("user", "add", name, "--role", role, "--json")) as { token: string }).token;
+  admin("grant", "amy", "alpha");
+  admin("grant", "ben", "beta");
+
+  // the server, on a free port, serving the built page
+  serve = spawn(process.execPath, [CLI, "team", "serve", "--database", database, "--listen", "127.0.0.1:0"], { stdio: ["ignore", "pipe", "pipe"] });
+  origin = await new Promise<string>((resolve, reject) => {
+    let err = "";
+    serve?.stderr?.on("data", (chunk: Buffer) => {
+      err += chunk.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(err);
+      if (m) resolve(m[1] as string);
+    });
+    serve?.once("exit", () => reject(new Error(`team serve exited: ${err}`)));
+  });
+  serve.stdout?.resume();
+
+  // each person pushes from their own machine (their own data folder)
+  for (const [who, project, files] of [["amy", "alpha", ALPHA], ["ben", "beta", BETA]] as const) {
+    const dataDir = path.join(work, who);
+    for (const f of files) {
+      bonsai(["import", path.join(PI, f), "--data-dir", dataDir]);
+      ids[f] = headerId(path.join(PI, f));
+    }
+    bonsai(["push", "--all", "--to", origin, "--project", project, "--data-dir", dataDir], { BONSAI_TOKEN: tokens[who] as string });
+  }
+});
+
+test.afterAll(async () => {
+  if (serve && serve.exitCode === null) {
+    const exited = new Promise((resolve) => serve?.once("exit", resolve));
+    serve.kill("SIGTERM");
+    await exited;
+  }
+  cluster?.stop();
+  if (work) fs.rmSync(work, { recursive: true, force: true });
+});
+
+async function shoot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  for (const width of [1024, 1400]) {
+    for (const scheme of ["light", "dark"] as const) {
+      await page.setViewportSize({ width, height: 820 });
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.evaluate((s) => document.documentElement.setAttribute("data-theme", s), scheme);
+      await page.waitForTimeout(250); // layout and the tree's glide settle before the picture
+      await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${width}-${scheme}.png`) });
+    }
+  }
+  await page.setViewportSize({ width: 1400, height: 900 });
+}
+
+test("a member reads her project's sessions on the archive, and nothing of another project", async ({ page }) => {
+  test.setTimeout(120_000);
+  const frames: string[] = [];
+  page.on("websocket", (ws) => ws.on("framereceived", (f) => frames.push(String(f.payload))));
+  const problems: string[] = [];
+  page.on("pageerror", (e) => problems.push(e.message));
+
+  // signing in: the archive's address, then the token typed into the page (kept for the tab)
+  await page.goto(`${origin}/`);
+  await expect(page.getByTestId("token-sign-in")).toBeVisible();
+  await shoot(page, "sign-in");
+  await page.getByTestId("token-input").fill(tokens.amy as string);
+  await page.getByTestId("token-sign-in-button").click();
+  await expect(page.getByTestId("archive-badge")).toHaveText("Archive · amy");
+  await expect(page.getByTestId("import-button")).toHaveCount(0);
+
+  // her project's sessions, with project and person; the other project's nowhere
+  const rows = page.getByTestId("session-item");
+  await expect(rows).toHaveCount(ALPHA.length);
+  for (const f of ALPHA) await expect(page.locator(`[data-testid="session-item"][data-session-id="${ids[f]}"]`)).toContainText("alpha · pushed by amy");
+  await expect(page.locator(`[data-session-id="${ids[BETA[0] as string]}"]`)).toHaveCount(0);
+  await expect(page.getByTestId("archive-project-filter")).toBeVisible();
+  await page.getByTestId("archive-person-filter").selectOption("amy");
+  await expect(rows).toHaveCount(ALPHA.length);
+  await shoot(page, "list");
+
+  // open one: the tree, the inspector, the transcript, what the model sees
+  const opened = ids[ALPHA[0] as string] as string;
+  await page.locator(`[data-testid="session-item"][data-session-id="${opened}"]`).click();
+  await expect(page.getByTestId("tree-status")).toHaveAttribute("data-entry-count", "33");
+  await page.getByTestId("zoom-fit").click();
+  await page.locator(".react-flow__node").first().click();
+  await expect(page.getByTestId("inspector")).toHaveAttribute("data-entry-id", /.+/);
+  await shoot(page, "tree");
+  await page.getByTestId("tab-context").click();
+  await page.getByTestId("context-back-to-leaf").click();
+  await expect(page.getByTestId("context-message").first()).toBeVisible();
+  await expect(page.getByTestId("read-only-notice")).toContainText("pushed to alpha by amy");
+  await page.getByTestId("view-transcript").click();
+  await expect(page.getByTestId("transcript-message").first()).toBeVisible();
+  await shoot(page, "transcript");
+
+  // search: her sessions' words are found, the other project's are not
+  await page.getByTestId("open-search").click();
+  await page.getByTestId("search-input").fill("yinshi");
+  await page.getByTestId("search-input").press("Enter");
+  await expect(page.getByTestId("search-hit").first()).toBeVisible();
+  await shoot(page, "search");
+  await page.getByTestId("search-input").fill("herdr");
+  await page.getByTestId("search-input").press("Enter");
+  await expect(page.getByTestId("search-hit")).toHaveCount(0);
+  await page.keyboard.press("Escape");
+
+  // HTML export: a download of the session she opened
+  await page.getByTestId("view-tree").click();
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-html").click()]);
+  const file = path.join(work, "export.html");
+  await download.saveAs(file);
+  const html = fs.readFileSync(file, "utf8");
+  expect(html).toContain("<html");
+  expect(html).toContain("yinshi");
+
+  // a write call is refused in one sentence (the page's own connection, as a script in it would)
+  const refusal = await page.evaluate(async () => {
+    const ws = new WebSocket(`${location.origin.replace(/^http/, "ws")}/ws?token=${encodeURIComponent(sessionStorage.getItem("bonsai.token") ?? "")}`);
+    await new Promise((resolve) => ws.addEventListener("open", resolve));
+    const answer = new Promise<string>((resolve) => ws.addEventListener("message", (e) => resolve(String(e.data))));
+    ws.send(JSON.stringify({ t: "call", id: 1, method: "deleteSession", params: { sessionId: "x" } }));
+    return JSON.parse(await answer) as { result: { ok: boolean; error: { code: string; message: string } } };
+  });
+  expect(refusal.result).toEqual({ ok: false, error: { code: "forbidden", message: "a team archive is read-only: it cannot delete sessions" } });
+
+  // nothing the page received names the other project's session or its words
+  const beta = ids[BETA[0] as string] as string;
+  expect(frames.filter((f) => f.includes(beta) || f.includes("herdr") || f.includes('"beta"'))).toEqual([]);
+  expect(problems).toEqual([]);
+});
+
+test("the connect page (the desktop app's 'Connect to Team Archive…') opens the archive signed in", async ({ page }) => {
+  await page.goto(`${origin}/#connect-archive`);
+  await page.getByTestId("connect-archive-url").fill(`${origin}/wherever`);
+  await page.getByTestId("connect-archive-token").fill("two words");
+  await page.getByTestId("connect-archive-submit").click();
+  await expect(page.getByTestId("connect-archive-error")).toHaveText("a token has no spaces in it");
+  await shoot(page, "connect");
+  await page.getByTestId("connect-archive-token").fill(tokens.ben as string);
+  await page.getByTestId("connect-archive-submit").click();
+  await expect(page.getByTestId("archive-badge")).toHaveText("Archive · ben");
+  await expect(page).toHaveURL(`${origin}/`);
+  await expect(page.getByTestId("session-item")).toHaveCount(BETA.length);
+  await expect(page.getByTestId("session-project")).toHaveText(["beta"]);
+});

@@ -1,0 +1,207 @@
+/**
+ * The explorer on a team archive: `bonsai team serve` also serves the built page, its WebSocket API
+ * (/ws, the browser-mode contract) and the exports the page downloads (/download/ID). A page signs
+ * in with a person's token (in its address once, then kept for the tab, as browser mode does); the
+ * WebSocket is refused without a valid token, and every call checks the token and the caller's
+ * projects again. No event is pushed to a page: events of the shared cache could name sessions of
+ * other projects.
+ *
+ * The reads run the app's own backend over a private cache store in a temporary folder, created
+ * with no environment, no hooks, no model key and no session folders of the host.
+ */
+import * as fs from "node:fs";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import * as os from "node:os";
+import * as path from "node:path";
+import type { Duplex } from "node:stream";
+import { contractSnippets, createBackend, mapBackendError, type Backend } from "@bonsai/backend";
+import { answerCalls, DOWNLOAD_PATH, pageCsp, rendererIndex, sendPreparedDownload, serveRendererFile } from "@bonsai/backend/server";
+import { createDispatcher, IpcError, MAX_FRAME_BYTES, type Dispatch } from "@bonsai/ipc";
+import type pg from "pg";
+import { WebSocketServer, type WebSocket } from "ws";
+import { ArchiveError } from "../errors";
+import { authenticate, type Principal } from "../people";
+import { archiveHandlers } from "./archive-handlers";
+import { ArchiveSessionCache } from "./session-cache";
+
+export interface ArchiveAppOptions {
+  pool: pg.Pool;
+  /** the built renderer (apps/desktop/out/renderer) */
+  rendererDir: string;
+  /** better_sqlite3.node for this Node (the CLI bundle's) */
+  nativeBinding?: string;
+  version?: string;
+  /** where the cache lives (default: a new private folder in the system's temporary folder, removed on close) */
+  cacheDir?: string;
+  /** how many opened sessions the cache keeps (default DEFAULT_CACHED_SESSIONS) */
+  cachedSessions?: number;
+  /** the store worker (compaction-worker.mjs): imports and exports off the serving thread */
+  worker?: URL;
+  log?: (line: string) => void;
+}
+
+/** the server's count of failed sign-ins: whether an address may try now, and one more failure */
+export interface SignInGate {
+  retryAfter(address: string): number;
+  failed(address: string): void;
+}
+
+export interface ArchiveApp {
+  /** answers GET/HEAD of the page and /download/ID; false when the path is not the app's */
+  handleRequest(request: IncomingMessage, response: ServerResponse, path: string): boolean;
+  /** the WebSocket upgrade at /ws (anything else is refused); `signIn` counts failed sign-ins per address */
+  handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer, signIn?: SignInGate): void;
+  close(): Promise<void>;
+}
+
+/** whether a page's Origin is this server (the Host it asked for) */
+function sameOrigin(request: IncomingMessage): boolean {
+  const origin = request.headers.origin;
+  if (origin === undefined) return true; // not a browser: the token decides alone
+  try {
+    return new URL(origin).host === request.headers.host;
+  } catch {
+    return false;
+  }
+}
+
+/** One log line per call of a page, as per HTTP request: time, WS, the method, ok or the error's code, milliseconds and the person; never the content. */
+function loggedCalls(dispatch: Dispatch, who: string, log: (line: string) => void): Dispatch {
+  return async (method, params) => {
+    const started = performance.now();
+    const result = await dispatch(method, params);
+    const name = typeof method === "string" && /^[A-Za-z]{1,40}$/u.test(method) ? method : "(unknown)";
+    log(`${new Date().toISOString()} WS ${name} ${result.ok ? "ok" : result.error.code} ${(performance.now() - started).toFixed(1)}ms ${who}`);
+    return result;
+  };
+}
+
+/** A refusal of the archive as the page's error: a token revoked meanwhile is `forbidden`, as every capability the page lacks. */
+function archiveCallError(err: unknown): IpcError | undefined {
+  if (err instanceof ArchiveError && err.code === "unauthorized") return new IpcError("forbidden", err.message);
+  return mapBackendError(err);
+}
+
+export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
+  rendererIndex(options.rendererDir);
+  const owned = options.cacheDir === undefined;
+  const cacheDir = options.cacheDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "bonsai-archive-cache-"));
+  fs.mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+  const log = options.log ?? (() => undefined);
+  const sessionsDir = path.join(cacheDir, "sessions");
+  const backend: Backend = createBackend({
+    dataDir: path.join(cacheDir, "data"),
+    env: {}, // no variable of the host reaches the app: no key, no BONSAI_DB, no hooks folder
+    mode: "browser",
+    ...(options.nativeBinding !== undefined ? { nativeBinding: options.nativeBinding } : {}),
+    ...(options.worker !== undefined ? { worker: { url: options.worker, size: 1 } } : {}),
+    // the cache's own folder is the one folder its imports may read
+    engine: { offline: true, settings: { sessionDirs: [sessionsDir] } },
+    version: options.version ?? "0.0.0",
+    onInternalError: (err, where) => log(`error in ${where}: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`),
+  });
+  // the app's own import (a store job: on the worker thread when there is one, so a long session never holds the server)
+  const importFile = async (file: string): Promise<{ sessionId: string | null; error: string | null }> => {
+    const result = (await backend.handlers.importSessions({ paths: [file] })).results[0];
+    return { sessionId: result?.sessionId ?? null, error: result === undefined ? "nothing was imported" : result.error };
+  };
+  const remove = async (sessionId: string): Promise<unknown> => backend.handlers.deleteSession({ sessionId });
+  const cache = new ArchiveSessionCache(options.pool, backend.store, sessionsDir, importFile, remove, options.cachedSessions);
+  /** prepared export id -> the person it was prepared for */
+  const downloadsOf = new Map<string, number>();
+  const deps = {
+    pool: options.pool,
+    backend,
+    cache,
+    version: options.version ?? "0.0.0",
+    snippets: contractSnippets,
+    prepared: (id: string, personId: number) => {
+      downloadsOf.set(id, personId);
+      // a download not taken goes with its file (Downloads forgets it after its few minutes)
+      setTimeout(() => downloadsOf.delete(id), 10 * 60_000).unref();
+    },
+  };
+  const csp = pageCsp();
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
+  const clients = new Set<WebSocket>();
+
+  const serveDownload = async (request: IncomingMessage, response: ServerResponse, id: string, token: string): Promise<void> => {
+    let principal: Principal;
+    try {
+      principal = await authenticate(options.pool, token);
+    } catch (error) {
+      const status = error instanceof ArchiveError && error.code === "unauthorized" ? 403 : 503;
+      response.writeHead(status, { "content-type": "text/plain" }).end(`${error instanceof ArchiveError ? error.message : "the archive failed to answer"}\n`);
+      return;
+    }
+    // someone else's export is as gone as an expired one
+    if (downloadsOf.get(id) !== principal.personId) {
+      sendPreparedDownload(response, undefined);
+      return;
+    }
+    downloadsOf.delete(id);
+    sendPreparedDownload(response, backend.takeDownload(id));
+  };
+
+  return {
+    handleRequest(request, response, pathname) {
+      if (request.method !== "GET" && request.method !== "HEAD") return false;
+      if (pathname.startsWith("/api/") || pathname === "/health" || pathname === "/ws") return false;
+      let url: URL;
+      let decoded: string;
+      try {
+        url = new URL(request.url ?? "/", "http://archive.invalid");
+        decoded = decodeURIComponent(pathname);
+      } catch {
+        response.writeHead(400).end();
+        return true;
+      }
+      if (decoded.startsWith(DOWNLOAD_PATH)) {
+        void serveDownload(request, response, decoded.slice(DOWNLOAD_PATH.length), url.searchParams.get("token") ?? "");
+        return true;
+      }
+      serveRendererFile(options.rendererDir, decoded, request, response, csp);
+      return true;
+    },
+
+    handleUpgrade(request, socket, head, signIn) {
+      const refuse = (status: string, why: string): void => {
+        socket.write(`HTTP/1.1 ${status}\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n${why}\n`);
+        socket.destroy();
+      };
+      const url = new URL(request.url ?? "/", "http://archive.invalid");
+      if (url.pathname !== "/ws") return refuse("404 Not Found", "not found");
+      if (!sameOrigin(request)) return refuse("403 Forbidden", "forbidden origin");
+      const address = request.socket.remoteAddress ?? "-";
+      const wait = signIn?.retryAfter(address) ?? 0;
+      if (wait > 0) return refuse("429 Too Many Requests", `too many failed sign-ins from this address; try again in ${wait} s`);
+      const token = url.searchParams.get("token") ?? "";
+      authenticate(options.pool, token).then(
+        (principal) => {
+          log(`${new Date().toISOString()} WS /ws open ${principal.name}`);
+          wss.handleUpgrade(request, socket, head, (ws) => {
+            clients.add(ws);
+            const dispatch = createDispatcher(archiveHandlers(deps, token), { mapError: archiveCallError, onInternalError: (err, method) => log(`error in ${method}: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`) });
+            ws.on("close", () => clients.delete(ws));
+            ws.on("error", () => clients.delete(ws));
+            answerCalls(ws, loggedCalls(dispatch, principal.name, log));
+          });
+        },
+        (error: unknown) => {
+          if (error instanceof ArchiveError && error.code === "unauthorized") {
+            signIn?.failed(address);
+            return refuse("403 Forbidden", "missing or wrong token");
+          }
+          refuse("503 Service Unavailable", "the archive failed to answer");
+        },
+      );
+    },
+
+    async close() {
+      for (const ws of clients) ws.terminate();
+      wss.close();
+      await backend.close();
+      if (owned) fs.rmSync(cacheDir, { recursive: true, force: true });
+    },
+  };
+}

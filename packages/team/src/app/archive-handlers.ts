@@ -1,0 +1,183 @@
+/**
+ * The app's calls on a team archive, for one signed-in page. Every call first checks the page's
+ * token again (a revoked token stops working at the next call) and then the session against the
+ * caller's projects in PostgreSQL. The list and search come straight from PostgreSQL (limited to
+ * the caller's projects there); the other reads run the app's own handlers over the session cache.
+ * Every call that would change a session, the settings or the host is refused in one sentence.
+ */
+import { IpcError, type Handlers, type MethodName, type MethodOutput, type SessionSummary } from "@bonsai/ipc";
+import type { Backend } from "@bonsai/backend";
+import type pg from "pg";
+import { authenticate, type Principal } from "../people";
+import { listArchivedSessions, searchArchive, type ArchivedSession } from "../reads";
+import type { ArchiveSessionCache } from "./session-cache";
+
+/** what every archived session says about itself in the app */
+export const ARCHIVE_READ_ONLY = "a read-only copy in the team archive; export it to work on it";
+
+/** the calls that would change something, and what they would change (the refusal names it) */
+const REFUSED = {
+  setSessionTitle: "rename a session",
+  importSessions: "import sessions",
+  importFromDialog: "import sessions",
+  beginUpload: "take uploads",
+  uploadChunk: "take uploads",
+  cancelUpload: "take uploads",
+  cancelImport: "import sessions",
+  saveSessionAs: "save files on its host (use Export)",
+  continueInPi: "write into a pi folder on its host (export the session as pi and continue it on your machine)",
+  deleteSession: "delete sessions",
+  compact: "compact a session",
+  commitCompaction: "compact a session",
+  abort: "run work that could be aborted",
+  navigate: "move a session's leaf",
+  applyPrune: "prune a session",
+  restorePruned: "restore pruned output",
+  prompt: "continue a session with a model",
+  undo: "undo changes",
+  setLabel: "label entries",
+  setSettings: "change settings",
+  pickSettingsFolder: "choose host folders",
+  setApiKey: "keep a model key",
+  clearApiKey: "keep a model key",
+  testConnection: "call a model",
+} as const satisfies Partial<Record<MethodName, string>>;
+
+type RefusedName = keyof typeof REFUSED;
+
+/** The one-line refusal of a call that a read-only archive does not take. */
+export function archiveRefusal(method: RefusedName): IpcError {
+  return new IpcError("forbidden", `a team archive is read-only: it cannot ${REFUSED[method]}`);
+}
+
+const AGENTS = new Set<SessionSummary["agent"]>(["pi", "omp", "claude-code", "codex"]);
+
+/** An archived session as the session list shows it (the counts the list does not know are left out or pending). */
+export function archivedSummary(s: ArchivedSession): SessionSummary {
+  return {
+    id: s.id,
+    title: s.title ?? "",
+    cwd: s.cwd,
+    createdAt: s.startedAt ?? s.pushedAt,
+    updatedAt: s.pushedAt,
+    entryCount: s.entryCount,
+    leafId: null,
+    sourcePath: null,
+    agent: AGENTS.has(s.agent as SessionSummary["agent"]) ? (s.agent as SessionSummary["agent"]) : "pi",
+    compactionCount: 0,
+    readOnly: ARCHIVE_READ_ONLY,
+    parentSession: null,
+    customTitle: false,
+    branches: null,
+    contextTokens: null,
+    estimatedTokens: null,
+    archive: { project: s.project, pushedBy: s.pushedBy, pushedAt: s.pushedAt },
+  };
+}
+
+/**
+ * The settings the page replays what-if and plans with: the defaults of the server's cache, with
+ * nothing of the server's folders (its cache folder, its database file) in them.
+ */
+export function pageSettings(state: MethodOutput<"getSettings">): MethodOutput<"getSettings"> {
+  return {
+    ...state,
+    settings: { ...state.settings, hooksDir: "", sessionDirs: [] },
+    hostSettings: { ...state.hostSettings, command: "the settings of a team archive do not change from the page", database: "" },
+  };
+}
+
+export interface ArchiveHandlerDeps {
+  pool: pg.Pool;
+  /** the app's handlers over the cache store (never reached before the caller's check) */
+  backend: Pick<Backend, "handlers">;
+  cache: ArchiveSessionCache;
+  version: string;
+  /** an export was prepared for this person (its download answers only their token) */
+  prepared: (downloadId: string, personId: number) => void;
+  /** the rewritten snippet of a search hit (the contract's [[match]] marks) */
+  snippets: (query: string) => (snippet: string) => string;
+}
+
+/** The handlers for one page signed in with `token`. */
+export function archiveHandlers(deps: ArchiveHandlerDeps, token: string): Handlers {
+  const { pool, cache } = deps;
+  const app = deps.backend.handlers;
+  const who = (): Promise<Principal> => authenticate(pool, token);
+
+  /** a read of one session, once the caller may read it and the cache holds its current copy */
+  const onSession =
+    <M extends MethodName>(method: M) =>
+    async (input: { sessionId: string }): Promise<MethodOutput<M>> => {
+      const principal = await who();
+      const handler = app[method] as unknown as (input: unknown) => Promise<MethodOutput<M>> | MethodOutput<M>;
+      return cache.withSession(principal, input.sessionId, () => handler(input));
+    };
+
+  const refused = Object.fromEntries(
+    Object.keys(REFUSED).map((name) => [
+      name,
+      async () => {
+        await who();
+        throw archiveRefusal(name as RefusedName);
+      },
+    ]),
+  ) as unknown as Pick<Handlers, RefusedName>;
+
+  return {
+    ...refused,
+    getAppInfo: async () => {
+      const principal = await who();
+      const projects = await pool.query<{ name: string }>("SELECT name FROM projects WHERE id = ANY($1::bigint[]) ORDER BY name", [principal.projectIds]);
+      return { mode: "browser", version: deps.version, dataDir: "", nativeDialogs: false, archive: { user: principal.name, role: principal.role, projects: projects.rows.map((r) => r.name) } };
+    },
+    listSessions: async () => ({ sessions: (await listArchivedSessions(pool, await who(), { limit: 1000 })).map(archivedSummary) }),
+    findSessionFolders: async () => {
+      await who();
+      return { folders: [] };
+    },
+    searchSessions: async ({ query, sessionId, limit }) => {
+      const hits = await searchArchive(pool, await who(), query, { ...(limit !== undefined ? { limit } : {}), ...(sessionId !== undefined ? { sessionId } : {}) });
+      const snippet = deps.snippets(query);
+      return {
+        unindexed: 0,
+        hits: hits.map((h) => ({ sessionId: h.sessionId, sessionTitle: h.sessionTitle ?? h.sessionId, entryId: h.entryId, type: h.type, role: h.role, timestamp: h.timestamp, snippet: snippet(h.snippet) })),
+      };
+    },
+    openSession: async (input) => {
+      const principal = await who();
+      return cache.withSession(principal, input.sessionId, async (row) => {
+        const { session, skeleton } = await app.openSession(input);
+        const archive = { project: row.project, pushedBy: row.pushedBy, pushedAt: row.pushedAt };
+        // the cache's file path is this server's business, not the page's
+        return { session: { ...session, sourcePath: null, readOnly: ARCHIVE_READ_ONLY, archive }, skeleton };
+      });
+    },
+    getSkeleton: onSession("getSkeleton"),
+    getPreviews: onSession("getPreviews"),
+    getSkeletonTail: onSession("getSkeletonTail"),
+    getEntry: onSession("getEntry"),
+    getEntries: onSession("getEntries"),
+    getContextPreview: onSession("getContextPreview"),
+    planCompaction: onSession("planCompaction"),
+    planPrune: onSession("planPrune"),
+    getAmnesiaReport: onSession("getAmnesiaReport"),
+    getAmnesiaScores: onSession("getAmnesiaScores"),
+    getSummaryCheck: onSession("getSummaryCheck"),
+    exportSession: async (input) => {
+      const principal = await who();
+      const answer = await cache.withSession(principal, input.sessionId, () => app.exportSession(input));
+      deps.prepared(answer.url.slice(answer.url.lastIndexOf("/") + 1), principal.personId);
+      return answer;
+    },
+    whatIf: async (input) => cache.withSessions(await who(), input.sessionIds, () => app.whatIf(input)),
+    getUndo: async () => {
+      await who();
+      return { undo: null };
+    },
+    getSettings: async () => {
+      await who();
+      return pageSettings(await app.getSettings({}));
+    },
+  };
+}

@@ -1,0 +1,151 @@
+/**
+ * The archived sessions a page opened, materialised into this process's own SQLite store (a
+ * private temporary folder), so that every read feature of the app (tree, inspector, what the model
+ * sees, transcript, what-if, amnesia, export) runs unchanged on them. Nothing in it matters: it is
+ * keyed by the archive's row and entry count, filled again when a push added entries, and thrown
+ * away with the process. PostgreSQL stays the one source of truth, so several `team serve`
+ * processes serve one database without sharing anything.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { SessionStore } from "@bonsai/store";
+import type pg from "pg";
+import { ArchiveError } from "../errors";
+import type { Principal } from "../people";
+import { openArchivedSession } from "../reads";
+
+/** The row of a session the caller may read, by its exact id (the page names sessions by the ids it was given). */
+export interface ReadableSession {
+  pk: string;
+  sessionId: string;
+  entryCount: number;
+  project: string;
+  pushedBy: string;
+  pushedAt: string;
+}
+
+/**
+ * The session `sessionId` among the caller's projects, or a not-found refusal worded exactly as for
+ * a session that does not exist. (Two of the caller's projects holding one id: the archive's read
+ * refuses it as ambiguous, in one sentence.)
+ */
+export async function readableSession(pool: pg.Pool, principal: Principal, sessionId: string): Promise<ReadableSession> {
+  const row = (
+    await pool.query<{ id: string; entry_count: number; project: string; pushed_by: string; pushed_at: Date }>(
+      `SELECT s.id, s.entry_count, p.name AS project, u.name AS pushed_by, s.pushed_at
+         FROM sessions s JOIN projects p ON p.id = s.project_id JOIN people u ON u.id = s.pushed_by
+        WHERE s.project_id = ANY($1::bigint[]) AND s.session_id = $2 ORDER BY s.pushed_at DESC LIMIT 1`,
+      [principal.projectIds, sessionId],
+    )
+  ).rows[0];
+  if (!row) throw new ArchiveError("not-found", `no session ${JSON.stringify(sessionId)} that you may read in the archive`);
+  return { pk: row.id, sessionId, entryCount: Number(row.entry_count), project: row.project, pushedBy: row.pushed_by, pushedAt: row.pushed_at.toISOString() };
+}
+
+/** a session id as a file name (the export's name comes from it) */
+function fileNameOf(sessionId: string): string {
+  return `${sessionId.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 120) || "session"}.jsonl`;
+}
+
+/** how many opened sessions a server process keeps copies of (a copy takes about twice its JSONL on disk) */
+export const DEFAULT_CACHED_SESSIONS = 100;
+
+export class ArchiveSessionCache {
+  /** session id -> what the store holds for it */
+  private readonly held = new Map<string, { pk: string; entryCount: number }>();
+  /** one materialisation or read at a time per session id */
+  private readonly locks = new Map<string, Promise<unknown>>();
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly store: Pick<SessionStore, "getSession">,
+    /** where the downloaded JSONL files live (the store's sessions' source files) */
+    private readonly dir: string,
+    /** reads a downloaded file into the store (the app's import: on its store worker when it has one) */
+    private readonly importFile: (file: string) => Promise<{ sessionId: string | null; error: string | null }>,
+    /** removes a session from the store (the app's own removal) */
+    private readonly remove: (sessionId: string) => Promise<unknown>,
+    /** the most sessions held at once; the one used longest ago goes first */
+    private readonly limit = DEFAULT_CACHED_SESSIONS,
+  ) {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  }
+
+  /**
+   * Runs `read` once the store holds the archive's current copy of the session, with no other
+   * materialisation of that id in between (a person of another project opening another session
+   * with the same id waits its turn).
+   */
+  async withSession<T>(principal: Principal, sessionId: string, read: (row: ReadableSession) => Promise<T> | T): Promise<T> {
+    const wanted = await readableSession(this.pool, principal, sessionId);
+    return this.locked(sessionId, async () => {
+      await this.materialise(principal, wanted);
+      return read(wanted);
+    });
+  }
+
+  /** As withSession for several sessions at once (taken in one order, so two such reads never wait on each other). */
+  async withSessions<T>(principal: Principal, sessionIds: readonly string[], read: () => Promise<T> | T): Promise<T> {
+    const ids = [...new Set(sessionIds)].sort();
+    const step = (i: number): Promise<T> => (i === ids.length ? Promise.resolve(read()) : this.withSession(principal, ids[i] as string, () => step(i + 1)));
+    return step(0);
+  }
+
+  private async locked<T>(sessionId: string, work: () => Promise<T>): Promise<T> {
+    const before = this.locks.get(sessionId) ?? Promise.resolve();
+    const run = before.catch(() => undefined).then(work);
+    this.locks.set(sessionId, run);
+    try {
+      return await run;
+    } finally {
+      if (this.locks.get(sessionId) === run) this.locks.delete(sessionId);
+    }
+  }
+
+  private async materialise(principal: Principal, wanted: ReadableSession): Promise<void> {
+    const held = this.held.get(wanted.sessionId);
+    this.held.delete(wanted.sessionId);
+    if (held && held.pk === wanted.pk && held.entryCount === wanted.entryCount && this.store.getSession(wanted.sessionId)) {
+      this.held.set(wanted.sessionId, held); // the most recently used now
+      return;
+    }
+    if (held && held.pk !== wanted.pk) await this.forget(wanted.sessionId, held.pk);
+    const folder = path.join(this.dir, wanted.pk);
+    fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
+    const file = path.join(folder, fileNameOf(wanted.sessionId));
+    const partial = `${file}.partial`;
+    // the archive's own read (the caller's check, one snapshot), written whole, then renamed into place
+    const { chunks } = await openArchivedSession(this.pool, principal, wanted.sessionId);
+    await pipeline(Readable.from(chunks), fs.createWriteStream(partial, { mode: 0o600 }));
+    fs.renameSync(partial, file);
+    const imported = await this.importFile(file);
+    if (imported.error !== null || imported.sessionId !== wanted.sessionId) {
+      throw new ArchiveError("bad-request", `the archived session ${JSON.stringify(wanted.sessionId)} could not be read: ${imported.error ?? `its header names ${JSON.stringify(imported.sessionId)}`}`);
+    }
+    this.held.set(wanted.sessionId, { pk: wanted.pk, entryCount: wanted.entryCount });
+    this.evict();
+  }
+
+  /** how many sessions the store holds copies of */
+  get size(): number {
+    return this.held.size;
+  }
+
+  /** Drops the copies used longest ago beyond the limit; one in use (locked) is left for later. */
+  private evict(): void {
+    for (const [sessionId, held] of this.held) {
+      if (this.held.size <= this.limit) return;
+      if (this.locks.has(sessionId)) continue;
+      this.held.delete(sessionId);
+      // under the session's lock, so that a read of it waits for the removal and then copies it again
+      void this.locked(sessionId, () => this.forget(sessionId, held.pk)).catch(() => undefined);
+    }
+  }
+
+  private async forget(sessionId: string, pk: string): Promise<void> {
+    if (this.store.getSession(sessionId)) await this.remove(sessionId);
+    fs.rmSync(path.join(this.dir, pk), { recursive: true, force: true });
+  }
+}
