@@ -1,4 +1,5 @@
 export * from "./session-store";
+export type { PackedSkeletonRead, SkeletonState } from "./reads/skeleton-cache";
 export { openStore, SqliteSessionStore, BACKUP_SUFFIX, writeThroughFromEnv, type OpenStoreOptions } from "./sqlite-session-store";
 export type { FaultPoint, FaultHook } from "./source/faults";
 export type { RecoveryReport } from "./source/source-sync";
