@@ -11,6 +11,7 @@ import { BonsaiError, type ErrorKind } from "@bonsai/core";
 import type { BranchPlan, ContextSummary, PackedSkeleton, ParseIssueKind, PrunedResult, PruneConfig, PrunePlan, PruneSummary, SessionEntry, SessionHeader, SkeletonNode, ToolResultOnPath, TreeSkeleton } from "@bonsai/core";
 import type { AgentKind, PiExport, ReadSession } from "@bonsai/formats";
 import type { ContextMessageRows, ContextWindow } from "./reads/context";
+import type { ImportFailure } from "./import-failure";
 import type { PackedSkeletonRead } from "./reads/skeleton-cache";
 
 export type ImportIssueKind =
@@ -63,6 +64,8 @@ export interface ImportReport {
   issues: ImportIssue[];
   /** one-line human summary (why it failed, what changed) */
   message: string;
+  /** why nothing was stored, as data: with "failed" and "not-a-session" (not on reports listed from the database) */
+  failure?: ImportFailure;
   /** ISO time */
   startedAt: string;
 }
