@@ -5,7 +5,7 @@
  * held is read by a store job (on the store worker in the app and `bonsai serve`, so reading 100,000
  * rows does not hold this thread); a tail is a narrow read here.
  */
-import { lazyPackedSkeleton, packSkeleton, type PackedSkeleton, type SkeletonNode } from "@bonsai/core";
+import { lazyPackedSkeleton, packSkeleton, relabelsOlderNodes, type PackedSkeleton } from "@bonsai/core";
 import { withJson, type ImportResult } from "@bonsai/ipc";
 import type { SessionStore, StoreJobs } from "@bonsai/store";
 
@@ -39,11 +39,6 @@ async function readAndHold(store: SessionStore, jobs: StoreJobs, sessionId: stri
 /** Reads the session's skeleton ahead of its open (a store job), unless this thread's store holds it. */
 export async function readSkeletonAhead(store: SessionStore, jobs: StoreJobs, sessionId: string): Promise<void> {
   if (store.heldPackedSkeletonJson(sessionId) === undefined) await readAndHold(store, jobs, sessionId);
-}
-
-/** New nodes that change an older node: a label entry sets its target's label. */
-function relabelsOlderNodes(added: readonly SkeletonNode[]): boolean {
-  return added.some((n) => n.type === "label");
 }
 
 /**

@@ -1,9 +1,11 @@
 /**
- * Skeletons: the compact tree a page draws (id, parent, type, role, tokens, preview, flags), the last
- * few kept in memory while nothing changed, packed for the page, and kept in the database for a big
- * session (reads/skeleton-cache.ts).
+ * Skeletons: the compact tree a page draws (id, parent, type, role, tokens, preview, flags), packed
+ * for the page. The one skeleton cache: the last few read are held in memory (nodes, packed JSON)
+ * while the session's rows and leaf are as they were read in (skeletonState: another connection's
+ * changes count too), appended rows read alone; a big session's packed one is also kept in the
+ * database between starts (reads/skeleton-cache.ts).
  */
-import { packSkeleton, type PackedSkeleton, type SkeletonNode, type TreeSkeleton } from "@bonsai/core";
+import { packSkeleton, relabelsOlderNodes, type PackedSkeleton, type SkeletonNode, type TreeSkeleton } from "@bonsai/core";
 import { FLAG_FROM_EXTENSION, FLAG_OFFLINE, FLAG_PRUNED, FLAG_THINKING } from "../derive";
 import { readPackedSkeleton } from "../reads/packed-skeleton";
 import { packedSkeletonJson, skeletonState, type SkeletonJson, type SkeletonState } from "../reads/skeleton-cache";
@@ -38,11 +40,6 @@ function onlyAppended(held: SkeletonState, now: SkeletonState): boolean {
 }
 
 const sameRows = (a: SkeletonState, b: SkeletonState): boolean => a.origin === b.origin && a.generation === b.generation && a.rev === b.rev && a.last === b.last;
-
-/** New nodes that change an older node: a label entry sets its target's label. */
-export function relabelsOlderNodes(added: readonly SkeletonNode[]): boolean {
-  return added.some((n) => n.type === "label");
-}
 
 /**
  * Holds a skeleton read outside any transaction of the caller's only: one read inside a write that
