@@ -120,4 +120,19 @@ describe("skeletons held by the store", () => {
     holder.db.prepare("UPDATE entries SET tokens = tokens + 1 WHERE session_id = ? AND seq = 2").run(id);
     expect(holder.getSkeleton(id)).toEqual(fresh(dir, (s) => s.getSkeleton(id)));
   });
+
+  it("hold a packed skeleton another connection read only while the session is still as it was read in", async () => {
+    const { id, holder, other } = await twoConnections(50);
+    expect(holder.heldPackedSkeletonJson(id)).toBeUndefined();
+    const read = other.getPackedSkeletonJson(id);
+    holder.appendEntry(id, { type: "message", message: { role: "user", content: "meanwhile", timestamp: 1 } });
+    holder.holdPackedSkeletonJson(id, read);
+    expect(holder.heldPackedSkeletonJson(id)).toBeUndefined();
+    const now = other.getPackedSkeletonJson(id);
+    holder.holdPackedSkeletonJson(id, now);
+    expect(holder.heldPackedSkeletonJson(id)).toBe(now.json);
+    // the leaf moved since: not held any more
+    holder.setLeaf(id, holder.getSkeleton(id).nodes[3]!.id);
+    expect(holder.heldPackedSkeletonJson(id)).toBeUndefined();
+  });
 });
