@@ -28,7 +28,8 @@ import type { HostDialogs } from "./dialogs";
 import { hostSettingsInfo } from "./host-policy";
 import { importHandlers } from "./import-handlers";
 import { fileKeyProvider, resolveApiKey, type KeyProvider } from "./keys";
-import { prepareSkeletons, sessionHandlers, SkeletonCache, toSummary } from "./session-handlers";
+import { sessionHandlers, toSummary } from "./session-handlers";
+import { prepareSkeletons, readSkeletonAhead } from "./skeleton-reads";
 import { forwardEngineEvents, forwardStoreEvents } from "./event-bridge";
 import { whatIfHandlers, WhatIfCaches } from "./whatif-handlers";
 import { Uploads } from "./uploads";
@@ -144,8 +145,6 @@ export function createBackend(options: BackendOptions): Backend {
 
   // one planner: the engine's (its worker pool when the host has a worker), closed with the engine
   const planner = engine.planner;
-  // with a worker, the skeleton of a session not held is read there (openSession never waits on this thread)
-  const skeletons = new SkeletonCache(store, options.worker ? jobs : undefined);
   const lastOpened = new LastOpened(dataDir);
   // The first time a window lists the sessions (a user is about to pick one, and the first open of
   // the day is usually the session opened last), that session's skeleton is read ahead by a store
@@ -158,7 +157,7 @@ export function createBackend(options: BackendOptions): Backend {
     if (last === null || !store.getSession(last)) return;
     // after the listing's answer is out; a read that fails (the session removed meanwhile) is the open's to report
     setImmediate(() => {
-      if (!closed) skeletons.packedAsync(last).catch(() => undefined);
+      if (!closed) readSkeletonAhead(store, jobs, last).catch(() => undefined);
     });
   };
   const uploads = new Uploads(dataDir);
@@ -181,7 +180,7 @@ export function createBackend(options: BackendOptions): Backend {
     if (opened?.sourcePath && opened.detached === null) jobs.sync({ sessionId, file: opened.sourcePath });
   };
 
-  const offStore = forwardStoreEvents(store, emit, skeletons);
+  const offStore = forwardStoreEvents(store, emit);
   const whatIfCaches = new WhatIfCaches();
   const offWhatIf = whatIfCaches.follow(store);
   const offEngine = forwardEngineEvents(engine, emit, requests);
@@ -194,7 +193,7 @@ export function createBackend(options: BackendOptions): Backend {
       dataDir,
       nativeDialogs: options.dialogs !== undefined,
     }),
-    ...sessionHandlers({ store, jobs, emit, settings: () => engine.reloadSettings(), skeletons, stats, folders: () => folders, undos, follow, opened: (id) => lastOpened.note(id), listed }),
+    ...sessionHandlers({ store, jobs, emit, settings: () => engine.reloadSettings(), stats, folders: () => folders, undos, follow, opened: (id) => lastOpened.note(id), listed }),
     ...importHandlers({
       store,
       jobs,
@@ -208,16 +207,13 @@ export function createBackend(options: BackendOptions): Backend {
         const s = store.getSession(sessionId);
         return s ? toSummary(s, store.getSessionTitles().get(s.id)).title : null;
       },
-      imported: (results, reports) => {
-        for (const r of reports) if (r.sessionId) skeletons.invalidate(r.sessionId);
-        prepareSkeletons(skeletons, results);
-      },
+      imported: (results) => prepareSkeletons(store, jobs, results),
     }),
     ...exportHandlers({ store, jobs, downloads, dialogs: options.dialogs }),
     ...foreignHandlers({ store, jobs, emit, env }),
     ...engineHandlers({ store, jobs, engine, keys, emit, env, requests, planner, dialogs: options.dialogs, hostSettings, undos }),
     ...whatIfHandlers({ store, planner, caches: whatIfCaches, settings: () => engine.getSettings() }),
-    ...undoHandlers(store, undos, skeletons),
+    ...undoHandlers(store, undos),
   };
 
   const dispatch = createDispatcher(waitingForSessionWriters(handlers, store), { mapError: mapBackendError, onInternalError: options.onInternalError });

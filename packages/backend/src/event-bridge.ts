@@ -3,22 +3,14 @@ import type { Engine, EngineEvents } from "@bonsai/engine";
 import type { EventPayload, EventSink } from "@bonsai/ipc";
 import type { SessionStore } from "@bonsai/store";
 import type { RequestTracker } from "./engine-handlers";
-import type { SkeletonCache } from "./session-handlers";
 
-export function forwardStoreEvents(store: SessionStore, emit: EventSink, skeletons: SkeletonCache): () => void {
+export function forwardStoreEvents(store: SessionStore, emit: EventSink): () => void {
   const offs = [
     store.on("entries-added", ({ sessionId, entries, source }) => {
-      if (source === "import") {
-        skeletons.invalidate(sessionId);
-        return; // importSessions reports imports (sessionsChanged)
-      }
-      skeletons.extend(sessionId);
+      if (source === "import") return; // importSessions reports imports (sessionsChanged)
       emit("sessionUpdated", { sessionId, reason: "entries-added", entryIds: entries.map((e) => e.id), leafId: store.getLeaf(sessionId) });
     }),
     store.on("session-updated", ({ sessionId, reason }) => {
-      // an append's entries came with entries-added; a leaf move changes no node
-      if (reason === "appended" || reason === "leaf") skeletons.moveLeaf(sessionId);
-      else skeletons.invalidate(sessionId);
       switch (reason) {
         case "imported":
         case "removed":

@@ -7,7 +7,7 @@
  * call: the file being read is left as it was, the files after it are not read.
  */
 import { IpcError, type EventSink, type Handlers, type ImportResult } from "@bonsai/ipc";
-import type { ImportReport, SessionStore, StoreJobs } from "@bonsai/store";
+import { importFailureOf, type ImportReport, type SessionStore, type StoreJobs } from "@bonsai/store";
 import type { HostDialogs } from "./dialogs";
 import { importRoots, resolveImportPaths } from "./import-roots";
 import { failureReason, isImported, refusedResult, toImportResult } from "./import-results";
@@ -79,7 +79,7 @@ export function importHandlers(deps: ImportHandlerDeps): Pick<Handlers, ImportHa
           results.push(toImportResult(source, report, report.sessionId && isImported(report) ? deps.title(report.sessionId) : null));
           if (upload && !isImported(report) && !isSourceOfASession(file)) uploads.discard(file);
         } catch (err) {
-          const reason = isAbort(err) ? IMPORT_CANCELLED : failureReason({ status: "failed", issues: [], message: err instanceof Error ? err.message : String(err) });
+          const reason = isAbort(err) ? IMPORT_CANCELLED : failureReason({ status: "failed", issues: [], failure: importFailureOf(err) });
           results.push(refusedResult(source, reason));
           if (upload && !isSourceOfASession(file)) uploads.discard(file);
         }

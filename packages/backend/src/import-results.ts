@@ -35,6 +35,8 @@ const ERRNO: Readonly<Record<string, string>> = {
   ENOSPC: "no space left on the device",
 };
 
+const NOT_IMPORTED = "the file could not be imported as a session (run `bonsai import FILE` on the host for the details)";
+
 function issueText(issue: ImportIssue): string {
   const fixed = LINE_ISSUES[issue.kind];
   // tree problems (duplicate ids, missing parents, cycles) name entry ids only: the store's words
@@ -43,27 +45,25 @@ function issueText(issue: ImportIssue): string {
 }
 
 /**
- * The store's reason for a file that is not a session, which it words without quoting the file
- * (packages/store: notASessionMessage, headerFieldProblem): used when nothing in it is quoted but a
- * header field's name. (The page's tests plant secrets in such files to hold both sides to it.)
+ * The reason a failed or rejected import gives, without a word of the file's content: from the
+ * store's typed failure (ImportFailure), never from the report's message. A file that is not a
+ * session gets the store's reason, which never quotes the file (packages/store: notASessionMessage,
+ * headerFieldProblem, the formats' unknown-file description; the page's tests plant secrets in such
+ * files to hold both sides to it).
  */
-function unquoted(message: string): boolean {
-  return message.startsWith("not a session") && !/["'`]/u.test(message.replace(/"(?:version|id|type|cwd|timestamp|title)"/gu, ""));
-}
-
-/** The reason a failed or rejected import gives, without a word of the file's content. */
-export function failureReason(report: Pick<ImportReport, "status" | "issues" | "message">): string {
+export function failureReason(report: Pick<ImportReport, "status" | "issues" | "failure">): string {
+  const failure = report.failure;
+  if (failure?.kind === "not-a-session") return failure.reason;
   if (report.status === "not-a-session") {
-    if (unquoted(report.message)) return report.message;
+    // a report without its failure (one listed from the database): by the kind of its problem
     for (const issue of report.issues) {
       const reason = NOT_A_SESSION[issue.kind];
       if (reason) return reason;
     }
     return "not a session file";
   }
-  const errno = /\b(E[A-Z]{2,})\b/u.exec(report.message)?.[1];
-  if (errno && ERRNO[errno]) return `the file could not be read: ${ERRNO[errno]}`;
-  return "the file could not be imported as a session (run `bonsai import FILE` on the host for the details)";
+  const reason = failure?.kind === "unreadable" && failure.code !== null ? ERRNO[failure.code] : undefined;
+  return reason ? `the file could not be read: ${reason}` : NOT_IMPORTED;
 }
 
 export function isImported(report: Pick<ImportReport, "status">): boolean {

@@ -15,7 +15,6 @@
  */
 import { IpcError, type Handlers, type UndoDto } from "@bonsai/ipc";
 import type { SessionStore } from "@bonsai/store";
-import type { SkeletonCache } from "./session-handlers";
 
 export interface UndoRecord {
   kind: UndoDto["kind"];
@@ -87,7 +86,7 @@ function undoneMessage(r: UndoRecord, appended: boolean): string {
   }
 }
 
-export function undoHandlers(store: SessionStore, undos: UndoLog, skeletons: SkeletonCache): Pick<Handlers, "getUndo" | "undo"> {
+export function undoHandlers(store: SessionStore, undos: UndoLog): Pick<Handlers, "getUndo" | "undo"> {
   const requireSession = (sessionId: string) => {
     if (!store.getSession(sessionId)) throw new IpcError("not_found", `no session ${sessionId}`);
   };
@@ -109,7 +108,7 @@ export function undoHandlers(store: SessionStore, undos: UndoLog, skeletons: Ske
       } else {
         store.setLeaf(sessionId, r.before);
         // the agent resumes from the file's last line: make it the leaf's place again
-        const last = skeletons.get(sessionId).nodes.at(-1)?.id ?? null;
+        const last = store.lastEntryId(sessionId);
         if (last !== r.before) appended = store.appendEntry(sessionId, { type: "custom", customType: UNDO_MARKER_TYPE, data: { undid: r.kind, entryId: r.entryId } }).id;
       }
       return { leafId: store.getLeaf(sessionId), appendedEntryId: appended, message: undoneMessage(r, appended !== null) };

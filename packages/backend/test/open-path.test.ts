@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { unpackSkeleton, type PackedSkeleton, type TreeSkeleton } from "@bonsai/core";
 import { generateSession, sessionToJsonl } from "@bonsai/testkit";
 import { createBackend, type Backend } from "../src/index";
-import { ok } from "./support";
+import { countSkeletonReads, ok } from "./support";
 
 let dir: string;
 let backend: Backend;
@@ -39,14 +39,16 @@ describe("open path", () => {
     backend = createBackend({ dataDir: path.join(dir, "data"), env: { BONSAI_SESSIONS_DIRS: dir } });
     const file = path.join(dir, "s.jsonl");
     fs.writeFileSync(file, sessionToJsonl(generateSession({ entries: 2_000, seed: 7 })));
-    const reads = vi.spyOn(backend.store, "getPackedSkeleton");
+    const reads = countSkeletonReads(backend);
     const { results } = ok<{ results: { sessionId: string | null }[] }>(await backend.dispatch("importSessions", { paths: [file] }));
     const sessionId = results[0]!.sessionId!;
-    expect(reads).not.toHaveBeenCalled(); // not before the import's answer
+    expect(reads.asked).toEqual([]); // not before the import's answer
     await new Promise((r) => setImmediate(r));
-    expect(reads).toHaveBeenCalledTimes(1);
+    expect(reads.fromRows).toEqual([sessionId]);
+    // held by the store: the open reads none of its rows
     const opened = ok<{ skeleton: PackedSkeleton }>(await backend.dispatch("openSession", { sessionId }));
-    expect(reads).toHaveBeenCalledTimes(1);
+    expect(reads.asked).toEqual([sessionId]);
+    expect(reads.fromRows).toEqual([sessionId]);
     expect(opened.skeleton.ids).toHaveLength(2_000);
     expect(await filled(unpackSkeleton(opened.skeleton))).toEqual(backend.store.getSkeleton(sessionId));
   });

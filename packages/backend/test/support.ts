@@ -4,6 +4,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterEach, beforeEach } from "vitest";
 import { contract, type CallResult, type Dispatch, type MethodName, type MethodOutput } from "@bonsai/ipc";
+import type { SqliteSessionStore } from "@bonsai/store";
 import { createBackend, type Backend } from "../src/index";
 
 /**
@@ -62,4 +63,20 @@ export async function importLines(backend: Backend, lines: readonly object[]): P
   const content = lines.map((l) => JSON.stringify(l)).join("\n") + "\n";
   const { results } = await importUpload(backend.dispatch, "s.jsonl", content, "r");
   return results[0]!.sessionId;
+}
+
+/**
+ * Counts the packed skeletons asked of the backend's store (by session), and those of them it read
+ * from its rows because it held none (no worker: both on this thread).
+ */
+export function countSkeletonReads(backend: Backend): { asked: string[]; fromRows: string[] } {
+  const store = backend.store as SqliteSessionStore;
+  const counts = { asked: [] as string[], fromRows: [] as string[] };
+  const ask = store.getPackedSkeletonJson.bind(store);
+  store.getPackedSkeletonJson = (id: string) => {
+    counts.asked.push(id);
+    if (!store.heldSkeletons().includes(id)) counts.fromRows.push(id);
+    return ask(id);
+  };
+  return counts;
 }

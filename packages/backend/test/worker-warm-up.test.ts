@@ -13,7 +13,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { openStore } from "@bonsai/store";
 import { generateSession, sessionToJsonl } from "@bonsai/testkit";
 import { createBackend, WORKER_WARM_UP_MS, type Backend } from "../src/index";
-import { ok } from "./support";
+import { countSkeletonReads, ok } from "./support";
 
 const workerUrl = new URL("../../engine/src/worker/compaction-worker.ts", import.meta.url);
 const procFds = "/proc/self/fd";
@@ -89,16 +89,11 @@ describe.skipIf(!fs.existsSync(procFds))("backend: the store worker's warm-up", 
 });
 
 describe("backend: the skeleton of the session opened last is read ahead once the sessions are listed", () => {
-  /** a backend whose store counts the packed skeletons it reads, by session (no worker: they are read on this thread) */
-  function countingBackend(): { backend: Backend; reads: string[] } {
-    const reads: string[] = [];
+  /** a backend whose store counts the packed skeletons asked of it, and those it read from its rows */
+  function countingBackend(): { backend: Backend; reads: string[]; fromRows: string[] } {
     const b = createBackend({ dataDir: dir, dbPath, env: { BONSAI_SESSIONS_DIRS: dir } });
-    const read = b.store.getPackedSkeleton.bind(b.store);
-    b.store.getPackedSkeleton = (id: string) => {
-      reads.push(id);
-      return read(id);
-    };
-    return { backend: b, reads };
+    const { asked, fromRows } = countSkeletonReads(b);
+    return { backend: b, reads: asked, fromRows };
   }
   const lastOpenedFile = () => path.join(dir, "last-opened.json");
   const list = async (b: Backend) => expect(ok<{ sessions: unknown[] }>(await b.dispatch("listSessions", {})).sessions.length).toBe(1);
@@ -126,9 +121,12 @@ describe("backend: the skeleton of the session opened last is read ahead once th
     await until(() => started.reads.length > 0, "the read-ahead");
     await list(backend);
     expect(started.reads).toEqual([sessionId]);
+    expect(started.fromRows).toEqual([sessionId]);
+    // the store holds it: the open's answer reads no row of it
     const opened = ok<{ skeleton: { ids: string[] } }>(await backend.dispatch("openSession", { sessionId }));
     expect(opened.skeleton.ids.length).toBe(300);
     expect(started.reads).toEqual([sessionId]);
+    expect(started.fromRows).toEqual([sessionId]);
   });
 
   it("a session removed since, or a note that cannot be read, is skipped", async () => {

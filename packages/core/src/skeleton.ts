@@ -50,3 +50,8 @@ export interface TreeSkeleton {
   leafId: string | null;
   nodes: SkeletonNode[];
 }
+
+/** Nodes added after others that change one of those: a label entry sets its target's label. */
+export function relabelsOlderNodes(added: readonly SkeletonNode[]): boolean {
+  return added.some((n) => n.type === "label");
+}

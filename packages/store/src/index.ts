@@ -1,4 +1,6 @@
 export * from "./session-store";
+export type { PackedSkeletonRead, SkeletonState } from "./reads/skeleton-cache";
+export { importFailureOf, type ImportFailure } from "./import-failure";
 export { openStore, SqliteSessionStore, BACKUP_SUFFIX, writeThroughFromEnv, type OpenStoreOptions } from "./sqlite-session-store";
 export type { FaultPoint, FaultHook } from "./source/faults";
 export type { RecoveryReport } from "./source/source-sync";

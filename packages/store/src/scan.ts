@@ -1,6 +1,7 @@
 /** Finding session files: a file as given, a folder scanned recursively for *.jsonl. */
 import fs from "node:fs";
 import path from "node:path";
+import { systemErrorCode } from "./import-failure";
 
 export interface FoundFile {
   path: string;
@@ -10,7 +11,8 @@ export interface FoundFile {
 export interface ScanResult {
   files: FoundFile[];
   /** paths given that do not exist or cannot be read */
-  missing: { path: string; message: string }[];
+  /** paths that could not be read, with the system's error code (null: none given) */
+  missing: { path: string; message: string; code: string | null }[];
 }
 
 /** Expands files and folders into session files (absolute, sorted, unique). Symlinked folders are not followed twice. */
@@ -31,7 +33,7 @@ export function scanPaths(paths: readonly string[]): ScanResult {
     try {
       items = fs.readdirSync(dir, { withFileTypes: true });
     } catch (err) {
-      missing.push({ path: dir, message: err instanceof Error ? err.message : String(err) });
+      missing.push({ path: dir, message: err instanceof Error ? err.message : String(err), code: systemErrorCode(err) });
       return;
     }
     items.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -46,7 +48,7 @@ export function scanPaths(paths: readonly string[]): ScanResult {
       const st = fs.statSync(file);
       if (st.isFile()) files.set(file, { path: file, size: st.size });
     } catch (err) {
-      missing.push({ path: file, message: err instanceof Error ? err.message : String(err) });
+      missing.push({ path: file, message: err instanceof Error ? err.message : String(err), code: systemErrorCode(err) });
     }
   };
   for (const p of paths) {
@@ -55,7 +57,7 @@ export function scanPaths(paths: readonly string[]): ScanResult {
     try {
       st = fs.statSync(abs);
     } catch (err) {
-      missing.push({ path: abs, message: (err as NodeJS.ErrnoException).code === "ENOENT" ? "no such file or folder" : String(err) });
+      missing.push({ path: abs, message: systemErrorCode(err) === "ENOENT" ? "no such file or folder" : String(err), code: systemErrorCode(err) });
       continue;
     }
     if (st.isDirectory()) walk(abs);

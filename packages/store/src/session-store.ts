@@ -11,6 +11,8 @@ import { BonsaiError, type ErrorKind } from "@bonsai/core";
 import type { BranchPlan, ContextSummary, PackedSkeleton, ParseIssueKind, PrunedResult, PruneConfig, PrunePlan, PruneSummary, SessionEntry, SessionHeader, SkeletonNode, ToolResultOnPath, TreeSkeleton } from "@bonsai/core";
 import type { AgentKind, PiExport, ReadSession } from "@bonsai/formats";
 import type { ContextMessageRows, ContextWindow } from "./reads/context";
+import type { ImportFailure } from "./import-failure";
+import type { PackedSkeletonRead } from "./reads/skeleton-cache";
 
 export type ImportIssueKind =
   /** from core's lenient parser */
@@ -62,6 +64,8 @@ export interface ImportReport {
   issues: ImportIssue[];
   /** one-line human summary (why it failed, what changed) */
   message: string;
+  /** why nothing was stored, as data: with "failed" and "not-a-session" (not on reports listed from the database) */
+  failure?: ImportFailure;
   /** ISO time */
   startedAt: string;
 }
@@ -314,18 +318,17 @@ export interface SessionStore {
   getEntryInfo(sessionId: string, entryId: string): StoredEntryInfo | undefined;
   /** the one-line previews of these entries, in the order asked ("" for an id not in the session) */
   getPreviews(sessionId: string, entryIds: readonly string[]): string[];
+  /** the packed skeleton's JSON held for the session as it is now (no row read); hold one a store worker read, if current */
+  heldPackedSkeletonJson(sessionId: string): string | undefined;
+  holdPackedSkeletonJson(sessionId: string, read: PackedSkeletonRead): void;
+  /** the label the entry carries now (undefined: none); the id of the last entry in file order (null: none) */
+  getLabel(sessionId: string, entryId: string): string | undefined;
+  lastEntryId(sessionId: string): string | null;
   /** one row per entry, file order, without parsing any entry JSON */
   getSkeleton(sessionId: string): TreeSkeleton;
-  /**
-   * The skeleton in its wire form with the previews of core's previewHeads only (what openSession
-   * sends), read into columns without building a node per entry: equal, once unpacked, to
-   * packSkeleton(getSkeleton(sessionId), { previews: "heads" }).
-   */
+  /** the wire form with core's previewHeads' previews only, read into columns: packSkeleton(getSkeleton(id), { previews: "heads" }) */
   getPackedSkeleton(sessionId: string): PackedSkeleton;
-  /**
-   * The skeleton nodes from position `from` on (file order), labels resolved as in getSkeleton: what
-   * appends added after the first `from` nodes, without reading the others.
-   */
+  /** the skeleton nodes from position `from` on (file order, labels resolved), without reading the others */
   getSkeletonTail(sessionId: string, from: number): SkeletonNode[];
   /** root -> leaf (default leaf: the current one); cycles stop at the repeated entry */
   getPath(sessionId: string, leafId?: string | null): SessionEntry[];

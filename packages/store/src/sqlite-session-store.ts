@@ -19,10 +19,10 @@ import { readSession } from "./modules/read-session";
 import { recoverSources, repairDuplicateLines } from "./modules/recovery";
 import { indexSearch, quietIndexing, scheduleIndexing, search, startBackgroundIndexing, unindexedCount } from "./modules/search";
 import * as sessions from "./modules/sessions";
-import { getPackedSkeleton, getPackedSkeletonJson, getSkeleton, getSkeletonTail } from "./modules/skeletons";
+import { getPackedSkeleton, getPackedSkeletonJson, getSkeleton, getSkeletonTail, heldPackedSkeletonJson, holdPackedSkeletonJson } from "./modules/skeletons";
 import { importFile, importPaths } from "./modules/sync";
 import { StoreReader } from "./store-reader";
-import type { SkeletonJson } from "./reads/skeleton-cache";
+import type { PackedSkeletonRead, SkeletonJson } from "./reads/skeleton-cache";
 import type {
   AppendOptions,
   ExportOptions,
@@ -218,6 +218,19 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
 
   getSkeletonTail(sessionId: string, from: number): SkeletonNode[] {
     return getSkeletonTail(this.ctx, sessionId, from);
+  }
+
+  heldPackedSkeletonJson(sessionId: string): string | undefined {
+    return heldPackedSkeletonJson(this.ctx, sessionId);
+  }
+
+  holdPackedSkeletonJson(sessionId: string, read: PackedSkeletonRead): void {
+    holdPackedSkeletonJson(this.ctx, sessionId, read);
+  }
+
+  /** the sessions whose skeletons this store holds in memory, the one read last at the end */
+  heldSkeletons(): string[] {
+    return [...this.ctx.state.skeletons.keys()];
   }
 
   // ---------------------------------------------------------------- write-through (modules/append.ts, prune.ts, recovery.ts)

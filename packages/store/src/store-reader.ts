@@ -91,6 +91,17 @@ export class StoreReader {
     return entryIds.map((id) => (one.get(sessionId, id) as string | undefined) ?? "");
   }
 
+  /** the label the entry carries now (undefined: none) */
+  getLabel(sessionId: string, entryId: string): string | undefined {
+    const label = this.statements.get("SELECT label FROM labels WHERE session_id = ? AND target_id = ? AND label IS NOT NULL").pluck().get(sessionId, entryId);
+    return (label as string | undefined) ?? undefined;
+  }
+
+  /** the id of the session's last entry in file order (null: it has none) */
+  lastEntryId(sessionId: string): string | null {
+    return (this.statements.get("SELECT id FROM entries WHERE session_id = ? ORDER BY seq DESC LIMIT 1").pluck().get(sessionId) as string | undefined) ?? null;
+  }
+
   hasEntry(sessionId: string, entryId: string): boolean {
     return this.reads.paths.seqOf(sessionId, entryId) !== undefined;
   }

@@ -43,8 +43,11 @@ export function describeWrites(factory: StoreFactory, fx: RealFixtures, skip: st
         const label = store.appendLabel(id, target, "conformance-label");
         expect(label.type).toBe("label");
         expect(store.getSkeleton(id).nodes.find((n) => n.id === target)!.label).toBe("conformance-label");
+        expect(store.getLabel(id, target)).toBe("conformance-label");
+        expect(store.lastEntryId(id)).toBe(label.id);
         store.appendLabel(id, target, undefined);
         expect(store.getSkeleton(id).nodes.find((n) => n.id === target)!.label).toBeUndefined();
+        expect(store.getLabel(id, target)).toBeUndefined();
       });
     });
 

@@ -12,6 +12,7 @@ import { toPiSession } from "@bonsai/formats";
 import { renderHtml } from "@bonsai/formats/html";
 import { atomicWriteFileSync } from "../atomic-write";
 import type { SqliteSessionStore } from "../sqlite-session-store";
+import type { PackedSkeletonRead } from "../reads/skeleton-cache";
 
 /** how long a page may take to draw a tree after its skeleton was read (100,000 entries on a loaded machine) */
 const DRAWING_MS = 2500;
@@ -65,15 +66,16 @@ function hostTasks(store: SqliteSessionStore) {
     /**
      * the session's tree skeleton in its wire form (core's packSkeleton), as JSON text: a string
      * crosses the thread boundary at once, where the structured clone of its 100,000-element arrays
-     * took longer than reading them (0.4 s on the main thread, cold)
+     * took longer than reading them (0.4 s on the main thread, cold); with the state it was read in
+     * (the host's store holds it while the session stays so: holdPackedSkeletonJson)
      */
-    packedSkeleton(sessionId: string): string {
-      const { json, keep } = store.getPackedSkeletonJson(sessionId);
+    packedSkeleton(sessionId: string): PackedSkeletonRead {
+      const { json, keep, state } = store.getPackedSkeletonJson(sessionId);
       // the tree is drawn next: background indexing (after an import) waits meanwhile
       store.quietIndexing(DRAWING_MS);
       // kept for the next start once the answer is on its way (a later turn of the event loop)
       if (keep) setImmediate(keep);
-      return json;
+      return state ? { json, state } : { json };
     },
   };
 }

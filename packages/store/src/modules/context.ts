@@ -9,6 +9,7 @@ import type Database from "better-sqlite3";
 import type { RandomSource, SkeletonNode } from "@bonsai/core";
 import type { SessionAgents } from "../foreign/agents";
 import type { Statements } from "../reads/path";
+import type { SkeletonState } from "../reads/skeleton-cache";
 import type { SessionRows } from "../reads/sessions";
 import type { StoreReader } from "../store-reader";
 import type { Follower, StoreEventName, StoreEvents, StoreListener } from "../session-store";
@@ -81,12 +82,18 @@ export interface StoreContext {
   readonly state: StoreState;
 }
 
+/** A skeleton held in memory (skeletons.ts): the state its rows were read in, its nodes, its packed JSON for one leaf. */
+export interface HeldSkeleton {
+  state: SkeletonState;
+  nodes?: SkeletonNode[];
+  /** `keep`: stores it in the database for the next start, until that has run once */
+  packed?: { leafId: string | null; json: string; keep: (() => void) | null };
+}
+
 export interface StoreState {
   closed: boolean;
-  /** bumped by every change of entry rows made through this store (skeletons.ts) */
-  entryWrites: number;
-  /** the last skeletons built (a 100,000-entry session takes a noticeable moment to read) */
-  readonly skeletons: Map<string, { stamp: string; nodes: SkeletonNode[] }>;
+  /** the skeletons read last, by session (skeletons.ts: a 100,000-entry session takes a noticeable moment to read) */
+  readonly skeletons: Map<string, HeldSkeleton>;
   /** the background indexer (search.ts) */
   indexingScheduled: boolean;
   /** background indexing waits until then (Date.now() ms) */
@@ -96,7 +103,7 @@ export interface StoreState {
 }
 
 export function newStoreState(): StoreState {
-  return { closed: false, entryWrites: 0, skeletons: new Map(), indexingScheduled: false, indexingQuietUntil: 0, followers: new Set() };
+  return { closed: false, skeletons: new Map(), indexingScheduled: false, indexingQuietUntil: 0, followers: new Set() };
 }
 
 /** A prepared statement of the store's connection (prepared once). */

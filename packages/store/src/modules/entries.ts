@@ -71,7 +71,6 @@ export function writeEntries(ctx: StoreContext, sessionId: string, pending: read
  * its checks, so that no id is read twice).
  */
 export function entryAppender(ctx: StoreContext, sessionId: string, lookups: StoredIdLookups): EntryAppender {
-  ctx.state.entryWrites++;
   const last = sql(ctx, "SELECT seq FROM entries WHERE session_id = ? ORDER BY seq DESC LIMIT 1").pluck().get(sessionId) as number | undefined;
   const count = last === undefined ? 0 : last + 1;
   const writer = new EntryWriter(ctx.db, sessionId, { seq: count, stored: count > 0 ? (id) => lookups.get(id)?.seq : false, checkTree: false });
@@ -92,7 +91,7 @@ export function entryAppender(ctx: StoreContext, sessionId: string, lookups: Sto
 }
 
 export function clearEntries(ctx: StoreContext, sessionId: string): void {
-  ctx.state.entryWrites++;
+  ctx.state.skeletons.delete(sessionId);
   ctx.agents.noteCleared(sessionId); // the agent and compaction counts (session_agents)
   unindexSession(ctx.statements, sessionId);
   sql(ctx, "DELETE FROM entry_json WHERE pk IN (SELECT pk FROM entries WHERE session_id = ?)").run(sessionId);
@@ -102,7 +101,6 @@ export function clearEntries(ctx: StoreContext, sessionId: string): void {
 }
 
 export function replaceEntryJson(ctx: StoreContext, sessionId: string, seq: number, entry: SessionEntry, json: string): void {
-  ctx.state.entryWrites++;
   const d = deriveColumns(entry, false);
   const row = sql(ctx, "SELECT pk, indexed FROM entries WHERE session_id = ? AND seq = ?").get(sessionId, seq) as { pk: number; indexed: number };
   sql(ctx,

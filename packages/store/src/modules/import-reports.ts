@@ -1,6 +1,7 @@
 /** The reports of imports: kept in import_reports (a failure, or a change worth reporting), read back by session or path. */
 import path from "node:path";
 import type { SessionRow } from "../reads/sessions";
+import type { ImportFailure } from "../import-failure";
 import type { ImportIssue, ImportReport, ImportStatus } from "../session-store";
 import { writeFailureSentence } from "../source/write-failure";
 import { nowIso, sql, type StoreContext } from "./context";
@@ -51,7 +52,7 @@ export function storeReport(ctx: StoreContext, r: Omit<ImportReport, "reportId" 
   return { ...r, reportId: Number(info.lastInsertRowid), startedAt };
 }
 
-export function failedReport(ctx: StoreContext, file: string, existing: SessionRow | undefined, message: string): ImportReport {
+export function failedReport(ctx: StoreContext, file: string, existing: SessionRow | undefined, message: string, failure: ImportFailure): ImportReport {
   return storeReport(ctx, {
     sourcePath: file,
     sessionId: existing?.id ?? null,
@@ -60,6 +61,7 @@ export function failedReport(ctx: StoreContext, file: string, existing: SessionR
     entriesAdded: 0,
     issues: [{ line: 0, kind: "io-error", message }],
     message,
+    failure,
   });
 }
 

@@ -194,6 +194,7 @@ function importWhole(
           entriesAdded: 0,
           issues: [{ line: read.issues[0]?.line ?? 0, kind: read.issues[0]?.kind ?? "missing-header", message }],
           message,
+          failure: { kind: "not-a-session", reason: message },
         });
       }
       const written = writer.finish();

@@ -5,6 +5,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { importFailureOf } from "../import-failure";
 import type { SessionRow } from "../reads/sessions";
 import { defaultSessionDirs } from "../paths";
 import { scanPaths } from "../scan";
@@ -42,7 +43,7 @@ export async function importPaths(ctx: StoreContext, paths?: readonly string[], 
   const scan = scanPaths(targets);
   const reports: ImportReport[] = [];
   for (const m of scan.missing) {
-    reports.push(storeReport(ctx, { sourcePath: m.path, sessionId: null, status: "failed", bytesRead: 0, entriesAdded: 0, issues: [], message: m.message }));
+    reports.push(storeReport(ctx, { sourcePath: m.path, sessionId: null, status: "failed", bytesRead: 0, entriesAdded: 0, issues: [], message: m.message, failure: { kind: "unreadable", code: m.code } }));
   }
   const bytesTotal = scan.files.reduce((n, f) => n + f.size, 0);
   const progress = { filesDone: 0, filesTotal: scan.files.length, bytesDone: 0, bytesTotal };
@@ -109,7 +110,7 @@ export function applyChange(
   wholeReason: WholeReason,
 ): ImportReport {
   const signal = options.signal;
-  if (change.kind === "unreadable") return failedReport(ctx, file, existing, change.message);
+  if (change.kind === "unreadable") return failedReport(ctx, file, existing, change.message, change.failure);
   try {
     throwIfAborted(signal);
     if (existing && change.kind === "unchanged") return unchanged(existing, file);
@@ -142,18 +143,23 @@ export function applyChange(
         whole.close();
       }
     }
-    return failedReport(ctx, file, existing, `import of ${file} failed: the store has no record of it`);
+    return failedReport(ctx, file, existing, `import of ${file} failed: the store has no record of it`, { kind: "other" });
   } catch (err) {
     if (isAbortError(err)) throw err;
     // nothing was changed (the data change is one transaction): say why, keep going with other files
-    const code = (err as { code?: unknown }).code;
-    if (code === "ERR_STRING_TOO_LONG") return failedReport(ctx, file, existing, `${file} is too large to import (more than about 512 MB of text)`);
-    // the disk refused a write (SQLite's "database or disk is full"): the transaction was rolled back
-    const diskFull = writeFailureSentence(err);
-    if (diskFull !== null) return failedReport(ctx, file, existing, `${file} was not imported: ${diskFull}`);
-    // the file could not be read (opening it, or a block of it)
-    if (typeof code === "string" && /^E[A-Z]+$/.test(code)) return failedReport(ctx, file, existing, `cannot read ${file}: ${errorMessage(err)}`);
-    return failedReport(ctx, file, existing, `import of ${file} failed: ${errorMessage(err)}`);
+    const failure = importFailureOf(err);
+    switch (failure.kind) {
+      case "too-large":
+        return failedReport(ctx, file, existing, `${file} is too large to import (more than about 512 MB of text)`, failure);
+      case "disk":
+        // the disk refused a write (SQLite's "database or disk is full"): the transaction was rolled back
+        return failedReport(ctx, file, existing, `${file} was not imported: ${writeFailureSentence(err) ?? errorMessage(err)}`, failure);
+      case "unreadable":
+        // the file could not be read (opening it, or a block of it)
+        return failedReport(ctx, file, existing, `cannot read ${file}: ${errorMessage(err)}`, failure);
+      default:
+        return failedReport(ctx, file, existing, `import of ${file} failed: ${errorMessage(err)}`, failure);
+    }
   }
 }
 

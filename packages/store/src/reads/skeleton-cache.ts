@@ -20,25 +20,50 @@ import type { Statements } from "./path";
 export const SKELETON_CACHE_MIN_ENTRIES = 10_000;
 
 interface StateRow {
+  origin: string;
   generation: number;
   skeleton_rev: number;
   leaf_id: string | null;
   last: number | null;
 }
 
-/** the session's state for its kept skeleton; undefined when there is no such session */
-function skeletonState(sql: Statements, sessionId: string): { state: string; leafId: string | null; entries: number } | undefined {
-  const row = sql
-    .get("SELECT generation, skeleton_rev, leaf_id, (SELECT max(seq) FROM entries WHERE session_id = s.id) AS last FROM sessions s WHERE id = ?")
-    .get(sessionId) as StateRow | undefined;
-  if (!row) return undefined;
-  const state = JSON.stringify([SCHEMA_VERSION, SKELETON_WIRE_VERSION, row.generation, row.skeleton_rev, row.last ?? -1, row.leaf_id]);
-  return { state, leafId: row.leaf_id, entries: (row.last ?? -1) + 1 };
+/** What a session's skeleton was read in: its rows (generation, skeleton_rev, last seq) and its leaf. */
+export interface SkeletonState {
+  /**
+   * the session row itself (rowid, creation, the file's first bytes): a session removed and made
+   * again under the same id starts at the same generation and revision (the kept row went with it;
+   * what a store holds in memory is told apart by this)
+   */
+  origin: string;
+  generation: number;
+  rev: number;
+  /** the last seq (-1: no rows) */
+  last: number;
+  leafId: string | null;
 }
 
-/** a packed skeleton's JSON text, and what keeps it when it was read (null: nothing to keep) */
-export interface SkeletonJson {
+/** the session's skeleton state; undefined when there is no such session */
+export function skeletonState(sql: Statements, sessionId: string): SkeletonState | undefined {
+  const row = sql
+    .get("SELECT rowid || ':' || created_at || ':' || ifnull(head_hash, '') AS origin, generation, skeleton_rev, leaf_id, (SELECT max(seq) FROM entries WHERE session_id = s.id) AS last FROM sessions s WHERE id = ?")
+    .get(sessionId) as StateRow | undefined;
+  if (!row) return undefined;
+  return { origin: row.origin, generation: row.generation, rev: row.skeleton_rev, last: row.last ?? -1, leafId: row.leaf_id };
+}
+
+/** the state as the kept row records it (with this build's schema and wire form) */
+function stateText(s: SkeletonState): string {
+  return JSON.stringify([SCHEMA_VERSION, SKELETON_WIRE_VERSION, s.generation, s.rev, s.last, s.leafId]);
+}
+
+/** a packed skeleton's JSON text and the state it was read in (undefined: no such session): what a store job answers */
+export interface PackedSkeletonRead {
   json: string;
+  state?: SkeletonState;
+}
+
+/** a packed skeleton read, and what keeps it when it was read (null: nothing to keep) */
+export interface SkeletonJson extends PackedSkeletonRead {
   /** stores the skeleton just read for the next start; run it once the answer is out (it writes 5 MB for 100,000 entries) */
   keep: (() => void) | null;
 }
@@ -49,15 +74,15 @@ export interface SkeletonJson {
  */
 export function packedSkeletonJson(sql: Statements, sessionId: string, read: () => PackedSkeleton, minEntries = SKELETON_CACHE_MIN_ENTRIES): SkeletonJson {
   const db = sql.db;
-  const { json, state, leafId, fresh } = db.transaction(() => {
+  const { json, now, fresh } = db.transaction(() => {
     const now = skeletonState(sql, sessionId);
-    if (now === undefined) return { json: JSON.stringify(read()), state: null, leafId: null, fresh: false }; // read() reports the missing session
+    if (now === undefined) return { json: JSON.stringify(read()), now, fresh: false }; // read() reports the missing session
     const kept = sql.get("SELECT state, json FROM skeleton_cache WHERE session_id = ?").get(sessionId) as { state: string; json: string } | undefined;
-    if (kept && kept.state === now.state) return { json: kept.json, state: now.state, leafId: now.leafId, fresh: false };
-    const skeleton = read();
-    return { json: JSON.stringify(skeleton), state: now.entries >= minEntries ? now.state : null, leafId: skeleton.leafId, fresh: true };
+    if (kept && kept.state === stateText(now)) return { json: kept.json, now, fresh: false };
+    return { json: JSON.stringify(read()), now, fresh: true };
   })();
-  return { json, keep: fresh && state !== null ? () => keep(sql, sessionId, state, leafId, json) : null };
+  const keepIt = fresh && now !== undefined && now.last + 1 >= minEntries;
+  return { json, keep: keepIt ? () => keep(sql, sessionId, stateText(now), now.leafId, json) : null, ...(now ? { state: now } : {}) };
 }
 
 /**

@@ -26,6 +26,7 @@ import { asWriteFailure } from "./write-failure";
 import { oversizeReason } from "./blocks";
 import { rewriteSource, type RewriteJob, type RewriteOutcome, type WrittenState } from "./safe-rewrite";
 import { removeTemp } from "./temp-files";
+import { systemErrorCode, type ImportFailure } from "../import-failure";
 
 /** What the store recorded of a file when it last read it. */
 export interface KnownFile {
@@ -37,7 +38,7 @@ export interface KnownFile {
 }
 
 export type FileChange =
-  | { kind: "unreadable"; message: string }
+  | { kind: "unreadable"; message: string; failure: ImportFailure }
   /** same size and mtime as recorded */
   | { kind: "unchanged"; stat: fs.Stats }
   /** what was read is intact and nothing complete follows it (the mtime or a partial line changed) */
@@ -141,6 +142,11 @@ export interface RecoveryReport {
   failed: { sessionId: string; message: string }[];
 }
 
+/** A file that could not be opened or read, with the system's error code. */
+function unreadable(file: string, err: unknown): FileChange {
+  return { kind: "unreadable", message: `cannot read ${file}: ${err instanceof Error ? err.message : String(err)}`, failure: { kind: "unreadable", code: systemErrorCode(err) } };
+}
+
 export class SourceSync {
   readonly journal: Journal;
   readonly backups: Backups;
@@ -163,14 +169,14 @@ export class SourceSync {
     try {
       fd = fs.openSync(file, "r");
     } catch (err) {
-      return { kind: "unreadable", message: `cannot read ${file}: ${err instanceof Error ? err.message : String(err)}` };
+      return unreadable(file, err);
     }
     let keepOpen = false;
     try {
       stat = fs.fstatSync(fd);
-      if (!stat.isFile()) return { kind: "unreadable", message: `cannot read ${file}: not a regular file` };
+      if (!stat.isFile()) return { kind: "unreadable", message: `cannot read ${file}: not a regular file`, failure: { kind: "unreadable", code: null } };
       const oversize = oversizeReason(stat.size);
-      if (oversize !== null) return { kind: "unreadable", message: `${file} is ${oversize}` };
+      if (oversize !== null) return { kind: "unreadable", message: `${file} is ${oversize}`, failure: { kind: "too-large" } };
       if (known && known.size === stat.size && known.mtimeMs === stat.mtimeMs) return { kind: "unchanged", stat };
       const offset = known?.offset ?? null;
       if (known && offset !== null && stat.size >= offset) {
@@ -185,7 +191,7 @@ export class SourceSync {
       }
       return { kind: "whole", stat, open: () => openWhole(file) };
     } catch (err) {
-      return { kind: "unreadable", message: `cannot read ${file}: ${err instanceof Error ? err.message : String(err)}` };
+      return unreadable(file, err);
     } finally {
       if (!keepOpen) fs.closeSync(fd);
     }
