@@ -7,6 +7,8 @@
 import { isSubstringTerm } from "@bonsai/formats";
 import { parseQuery, snippetMaker, type QueryTerm } from "@bonsai/store/search-text";
 import type pg from "pg";
+import { to as copyTo } from "pg-copy-streams";
+import { copyBinaryLines } from "./copy-lines";
 import { ArchiveError } from "./errors";
 import type { Principal } from "./people";
 
@@ -104,54 +106,47 @@ async function resolveSession(pool: pg.Pool, principal: Principal, idOrPrefix: s
   return { pk: row.id, id: row.session_id, header: row.header };
 }
 
-/** how many entries each FETCH of a streamed session reads */
-const ENTRIES_PER_FETCH = 2000;
-
-/** A session the caller may read, resolved; `chunks` yields its JSONL, header line first, then its entries in order. */
+/** A session the caller may read, resolved; `chunks` yields its JSONL as UTF-8 bytes, header line first, then its entries in order. */
 export interface ArchivedSessionStream {
   sessionId: string;
-  chunks: AsyncGenerator<string, void, undefined>;
+  chunks: AsyncGenerator<Buffer, void, undefined>;
 }
 
 /**
  * The session as JSONL: its header line, then its entries in order. The id is resolved (or refused)
- * before anything is read; the entries are then read through a cursor, a batch at a time, in one
- * read-only snapshot, so a push appending meanwhile is not half seen and no one string of the
- * whole session is built. A connection is taken only once `chunks` is iterated, and given back
- * when it ends or is abandoned.
+ * before anything is read; the entries are then read by one `COPY … TO STDOUT (FORMAT binary)`,
+ * which sees one snapshot (a push appending meanwhile is not half seen) and hands over each entry's
+ * bytes as stored, passed on without being decoded and encoded again, and without one string of
+ * the whole session. A connection is taken only once `chunks` is iterated, and given back when it
+ * ends or is abandoned.
  */
 export async function openArchivedSession(pool: pg.Pool, principal: Principal, idOrPrefix: string, project?: string): Promise<ArchivedSessionStream> {
   const session = await resolveSession(pool, principal, idOrPrefix, project);
   return { sessionId: session.id, chunks: sessionChunks(pool, session) };
 }
 
-async function* sessionChunks(pool: pg.Pool, session: { pk: string; header: string }): AsyncGenerator<string, void, undefined> {
-  yield `${session.header}\n`;
+async function* sessionChunks(pool: pg.Pool, session: { pk: string; header: string }): AsyncGenerator<Buffer, void, undefined> {
+  yield Buffer.from(`${session.header}\n`);
+  // COPY takes no parameters: the key is the archive's own bigint, checked to be digits only
+  if (!/^\d+$/.test(session.pk)) throw new Error(`not a session key: ${session.pk}`);
   const client = await pool.connect();
-  let committed = false;
+  let finished = false;
   try {
-    await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
-    await client.query("DECLARE session_entries NO SCROLL CURSOR FOR SELECT entry FROM entries WHERE session_pk = $1 ORDER BY seq", [session.pk]);
-    for (;;) {
-      const rows = (await client.query<{ entry: string }>(`FETCH ${ENTRIES_PER_FETCH} FROM session_entries`)).rows;
-      if (rows.length === 0) break;
-      yield `${rows.map((r) => r.entry).join("\n")}\n`;
-      if (rows.length < ENTRIES_PER_FETCH) break;
-    }
-    await client.query("COMMIT");
-    committed = true;
+    const rows = client.query(copyTo(`COPY (SELECT entry FROM entries WHERE session_pk = ${session.pk} ORDER BY seq) TO STDOUT (FORMAT binary)`));
+    yield* copyBinaryLines(rows);
+    finished = true;
   } finally {
-    // failed, or abandoned by a reader that went away: the connection is closed, not reused mid-transaction
-    client.release(committed ? undefined : true);
+    // failed, or abandoned by a reader that went away: the connection is closed, not reused mid-COPY
+    client.release(finished ? undefined : true);
   }
 }
 
 /** The session's whole JSONL as one string (for small sessions and tests; the server streams). */
 export async function archivedSessionJsonl(pool: pg.Pool, principal: Principal, idOrPrefix: string, project?: string): Promise<{ sessionId: string; jsonl: string }> {
   const { sessionId, chunks } = await openArchivedSession(pool, principal, idOrPrefix, project);
-  let jsonl = "";
-  for await (const chunk of chunks) jsonl += chunk;
-  return { sessionId, jsonl };
+  const parts: Buffer[] = [];
+  for await (const chunk of chunks) parts.push(chunk);
+  return { sessionId, jsonl: Buffer.concat(parts).toString("utf8") };
 }
 
 
