@@ -150,21 +150,37 @@ export async function archivedSessionJsonl(pool: pg.Pool, principal: Principal, 
 }
 
 
-function termCondition(term: QueryTerm, params: unknown[]): { where: string; rank: string | null } {
+/**
+ * How one term narrows the search: `index`, a condition an index answers (the word, trigram or
+ * word-pair index), and `exact`, a check of the rows it yields (a phrase's word positions), kept
+ * apart so that PostgreSQL does not also walk the word index for a phrase's common words.
+ */
+interface TermSql {
+  index: string;
+  exact: string | null;
+  rank: string | null;
+}
+
+async function termCondition(pool: pg.Pool, term: QueryTerm, params: unknown[]): Promise<TermSql> {
   // scripts written without spaces between words: found inside the text (trigrams), as the local store does
   if (isSubstringTerm(term.text)) {
     params.push(`%${term.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-    return { where: `e.search_text ILIKE $${params.length}`, rank: null };
+    return { index: `e.search_text ILIKE $${params.length}`, exact: null, rank: null };
   }
   if (term.prefix) {
     const word = term.text.replace(/[^\p{L}\p{N}_]+/gu, " ").trim().split(/\s+/).join(" & ");
     params.push(`${word}:*`);
     const q = `to_tsquery('simple', $${params.length})`;
-    return { where: `e.search @@ ${q}`, rank: `ts_rank(e.search, ${q})` };
+    return { index: `e.search @@ ${q}`, exact: null, rank: `ts_rank(e.search, ${q})` };
   }
   params.push(term.text);
   const q = `phraseto_tsquery('simple', $${params.length})`;
-  return { where: `e.search @@ ${q}`, rank: `ts_rank(e.search, ${q})` };
+  const rank = `ts_rank(e.search, ${q})`;
+  // a phrase of several words: its pairs of words found in the word-pair index (migration 002), its positions checked after
+  const pairs = (await pool.query<{ pairs: string[] }>("SELECT archive_word_pairs(to_tsvector('simple', $1)) AS pairs", [term.text])).rows[0]?.pairs ?? [];
+  if (pairs.length === 0) return { index: `e.search @@ ${q}`, exact: null, rank };
+  params.push(pairs);
+  return { index: `archive_word_pairs(e.search) @> $${params.length}::text[]`, exact: `c.search @@ ${q}`, rank };
 }
 
 /** A snippet for terms found inside words too (the unspaced scripts), where the word snippet finds none. */
@@ -198,7 +214,8 @@ export async function searchArchive(pool: pg.Pool, principal: Principal, query: 
   if (terms.length === 0) return [];
   const limit = Math.min(Math.max(options.limit ?? 50, 1), 500);
   const params: unknown[] = [principal.projectIds, limit];
-  const conditions = terms.map((term) => termCondition(term, params));
+  const conditions: TermSql[] = [];
+  for (const term of terms) conditions.push(await termCondition(pool, term, params));
   let sessions = "s.project_id = ANY($1::bigint[])";
   if (options.sessionId !== undefined) {
     params.push(options.sessionId);
@@ -210,13 +227,19 @@ export async function searchArchive(pool: pg.Pool, principal: Principal, query: 
   }
   const ranks = conditions.map((c) => c.rank).filter((r): r is string => r !== null);
   const rank = ranks.length > 0 ? ranks.join(" + ") : "0";
+  const exact = conditions.map((c) => c.exact).filter((x): x is string => x !== null);
   // Ranking every match of a common word costs a pass over much of the table, so the ranking is
-  // done among the first CANDIDATES matches the word or trigram index yields (no ordering here: an
-  // ordering makes PostgreSQL walk the key and test each row); a rarer term is ranked whole.
+  // done among the first CANDIDATES matches the indexes yield (no ordering here: an ordering makes
+  // PostgreSQL walk the key and test each row); a rarer term is ranked whole. The index conditions
+  // sit behind an OFFSET 0 fence, so that a phrase's position check is done on the rows the
+  // word-pair index yields rather than planned as one more (large) scan of the word index.
   const rows = await pool.query<{ session_id: string; title: string | null; project: string; entry_id: string; type: string; at: string | null; entry: string; search_text: string; rank: number }>(
     `WITH hits AS MATERIALIZED (
-       SELECT e.session_pk, e.seq FROM entries e
-        WHERE e.session_pk IN (SELECT s.id FROM sessions s WHERE ${sessions}) AND ${conditions.map((c) => c.where).join(" AND ")}
+       SELECT c.session_pk, c.seq FROM (
+         SELECT e.session_pk, e.seq, e.search FROM entries e
+          WHERE e.session_pk IN (SELECT s.id FROM sessions s WHERE ${sessions}) AND ${conditions.map((c) => c.index).join(" AND ")}
+         OFFSET 0) c
+        WHERE ${exact.length > 0 ? exact.join(" AND ") : "TRUE"}
         LIMIT ${CANDIDATES})
      SELECT s.session_id, s.title, p.name AS project, e.entry_id, e.type, e.at, e.entry, e.search_text, (${rank})::float8 AS rank
        FROM hits h JOIN entries e ON e.session_pk = h.session_pk AND e.seq = h.seq JOIN sessions s ON s.id = e.session_pk JOIN projects p ON p.id = s.project_id
