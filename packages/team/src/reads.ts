@@ -156,8 +156,11 @@ export async function archivedSessionJsonl(pool: pg.Pool, principal: Principal, 
  * apart so that PostgreSQL does not also walk the word index for a phrase's common words.
  */
 interface TermSql {
-  index: string;
+  /** given the parameters of the query it goes in (it may add one) */
+  index: (params: unknown[]) => string;
   exact: string | null;
+  /** the whole condition on one row, for the scan of the recent sessions (no index helper) */
+  check: string;
   rank: string | null;
 }
 
@@ -165,22 +168,27 @@ async function termCondition(pool: pg.Pool, term: QueryTerm, params: unknown[]):
   // scripts written without spaces between words: found inside the text (trigrams), as the local store does
   if (isSubstringTerm(term.text)) {
     params.push(`%${term.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-    return { index: `e.search_text ILIKE $${params.length}`, exact: null, rank: null };
+    const like = `e.search_text ILIKE $${params.length}`;
+    return { index: () => like, exact: null, check: like, rank: null };
   }
   if (term.prefix) {
     const word = term.text.replace(/[^\p{L}\p{N}_]+/gu, " ").trim().split(/\s+/).join(" & ");
     params.push(`${word}:*`);
     const q = `to_tsquery('simple', $${params.length})`;
-    return { index: `e.search @@ ${q}`, exact: null, rank: `ts_rank(e.search, ${q})` };
+    return { index: () => `e.search @@ ${q}`, exact: null, check: `e.search @@ ${q}`, rank: `ts_rank(e.search, ${q})` };
   }
   params.push(term.text);
   const q = `phraseto_tsquery('simple', $${params.length})`;
   const rank = `ts_rank(e.search, ${q})`;
   // a phrase of several words: its pairs of words found in the word-pair index (migration 002), its positions checked after
   const pairs = (await pool.query<{ pairs: string[] }>("SELECT archive_word_pairs(to_tsvector('simple', $1)) AS pairs", [term.text])).rows[0]?.pairs ?? [];
-  if (pairs.length === 0) return { index: `e.search @@ ${q}`, exact: null, rank };
-  params.push(pairs);
-  return { index: `archive_word_pairs(e.search) @> $${params.length}::text[]`, exact: `c.search @@ ${q}`, rank };
+  const check = `e.search @@ ${q}`;
+  if (pairs.length === 0) return { index: () => check, exact: null, check, rank };
+  const index = (queryParams: unknown[]): string => {
+    queryParams.push(pairs);
+    return `archive_word_pairs(e.search) @> $${queryParams.length}::text[]`;
+  };
+  return { index, exact: check, check, rank };
 }
 
 /** A snippet for terms found inside words too (the unspaced scripts), where the word snippet finds none. */
@@ -209,6 +217,26 @@ function roleOf(entryJson: string): string | null {
 /** how many matches a search ranks at most */
 const CANDIDATES = 2000;
 
+/** how many entries of the caller's most recent sessions a search reads row by row before it asks the indexes */
+export const RECENT_ENTRIES = 10_000;
+
+type SearchRow = { session_id: string; title: string | null; project: string; entry_id: string; type: string; at: string | null; entry: string; search_text: string; rank: number };
+
+/**
+ * A search ranks a pool of candidates, then gives the best `limit`. The pool is found in one of two
+ * ways, because PostgreSQL's word index always reads the whole list of a word's matches (a common
+ * word's list is a large part of the archive, and grows with it):
+ *
+ * 1. the matches among RECENT_ENTRIES entries of the latest sessions the caller may read, read row
+ *    by row through the sessions' keys (the LIMIT, a fence as OFFSET 0 is, keeps the word index
+ *    out of it, and bounds the rows read even when one session is very large); when there are at least
+ *    `limit` of them, they are the pool (a common term: the best of the recent matches);
+ * 2. otherwise (a rarer term), the first CANDIDATES matches the word, trigram or word-pair indexes
+ *    yield over everything the caller may read (in no order: an ordering makes PostgreSQL walk the
+ *    key and test each row). The index conditions sit behind an OFFSET 0 fence, so that a phrase's
+ *    position check is done on the rows the word-pair index yields, not planned as one more (large)
+ *    scan of the word index.
+ */
 export async function searchArchive(pool: pg.Pool, principal: Principal, query: string, options: { limit?: number; sessionId?: string; project?: string } = {}): Promise<ArchiveSearchHit[]> {
   const terms = parseQuery(query);
   if (terms.length === 0) return [];
@@ -228,25 +256,40 @@ export async function searchArchive(pool: pg.Pool, principal: Principal, query: 
   const ranks = conditions.map((c) => c.rank).filter((r): r is string => r !== null);
   const rank = ranks.length > 0 ? ranks.join(" + ") : "0";
   const exact = conditions.map((c) => c.exact).filter((x): x is string => x !== null);
-  // Ranking every match of a common word costs a pass over much of the table, so the ranking is
-  // done among the first CANDIDATES matches the indexes yield (no ordering here: an ordering makes
-  // PostgreSQL walk the key and test each row); a rarer term is ranked whole. The index conditions
-  // sit behind an OFFSET 0 fence, so that a phrase's position check is done on the rows the
-  // word-pair index yields rather than planned as one more (large) scan of the word index.
-  const rows = await pool.query<{ session_id: string; title: string | null; project: string; entry_id: string; type: string; at: string | null; entry: string; search_text: string; rank: number }>(
-    `WITH hits AS MATERIALIZED (
-       SELECT c.session_pk, c.seq FROM (
-         SELECT e.session_pk, e.seq, e.search FROM entries e
-          WHERE e.session_pk IN (SELECT s.id FROM sessions s WHERE ${sessions}) AND ${conditions.map((c) => c.index).join(" AND ")}
-         OFFSET 0) c
-        WHERE ${exact.length > 0 ? exact.join(" AND ") : "TRUE"}
-        LIMIT ${CANDIDATES})
-     SELECT s.session_id, s.title, p.name AS project, e.entry_id, e.type, e.at, e.entry, e.search_text, (${rank})::float8 AS rank
-       FROM hits h JOIN entries e ON e.session_pk = h.session_pk AND e.seq = h.seq JOIN sessions s ON s.id = e.session_pk JOIN projects p ON p.id = s.project_id
-      ORDER BY rank DESC, s.pushed_at DESC, e.seq
-      LIMIT $2`,
-    params,
-  );
+  const ranked = (hits: string, queryParams: unknown[] = params): Promise<pg.QueryResult<SearchRow>> =>
+    pool.query<SearchRow>(
+      `WITH hits AS MATERIALIZED (${hits})
+       SELECT s.session_id, s.title, p.name AS project, e.entry_id, e.type, e.at, e.entry, e.search_text, (${rank})::float8 AS rank
+         FROM hits h JOIN entries e ON e.session_pk = h.session_pk AND e.seq = h.seq JOIN sessions s ON s.id = e.session_pk JOIN projects p ON p.id = s.project_id
+        ORDER BY rank DESC, s.pushed_at DESC, e.seq
+        LIMIT $2`,
+      queryParams,
+    );
+  const recent = await ranked(`
+    SELECT e.session_pk, e.seq FROM (
+      SELECT e.session_pk, e.seq, e.search, e.search_text FROM entries e
+       WHERE e.session_pk IN (
+         SELECT r.id FROM (
+           SELECT s.id, sum(s.entry_count) OVER (ORDER BY s.pushed_at DESC, s.id DESC) - s.entry_count AS before
+             FROM sessions s WHERE ${sessions} ORDER BY s.pushed_at DESC, s.id DESC LIMIT 200) r
+          WHERE r.before < ${RECENT_ENTRIES})
+      LIMIT ${RECENT_ENTRIES}) e
+     WHERE ${conditions.map((c) => c.check).join(" AND ")}
+     LIMIT ${CANDIDATES}`);
+  const indexParams = [...params];
+  const rows =
+    recent.rows.length >= limit
+      ? recent
+      : await ranked(
+          `
+    SELECT e.session_pk, e.seq FROM (
+      SELECT e.session_pk, e.seq, e.search FROM entries e
+       WHERE e.session_pk IN (SELECT s.id FROM sessions s WHERE ${sessions}) AND ${conditions.map((c) => c.index(indexParams)).join(" AND ")}
+      OFFSET 0) e
+     WHERE ${exact.length > 0 ? exact.join(" AND ") : "TRUE"}
+     LIMIT ${CANDIDATES}`,
+          indexParams,
+        );
   const snippet = snippetMaker(terms);
   return rows.rows.map((r) => {
     const role = roleOf(r.entry);

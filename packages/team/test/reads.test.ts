@@ -4,7 +4,7 @@
  * more matches of a common word than it ranks, and a phrase only where its words follow each other.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addPerson, addProject, archivedSessionJsonl, authenticate, openArchiveDatabase, receiveBatch, searchArchive, type ArchiveDatabase, type Principal } from "../src";
+import { addPerson, addProject, archivedSessionJsonl, authenticate, openArchiveDatabase, RECENT_ENTRIES, receiveBatch, searchArchive, type ArchiveDatabase, type Principal } from "../src";
 import { usePostgres } from "./archive-server";
 
 const postgres = usePostgres();
@@ -74,4 +74,16 @@ describe("archive reads", () => {
     expect(await pairs("one")).toEqual([]);
     expect(await pairs("")).toEqual([]);
   });
+
+  it("ranks a common term among the matches of the most recent sessions, and finds a rarer one anywhere", async () => {
+    await store("older-zebras", Array.from({ length: 60 }, (_, i) => entry(i, "zebra zebra zebra zebra")));
+    await store("old-narwhal", [entry(0, "the narwhal surfaced")]);
+    await store("newer-zebras", Array.from({ length: RECENT_ENTRIES }, (_, i) => entry(i, `a zebra among words ${i}`)));
+    const zebras = await searchArchive(db.pool, admin, "zebra", { limit: 50 });
+    expect(zebras).toHaveLength(50);
+    expect(new Set(zebras.map((h) => h.sessionId))).toEqual(new Set(["newer-zebras"]));
+    // older than the recent entries read row by row: found through the word index
+    expect((await searchArchive(db.pool, admin, "narwhal")).map((h) => [h.sessionId, h.entryId])).toEqual([["old-narwhal", "e0"]]);
+    expect((await searchArchive(db.pool, admin, "zebra", { sessionId: "older-zebras", limit: 50 })).map((h) => h.sessionId)).toContain("older-zebras");
+  }, 60_000);
 });
