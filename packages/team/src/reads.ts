@@ -220,6 +220,9 @@ const CANDIDATES = 2000;
 /** how many entries of the caller's most recent sessions a search reads row by row before it asks the indexes */
 export const RECENT_ENTRIES = 10_000;
 
+/** how many of the recent entries' matches a common term is ranked among (at least the largest `limit`) */
+const RECENT_MATCHES = 500;
+
 type SearchRow = { session_id: string; title: string | null; project: string; entry_id: string; type: string; at: string | null; entry: string; search_text: string; rank: number };
 
 /**
@@ -227,7 +230,7 @@ type SearchRow = { session_id: string; title: string | null; project: string; en
  * ways, because PostgreSQL's word index always reads the whole list of a word's matches (a common
  * word's list is a large part of the archive, and grows with it):
  *
- * 1. the matches among RECENT_ENTRIES entries of the latest sessions the caller may read, read row
+ * 1. the first RECENT_MATCHES matches among RECENT_ENTRIES entries of the latest sessions the caller may read, read row
  *    by row through the sessions' keys (the LIMIT, a fence as OFFSET 0 is, keeps the word index
  *    out of it, and bounds the rows read even when one session is very large); when there are at least
  *    `limit` of them, they are the pool (a common term: the best of the recent matches);
@@ -275,7 +278,7 @@ export async function searchArchive(pool: pg.Pool, principal: Principal, query: 
           WHERE r.before < ${RECENT_ENTRIES})
       LIMIT ${RECENT_ENTRIES}) e
      WHERE ${conditions.map((c) => c.check).join(" AND ")}
-     LIMIT ${CANDIDATES}`);
+     LIMIT ${RECENT_MATCHES}`);
   const indexParams = [...params];
   const rows =
     recent.rows.length >= limit
