@@ -230,10 +230,11 @@ type SearchRow = { session_id: string; title: string | null; project: string; en
  * ways, because PostgreSQL's word index always reads the whole list of a word's matches (a common
  * word's list is a large part of the archive, and grows with it):
  *
- * 1. the first RECENT_MATCHES matches among RECENT_ENTRIES entries of the latest sessions the caller may read, read row
- *    by row through the sessions' keys (the LIMIT, a fence as OFFSET 0 is, keeps the word index
- *    out of it, and bounds the rows read even when one session is very large); when there are at least
- *    `limit` of them, they are the pool (a common term: the best of the recent matches);
+ * 1. the first RECENT_MATCHES matches among RECENT_ENTRIES entries of the latest sessions the
+ *    caller may read, read row by row through the sessions' keys (the inner LIMIT, a fence as
+ *    OFFSET 0 is, keeps the word index out of it and bounds the rows read even when one session is
+ *    very large); when there are at least `limit` of them, they are the pool (a common term: the
+ *    best of the recent matches);
  * 2. otherwise (a rarer term), the first CANDIDATES matches the word, trigram or word-pair indexes
  *    yield over everything the caller may read (in no order: an ordering makes PostgreSQL walk the
  *    key and test each row). The index conditions sit behind an OFFSET 0 fence, so that a phrase's
