@@ -3,7 +3,7 @@
  * `generate_series` (no row crosses the wire): the same columns the receive path writes (entry JSON
  * text, id, parent id, type, timestamp, and `search_text` = what the entry says, from which the
  * word vector is generated), with words drawn from a small vocabulary and one entry in twenty
- * carrying a Chinese or Japanese sentence. The search indexes are dropped while rows go in and
+ * carrying a Chinese or Japanese sentence. The search indexes (words, trigrams, word pairs) are dropped while rows go in and
  * built once at the end, as a restore would.
  */
 import type pg from "pg";
@@ -60,7 +60,7 @@ export async function generateArchive(
   const client = await pool.connect();
   try {
     await client.query("SET maintenance_work_mem = '512MB'; SET synchronous_commit = off");
-    await client.query("DROP INDEX IF EXISTS entries_words; DROP INDEX IF EXISTS entries_trigrams");
+    await client.query("DROP INDEX IF EXISTS entries_words; DROP INDEX IF EXISTS entries_trigrams; DROP INDEX IF EXISTS entries_word_pairs");
     const perSession = Math.floor((options.entries - options.bigEntries) / (options.sessions - 1));
     await client.query(
       `INSERT INTO sessions (project_id, session_id, pushed_by, agent, title, cwd, header, started_at, entry_count, pushed_at)
@@ -79,9 +79,10 @@ export async function generateArchive(
       await client.query(entriesInsert(String(from), String(Math.min(last, from + step - 1)), String(perSession)));
       options.onProgress?.(`  entries for sessions up to ${Math.min(last, from + step - 1) - first + 1}`);
     }
-    options.onProgress?.("  building the word and trigram indexes");
+    options.onProgress?.("  building the word, trigram and word-pair indexes");
     await client.query("CREATE INDEX entries_words ON entries USING GIN (search)");
     await client.query("CREATE INDEX entries_trigrams ON entries USING GIN (search_text gin_trgm_ops)");
+    await client.query("CREATE INDEX entries_word_pairs ON entries USING GIN (archive_word_pairs(search))");
     await client.query("VACUUM ANALYZE entries");
     await client.query("VACUUM ANALYZE sessions");
     return { sessions: options.sessions, entries: options.bigEntries + perSession * (options.sessions - 1), bigSession: "bench-000000", bigEntries: options.bigEntries };

@@ -98,20 +98,19 @@ const UNAUTHORIZED = "the token is not valid for this archive (revoked, mistyped
 export async function authenticate(pool: pg.Pool, token: string): Promise<Principal> {
   const parsed = parseToken(token);
   if (!parsed) throw new ArchiveError("unauthorized", UNAUTHORIZED);
+  // one round trip: the token's row, its person and the projects they may read
   const row = (
-    await pool.query<{ salt: Buffer; hash: Buffer; person_id: string; name: string; role: Role }>(
-      `SELECT t.salt, t.hash, p.id AS person_id, p.name, p.role
+    await pool.query<{ salt: Buffer; hash: Buffer; person_id: string; name: string; role: Role; project_ids: string[] }>(
+      `SELECT t.salt, t.hash, p.id AS person_id, p.name, p.role,
+              CASE WHEN p.role = 'admin' THEN ARRAY(SELECT id FROM projects ORDER BY id)
+                   ELSE ARRAY(SELECT project_id FROM grants WHERE person_id = p.id ORDER BY project_id) END AS project_ids
          FROM tokens t JOIN people p ON p.id = t.person_id
         WHERE t.id = $1 AND t.revoked_at IS NULL`,
       [parsed.id],
     )
   ).rows[0];
   if (!row || !(await secretMatchesCached(parsed.id, parsed.secret, row.salt, row.hash))) throw new ArchiveError("unauthorized", UNAUTHORIZED);
-  const projects =
-    row.role === "admin"
-      ? await pool.query<{ id: string }>("SELECT id FROM projects ORDER BY id")
-      : await pool.query<{ id: string }>("SELECT project_id AS id FROM grants WHERE person_id = $1 ORDER BY project_id", [row.person_id]);
-  return { personId: Number(row.person_id), name: row.name, role: row.role, projectIds: projects.rows.map((r) => Number(r.id)) };
+  return { personId: Number(row.person_id), name: row.name, role: row.role, projectIds: row.project_ids.map(Number) };
 }
 
 /** The project a principal may push to or read, by name; refused the same way whether it is missing or not granted. */

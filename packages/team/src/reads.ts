@@ -7,6 +7,8 @@
 import { isSubstringTerm } from "@bonsai/formats";
 import { parseQuery, snippetMaker, type QueryTerm } from "@bonsai/store/search-text";
 import type pg from "pg";
+import { to as copyTo } from "pg-copy-streams";
+import { copyBinaryLines } from "./copy-lines";
 import { ArchiveError } from "./errors";
 import type { Principal } from "./people";
 
@@ -104,72 +106,89 @@ async function resolveSession(pool: pg.Pool, principal: Principal, idOrPrefix: s
   return { pk: row.id, id: row.session_id, header: row.header };
 }
 
-/** how many entries each FETCH of a streamed session reads */
-const ENTRIES_PER_FETCH = 2000;
-
-/** A session the caller may read, resolved; `chunks` yields its JSONL, header line first, then its entries in order. */
+/** A session the caller may read, resolved; `chunks` yields its JSONL as UTF-8 bytes, header line first, then its entries in order. */
 export interface ArchivedSessionStream {
   sessionId: string;
-  chunks: AsyncGenerator<string, void, undefined>;
+  chunks: AsyncGenerator<Buffer, void, undefined>;
 }
 
 /**
  * The session as JSONL: its header line, then its entries in order. The id is resolved (or refused)
- * before anything is read; the entries are then read through a cursor, a batch at a time, in one
- * read-only snapshot, so a push appending meanwhile is not half seen and no one string of the
- * whole session is built. A connection is taken only once `chunks` is iterated, and given back
- * when it ends or is abandoned.
+ * before anything is read; the entries are then read by one `COPY … TO STDOUT (FORMAT binary)`,
+ * which sees one snapshot (a push appending meanwhile is not half seen) and hands over each entry's
+ * bytes as stored, passed on without being decoded and encoded again, and without one string of
+ * the whole session. A connection is taken only once `chunks` is iterated, and given back when it
+ * ends or is abandoned.
  */
 export async function openArchivedSession(pool: pg.Pool, principal: Principal, idOrPrefix: string, project?: string): Promise<ArchivedSessionStream> {
   const session = await resolveSession(pool, principal, idOrPrefix, project);
   return { sessionId: session.id, chunks: sessionChunks(pool, session) };
 }
 
-async function* sessionChunks(pool: pg.Pool, session: { pk: string; header: string }): AsyncGenerator<string, void, undefined> {
-  yield `${session.header}\n`;
+async function* sessionChunks(pool: pg.Pool, session: { pk: string; header: string }): AsyncGenerator<Buffer, void, undefined> {
+  yield Buffer.from(`${session.header}\n`);
+  // COPY takes no parameters: the key is the archive's own bigint, checked to be digits only
+  if (!/^\d+$/.test(session.pk)) throw new Error(`not a session key: ${session.pk}`);
   const client = await pool.connect();
-  let committed = false;
+  let finished = false;
   try {
-    await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
-    await client.query("DECLARE session_entries NO SCROLL CURSOR FOR SELECT entry FROM entries WHERE session_pk = $1 ORDER BY seq", [session.pk]);
-    for (;;) {
-      const rows = (await client.query<{ entry: string }>(`FETCH ${ENTRIES_PER_FETCH} FROM session_entries`)).rows;
-      if (rows.length === 0) break;
-      yield `${rows.map((r) => r.entry).join("\n")}\n`;
-      if (rows.length < ENTRIES_PER_FETCH) break;
-    }
-    await client.query("COMMIT");
-    committed = true;
+    const rows = client.query(copyTo(`COPY (SELECT entry FROM entries WHERE session_pk = ${session.pk} ORDER BY seq) TO STDOUT (FORMAT binary)`));
+    yield* copyBinaryLines(rows);
+    finished = true;
   } finally {
-    // failed, or abandoned by a reader that went away: the connection is closed, not reused mid-transaction
-    client.release(committed ? undefined : true);
+    // failed, or abandoned by a reader that went away: the connection is closed, not reused mid-COPY
+    client.release(finished ? undefined : true);
   }
 }
 
 /** The session's whole JSONL as one string (for small sessions and tests; the server streams). */
 export async function archivedSessionJsonl(pool: pg.Pool, principal: Principal, idOrPrefix: string, project?: string): Promise<{ sessionId: string; jsonl: string }> {
   const { sessionId, chunks } = await openArchivedSession(pool, principal, idOrPrefix, project);
-  let jsonl = "";
-  for await (const chunk of chunks) jsonl += chunk;
-  return { sessionId, jsonl };
+  const parts: Buffer[] = [];
+  for await (const chunk of chunks) parts.push(chunk);
+  return { sessionId, jsonl: Buffer.concat(parts).toString("utf8") };
 }
 
 
-function termCondition(term: QueryTerm, params: unknown[]): { where: string; rank: string | null } {
+/**
+ * How one term narrows the search: `index`, a condition an index answers (the word, trigram or
+ * word-pair index), and `exact`, a check of the rows it yields (a phrase's word positions), kept
+ * apart so that PostgreSQL does not also walk the word index for a phrase's common words.
+ */
+interface TermSql {
+  /** given the parameters of the query it goes in (it may add one) */
+  index: (params: unknown[]) => string;
+  exact: string | null;
+  /** the whole condition on one row, for the scan of the recent sessions (no index helper) */
+  check: string;
+  rank: string | null;
+}
+
+async function termCondition(pool: pg.Pool, term: QueryTerm, params: unknown[]): Promise<TermSql> {
   // scripts written without spaces between words: found inside the text (trigrams), as the local store does
   if (isSubstringTerm(term.text)) {
     params.push(`%${term.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-    return { where: `e.search_text ILIKE $${params.length}`, rank: null };
+    const like = `e.search_text ILIKE $${params.length}`;
+    return { index: () => like, exact: null, check: like, rank: null };
   }
   if (term.prefix) {
     const word = term.text.replace(/[^\p{L}\p{N}_]+/gu, " ").trim().split(/\s+/).join(" & ");
     params.push(`${word}:*`);
     const q = `to_tsquery('simple', $${params.length})`;
-    return { where: `e.search @@ ${q}`, rank: `ts_rank(e.search, ${q})` };
+    return { index: () => `e.search @@ ${q}`, exact: null, check: `e.search @@ ${q}`, rank: `ts_rank(e.search, ${q})` };
   }
   params.push(term.text);
   const q = `phraseto_tsquery('simple', $${params.length})`;
-  return { where: `e.search @@ ${q}`, rank: `ts_rank(e.search, ${q})` };
+  const rank = `ts_rank(e.search, ${q})`;
+  // a phrase of several words: its pairs of words found in the word-pair index (migration 002), its positions checked after
+  const pairs = (await pool.query<{ pairs: string[] }>("SELECT archive_word_pairs(to_tsvector('simple', $1)) AS pairs", [term.text])).rows[0]?.pairs ?? [];
+  const check = `e.search @@ ${q}`;
+  if (pairs.length === 0) return { index: () => check, exact: null, check, rank };
+  const index = (queryParams: unknown[]): string => {
+    queryParams.push(pairs);
+    return `archive_word_pairs(e.search) @> $${queryParams.length}::text[]`;
+  };
+  return { index, exact: check, check, rank };
 }
 
 /** A snippet for terms found inside words too (the unspaced scripts), where the word snippet finds none. */
@@ -198,12 +217,37 @@ function roleOf(entryJson: string): string | null {
 /** how many matches a search ranks at most */
 const CANDIDATES = 2000;
 
+/** how many entries of the caller's most recent sessions a search reads row by row before it asks the indexes */
+export const RECENT_ENTRIES = 10_000;
+
+/** how many of the recent entries' matches a common term is ranked among (at least the largest `limit`) */
+const RECENT_MATCHES = 500;
+
+type SearchRow = { session_id: string; title: string | null; project: string; entry_id: string; type: string; at: string | null; entry: string; search_text: string; rank: number };
+
+/**
+ * A search ranks a pool of candidates, then gives the best `limit`. The pool is found in one of two
+ * ways, because PostgreSQL's word index always reads the whole list of a word's matches (a common
+ * word's list is a large part of the archive, and grows with it):
+ *
+ * 1. the first RECENT_MATCHES matches among RECENT_ENTRIES entries of the latest sessions the
+ *    caller may read, read row by row through the sessions' keys (the inner LIMIT, a fence as
+ *    OFFSET 0 is, keeps the word index out of it and bounds the rows read even when one session is
+ *    very large); when there are at least `limit` of them, they are the pool (a common term: the
+ *    best of the recent matches);
+ * 2. otherwise (a rarer term), the first CANDIDATES matches the word, trigram or word-pair indexes
+ *    yield over everything the caller may read (in no order: an ordering makes PostgreSQL walk the
+ *    key and test each row). The index conditions sit behind an OFFSET 0 fence, so that a phrase's
+ *    position check is done on the rows the word-pair index yields, not planned as one more (large)
+ *    scan of the word index.
+ */
 export async function searchArchive(pool: pg.Pool, principal: Principal, query: string, options: { limit?: number; sessionId?: string; project?: string } = {}): Promise<ArchiveSearchHit[]> {
   const terms = parseQuery(query);
   if (terms.length === 0) return [];
   const limit = Math.min(Math.max(options.limit ?? 50, 1), 500);
   const params: unknown[] = [principal.projectIds, limit];
-  const conditions = terms.map((term) => termCondition(term, params));
+  const conditions: TermSql[] = [];
+  for (const term of terms) conditions.push(await termCondition(pool, term, params));
   let sessions = "s.project_id = ANY($1::bigint[])";
   if (options.sessionId !== undefined) {
     params.push(options.sessionId);
@@ -215,20 +259,41 @@ export async function searchArchive(pool: pg.Pool, principal: Principal, query: 
   }
   const ranks = conditions.map((c) => c.rank).filter((r): r is string => r !== null);
   const rank = ranks.length > 0 ? ranks.join(" + ") : "0";
-  // Ranking every match of a common word costs a pass over much of the table, so the ranking is
-  // done among the first CANDIDATES matches the word or trigram index yields (no ordering here: an
-  // ordering makes PostgreSQL walk the key and test each row); a rarer term is ranked whole.
-  const rows = await pool.query<{ session_id: string; title: string | null; project: string; entry_id: string; type: string; at: string | null; entry: string; search_text: string; rank: number }>(
-    `WITH hits AS MATERIALIZED (
-       SELECT e.session_pk, e.seq FROM entries e
-        WHERE e.session_pk IN (SELECT s.id FROM sessions s WHERE ${sessions}) AND ${conditions.map((c) => c.where).join(" AND ")}
-        LIMIT ${CANDIDATES})
-     SELECT s.session_id, s.title, p.name AS project, e.entry_id, e.type, e.at, e.entry, e.search_text, (${rank})::float8 AS rank
-       FROM hits h JOIN entries e ON e.session_pk = h.session_pk AND e.seq = h.seq JOIN sessions s ON s.id = e.session_pk JOIN projects p ON p.id = s.project_id
-      ORDER BY rank DESC, s.pushed_at DESC, e.seq
-      LIMIT $2`,
-    params,
-  );
+  const exact = conditions.map((c) => c.exact).filter((x): x is string => x !== null);
+  const ranked = (hits: string, queryParams: unknown[] = params): Promise<pg.QueryResult<SearchRow>> =>
+    pool.query<SearchRow>(
+      `WITH hits AS MATERIALIZED (${hits})
+       SELECT s.session_id, s.title, p.name AS project, e.entry_id, e.type, e.at, e.entry, e.search_text, (${rank})::float8 AS rank
+         FROM hits h JOIN entries e ON e.session_pk = h.session_pk AND e.seq = h.seq JOIN sessions s ON s.id = e.session_pk JOIN projects p ON p.id = s.project_id
+        ORDER BY rank DESC, s.pushed_at DESC, e.seq
+        LIMIT $2`,
+      queryParams,
+    );
+  const recent = await ranked(`
+    SELECT e.session_pk, e.seq FROM (
+      SELECT e.session_pk, e.seq, e.search, e.search_text FROM entries e
+       WHERE e.session_pk IN (
+         SELECT r.id FROM (
+           SELECT s.id, sum(s.entry_count) OVER (ORDER BY s.pushed_at DESC, s.id DESC) - s.entry_count AS before
+             FROM sessions s WHERE ${sessions} ORDER BY s.pushed_at DESC, s.id DESC LIMIT 200) r
+          WHERE r.before < ${RECENT_ENTRIES})
+      LIMIT ${RECENT_ENTRIES}) e
+     WHERE ${conditions.map((c) => c.check).join(" AND ")}
+     LIMIT ${RECENT_MATCHES}`);
+  const indexParams = [...params];
+  const rows =
+    recent.rows.length >= limit
+      ? recent
+      : await ranked(
+          `
+    SELECT e.session_pk, e.seq FROM (
+      SELECT e.session_pk, e.seq, e.search FROM entries e
+       WHERE e.session_pk IN (SELECT s.id FROM sessions s WHERE ${sessions}) AND ${conditions.map((c) => c.index(indexParams)).join(" AND ")}
+      OFFSET 0) e
+     WHERE ${exact.length > 0 ? exact.join(" AND ") : "TRUE"}
+     LIMIT ${CANDIDATES}`,
+          indexParams,
+        );
   const snippet = snippetMaker(terms);
   return rows.rows.map((r) => {
     const role = roleOf(r.entry);

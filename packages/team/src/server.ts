@@ -54,7 +54,7 @@ class Streamed {
   constructor(
     readonly contentType: string,
     readonly headers: Record<string, string>,
-    readonly chunks: AsyncIterable<string>,
+    readonly chunks: AsyncIterable<string | Uint8Array>,
   ) {}
 }
 

@@ -4,7 +4,7 @@ import path from "node:path";
 import type { Server } from "node:http";
 import { openStore, type SqliteSessionStore } from "@bonsai/store";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { addPerson, addProject, ArchiveClient, ArchiveError, createArchiveServer, grant, listen, openArchiveDatabase, pushSession, revokeTokens, storePushSource, type ArchiveDatabase } from "../src";
+import { addPerson, addProject, ARCHIVE_SCHEMA_VERSION, ArchiveClient, ArchiveError, createArchiveServer, grant, listen, openArchiveDatabase, pushSession, revokeTokens, storePushSource, type ArchiveDatabase } from "../src";
 import { usePostgres } from "./archive-server";
 
 const REAL_PI = path.resolve(__dirname, "../../../../shared/fixtures/real/pi");
@@ -134,7 +134,7 @@ describe.skipIf(PI_FILES.length === 0)("bonsai push", () => {
   });
 
   it("answers /health without a token and nothing else without one", async () => {
-    expect(await (await fetch(`${url}/health`)).json()).toEqual({ ok: true, schema: 1 });
+    expect(await (await fetch(`${url}/health`)).json()).toEqual({ ok: true, schema: ARCHIVE_SCHEMA_VERSION });
     const response = await fetch(`${url}/api/me`);
     expect(response.status).toBe(401);
   });

@@ -1,10 +1,10 @@
 /**
  * The archive's reads on their own: a session's JSONL is its header line and its entries in order,
  * byte for byte as pushed (an empty session is its header alone), and search finds a rare term among
- * more matches of a common word than it ranks.
+ * more matches of a common word than it ranks, and a phrase only where its words follow each other.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addPerson, addProject, archivedSessionJsonl, authenticate, openArchiveDatabase, receiveBatch, searchArchive, type ArchiveDatabase, type Principal } from "../src";
+import { addPerson, addProject, archivedSessionJsonl, authenticate, openArchiveDatabase, RECENT_ENTRIES, receiveBatch, searchArchive, type ArchiveDatabase, type Principal } from "../src";
 import { usePostgres } from "./archive-server";
 
 const postgres = usePostgres();
@@ -44,5 +44,46 @@ describe("archive reads", () => {
     const rare = await searchArchive(db.pool, admin, "common quokka");
     expect(rare.map((h) => h.entryId)).toEqual(["e3"]);
     expect(await searchArchive(db.pool, admin, "common", { limit: 50 })).toHaveLength(50);
+  }, 60_000);
+
+  it("finds a phrase only where its words follow each other in that order, however long the entry", async () => {
+    const long = `${"filler ".repeat(5000)}the rollback database step ${"filler ".repeat(5000)}`;
+    const texts = [
+      "run the rollback database step now", // 0: both phrases
+      "database rollback, in the other order", // 1
+      "a rollback of the database", // 2: words apart
+      "Rollback, database! step", // 3: punctuation between the words
+      long, // 4: far inside a long entry
+      "rollback database", // 5
+      "the rollback happened; step database later", // 6
+      "rollback database, then the database step", // 7: every pair of the three-word phrase, not the phrase
+    ];
+    await store("phrases", texts.map((text, i) => entry(i, text)));
+    const ids = async (q: string): Promise<string[]> => (await searchArchive(db.pool, admin, q, { sessionId: "phrases" })).map((h) => h.entryId).sort();
+    expect(await ids('"rollback database"')).toEqual(["e0", "e3", "e4", "e5", "e7"]);
+    expect(await ids('"rollback database step"')).toEqual(["e0", "e3", "e4"]);
+    expect(await ids('"database rollback"')).toEqual(["e1"]);
+    expect(await ids('"rollback database" step')).toEqual(["e0", "e3", "e4", "e7"]);
+    expect(await ids("rollback database")).toEqual(["e0", "e1", "e2", "e3", "e4", "e5", "e6", "e7"]);
+  }, 60_000);
+
+  it("indexes the pairs of words that follow each other, as the phrase operator reads them", async () => {
+    const pairs = async (text: string): Promise<string[]> =>
+      ((await db.pool.query<{ pairs: string[] }>("SELECT archive_word_pairs(to_tsvector('simple', $1)) AS pairs", [text])).rows[0]?.pairs ?? []).sort();
+    expect(await pairs("Rollback the database, then the rollback")).toEqual(["database then", "rollback the", "the database", "the rollback", "then the"]);
+    expect(await pairs("one")).toEqual([]);
+    expect(await pairs("")).toEqual([]);
+  });
+
+  it("ranks a common term among the matches of the most recent sessions, and finds a rarer one anywhere", async () => {
+    await store("older-zebras", Array.from({ length: 60 }, (_, i) => entry(i, "zebra zebra zebra zebra")));
+    await store("old-narwhal", [entry(0, "the narwhal surfaced")]);
+    await store("newer-zebras", Array.from({ length: RECENT_ENTRIES }, (_, i) => entry(i, `a zebra among words ${i}`)));
+    const zebras = await searchArchive(db.pool, admin, "zebra", { limit: 50 });
+    expect(zebras).toHaveLength(50);
+    expect(new Set(zebras.map((h) => h.sessionId))).toEqual(new Set(["newer-zebras"]));
+    // older than the recent entries read row by row: found through the word index
+    expect((await searchArchive(db.pool, admin, "narwhal")).map((h) => [h.sessionId, h.entryId])).toEqual([["old-narwhal", "e0"]]);
+    expect((await searchArchive(db.pool, admin, "zebra", { sessionId: "older-zebras", limit: 50 })).map((h) => h.sessionId)).toContain("older-zebras");
   }, 60_000);
 });

@@ -1,6 +1,6 @@
 /**
  * A session as JSONL over HTTP: the answer's body is the JSONL itself (application/x-ndjson),
- * streamed in batches read through a cursor, and the client streams it into a private file. A
+ * streamed from one binary COPY as PostgreSQL sends it, and the client streams it into a private file. A
  * reader that goes away gives the connection back; an answer cut off midway is an error, never a
  * short file taken as whole.
  */
@@ -22,7 +22,7 @@ const dirs: string[] = [];
 
 const header = (id: string): string => JSON.stringify({ type: "session", version: 3, id, timestamp: "2026-01-01T00:00:00.000Z", cwd: "/src" });
 const entry = (i: number): string => JSON.stringify({ type: "message", id: `e${i}`, parentId: i === 0 ? null : `e${i - 1}`, timestamp: "2026-01-01T00:00:01.000Z", message: { role: "user", content: [{ type: "text", text: `line ${i} «ünïcode» \\ "q"` }] } });
-/** more entries than three FETCH batches */
+/** enough entries to arrive in many chunks */
 const ENTRIES = Array.from({ length: 6_001 }, (_, i) => entry(i));
 const EXPECTED = `${[header("big-session"), ...ENTRIES].join("\n")}\n`;
 
