@@ -152,6 +152,9 @@ test("at 1024 px the tree keeps at least half the window: the list is a drawer, 
   const tree = await box(page.getByTestId("tree-canvas"));
   expect(tree.width).toBeGreaterThanOrEqual(1024 / 2);
   testInfo.annotations.push({ type: "tree pane width at 1024 px", description: String(Math.round(tree.width)) });
+  // every tab of the side panel is whole inside it (they wrap rather than scroll out of sight)
+  const side = await box(page.getByTestId("side-panel"));
+  for (const name of ["inspect", "context", "compact", "prune", "amnesia"]) expect(inside(await box(page.getByTestId(`tab-${name}`)), side), `the ${name} tab is whole`).toBe(true);
   // the map starts folded in a narrow window; unfolded it stands beside the tree
   await expect(page.getByTestId("minimap-toggle")).toHaveAttribute("aria-expanded", "false");
   await page.getByTestId("zoom-fit").click();
