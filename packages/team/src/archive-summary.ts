@@ -54,7 +54,7 @@ export function parseHeader(text: string): SessionHeader {
 function firstUserText(entryJson: string | null): string {
   if (entryJson === null) return "";
   try {
-    return deriveColumns(JSON.parse(entryJson) as SessionEntry, false).userText ?? "";
+    return deriveColumns(JSON.parse(entryJson) as SessionEntry).userText ?? "";
   } catch {
     return "";
   }
