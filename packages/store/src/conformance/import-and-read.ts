@@ -126,8 +126,9 @@ export function describeStoredReads(factory: StoreFactory, fx: RealFixtures, ski
         const entries: SessionEntry[] = await store.loadEntries(id);
         const leaf = await store.getLeaf(id);
         expect(await store.getContextSummary(id)).toEqual(summarizeContext(buildSessionContext(entries, leaf)));
-        const onPath = await store.areOnPath(id, entries.map((e) => e.id));
-        const abandonedTip = entries.filter((_, i) => !onPath[i]).at(-1)!.id;
+        const offPath: SessionEntry[] = [];
+        for (const e of entries) if (!(await store.isOnPath(id, e.id))) offPath.push(e);
+        const abandonedTip = offPath.at(-1)!.id;
         expect(await store.getContextSummary(id, abandonedTip)).toEqual(summarizeContext(buildSessionContext(entries, abandonedTip)));
         expect(summarizeContext(buildSessionContext(await store.getContextEntries(id), leaf))).toEqual(await store.getContextSummary(id));
       });
