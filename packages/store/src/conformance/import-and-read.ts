@@ -134,6 +134,17 @@ export function describeStoredReads(factory: StoreFactory, fx: RealFixtures, ski
       });
     });
 
+    it("renders a pi session as JSONL: its header line, then every entry in file order", async () => {
+      await withStore(factory, async ({ load, store }) => {
+        const id = await load(fx.piBranched);
+        const text = await store.renderJsonl(id);
+        expect(text.endsWith("\n")).toBe(true);
+        const lines = text.slice(0, -1).split("\n").map((line) => JSON.parse(line) as unknown);
+        expect(lines).toEqual([await store.getHeader(id), ...(await store.loadEntries(id))]);
+        await expect(async () => store.renderJsonl("no-such-session")).rejects.toThrow(SessionLookupError);
+      });
+    });
+
     it("gives the skeleton one node per entry in file order, its packed form equal to core's packing, previews in the order asked", async () => {
       await withStore(factory, async ({ load, store }) => {
         const id = await load(fx.piBranched);
