@@ -17,6 +17,7 @@ export const ARCHIVE_ERROR_CODES = [
   "forbidden",
   "too-large",
   "rate-limited",
+  "read-only",
 ] as const;
 
 export type ArchiveErrorCode = (typeof ARCHIVE_ERROR_CODES)[number];
@@ -32,6 +33,7 @@ const KIND: Record<ArchiveErrorCode, ErrorKind> = {
   forbidden: "not_found",
   "too-large": "invalid",
   "rate-limited": "busy",
+  "read-only": "read_only",
 };
 
 export class ArchiveError extends BonsaiError {

@@ -12,3 +12,4 @@ export * from "./store-source";
 export * from "./reads";
 export { createArchiveApp, type ArchiveApp, type ArchiveAppOptions } from "./app/archive-app";
 export { ARCHIVE_READ_ONLY, archiveRefusal } from "./app/archive-handlers";
+export * from "./archive-store";

@@ -35,6 +35,7 @@ const STATUS: Record<ArchiveErrorCode, number> = {
   forbidden: 404,
   "too-large": 413,
   "rate-limited": 429,
+  "read-only": 405,
 };
 
 export interface ArchiveServerOptions {

@@ -8,9 +8,28 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { SessionStore } from "../session-store";
 
+
+/** A method that may answer at once or through a promise. */
+type MayAwait<F> = F extends (...args: infer A) => infer R ? (...args: A) => R | Promise<Awaited<R>> : never;
+
+/** The methods of `SessionStore` the suite calls. */
+export type ConformanceMethod =
+  | "importFile" | "importPaths" | "listSessions" | "getSession" | "resolveSessionId" | "getHeader" | "getLeaf" | "setLeaf"
+  | "loadEntries" | "getEntry" | "getEntryInfo" | "getEntries" | "hasEntry" | "getPreviews" | "getLabel" | "lastEntryId"
+  | "getSkeleton" | "getPackedSkeleton" | "getSkeletonTail" | "countSessionShape" | "getPath" | "getPathNodes" | "isOnPath" | "areOnPath"
+  | "getContextEntries" | "getContextSummary" | "appendEntry" | "appendLabel" | "applyPruning" | "restorePruned" | "listPruned"
+  | "renderJsonl" | "exportJsonl" | "search" | "follow";
+
+/**
+ * What the suite tests: the `SessionStore` methods it calls, each of which may answer through a
+ * promise (the SQLite store answers at once; an implementation over a database server cannot), and
+ * `on` as the interface has it. The suite awaits every answer, so both run it unchanged.
+ */
+export type ConformanceStore = { [K in ConformanceMethod]: MayAwait<SessionStore[K]> } & Pick<SessionStore, "on">;
+
 /** One fresh store for one test. */
 export interface StoreUnderTest {
-  store: SessionStore;
+  store: ConformanceStore;
   /** an empty folder the suite may write session files into (removed by cleanup) */
   dir: string;
   /**
@@ -42,6 +61,9 @@ export interface StoreCapabilities {
   /** on() / off(): entries-added and session-updated */
   events: boolean;
 }
+
+/** The capabilities whose operations change the store or read host files: declared false, they must refuse (read-only BonsaiError), not be skipped. */
+export type RefusableCapability = "import" | "write" | "prune" | "follow";
 
 export interface ConformanceOptions {
   /** the folder of the real session fixtures (pi/, claude-code/, codex/); default: ../shared/fixtures/real beside the repository */

@@ -5,15 +5,21 @@
  *
  *   describeSessionStoreConformance("sqlite", () => ({ store, dir, cleanup }), { capabilities });
  *
+ * Every call is awaited, so a store whose methods answer through promises (one over a database
+ * server) runs it as the SQLite store does. A capability declared false whose operations would
+ * change the store or read host files (import, write, prune, follow) is checked to refuse them with
+ * the read-only BonsaiError.
+ *
  * See packages/store/README.md ("Conformance suite").
  */
 import { describe } from "vitest";
 import { DEFAULT_FIXTURES_DIR, missingFixtures, realFixtures, type ConformanceOptions, type StoreCapabilities, type StoreFactory } from "./harness";
 import { describeImport, describeStoredReads } from "./import-and-read";
 import { describeEvents, describeFollow, describeSearch } from "./search-and-events";
+import { describeRefusals } from "./refusals";
 import { describePrune, describeWrites, describeWriteThrough } from "./writes";
 
-export type { ConformanceOptions, StoreCapabilities, StoreFactory, StoreUnderTest } from "./harness";
+export type { ConformanceOptions, ConformanceStore, StoreCapabilities, StoreFactory, StoreUnderTest } from "./harness";
 
 /** Every capability: what the SQLite store supports. */
 export const ALL_CAPABILITIES: StoreCapabilities = { import: true, read: true, write: true, writeThrough: true, prune: true, search: true, follow: true, events: true };
@@ -37,5 +43,6 @@ export function describeSessionStoreConformance(
     if (can.search) describeSearch(factory);
     describeEvents(factory, fx, unless(can.events, "no events"), can);
     describeFollow(factory, fx, unless(can.follow && can.events, "no follow"));
+    describeRefusals(factory, fx, can, missing);
   });
 }

@@ -1,8 +1,8 @@
 /** Conformance: search (words, prefixes, phrases, a CJK word inside a sentence), events, live follow. */
 import fs from "node:fs";
 import { describe, expect, it, vi } from "vitest";
-import type { SessionStore, StoreEvents } from "../session-store";
-import { copyInto, jsonLines, withStore, writePiSession, type RealFixtures, type StoreFactory } from "./harness";
+import type { StoreEvents } from "../session-store";
+import { copyInto, jsonLines, withStore, writePiSession, type ConformanceStore, type RealFixtures, type StoreFactory } from "./harness";
 
 const TEXTS = [
   "please refactor the tokenizer before lunch",
@@ -16,20 +16,20 @@ export function describeSearch(factory: StoreFactory): void {
       await withStore(factory, async ({ dir, load, store }) => {
         const id = await load(writePiSession(dir, "conf-search", TEXTS));
         const other = await load(writePiSession(dir, "conf-search-other", ["nothing about that here"]));
-        const ids = (query: string, sessionId?: string) => store.search(query, { sessionId }).map((h) => h.entryId).sort();
-        expect(ids("tokenizer")).toEqual([`${id}-e0`]);
-        expect(ids("tokeni*")).toEqual([`${id}-e0`, `${id}-e2`]);
-        expect(ids('"refactor the tokenizer"')).toEqual([`${id}-e0`]);
-        expect(ids('"the tokenizer refactor"')).toEqual([]);
-        expect(ids("数据库")).toEqual([`${id}-e1`]);
-        expect(ids("weather tokenizers")).toEqual([`${id}-e2`]);
-        expect(ids("weather lunch")).toEqual([]);
-        expect(ids("nothing")).toEqual([`${other}-e0`]);
-        expect(ids("nothing", id)).toEqual([]);
-        const [hit] = store.search("数据库");
+        const ids = async (query: string, sessionId?: string) => (await store.search(query, { sessionId })).map((h) => h.entryId).sort();
+        expect(await ids("tokenizer")).toEqual([`${id}-e0`]);
+        expect(await ids("tokeni*")).toEqual([`${id}-e0`, `${id}-e2`]);
+        expect(await ids('"refactor the tokenizer"')).toEqual([`${id}-e0`]);
+        expect(await ids('"the tokenizer refactor"')).toEqual([]);
+        expect(await ids("数据库")).toEqual([`${id}-e1`]);
+        expect(await ids("weather tokenizers")).toEqual([`${id}-e2`]);
+        expect(await ids("weather lunch")).toEqual([]);
+        expect(await ids("nothing")).toEqual([`${other}-e0`]);
+        expect(await ids("nothing", id)).toEqual([]);
+        const [hit] = await store.search("数据库");
         expect(hit).toMatchObject({ sessionId: id, type: "message", role: "user" });
         expect(hit!.snippet).toContain("[数据库]");
-        for (const q of ["AND OR", '"unbalanced', "(paren", "   "]) expect(() => store.search(q)).not.toThrow();
+        for (const q of ["AND OR", '"unbalanced', "(paren", "   "]) await expect(Promise.resolve().then(() => store.search(q))).resolves.toEqual(expect.any(Array));
       });
     });
   });
@@ -41,7 +41,7 @@ interface Heard {
 }
 
 /** Records what the store announces; `stop` unsubscribes. */
-function listen(store: SessionStore): { heard: Heard; stop: () => void } {
+function listen(store: ConformanceStore): { heard: Heard; stop: () => void } {
   const heard: Heard = {};
   const offs = [
     store.on("entries-added", (payload) => (heard["entries-added"] ??= []).push(payload)),
@@ -76,9 +76,9 @@ export function describeEvents(factory: StoreFactory, fx: RealFixtures, skip: st
       await withStore(factory, async ({ dir, load, store }) => {
         const id = await load(copyInto(dir, fx.piTiny));
         const { heard } = listen(store);
-        const entry = store.appendEntry(id, { type: "message", message: { role: "user", content: "heard", timestamp: 1 } });
+        const entry = await store.appendEntry(id, { type: "message", message: { role: "user", content: "heard", timestamp: 1 } });
         expect(heard["entries-added"]).toEqual([{ sessionId: id, entries: [entry], source: "append" }]);
-        store.setLeaf(id, entry.parentId);
+        await store.setLeaf(id, entry.parentId);
         expect(heard["session-updated"]).toContainEqual({ sessionId: id, reason: "leaf" });
       });
     });
@@ -92,12 +92,12 @@ export function describeFollow(factory: StoreFactory, fx: RealFixtures, skip: st
         const file = copyInto(dir, fx.piTiny);
         const id = await load(file);
         const { heard } = listen(store);
-        const follower = store.follow({ sessionIds: [id], pollIntervalMs: 50 });
+        const follower = await store.follow({ sessionIds: [id], pollIntervalMs: 50 });
         try {
           const last = jsonLines(file).at(-1)!;
           const line = { type: "message", id: "conf0f01", parentId: last.id, timestamp: "2026-12-01T00:00:00.000Z", message: { role: "user", content: "from the agent", timestamp: 1 } };
           fs.appendFileSync(file, `${JSON.stringify(line)}\n`);
-          await vi.waitFor(() => expect(store.hasEntry(id, "conf0f01")).toBe(true), { timeout: 10_000, interval: 50 });
+          await vi.waitFor(async () => expect(await store.hasEntry(id, "conf0f01")).toBe(true), { timeout: 10_000, interval: 50 });
           expect(heard["entries-added"]).toContainEqual({ sessionId: id, entries: [line], source: "follow" });
         } finally {
           follower.close();

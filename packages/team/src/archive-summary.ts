@@ -1,0 +1,102 @@
+/**
+ * An archived session as the store API's `SessionSummary`, for one principal: the session row, its
+ * counts and its leaf read from the entries, and the fields a local file has and an archived copy
+ * does not (source path, pruned originals, detachment) given as an archive holds them.
+ */
+import type { SessionEntry, SessionHeader } from "@bonsai/core";
+import type { SessionSummary } from "@bonsai/store";
+import { deriveColumns } from "@bonsai/store/derive";
+import type pg from "pg";
+import { ARCHIVE_READ_ONLY } from "./app/archive-handlers";
+import type { Principal } from "./people";
+
+const AGENTS = new Set<SessionSummary["agent"]>(["pi", "omp", "claude-code", "codex"]);
+
+interface SummaryRow {
+  pk: string;
+  session_id: string;
+  agent: string;
+  title: string | null;
+  cwd: string | null;
+  header: string;
+  started_at: string | null;
+  pushed_at: Date;
+  entry_count: number;
+  compactions: number;
+  messages: number;
+  leaf_id: string | null;
+  first_user: string | null;
+}
+
+/** One row per session the principal may read (`where` narrows it; its parameters follow $1, the principal's projects). */
+const SUMMARY_SQL = (where: string): string => `
+  SELECT s.id AS pk, s.session_id, s.agent, s.title, s.cwd, s.header, s.started_at, s.pushed_at, s.entry_count,
+         c.compactions, c.messages,
+         (SELECT l.entry_id FROM entries l WHERE l.session_pk = s.id ORDER BY l.seq DESC LIMIT 1) AS leaf_id,
+         (SELECT f.entry FROM entries f WHERE f.session_pk = s.id AND f.type = 'message' AND f.entry LIKE '%"role":"user"%' ORDER BY f.seq LIMIT 1) AS first_user
+    FROM sessions s
+    CROSS JOIN LATERAL (SELECT count(*) FILTER (WHERE e.type = 'compaction')::int AS compactions, count(*) FILTER (WHERE e.type = 'message')::int AS messages
+                          FROM entries e WHERE e.session_pk = s.id) c
+   WHERE s.project_id = ANY($1::bigint[]) AND ${where}
+   ORDER BY s.pushed_at DESC, s.session_id`;
+
+/** The session's header, typed as read: a header that is not an object reads as an empty one. */
+export function parseHeader(text: string): SessionHeader {
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (typeof value === "object" && value !== null && !Array.isArray(value)) return value as SessionHeader;
+  } catch {
+    // fall through: an archived header is untrusted text
+  }
+  return { type: "session", version: 3, id: "", timestamp: "", cwd: "" } as SessionHeader;
+}
+
+function firstUserText(entryJson: string | null): string {
+  if (entryJson === null) return "";
+  try {
+    return deriveColumns(JSON.parse(entryJson) as SessionEntry).userText ?? "";
+  } catch {
+    return "";
+  }
+}
+
+function summaryOf(row: SummaryRow): SessionSummary & { pk: string } {
+  const header = parseHeader(row.header);
+  const agent = AGENTS.has(row.agent as SessionSummary["agent"]) ? (row.agent as SessionSummary["agent"]) : "pi";
+  const pushedAt = row.pushed_at.toISOString();
+  return {
+    pk: row.pk,
+    id: row.session_id,
+    headerId: typeof header.id === "string" && header.id !== "" ? header.id : row.session_id,
+    title: row.title,
+    cwd: row.cwd ?? "",
+    sourcePath: null,
+    sourceFormat: agent === "claude-code" || agent === "codex" ? agent : "pi-jsonl",
+    agent,
+    compactionCount: row.compactions,
+    readOnly: ARCHIVE_READ_ONLY,
+    parentSession: null,
+    sourceVersion: typeof header.version === "number" ? header.version : 3,
+    createdAt: row.started_at ?? pushedAt,
+    updatedAt: pushedAt,
+    importedAt: pushedAt,
+    entryCount: row.entry_count,
+    messageCount: row.messages,
+    firstMessage: firstUserText(row.first_user),
+    leafId: row.leaf_id,
+    prunedCount: 0,
+    generation: 0,
+    detached: null,
+  };
+}
+
+/** Every session the principal may read, most recently pushed first. */
+export async function archivedSessionSummaries(pool: pg.Pool, principal: Principal): Promise<(SessionSummary & { pk: string })[]> {
+  return (await pool.query<SummaryRow>(SUMMARY_SQL("TRUE"), [principal.projectIds])).rows.map(summaryOf);
+}
+
+/** The session with exactly this id among those the principal may read (the latest pushed when two projects hold one). */
+export async function archivedSessionSummary(pool: pg.Pool, principal: Principal, sessionId: string): Promise<(SessionSummary & { pk: string }) | undefined> {
+  const rows = (await pool.query<SummaryRow>(`${SUMMARY_SQL("s.session_id = $2")} LIMIT 1`, [principal.projectIds, sessionId])).rows;
+  return rows[0] && summaryOf(rows[0]);
+}
