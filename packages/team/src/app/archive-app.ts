@@ -106,7 +106,7 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
     return { sessionId: result?.sessionId ?? null, error: result === undefined ? "nothing was imported" : result.error };
   };
   const remove = async (sessionId: string): Promise<unknown> => backend.handlers.deleteSession({ sessionId });
-  const cache = new ArchiveSessionCache(options.pool, backend.store, sessionsDir, importFile, remove, options.cachedSessions);
+  const cache = new ArchiveSessionCache(options.pool, backend.store, sessionsDir, importFile, remove, options.cachedSessions, log);
   /** prepared export id -> the person it was prepared for */
   const downloadsOf = new Map<string, number>();
   const deps = {

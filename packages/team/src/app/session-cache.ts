@@ -69,6 +69,8 @@ export class ArchiveSessionCache {
     private readonly remove: (sessionId: string) => Promise<unknown>,
     /** the most sessions held at once; the one used longest ago goes first */
     private readonly limit = DEFAULT_CACHED_SESSIONS,
+    /** one line per copy made: its size and where its time went (never the content) */
+    private readonly log: (line: string) => void = () => undefined,
   ) {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   }
@@ -117,10 +119,13 @@ export class ArchiveSessionCache {
     const file = path.join(folder, fileNameOf(wanted.sessionId));
     const partial = `${file}.partial`;
     // the archive's own read (the caller's check, one snapshot), written whole, then renamed into place
+    const started = performance.now();
     const { chunks } = await openArchivedSession(this.pool, principal, wanted.sessionId);
     await pipeline(Readable.from(chunks), fs.createWriteStream(partial, { mode: 0o600 }));
     fs.renameSync(partial, file);
+    const copied = performance.now();
     const imported = await this.importFile(file);
+    this.log(`${new Date().toISOString()} CACHE session row ${wanted.pk}, ${wanted.entryCount} entries, ${fs.statSync(file).size} bytes: copied in ${(copied - started).toFixed(0)}ms, imported in ${(performance.now() - copied).toFixed(0)}ms`);
     if (imported.error !== null || imported.sessionId !== wanted.sessionId) {
       throw new ArchiveError("bad-request", `the archived session ${JSON.stringify(wanted.sessionId)} could not be read: ${imported.error ?? `its header names ${JSON.stringify(imported.sessionId)}`}`);
     }
