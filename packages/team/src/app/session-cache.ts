@@ -95,6 +95,23 @@ export class ArchiveSessionCache {
     return step(0);
   }
 
+  /** whether this process holds the archive's current copy of the session `row` names */
+  holds(row: ReadableSession): boolean {
+    const held = this.held.get(row.sessionId);
+    return held !== undefined && held.pk === row.pk && held.entryCount === row.entryCount && this.store.getSession(row.sessionId) !== undefined;
+  }
+
+  /**
+   * Makes the copy of `row`'s session behind the caller's back (its reads wait for it, in turn);
+   * then runs `then` on it, under the session's lock. A failure is logged: the next read tries again.
+   */
+  prepare(principal: Principal, row: ReadableSession, then: (row: ReadableSession) => Promise<unknown> | unknown = () => undefined): void {
+    void this.locked(row.sessionId, async () => {
+      await this.materialise(principal, row);
+      await then(row);
+    }).catch((error: unknown) => this.log(`${new Date().toISOString()} CACHE session row ${row.pk} was not copied: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`));
+  }
+
   private async locked<T>(sessionId: string, work: () => Promise<T>): Promise<T> {
     const before = this.locks.get(sessionId) ?? Promise.resolve();
     const run = before.catch(() => undefined).then(work);

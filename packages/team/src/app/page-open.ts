@@ -1,0 +1,81 @@
+/**
+ * Opening an archived session in the page fast in every server process. The answer (the session's
+ * summary and packed tree skeleton) is the app's own, made from this process's copy when it holds
+ * the current one. When it does not, and PostgreSQL keeps an answer for the session's current entry
+ * count (kept-answers.ts), that answer is sent at once and the copy is made behind it: the page's
+ * next reads (an entry, what the model sees) wait for the copy. With neither, the copy is made, the
+ * answer taken from it and kept for the other processes.
+ *
+ * The process that takes a push warms the session a moment after its last batch: it makes its copy
+ * and keeps the answer, so the first open after a push is fast in every process.
+ */
+import type { MethodOutput } from "@bonsai/ipc";
+import type pg from "pg";
+import type { Principal } from "../people";
+import { keepOpenAnswer, keptOpenAnswer } from "./kept-answers";
+import { readableSession, type ArchiveSessionCache, type ReadableSession } from "./session-cache";
+
+type OpenAnswer = MethodOutput<"openSession">;
+
+/** how long after a push's last batch the session is warmed (a push sends a batch every few hundred ms) */
+export const WARM_AFTER_PUSH_MS = 2000;
+
+export class PageOpener {
+  /** session id -> the timer of its warming after a push */
+  private readonly warming = new Map<string, NodeJS.Timeout>();
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly cache: ArchiveSessionCache,
+    /** the app's open of the session in this process's copy, as the page gets it (held under the session's lock) */
+    private readonly answerFromCopy: (row: ReadableSession) => Promise<OpenAnswer>,
+    private readonly log: (line: string) => void = () => undefined,
+    private readonly warmAfterMs = WARM_AFTER_PUSH_MS,
+  ) {}
+
+  /** The page's open of `sessionId`, once the caller may read it. */
+  async open(principal: Principal, sessionId: string): Promise<OpenAnswer> {
+    const row = await readableSession(this.pool, principal, sessionId);
+    if (!this.cache.holds(row)) {
+      const kept = await keptOpenAnswer(this.pool, row.pk, row.entryCount);
+      if (kept !== null) {
+        this.cache.prepare(principal, row);
+        return JSON.parse(kept) as OpenAnswer;
+      }
+    }
+    return this.cache.withSession(principal, sessionId, async (held) => {
+      const answer = await this.answerFromCopy(held);
+      if (held.pk !== row.pk || held.entryCount !== row.entryCount || (await keptOpenAnswer(this.pool, held.pk, held.entryCount)) === null) await this.keep(held, answer);
+      return answer;
+    });
+  }
+
+  /** `principal` pushed entries of `sessionId`: its copy is made and its answer kept once the push has been quiet a moment. */
+  pushed(principal: Principal, sessionId: string): void {
+    clearTimeout(this.warming.get(sessionId));
+    const timer = setTimeout(() => {
+      this.warming.delete(sessionId);
+      readableSession(this.pool, principal, sessionId).then(
+        (row) => this.cache.prepare(principal, row, async (held) => this.keep(held, await this.answerFromCopy(held))),
+        () => undefined, // the push's session is gone (or its pusher lost the project) meanwhile: nothing to warm
+      );
+    }, this.warmAfterMs);
+    timer.unref();
+    this.warming.set(sessionId, timer);
+  }
+
+  close(): void {
+    for (const timer of this.warming.values()) clearTimeout(timer);
+    this.warming.clear();
+  }
+
+  private async keep(row: ReadableSession, answer: OpenAnswer): Promise<void> {
+    // only an answer made from a copy of exactly the row's entries (a push may land between the row's read and the copy)
+    if (answer.session.entryCount !== row.entryCount) return;
+    try {
+      await keepOpenAnswer(this.pool, row.pk, row.entryCount, JSON.stringify(answer));
+    } catch (error) {
+      this.log(`${new Date().toISOString()} CACHE the open answer of session row ${row.pk} was not kept: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
+    }
+  }
+}
