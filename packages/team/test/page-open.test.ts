@@ -3,7 +3,8 @@
  * that holds no copy of the session answers from the open answer PostgreSQL keeps for the session's
  * entry count and makes its copy behind it; an answer for another entry count is never used; the
  * process that takes a push keeps the answer for the others; and the kept answer is given to no one
- * who may not read the session.
+ * who may not read the session. A process that holds a copy and finds entries appended reads only
+ * those.
  */
 import * as fs from "node:fs";
 import type { Server } from "node:http";
@@ -129,6 +130,10 @@ describe("opening an archived session in the page, with several server processes
     expect(answer.ok && answer.value.skeleton.ids.length).toBe(45);
     expect(answer.ok && answer.value.session.entryCount).toBe(45);
     expect(await keptCount("walnut")).toBe(45);
+    // b held the copy of 40 entries: it read only the 5 the push added
+    expect(b.logged.filter((line) => line.includes("CACHE session row"))).toEqual([expect.stringContaining("copied in"), expect.stringContaining("5 entries appended")]);
+    const entry = await call(b.url, tokens.amy as string, "getEntry", { sessionId: "walnut", entryId: "walnut-e44" });
+    expect(entry.ok).toBe(true);
   }, 30_000);
 
   it("the process that takes a push keeps the answer, so another process's first open needs no copy", async () => {
