@@ -29,10 +29,10 @@ function source(id: string, count: number): PushSource {
   };
 }
 
-/** a server process: its own cache folder, the one database; `warmAfterPushMs` null: pushes reach it through another process */
-async function startProcess(name: string, warmAfterPushMs: number): Promise<(typeof processes)[number]> {
+/** a server process: its own cache folder, the one database (every session long enough to keep unless `keepFromEntries`) */
+async function startProcess(name: string, warmAfterPushMs: number, keepFromEntries = 0): Promise<(typeof processes)[number]> {
   const logged: string[] = [];
-  const app = createArchiveApp({ pool: db.pool, rendererDir: path.join(work, "renderer"), cacheDir: path.join(work, `cache-${name}`), log: (line) => logged.push(line), warmAfterPushMs });
+  const app = createArchiveApp({ pool: db.pool, rendererDir: path.join(work, "renderer"), cacheDir: path.join(work, `cache-${name}`), log: (line) => logged.push(line), opening: { warmAfterPushMs, keepFromEntries } });
   const http = createArchiveServer({ pool: db.pool, log: () => {}, app });
   const url = `http://127.0.0.1:${(await listen(http, "127.0.0.1", 0)).port}`;
   const p = { app, http, url, logged };
@@ -152,5 +152,13 @@ describe("opening an archived session in the page, with several server processes
     const missing = await call(reader.url, tokens.ben as string, "openSession", { sessionId: "no-such-session" });
     expect(other.ok).toBe(false);
     expect(!other.ok && other.error.message.replace("chestnut", "X")).toBe(!missing.ok && missing.error.message.replace("no-such-session", "X"));
+  }, 30_000);
+
+  it("a session shorter than the kept ones is copied at its open, and its answer not kept", async () => {
+    const p = await startProcess("short", 60_000, 100);
+    await pushSession(source("acorn", 99), "acorn", { client: new ArchiveClient(p.url, tokens.amy as string), project: "alpha" });
+    const answer = await call(p.url, tokens.amy as string, "openSession", { sessionId: "acorn" });
+    expect(answer.ok && answer.value.skeleton.ids).toHaveLength(99);
+    expect(await keptCount("acorn")).toBeNull();
   }, 30_000);
 });

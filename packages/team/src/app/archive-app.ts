@@ -22,7 +22,7 @@ import { WebSocketServer, type WebSocket } from "ws";
 import { ArchiveError } from "../errors";
 import { authenticate, type Principal } from "../people";
 import { archiveHandlers, openAnswerFromCopy } from "./archive-handlers";
-import { PageOpener } from "./page-open";
+import { PageOpener, type PageOpenerOptions } from "./page-open";
 import { ArchiveSessionCache } from "./session-cache";
 
 export interface ArchiveAppOptions {
@@ -39,8 +39,8 @@ export interface ArchiveAppOptions {
   /** the store worker (compaction-worker.mjs): imports and exports off the serving thread */
   worker?: URL;
   log?: (line: string) => void;
-  /** how long after a push's last batch the receiving process warms the session (default WARM_AFTER_PUSH_MS) */
-  warmAfterPushMs?: number;
+  /** when a session's open answer is kept and a push warms it (app/page-open.ts) */
+  opening?: PageOpenerOptions;
 }
 
 /** the server's count of failed sign-ins: whether an address may try now, and one more failure */
@@ -112,7 +112,7 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
   };
   const remove = async (sessionId: string): Promise<unknown> => backend.handlers.deleteSession({ sessionId });
   const cache = new ArchiveSessionCache(options.pool, backend.store, sessionsDir, importFile, remove, options.cachedSessions, log);
-  const opener = new PageOpener(options.pool, cache, (row) => openAnswerFromCopy(backend.handlers, row), log, options.warmAfterPushMs);
+  const opener = new PageOpener(options.pool, cache, (row) => openAnswerFromCopy(backend.handlers, row), log, options.opening);
   /** prepared export id -> the person it was prepared for */
   const downloadsOf = new Map<string, number>();
   const deps = {

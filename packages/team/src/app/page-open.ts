@@ -7,7 +7,8 @@
  * answer taken from it and kept for the other processes.
  *
  * The process that takes a push warms the session a moment after its last batch: it makes its copy
- * and keeps the answer, so the first open after a push is fast in every process.
+ * and keeps the answer, so the first open after a push is fast in every process. Only long sessions
+ * are kept and warmed (KEEP_FROM_ENTRIES); a short one is copied quickly at its first open.
  */
 import type { MethodOutput } from "@bonsai/ipc";
 import type pg from "pg";
@@ -20,6 +21,20 @@ type OpenAnswer = MethodOutput<"openSession">;
 /** how long after a push's last batch the session is warmed (a push sends a batch every few hundred ms) */
 export const WARM_AFTER_PUSH_MS = 2000;
 
+/**
+ * the sessions whose answer is kept and which a push warms: those of at least this many entries (a
+ * shorter one is copied in about a second when a page opens it, 2,000 entries: 1.0 s; keeping and
+ * warming every session a `push --all` sends would cost each a whole copy in the receiving process)
+ */
+export const KEEP_FROM_ENTRIES = 5000;
+
+export interface PageOpenerOptions {
+  /** default WARM_AFTER_PUSH_MS */
+  warmAfterPushMs?: number;
+  /** default KEEP_FROM_ENTRIES */
+  keepFromEntries?: number;
+}
+
 export class PageOpener {
   /** session id -> the timer of its warming after a push */
   private readonly warming = new Map<string, NodeJS.Timeout>();
@@ -30,7 +45,7 @@ export class PageOpener {
     /** the app's open of the session in this process's copy, as the page gets it (held under the session's lock) */
     private readonly answerFromCopy: (row: ReadableSession) => Promise<OpenAnswer>,
     private readonly log: (line: string) => void = () => undefined,
-    private readonly warmAfterMs = WARM_AFTER_PUSH_MS,
+    private readonly options: PageOpenerOptions = {},
   ) {}
 
   /** The page's open of `sessionId`, once the caller may read it. */
@@ -45,7 +60,8 @@ export class PageOpener {
     }
     return this.cache.withSession(principal, sessionId, async (held) => {
       const answer = await this.answerFromCopy(held);
-      if (held.pk !== row.pk || held.entryCount !== row.entryCount || (await keptOpenAnswer(this.pool, held.pk, held.entryCount)) === null) await this.keep(held, answer);
+      const unkept = held.entryCount >= this.keepFrom && (held.pk !== row.pk || held.entryCount !== row.entryCount || (await keptOpenAnswer(this.pool, held.pk, held.entryCount)) === null);
+      if (unkept) await this.keep(held, answer);
       return answer;
     });
   }
@@ -56,10 +72,12 @@ export class PageOpener {
     const timer = setTimeout(() => {
       this.warming.delete(sessionId);
       readableSession(this.pool, principal, sessionId).then(
-        (row) => this.cache.prepare(principal, row, async (held) => this.keep(held, await this.answerFromCopy(held))),
+        (row) => {
+          if (row.entryCount >= this.keepFrom) this.cache.prepare(principal, row, async (held) => this.keep(held, await this.answerFromCopy(held)));
+        },
         () => undefined, // the push's session is gone (or its pusher lost the project) meanwhile: nothing to warm
       );
-    }, this.warmAfterMs);
+    }, this.options.warmAfterPushMs ?? WARM_AFTER_PUSH_MS);
     timer.unref();
     this.warming.set(sessionId, timer);
   }
@@ -69,9 +87,13 @@ export class PageOpener {
     this.warming.clear();
   }
 
+  private get keepFrom(): number {
+    return this.options.keepFromEntries ?? KEEP_FROM_ENTRIES;
+  }
+
   private async keep(row: ReadableSession, answer: OpenAnswer): Promise<void> {
     // only an answer made from a copy of exactly the row's entries (a push may land between the row's read and the copy)
-    if (answer.session.entryCount !== row.entryCount) return;
+    if (answer.session.entryCount !== row.entryCount || row.entryCount < this.keepFrom) return;
     try {
       await keepOpenAnswer(this.pool, row.pk, row.entryCount, JSON.stringify(answer));
     } catch (error) {
