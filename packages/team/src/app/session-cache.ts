@@ -132,8 +132,9 @@ export class ArchiveSessionCache {
     }
     const folder = path.join(this.dir, wanted.pk);
     const file = path.join(folder, fileNameOf(wanted.sessionId));
-    // a push appended: only the new entries are read, and the store takes in only the appended lines
-    const appendable = held && held.pk === wanted.pk && held.entryCount < wanted.entryCount && this.store.getSession(wanted.sessionId);
+    // a push appended: only the new entries are read, and the store takes in only the appended lines (when the
+    // copy holds exactly the entries it is keyed by: a whole copy's snapshot may have taken in a later push too)
+    const appendable = held && held.pk === wanted.pk && held.entryCount < wanted.entryCount && this.store.getSession(wanted.sessionId)?.entryCount === held.entryCount;
     if (appendable && (await this.append(principal, wanted, held.entryCount, file))) return;
     // another session under that id, or an append that did not end as the archive's entries: copied again whole
     if (held && (held.pk !== wanted.pk || appendable)) await this.forget(wanted.sessionId, held.pk);
