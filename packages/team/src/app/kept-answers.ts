@@ -14,6 +14,12 @@ export async function keptOpenAnswer(pool: pg.Pool, sessionPk: string, entryCoun
   return row?.answer ?? null;
 }
 
+/** Whether an answer is kept for the session row `sessionPk` at exactly `entryCount` entries (without reading it). */
+export async function isOpenAnswerKept(pool: pg.Pool, sessionPk: string, entryCount: number): Promise<boolean> {
+  const row = (await pool.query<{ kept: boolean }>("SELECT EXISTS (SELECT 1 FROM opened_sessions WHERE session_pk = $1 AND entry_count = $2) AS kept", [sessionPk, entryCount])).rows[0];
+  return row?.kept === true;
+}
+
 /**
  * Keeps `answer` (JSON text) for the session row at `entryCount` entries. An answer for fewer
  * entries than the one kept is dropped (two processes racing after a push: the newer copy wins).

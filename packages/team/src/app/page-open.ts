@@ -13,7 +13,7 @@
 import type { MethodOutput } from "@bonsai/ipc";
 import type pg from "pg";
 import type { Principal } from "../people";
-import { keepOpenAnswer, keptOpenAnswer } from "./kept-answers";
+import { isOpenAnswerKept, keepOpenAnswer, keptOpenAnswer } from "./kept-answers";
 import { readableSession, type ArchiveSessionCache, type ReadableSession } from "./session-cache";
 
 type OpenAnswer = MethodOutput<"openSession">;
@@ -60,7 +60,7 @@ export class PageOpener {
     }
     return this.cache.withSession(principal, sessionId, async (held) => {
       const answer = await this.answerFromCopy(held);
-      const unkept = held.entryCount >= this.keepFrom && (held.pk !== row.pk || held.entryCount !== row.entryCount || (await keptOpenAnswer(this.pool, held.pk, held.entryCount)) === null);
+      const unkept = held.entryCount >= this.keepFrom && (held.pk !== row.pk || held.entryCount !== row.entryCount || !(await isOpenAnswerKept(this.pool, held.pk, held.entryCount)));
       if (unkept) await this.keep(held, answer);
       return answer;
     });
