@@ -54,7 +54,8 @@ export class PageOpener {
     if (!this.cache.holds(row)) {
       const kept = await keptOpenAnswer(this.pool, row.pk, row.entryCount);
       if (kept !== null) {
-        this.cache.prepare(principal, row);
+        // once the answer is on its way: the copy's COPY would otherwise share the event loop with its sending
+        setImmediate(() => this.cache.prepare(principal, row));
         return JSON.parse(kept) as OpenAnswer;
       }
     }
