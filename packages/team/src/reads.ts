@@ -125,14 +125,31 @@ export async function openArchivedSession(pool: pg.Pool, principal: Principal, i
   return { sessionId: session.id, chunks: sessionChunks(pool, session) };
 }
 
+/**
+ * The entries at positions `fromSeq` and after of the session `sessionId` (exactly that id), as
+ * JSONL lines without the header (one COPY, as openArchivedSession): what a copy made earlier
+ * lacks after a push appended. `sessionPk` is the archive's row, so that the copy can check it
+ * is still the session it copied.
+ */
+export async function openArchivedEntriesFrom(pool: pg.Pool, principal: Principal, sessionId: string, fromSeq: number): Promise<{ sessionPk: string; chunks: AsyncGenerator<Buffer, void, undefined> }> {
+  const session = await resolveSession(pool, principal, sessionId);
+  if (session.id !== sessionId) throw NOT_FOUND(sessionId);
+  if (!Number.isSafeInteger(fromSeq) || fromSeq < 0) throw new ArchiveError("bad-request", `not a position in a session: ${fromSeq}`);
+  return { sessionPk: session.pk, chunks: entryChunks(pool, session.pk, fromSeq) };
+}
+
 async function* sessionChunks(pool: pg.Pool, session: { pk: string; header: string }): AsyncGenerator<Buffer, void, undefined> {
   yield Buffer.from(`${session.header}\n`);
-  // COPY takes no parameters: the key is the archive's own bigint, checked to be digits only
-  if (!/^\d+$/.test(session.pk)) throw new Error(`not a session key: ${session.pk}`);
+  yield* entryChunks(pool, session.pk, 0);
+}
+
+async function* entryChunks(pool: pg.Pool, sessionPk: string, fromSeq: number): AsyncGenerator<Buffer, void, undefined> {
+  // COPY takes no parameters: the key is the archive's own bigint and the position an integer, both checked
+  if (!/^\d+$/.test(sessionPk) || !Number.isSafeInteger(fromSeq)) throw new Error(`not a session key and position: ${sessionPk} ${fromSeq}`);
   const client = await pool.connect();
   let finished = false;
   try {
-    const rows = client.query(copyTo(`COPY (SELECT entry FROM entries WHERE session_pk = ${session.pk} ORDER BY seq) TO STDOUT (FORMAT binary)`));
+    const rows = client.query(copyTo(`COPY (SELECT entry FROM entries WHERE session_pk = ${sessionPk} AND seq >= ${fromSeq} ORDER BY seq) TO STDOUT (FORMAT binary)`));
     yield* copyBinaryLines(rows);
     finished = true;
   } finally {

@@ -21,7 +21,8 @@ import type pg from "pg";
 import { WebSocketServer, type WebSocket } from "ws";
 import { ArchiveError } from "../errors";
 import { authenticate, type Principal } from "../people";
-import { archiveHandlers } from "./archive-handlers";
+import { archiveHandlers, openAnswerFromCopy } from "./archive-handlers";
+import { PageOpener, type PageOpenerOptions } from "./page-open";
 import { ArchiveSessionCache } from "./session-cache";
 
 export interface ArchiveAppOptions {
@@ -38,6 +39,8 @@ export interface ArchiveAppOptions {
   /** the store worker (compaction-worker.mjs): imports and exports off the serving thread */
   worker?: URL;
   log?: (line: string) => void;
+  /** when a session's open answer is kept and a push warms it (app/page-open.ts) */
+  opening?: PageOpenerOptions;
 }
 
 /** the server's count of failed sign-ins: whether an address may try now, and one more failure */
@@ -51,6 +54,8 @@ export interface ArchiveApp {
   handleRequest(request: IncomingMessage, response: ServerResponse, path: string): boolean;
   /** the WebSocket upgrade at /ws (anything else is refused); `signIn` counts failed sign-ins per address */
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer, signIn?: SignInGate): void;
+  /** `principal` pushed entries of `sessionId` to this process: the session is warmed (its copy made, its open answer kept) */
+  pushed(principal: Principal, sessionId: string): void;
   close(): Promise<void>;
 }
 
@@ -106,13 +111,15 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
     return { sessionId: result?.sessionId ?? null, error: result === undefined ? "nothing was imported" : result.error };
   };
   const remove = async (sessionId: string): Promise<unknown> => backend.handlers.deleteSession({ sessionId });
-  const cache = new ArchiveSessionCache(options.pool, backend.store, sessionsDir, importFile, remove, options.cachedSessions);
+  const cache = new ArchiveSessionCache(options.pool, backend.store, sessionsDir, importFile, remove, options.cachedSessions, log);
+  const opener = new PageOpener(options.pool, cache, (row) => openAnswerFromCopy(backend.handlers, row), log, options.opening);
   /** prepared export id -> the person it was prepared for */
   const downloadsOf = new Map<string, number>();
   const deps = {
     pool: options.pool,
     backend,
     cache,
+    opener,
     version: options.version ?? "0.0.0",
     snippets: contractSnippets,
     prepared: (id: string, personId: number) => {
@@ -197,7 +204,12 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
       );
     },
 
+    pushed(principal, sessionId) {
+      opener.pushed(principal, sessionId);
+    },
+
     async close() {
+      opener.close();
       for (const ws of clients) ws.terminate();
       wss.close();
       await backend.close();

@@ -10,7 +10,8 @@ import type { Backend } from "@bonsai/backend";
 import type pg from "pg";
 import { authenticate, type Principal } from "../people";
 import { listArchivedSessions, searchArchive, type ArchivedSession } from "../reads";
-import type { ArchiveSessionCache } from "./session-cache";
+import type { PageOpener } from "./page-open";
+import type { ArchiveSessionCache, ReadableSession } from "./session-cache";
 
 /** what every archived session says about itself in the app */
 export const ARCHIVE_READ_ONLY = "a read-only copy in the team archive; export it to work on it";
@@ -87,11 +88,21 @@ export function pageSettings(state: MethodOutput<"getSettings">): MethodOutput<"
   };
 }
 
+/** The app's open of the session `row` names, from the cache's copy, as the page gets it (the caller holds the copy). */
+export async function openAnswerFromCopy(app: Pick<Handlers, "openSession">, row: ReadableSession): Promise<MethodOutput<"openSession">> {
+  const { session, skeleton } = await app.openSession({ sessionId: row.sessionId });
+  const archive = { project: row.project, pushedBy: row.pushedBy, pushedAt: row.pushedAt };
+  // the cache's file path is this server's business, not the page's
+  return { session: { ...session, sourcePath: null, readOnly: ARCHIVE_READ_ONLY, archive }, skeleton };
+}
+
 export interface ArchiveHandlerDeps {
   pool: pg.Pool;
   /** the app's handlers over the cache store (never reached before the caller's check) */
   backend: Pick<Backend, "handlers">;
   cache: ArchiveSessionCache;
+  /** the page's open: from the copy, or the answer PostgreSQL keeps while the copy is made */
+  opener: PageOpener;
   version: string;
   /** an export was prepared for this person (its download answers only their token) */
   prepared: (downloadId: string, personId: number) => void;
@@ -144,15 +155,7 @@ export function archiveHandlers(deps: ArchiveHandlerDeps, token: string): Handle
         hits: hits.map((h) => ({ sessionId: h.sessionId, sessionTitle: h.sessionTitle ?? h.sessionId, entryId: h.entryId, type: h.type, role: h.role, timestamp: h.timestamp, snippet: snippet(h.snippet) })),
       };
     },
-    openSession: async (input) => {
-      const principal = await who();
-      return cache.withSession(principal, input.sessionId, async (row) => {
-        const { session, skeleton } = await app.openSession(input);
-        const archive = { project: row.project, pushedBy: row.pushedBy, pushedAt: row.pushedAt };
-        // the cache's file path is this server's business, not the page's
-        return { session: { ...session, sourcePath: null, readOnly: ARCHIVE_READ_ONLY, archive }, skeleton };
-      });
-    },
+    openSession: async (input) => deps.opener.open(await who(), input.sessionId),
     getSkeleton: onSession("getSkeleton"),
     getPreviews: onSession("getPreviews"),
     getSkeletonTail: onSession("getSkeletonTail"),

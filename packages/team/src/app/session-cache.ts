@@ -14,7 +14,7 @@ import type { SessionStore } from "@bonsai/store";
 import type pg from "pg";
 import { ArchiveError } from "../errors";
 import type { Principal } from "../people";
-import { openArchivedSession } from "../reads";
+import { openArchivedEntriesFrom, openArchivedSession } from "../reads";
 
 /** The row of a session the caller may read, by its exact id (the page names sessions by the ids it was given). */
 export interface ReadableSession {
@@ -69,6 +69,8 @@ export class ArchiveSessionCache {
     private readonly remove: (sessionId: string) => Promise<unknown>,
     /** the most sessions held at once; the one used longest ago goes first */
     private readonly limit = DEFAULT_CACHED_SESSIONS,
+    /** one line per copy made: its size and where its time went (never the content) */
+    private readonly log: (line: string) => void = () => undefined,
   ) {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   }
@@ -93,6 +95,23 @@ export class ArchiveSessionCache {
     return step(0);
   }
 
+  /** whether this process holds the archive's current copy of the session `row` names */
+  holds(row: ReadableSession): boolean {
+    const held = this.held.get(row.sessionId);
+    return held !== undefined && held.pk === row.pk && held.entryCount === row.entryCount && this.store.getSession(row.sessionId) !== undefined;
+  }
+
+  /**
+   * Makes the copy of `row`'s session behind the caller's back (its reads wait for it, in turn);
+   * then runs `then` on it, under the session's lock. A failure is logged: the next read tries again.
+   */
+  prepare(principal: Principal, row: ReadableSession, then: (row: ReadableSession) => Promise<unknown> | unknown = () => undefined): void {
+    void this.locked(row.sessionId, async () => {
+      await this.materialise(principal, row);
+      await then(row);
+    }).catch((error: unknown) => this.log(`${new Date().toISOString()} CACHE session row ${row.pk} was not copied: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`));
+  }
+
   private async locked<T>(sessionId: string, work: () => Promise<T>): Promise<T> {
     const before = this.locks.get(sessionId) ?? Promise.resolve();
     const run = before.catch(() => undefined).then(work);
@@ -111,16 +130,50 @@ export class ArchiveSessionCache {
       this.held.set(wanted.sessionId, held); // the most recently used now
       return;
     }
-    if (held && held.pk !== wanted.pk) await this.forget(wanted.sessionId, held.pk);
     const folder = path.join(this.dir, wanted.pk);
-    fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
     const file = path.join(folder, fileNameOf(wanted.sessionId));
+    // a push appended: only the new entries are read, and the store takes in only the appended lines (when the
+    // copy holds exactly the entries it is keyed by: a whole copy's snapshot may have taken in a later push too)
+    const appendable = held && held.pk === wanted.pk && held.entryCount < wanted.entryCount && this.store.getSession(wanted.sessionId)?.entryCount === held.entryCount;
+    if (appendable && (await this.append(principal, wanted, held.entryCount, file))) return;
+    // another session under that id, or an append that did not end as the archive's entries: copied again whole
+    if (held && (held.pk !== wanted.pk || appendable)) await this.forget(wanted.sessionId, held.pk);
+    fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
     const partial = `${file}.partial`;
     // the archive's own read (the caller's check, one snapshot), written whole, then renamed into place
+    const started = performance.now();
     const { chunks } = await openArchivedSession(this.pool, principal, wanted.sessionId);
     await pipeline(Readable.from(chunks), fs.createWriteStream(partial, { mode: 0o600 }));
     fs.renameSync(partial, file);
+    const copied = performance.now();
     const imported = await this.importFile(file);
+    this.log(`${new Date().toISOString()} CACHE session row ${wanted.pk}, ${wanted.entryCount} entries, ${fs.statSync(file).size} bytes: copied in ${(copied - started).toFixed(0)}ms, imported in ${(performance.now() - copied).toFixed(0)}ms`);
+    this.imported(wanted, imported);
+  }
+
+  /**
+   * Appends the entries from position `from` to the copy's file and lets the store take in the
+   * appended lines. True when the store then holds exactly the archive's entries; false (the copy
+   * is then made again whole) when anything else happened.
+   */
+  private async append(principal: Principal, wanted: ReadableSession, from: number, file: string): Promise<boolean> {
+    try {
+      const started = performance.now();
+      const { sessionPk, chunks } = await openArchivedEntriesFrom(this.pool, principal, wanted.sessionId, from);
+      if (sessionPk !== wanted.pk) return false;
+      await pipeline(Readable.from(chunks), fs.createWriteStream(file, { flags: "a", mode: 0o600 }));
+      const copied = performance.now();
+      const imported = await this.importFile(file);
+      this.log(`${new Date().toISOString()} CACHE session row ${wanted.pk}, ${wanted.entryCount - from} entries appended: copied in ${(copied - started).toFixed(0)}ms, imported in ${(performance.now() - copied).toFixed(0)}ms`);
+      if (imported.error !== null || imported.sessionId !== wanted.sessionId || this.store.getSession(wanted.sessionId)?.entryCount !== wanted.entryCount) return false;
+      this.held.set(wanted.sessionId, { pk: wanted.pk, entryCount: wanted.entryCount });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private imported(wanted: ReadableSession, imported: { sessionId: string | null; error: string | null }): void {
     if (imported.error !== null || imported.sessionId !== wanted.sessionId) {
       throw new ArchiveError("bad-request", `the archived session ${JSON.stringify(wanted.sessionId)} could not be read: ${imported.error ?? `its header names ${JSON.stringify(imported.sessionId)}`}`);
     }

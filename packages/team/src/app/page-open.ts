@@ -1,0 +1,104 @@
+/**
+ * Opening an archived session in the page fast in every server process. The answer (the session's
+ * summary and packed tree skeleton) is the app's own, made from this process's copy when it holds
+ * the current one. When it does not, and PostgreSQL keeps an answer for the session's current entry
+ * count (kept-answers.ts), that answer is sent at once and the copy is made behind it: the page's
+ * next reads (an entry, what the model sees) wait for the copy. With neither, the copy is made, the
+ * answer taken from it and kept for the other processes.
+ *
+ * The process that takes a push warms the session a moment after its last batch: it makes its copy
+ * and keeps the answer, so the first open after a push is fast in every process. Only long sessions
+ * are kept and warmed (KEEP_FROM_ENTRIES); a short one is copied quickly at its first open.
+ */
+import type { MethodOutput } from "@bonsai/ipc";
+import type pg from "pg";
+import type { Principal } from "../people";
+import { isOpenAnswerKept, keepOpenAnswer, keptOpenAnswer } from "./kept-answers";
+import { readableSession, type ArchiveSessionCache, type ReadableSession } from "./session-cache";
+
+type OpenAnswer = MethodOutput<"openSession">;
+
+/** how long after a push's last batch the session is warmed (a push sends a batch every few hundred ms) */
+export const WARM_AFTER_PUSH_MS = 2000;
+
+/**
+ * the sessions whose answer is kept and which a push warms: those of at least this many entries (a
+ * shorter one is copied in about a second when a page opens it, 2,000 entries: 1.0 s; keeping and
+ * warming every session a `push --all` sends would cost each a whole copy in the receiving process)
+ */
+export const KEEP_FROM_ENTRIES = 5000;
+
+export interface PageOpenerOptions {
+  /** default WARM_AFTER_PUSH_MS */
+  warmAfterPushMs?: number;
+  /** default KEEP_FROM_ENTRIES */
+  keepFromEntries?: number;
+}
+
+export class PageOpener {
+  /** session id -> the timer of its warming after a push */
+  private readonly warming = new Map<string, NodeJS.Timeout>();
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly cache: ArchiveSessionCache,
+    /** the app's open of the session in this process's copy, as the page gets it (held under the session's lock) */
+    private readonly answerFromCopy: (row: ReadableSession) => Promise<OpenAnswer>,
+    private readonly log: (line: string) => void = () => undefined,
+    private readonly options: PageOpenerOptions = {},
+  ) {}
+
+  /** The page's open of `sessionId`, once the caller may read it. */
+  async open(principal: Principal, sessionId: string): Promise<OpenAnswer> {
+    const row = await readableSession(this.pool, principal, sessionId);
+    if (!this.cache.holds(row)) {
+      const kept = await keptOpenAnswer(this.pool, row.pk, row.entryCount);
+      if (kept !== null) {
+        // once the answer is on its way: the copy's COPY would otherwise share the event loop with its sending
+        setImmediate(() => this.cache.prepare(principal, row));
+        return JSON.parse(kept) as OpenAnswer;
+      }
+    }
+    return this.cache.withSession(principal, sessionId, async (held) => {
+      const answer = await this.answerFromCopy(held);
+      const unkept = held.entryCount >= this.keepFrom && (held.pk !== row.pk || held.entryCount !== row.entryCount || !(await isOpenAnswerKept(this.pool, held.pk, held.entryCount)));
+      if (unkept) await this.keep(held, answer);
+      return answer;
+    });
+  }
+
+  /** `principal` pushed entries of `sessionId`: its copy is made and its answer kept once the push has been quiet a moment. */
+  pushed(principal: Principal, sessionId: string): void {
+    clearTimeout(this.warming.get(sessionId));
+    const timer = setTimeout(() => {
+      this.warming.delete(sessionId);
+      readableSession(this.pool, principal, sessionId).then(
+        (row) => {
+          if (row.entryCount >= this.keepFrom) this.cache.prepare(principal, row, async (held) => this.keep(held, await this.answerFromCopy(held)));
+        },
+        () => undefined, // the push's session is gone (or its pusher lost the project) meanwhile: nothing to warm
+      );
+    }, this.options.warmAfterPushMs ?? WARM_AFTER_PUSH_MS);
+    timer.unref();
+    this.warming.set(sessionId, timer);
+  }
+
+  close(): void {
+    for (const timer of this.warming.values()) clearTimeout(timer);
+    this.warming.clear();
+  }
+
+  private get keepFrom(): number {
+    return this.options.keepFromEntries ?? KEEP_FROM_ENTRIES;
+  }
+
+  private async keep(row: ReadableSession, answer: OpenAnswer): Promise<void> {
+    // only an answer made from a copy of exactly the row's entries (a push may land between the row's read and the copy)
+    if (answer.session.entryCount !== row.entryCount || row.entryCount < this.keepFrom) return;
+    try {
+      await keepOpenAnswer(this.pool, row.pk, row.entryCount, JSON.stringify(answer));
+    } catch (error) {
+      this.log(`${new Date().toISOString()} CACHE the open answer of session row ${row.pk} was not kept: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
+    }
+  }
+}

@@ -1,0 +1,164 @@
+/**
+ * Opening an archived session in the page with several server processes on one database: a process
+ * that holds no copy of the session answers from the open answer PostgreSQL keeps for the session's
+ * entry count and makes its copy behind it; an answer for another entry count is never used; the
+ * process that takes a push keeps the answer for the others; and the kept answer is given to no one
+ * who may not read the session. A process that holds a copy and finds entries appended reads only
+ * those.
+ */
+import * as fs from "node:fs";
+import type { Server } from "node:http";
+import * as os from "node:os";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { WebSocket } from "ws";
+import { addPerson, addProject, ArchiveClient, createArchiveApp, createArchiveServer, grant, listen, openArchiveDatabase, pushSession, shutdownGracefully, type ArchiveApp, type ArchiveDatabase, type PushSource } from "../src";
+import { usePostgres } from "./archive-server";
+
+const server = usePostgres();
+let db: ArchiveDatabase;
+let work: string;
+const processes: { app: ArchiveApp; http: Server; url: string; logged: string[] }[] = [];
+const tokens: Record<string, string> = {};
+
+function source(id: string, count: number): PushSource {
+  const entries = Array.from({ length: count }, (_, i) => ({ type: "message", id: `${id}-e${i}`, parentId: i === 0 ? null : `${id}-e${i - 1}`, timestamp: `2026-01-01T00:00:${String(i % 60).padStart(2, "0")}.000Z`, message: { role: i % 2 === 0 ? "user" : "assistant", content: [{ type: "text", text: `step ${i} of ${id}` }] } }));
+  return {
+    session: () => ({ sessionId: id, agent: "pi", title: id, cwd: `/src/${id}`, header: JSON.stringify({ type: "session", version: 3, id, timestamp: "2026-01-01T00:00:00.000Z", cwd: `/src/${id}` }), startedAt: "2026-01-01T00:00:00.000Z" }),
+    entries: () => entries,
+  };
+}
+
+/** a server process: its own cache folder, the one database (every session long enough to keep unless `keepFromEntries`) */
+async function startProcess(name: string, warmAfterPushMs: number, keepFromEntries = 0): Promise<(typeof processes)[number]> {
+  const logged: string[] = [];
+  const app = createArchiveApp({ pool: db.pool, rendererDir: path.join(work, "renderer"), cacheDir: path.join(work, `cache-${name}`), log: (line) => logged.push(line), opening: { warmAfterPushMs, keepFromEntries } });
+  const http = createArchiveServer({ pool: db.pool, log: () => {}, app });
+  const url = `http://127.0.0.1:${(await listen(http, "127.0.0.1", 0)).port}`;
+  const p = { app, http, url, logged };
+  processes.push(p);
+  return p;
+}
+
+type Answer = { ok: true; value: { session: { entryCount: number }; skeleton: { ids: string[] } } } | { ok: false; error: { code: string; message: string } };
+
+/** one call of a page signed in with `token` on the process at `url` */
+async function call(url: string, token: string, method: string, params: unknown): Promise<Answer> {
+  const ws = new WebSocket(`${url.replace("http", "ws")}/ws?token=${encodeURIComponent(token)}`);
+  await new Promise<void>((resolve, reject) => {
+    ws.once("open", () => resolve());
+    ws.once("error", reject);
+  });
+  try {
+    return await new Promise<Answer>((resolve) => {
+      ws.once("message", (data) => resolve((JSON.parse(String(data)) as { result: Answer }).result));
+      ws.send(JSON.stringify({ t: "call", id: 1, method, params }));
+    });
+  } finally {
+    ws.close();
+  }
+}
+
+/** the kept answer's entry count for a session id, or null */
+async function keptCount(sessionId: string): Promise<number | null> {
+  const row = (await db.pool.query<{ entry_count: number }>("SELECT o.entry_count FROM opened_sessions o JOIN sessions s ON s.id = o.session_pk WHERE s.session_id = $1", [sessionId])).rows[0];
+  return row?.entry_count ?? null;
+}
+
+/** Runs `read` while every read of the entries table waits (a copy of any session cannot be made meanwhile). */
+async function withEntriesLocked<T>(read: () => Promise<T>): Promise<T> {
+  const client = await db.pool.connect();
+  try {
+    await client.query("BEGIN; LOCK TABLE entries IN ACCESS EXCLUSIVE MODE");
+    return await read();
+  } finally {
+    await client.query("ROLLBACK");
+    client.release();
+  }
+}
+
+beforeAll(async () => {
+  db = await openArchiveDatabase(server.freshDatabase());
+  work = fs.mkdtempSync(path.join(os.tmpdir(), "bonsai-page-open-"));
+  fs.mkdirSync(path.join(work, "renderer"));
+  fs.writeFileSync(path.join(work, "renderer", "index.html"), "<!doctype html><title>Bonsai</title>");
+  await addProject(db.pool, "alpha");
+  await addProject(db.pool, "beta");
+  for (const [name, role] of [["amy", "member"], ["ben", "member"]] as const) tokens[name] = (await addPerson(db.pool, name, role)).token;
+  await grant(db.pool, "amy", "alpha");
+  await grant(db.pool, "ben", "beta");
+}, 120_000);
+
+afterAll(async () => {
+  for (const p of processes) {
+    await p.app.close();
+    await shutdownGracefully(p.http, 0);
+  }
+  await db.close();
+  fs.rmSync(work, { recursive: true, force: true });
+});
+
+/** waits (without a time in the assertion) until the session's answer is kept for `count` entries */
+async function keptFor(sessionId: string, count: number): Promise<void> {
+  await expect.poll(() => keptCount(sessionId), { timeout: 20_000, interval: 100 }).toBe(count);
+}
+
+describe("opening an archived session in the page, with several server processes", () => {
+  it("a process with no copy answers from the kept answer, makes its copy behind it, and its later reads use the copy", async () => {
+    const a = await startProcess("a", 60_000);
+    const b = await startProcess("b", 60_000);
+    await pushSession(source("walnut", 40), "walnut", { client: new ArchiveClient(a.url, tokens.amy as string), project: "alpha" });
+    expect(await keptCount("walnut")).toBeNull();
+    const fromCopy = await call(a.url, tokens.amy as string, "openSession", { sessionId: "walnut" });
+    expect(fromCopy.ok).toBe(true);
+    expect(await keptCount("walnut")).toBe(40);
+    // b cannot read a single entry meanwhile: it answers from what PostgreSQL keeps, or not at all
+    const kept = await withEntriesLocked(() => call(b.url, tokens.amy as string, "openSession", { sessionId: "walnut" }));
+    expect(kept).toEqual(fromCopy);
+    expect(b.logged.some((line) => line.includes("CACHE session row") && line.includes("copied"))).toBe(false);
+    // the copy was made behind the answer: an entry is read from it
+    const entry = await call(b.url, tokens.amy as string, "getEntry", { sessionId: "walnut", entryId: "walnut-e39" });
+    expect(entry.ok).toBe(true);
+    expect(b.logged.filter((line) => line.includes("CACHE session row") && line.includes("copied"))).toHaveLength(1);
+  }, 30_000);
+
+  it("an answer kept for fewer entries is never used: the open after a push shows every entry", async () => {
+    const [a, b] = processes as [(typeof processes)[number], (typeof processes)[number]];
+    await pushSession(source("walnut", 45), "walnut", { client: new ArchiveClient(a.url, tokens.amy as string), project: "alpha" });
+    expect(await keptCount("walnut")).toBe(40);
+    const answer = await call(b.url, tokens.amy as string, "openSession", { sessionId: "walnut" });
+    expect(answer.ok && answer.value.skeleton.ids.length).toBe(45);
+    expect(answer.ok && answer.value.session.entryCount).toBe(45);
+    expect(await keptCount("walnut")).toBe(45);
+    // b held the copy of 40 entries: it read only the 5 the push added
+    expect(b.logged.filter((line) => line.includes("CACHE session row"))).toEqual([expect.stringContaining("copied in"), expect.stringContaining("5 entries appended")]);
+    const entry = await call(b.url, tokens.amy as string, "getEntry", { sessionId: "walnut", entryId: "walnut-e44" });
+    expect(entry.ok).toBe(true);
+  }, 30_000);
+
+  it("the process that takes a push keeps the answer, so another process's first open needs no copy", async () => {
+    const pusher = await startProcess("pusher", 0);
+    const reader = await startProcess("reader", 60_000);
+    await pushSession(source("chestnut", 30), "chestnut", { client: new ArchiveClient(pusher.url, tokens.amy as string), project: "alpha" });
+    await keptFor("chestnut", 30);
+    const answer = await withEntriesLocked(() => call(reader.url, tokens.amy as string, "openSession", { sessionId: "chestnut" }));
+    expect(answer.ok && answer.value.skeleton.ids).toEqual(Array.from({ length: 30 }, (_, i) => `chestnut-e${i}`));
+  }, 30_000);
+
+  it("a kept answer is given to no one outside the session's project, exactly as for a missing session", async () => {
+    const reader = processes[processes.length - 1] as (typeof processes)[number];
+    expect(await keptCount("chestnut")).toBe(30);
+    const other = await call(reader.url, tokens.ben as string, "openSession", { sessionId: "chestnut" });
+    const missing = await call(reader.url, tokens.ben as string, "openSession", { sessionId: "no-such-session" });
+    expect(other.ok).toBe(false);
+    expect(!other.ok && other.error.message.replace("chestnut", "X")).toBe(!missing.ok && missing.error.message.replace("no-such-session", "X"));
+  }, 30_000);
+
+  it("a session shorter than the kept ones is copied at its open, and its answer not kept", async () => {
+    const p = await startProcess("short", 60_000, 100);
+    await pushSession(source("acorn", 99), "acorn", { client: new ArchiveClient(p.url, tokens.amy as string), project: "alpha" });
+    const answer = await call(p.url, tokens.amy as string, "openSession", { sessionId: "acorn" });
+    expect(answer.ok && answer.value.skeleton.ids).toHaveLength(99);
+    expect(await keptCount("acorn")).toBeNull();
+  }, 30_000);
+});
