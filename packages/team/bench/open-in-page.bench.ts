@@ -16,35 +16,21 @@
  *
  * Sizes: BONSAI_BENCH_TEAM_OPEN_ENTRIES (default 100,000).
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { generateSession, markdownTable, median } from "@bonsai/testkit";
 import { startPostgres } from "@bonsai/testkit/postgres";
+import { serveArchive } from "./serve-archive";
 import { WebSocket } from "ws";
 import { addPerson, addProject, ArchiveClient, grant, openArchiveDatabase, pushSession } from "../src/index";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const cli = path.resolve(here, "../../../apps/cli/dist/bonsai.mjs");
 const ENTRIES = Number(process.env.BONSAI_BENCH_TEAM_OPEN_ENTRIES ?? 100_000);
 const ms = (n: number): string => `${n.toFixed(0)} ms`;
 const logDir = fs.mkdtempSync(path.join(os.tmpdir(), "bonsai-team-open-bench-"));
 
-function serve(database: string, name: string): Promise<{ url: string; child: ChildProcess }> {
-  const log = fs.openSync(path.join(logDir, `${name}.log`), "w");
-  const child = spawn(process.execPath, [cli, "team", "serve", "--database", database, "--listen", "127.0.0.1:0"], { stdio: ["ignore", log, "pipe"] });
-  return new Promise((resolve, reject) => {
-    let err = "";
-    child.stderr?.on("data", (chunk: Buffer) => {
-      err += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(err);
-      if (match) resolve({ url: match[1] as string, child });
-    });
-    child.once("exit", (code) => reject(new Error(`bonsai team serve exited ${code}: ${err}`)));
-  });
-}
+const serve = (database: string, name: string) => serveArchive(database, path.join(logDir, `${name}.log`));
 
 /** A page's WebSocket: `open` times one openSession call from send to its answer parsed. */
 async function page(url: string, token: string): Promise<{ open(sessionId: string): Promise<{ ms: number; bytes: number; nodes: number }>; call(method: string, params: unknown): Promise<void>; close(): void }> {

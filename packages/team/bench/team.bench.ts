@@ -13,18 +13,16 @@
  *
  * Sizes: BONSAI_BENCH_TEAM_SESSIONS, BONSAI_BENCH_TEAM_ENTRIES, BONSAI_BENCH_TEAM_SECONDS (load duration).
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { markdownTable, median } from "@bonsai/testkit";
 import { startPostgres } from "@bonsai/testkit/postgres";
+import { serveArchive } from "./serve-archive";
 import { addPerson, addProject, ArchiveClient, grant, openArchiveDatabase, pushSession, type PushSource } from "../src/index";
 import { generateArchive } from "./generate-archive";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const cli = path.resolve(here, "../../../apps/cli/dist/bonsai.mjs");
 const SESSIONS = Number(process.env.BONSAI_BENCH_TEAM_SESSIONS ?? 10_000);
 const ENTRIES = Number(process.env.BONSAI_BENCH_TEAM_ENTRIES ?? 2_000_000);
 const BIG = Math.min(100_000, Math.floor(ENTRIES / 2));
@@ -47,19 +45,7 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
 /** the servers' request logs, kept so that a load error can be traced to its cause */
 const logDir = fs.mkdtempSync(path.join(os.tmpdir(), "bonsai-team-bench-"));
 
-function serve(database: string, name: string): Promise<{ url: string; child: ChildProcess }> {
-  const log = fs.openSync(path.join(logDir, `${name}.log`), "w");
-  const child = spawn(process.execPath, [cli, "team", "serve", "--database", database, "--listen", "127.0.0.1:0"], { stdio: ["ignore", log, "pipe"] });
-  return new Promise((resolve, reject) => {
-    let err = "";
-    child.stderr?.on("data", (chunk: Buffer) => {
-      err += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(err);
-      if (match) resolve({ url: match[1] as string, child });
-    });
-    child.once("exit", (code) => reject(new Error(`bonsai team serve exited ${code}: ${err}`)));
-  });
-}
+const serve = (database: string, name: string) => serveArchive(database, path.join(logDir, `${name}.log`));
 
 /** A client that counts the request bytes it sends. */
 class CountingClient extends ArchiveClient {
