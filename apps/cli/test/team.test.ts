@@ -139,4 +139,12 @@ describe.skipIf(!PI_FILE)("bonsai team and bonsai push", () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toBe("bonsai: cannot open the team archive database: connection refused\n");
   });
+
+  it("team serve refuses a --cache-mb that is not a whole number of megabytes, before it opens anything", () => {
+    for (const bad of ["-1", "lots", "1.5"]) {
+      const r = bonsai(["team", "serve", "--listen", "127.0.0.1:0", `--cache-mb=${bad}`]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(`bonsai: --cache-mb takes a whole number of megabytes from 0 to 65536: ${JSON.stringify(bad)}\n`);
+    }
+  });
 });

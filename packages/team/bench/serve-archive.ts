@@ -6,9 +6,9 @@ import { fileURLToPath } from "node:url";
 
 const cli = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../apps/cli/dist/bonsai.mjs");
 
-export function serveArchive(database: string, logFile: string): Promise<{ url: string; child: ChildProcess }> {
+export function serveArchive(database: string, logFile: string, extraArgs: readonly string[] = []): Promise<{ url: string; child: ChildProcess }> {
   const log = fs.openSync(logFile, "w");
-  const child = spawn(process.execPath, [cli, "team", "serve", "--database", database, "--listen", "127.0.0.1:0"], { stdio: ["ignore", log, "pipe"] });
+  const child = spawn(process.execPath, [cli, "team", "serve", "--database", database, "--listen", "127.0.0.1:0", ...extraArgs], { stdio: ["ignore", log, "pipe"] });
   return new Promise((resolve, reject) => {
     let err = "";
     child.stderr?.on("data", (chunk: Buffer) => {

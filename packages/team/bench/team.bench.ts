@@ -8,6 +8,7 @@
  *   search p95       a set of queries: words, quoted phrases, a prefix, Chinese    target < 300 ms
  *   big session      a 100,000-entry session fetched whole as JSONL                target < 1.5 s
  *   load             50 clients for 60 s over both servers (list, search, session) no error, p99 < 500 ms
+ *                    (and the same over two servers started with --cache-mb 0, shown beside it)
  *   push             a 100,000-entry session pushed, then 1,000 appended lines: bytes sent and time
  *   sizing           bytes per entry in the entries table and its indexes (pg_total_relation_size)
  *
@@ -45,7 +46,41 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
 /** the servers' request logs, kept so that a load error can be traced to its cause */
 const logDir = fs.mkdtempSync(path.join(os.tmpdir(), "bonsai-team-bench-"));
 
-const serve = (database: string, name: string) => serveArchive(database, path.join(logDir, `${name}.log`));
+const serve = (database: string, name: string, extraArgs: string[] = []) => serveArchive(database, path.join(logDir, `${name}.log`), extraArgs);
+
+interface LoadResult {
+  times: number[];
+  errors: number;
+  errorKinds: Map<string, number>;
+}
+
+/** CLIENTS clients for LOAD_SECONDS, half on each server, each asking in turn for the list, a search and a short session */
+async function load(one: ArchiveClient, other: ArchiveClient, smallSessions: readonly string[]): Promise<LoadResult> {
+  const result: LoadResult = { times: [], errors: 0, errorKinds: new Map() };
+  const until = performance.now() + LOAD_SECONDS * 1000;
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async (_, c) => {
+      const client = c % 2 ? other : one;
+      for (let i = 0; performance.now() < until; i++) {
+        const kind = (c + i) % 3;
+        try {
+          result.times.push(
+            await timed(() =>
+              kind === 0 ? client.sessions({ limit: 200 }) : kind === 1 ? client.search(QUERIES[(c + i) % QUERIES.length] as string) : client.sessionJsonl(smallSessions[(c * 7 + i) % smallSessions.length] as string),
+            ),
+          );
+        } catch (error) {
+          result.errors += 1;
+          const message = error instanceof Error ? error.message.slice(0, 120) : String(error);
+          result.errorKinds.set(message, (result.errorKinds.get(message) ?? 0) + 1);
+        }
+      }
+    }),
+  );
+  return result;
+}
+
+const loadFigure = (r: LoadResult): string => `${r.times.length.toLocaleString("en-US")}, ${r.errors}, ${ms(percentile(r.times, 50))} / ${ms(percentile(r.times, 99))}`;
 
 /** A client that counts the request bytes it sends. */
 class CountingClient extends ArchiveClient {
@@ -120,31 +155,21 @@ try {
     );
   }
 
-  // 50 clients, half on each server, for LOAD_SECONDS
-  const loadTimes: number[] = [];
-  let loadErrors = 0;
-  const errorKinds = new Map<string, number>();
-  const until = performance.now() + LOAD_SECONDS * 1000;
+  // 50 clients, half on each server, for LOAD_SECONDS: with the servers as started (answers kept), then with two
+  // more servers that keep none (--cache-mb 0), so that both are shown
   const smallSessions = (await memberA.sessions({ limit: 200 })).map((s) => s.id);
-  await Promise.all(
-    Array.from({ length: CLIENTS }, async (_, c) => {
-      const client = c % 2 ? memberB : memberA;
-      for (let i = 0; performance.now() < until; i++) {
-        const kind = (c + i) % 3;
-        try {
-          loadTimes.push(
-            await timed(() =>
-              kind === 0 ? client.sessions({ limit: 200 }) : kind === 1 ? client.search(QUERIES[(c + i) % QUERIES.length] as string) : client.sessionJsonl(smallSessions[(c * 7 + i) % smallSessions.length] as string),
-            ),
-          );
-        } catch (error) {
-          loadErrors += 1;
-          const kind = error instanceof Error ? error.message.slice(0, 120) : String(error);
-          errorKinds.set(kind, (errorKinds.get(kind) ?? 0) + 1);
-        }
-      }
-    }),
-  );
+  const kept = await load(memberA, memberB, smallSessions);
+  const [c, d] = await Promise.all([serve(database, "server-c", ["--cache-mb", "0"]), serve(database, "server-d", ["--cache-mb", "0"])]);
+  servers.push(c.child, d.child);
+  const [memberC, memberD] = [new ArchiveClient(c.url, member.token), new ArchiveClient(d.url, member.token)];
+  // as the first two were by the measures above: their connections opened and each query asked once
+  for (const client of [memberC, memberD]) {
+    await client.sessions({ limit: 200 });
+    for (const q of QUERIES) await client.search(q, { limit: 50 });
+  }
+  const none = await load(memberC, memberD, smallSessions);
+  c.child.kill("SIGTERM");
+  d.child.kill("SIGTERM");
 
   // push: a 100,000-entry session, then 1,000 appended lines
   const pushEntries = Array.from({ length: BIG }, (_, i) => entry(i));
@@ -168,7 +193,8 @@ try {
         ["first page of the session list (200 rows), median / p95", `${ms(median(listTimes))} / ${ms(percentile(listTimes, 95))}`, "< 200 ms", cmd],
         [`search p95 over the ${QUERIES.length} queries below x 5, after a first run of each`, ms(percentile(searchTimes, 95)), "< 300 ms", cmd],
         [`${archive.bigEntries.toLocaleString("en-US")}-entry session as JSONL (${(bigBytes / 1e6).toFixed(1)} MB), median`, ms(median(bigTimes)), "< 1.5 s (the JSONL body, streamed; the page's open: open-in-page.bench.ts)", cmd],
-        [`${CLIENTS} clients for ${LOAD_SECONDS} s over both servers: requests, errors, p50 / p99`, `${loadTimes.length.toLocaleString("en-US")}, ${loadErrors}, ${ms(percentile(loadTimes, 50))} / ${ms(percentile(loadTimes, 99))}`, "no error, p99 < 500 ms", cmd],
+        [`${CLIENTS} clients for ${LOAD_SECONDS} s over both servers (as started: answers kept): requests, errors, p50 / p99`, loadFigure(kept), "no error, p99 < 500 ms", cmd],
+        [`the same over two more servers that keep no answer (--cache-mb 0): requests, errors, p50 / p99`, loadFigure(none), "", cmd],
         [`first push of ${BIG.toLocaleString("en-US")} entries: sent, bytes, time`, `${first.sent.toLocaleString("en-US")}, ${(firstBytes / 1e6).toFixed(1)} MB, ${firstSeconds.toFixed(1)} s`, "", cmd],
         ["push of 1,000 appended lines: sent, bytes, time", `${again.sent.toLocaleString("en-US")}, ${(pusher.sentBytes / 1e3).toFixed(0)} kB, ${(againSeconds * 1000).toFixed(0)} ms`, "only those lines", cmd],
         ["entries: bytes per entry, table / table + indexes", `${perEntryTable.toFixed(0)} / ${perEntry.toFixed(0)} B`, "", cmd],
@@ -177,8 +203,8 @@ try {
     ),
   );
   console.log(`\nsearch medians (and first runs): ${perQuery.join(", ")}`);
-  for (const [kind, count] of errorKinds) console.log(`load error x${count}: ${kind}`);
-  for (const name of ["server-a", "server-b"]) {
+  for (const [kind, count] of [...kept.errorKinds, ...none.errorKinds]) console.log(`load error x${count}: ${kind}`);
+  for (const name of ["server-a", "server-b", "server-c", "server-d"]) {
     const lines = fs.readFileSync(path.join(logDir, `${name}.log`), "utf8").split("\n");
     const bad = lines.filter((line) => line.startsWith("error ") || / (?:[45]\d\d|200-cut) [\d.]+ms /.test(line));
     console.log(`${name}: ${lines.length - 1} log lines, ${bad.length} errors${bad.length > 0 ? `:\n  ${bad.slice(0, 20).join("\n  ")}` : ""}`);
@@ -188,7 +214,7 @@ try {
     percentile(listTimes, 50) >= 200 && "list",
     percentile(searchTimes, 95) >= 300 && "search",
     median(bigTimes) >= 1500 && "big session",
-    (loadErrors > 0 || percentile(loadTimes, 99) >= 500) && "load",
+    (kept.errors > 0 || percentile(kept.times, 99) >= 500) && "load",
     again.sent !== 1000 && "incremental push",
   ].filter(Boolean);
   if (missed.length > 0) console.log(`\nmissed: ${missed.join(", ")}`);

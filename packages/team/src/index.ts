@@ -5,6 +5,7 @@ export * from "./redact";
 export { parseToken } from "./tokens";
 export * from "./receive";
 export * from "./server";
+export { AnswerCache } from "./answer-cache";
 export * from "./client";
 export * from "./push";
 export { ARCHIVE_SCHEMA_VERSION } from "./migrations";

@@ -5,6 +5,7 @@
  */
 import type pg from "pg";
 import { ArchiveError } from "./errors";
+import { namedQuery } from "./named-query";
 import { makeToken, parseToken, secretMatchesCached } from "./tokens";
 
 export type Role = "admin" | "member";
@@ -15,6 +16,11 @@ export interface Principal {
   role: Role;
   /** the projects this person may read (every project, for an admin) */
   projectIds: readonly number[];
+  /**
+   * what those projects hold, as of this call: their ids with the counters of migration 004, so that
+   * an answer kept for the same text was made from the same sessions (answer-cache.ts)
+   */
+  readVersion: string;
 }
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
@@ -98,19 +104,24 @@ const UNAUTHORIZED = "the token is not valid for this archive (revoked, mistyped
 export async function authenticate(pool: pg.Pool, token: string): Promise<Principal> {
   const parsed = parseToken(token);
   if (!parsed) throw new ArchiveError("unauthorized", UNAUTHORIZED);
-  // one round trip: the token's row, its person and the projects they may read
+  // one round trip: the token's row, its person, the projects they may read and those projects' counters
   const row = (
-    await pool.query<{ salt: Buffer; hash: Buffer; person_id: string; name: string; role: Role; project_ids: string[] }>(
-      `SELECT t.salt, t.hash, p.id AS person_id, p.name, p.role,
-              CASE WHEN p.role = 'admin' THEN ARRAY(SELECT id FROM projects ORDER BY id)
-                   ELSE ARRAY(SELECT project_id FROM grants WHERE person_id = p.id ORDER BY project_id) END AS project_ids
-         FROM tokens t JOIN people p ON p.id = t.person_id
-        WHERE t.id = $1 AND t.revoked_at IS NULL`,
-      [parsed.id],
+    await pool.query<{ salt: Buffer; hash: Buffer; person_id: string; name: string; role: Role; project_ids: string[]; versions: string[] }>(
+      namedQuery(
+        `SELECT t.salt, t.hash, p.id AS person_id, p.name, p.role, r.project_ids,
+                ARRAY(SELECT coalesce(v.version, 0) FROM unnest(r.project_ids) AS q(id) LEFT JOIN project_versions v ON v.project_id = q.id ORDER BY q.id) AS versions
+           FROM tokens t JOIN people p ON p.id = t.person_id,
+                LATERAL (SELECT CASE WHEN p.role = 'admin' THEN ARRAY(SELECT id FROM projects ORDER BY id)
+                                     ELSE ARRAY(SELECT project_id FROM grants WHERE person_id = p.id ORDER BY project_id) END AS project_ids) r
+          WHERE t.id = $1 AND t.revoked_at IS NULL`,
+        [parsed.id],
+      ),
     )
   ).rows[0];
   if (!row || !(await secretMatchesCached(parsed.id, parsed.secret, row.salt, row.hash))) throw new ArchiveError("unauthorized", UNAUTHORIZED);
-  return { personId: Number(row.person_id), name: row.name, role: row.role, projectIds: row.project_ids.map(Number) };
+  const projectIds = row.project_ids.map(Number);
+  const readVersion = projectIds.map((id, i) => `${id}.${row.versions[i] ?? 0}`).join(",");
+  return { personId: Number(row.person_id), name: row.name, role: row.role, projectIds, readVersion };
 }
 
 /** The project a principal may push to or read, by name; refused the same way whether it is missing or not granted. */

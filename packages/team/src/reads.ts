@@ -10,6 +10,7 @@ import type pg from "pg";
 import { to as copyTo } from "pg-copy-streams";
 import { copyBinaryLines } from "./copy-lines";
 import { ArchiveError } from "./errors";
+import { namedQuery } from "./named-query";
 import type { Principal } from "./people";
 
 export interface ArchivedSession {
@@ -277,17 +278,22 @@ export async function searchArchive(pool: pg.Pool, principal: Principal, query: 
   const ranks = conditions.map((c) => c.rank).filter((r): r is string => r !== null);
   const rank = ranks.length > 0 ? ranks.join(" + ") : "0";
   const exact = conditions.map((c) => c.exact).filter((x): x is string => x !== null);
+  // the hits carry their rank; only the best `limit` of them are joined to their entries' text
   const ranked = (hits: string, queryParams: unknown[] = params): Promise<pg.QueryResult<SearchRow>> =>
     pool.query<SearchRow>(
-      `WITH hits AS MATERIALIZED (${hits})
-       SELECT s.session_id, s.title, p.name AS project, e.entry_id, e.type, e.at, e.entry, e.search_text, (${rank})::float8 AS rank
-         FROM hits h JOIN entries e ON e.session_pk = h.session_pk AND e.seq = h.seq JOIN sessions s ON s.id = e.session_pk JOIN projects p ON p.id = s.project_id
-        ORDER BY rank DESC, s.pushed_at DESC, e.seq
-        LIMIT $2`,
-      queryParams,
+      namedQuery(
+        `WITH hits AS MATERIALIZED (${hits}),
+         best AS MATERIALIZED (
+           SELECT h.session_pk, h.seq, h.rank, s.pushed_at FROM hits h JOIN sessions s ON s.id = h.session_pk
+            ORDER BY h.rank DESC, s.pushed_at DESC, h.seq LIMIT $2)
+         SELECT s.session_id, s.title, p.name AS project, e.entry_id, e.type, e.at, e.entry, e.search_text, b.rank::float8 AS rank
+           FROM best b JOIN entries e ON e.session_pk = b.session_pk AND e.seq = b.seq JOIN sessions s ON s.id = b.session_pk JOIN projects p ON p.id = s.project_id
+          ORDER BY b.rank DESC, b.pushed_at DESC, b.seq`,
+        queryParams,
+      ),
     );
   const recent = await ranked(`
-    SELECT e.session_pk, e.seq FROM (
+    SELECT e.session_pk, e.seq, ${rank} AS rank FROM (
       SELECT e.session_pk, e.seq, e.search, e.search_text FROM entries e
        WHERE e.session_pk IN (
          SELECT r.id FROM (
@@ -303,7 +309,7 @@ export async function searchArchive(pool: pg.Pool, principal: Principal, query: 
       ? recent
       : await ranked(
           `
-    SELECT e.session_pk, e.seq FROM (
+    SELECT e.session_pk, e.seq, ${rank} AS rank FROM (
       SELECT e.session_pk, e.seq, e.search FROM entries e
        WHERE e.session_pk IN (SELECT s.id FROM sessions s WHERE ${sessions}) AND ${conditions.map((c) => c.index(indexParams)).join(" AND ")}
       OFFSET 0) e

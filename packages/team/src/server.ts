@@ -17,6 +17,7 @@ import { listArchivedSessions, openArchivedSession, searchArchive } from "./read
 import { archiveHas, receiveBatch, type PushBatch } from "./receive";
 import { SignInLimiter, type SignInLimitOptions } from "./sign-in-limit";
 import type { ArchiveApp } from "./app/archive-app";
+import { answerKey, type AnswerCache, type KeptAnswer } from "./answer-cache";
 
 /** how long an idle kept-alive connection stays open */
 export const KEEP_ALIVE_MS = 65_000;
@@ -48,7 +49,14 @@ export interface ArchiveServerOptions {
   timeouts?: { headersMs?: number; requestMs?: number };
   /** the explorer page and its WebSocket API (app/archive-app.ts); absent: the HTTP API only */
   app?: ArchiveApp;
+  /** answers kept to be given again (answer-cache.ts); absent: none kept */
+  answers?: AnswerCache;
 }
+
+/** the reads whose answers may be kept: they depend only on the caller's projects and the request's text */
+const KEPT_ROUTES = new Set(["GET /api/sessions", "GET /api/search", "GET /api/session"]);
+
+const JSON_TYPE = "application/json; charset=utf-8";
 
 /** An answer sent as it is read rather than as one JSON value. */
 class Streamed {
@@ -146,9 +154,28 @@ async function readBody(request: IncomingMessage): Promise<unknown> {
 }
 
 function send(response: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
-  const body = JSON.stringify(value);
-  response.writeHead(status, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", "x-content-type-options": "nosniff", ...headers });
+  sendBody(response, status, JSON_TYPE, JSON.stringify(value), headers);
+}
+
+function sendBody(response: ServerResponse, status: number, contentType: string, body: string | Buffer, headers: Readonly<Record<string, string>> = {}): void {
+  response.writeHead(status, { "content-type": contentType, "cache-control": "no-store", "x-content-type-options": "nosniff", ...headers });
   response.end(body);
+}
+
+/** Passes the chunks on, and hands `keep` the whole answer if it ended within `maxBytes`. */
+async function* teeWithin(chunks: AsyncIterable<string | Uint8Array>, maxBytes: number, keep: (body: Buffer) => void): AsyncGenerator<string | Uint8Array> {
+  let parts: Buffer[] | null = [];
+  let size = 0;
+  for await (const chunk of chunks) {
+    if (parts !== null) {
+      const bytes = typeof chunk === "string" ? Buffer.from(chunk) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+      size += bytes.length;
+      if (size > maxBytes) parts = null;
+      else parts.push(bytes);
+    }
+    yield chunk;
+  }
+  if (parts !== null) keep(Buffer.concat(parts, size));
 }
 
 function bearer(request: IncomingMessage): string {
@@ -163,6 +190,7 @@ export function createArchiveServer(options: ArchiveServerOptions): Server {
   const limiter = new SignInLimiter(options.signInLimit);
   const headersMs = options.timeouts?.headersMs ?? 15_000;
   const requestMs = Math.max(options.timeouts?.requestMs ?? 60_000, headersMs);
+  const answers = options.answers?.enabled ? options.answers : undefined;
   const server = createServer({ headersTimeout: headersMs, requestTimeout: requestMs, connectionsCheckingInterval: Math.min(1000, headersMs) }, (request, response) => {
     const started = process.hrtime.bigint();
     const target = new URL(request.url ?? "/", "http://archive.invalid");
@@ -179,11 +207,12 @@ export function createArchiveServer(options: ArchiveServerOptions): Server {
       send(response, status, value, headers);
       logLine(status);
     };
-    const stream = async (answer: Streamed): Promise<void> => {
+    const stream = async (answer: Streamed, keep?: (body: Buffer) => void): Promise<void> => {
       if (!server.listening) response.shouldKeepAlive = false;
       response.writeHead(200, { "content-type": answer.contentType, "cache-control": "no-store", "x-content-type-options": "nosniff", ...answer.headers });
       try {
-        await pipeline(Readable.from(answer.chunks), response);
+        const chunks = keep && answers ? teeWithin(answer.chunks, answers.maxAnswerBytes, keep) : answer.chunks;
+        await pipeline(Readable.from(chunks), response);
         logLine(200);
       } catch (error) {
         // the status is sent: the reader sees the answer cut off (no last chunk), never a short one taken as whole
@@ -225,10 +254,28 @@ export function createArchiveServer(options: ArchiveServerOptions): Server {
           throw error;
         }
         who = principal.name;
+        const route = `${request.method} ${path}`;
+        const key = answers && KEPT_ROUTES.has(route) ? answerKey(principal.readVersion, route, target.searchParams) : undefined;
+        const kept = key === undefined ? undefined : answers?.get(key);
+        if (kept) {
+          if (!server.listening) response.shouldKeepAlive = false;
+          sendBody(response, 200, kept.contentType, kept.body, kept.headers);
+          logLine(200);
+          return;
+        }
         const body = await readBody(request);
         const answer = await handler(principal, body, options.pool, target.searchParams);
-        if (answer instanceof Streamed) await stream(answer);
-        else finish(200, answer);
+        const keep = (made: KeptAnswer): void => {
+          if (key !== undefined) answers?.set(key, made);
+        };
+        if (answer instanceof Streamed) await stream(answer, key === undefined ? undefined : (bytes) => keep({ contentType: answer.contentType, headers: answer.headers, body: bytes }));
+        else if (key !== undefined) {
+          const bytes = Buffer.from(JSON.stringify(answer));
+          keep({ contentType: JSON_TYPE, headers: {}, body: bytes });
+          if (!server.listening) response.shouldKeepAlive = false;
+          sendBody(response, 200, JSON_TYPE, bytes);
+          logLine(200);
+        } else finish(200, answer);
         // a push that added entries: this process warms the session for the page (app/page-open.ts)
         if (path === "/api/push/batch" && (answer as { added: number }).added > 0) options.app?.pushed(principal, (body as PushBatch).session.sessionId);
       } catch (error) {

@@ -5,7 +5,7 @@
  */
 import type { Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addPerson, addProject, ArchiveClient, ArchiveError, createArchiveServer, grant, listen, openArchiveDatabase, pushSession, revokeTokens, type ArchiveDatabase, type PushSource } from "../src";
+import { addPerson, addProject, AnswerCache, ArchiveClient, ArchiveError, createArchiveServer, grant, listen, openArchiveDatabase, pushSession, revokeTokens, type ArchiveDatabase, type PushSource } from "../src";
 import { usePostgres } from "./archive-server";
 
 const server = usePostgres();
@@ -24,7 +24,8 @@ function session(id: string, texts: string[]): PushSource {
 
 beforeAll(async () => {
   db = await openArchiveDatabase(server.freshDatabase());
-  http = createArchiveServer({ pool: db.pool, log: () => {} });
+  // with the answers cache `bonsai team serve` runs with: a kept answer must never cross from one person's projects to another's
+  http = createArchiveServer({ pool: db.pool, log: () => {}, answers: new AnswerCache(64 * 1024 * 1024) });
   url = `http://127.0.0.1:${(await listen(http, "127.0.0.1", 0)).port}`;
   await addProject(db.pool, "alpha");
   await addProject(db.pool, "beta");

@@ -3,7 +3,7 @@
  * archive's database (migrating it when this Bonsai is newer, refusing when it is older) and
  * answers in one line; a token is printed once, when it is made.
  */
-import { addPerson, addProject, createArchiveApp, createArchiveServer, grant, issueToken, listen, openArchiveDatabase, revokeTokens, shutdownGracefully, type ArchiveDatabase } from "@bonsai/team";
+import { addPerson, addProject, AnswerCache, createArchiveApp, createArchiveServer, grant, issueToken, listen, openArchiveDatabase, revokeTokens, shutdownGracefully, type ArchiveDatabase } from "@bonsai/team";
 import type { ParsedArgs } from "../args";
 import { UserError, UsageError } from "../errors";
 import { printJson, type Io } from "../output";
@@ -54,15 +54,26 @@ function optionalWorker(): { worker?: URL } {
   return worker ? { worker } : {};
 }
 
+/** the default memory for kept answers: a few hundred session lists, searches and short sessions */
+const DEFAULT_CACHE_MB = 64;
+
+function cacheMegabytes(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_CACHE_MB;
+  const mb = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(mb) || mb > 65_536) throw new UsageError(`--cache-mb takes a whole number of megabytes from 0 to 65536: ${JSON.stringify(value)}`);
+  return mb;
+}
+
 async function serve(args: ParsedArgs, io: Io): Promise<number> {
   const { host, port } = listenAddress((args.options.listen as string | undefined) ?? DEFAULT_LISTEN);
+  const answers = new AnswerCache(cacheMegabytes(args.options["cache-mb"] as string | undefined) * 1024 * 1024);
   const db = await openArchiveDatabase(databaseUrl(args));
   const log = (line: string): void => io.stdout(`${line}\n`);
   // the explorer page and its WebSocket API, when the app is built beside this command
   const rendererDir = findRendererDir();
   const app = rendererDir ? createArchiveApp({ pool: db.pool, rendererDir, nativeBinding: sqliteBinding(), ...optionalWorker(), version: process.env.npm_package_version ?? "0.1.0", log }) : undefined;
   if (!app) io.stderr("the app is not built (apps/desktop/out/renderer is missing): serving the archive's API only, without the explorer page\n");
-  const server = createArchiveServer({ pool: db.pool, log, ...(app ? { app } : {}) });
+  const server = createArchiveServer({ pool: db.pool, log, answers, ...(app ? { app } : {}) });
   let address;
   try {
     address = await listen(server, host, port);
