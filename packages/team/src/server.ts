@@ -13,6 +13,7 @@ import { ARCHIVE_SCHEMA_VERSION } from "./migrations";
 import { SESSION_ID_HEADER } from "./client";
 import { ArchiveError, type ArchiveErrorCode } from "./errors";
 import { authenticate, type Principal } from "./people";
+import { archiveAmnesia } from "./archive-amnesia";
 import { listArchivedSessions, openArchivedSession, searchArchive } from "./reads";
 import { archiveHas, receiveBatch, type PushBatch } from "./receive";
 import { SignInLimiter, type SignInLimitOptions } from "./sign-in-limit";
@@ -80,6 +81,7 @@ const ROUTES: Record<string, Handler> = {
   },
   "GET /api/search": async (principal, _body, pool, query) =>
     searchArchive(pool, principal, requiredParam(query, "q"), { ...optional("limit", numberParam(query, "limit")), ...optional("sessionId", query.get("session")), ...optional("project", query.get("project")) }),
+  "GET /api/amnesia": async (principal, _body, pool, query) => archiveAmnesia(pool, principal, optional("project", query.get("project"))),
   "GET /api/me": async (principal, _body, pool) => {
     const projects = await pool.query<{ name: string }>("SELECT name FROM projects WHERE id = ANY($1::bigint[]) ORDER BY name", [principal.projectIds]);
     return { name: principal.name, role: principal.role, projects: projects.rows.map((r) => r.name) };
