@@ -9,6 +9,7 @@ import { IpcError, type Handlers, type MethodName, type MethodOutput, type Sessi
 import type { Backend } from "@bonsai/backend";
 import type pg from "pg";
 import { authenticate, type Principal } from "../people";
+import { archiveAmnesia } from "../archive-amnesia";
 import { listArchivedSessions, searchArchive, type ArchivedSession } from "../reads";
 import type { PageOpener } from "./page-open";
 import type { ArchiveSessionCache, ReadableSession } from "./session-cache";
@@ -167,6 +168,8 @@ export function archiveHandlers(deps: ArchiveHandlerDeps, token: string): Handle
     getAmnesiaReport: onSession("getAmnesiaReport"),
     getAmnesiaScores: onSession("getAmnesiaScores"),
     getSummaryCheck: onSession("getSummaryCheck"),
+    // over the sessions the caller may read, straight from PostgreSQL (archive-amnesia.ts), never the cache
+    getAmnesiaOverview: async ({ project }) => archiveAmnesia(pool, await who(), project === undefined ? {} : { project }),
     exportSession: async (input) => {
       const principal = await who();
       const answer = await cache.withSession(principal, input.sessionId, () => app.exportSession(input));
