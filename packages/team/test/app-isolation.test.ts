@@ -343,7 +343,7 @@ describe("the page's calls on an archive", () => {
 
   it("reports amnesia over the sessions one may read only: nothing of another project, named or not", async () => {
     const compacted = session("beta-amnesia", ["the zeppelin budget", "noted", "ship the zeppelin"]);
-    const entries = [...compacted.entries(), { type: "compaction", id: "beta-amnesia-c", parentId: "beta-amnesia-e2", timestamp: "2026-01-01T00:00:09.000Z", summary: "zeppelin", firstKeptEntryId: "beta-amnesia-e2", tokensBefore: 100 }];
+    const entries = [...compacted.entries("beta-amnesia"), { type: "compaction", id: "beta-amnesia-c", parentId: "beta-amnesia-e2", timestamp: "2026-01-01T00:00:09.000Z", summary: "zeppelin", firstKeptEntryId: "beta-amnesia-e2", tokensBefore: 100 }];
     await pushSession({ ...compacted, entries: () => entries }, "beta-amnesia", { client: new ArchiveClient(`http://127.0.0.1:${port}`, tokens.ben as string), project: "beta" });
     const overview = async (who: string, params: object = {}) => {
       const page = await connect(tokens[who] as string);
