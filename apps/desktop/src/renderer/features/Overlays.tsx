@@ -4,6 +4,7 @@
  */
 import { useEffect } from "react";
 import { useBonsai } from "../state/store";
+import { AmnesiaAcrossPanel } from "./amnesia/AmnesiaAcross";
 import { SwitchBranchDialog } from "./branch/SwitchBranchDialog";
 import { runCommand } from "./keyboard/commands";
 import { Help } from "./keyboard/Help";
@@ -45,7 +46,7 @@ function arrowsWalkTree(target: EventTarget | null): boolean {
 
 function anyDialogOpen(): boolean {
   const s = useBonsai.getState();
-  return s.searchOpen || s.prefsOpen || s.paletteOpen || s.helpOpen || s.switchTarget !== null || s.removingSessionId !== null;
+  return s.searchOpen || s.amnesiaAllOpen || s.prefsOpen || s.paletteOpen || s.helpOpen || s.switchTarget !== null || s.removingSessionId !== null;
 }
 
 function useShortcuts(): void {
@@ -110,6 +111,7 @@ export function Overlays() {
       <SwitchBranchDialog />
       <Preferences />
       <SearchPanel />
+      <AmnesiaAcrossPanel />
       <Palette />
       <Help />
     </>
@@ -126,6 +128,9 @@ export function HeaderItems() {
     <>
       <button type="button" onClick={() => setUi({ searchOpen: true })} data-testid="open-search" title="Search all sessions (/)">
         Search
+      </button>
+      <button type="button" onClick={() => setUi({ amnesiaAllOpen: true })} data-testid="open-amnesia-all" title="Where compaction lost context, across sessions">
+        Amnesia
       </button>
       <button type="button" onClick={() => setUi({ paletteOpen: true })} data-testid="open-palette" title="Every command (Ctrl+K or ⌘K)">
         Commands
