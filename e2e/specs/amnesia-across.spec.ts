@@ -53,7 +53,7 @@ test("the local store: sessions worst first, a compaction opens its session ther
   await page.getByTestId("import-input").setInputFiles([WORST, MILD, PLAIN].map((f) => path.join(PI, f)));
   await expect(page.getByTestId("session-item")).toHaveCount(3, { timeout: 60_000 });
 
-  await page.getByTestId("open-amnesia-all").click();
+  await page.keyboard.press("Shift+A");
   const dialog = page.getByTestId("amnesia-all");
   await expect(dialog).toBeVisible();
   const sessions = dialog.getByTestId("amnesia-all-session");
@@ -75,7 +75,11 @@ test("the local store: sessions worst first, a compaction opens its session ther
   await expect(page.getByTestId("tab-amnesia")).toHaveAttribute("aria-selected", "true");
   await shoot(page, "local-opened");
 
-  // from the palette too, and Escape closes it
+  // from the session's amnesia panel and the palette too; Escape closes it
+  await page.getByTestId("amnesia-open-all").click();
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(dialog).toHaveCount(0);
   await page.keyboard.press("Control+k");
   await page.getByTestId("palette-input").fill("Amnesia across");
   await page.keyboard.press("Enter");
@@ -122,7 +126,9 @@ test.describe("on a team archive", () => {
     await page.getByTestId("token-sign-in-button").click();
     await expect(page.getByTestId("archive-badge")).toHaveText("Archive · amy");
 
-    await page.getByTestId("open-amnesia-all").click();
+    await page.getByTestId("open-palette").click();
+    await page.getByTestId("palette-input").fill("Amnesia across");
+    await page.keyboard.press("Enter");
     const dialog = page.getByTestId("amnesia-all");
     const sessions = dialog.getByTestId("amnesia-all-session");
     await expect(sessions).toHaveCount(1, { timeout: 60_000 });

@@ -29,6 +29,7 @@ const LETTERS: Record<string, string> = {
   c: "panel-compact",
   p: "panel-prune",
   a: "panel-amnesia",
+  A: "amnesia-all",
   s: "switch",
   f: "fit",
   l: "leaf",
@@ -128,9 +129,6 @@ export function HeaderItems() {
     <>
       <button type="button" onClick={() => setUi({ searchOpen: true })} data-testid="open-search" title="Search all sessions (/)">
         Search
-      </button>
-      <button type="button" onClick={() => setUi({ amnesiaAllOpen: true })} data-testid="open-amnesia-all" title="Where compaction lost context, across sessions">
-        Amnesia
       </button>
       <button type="button" onClick={() => setUi({ paletteOpen: true })} data-testid="open-palette" title="Every command (Ctrl+K or ⌘K)">
         Commands

@@ -120,11 +120,13 @@ function AmnesiaAcross() {
 function SessionItem({ row, openAt }: { row: SessionRow; openAt: (sessionId: string, entryId: string) => void }) {
   return (
     <li className="bz-amnesia-all-session" data-testid="amnesia-all-session" data-session-id={row.sessionId}>
+      <span className={`bz-badge bz-amnesia-all-score ${row.score > 0 ? "bz-amnesia-badge-hit" : ""}`} title="the session's score: the sum of its compactions' and prunings' scores">
+        {row.score}
+      </span>
       <div className="bz-amnesia-all-session-head">
-        <span className={`bz-badge ${row.score > 0 ? "bz-amnesia-badge-hit" : ""}`} title="the session's score: the sum of its compactions' and prunings' scores">
-          {row.score}
-        </span>
-        <strong className="bz-amnesia-all-title">{row.title || row.sessionId}</strong>
+        <strong className="bz-amnesia-all-title" title={row.title ?? row.sessionId}>
+          {row.title || row.sessionId}
+        </strong>
         <span className="bz-muted">
           {row.agent}
           {row.project !== null ? ` · ${row.project}` : ""}
