@@ -126,6 +126,29 @@ describe.skipIf(!HAVE)("bonsai amnesia --all", () => {
     expect(overview(["--archive", archive.url], { BONSAI_TOKEN: tokens.amy as string })).toEqual(remote);
   });
 
+  it("reports one archived session as the local store does (downloaded, as context does)", () => {
+    const id = overview(["--data-dir", amyData]).sessions[0]?.sessionId as string;
+    const local = ok(["amnesia", id, "--data-dir", amyData, "--json"]);
+    expect(ok(["amnesia", id, "--archive", archive.url, "--json"], { BONSAI_TOKEN: tokens.amy as string })).toBe(local);
+  });
+
+  it("shows a session's title without its control characters in the table", () => {
+    const hostile = path.join(dir, "hostile");
+    const file = path.join(dir, "hostile.jsonl");
+    const t = "2026-01-01T00:00:00.000Z";
+    const lines = [
+      { type: "session", version: 3, id: "hostile-title", timestamp: t, cwd: "/w", title: "red \u001b[31mALERT\u001b[0m\u0007 title" },
+      { type: "message", id: "h0", parentId: null, timestamp: t, message: { role: "user", content: "hello there", timestamp: 0 } },
+      { type: "compaction", id: "hc", parentId: "h0", timestamp: t, summary: "s", firstKeptEntryId: "h0", tokensBefore: 10 },
+    ];
+    fs.writeFileSync(file, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+    ok(["import", file, "--data-dir", hostile]);
+    const text = ok(["amnesia", "--all", "--data-dir", hostile]);
+    expect(text).toContain("red ?[31mALERT?[0m? title");
+    expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/u);
+    expect((JSON.parse(ok(["amnesia", "--all", "--data-dir", hostile, "--json"])) as Overview).sessions[0]?.title).toBe("red \u001b[31mALERT\u001b[0m\u0007 title");
+  });
+
   it("shows a member nothing of another project: no id, title or count", () => {
     const ben = overview(["--archive", archive.url], { BONSAI_TOKEN: tokens.ben as string });
     const amy = bonsai(["amnesia", "--all", "--archive", archive.url, "--json"], { BONSAI_TOKEN: tokens.amy as string }).stdout;
