@@ -7,7 +7,8 @@
  * answer has one shape wherever it is computed, so a script reads the local store and an archive
  * alike.
  */
-import { SCORE_WEIGHTS, type AmnesiaKind, type AmnesiaReport } from "./amnesia";
+import { amnesiaReport, SCORE_WEIGHTS, type AmnesiaKind, type AmnesiaReport } from "./amnesia";
+import type { SessionEntry } from "./entries";
 
 export const AMNESIA_KINDS = Object.keys(SCORE_WEIGHTS) as AmnesiaKind[];
 
@@ -102,6 +103,15 @@ export function amnesiaSessionRow(info: AmnesiaSessionInfo, report: AmnesiaRepor
     findings,
     points: worstFirst(points),
   };
+}
+
+/**
+ * One archived session's row from its entries as JSON lines in order, the last one its leaf (as the
+ * archive has it): what a server scores, on its worker thread when it has one.
+ */
+export function amnesiaRowOfLines(info: AmnesiaSessionInfo, lines: readonly string[]): AmnesiaSessionRow | null {
+  const entries = lines.map((line) => JSON.parse(line) as SessionEntry);
+  return amnesiaSessionRow(info, amnesiaReport(entries, entries.at(-1)?.id ?? null));
 }
 
 /** The overview of the rows (amnesiaSessionRow's, nulls already left out), in any order. */

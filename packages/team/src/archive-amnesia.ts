@@ -13,10 +13,12 @@
  *   from a kept row.
  *
  * A session is scored on its entries in order with the last one as the leaf (an archived session's
- * leaf, as the archive store has it), and the event loop is given back between sessions.
+ * leaf, as the archive store has it), by `score` (amnesia-scorer.ts: on a worker thread in
+ * `team serve`), one session at a time.
  */
-import { amnesiaOverview, amnesiaReport, amnesiaSessionRow, type AmnesiaOverview, type AmnesiaSessionRow, type SessionEntry } from "@bonsai/core";
+import { amnesiaOverview, type AmnesiaOverview, type AmnesiaSessionRow } from "@bonsai/core";
 import type pg from "pg";
+import { scoreInThisThread, type AmnesiaScore } from "./amnesia-scorer";
 import type { Principal } from "./people";
 
 interface CandidateRow {
@@ -53,31 +55,28 @@ async function candidates(pool: pg.Pool, principal: Principal, project: string |
 }
 
 /** Reads and scores one session, and keeps its row for the entry count it read (another process may have kept one meanwhile: the later wins, both right). */
-async function scoreSession(pool: pg.Pool, candidate: CandidateRow): Promise<AmnesiaSessionRow | null> {
+async function scoreSession(pool: pg.Pool, candidate: CandidateRow, score: AmnesiaScore): Promise<AmnesiaSessionRow | null> {
   const read = await pool.query<{ entry: string }>("SELECT entry FROM entries WHERE session_pk = $1 ORDER BY seq", [candidate.id]);
-  const entries = read.rows.map((r) => JSON.parse(r.entry) as SessionEntry);
+  const lines = read.rows.map((r) => r.entry);
   const info = { sessionId: candidate.session_id, project: null, pushedBy: null, title: null, agent: candidate.agent };
-  const row = amnesiaSessionRow(info, amnesiaReport(entries, entries.at(-1)?.id ?? null));
+  const row = await score(info, lines);
   await pool.query(
     `INSERT INTO amnesia_rows (session_pk, entry_count, row_json) VALUES ($1, $2, $3)
      ON CONFLICT (session_pk) DO UPDATE SET entry_count = EXCLUDED.entry_count, row_json = EXCLUDED.row_json, made_at = now()`,
-    [candidate.id, entries.length, JSON.stringify(row)],
+    [candidate.id, lines.length, JSON.stringify(row)],
   );
   return row;
 }
 
-const yieldToOthers = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
 /** The report over the sessions the caller may read (of one project when `project` is given; an unknown or unreadable project gives an empty report, as for a project with no session). */
-export async function archiveAmnesia(pool: pg.Pool, principal: Principal, options: { project?: string } = {}): Promise<AmnesiaOverview> {
+export async function archiveAmnesia(pool: pg.Pool, principal: Principal, options: { project?: string } = {}, score: AmnesiaScore = scoreInThisThread): Promise<AmnesiaOverview> {
   const rows: AmnesiaSessionRow[] = [];
   for (const candidate of await candidates(pool, principal, options.project)) {
     let row: AmnesiaSessionRow | null;
     if (candidate.kept_count === candidate.entry_count && candidate.row_json !== null) {
       row = JSON.parse(candidate.row_json) as AmnesiaSessionRow | null;
     } else {
-      row = await scoreSession(pool, candidate);
-      await yieldToOthers();
+      row = await scoreSession(pool, candidate, score);
     }
     if (row) rows.push({ ...row, sessionId: candidate.session_id, project: candidate.project, pushedBy: candidate.pushed_by, title: candidate.title, agent: candidate.agent });
   }

@@ -18,6 +18,7 @@ import { listArchivedSessions, openArchivedSession, searchArchive } from "./read
 import { archiveHas, receiveBatch, type PushBatch } from "./receive";
 import { SignInLimiter, type SignInLimitOptions } from "./sign-in-limit";
 import type { ArchiveApp } from "./app/archive-app";
+import type { AmnesiaScore } from "./amnesia-scorer";
 
 /** how long an idle kept-alive connection stays open */
 export const KEEP_ALIVE_MS = 65_000;
@@ -49,6 +50,8 @@ export interface ArchiveServerOptions {
   timeouts?: { headersMs?: number; requestMs?: number };
   /** the explorer page and its WebSocket API (app/archive-app.ts); absent: the HTTP API only */
   app?: ArchiveApp;
+  /** how GET /api/amnesia scores a session (amnesia-scorer.ts; default: in this thread) */
+  amnesiaScore?: AmnesiaScore;
 }
 
 /** An answer sent as it is read rather than as one JSON value. */
@@ -60,7 +63,7 @@ class Streamed {
   ) {}
 }
 
-type Handler = (principal: Principal, body: unknown, pool: pg.Pool, query: URLSearchParams) => Promise<unknown>;
+type Handler = (principal: Principal, body: unknown, pool: pg.Pool, query: URLSearchParams, options: ArchiveServerOptions) => Promise<unknown>;
 
 function field(body: unknown, name: string): string {
   const value = (body as Record<string, unknown> | null)?.[name];
@@ -81,7 +84,7 @@ const ROUTES: Record<string, Handler> = {
   },
   "GET /api/search": async (principal, _body, pool, query) =>
     searchArchive(pool, principal, requiredParam(query, "q"), { ...optional("limit", numberParam(query, "limit")), ...optional("sessionId", query.get("session")), ...optional("project", query.get("project")) }),
-  "GET /api/amnesia": async (principal, _body, pool, query) => archiveAmnesia(pool, principal, optional("project", query.get("project"))),
+  "GET /api/amnesia": async (principal, _body, pool, query, options) => archiveAmnesia(pool, principal, optional("project", query.get("project")), options.amnesiaScore),
   "GET /api/me": async (principal, _body, pool) => {
     const projects = await pool.query<{ name: string }>("SELECT name FROM projects WHERE id = ANY($1::bigint[]) ORDER BY name", [principal.projectIds]);
     return { name: principal.name, role: principal.role, projects: projects.rows.map((r) => r.name) };
@@ -228,7 +231,7 @@ export function createArchiveServer(options: ArchiveServerOptions): Server {
         }
         who = principal.name;
         const body = await readBody(request);
-        const answer = await handler(principal, body, options.pool, target.searchParams);
+        const answer = await handler(principal, body, options.pool, target.searchParams, options);
         if (answer instanceof Streamed) await stream(answer);
         else finish(200, answer);
         // a push that added entries: this process warms the session for the page (app/page-open.ts)

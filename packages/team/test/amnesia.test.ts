@@ -6,7 +6,7 @@
  */
 import type { Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addPerson, addProject, ArchiveClient, ArchiveError, createArchiveServer, grant, listen, openArchiveDatabase, pushSession, revokeTokens, type ArchiveDatabase, type PushSource } from "../src";
+import { addPerson, addProject, archiveAmnesia, ArchiveClient, ArchiveError, authenticate, createArchiveServer, grant, listen, openArchiveDatabase, pushSession, revokeTokens, WorkerAmnesiaScorer, type ArchiveDatabase, type PushSource } from "../src";
 import { usePostgres } from "./archive-server";
 
 const server = usePostgres();
@@ -101,6 +101,21 @@ describe("GET /api/amnesia", () => {
     const after = await as("amy").amnesia();
     expect(after.sessions[0]?.score).toBe(2);
     expect((await kept()).entry_count).toBe(9);
+  });
+
+  it("scores on the host's worker thread exactly as in this thread", async () => {
+    const scorer = new WorkerAmnesiaScorer(new URL("../../engine/src/worker/compaction-worker.ts", import.meta.url));
+    try {
+      const root = await authenticate(db.pool, tokens.root as string);
+      const inThread = await archiveAmnesia(db.pool, root);
+      await db.pool.query("DELETE FROM amnesia_rows");
+      const onWorker = await archiveAmnesia(db.pool, root, {}, scorer.score);
+      expect(onWorker).toEqual(inThread);
+      expect(onWorker.totals.sessions).toBe(3);
+      expect(Number((await db.pool.query<{ n: string }>("SELECT count(*) AS n FROM amnesia_rows")).rows[0]?.n)).toBe(3);
+    } finally {
+      await scorer.close();
+    }
   });
 
   it("finds the sessions to read through the partial index, never reading the entries of the others", async () => {
