@@ -2,13 +2,18 @@
  * The read commands on a team archive (`--archive URL`, token from BONSAI_TOKEN): `ls` and `search`
  * ask the archive; `context` and `export` download the session as JSONL into a private temporary
  * folder and answer on it exactly as on a local file, so the JSON is the same as for the local store.
+ * `amnesia --all` asks the archive for its report over the sessions the token may read (computed on
+ * the server: packages/team/src/archive-amnesia.ts), the same JSON as `amnesia --all` on the local
+ * store; `amnesia SESSION` downloads the session as `context` does.
  * Only what the token may read is ever answered.
  */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { ArchiveClient } from "@bonsai/team";
+import { amnesiaOverviewText } from "./amnesia-table";
 import type { ParsedArgs } from "./args";
+import { checkAmnesiaArgs } from "./commands/amnesia";
 import type { CommandEntry } from "./commands/command";
 import { UserError, UsageError } from "./errors";
 import { column, printJson, printSearchHits, type Io } from "./output";
@@ -47,6 +52,13 @@ async function search(client: ArchiveClient, args: ParsedArgs, io: Io): Promise<
   printSearchHits(io, query, hits, args.options.json === true);
 }
 
+async function amnesiaAll(client: ArchiveClient, url: string, args: ParsedArgs, io: Io): Promise<void> {
+  const project = args.options.project as string | undefined;
+  const overview = await client.amnesia(project === undefined ? {} : { project });
+  if (args.options.json) printJson(io, overview);
+  else io.stdout(amnesiaOverviewText(overview, project === undefined ? `the archive ${url}` : `project ${project} of the archive ${url}`));
+}
+
 /** context and export: the session downloaded, then the command as on a local file. */
 async function onDownloaded(client: ArchiveClient, command: CommandEntry, args: ParsedArgs, io: Io): Promise<number> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bonsai-archive-"));
@@ -60,9 +72,11 @@ async function onDownloaded(client: ArchiveClient, command: CommandEntry, args: 
 }
 
 export async function runArchiveRead(command: CommandEntry, args: ParsedArgs, io: Io): Promise<number> {
-  const client = clientOf(args);
   const name = command.spec.name;
-  if (name === "ls") await ls(client, args, io);
+  if (name === "amnesia") checkAmnesiaArgs(args);
+  const client = clientOf(args);
+  if (name === "amnesia" && args.options.all) await amnesiaAll(client, args.options.archive as string, args, io);
+  else if (name === "ls") await ls(client, args, io);
   else if (name === "search") await search(client, args, io);
   else return await onDownloaded(client, command, args, io);
   return 0;

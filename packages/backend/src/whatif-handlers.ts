@@ -4,8 +4,12 @@
  * until the store reports a change to the session, so each candidate setting costs only the replay
  * itself; the amnesia report of a whole session is computed on the planner's worker thread and kept
  * the same way. The store has no query for these: they are built from getPath and loadEntries.
+ * The report over many sessions (getAmnesiaOverview) is core's amnesiaOverview of those reports,
+ * for every stored session with a compaction or pruned output (the others have nothing to report).
  */
 import {
+  amnesiaOverview,
+  amnesiaSessionRow,
   downsampleSeries,
   prepareCompaction,
   prepareWhatIf,
@@ -14,12 +18,13 @@ import {
   sumTotals,
   summaryIdentifierCandidates,
   type AmnesiaReport,
+  type AmnesiaSessionRow,
   type BonsaiSettings,
   type PreparedWhatIf,
   type WhatIfRun,
 } from "@bonsai/core";
 import type { CompactionPlanner } from "@bonsai/engine";
-import type { Handlers, WhatIfResult, WhatIfRunDto } from "@bonsai/ipc";
+import { IpcError, type Handlers, type WhatIfResult, type WhatIfRunDto } from "@bonsai/ipc";
 import type { SessionStore } from "@bonsai/store";
 import { requireSession, toSummary } from "./session-handlers";
 
@@ -88,7 +93,7 @@ export interface WhatIfHandlerDeps {
   settings: () => BonsaiSettings;
 }
 
-export function whatIfHandlers(deps: WhatIfHandlerDeps): Pick<Handlers, "whatIf" | "getAmnesiaReport" | "getAmnesiaScores" | "getSummaryCheck"> {
+export function whatIfHandlers(deps: WhatIfHandlerDeps): Pick<Handlers, "whatIf" | "getAmnesiaReport" | "getAmnesiaScores" | "getAmnesiaOverview" | "getSummaryCheck"> {
   const { store, caches } = deps;
 
   const replayOf = (sessionId: string, leafId: string | null): Replay => {
@@ -151,6 +156,19 @@ export function whatIfHandlers(deps: WhatIfHandlerDeps): Pick<Handlers, "whatIf"
     getAmnesiaScores: async ({ sessionId }) => {
       const report = await amnesiaReport(sessionId);
       return { compactions: report.compactions.map((c) => ({ compactionId: c.compactionId, score: c.score, findings: c.findings.length })) };
+    },
+
+    getAmnesiaOverview: async ({ project }) => {
+      if (project !== undefined) throw new IpcError("invalid_payload", "the local store has no projects (they are a team archive's)");
+      const titles = store.getSessionTitles();
+      const rows: AmnesiaSessionRow[] = [];
+      for (const s of store.listSessions()) {
+        if (s.compactionCount === 0 && s.prunedCount === 0) continue;
+        const info = { sessionId: s.id, project: null, pushedBy: null, title: toSummary(s, titles.get(s.id)).title, agent: s.agent };
+        const row = amnesiaSessionRow(info, await amnesiaReport(s.id));
+        if (row) rows.push(row);
+      }
+      return amnesiaOverview(rows);
     },
 
     getSummaryCheck: ({ sessionId, leafId }) => {

@@ -90,6 +90,28 @@ describe("getAmnesiaReport, getAmnesiaScores and getSummaryCheck", () => {
     expect(missing.ok ? null : missing.error.code).toBe("not_found");
   });
 
+  it("the report over many sessions lists every stored session with a compaction, worst first, and refuses a project", async () => {
+    const before = contract.getAmnesiaOverview.output.parse(ok(await backend().dispatch("getAmnesiaOverview", {})));
+    const lines = chain("many", [
+      { role: "user", content: "Please look at the loader." },
+      assistantCall("m1", "read", { path: "src/loader.ts" }),
+      result("m1", "read", "export const load = 1;"),
+      reply("Read."),
+      { role: "user", content: "Go on." },
+    ]);
+    lines.push({ type: "compaction", id: "MC", parentId: "many-4", timestamp: t(7), summary: "## Goal\nloader", firstKeptEntryId: "many-4", tokensBefore: 1000 });
+    lines.push({ type: "message", id: "many-after", parentId: "MC", timestamp: t(8), message: { timestamp: 8, ...assistantCall("m2", "read", { path: "src/loader.ts" }) } });
+    const sessionId = await importLines(backend(), lines);
+    await importGenerated(300, 9);
+    const after = contract.getAmnesiaOverview.output.parse(ok(await backend().dispatch("getAmnesiaOverview", {})));
+    expect(after.totals.sessions).toBe(before.totals.sessions + 1);
+    const row = after.sessions.find((s) => s.sessionId === sessionId);
+    expect(row).toMatchObject({ project: null, pushedBy: null, compactions: 1, score: 2, findings: { reread: 1 }, points: [{ kind: "compaction", entryId: "MC", score: 2 }] });
+    expect(after.sessions.map((s) => s.score)).toEqual([...after.sessions.map((s) => s.score)].sort((a, b) => b - a));
+    const refused = await backend().dispatch("getAmnesiaOverview", { project: "alpha" });
+    expect(refused.ok ? null : refused.error.code).toBe("invalid_payload");
+  });
+
   it("the summary check lists identifiers of what the compaction would summarize that the kept part uses", async () => {
     const big = "x".repeat(90000);
     const sessionId = await importLines(

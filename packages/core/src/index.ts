@@ -25,6 +25,7 @@ export * from "./overflow";
 export * from "./compaction-check";
 export * from "./whatif";
 export * from "./amnesia";
+export * from "./amnesia-overview";
 export * from "./limits";
 export * from "./context-figures";
 export * from "./size-series";

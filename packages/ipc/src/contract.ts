@@ -29,6 +29,7 @@ import {
   whatIfResultSchema,
   amnesiaReportSchema,
   amnesiaScoresSchema,
+  amnesiaOverviewSchema,
   identifierUseSchema,
   uploadChunkDataSchema,
   uploadIdSchema,
@@ -277,6 +278,11 @@ export const contract = {
    * where the whole report runs to megabytes on a long session (its findings list every entry)
    */
   getAmnesiaScores: method(z.strictObject(sessionRef), amnesiaScoresSchema),
+  /**
+   * the amnesia report over every session with a compaction or pruning, worst first (the local
+   * store's sessions; on a team archive those the person may read, of `project` when given)
+   */
+  getAmnesiaOverview: method(z.strictObject({ project: z.string().trim().min(1).max(200).optional() }), amnesiaOverviewSchema),
   /**
    * the dry-run summary check: identifiers of what a compaction at the leaf would summarize that the
    * kept part uses; the client keeps those its summary text does not mention (core missingFromSummary)

@@ -41,6 +41,7 @@ export const METHOD_NAMES = [
   "whatIf",
   "getAmnesiaReport",
   "getAmnesiaScores",
+  "getAmnesiaOverview",
   "getSummaryCheck",
   "getSettings",
   "setSettings",

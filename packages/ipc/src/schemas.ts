@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { agree, type Same } from "./type-checks";
-import { MAX_COMMITTED_SUMMARY_CHARS, MAX_SHORT_SUMMARY_CHARS, type AmnesiaReport, type BonsaiSettings, type IdentifierUse, type PackedSkeleton, type SessionEntry, type WhatIfSettings } from "@bonsai/core";
+import { MAX_COMMITTED_SUMMARY_CHARS, MAX_SHORT_SUMMARY_CHARS, type AmnesiaOverview, type AmnesiaReport, type BonsaiSettings, type IdentifierUse, type PackedSkeleton, type SessionEntry, type WhatIfSettings } from "@bonsai/core";
 import { fitsUtf8 } from "./utf8";
 
 // ---------------------------------------------------------------- primitives
@@ -576,6 +576,32 @@ export const amnesiaScoresSchema = z.object({
 });
 export type AmnesiaScoresDto = z.infer<typeof amnesiaScoresSchema>;
 
+/** Findings by kind (every kind, zeros included). */
+const amnesiaKindCountsSchema = z.object({ reread: count, repeatedCall: count, recurringError: count, restatedInstruction: count, droppedIdentifier: count });
+
+const amnesiaPointSchema = z.object({ kind: z.enum(["compaction", "pruning"]), entryId: z.string(), score: count, findings: amnesiaKindCountsSchema });
+
+/** The amnesia report over many sessions (core amnesiaOverview): sessions worst first, totals by kind, the worst compactions of all. */
+export const amnesiaOverviewSchema = z.object({
+  sessions: z.array(
+    z.object({
+      sessionId: z.string(),
+      project: z.string().nullable(),
+      pushedBy: z.string().nullable(),
+      title: z.string().nullable(),
+      agent: z.string(),
+      compactions: count,
+      prunings: count,
+      score: count,
+      findings: amnesiaKindCountsSchema,
+      points: z.array(amnesiaPointSchema),
+    }),
+  ),
+  totals: z.object({ sessions: count, compactions: count, prunings: count, score: count, findings: amnesiaKindCountsSchema }),
+  worst: z.array(amnesiaPointSchema.extend({ sessionId: z.string(), project: z.string().nullable(), title: z.string().nullable() })),
+});
+export type AmnesiaOverviewDto = z.infer<typeof amnesiaOverviewSchema>;
+
 /** An identifier of the part a compaction would summarize that the kept part uses (the dry-run summary check). */
 export const identifierUseSchema = z.object({
   identifier: z.object({ value: z.string(), kind: z.enum(["path", "url", "symbol", "errorCode"]) }),
@@ -590,4 +616,5 @@ agree<Same<z.infer<typeof settingsSchema>, BonsaiSettings>>();
 agree<Same<keyof z.infer<typeof settingsSchema>, keyof BonsaiSettings>>();
 agree<Same<z.infer<typeof whatIfSettingsSchema>, WhatIfSettings>>();
 agree<Same<z.infer<typeof amnesiaReportSchema>, AmnesiaReport>>();
+agree<Same<z.infer<typeof amnesiaOverviewSchema>, AmnesiaOverview>>();
 agree<Same<z.infer<typeof identifierUseSchema>, IdentifierUse>>();

@@ -81,6 +81,7 @@ const LARGEST: { [M in MethodName]: unknown } = {
   },
   getAmnesiaReport: session,
   getAmnesiaScores: session,
+  getAmnesiaOverview: { project: `x${worst(198)}x` },
   getSummaryCheck: { ...session, leafId: id },
   getSettings: {},
   setSettings: {

@@ -7,6 +7,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
+import type { AmnesiaOverview } from "@bonsai/core";
 import { ARCHIVE_ERROR_CODES, ArchiveError, type ArchiveErrorCode } from "./errors";
 import type { ArchivedSession, ArchiveSearchHit } from "./reads";
 import type { PushBatch } from "./receive";
@@ -107,6 +108,11 @@ export class ArchiveClient {
 
   async search(q: string, options: { limit?: number; session?: string; project?: string } = {}): Promise<ArchiveSearchHit[]> {
     return (await this.call("GET", `/api/search?${query({ q, ...options })}`)) as ArchiveSearchHit[];
+  }
+
+  /** The amnesia report over the sessions the token may read (of one project when given). */
+  async amnesia(options: { project?: string } = {}): Promise<AmnesiaOverview> {
+    return (await this.call("GET", `/api/amnesia?${query(options)}`)) as AmnesiaOverview;
   }
 
   async me(): Promise<{ name: string; role: string; projects: string[] }> {

@@ -13,11 +13,13 @@ import { ARCHIVE_SCHEMA_VERSION } from "./migrations";
 import { SESSION_ID_HEADER } from "./client";
 import { ArchiveError, type ArchiveErrorCode } from "./errors";
 import { authenticate, type Principal } from "./people";
+import { archiveAmnesia } from "./archive-amnesia";
 import { listArchivedSessions, openArchivedSession, searchArchive } from "./reads";
 import { archiveHas, receiveBatch, type PushBatch } from "./receive";
 import { SignInLimiter, type SignInLimitOptions } from "./sign-in-limit";
 import type { ArchiveApp } from "./app/archive-app";
 import { answerKey, type AnswerCache, type KeptAnswer } from "./answer-cache";
+import type { AmnesiaScore } from "./amnesia-scorer";
 
 /** how long an idle kept-alive connection stays open */
 export const KEEP_ALIVE_MS = 65_000;
@@ -51,10 +53,12 @@ export interface ArchiveServerOptions {
   app?: ArchiveApp;
   /** answers kept to be given again (answer-cache.ts); absent: none kept */
   answers?: AnswerCache;
+  /** how GET /api/amnesia scores a session (amnesia-scorer.ts; default: in this thread) */
+  amnesiaScore?: AmnesiaScore;
 }
 
 /** the reads whose answers may be kept: they depend only on the caller's projects and the request's text */
-const KEPT_ROUTES = new Set(["GET /api/sessions", "GET /api/search", "GET /api/session"]);
+const KEPT_ROUTES = new Set(["GET /api/sessions", "GET /api/search", "GET /api/session", "GET /api/amnesia"]);
 
 const JSON_TYPE = "application/json; charset=utf-8";
 
@@ -67,7 +71,7 @@ class Streamed {
   ) {}
 }
 
-type Handler = (principal: Principal, body: unknown, pool: pg.Pool, query: URLSearchParams) => Promise<unknown>;
+type Handler = (principal: Principal, body: unknown, pool: pg.Pool, query: URLSearchParams, options: ArchiveServerOptions) => Promise<unknown>;
 
 function field(body: unknown, name: string): string {
   const value = (body as Record<string, unknown> | null)?.[name];
@@ -88,6 +92,7 @@ const ROUTES: Record<string, Handler> = {
   },
   "GET /api/search": async (principal, _body, pool, query) =>
     searchArchive(pool, principal, requiredParam(query, "q"), { ...optional("limit", numberParam(query, "limit")), ...optional("sessionId", query.get("session")), ...optional("project", query.get("project")) }),
+  "GET /api/amnesia": async (principal, _body, pool, query, options) => archiveAmnesia(pool, principal, optional("project", query.get("project")), options.amnesiaScore),
   "GET /api/me": async (principal, _body, pool) => {
     const projects = await pool.query<{ name: string }>("SELECT name FROM projects WHERE id = ANY($1::bigint[]) ORDER BY name", [principal.projectIds]);
     return { name: principal.name, role: principal.role, projects: projects.rows.map((r) => r.name) };
@@ -264,7 +269,7 @@ export function createArchiveServer(options: ArchiveServerOptions): Server {
           return;
         }
         const body = await readBody(request);
-        const answer = await handler(principal, body, options.pool, target.searchParams);
+        const answer = await handler(principal, body, options.pool, target.searchParams, options);
         const keep = (made: KeptAnswer): void => {
           if (key !== undefined) answers?.set(key, made);
         };

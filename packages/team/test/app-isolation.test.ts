@@ -111,7 +111,7 @@ const READS: Record<string, (id: string) => unknown> = {
 };
 
 /** the calls that answer without a session, for anyone signed in */
-const GENERAL = ["getAppInfo", "listSessions", "findSessionFolders", "searchSessions", "getUndo", "getSettings"];
+const GENERAL = ["getAppInfo", "listSessions", "findSessionFolders", "searchSessions", "getUndo", "getSettings", "getAmnesiaOverview"];
 
 /** every call that would change a session, the settings or the host, with valid parameters */
 const WRITES: Record<string, unknown> = {
@@ -339,6 +339,26 @@ describe("the page's calls on an archive", () => {
     expect(logged[1]).toMatch(/^\S+Z WS deleteSession forbidden \d+\.\dms amy$/);
     expect(logged.join("\n")).not.toContain("secretword");
     expect(logged.join("\n")).not.toContain(tokens.amy as string);
+  });
+
+  it("reports amnesia over the sessions one may read only: nothing of another project, named or not", async () => {
+    const compacted = session("beta-amnesia", ["the zeppelin budget", "noted", "ship the zeppelin"]);
+    const entries = [...compacted.entries("beta-amnesia"), { type: "compaction", id: "beta-amnesia-c", parentId: "beta-amnesia-e2", timestamp: "2026-01-01T00:00:09.000Z", summary: "zeppelin", firstKeptEntryId: "beta-amnesia-e2", tokensBefore: 100 }];
+    await pushSession({ ...compacted, entries: () => entries }, "beta-amnesia", { client: new ArchiveClient(`http://127.0.0.1:${port}`, tokens.ben as string), project: "beta" });
+    const overview = async (who: string, params: object = {}) => {
+      const page = await connect(tokens[who] as string);
+      const answer = (await page.call("getAmnesiaOverview", params)) as { ok: true; value: { sessions: { sessionId: string; project: string }[]; totals: { sessions: number } } };
+      page.close();
+      expect(answer.ok).toBe(true);
+      return answer.value;
+    };
+    const amy = await overview("amy");
+    expect(amy.totals.sessions).toBe(0);
+    expect(JSON.stringify(amy)).not.toContain("beta");
+    expect(await overview("amy", { project: "beta" })).toEqual(await overview("amy", { project: "no-such-project" }));
+    expect((await overview("ben")).sessions.map((s) => `${s.project}/${s.sessionId}`)).toEqual(["beta/beta-amnesia"]);
+    expect((await overview("root", { project: "beta" })).sessions.map((s) => s.sessionId)).toEqual(["beta-amnesia"]);
+    expect((await overview("root", { project: "alpha" })).totals.sessions).toBe(0);
   });
 
   it("serves the page itself and leaves the HTTP API as it was", async () => {

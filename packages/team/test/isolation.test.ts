@@ -58,6 +58,8 @@ describe("what each person may see", () => {
     expect((await as("ben").sessions()).map((s) => s.id)).toEqual(["beta-secret"]);
     expect((await as("root").sessions()).map((s) => s.id).sort()).toEqual(["alpha-one", "beta-secret"]);
     expect(await as("amy").sessions({ project: "beta" })).toEqual([]);
+    // the amnesia report over many sessions (test/amnesia.test.ts has sessions with compactions)
+    expect(await as("amy").amnesia({ project: "beta" })).toEqual(await as("amy").amnesia({ project: "gamma" }));
   });
 
   it("opens another project's session exactly as one that does not exist", async () => {
@@ -91,7 +93,7 @@ describe("what each person may see", () => {
 
   it("refuses every call with a revoked token", async () => {
     const gone = as("gone");
-    const calls = [() => gone.sessions(), () => gone.sessionJsonl("alpha-one"), () => gone.search("the"), () => gone.has("alpha", "alpha-one"), () => gone.me()];
+    const calls = [() => gone.sessions(), () => gone.sessionJsonl("alpha-one"), () => gone.search("the"), () => gone.has("alpha", "alpha-one"), () => gone.me(), () => gone.amnesia()];
     for (const call of calls) {
       expect((await refusal(call())).code).toBe("unauthorized");
     }

@@ -3,7 +3,7 @@
  * archive's database (migrating it when this Bonsai is newer, refusing when it is older) and
  * answers in one line; a token is printed once, when it is made.
  */
-import { addPerson, addProject, AnswerCache, createArchiveApp, createArchiveServer, grant, issueToken, listen, openArchiveDatabase, revokeTokens, shutdownGracefully, type ArchiveDatabase } from "@bonsai/team";
+import { addPerson, addProject, AnswerCache, createArchiveApp, createArchiveServer, grant, issueToken, listen, openArchiveDatabase, revokeTokens, shutdownGracefully, WorkerAmnesiaScorer, type ArchiveDatabase } from "@bonsai/team";
 import type { ParsedArgs } from "../args";
 import { UserError, UsageError } from "../errors";
 import { printJson, type Io } from "../output";
@@ -71,14 +71,19 @@ async function serve(args: ParsedArgs, io: Io): Promise<number> {
   const log = (line: string): void => io.stdout(`${line}\n`);
   // the explorer page and its WebSocket API, when the app is built beside this command
   const rendererDir = findRendererDir();
-  const app = rendererDir ? createArchiveApp({ pool: db.pool, rendererDir, nativeBinding: sqliteBinding(), ...optionalWorker(), version: process.env.npm_package_version ?? "0.1.0", log }) : undefined;
+  // the amnesia report over many sessions scores each session on a worker thread of its own (not the serving thread)
+  const worker = optionalWorker();
+  const scorer = worker.worker ? new WorkerAmnesiaScorer(worker.worker) : undefined;
+  const amnesia = scorer ? { amnesiaScore: scorer.score } : {};
+  const app = rendererDir ? createArchiveApp({ pool: db.pool, rendererDir, nativeBinding: sqliteBinding(), ...worker, ...amnesia, version: process.env.npm_package_version ?? "0.1.0", log }) : undefined;
   if (!app) io.stderr("the app is not built (apps/desktop/out/renderer is missing): serving the archive's API only, without the explorer page\n");
-  const server = createArchiveServer({ pool: db.pool, log, answers, ...(app ? { app } : {}) });
+  const server = createArchiveServer({ pool: db.pool, log, answers, ...(app ? { app } : {}), ...amnesia });
   let address;
   try {
     address = await listen(server, host, port);
   } catch (error) {
     await app?.close();
+    await scorer?.close();
     await db.close();
     const code = (error as { code?: string }).code;
     throw new UserError(code === "EADDRINUSE" ? `${host}:${port} is already in use; pick another with --listen` : `cannot listen on ${host}:${port}: ${(error as Error).message}`);
@@ -88,7 +93,7 @@ async function serve(args: ParsedArgs, io: Io): Promise<number> {
     const stop = (): void => {
       io.stderr("team archive stopping: finishing the requests under way\n");
       // the open pages' WebSockets are closed by the app (a server does not wait for upgraded connections)
-      void Promise.all([shutdownGracefully(server), app?.close()]).then(() => resolve());
+      void Promise.all([shutdownGracefully(server), app?.close(), scorer?.close()]).then(() => resolve());
     };
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);

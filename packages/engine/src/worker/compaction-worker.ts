@@ -5,10 +5,12 @@
  * host's main thread only receives the result; likewise a session's amnesia report. Connections are
  * cached per database file.
  * Store jobs (imports, followed files, exports, pruning rewrites; @bonsai/store jobs/) run in a
- * worker of their own started from this same file: its messages go to handleStoreMessage.
+ * worker of their own started from this same file: its messages go to handleStoreMessage. A team
+ * archive's amnesia rows (`{t: "amnesia-row"}`: a session's entries as JSON lines, core
+ * amnesiaRowOfLines) are scored in one more worker of this file, started by `team serve`.
  */
 import { parentPort } from "node:worker_threads";
-import { toWireError } from "@bonsai/core";
+import { amnesiaRowOfLines, toWireError, type AmnesiaSessionInfo } from "@bonsai/core";
 import { handleStoreMessage, openDatabase, SessionLookupError, SqliteSessionStore } from "@bonsai/store";
 import type * as Planner from "../planner";
 import type { WorkerJob, WorkerReply } from "../planner";
@@ -41,7 +43,26 @@ async function plan(job: WorkerJob): Promise<WorkerReply> {
   }
 }
 
-parentPort?.on("message", (job: WorkerJob) => {
+interface AmnesiaRowJob {
+  t: "amnesia-row";
+  id: number;
+  info: AmnesiaSessionInfo;
+  lines: string[];
+}
+
+function isAmnesiaRowJob(message: unknown): message is AmnesiaRowJob {
+  return (message as { t?: unknown } | null)?.t === "amnesia-row";
+}
+
+parentPort?.on("message", (job: WorkerJob | AmnesiaRowJob) => {
+  if (isAmnesiaRowJob(job)) {
+    try {
+      parentPort?.postMessage({ t: "amnesia-row", id: job.id, ok: true, row: amnesiaRowOfLines(job.info, job.lines) });
+    } catch (error) {
+      parentPort?.postMessage({ t: "amnesia-row", id: job.id, ok: false, error: error instanceof Error ? error.message : String(error) });
+    }
+    return;
+  }
   if (handleStoreMessage(job, (m) => parentPort?.postMessage(m))) return;
   void plan(job).then((reply) => parentPort?.postMessage(reply));
 });

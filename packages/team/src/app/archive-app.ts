@@ -19,6 +19,7 @@ import { answerCalls, DOWNLOAD_PATH, pageCsp, rendererIndex, sendPreparedDownloa
 import { createDispatcher, IpcError, MAX_FRAME_BYTES, type Dispatch } from "@bonsai/ipc";
 import type pg from "pg";
 import { WebSocketServer, type WebSocket } from "ws";
+import type { AmnesiaScore } from "../amnesia-scorer";
 import { ArchiveError } from "../errors";
 import { authenticate, type Principal } from "../people";
 import { archiveHandlers, openAnswerFromCopy } from "./archive-handlers";
@@ -38,6 +39,8 @@ export interface ArchiveAppOptions {
   cachedSessions?: number;
   /** the store worker (compaction-worker.mjs): imports and exports off the serving thread */
   worker?: URL;
+  /** how the amnesia report over many sessions scores a session (amnesia-scorer.ts; default: in this thread) */
+  amnesiaScore?: AmnesiaScore;
   log?: (line: string) => void;
   /** when a session's open answer is kept and a push warms it (app/page-open.ts) */
   opening?: PageOpenerOptions;
@@ -122,6 +125,7 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
     opener,
     version: options.version ?? "0.0.0",
     snippets: contractSnippets,
+    ...(options.amnesiaScore !== undefined ? { amnesiaScore: options.amnesiaScore } : {}),
     prepared: (id: string, personId: number) => {
       downloadsOf.set(id, personId);
       // a download not taken goes with its file (Downloads forgets it after its few minutes)

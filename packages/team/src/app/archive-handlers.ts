@@ -9,6 +9,8 @@ import { IpcError, type Handlers, type MethodName, type MethodOutput, type Sessi
 import type { Backend } from "@bonsai/backend";
 import type pg from "pg";
 import { authenticate, type Principal } from "../people";
+import type { AmnesiaScore } from "../amnesia-scorer";
+import { archiveAmnesia } from "../archive-amnesia";
 import { listArchivedSessions, searchArchive, type ArchivedSession } from "../reads";
 import type { PageOpener } from "./page-open";
 import type { ArchiveSessionCache, ReadableSession } from "./session-cache";
@@ -108,6 +110,8 @@ export interface ArchiveHandlerDeps {
   prepared: (downloadId: string, personId: number) => void;
   /** the rewritten snippet of a search hit (the contract's [[match]] marks) */
   snippets: (query: string) => (snippet: string) => string;
+  /** how the amnesia report over many sessions scores a session (default: in this thread) */
+  amnesiaScore?: AmnesiaScore;
 }
 
 /** The handlers for one page signed in with `token`. */
@@ -167,6 +171,8 @@ export function archiveHandlers(deps: ArchiveHandlerDeps, token: string): Handle
     getAmnesiaReport: onSession("getAmnesiaReport"),
     getAmnesiaScores: onSession("getAmnesiaScores"),
     getSummaryCheck: onSession("getSummaryCheck"),
+    // over the sessions the caller may read, straight from PostgreSQL (archive-amnesia.ts), never the cache
+    getAmnesiaOverview: async ({ project }) => archiveAmnesia(pool, await who(), project === undefined ? {} : { project }, deps.amnesiaScore),
     exportSession: async (input) => {
       const principal = await who();
       const answer = await cache.withSession(principal, input.sessionId, () => app.exportSession(input));

@@ -4,6 +4,7 @@
  */
 import { useEffect } from "react";
 import { useBonsai } from "../state/store";
+import { AmnesiaAcrossPanel } from "./amnesia/AmnesiaAcross";
 import { SwitchBranchDialog } from "./branch/SwitchBranchDialog";
 import { runCommand } from "./keyboard/commands";
 import { Help } from "./keyboard/Help";
@@ -28,6 +29,7 @@ const LETTERS: Record<string, string> = {
   c: "panel-compact",
   p: "panel-prune",
   a: "panel-amnesia",
+  A: "amnesia-all",
   s: "switch",
   f: "fit",
   l: "leaf",
@@ -45,7 +47,7 @@ function arrowsWalkTree(target: EventTarget | null): boolean {
 
 function anyDialogOpen(): boolean {
   const s = useBonsai.getState();
-  return s.searchOpen || s.prefsOpen || s.paletteOpen || s.helpOpen || s.switchTarget !== null || s.removingSessionId !== null;
+  return s.searchOpen || s.amnesiaAllOpen || s.prefsOpen || s.paletteOpen || s.helpOpen || s.switchTarget !== null || s.removingSessionId !== null;
 }
 
 function useShortcuts(): void {
@@ -110,6 +112,7 @@ export function Overlays() {
       <SwitchBranchDialog />
       <Preferences />
       <SearchPanel />
+      <AmnesiaAcrossPanel />
       <Palette />
       <Help />
     </>

@@ -35,7 +35,7 @@ export interface SessionSlice {
   /** center the tree on the leaf when an agent appends entries */
   follow: boolean;
   /** an entry to reveal once its session is open (search hits in other sessions) */
-  pendingReveal: { sessionId: string; entryId: string } | null;
+  pendingReveal: { sessionId: string; entryId: string; panel: PanelName } | null;
   /** selected flow node (an entry id or a segment key) */
   selectedId: string | null;
   focus: FocusRequest | null;
@@ -54,8 +54,8 @@ export interface SessionSlice {
   select(flowId: string | null, panel?: PanelName): void;
   /** make an entry visible (expanding its segment), select and center it */
   reveal(entryId: string, panel?: PanelName): void;
-  /** open another session and reveal an entry in it once its tree is drawn */
-  jumpTo(sessionId: string, entryId: string): void;
+  /** open another session and reveal an entry in it once its tree is drawn, with `panel` (default the inspector) beside it */
+  jumpTo(sessionId: string, entryId: string, panel?: PanelName): void;
   requestFocus(target: string): void;
   setFollow(on: boolean): void;
   loadDetail(entryId: string, force?: boolean): Promise<void>;
@@ -168,7 +168,7 @@ export const createSessionSlice: Slice<SessionSlice> = (set, get) => {
     const pending = get().pendingReveal;
     if (pending && pending.sessionId === skeleton.sessionId) {
       set({ pendingReveal: null });
-      get().reveal(pending.entryId, "inspect");
+      get().reveal(pending.entryId, pending.panel);
     }
   };
 
@@ -300,12 +300,12 @@ export const createSessionSlice: Slice<SessionSlice> = (set, get) => {
       set({ focus: { target: entryId, seq: ++focusSeq } });
     },
 
-    jumpTo(sessionId, entryId) {
+    jumpTo(sessionId, entryId, panel = "inspect") {
       if (sessionId === get().openSessionId) {
-        get().reveal(entryId, "inspect");
+        get().reveal(entryId, panel);
         return;
       }
-      set({ pendingReveal: { sessionId, entryId } });
+      set({ pendingReveal: { sessionId, entryId, panel } });
       void get()
         .openSession(sessionId)
         .then(() => set({ pendingReveal: null }));

@@ -38,6 +38,8 @@ export interface UiSlice {
   view: ViewName;
   prefsOpen: boolean;
   searchOpen: boolean;
+  /** the amnesia report across sessions (features/amnesia/AmnesiaAcross.tsx) is open */
+  amnesiaAllOpen: boolean;
   searchHits: SearchHit[];
   searchError: string | null;
   helpOpen: boolean;
@@ -62,7 +64,7 @@ export interface UiSlice {
   /** drop the notifications of sessions other than `sessionId` (the open one changed) */
   scopeNotifications(sessionId: string | null): void;
   /** open or close dialogs, set search results */
-  setUi(patch: Partial<Pick<UiSlice, "prefsOpen" | "searchOpen" | "searchHits" | "searchError" | "helpOpen" | "paletteOpen">>): void;
+  setUi(patch: Partial<Pick<UiSlice, "prefsOpen" | "searchOpen" | "amnesiaAllOpen" | "searchHits" | "searchError" | "helpOpen" | "paletteOpen">>): void;
   setConnection(status: ConnectionStatus): void;
   setAppInfo(info: MethodOutput<"getAppInfo">): void;
   setPanel(panel: PanelName): void;
@@ -106,6 +108,7 @@ export const createUiSlice: Slice<UiSlice> = (set, get) => ({
   view: "tree",
   prefsOpen: false,
   searchOpen: false,
+  amnesiaAllOpen: false,
   searchHits: [],
   searchError: null,
   helpOpen: false,

@@ -88,6 +88,7 @@ export function AmnesiaPanel() {
   const { report, status, error } = useBonsai((s) => s.amnesia);
   const load = useBonsai((s) => s.loadAmnesia);
   const mine = useBonsai((s) => s.amnesia.sessionId === sessionId);
+  const setUi = useBonsai((s) => s.setUi);
   useEffect(() => {
     if (sessionId) void load(sessionId);
   }, [sessionId, load]);
@@ -97,7 +98,10 @@ export function AmnesiaPanel() {
       <p className="bz-pref-help">
         After each compaction (and pruning): files read again, calls repeated with the same arguments, errors that came back after being fixed,
         instructions the user had to repeat, and names used later that the summary left out. Score = 3 × restated instructions + 3 × recurring errors
-        + 2 × re-reads + 2 × repeated calls + 1 × missing names, each kind counted up to 5. Click a finding to mark its entries in the tree.
+        + 2 × re-reads + 2 × repeated calls + 1 × missing names, each kind counted up to 5. Click a finding to mark its entries in the tree.{" "}
+        <button type="button" className="bz-link bz-link-text" onClick={() => setUi({ amnesiaAllOpen: true })} data-testid="amnesia-open-all" title="Every session with a compaction or pruning, worst first (Shift+A)">
+          Across all sessions…
+        </button>
       </p>
       {!mine || status === "loading" || status === "idle" ? <div className="bz-empty">Reading the session…</div> : null}
       {mine && status === "failed" ? <div className="bz-error">Could not compute the report: {error}</div> : null}

@@ -27,6 +27,7 @@ export const COMMANDS: readonly Command[] = [
   { id: "palette", title: "Show all commands", group: "App", keys: "Ctrl+K / ⌘K", enabled: always, run: (s) => s.setUi({ paletteOpen: true }) },
   { id: "help", title: "Keyboard help", group: "App", keys: "?", enabled: always, run: (s) => s.setUi({ helpOpen: true }) },
   { id: "search", title: "Search all sessions", group: "App", keys: "/", enabled: always, run: (s) => s.setUi({ searchOpen: true }) },
+  { id: "amnesia-all", title: "Amnesia across sessions (where compaction lost context, worst first)", group: "App", keys: "Shift+A", enabled: always, run: (s) => s.setUi({ amnesiaAllOpen: true }) },
   { id: "preferences", title: "Preferences", group: "App", keys: ",", enabled: always, run: (s) => s.setUi({ prefsOpen: true }) },
   { id: "import", title: "Import session files…", group: "App", enabled: always, run: () => void chooseAndImport() },
   {
