@@ -71,8 +71,8 @@ const ROUTES: Record<string, Handler> = {
   "POST /api/push/has": async (principal, body, pool) => ({ have: await archiveHas(pool, principal, field(body, "project"), field(body, "sessionId")) }),
   "POST /api/push/batch": async (principal, body, pool) => receiveBatch(pool, principal, parseBatch(body)),
   "GET /api/sessions": async (principal, _body, pool, query) => {
-    const before = query.get("beforePushedAt") !== null && query.get("beforeId") !== null ? { pushedAt: query.get("beforePushedAt") as string, id: query.get("beforeId") as string } : undefined;
-    return listArchivedSessions(pool, principal, { ...optional("project", query.get("project")), ...optional("limit", numberParam(query, "limit")), ...optional("before", before) });
+    const filters = { ...optional("project", query.get("project")), ...optional("pushedBy", query.get("pushedBy")), ...optional("text", query.get("text")) };
+    return listArchivedSessions(pool, principal, { ...filters, ...optional("limit", numberParam(query, "limit")), ...optional("after", query.get("after")) });
   },
   "GET /api/session": async (principal, _body, pool, query) => {
     const session = await openArchivedSession(pool, principal, requiredParam(query, "id"), query.get("project") ?? undefined);

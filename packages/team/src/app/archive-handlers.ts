@@ -9,12 +9,18 @@ import { IpcError, type Handlers, type MethodName, type MethodOutput, type Sessi
 import type { Backend } from "@bonsai/backend";
 import type pg from "pg";
 import { authenticate, type Principal } from "../people";
-import { listArchivedSessions, searchArchive, type ArchivedSession } from "../reads";
+import { listArchivedPage, searchArchive, type ArchivedSession } from "../reads";
 import type { PageOpener } from "./page-open";
 import type { ArchiveSessionCache, ReadableSession } from "./session-cache";
 
 /** what every archived session says about itself in the app */
 export const ARCHIVE_READ_ONLY = "a read-only copy in the team archive; export it to work on it";
+
+/** what the page says on every control that would change something (getAppInfo's `readOnly`) */
+export const HOST_READ_ONLY = "read-only: a team archive copy";
+
+/** the sessions a page of the page's session list holds */
+export const LIST_PAGE = 200;
 
 /** the calls that would change something, and what they would change (the refusal names it) */
 const REFUSED = {
@@ -140,9 +146,17 @@ export function archiveHandlers(deps: ArchiveHandlerDeps, token: string): Handle
     getAppInfo: async () => {
       const principal = await who();
       const projects = await pool.query<{ name: string }>("SELECT name FROM projects WHERE id = ANY($1::bigint[]) ORDER BY name", [principal.projectIds]);
-      return { mode: "browser", version: deps.version, dataDir: "", nativeDialogs: false, archive: { user: principal.name, role: principal.role, projects: projects.rows.map((r) => r.name) } };
+      const people = await pool.query<{ name: string }>(
+        "SELECT u.name FROM people u WHERE EXISTS (SELECT 1 FROM sessions s WHERE s.pushed_by = u.id AND s.project_id = ANY($1::bigint[])) ORDER BY u.name",
+        [principal.projectIds],
+      );
+      const archive = { user: principal.name, role: principal.role, projects: projects.rows.map((r) => r.name), people: people.rows.map((r) => r.name) };
+      return { mode: "browser", version: deps.version, dataDir: "", nativeDialogs: false, archive, readOnly: HOST_READ_ONLY };
     },
-    listSessions: async () => ({ sessions: (await listArchivedSessions(pool, await who(), { limit: 1000 })).map(archivedSummary) }),
+    listSessions: async (input) => {
+      const page = await listArchivedPage(pool, await who(), { limit: LIST_PAGE, ...input });
+      return { sessions: page.sessions.map(archivedSummary), next: page.next };
+    },
     findSessionFolders: async () => {
       await who();
       return { folders: [] };
