@@ -173,8 +173,8 @@ export async function openArchivedSession(pool: pg.Pool, principal: Principal, i
  * lacks after a push appended. `sessionPk` is the archive's row, so that the copy can check it
  * is still the session it copied.
  */
-export async function openArchivedEntriesFrom(pool: pg.Pool, principal: Principal, sessionId: string, fromSeq: number): Promise<{ sessionPk: string; chunks: AsyncGenerator<Buffer, void, undefined> }> {
-  const session = await resolveSession(pool, principal, sessionId);
+export async function openArchivedEntriesFrom(pool: pg.Pool, principal: Principal, sessionId: string, fromSeq: number, project?: string): Promise<{ sessionPk: string; chunks: AsyncGenerator<Buffer, void, undefined> }> {
+  const session = await resolveSession(pool, principal, sessionId, project);
   if (session.id !== sessionId) throw NOT_FOUND(sessionId);
   if (!Number.isSafeInteger(fromSeq) || fromSeq < 0) throw new ArchiveError("bad-request", `not a position in a session: ${fromSeq}`);
   return { sessionPk: session.pk, chunks: entryChunks(pool, session.pk, fromSeq) };

@@ -230,7 +230,7 @@ export function createArchiveServer(options: ArchiveServerOptions): Server {
         if (answer instanceof Streamed) await stream(answer);
         else finish(200, answer);
         // a push that added entries: this process warms the session for the page (app/page-open.ts)
-        if (path === "/api/push/batch" && (answer as { added: number }).added > 0) options.app?.pushed(principal, (body as PushBatch).session.sessionId);
+        if (path === "/api/push/batch" && (answer as { added: number }).added > 0) options.app?.pushed(principal, (body as PushBatch).project, (body as PushBatch).session.sessionId);
       } catch (error) {
         if (error instanceof ArchiveError) finish(STATUS[error.code], { error: error.message, code: error.code });
         else finish(500, { error: "the archive failed to answer; see its log", code: "internal" });

@@ -54,8 +54,8 @@ export interface ArchiveApp {
   handleRequest(request: IncomingMessage, response: ServerResponse, path: string): boolean;
   /** the WebSocket upgrade at /ws (anything else is refused); `signIn` counts failed sign-ins per address */
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer, signIn?: SignInGate): void;
-  /** `principal` pushed entries of `sessionId` to this process: the session is warmed (its copy made, its open answer kept) */
-  pushed(principal: Principal, sessionId: string): void;
+  /** `principal` pushed entries of `sessionId` into `project` to this process: the session is warmed (its copy made, its open answer kept) */
+  pushed(principal: Principal, project: string, sessionId: string): void;
   close(): Promise<void>;
 }
 
@@ -204,8 +204,8 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
       );
     },
 
-    pushed(principal, sessionId) {
-      opener.pushed(principal, sessionId);
+    pushed(principal, project, sessionId) {
+      opener.pushed(principal, project, sessionId);
     },
 
     async close() {

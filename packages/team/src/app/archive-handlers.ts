@@ -11,7 +11,11 @@ import type pg from "pg";
 import { authenticate, type Principal } from "../people";
 import { listArchivedPage, searchArchive, type ArchivedSession } from "../reads";
 import type { PageOpener } from "./page-open";
-import type { ArchiveSessionCache, ReadableSession } from "./session-cache";
+import { keyedAnswer, pageKey } from "./page-keys";
+import { readableSession, type ArchiveSessionCache, type ReadableSession } from "./session-cache";
+
+/** each row's id -> the page's name of it */
+const keysOf = (rows: readonly ReadableSession[]): Map<string, string> => new Map(rows.map((r) => [r.sessionId, r.key]));
 
 /** what every archived session says about itself in the app */
 export const ARCHIVE_READ_ONLY = "a read-only copy in the team archive; export it to work on it";
@@ -62,7 +66,7 @@ const AGENTS = new Set<SessionSummary["agent"]>(["pi", "omp", "claude-code", "co
 /** An archived session as the session list shows it (the counts the list does not know are left out or pending). */
 export function archivedSummary(s: ArchivedSession): SessionSummary {
   return {
-    id: s.id,
+    id: pageKey(s.project, s.id),
     title: s.title ?? "",
     cwd: s.cwd,
     createdAt: s.startedAt ?? s.pushedAt,
@@ -98,8 +102,8 @@ export function pageSettings(state: MethodOutput<"getSettings">): MethodOutput<"
 export async function openAnswerFromCopy(app: Pick<Handlers, "openSession">, row: ReadableSession): Promise<MethodOutput<"openSession">> {
   const { session, skeleton } = await app.openSession({ sessionId: row.sessionId });
   const archive = { project: row.project, pushedBy: row.pushedBy, pushedAt: row.pushedAt };
-  // the cache's file path is this server's business, not the page's
-  return { session: { ...session, sourcePath: null, readOnly: ARCHIVE_READ_ONLY, archive }, skeleton };
+  // the cache's file path is this server's business, not the page's; the page names the session by its key
+  return { session: { ...session, id: row.key, sourcePath: null, readOnly: ARCHIVE_READ_ONLY, archive }, skeleton: { ...skeleton, sessionId: row.key } };
 }
 
 export interface ArchiveHandlerDeps {
@@ -128,7 +132,7 @@ export function archiveHandlers(deps: ArchiveHandlerDeps, token: string): Handle
     async (input: { sessionId: string }): Promise<MethodOutput<M>> => {
       const principal = await who();
       const handler = app[method] as unknown as (input: unknown) => Promise<MethodOutput<M>> | MethodOutput<M>;
-      return cache.withSession(principal, input.sessionId, () => handler(input));
+      return cache.withSession(principal, input.sessionId, async (row) => keyedAnswer(await handler({ ...input, sessionId: row.sessionId }), keysOf([row])));
     };
 
   const refused = Object.fromEntries(
@@ -162,11 +166,14 @@ export function archiveHandlers(deps: ArchiveHandlerDeps, token: string): Handle
       return { folders: [] };
     },
     searchSessions: async ({ query, sessionId, limit }) => {
-      const hits = await searchArchive(pool, await who(), query, { ...(limit !== undefined ? { limit } : {}), ...(sessionId !== undefined ? { sessionId } : {}) });
+      const principal = await who();
+      // within one session: the one the page's name names (a bare id the caller may not read finds nothing)
+      const within = sessionId === undefined ? {} : await readableSession(pool, principal, sessionId).then((row) => ({ sessionId: row.sessionId, project: row.project }), () => ({ sessionId }));
+      const hits = await searchArchive(pool, principal, query, { ...(limit !== undefined ? { limit } : {}), ...within });
       const snippet = deps.snippets(query);
       return {
         unindexed: 0,
-        hits: hits.map((h) => ({ sessionId: h.sessionId, sessionTitle: h.sessionTitle ?? h.sessionId, entryId: h.entryId, type: h.type, role: h.role, timestamp: h.timestamp, snippet: snippet(h.snippet) })),
+        hits: hits.map((h) => ({ sessionId: pageKey(h.project, h.sessionId), sessionTitle: h.sessionTitle ?? h.sessionId, entryId: h.entryId, type: h.type, role: h.role, timestamp: h.timestamp, snippet: snippet(h.snippet) })),
       };
     },
     openSession: async (input) => deps.opener.open(await who(), input.sessionId),
@@ -183,11 +190,11 @@ export function archiveHandlers(deps: ArchiveHandlerDeps, token: string): Handle
     getSummaryCheck: onSession("getSummaryCheck"),
     exportSession: async (input) => {
       const principal = await who();
-      const answer = await cache.withSession(principal, input.sessionId, () => app.exportSession(input));
+      const answer = await cache.withSession(principal, input.sessionId, (row) => app.exportSession({ ...input, sessionId: row.sessionId }));
       deps.prepared(answer.url.slice(answer.url.lastIndexOf("/") + 1), principal.personId);
       return answer;
     },
-    whatIf: async (input) => cache.withSessions(await who(), input.sessionIds, () => app.whatIf(input)),
+    whatIf: async (input) => cache.withSessions(await who(), input.sessionIds, async (rows) => keyedAnswer(await app.whatIf({ ...input, sessionIds: rows.map((r) => r.sessionId) }), keysOf(rows))),
     getUndo: async () => {
       await who();
       return { undo: null };
