@@ -69,7 +69,7 @@ test.beforeAll(async () => {
     const dataDir = path.join(work, who);
     for (const f of files) {
       bonsai(["import", path.join(PI, f), "--data-dir", dataDir]);
-      ids[f] = headerId(path.join(PI, f));
+      ids[f] = `${project}/${headerId(path.join(PI, f))}`; // the page names a session by its project and id
     }
     bonsai(["push", "--all", "--to", origin, "--project", project, "--data-dir", dataDir], { BONSAI_TOKEN: tokens[who] as string });
   }

@@ -56,11 +56,13 @@ function optionalWorker(): { worker?: URL } {
 
 async function serve(args: ParsedArgs, io: Io): Promise<number> {
   const { host, port } = listenAddress((args.options.listen as string | undefined) ?? DEFAULT_LISTEN);
+  const listPage = args.options["list-page"] as number | undefined;
+  if (listPage !== undefined && (listPage < 1 || listPage > 1000)) throw new UsageError("--list-page takes a number of sessions from 1 to 1000");
   const db = await openArchiveDatabase(databaseUrl(args));
   const log = (line: string): void => io.stdout(`${line}\n`);
   // the explorer page and its WebSocket API, when the app is built beside this command
   const rendererDir = findRendererDir();
-  const app = rendererDir ? createArchiveApp({ pool: db.pool, rendererDir, nativeBinding: sqliteBinding(), ...optionalWorker(), version: process.env.npm_package_version ?? "0.1.0", log }) : undefined;
+  const app = rendererDir ? createArchiveApp({ pool: db.pool, rendererDir, nativeBinding: sqliteBinding(), ...optionalWorker(), ...(listPage !== undefined ? { listPage } : {}), version: process.env.npm_package_version ?? "0.1.0", log }) : undefined;
   if (!app) io.stderr("the app is not built (apps/desktop/out/renderer is missing): serving the archive's API only, without the explorer page\n");
   const server = createArchiveServer({ pool: db.pool, log, ...(app ? { app } : {}) });
   let address;

@@ -21,7 +21,7 @@ import type pg from "pg";
 import { WebSocketServer, type WebSocket } from "ws";
 import { ArchiveError } from "../errors";
 import { authenticate, type Principal } from "../people";
-import { archiveHandlers, openAnswerFromCopy } from "./archive-handlers";
+import { archiveHandlers, LIST_PAGE, openAnswerFromCopy } from "./archive-handlers";
 import { PageOpener, type PageOpenerOptions } from "./page-open";
 import { ArchiveSessionCache } from "./session-cache";
 
@@ -39,6 +39,8 @@ export interface ArchiveAppOptions {
   /** the store worker (compaction-worker.mjs): imports and exports off the serving thread */
   worker?: URL;
   log?: (line: string) => void;
+  /** how many sessions a page of the page's session list holds (default LIST_PAGE) */
+  listPage?: number;
   /** when a session's open answer is kept and a push warms it (app/page-open.ts) */
   opening?: PageOpenerOptions;
 }
@@ -121,6 +123,7 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
     cache,
     opener,
     version: options.version ?? "0.0.0",
+    listPage: options.listPage ?? LIST_PAGE,
     snippets: contractSnippets,
     prepared: (id: string, personId: number) => {
       downloadsOf.set(id, personId);

@@ -114,6 +114,8 @@ export interface ArchiveHandlerDeps {
   /** the page's open: from the copy, or the answer PostgreSQL keeps while the copy is made */
   opener: PageOpener;
   version: string;
+  /** how many sessions a page of the session list holds when the page does not say */
+  listPage: number;
   /** an export was prepared for this person (its download answers only their token) */
   prepared: (downloadId: string, personId: number) => void;
   /** the rewritten snippet of a search hit (the contract's [[match]] marks) */
@@ -158,7 +160,7 @@ export function archiveHandlers(deps: ArchiveHandlerDeps, token: string): Handle
       return { mode: "browser", version: deps.version, dataDir: "", nativeDialogs: false, archive, readOnly: HOST_READ_ONLY };
     },
     listSessions: async (input) => {
-      const page = await listArchivedPage(pool, await who(), { limit: LIST_PAGE, ...input });
+      const page = await listArchivedPage(pool, await who(), { limit: deps.listPage, ...input });
       return { sessions: page.sessions.map(archivedSummary), next: page.next };
     },
     findSessionFolders: async () => {
