@@ -52,7 +52,8 @@ test.beforeAll(async () => {
   admin("grant", "ben", "beta");
 
   // the server, on a free port, serving the built page
-  serve = spawn(process.execPath, [CLI, "team", "serve", "--database", database, "--listen", "127.0.0.1:0"], { stdio: ["ignore", "pipe", "pipe"] });
+  // the page's list loads one session at a time here, so that two sessions are two pages
+  serve = spawn(process.execPath, [CLI, "team", "serve", "--database", database, "--listen", "127.0.0.1:0", "--list-page", "1"], { stdio: ["ignore", "pipe", "pipe"] });
   origin = await new Promise<string>((resolve, reject) => {
     let err = "";
     serve?.stderr?.on("data", (chunk: Buffer) => {
@@ -85,6 +86,57 @@ test.afterAll(async () => {
   if (work) fs.rmSync(work, { recursive: true, force: true });
 });
 
+/**
+ * On an archive no control that would change a session, a setting or the host shows enabled: the
+ * toolbar, the inspector, the side panels, the tree's double-click, the shortcuts, the palette and
+ * the preferences. (A node other than the leaf is selected.)
+ */
+async function expectNoWriteControls(page: Page): Promise<void> {
+  for (const id of ["follow-toggle", "toolbar-compact", "inspector-switch", "inspector-compact", "inspector-restore", "label-input", "undo-button", "import-button", "session-menu-rename", "session-menu-remove"]) {
+    await expect(page.getByTestId(id), id).toHaveCount(0);
+  }
+  // the tree's double-click and the S key would open the branch switch
+  await page.locator(".react-flow__node").first().dblclick();
+  await page.getByTestId("tree-canvas").focus();
+  await page.keyboard.press("s");
+  await expect(page.getByTestId("switch-dialog")).toHaveCount(0);
+  // the side panels: plans are shown, their actions disabled, saying why
+  await page.getByTestId("tab-compact").click();
+  for (const id of ["compaction-run", "compaction-dry-run"]) {
+    await expect(page.getByTestId(id)).toBeDisabled();
+    await expect(page.getByTestId(id)).toHaveAttribute("title", "read-only: a team archive copy");
+  }
+  await shoot(page, "compact-panel");
+  await page.getByTestId("tab-prune").click();
+  for (const id of ["prune-apply", "prune-restore-all"]) {
+    if ((await page.getByTestId(id).count()) > 0) await expect(page.getByTestId(id)).toBeDisabled();
+  }
+  await page.getByTestId("tab-inspect").click();
+  // the palette lists no command that would change something
+  await page.keyboard.press("Control+k");
+  for (const words of ["switch branch", "rename", "remove", "follow", "import", "label", "undo", "theme"]) {
+    await page.getByTestId("palette-input").fill(words);
+    await expect(page.getByTestId("palette-item"), words).toHaveCount(0);
+  }
+  await page.getByTestId("palette-input").fill("export html");
+  await expect(page.getByTestId("palette-item")).toHaveCount(1);
+  await page.keyboard.press("Escape");
+  // the preferences are shown, not changed; what-if's Save is disabled
+  await page.getByTestId("tree-canvas").focus();
+  await page.keyboard.press(",");
+  await expect(page.getByTestId("prefs-read-only")).toBeVisible();
+  const settings = page.locator("[data-testid=preferences] > fieldset:not([data-testid=whatif])");
+  expect(await settings.count()).toBeGreaterThan(2);
+  for (const set of await settings.all()) await expect(set).toHaveAttribute("title", "read-only: a team archive copy");
+  for (const control of await settings.locator("input, select, textarea, button").all()) await expect(control).toBeDisabled();
+  await expect(page.getByTestId("pref-apiKey")).toHaveCount(0);
+  await expect(page.getByTestId("whatif-save")).toBeDisabled();
+  await shoot(page, "preferences");
+  await page.getByTestId("preferences-close").click();
+  // "Download for pi" stays
+  await expect(page.getByTestId("continue-in-pi").first()).toBeEnabled();
+}
+
 async function shoot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   for (const width of [1024, 1400]) {
@@ -115,13 +167,31 @@ test("a member reads her project's sessions on the archive, and nothing of anoth
   await expect(page.getByTestId("archive-badge")).toHaveText("Archive · amy");
   await expect(page.getByTestId("import-button")).toHaveCount(0);
 
-  // her project's sessions, with project and person; the other project's nowhere
+  // her project's sessions, a page at a time (one here), with project and person; the other project's nowhere
   const rows = page.getByTestId("session-item");
+  const showMore = page.getByTestId("session-list-show-more");
+  await expect(rows).toHaveCount(1);
+  await expect(showMore).toHaveText("Show more (1 loaded)");
+  await shoot(page, "list-more");
+  await showMore.click();
   await expect(rows).toHaveCount(ALPHA.length);
+  await expect(showMore).toHaveCount(0);
   for (const f of ALPHA) await expect(page.locator(`[data-testid="session-item"][data-session-id="${ids[f]}"]`)).toContainText("alpha · pushed by amy");
   await expect(page.locator(`[data-session-id="${ids[BETA[0] as string]}"]`)).toHaveCount(0);
   await expect(page.getByTestId("archive-project-filter")).toBeVisible();
+  // the filters apply in the archive: the filtered list pages too
   await page.getByTestId("archive-person-filter").selectOption("amy");
+  await expect(rows).toHaveCount(1);
+  await showMore.click();
+  await expect(rows).toHaveCount(ALPHA.length);
+  const second = ids[ALPHA[1] as string] as string;
+  await page.getByTestId("session-filter").fill(second.slice("alpha/".length, "alpha/".length + 12));
+  await expect(rows).toHaveCount(1);
+  await expect(page.locator(`[data-testid="session-item"][data-session-id="${second}"]`)).toHaveCount(1);
+  await expect(showMore).toHaveCount(0);
+  await page.getByTestId("session-filter").fill("");
+  await expect(rows).toHaveCount(1);
+  await showMore.click();
   await expect(rows).toHaveCount(ALPHA.length);
   await shoot(page, "list");
 
@@ -133,6 +203,7 @@ test("a member reads her project's sessions on the archive, and nothing of anoth
   await page.locator(".react-flow__node").first().click();
   await expect(page.getByTestId("inspector")).toHaveAttribute("data-entry-id", /.+/);
   await shoot(page, "tree");
+  await expectNoWriteControls(page);
   await page.getByTestId("tab-context").click();
   await page.getByTestId("context-back-to-leaf").click();
   await expect(page.getByTestId("context-message").first()).toBeVisible();
