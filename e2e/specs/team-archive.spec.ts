@@ -114,7 +114,7 @@ async function expectNoWriteControls(page: Page): Promise<void> {
   await page.getByTestId("tab-inspect").click();
   // the palette lists no command that would change something
   await page.keyboard.press("Control+k");
-  for (const words of ["switch branch", "rename", "remove", "follow", "import", "label", "undo", "theme"]) {
+  for (const words of ["switch branch", "rename", "remove", "follow", "import", "label", "undo"]) {
     await page.getByTestId("palette-input").fill(words);
     await expect(page.getByTestId("palette-item"), words).toHaveCount(0);
   }
@@ -133,6 +133,12 @@ async function expectNoWriteControls(page: Page): Promise<void> {
   await expect(page.getByTestId("whatif-save")).toBeDisabled();
   await shoot(page, "preferences");
   await page.getByTestId("preferences-close").click();
+  // the theme changes for this page (a viewer's choice, not the archive's settings)
+  await page.getByTestId("theme-toggle").click();
+  await expect(page.getByTestId("theme-toggle")).toHaveAttribute("data-theme-setting", "light");
+  await page.getByTestId("theme-toggle").click();
+  await page.getByTestId("theme-toggle").click();
+  await expect(page.getByTestId("theme-toggle")).toHaveAttribute("data-theme-setting", "system");
   // "Download for pi" stays
   await expect(page.getByTestId("continue-in-pi").first()).toBeEnabled();
 }

@@ -165,7 +165,7 @@ export function SessionList() {
 
 /** On a team archive: how many sessions are loaded, and whether more are in the archive. */
 function archiveCount(loaded: number, more: boolean): string {
-  return `${loaded.toLocaleString()}${more ? "+" : ""} session${loaded === 1 && !more ? "" : "s"}${more ? " (more in the archive)" : ""}`;
+  return more ? `${loaded.toLocaleString()} loaded · more in the archive` : `${loaded.toLocaleString()} session${loaded === 1 ? "" : "s"}`;
 }
 
 /** The end of a team archive's loaded sessions: the next page, in the archive's order and filters. */

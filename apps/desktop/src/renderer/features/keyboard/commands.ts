@@ -7,6 +7,7 @@ import { chooseAndImport, exportOpenSession } from "../../shell/import";
 import { useBonsai } from "../../state/store";
 import type { BonsaiState } from "../../state/types";
 import { undoLastChange } from "../actions/undo";
+import { switchTheme } from "../theme";
 
 export interface Command {
   id: string;
@@ -35,11 +36,8 @@ export const COMMANDS: readonly Command[] = [
     id: "theme",
     title: "Switch the theme (system, light, dark)",
     group: "App",
-    enabled: (s) => s.settingsState !== null && writable(s),
-    run: (s) => {
-      const theme = s.settingsState?.settings.theme ?? "system";
-      void s.updateSettings({ theme: theme === "system" ? "light" : theme === "light" ? "dark" : "system" });
-    },
+    enabled: (s) => s.settingsState !== null,
+    run: () => void switchTheme(),
   },
   { id: "focus-list", title: "Go to the session list", group: "App", enabled: always, run: () => document.querySelector<HTMLElement>("[data-testid=session-filter]")?.focus() },
 

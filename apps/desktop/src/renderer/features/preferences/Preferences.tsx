@@ -208,7 +208,7 @@ export function Preferences() {
         </div>
         {hostReadOnly !== null ? (
           <p className="bz-prefs-note" data-testid="prefs-read-only">
-            Settings are {hostReadOnly}: they are shown here and do not change. What-if below tries other settings on your sessions without saving them.
+            {hostReadOnly.charAt(0).toUpperCase() + hostReadOnly.slice(1)}. The settings are shown here and do not change; what-if below tries others on your sessions without saving them.
           </p>
         ) : state?.hostSettings.changeWith === "cli" ? (
           <p className="bz-prefs-note" data-testid="prefs-host-note">
