@@ -50,7 +50,8 @@ beforeAll(async () => {
   await grant(db.pool, "ben", "alpha");
   await grant(db.pool, "ben", "beta");
   const push = (who: string, project: string, id: string, title: string, text = "words") => pushSession(session(id, title, text), id, { client: as(who), project });
-  for (let i = 0; i < 5; i++) await push("amy", "alpha", `amy-${i}`, i % 2 === 0 ? `the walrus plan ${i}` : `other ${i}`);
+  // ids that sort against the order of their pushes: the list's order is the push's, not the id's
+  for (let i = 0; i < 5; i++) await push("amy", "alpha", `amy-${9 - i}`, i % 2 === 0 ? `the walrus plan ${i}` : `other ${i}`);
   for (let i = 0; i < 4; i++) await push("ben", "alpha", `ben-${i}`, `ben's walrus ${i}`);
   for (let i = 0; i < 3; i++) await push("ben", "beta", `beta-${i}`, `beta ${i}`);
   // one session file pushed into both projects: the same id twice
@@ -80,7 +81,7 @@ describe("the session list, page by page", () => {
 
   it("filters in the archive: paging a filtered list gives every match, not the matches of a page", async () => {
     const walrus = await all(as("ben"), { pageSize: 1, text: "WALRUS plan" });
-    expect(walrus.map((s) => s.id).sort()).toEqual(["amy-0", "amy-2", "amy-4"]);
+    expect(walrus.map((s) => s.id).sort()).toEqual(["amy-5", "amy-7", "amy-9"]);
     expect((await all(as("ben"), { pageSize: 2, pushedBy: "ben", project: "alpha" })).map((s) => s.id).sort()).toEqual(["ben-0", "ben-1", "ben-2", "ben-3"]);
     expect((await all(as("ben"), { pageSize: 2, project: "beta" })).map((s) => s.id).sort()).toEqual(["beta-0", "beta-1", "beta-2", "twin"]);
     // the words in any of title, folder, id, agent, project or person; a % or _ is a character, not a pattern
