@@ -139,6 +139,17 @@ async function expectNoWriteControls(page: Page): Promise<void> {
   await page.getByTestId("theme-toggle").click();
   await page.getByTestId("theme-toggle").click();
   await expect(page.getByTestId("theme-toggle")).toHaveAttribute("data-theme-setting", "system");
+  // a dropped session file is not imported (nor sent to be refused): one sentence says why
+  const dataTransfer = await page.evaluateHandle(() => {
+    const dt = new DataTransfer();
+    dt.items.add(new File(['{"type":"session"}\n'], "dropped.jsonl", { type: "application/x-ndjson" }));
+    return dt;
+  });
+  await page.locator(".app").dispatchEvent("dragover", { dataTransfer });
+  await expect(page.getByText("Drop .jsonl session files to import them")).toHaveCount(0);
+  await page.locator(".app").dispatchEvent("drop", { dataTransfer });
+  await expect(page.getByTestId("notification").last()).toHaveText(/Nothing is imported here \(read-only: a team archive copy\)/);
+  await page.getByTestId("notification-dismiss").last().click();
   // "Download for pi" stays
   await expect(page.getByTestId("continue-in-pi").first()).toBeEnabled();
 }
