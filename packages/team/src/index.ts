@@ -10,6 +10,7 @@ export * from "./push";
 export { ARCHIVE_SCHEMA_VERSION } from "./migrations";
 export * from "./store-source";
 export * from "./reads";
+export * from "./session-list";
 export { createArchiveApp, type ArchiveApp, type ArchiveAppOptions } from "./app/archive-app";
 export { ARCHIVE_READ_ONLY, archiveRefusal } from "./app/archive-handlers";
 export * from "./archive-store";

@@ -9,7 +9,8 @@ import { IpcError, type Handlers, type MethodName, type MethodOutput, type Sessi
 import type { Backend } from "@bonsai/backend";
 import type pg from "pg";
 import { authenticate, type Principal } from "../people";
-import { listArchivedPage, searchArchive, type ArchivedSession } from "../reads";
+import { searchArchive, type ArchivedSession } from "../reads";
+import { listArchivedPage } from "../session-list";
 import type { PageOpener } from "./page-open";
 import { keyedAnswer, pageKey } from "./page-keys";
 import { readableSession, type ArchiveSessionCache, type ReadableSession } from "./session-cache";
