@@ -156,7 +156,17 @@ export function SessionList() {
             {rowsLeft > 0 ? `${rowsLeft.toLocaleString()} more…` : "more…"}
           </li>
         ) : null}
-        {shown === 0 ? <li className="session-list__empty">{filter.trim() === "" ? "No session matches these filters." : <>No session matches “{filter}”.</>}</li> : null}
+        {shown === 0 ? (
+          <li className="session-list__empty" data-testid="session-list-no-match">
+            {filter.trim() !== "" ? (
+              <>No session matches “{filter}”.</>
+            ) : archive && project === "" && person === "" ? (
+              "No session in the archive that you may read yet: sessions get in with bonsai push."
+            ) : (
+              "No session matches these filters."
+            )}
+          </li>
+        ) : null}
         {!cut && more ? <ShowMore loaded={sessions.length} /> : null}
       </ul>
     </div>
