@@ -47,7 +47,7 @@ test.beforeAll(async () => {
   const admin = (...args: string[]) => bonsai(["team", ...args, "--database", database]);
   admin("project", "add", "alpha");
   admin("project", "add", "beta");
-  for (const [name, role] of [["amy", "member"], ["ben", "member"]] as const) tokens[name] = (JSON.parse(admin("user", "add", name, "--role", role, "--json")) as { token: string }).token;
+  for (const [name, role] of [["amy", "member"], ["ben", "member"], ["root", "admin"]] as const) tokens[name] = (JSON.parse(admin("user", "add", name, "--role", role, "--json")) as { token: string }).token;
   admin("grant", "amy", "alpha");
   admin("grant", "ben", "beta");
 
@@ -74,6 +74,10 @@ test.beforeAll(async () => {
     }
     bonsai(["push", "--all", "--to", origin, "--project", project, "--data-dir", dataDir], { BONSAI_TOKEN: tokens[who] as string });
   }
+  // ben pushes a copy of one of amy's session files into beta: one session id in two projects
+  const benData = path.join(work, "ben");
+  bonsai(["import", path.join(PI, ALPHA[0] as string), "--data-dir", benData]);
+  bonsai(["push", headerId(path.join(PI, ALPHA[0] as string)), "--to", origin, "--project", "beta", "--data-dir", benData], { BONSAI_TOKEN: tokens.ben as string });
 });
 
 test.afterAll(async () => {
@@ -203,10 +207,12 @@ test("a member reads her project's sessions on the archive, and nothing of anoth
   await expect(rows).toHaveCount(ALPHA.length);
   const second = ids[ALPHA[1] as string] as string;
   await page.getByTestId("session-filter").fill(second.slice("alpha/".length, "alpha/".length + 12));
+  await expect(page.getByTestId("session-list")).toHaveAttribute("data-archive-filter", second.slice("alpha/".length, "alpha/".length + 12));
   await expect(rows).toHaveCount(1);
   await expect(page.locator(`[data-testid="session-item"][data-session-id="${second}"]`)).toHaveCount(1);
   await expect(showMore).toHaveCount(0);
   await page.getByTestId("session-filter").fill("");
+  await expect(page.getByTestId("session-list")).toHaveAttribute("data-archive-filter", "");
   await expect(rows).toHaveCount(1);
   await showMore.click();
   await expect(rows).toHaveCount(ALPHA.length);
@@ -278,4 +284,30 @@ test("the connect page (the desktop app's 'Connect to Team Archive…') opens th
   await expect(page).toHaveURL(`${origin}/`);
   await expect(page.getByTestId("session-item")).toHaveCount(BETA.length);
   await expect(page.getByTestId("session-project")).toHaveText(["beta"]);
+});
+
+test("an admin opens each of two sessions of one id, by its project", async ({ page }) => {
+  test.setTimeout(90_000);
+  const problems: string[] = [];
+  page.on("pageerror", (e) => problems.push(e.message));
+  const twin = headerId(path.join(PI, ALPHA[0] as string));
+  await page.goto(`${origin}/?token=${encodeURIComponent(tokens.root as string)}`);
+  await expect(page.getByTestId("archive-badge")).toHaveText("Archive · root");
+  await page.getByTestId("session-filter").fill(twin.slice(0, 13));
+  // the archive applies the filter (a moment after the typing): its first page, then the next
+  await expect(page.getByTestId("session-list")).toHaveAttribute("data-archive-filter", twin.slice(0, 13));
+  const rows = page.getByTestId("session-item");
+  await expect(rows).toHaveCount(1);
+  await page.getByTestId("session-list-show-more").click();
+  await expect(rows).toHaveCount(2);
+  for (const [project, who] of [["alpha", "amy"], ["beta", "ben"], ["alpha", "amy"]] as const) {
+    await page.locator(`[data-testid="session-item"][data-session-id="${project}/${twin}"]`).click();
+    await expect(page.getByTestId("read-only-notice")).toContainText(`pushed to ${project} by ${who}`);
+    await expect(page.getByTestId("tree-status")).toHaveAttribute("data-entry-count", "33");
+    // a later read (the entry's content) answers on the same session
+    await page.locator(".react-flow__node").nth(1).click();
+    await expect(page.getByTestId("inspector")).toHaveAttribute("data-loaded", "true");
+  }
+  await shoot(page, "twin");
+  expect(problems).toEqual([]);
 });

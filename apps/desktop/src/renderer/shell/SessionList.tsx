@@ -34,6 +34,7 @@ export function SessionList() {
   const archive = useBonsai((s) => s.appInfo?.archive);
   const more = useBonsai((s) => s.sessionsNext !== null);
   const query = useBonsai((s) => s.sessionQuery);
+  const listed = useBonsai((s) => s.listedQuery);
   const setQuery = useBonsai((s) => s.setSessionQuery);
   const [filter, setFilter] = useState(query.text ?? "");
   const [sort, setSort] = useState<SessionSort>(() => loadPref("sessionSort", "updated", isSort));
@@ -119,7 +120,7 @@ export function SessionList() {
       <div className="session-list__count" aria-live="polite" data-testid="session-count">
         {archive ? archiveCount(sessions.length, more) : shown === sessions.length ? `${sessions.length} session${sessions.length === 1 ? "" : "s"}` : `${shown} of ${sessions.length} sessions`}
       </div>
-      <ul className="session-list" data-testid="session-list" aria-label="Sessions">
+      <ul className="session-list" data-testid="session-list" aria-label="Sessions" data-archive-filter={archive ? (listed.text ?? "") : undefined}>
         {visible.map(({ group: g, rows }) => {
           const open = !closed.has(g.folder);
           return (

@@ -29,6 +29,8 @@ export interface SessionsSlice {
   sessionsNext: string | null;
   /** on a team archive: the filters the archive applies to the list */
   sessionQuery: SessionQuery;
+  /** the filters the loaded list was read with (sessionQuery once its list arrived) */
+  listedQuery: SessionQuery;
   /** a next page of the list is being read */
   loadingMoreSessions: boolean;
   /** narrow the list in the archive; it is read again from its first page */
@@ -96,6 +98,7 @@ export const createSessionsSlice: Slice<SessionsSlice> = (set, get) => {
     sessions: [],
     sessionsNext: null,
     sessionQuery: {},
+    listedQuery: {},
     loadingMoreSessions: false,
     sessionsLoaded: false,
     sessionsError: null,
@@ -111,7 +114,7 @@ export const createSessionsSlice: Slice<SessionsSlice> = (set, get) => {
         // the open session's summary (title, counts) follows the list
         const open = get().openSessionId;
         const session = open ? sessions.find((x) => x.id === open) : undefined;
-        set({ sessions, sessionsNext: next ?? null, sessionsLoaded: true, sessionsError: null, ...(session ? { session } : {}) });
+        set({ sessions, sessionsNext: next ?? null, listedQuery: query, sessionsLoaded: true, sessionsError: null, ...(session ? { session } : {}) });
       } catch (err) {
         set({ sessionsError: errorMessage(err) });
         // a lost connection is shown in the header already
