@@ -47,12 +47,13 @@ test.beforeAll(async () => {
   const admin = (...args: string[]) => bonsai(["team", ...args, "--database", database]);
   admin("project", "add", "alpha");
   admin("project", "add", "beta");
-  for (const [name, role] of [["amy", "member"], ["ben", "member"]] as const) tokens[name] = (JSON.parse(admin("user", "add", name, "--role", role, "--json")) as { token: string }).token;
+  for (const [name, role] of [["amy", "member"], ["ben", "member"], ["root", "admin"]] as const) tokens[name] = (JSON.parse(admin("user", "add", name, "--role", role, "--json")) as { token: string }).token;
   admin("grant", "amy", "alpha");
   admin("grant", "ben", "beta");
 
   // the server, on a free port, serving the built page
-  serve = spawn(process.execPath, [CLI, "team", "serve", "--database", database, "--listen", "127.0.0.1:0"], { stdio: ["ignore", "pipe", "pipe"] });
+  // the page's list loads one session at a time here, so that two sessions are two pages
+  serve = spawn(process.execPath, [CLI, "team", "serve", "--database", database, "--listen", "127.0.0.1:0", "--list-page", "1"], { stdio: ["ignore", "pipe", "pipe"] });
   origin = await new Promise<string>((resolve, reject) => {
     let err = "";
     serve?.stderr?.on("data", (chunk: Buffer) => {
@@ -69,10 +70,14 @@ test.beforeAll(async () => {
     const dataDir = path.join(work, who);
     for (const f of files) {
       bonsai(["import", path.join(PI, f), "--data-dir", dataDir]);
-      ids[f] = headerId(path.join(PI, f));
+      ids[f] = `${project}/${headerId(path.join(PI, f))}`; // the page names a session by its project and id
     }
     bonsai(["push", "--all", "--to", origin, "--project", project, "--data-dir", dataDir], { BONSAI_TOKEN: tokens[who] as string });
   }
+  // ben pushes a copy of one of amy's session files into beta: one session id in two projects
+  const benData = path.join(work, "ben");
+  bonsai(["import", path.join(PI, ALPHA[0] as string), "--data-dir", benData]);
+  bonsai(["push", headerId(path.join(PI, ALPHA[0] as string)), "--to", origin, "--project", "beta", "--data-dir", benData], { BONSAI_TOKEN: tokens.ben as string });
 });
 
 test.afterAll(async () => {
@@ -84,6 +89,74 @@ test.afterAll(async () => {
   cluster?.stop();
   if (work) fs.rmSync(work, { recursive: true, force: true });
 });
+
+/**
+ * On an archive no control that would change a session, a setting or the host shows enabled: the
+ * toolbar, the inspector, the side panels, the tree's double-click, the shortcuts, the palette and
+ * the preferences. (A node other than the leaf is selected.)
+ */
+async function expectNoWriteControls(page: Page): Promise<void> {
+  for (const id of ["follow-toggle", "toolbar-compact", "inspector-switch", "inspector-compact", "inspector-restore", "label-input", "undo-button", "import-button", "session-menu-rename", "session-menu-remove"]) {
+    await expect(page.getByTestId(id), id).toHaveCount(0);
+  }
+  // the tree's double-click and the S key would open the branch switch
+  await page.locator(".react-flow__node").first().dblclick();
+  await page.getByTestId("tree-canvas").focus();
+  await page.keyboard.press("s");
+  await expect(page.getByTestId("switch-dialog")).toHaveCount(0);
+  // the side panels: plans are shown, their actions disabled, saying why
+  await page.getByTestId("tab-compact").click();
+  for (const id of ["compaction-run", "compaction-dry-run"]) {
+    await expect(page.getByTestId(id)).toBeDisabled();
+    await expect(page.getByTestId(id)).toHaveAttribute("title", "read-only: a team archive copy");
+  }
+  await shoot(page, "compact-panel");
+  await page.getByTestId("tab-prune").click();
+  for (const id of ["prune-apply", "prune-restore-all"]) {
+    if ((await page.getByTestId(id).count()) > 0) await expect(page.getByTestId(id)).toBeDisabled();
+  }
+  await page.getByTestId("tab-inspect").click();
+  // the palette lists no command that would change something
+  await page.keyboard.press("Control+k");
+  for (const words of ["switch branch", "rename", "remove", "follow", "import", "label", "undo"]) {
+    await page.getByTestId("palette-input").fill(words);
+    await expect(page.getByTestId("palette-item"), words).toHaveCount(0);
+  }
+  await page.getByTestId("palette-input").fill("export html");
+  await expect(page.getByTestId("palette-item")).toHaveCount(1);
+  await page.keyboard.press("Escape");
+  // the preferences are shown, not changed; what-if's Save is disabled
+  await page.getByTestId("tree-canvas").focus();
+  await page.keyboard.press(",");
+  await expect(page.getByTestId("prefs-read-only")).toBeVisible();
+  const settings = page.locator("[data-testid=preferences] > fieldset:not([data-testid=whatif])");
+  expect(await settings.count()).toBeGreaterThan(2);
+  for (const set of await settings.all()) await expect(set).toHaveAttribute("title", "read-only: a team archive copy");
+  for (const control of await settings.locator("input, select, textarea, button").all()) await expect(control).toBeDisabled();
+  await expect(page.getByTestId("pref-apiKey")).toHaveCount(0);
+  await expect(page.getByTestId("whatif-save")).toBeDisabled();
+  await shoot(page, "preferences");
+  await page.getByTestId("preferences-close").click();
+  // the theme changes for this page (a viewer's choice, not the archive's settings)
+  await page.getByTestId("theme-toggle").click();
+  await expect(page.getByTestId("theme-toggle")).toHaveAttribute("data-theme-setting", "light");
+  await page.getByTestId("theme-toggle").click();
+  await page.getByTestId("theme-toggle").click();
+  await expect(page.getByTestId("theme-toggle")).toHaveAttribute("data-theme-setting", "system");
+  // a dropped session file is not imported (nor sent to be refused): one sentence says why
+  const dataTransfer = await page.evaluateHandle(() => {
+    const dt = new DataTransfer();
+    dt.items.add(new File(['{"type":"session"}\n'], "dropped.jsonl", { type: "application/x-ndjson" }));
+    return dt;
+  });
+  await page.locator(".app").dispatchEvent("dragover", { dataTransfer });
+  await expect(page.getByText("Drop .jsonl session files to import them")).toHaveCount(0);
+  await page.locator(".app").dispatchEvent("drop", { dataTransfer });
+  await expect(page.getByTestId("notification").last()).toHaveText(/Nothing is imported here \(read-only: a team archive copy\)/);
+  await page.getByTestId("notification-dismiss").last().click();
+  // "Download for pi" stays
+  await expect(page.getByTestId("continue-in-pi").first()).toBeEnabled();
+}
 
 async function shoot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
@@ -115,13 +188,33 @@ test("a member reads her project's sessions on the archive, and nothing of anoth
   await expect(page.getByTestId("archive-badge")).toHaveText("Archive · amy");
   await expect(page.getByTestId("import-button")).toHaveCount(0);
 
-  // her project's sessions, with project and person; the other project's nowhere
+  // her project's sessions, a page at a time (one here), with project and person; the other project's nowhere
   const rows = page.getByTestId("session-item");
+  const showMore = page.getByTestId("session-list-show-more");
+  await expect(rows).toHaveCount(1);
+  await expect(showMore).toHaveText("Show more (1 loaded)");
+  await shoot(page, "list-more");
+  await showMore.click();
   await expect(rows).toHaveCount(ALPHA.length);
+  await expect(showMore).toHaveCount(0);
   for (const f of ALPHA) await expect(page.locator(`[data-testid="session-item"][data-session-id="${ids[f]}"]`)).toContainText("alpha · pushed by amy");
   await expect(page.locator(`[data-session-id="${ids[BETA[0] as string]}"]`)).toHaveCount(0);
   await expect(page.getByTestId("archive-project-filter")).toBeVisible();
+  // the filters apply in the archive: the filtered list pages too
   await page.getByTestId("archive-person-filter").selectOption("amy");
+  await expect(rows).toHaveCount(1);
+  await showMore.click();
+  await expect(rows).toHaveCount(ALPHA.length);
+  const second = ids[ALPHA[1] as string] as string;
+  await page.getByTestId("session-filter").fill(second.slice("alpha/".length, "alpha/".length + 12));
+  await expect(page.getByTestId("session-list")).toHaveAttribute("data-archive-filter", second.slice("alpha/".length, "alpha/".length + 12));
+  await expect(rows).toHaveCount(1);
+  await expect(page.locator(`[data-testid="session-item"][data-session-id="${second}"]`)).toHaveCount(1);
+  await expect(showMore).toHaveCount(0);
+  await page.getByTestId("session-filter").fill("");
+  await expect(page.getByTestId("session-list")).toHaveAttribute("data-archive-filter", "");
+  await expect(rows).toHaveCount(1);
+  await showMore.click();
   await expect(rows).toHaveCount(ALPHA.length);
   await shoot(page, "list");
 
@@ -133,6 +226,7 @@ test("a member reads her project's sessions on the archive, and nothing of anoth
   await page.locator(".react-flow__node").first().click();
   await expect(page.getByTestId("inspector")).toHaveAttribute("data-entry-id", /.+/);
   await shoot(page, "tree");
+  await expectNoWriteControls(page);
   await page.getByTestId("tab-context").click();
   await page.getByTestId("context-back-to-leaf").click();
   await expect(page.getByTestId("context-message").first()).toBeVisible();
@@ -190,4 +284,30 @@ test("the connect page (the desktop app's 'Connect to Team Archive…') opens th
   await expect(page).toHaveURL(`${origin}/`);
   await expect(page.getByTestId("session-item")).toHaveCount(BETA.length);
   await expect(page.getByTestId("session-project")).toHaveText(["beta"]);
+});
+
+test("an admin opens each of two sessions of one id, by its project", async ({ page }) => {
+  test.setTimeout(90_000);
+  const problems: string[] = [];
+  page.on("pageerror", (e) => problems.push(e.message));
+  const twin = headerId(path.join(PI, ALPHA[0] as string));
+  await page.goto(`${origin}/?token=${encodeURIComponent(tokens.root as string)}`);
+  await expect(page.getByTestId("archive-badge")).toHaveText("Archive · root");
+  await page.getByTestId("session-filter").fill(twin.slice(0, 13));
+  // the archive applies the filter (a moment after the typing): its first page, then the next
+  await expect(page.getByTestId("session-list")).toHaveAttribute("data-archive-filter", twin.slice(0, 13));
+  const rows = page.getByTestId("session-item");
+  await expect(rows).toHaveCount(1);
+  await page.getByTestId("session-list-show-more").click();
+  await expect(rows).toHaveCount(2);
+  for (const [project, who] of [["alpha", "amy"], ["beta", "ben"], ["alpha", "amy"]] as const) {
+    await page.locator(`[data-testid="session-item"][data-session-id="${project}/${twin}"]`).click();
+    await expect(page.getByTestId("read-only-notice")).toContainText(`pushed to ${project} by ${who}`);
+    await expect(page.getByTestId("tree-status")).toHaveAttribute("data-entry-count", "33");
+    // a later read (the entry's content) answers on the same session
+    await page.locator(".react-flow__node").nth(1).click();
+    await expect(page.getByTestId("inspector")).toHaveAttribute("data-loaded", "true");
+  }
+  await shoot(page, "twin");
+  expect(problems).toEqual([]);
 });

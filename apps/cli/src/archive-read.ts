@@ -10,7 +10,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { ArchiveClient } from "@bonsai/team";
+import { ARCHIVE_READ_ONLY, ArchiveClient, type ArchivedSession } from "@bonsai/team";
 import { amnesiaOverviewText } from "./amnesia-table";
 import type { ParsedArgs } from "./args";
 import { checkAmnesiaArgs } from "./commands/amnesia";
@@ -25,10 +25,44 @@ function clientOf(args: ParsedArgs): ArchiveClient {
   return new ArchiveClient(args.options.archive as string, token);
 }
 
+/** an archived session in the shape of the local `ls --json` (the counts the list does not read are null), with its place in the archive */
+function localShape(s: ArchivedSession): Record<string, unknown> {
+  const sourceFormat = s.agent === "claude-code" || s.agent === "codex" ? s.agent : "pi-jsonl";
+  return {
+    id: s.id,
+    headerId: s.id,
+    title: s.title,
+    cwd: s.cwd,
+    sourcePath: null,
+    sourceFormat,
+    agent: s.agent,
+    compactionCount: null,
+    readOnly: ARCHIVE_READ_ONLY,
+    parentSession: null,
+    sourceVersion: null,
+    createdAt: s.startedAt ?? s.pushedAt,
+    updatedAt: s.pushedAt,
+    importedAt: s.pushedAt,
+    entryCount: s.entryCount,
+    messageCount: null,
+    firstMessage: null,
+    leafId: null,
+    prunedCount: 0,
+    generation: 0,
+    detached: null,
+    archive: { project: s.project, pushedBy: s.pushedBy, pushedAt: s.pushedAt },
+  };
+}
+
 async function ls(client: ArchiveClient, args: ParsedArgs, io: Io): Promise<void> {
-  const sessions = await client.sessions({ limit: 1000 });
+  const limit = args.options.limit as number | undefined;
+  if (limit !== undefined && limit < 1) throw new UsageError("--limit takes a number of sessions, 1 or more");
+  const project = args.options.project as string | undefined;
+  // every session the token may read, a page at a time (the archive's keyset order: newest push first)
+  const sessions: ArchivedSession[] = [];
+  for await (const s of client.allSessions({ ...(project !== undefined ? { project } : {}), ...(limit !== undefined ? { total: limit } : {}) })) sessions.push(s);
   if (args.options.json) {
-    printJson(io, sessions);
+    printJson(io, sessions.map(localShape));
     return;
   }
   if (sessions.length === 0) {
@@ -48,7 +82,8 @@ async function search(client: ArchiveClient, args: ParsedArgs, io: Io): Promise<
   if (args.options.file !== undefined) throw new UsageError("--archive and --file cannot be used together");
   const limit = args.options.limit as number | undefined;
   const session = args.options.session as string | undefined;
-  const hits = await client.search(query, { ...(limit !== undefined ? { limit } : {}), ...(session !== undefined ? { session } : {}) });
+  const project = args.options.project as string | undefined;
+  const hits = await client.search(query, { ...(limit !== undefined ? { limit } : {}), ...(session !== undefined ? { session } : {}), ...(project !== undefined ? { project } : {}) });
   printSearchHits(io, query, hits, args.options.json === true);
 }
 
@@ -63,8 +98,8 @@ async function amnesiaAll(client: ArchiveClient, url: string, args: ParsedArgs, 
 async function onDownloaded(client: ArchiveClient, command: CommandEntry, args: ParsedArgs, io: Io): Promise<number> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bonsai-archive-"));
   try {
-    const { file } = await client.downloadSessionJsonl(args.positionals[0] as string, dir);
-    const local: ParsedArgs = { ...args, positionals: [file, ...args.positionals.slice(1)], options: { ...args.options, archive: undefined } };
+    const { file } = await client.downloadSessionJsonl(args.positionals[0] as string, dir, args.options.project as string | undefined);
+    const local: ParsedArgs = { ...args, positionals: [file, ...args.positionals.slice(1)], options: { ...args.options, archive: undefined, project: undefined } };
     return (await (await command.load()).run(local, io)) ?? 0;
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

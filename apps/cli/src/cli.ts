@@ -53,6 +53,8 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
     }
     // a read command on a team archive: its own module (the archive's client), never the store
     if (typeof args.options.archive === "string") return await (await import("./archive-read")).runArchiveRead(command, args, io);
+    if (args.options.project !== undefined && name !== "push") throw new UsageError("--project names a project of a team archive: use it with --archive URL");
+    if (args.options.limit !== undefined && name === "ls") throw new UsageError("--limit is for a team archive's list: use it with --archive URL");
     // a stored session id given to a read command: its own small chunk (stored-read.ts), which
     // answers a pi session in a database that needs nothing but reading, and gives back the others
     if (isStoredRead(name, args)) {

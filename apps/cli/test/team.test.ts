@@ -82,10 +82,13 @@ describe.skipIf(!PI_FILE)("bonsai team and bonsai push", () => {
   it("ls, search, context and export read the archive with --archive, answering as for the local store", () => {
     const data = path.join(dir, "local-a");
     const env = { BONSAI_TOKEN: adaToken };
-    const listed = JSON.parse(ok(["ls", "--archive", url, "--json"], env)) as { id: string; project: string; pushedBy: string }[];
+    const listed = JSON.parse(ok(["ls", "--archive", url, "--json"], env)) as { id: string; archive: { project: string; pushedBy: string } }[];
     expect(listed).toHaveLength(1);
     const id = listed[0]?.id as string;
-    expect(listed[0]).toMatchObject({ project: "alpha", pushedBy: "ada" });
+    expect(listed[0]).toMatchObject({ archive: { project: "alpha", pushedBy: "ada" } });
+    // the shape of the local ls --json (the counts the archive's list does not read are null), and where it was pushed
+    const localListed = JSON.parse(ok(["ls", "--data-dir", data, "--json"])) as Record<string, unknown>[];
+    expect(Object.keys(listed[0] as object).sort()).toEqual([...Object.keys(localListed[0] as object), "archive"].sort());
     const strip = (value: Record<string, unknown>): Record<string, unknown> => Object.fromEntries(Object.entries(value).filter(([key]) => !["file", "source", "sourcePath", "session"].includes(key)));
     const remote = JSON.parse(ok(["context", id, "--archive", url, "--json"], env)) as Record<string, unknown>;
     const local = JSON.parse(ok(["context", id, "--data-dir", data, "--json"])) as Record<string, unknown>;
@@ -147,4 +150,40 @@ describe.skipIf(!PI_FILE)("bonsai team and bonsai push", () => {
       expect(r.stderr).toBe(`bonsai: --cache-mb takes a whole number of megabytes from 0 to 65536: ${JSON.stringify(bad)}\n`);
     }
   });
+  it("ls --archive reads every page (--limit, --project); a session id two projects hold needs --project, named in one line", () => {
+    const data = path.join(dir, "local-a");
+    const id = (JSON.parse(ok(["ls", "--data-dir", data, "--json"])) as { id: string }[])[0]?.id as string;
+    const boToken = (JSON.parse(ok(["team", "user", "add", "bo", "--json"])) as { token: string }).token;
+    const rootToken = (JSON.parse(ok(["team", "user", "add", "root", "--role", "admin", "--json"])) as { token: string }).token;
+    const cyToken = (JSON.parse(ok(["team", "user", "add", "cy", "--json"])) as { token: string }).token;
+    ok(["team", "grant", "bo", "beta"]);
+    ok(["team", "grant", "cy", "alpha"]);
+    // the same session file pushed into a second project
+    ok(["push", id, "--to", url, "--project", "beta", "--data-dir", data], { BONSAI_TOKEN: boToken });
+    const root = { BONSAI_TOKEN: rootToken };
+    const all = JSON.parse(ok(["ls", "--archive", url, "--json"], root)) as { id: string; archive: { project: string } }[];
+    expect(all.filter((s) => s.id === id).map((s) => s.archive.project).sort()).toEqual(["alpha", "beta"]);
+    expect(JSON.parse(ok(["ls", "--archive", url, "--json", "--limit", "1"], root))).toHaveLength(1);
+    expect((JSON.parse(ok(["ls", "--archive", url, "--json", "--project", "beta"], root)) as { id: string }[]).map((s) => s.id)).toEqual([id]);
+    const ambiguous = bonsai(["context", id, "--archive", url, "--json"], root);
+    expect(ambiguous.code).not.toBe(0);
+    expect(ambiguous.stderr.trim().split("\n")).toHaveLength(1);
+    expect(ambiguous.stderr).toContain(`alpha/${id}`);
+    expect(ambiguous.stderr).toContain(`beta/${id}`);
+    expect(ambiguous.stderr).toContain("--project");
+    const context = (project: string): unknown => JSON.parse(ok(["context", id, "--archive", url, "--project", project, "--json"], root));
+    expect(context("beta")).toEqual(context("alpha"));
+    expect(ok(["export", id, "--archive", url, "--project", "alpha", "--format", "html"], root)).toMatch(/^<!doctype html>/i);
+    // a member of alpha only gets hers: nothing tells her that beta holds the id (ada's token was revoked above)
+    const cy = bonsai(["context", id, "--archive", url, "--json"], { BONSAI_TOKEN: cyToken });
+    expect(cy.stderr).toBe("");
+    expect(cy.code).toBe(0);
+    expect(JSON.parse(cy.stdout)).toEqual(context("alpha"));
+    const notHers = bonsai(["context", id, "--archive", url, "--project", "beta", "--json"], { BONSAI_TOKEN: cyToken });
+    const missing = bonsai(["context", "no-such-session", "--archive", url, "--project", "beta", "--json"], { BONSAI_TOKEN: cyToken });
+    expect(notHers.stderr.replace(id, "X")).toBe(missing.stderr.replace("no-such-session", "X"));
+    // --project and --limit belong to --archive
+    expect(bonsai(["ls", "--limit", "3", "--data-dir", data]).stderr).toContain("use it with --archive URL");
+    expect(bonsai(["context", id, "--project", "beta", "--data-dir", data]).stderr).toContain("use it with --archive URL");
+  }, 120_000);
 });

@@ -70,12 +70,33 @@ export const contract = {
        */
       nativeDialogs: z.boolean(),
       /** the page is served by a team archive (`bonsai team serve`): who signed in, and the projects they may read (an admin: all) */
-      archive: z.object({ user: z.string(), role: z.enum(["admin", "member"]), projects: z.array(z.string()) }).optional(),
+      archive: z.object({ user: z.string(), role: z.enum(["admin", "member"]), projects: z.array(z.string()), /** who pushed the sessions of those projects */ people: z.array(z.string()).optional() }).optional(),
+      /**
+       * why nothing on this host can change a session, a setting or a host folder (a team archive:
+       * "read-only: a team archive copy"); the page then hides or disables every such control, and
+       * says this where it does. Absent: sessions may be changed (each may still be read-only itself).
+       */
+      readOnly: z.string().optional(),
     }),
   ),
 
   // ------------------------------------------------------------ sessions
-  listSessions: method(none, z.object({ sessions: z.array(sessionSummarySchema) })),
+  /**
+   * The sessions. On a team archive a page of them, newest push first, narrowed in the archive (a
+   * project, a person's pushes, a text in the title, folder or id), with `next`: the position after
+   * its last session (`after` gives the following page; null: none follows). The local store gives
+   * every session and ignores these.
+   */
+  listSessions: method(
+    z.strictObject({
+      project: z.string().min(1).max(200).optional(),
+      pushedBy: z.string().min(1).max(200).optional(),
+      text: z.string().max(200, "the filter is longer than 200 characters").optional(),
+      after: z.string().min(1).max(100).optional(),
+      limit: z.number().int().min(1).max(1000).optional(),
+    }),
+    z.object({ sessions: z.array(sessionSummarySchema), next: z.string().nullable().optional() }),
+  ),
   /** the agents' session folders that exist on this machine, with how many session files each holds (importSessions takes their paths) */
   findSessionFolders: method(none, z.object({ folders: z.array(sessionFolderSchema) })),
   /** the session's title in Bonsai (null or "" goes back to the file's); the agent's file is not changed */

@@ -5,6 +5,7 @@
  * HTTP as a member of 3 of the 10 projects:
  *
  *   list             the first page of the session list (200 rows)                target < 200 ms
+ *   deep page        a page of 200 halfway down the member's list, and the whole list by pages of 1,000
  *   search p95       a set of queries: words, quoted phrases, a prefix, Chinese    target < 300 ms
  *   big session      a 100,000-entry session fetched whole as JSONL                target < 1.5 s
  *   load             50 clients for 60 s over both servers (list, search, session) no error, p99 < 500 ms
@@ -135,6 +136,16 @@ try {
 
   const listTimes: number[] = [];
   for (let i = 0; i < 20; i++) listTimes.push(await timed(() => memberA.sessions({ limit: 200 })));
+  // a page of 200 deep in the list (keyset paging: it should cost what the first page does); and every session, a page of 1,000 at a time, as `ls --archive` reads them
+  const cursors: string[] = [];
+  const allStarted = performance.now();
+  for await (const s of memberA.allSessions()) cursors.push(s.cursor);
+  const allTime = performance.now() - allStarted;
+  const readable = cursors.length;
+  const deepAt = Math.floor(readable / 2);
+  const deepCursor = cursors[deepAt];
+  const deepTimes: number[] = [];
+  for (let i = 0; i < 20 && deepCursor !== undefined; i++) deepTimes.push(await timed(() => memberA.sessions({ limit: 200, after: deepCursor })));
   const searchTimes: number[] = [];
   const perQuery: string[] = [];
   for (const q of QUERIES) {
@@ -191,6 +202,8 @@ try {
       ["measure", "figure", "target", "command"],
       [
         ["first page of the session list (200 rows), median / p95", `${ms(median(listTimes))} / ${ms(percentile(listTimes, 95))}`, "< 200 ms", cmd],
+        [`a page of the session list (200 rows) after ${deepAt.toLocaleString("en-US")} sessions, median / p95`, deepTimes.length > 0 ? `${ms(median(deepTimes))} / ${ms(percentile(deepTimes, 95))}` : "-", "as the first page", cmd],
+        [`every session the member may read (${readable.toLocaleString("en-US")}), pages of 1,000`, ms(allTime), "", cmd],
         [`search p95 over the ${QUERIES.length} queries below x 5, after a first run of each`, ms(percentile(searchTimes, 95)), "< 300 ms", cmd],
         [`${archive.bigEntries.toLocaleString("en-US")}-entry session as JSONL (${(bigBytes / 1e6).toFixed(1)} MB), median`, ms(median(bigTimes)), "< 1.5 s (the JSONL body, streamed; the page's open: open-in-page.bench.ts)", cmd],
         [`${CLIENTS} clients for ${LOAD_SECONDS} s over both servers (as started: answers kept): requests, errors, p50 / p99`, loadFigure(kept), "no error, p99 < 500 ms", cmd],

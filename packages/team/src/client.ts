@@ -21,6 +21,13 @@ function query(values: Record<string, string | number | undefined>): string {
 /** the header naming the session a `GET /api/session` streams (the id asked for may be a prefix) */
 export const SESSION_ID_HEADER = "x-bonsai-session-id";
 
+/** what the session list can be narrowed to: one project, one person's pushes, a text in the title, folder or id */
+export interface ArchiveListQuery {
+  project?: string;
+  pushedBy?: string;
+  text?: string;
+}
+
 const CODES = new Set<string>(ARCHIVE_ERROR_CODES);
 
 export class ArchiveClient {
@@ -48,8 +55,26 @@ export class ArchiveClient {
     return (await this.call("POST", "/api/push/batch", batch)) as { have: number; added: number };
   }
 
-  async sessions(options: { project?: string; limit?: number } = {}): Promise<ArchivedSession[]> {
-    return (await this.call("GET", `/api/sessions?${query(options)}`)) as ArchivedSession[];
+  /** One page of the sessions the token may read (newest push first); `after`: the `cursor` of the previous page's last session. */
+  async sessions(options: ArchiveListQuery & { limit?: number; after?: string } = {}): Promise<ArchivedSession[]> {
+    return (await this.call("GET", `/api/sessions?${query({ ...options })}`)) as ArchivedSession[];
+  }
+
+  /** Every session the token may read (up to `total`), page after page of `pageSize` (at most 1000). */
+  async *allSessions(options: ArchiveListQuery & { pageSize?: number; total?: number } = {}): AsyncGenerator<ArchivedSession, void, undefined> {
+    const { pageSize = 1000, total = Number.POSITIVE_INFINITY, ...filters } = options;
+    let after: string | undefined;
+    let given = 0;
+    for (;;) {
+      const limit = Math.min(pageSize, total - given);
+      if (limit <= 0) return;
+      const page = await this.sessions({ ...filters, limit, ...(after !== undefined ? { after } : {}) });
+      for (const session of page) yield session;
+      given += page.length;
+      const last = page[page.length - 1];
+      if (page.length < limit || last === undefined) return;
+      after = last.cursor;
+    }
   }
 
   /** The session's JSONL as one string (small sessions; `downloadSessionJsonl` streams it to a file). */

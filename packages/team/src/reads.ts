@@ -23,6 +23,8 @@ export interface ArchivedSession {
   startedAt: string | null;
   pushedAt: string;
   entryCount: number;
+  /** its position in the list: `after` this gives the sessions that follow it */
+  cursor: string;
 }
 
 export interface ArchiveSearchHit {
@@ -36,47 +38,6 @@ export interface ArchiveSearchHit {
   snippet: string;
   /** lower is better, as the local search's bm25 */
   rank: number;
-}
-
-export interface ListOptions {
-  project?: string;
-  /** default 200, at most 1000 */
-  limit?: number;
-  /** sessions pushed before this one (the `pushedAt`/`id` of the last row of the previous page) */
-  before?: { pushedAt: string; id: string };
-}
-
-export async function listArchivedSessions(pool: pg.Pool, principal: Principal, options: ListOptions = {}): Promise<ArchivedSession[]> {
-  const limit = Math.min(Math.max(options.limit ?? 200, 1), 1000);
-  const params: unknown[] = [principal.projectIds, limit];
-  let where = "s.project_id = ANY($1::bigint[])";
-  if (options.project !== undefined) {
-    params.push(options.project);
-    where += ` AND p.name = $${params.length}`;
-  }
-  if (options.before) {
-    params.push(options.before.pushedAt, options.before.id);
-    where += ` AND (s.pushed_at, s.session_id) < ($${params.length - 1}::timestamptz, $${params.length})`;
-  }
-  const rows = await pool.query<{ session_id: string; project: string; pushed_by: string; agent: string; title: string | null; cwd: string | null; started_at: string | null; pushed_at: Date; entry_count: number }>(
-    `SELECT s.session_id, p.name AS project, u.name AS pushed_by, s.agent, s.title, s.cwd, s.started_at, s.pushed_at, s.entry_count
-       FROM sessions s JOIN projects p ON p.id = s.project_id JOIN people u ON u.id = s.pushed_by
-      WHERE ${where}
-      ORDER BY s.pushed_at DESC, s.session_id DESC
-      LIMIT $2`,
-    params,
-  );
-  return rows.rows.map((r) => ({
-    id: r.session_id,
-    project: r.project,
-    pushedBy: r.pushed_by,
-    agent: r.agent,
-    title: r.title,
-    cwd: r.cwd ?? "",
-    startedAt: r.started_at,
-    pushedAt: r.pushed_at.toISOString(),
-    entryCount: r.entry_count,
-  }));
 }
 
 const NOT_FOUND = (id: string): ArchiveError => new ArchiveError("not-found", `no session ${JSON.stringify(id)} that you may read in the archive`);
@@ -132,8 +93,8 @@ export async function openArchivedSession(pool: pg.Pool, principal: Principal, i
  * lacks after a push appended. `sessionPk` is the archive's row, so that the copy can check it
  * is still the session it copied.
  */
-export async function openArchivedEntriesFrom(pool: pg.Pool, principal: Principal, sessionId: string, fromSeq: number): Promise<{ sessionPk: string; chunks: AsyncGenerator<Buffer, void, undefined> }> {
-  const session = await resolveSession(pool, principal, sessionId);
+export async function openArchivedEntriesFrom(pool: pg.Pool, principal: Principal, sessionId: string, fromSeq: number, project?: string): Promise<{ sessionPk: string; chunks: AsyncGenerator<Buffer, void, undefined> }> {
+  const session = await resolveSession(pool, principal, sessionId, project);
   if (session.id !== sessionId) throw NOT_FOUND(sessionId);
   if (!Number.isSafeInteger(fromSeq) || fromSeq < 0) throw new ArchiveError("bad-request", `not a position in a session: ${fromSeq}`);
   return { sessionPk: session.pk, chunks: entryChunks(pool, session.pk, fromSeq) };

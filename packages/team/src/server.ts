@@ -14,7 +14,8 @@ import { SESSION_ID_HEADER } from "./client";
 import { ArchiveError, type ArchiveErrorCode } from "./errors";
 import { authenticate, type Principal } from "./people";
 import { archiveAmnesia } from "./archive-amnesia";
-import { listArchivedSessions, openArchivedSession, searchArchive } from "./reads";
+import { openArchivedSession, searchArchive } from "./reads";
+import { listArchivedSessions } from "./session-list";
 import { archiveHas, receiveBatch, type PushBatch } from "./receive";
 import { SignInLimiter, type SignInLimitOptions } from "./sign-in-limit";
 import type { ArchiveApp } from "./app/archive-app";
@@ -83,8 +84,8 @@ const ROUTES: Record<string, Handler> = {
   "POST /api/push/has": async (principal, body, pool) => ({ have: await archiveHas(pool, principal, field(body, "project"), field(body, "sessionId")) }),
   "POST /api/push/batch": async (principal, body, pool) => receiveBatch(pool, principal, parseBatch(body)),
   "GET /api/sessions": async (principal, _body, pool, query) => {
-    const before = query.get("beforePushedAt") !== null && query.get("beforeId") !== null ? { pushedAt: query.get("beforePushedAt") as string, id: query.get("beforeId") as string } : undefined;
-    return listArchivedSessions(pool, principal, { ...optional("project", query.get("project")), ...optional("limit", numberParam(query, "limit")), ...optional("before", before) });
+    const filters = { ...optional("project", query.get("project")), ...optional("pushedBy", query.get("pushedBy")), ...optional("text", query.get("text")) };
+    return listArchivedSessions(pool, principal, { ...filters, ...optional("limit", numberParam(query, "limit")), ...optional("after", query.get("after")) });
   },
   "GET /api/session": async (principal, _body, pool, query) => {
     const session = await openArchivedSession(pool, principal, requiredParam(query, "id"), query.get("project") ?? undefined);
@@ -282,7 +283,7 @@ export function createArchiveServer(options: ArchiveServerOptions): Server {
           logLine(200);
         } else finish(200, answer);
         // a push that added entries: this process warms the session for the page (app/page-open.ts)
-        if (path === "/api/push/batch" && (answer as { added: number }).added > 0) options.app?.pushed(principal, (body as PushBatch).session.sessionId);
+        if (path === "/api/push/batch" && (answer as { added: number }).added > 0) options.app?.pushed(principal, (body as PushBatch).project, (body as PushBatch).session.sessionId);
       } catch (error) {
         if (error instanceof ArchiveError) finish(STATUS[error.code], { error: error.message, code: error.code });
         else finish(500, { error: "the archive failed to answer; see its log", code: "internal" });

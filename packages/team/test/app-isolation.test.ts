@@ -165,9 +165,10 @@ describe("the page's calls on an archive", () => {
       page.close();
       return answer.value.sessions.map((s) => `${s.archive.project}/${s.archive.pushedBy}/${s.id}`).sort();
     };
-    expect(await ids("amy")).toEqual(["alpha/amy/alpha-one"]);
-    expect(await ids("ben")).toEqual(["beta/ben/beta-secret"]);
-    expect(await ids("root")).toEqual(["alpha/amy/alpha-one", "beta/ben/beta-secret"]);
+    // the page names each session by its project and id
+    expect(await ids("amy")).toEqual(["alpha/amy/alpha/alpha-one"]);
+    expect(await ids("ben")).toEqual(["beta/ben/beta/beta-secret"]);
+    expect(await ids("root")).toEqual(["alpha/amy/alpha/alpha-one", "beta/ben/beta/beta-secret"]);
   });
 
   for (const [method, params] of Object.entries(READS)) {
@@ -216,9 +217,11 @@ describe("the page's calls on an archive", () => {
     };
     expect(await hits("amy", { query: "zeppelin" })).toEqual([]);
     expect(await hits("amy", { query: "zeppelin", sessionId: "beta-secret" })).toEqual([]);
-    expect((await hits("ben", { query: "zeppelin" })).map((h) => h.sessionId)).toEqual(["beta-secret"]);
+    expect(await hits("amy", { query: "zeppelin", sessionId: "beta/beta-secret" })).toEqual([]);
+    expect((await hits("ben", { query: "zeppelin" })).map((h) => h.sessionId)).toEqual(["beta/beta-secret"]);
+    expect((await hits("ben", { query: "zeppelin", sessionId: "beta/beta-secret" })).map((h) => h.sessionId)).toEqual(["beta/beta-secret"]);
     expect((await hits("ben", { query: "zeppelin" }))[0]?.snippet).toContain("[[zeppelin]]");
-    expect([...new Set((await hits("root", { query: "the" })).map((h) => h.sessionId))].sort()).toEqual(["alpha-one", "beta-secret"]);
+    expect([...new Set((await hits("root", { query: "the" })).map((h) => h.sessionId))].sort()).toEqual(["alpha/alpha-one", "beta/beta-secret"]);
   });
 
   it("refuses every call that would change something, in one sentence, for every role", async () => {
@@ -299,7 +302,7 @@ describe("the page's calls on an archive", () => {
     for (const id of ["alpha-one", "beta-secret", "alpha-one"]) {
       const opened = (await page.call("openSession", { sessionId: id })) as { ok: boolean; value: { session: { id: string } } };
       expect(opened.ok).toBe(true);
-      expect(opened.value.session.id).toBe(id);
+      expect(opened.value.session.id).toBe(id.startsWith("alpha") ? `alpha/${id}` : `beta/${id}`);
       await expect.poll(folders).toHaveLength(1);
     }
     expect((await page.call("getEntry", { sessionId: "beta-secret", entryId: "beta-secret-e0" })).ok).toBe(true);
@@ -325,7 +328,31 @@ describe("the page's calls on an archive", () => {
       expect(amy, `round ${round}`).not.toContain("blueberry");
       expect(ben, `round ${round}`).toContain("blueberry");
       expect(ben, `round ${round}`).not.toContain("apricot");
+      // a member of one project is never told that another holds the id: no "several projects" for her
+      expect(amy, `round ${round}`).not.toMatch(/beta|several/);
     }
+  });
+
+  it("lets an admin who sees both sessions of one id open and read each by its project, and names both for a bare id", async () => {
+    const page = await connect(tokens.root as string);
+    const listed = (await page.call("listSessions", { text: "twin" })) as { ok: true; value: { sessions: { id: string }[] } };
+    expect(listed.value.sessions.map((s) => s.id).sort()).toEqual(["alpha/twin", "beta/twin"]);
+    for (const [key, word, not] of [["alpha/twin", "apricot", "blueberry"], ["beta/twin", "blueberry", "apricot"], ["alpha/twin", "apricot", "blueberry"]] as const) {
+      const opened = (await page.call("openSession", { sessionId: key })) as { ok: true; value: { session: { id: string; archive: { project: string } }; skeleton: { sessionId: string } } };
+      expect(opened.value.session.id).toBe(key);
+      expect(opened.value.skeleton.sessionId).toBe(key);
+      const later = JSON.stringify([await page.call("getEntry", { sessionId: key, entryId: "twin-e0" }), await page.call("getContextPreview", { sessionId: key })]);
+      expect(later).toContain(word);
+      expect(later).not.toContain(not);
+      expect(later).toContain(`"sessionId":"${key}"`);
+    }
+    const bare = (await page.call("openSession", { sessionId: "twin" })) as { ok: false; error: { message: string } };
+    expect(bare.ok).toBe(false);
+    expect(bare.error.message).toMatch(/^"twin" names sessions of several of your projects \(alpha\/twin, beta\/twin\)/);
+    const both = (await page.call("whatIf", { sessionIds: ["alpha/twin", "beta/twin"], settings })) as { ok: false; error: { message: string } };
+    expect(both.ok).toBe(false);
+    expect(both.error.message).toContain("same id");
+    page.close();
   });
 
   it("logs one line per call with the person and the outcome, never the content or the token", async () => {

@@ -41,6 +41,9 @@ export const DATA_DIR_OPTION: OptionSpec = { name: "data-dir", type: "string", v
 /** Read commands on a team archive instead of the local store (token from BONSAI_TOKEN). */
 export const ARCHIVE_OPTION: OptionSpec = { name: "archive", type: "string", valueName: "URL", description: "read a team archive instead of the local store (token from BONSAI_TOKEN)" };
 
+/** With --archive: the archive project to read (a session id two projects hold names one session with it). */
+export const ARCHIVE_PROJECT_OPTION: OptionSpec = { name: "project", type: "string", valueName: "NAME", description: "with --archive: only this archive project (needed when two of your projects hold the same session id)" };
+
 export const MODEL_OPTIONS: OptionSpec[] = [
   { name: "model", type: "string", valueName: "ID", description: "model id for this run (default: settings model.model)" },
   { name: "base-url", type: "string", valueName: "URL", description: "OpenAI-compatible endpoint for this run, e.g. http://127.0.0.1:8080/v1" },

@@ -1,6 +1,6 @@
 /** The `bonsai context` command's spec (name, summary, arguments): cheap to load, see index.ts. */
 import type { CommandSpec } from "../args";
-import { FILE_POSITIONAL, JSON_OPTION, DATA_DIR_OPTION, ARCHIVE_OPTION } from "./command";
+import { FILE_POSITIONAL, JSON_OPTION, DATA_DIR_OPTION, ARCHIVE_OPTION, ARCHIVE_PROJECT_OPTION } from "./command";
 
 export const contextSpec: CommandSpec = {
   name: "context",
@@ -12,5 +12,6 @@ export const contextSpec: CommandSpec = {
     JSON_OPTION,
     DATA_DIR_OPTION,
     ARCHIVE_OPTION,
+    ARCHIVE_PROJECT_OPTION,
   ],
 };

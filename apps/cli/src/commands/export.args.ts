@@ -1,6 +1,6 @@
 /** The `bonsai export` command's spec (name, summary, arguments): cheap to load, see index.ts. */
 import type { CommandSpec } from "../args";
-import { DATA_DIR_OPTION, ARCHIVE_OPTION } from "./command";
+import { DATA_DIR_OPTION, ARCHIVE_OPTION, ARCHIVE_PROJECT_OPTION } from "./command";
 
 export const exportSpec: CommandSpec = {
   name: "export",
@@ -13,5 +13,6 @@ export const exportSpec: CommandSpec = {
     { name: "leaf", type: "string", valueName: "ID", description: "md, pi, html: the path to this entry (default: the current leaf)" },
     DATA_DIR_OPTION,
     ARCHIVE_OPTION,
+    ARCHIVE_PROJECT_OPTION,
   ],
 };

@@ -1,6 +1,6 @@
 /** The `bonsai search` command's spec (name, summary, arguments): cheap to load, see index.ts. */
 import type { CommandSpec } from "../args";
-import { JSON_OPTION, DATA_DIR_OPTION, ARCHIVE_OPTION } from "./command";
+import { JSON_OPTION, DATA_DIR_OPTION, ARCHIVE_OPTION, ARCHIVE_PROJECT_OPTION } from "./command";
 
 export const searchSpec: CommandSpec = {
   name: "search",
@@ -14,5 +14,6 @@ export const searchSpec: CommandSpec = {
     JSON_OPTION,
     DATA_DIR_OPTION,
     ARCHIVE_OPTION,
+    ARCHIVE_PROJECT_OPTION,
   ],
 };

@@ -67,6 +67,8 @@ function cacheMegabytes(value: string | undefined): number {
 async function serve(args: ParsedArgs, io: Io): Promise<number> {
   const { host, port } = listenAddress((args.options.listen as string | undefined) ?? DEFAULT_LISTEN);
   const answers = new AnswerCache(cacheMegabytes(args.options["cache-mb"] as string | undefined) * 1024 * 1024);
+  const listPage = args.options["list-page"] as number | undefined;
+  if (listPage !== undefined && (listPage < 1 || listPage > 1000)) throw new UsageError("--list-page takes a number of sessions from 1 to 1000");
   const db = await openArchiveDatabase(databaseUrl(args));
   const log = (line: string): void => io.stdout(`${line}\n`);
   // the explorer page and its WebSocket API, when the app is built beside this command
@@ -75,7 +77,7 @@ async function serve(args: ParsedArgs, io: Io): Promise<number> {
   const worker = optionalWorker();
   const scorer = worker.worker ? new WorkerAmnesiaScorer(worker.worker) : undefined;
   const amnesia = scorer ? { amnesiaScore: scorer.score } : {};
-  const app = rendererDir ? createArchiveApp({ pool: db.pool, rendererDir, nativeBinding: sqliteBinding(), ...worker, ...amnesia, version: process.env.npm_package_version ?? "0.1.0", log }) : undefined;
+  const app = rendererDir ? createArchiveApp({ pool: db.pool, rendererDir, nativeBinding: sqliteBinding(), ...worker, ...amnesia, ...(listPage !== undefined ? { listPage } : {}), version: process.env.npm_package_version ?? "0.1.0", log }) : undefined;
   if (!app) io.stderr("the app is not built (apps/desktop/out/renderer is missing): serving the archive's API only, without the explorer page\n");
   const server = createArchiveServer({ pool: db.pool, log, answers, ...(app ? { app } : {}), ...amnesia });
   let address;

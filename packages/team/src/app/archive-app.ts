@@ -22,7 +22,7 @@ import { WebSocketServer, type WebSocket } from "ws";
 import type { AmnesiaScore } from "../amnesia-scorer";
 import { ArchiveError } from "../errors";
 import { authenticate, type Principal } from "../people";
-import { archiveHandlers, openAnswerFromCopy } from "./archive-handlers";
+import { archiveHandlers, LIST_PAGE, openAnswerFromCopy } from "./archive-handlers";
 import { PageOpener, type PageOpenerOptions } from "./page-open";
 import { ArchiveSessionCache } from "./session-cache";
 
@@ -42,6 +42,8 @@ export interface ArchiveAppOptions {
   /** how the amnesia report over many sessions scores a session (amnesia-scorer.ts; default: in this thread) */
   amnesiaScore?: AmnesiaScore;
   log?: (line: string) => void;
+  /** how many sessions a page of the page's session list holds (default LIST_PAGE) */
+  listPage?: number;
   /** when a session's open answer is kept and a push warms it (app/page-open.ts) */
   opening?: PageOpenerOptions;
 }
@@ -57,8 +59,8 @@ export interface ArchiveApp {
   handleRequest(request: IncomingMessage, response: ServerResponse, path: string): boolean;
   /** the WebSocket upgrade at /ws (anything else is refused); `signIn` counts failed sign-ins per address */
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer, signIn?: SignInGate): void;
-  /** `principal` pushed entries of `sessionId` to this process: the session is warmed (its copy made, its open answer kept) */
-  pushed(principal: Principal, sessionId: string): void;
+  /** `principal` pushed entries of `sessionId` into `project` to this process: the session is warmed (its copy made, its open answer kept) */
+  pushed(principal: Principal, project: string, sessionId: string): void;
   close(): Promise<void>;
 }
 
@@ -124,6 +126,7 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
     cache,
     opener,
     version: options.version ?? "0.0.0",
+    listPage: options.listPage ?? LIST_PAGE,
     snippets: contractSnippets,
     ...(options.amnesiaScore !== undefined ? { amnesiaScore: options.amnesiaScore } : {}),
     prepared: (id: string, personId: number) => {
@@ -208,8 +211,8 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
       );
     },
 
-    pushed(principal, sessionId) {
-      opener.pushed(principal, sessionId);
+    pushed(principal, project, sessionId) {
+      opener.pushed(principal, project, sessionId);
     },
 
     async close() {

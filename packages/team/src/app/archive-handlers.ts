@@ -11,12 +11,23 @@ import type pg from "pg";
 import { authenticate, type Principal } from "../people";
 import type { AmnesiaScore } from "../amnesia-scorer";
 import { archiveAmnesia } from "../archive-amnesia";
-import { listArchivedSessions, searchArchive, type ArchivedSession } from "../reads";
+import { searchArchive, type ArchivedSession } from "../reads";
+import { listArchivedPage } from "../session-list";
 import type { PageOpener } from "./page-open";
-import type { ArchiveSessionCache, ReadableSession } from "./session-cache";
+import { keyedAnswer, pageKey } from "./page-keys";
+import { readableSession, type ArchiveSessionCache, type ReadableSession } from "./session-cache";
+
+/** each row's id -> the page's name of it */
+const keysOf = (rows: readonly ReadableSession[]): Map<string, string> => new Map(rows.map((r) => [r.sessionId, r.key]));
 
 /** what every archived session says about itself in the app */
 export const ARCHIVE_READ_ONLY = "a read-only copy in the team archive; export it to work on it";
+
+/** what the page says on every control that would change something (getAppInfo's `readOnly`) */
+export const HOST_READ_ONLY = "read-only: a team archive copy";
+
+/** the sessions a page of the page's session list holds */
+export const LIST_PAGE = 200;
 
 /** the calls that would change something, and what they would change (the refusal names it) */
 const REFUSED = {
@@ -58,7 +69,7 @@ const AGENTS = new Set<SessionSummary["agent"]>(["pi", "omp", "claude-code", "co
 /** An archived session as the session list shows it (the counts the list does not know are left out or pending). */
 export function archivedSummary(s: ArchivedSession): SessionSummary {
   return {
-    id: s.id,
+    id: pageKey(s.project, s.id),
     title: s.title ?? "",
     cwd: s.cwd,
     createdAt: s.startedAt ?? s.pushedAt,
@@ -94,8 +105,8 @@ export function pageSettings(state: MethodOutput<"getSettings">): MethodOutput<"
 export async function openAnswerFromCopy(app: Pick<Handlers, "openSession">, row: ReadableSession): Promise<MethodOutput<"openSession">> {
   const { session, skeleton } = await app.openSession({ sessionId: row.sessionId });
   const archive = { project: row.project, pushedBy: row.pushedBy, pushedAt: row.pushedAt };
-  // the cache's file path is this server's business, not the page's
-  return { session: { ...session, sourcePath: null, readOnly: ARCHIVE_READ_ONLY, archive }, skeleton };
+  // the cache's file path is this server's business, not the page's; the page names the session by its key
+  return { session: { ...session, id: row.key, sourcePath: null, readOnly: ARCHIVE_READ_ONLY, archive }, skeleton: { ...skeleton, sessionId: row.key } };
 }
 
 export interface ArchiveHandlerDeps {
@@ -106,6 +117,8 @@ export interface ArchiveHandlerDeps {
   /** the page's open: from the copy, or the answer PostgreSQL keeps while the copy is made */
   opener: PageOpener;
   version: string;
+  /** how many sessions a page of the session list holds when the page does not say */
+  listPage: number;
   /** an export was prepared for this person (its download answers only their token) */
   prepared: (downloadId: string, personId: number) => void;
   /** the rewritten snippet of a search hit (the contract's [[match]] marks) */
@@ -126,7 +139,7 @@ export function archiveHandlers(deps: ArchiveHandlerDeps, token: string): Handle
     async (input: { sessionId: string }): Promise<MethodOutput<M>> => {
       const principal = await who();
       const handler = app[method] as unknown as (input: unknown) => Promise<MethodOutput<M>> | MethodOutput<M>;
-      return cache.withSession(principal, input.sessionId, () => handler(input));
+      return cache.withSession(principal, input.sessionId, async (row) => keyedAnswer(await handler({ ...input, sessionId: row.sessionId }), keysOf([row])));
     };
 
   const refused = Object.fromEntries(
@@ -144,19 +157,30 @@ export function archiveHandlers(deps: ArchiveHandlerDeps, token: string): Handle
     getAppInfo: async () => {
       const principal = await who();
       const projects = await pool.query<{ name: string }>("SELECT name FROM projects WHERE id = ANY($1::bigint[]) ORDER BY name", [principal.projectIds]);
-      return { mode: "browser", version: deps.version, dataDir: "", nativeDialogs: false, archive: { user: principal.name, role: principal.role, projects: projects.rows.map((r) => r.name) } };
+      const people = await pool.query<{ name: string }>(
+        "SELECT u.name FROM people u WHERE EXISTS (SELECT 1 FROM sessions s WHERE s.pushed_by = u.id AND s.project_id = ANY($1::bigint[])) ORDER BY u.name",
+        [principal.projectIds],
+      );
+      const archive = { user: principal.name, role: principal.role, projects: projects.rows.map((r) => r.name), people: people.rows.map((r) => r.name) };
+      return { mode: "browser", version: deps.version, dataDir: "", nativeDialogs: false, archive, readOnly: HOST_READ_ONLY };
     },
-    listSessions: async () => ({ sessions: (await listArchivedSessions(pool, await who(), { limit: 1000 })).map(archivedSummary) }),
+    listSessions: async (input) => {
+      const page = await listArchivedPage(pool, await who(), { limit: deps.listPage, ...input });
+      return { sessions: page.sessions.map(archivedSummary), next: page.next };
+    },
     findSessionFolders: async () => {
       await who();
       return { folders: [] };
     },
     searchSessions: async ({ query, sessionId, limit }) => {
-      const hits = await searchArchive(pool, await who(), query, { ...(limit !== undefined ? { limit } : {}), ...(sessionId !== undefined ? { sessionId } : {}) });
+      const principal = await who();
+      // within one session: the one the page's name names (a bare id the caller may not read finds nothing)
+      const within = sessionId === undefined ? {} : await readableSession(pool, principal, sessionId).then((row) => ({ sessionId: row.sessionId, project: row.project }), () => ({ sessionId }));
+      const hits = await searchArchive(pool, principal, query, { ...(limit !== undefined ? { limit } : {}), ...within });
       const snippet = deps.snippets(query);
       return {
         unindexed: 0,
-        hits: hits.map((h) => ({ sessionId: h.sessionId, sessionTitle: h.sessionTitle ?? h.sessionId, entryId: h.entryId, type: h.type, role: h.role, timestamp: h.timestamp, snippet: snippet(h.snippet) })),
+        hits: hits.map((h) => ({ sessionId: pageKey(h.project, h.sessionId), sessionTitle: h.sessionTitle ?? h.sessionId, entryId: h.entryId, type: h.type, role: h.role, timestamp: h.timestamp, snippet: snippet(h.snippet) })),
       };
     },
     openSession: async (input) => deps.opener.open(await who(), input.sessionId),
@@ -172,14 +196,19 @@ export function archiveHandlers(deps: ArchiveHandlerDeps, token: string): Handle
     getAmnesiaScores: onSession("getAmnesiaScores"),
     getSummaryCheck: onSession("getSummaryCheck"),
     // over the sessions the caller may read, straight from PostgreSQL (archive-amnesia.ts), never the cache
-    getAmnesiaOverview: async ({ project }) => archiveAmnesia(pool, await who(), project === undefined ? {} : { project }, deps.amnesiaScore),
+    getAmnesiaOverview: async ({ project }) => {
+      const overview = await archiveAmnesia(pool, await who(), project === undefined ? {} : { project }, deps.amnesiaScore);
+      // the page names archived sessions by project and id (page-keys.ts); the archive's own answer names them apart
+      const named = <T extends { sessionId: string; project: string | null }>(row: T): T => (row.project === null ? row : { ...row, sessionId: pageKey(row.project, row.sessionId) });
+      return { ...overview, sessions: overview.sessions.map(named), worst: overview.worst.map(named) };
+    },
     exportSession: async (input) => {
       const principal = await who();
-      const answer = await cache.withSession(principal, input.sessionId, () => app.exportSession(input));
+      const answer = await cache.withSession(principal, input.sessionId, (row) => app.exportSession({ ...input, sessionId: row.sessionId }));
       deps.prepared(answer.url.slice(answer.url.lastIndexOf("/") + 1), principal.personId);
       return answer;
     },
-    whatIf: async (input) => cache.withSessions(await who(), input.sessionIds, () => app.whatIf(input)),
+    whatIf: async (input) => cache.withSessions(await who(), input.sessionIds, async (rows) => keyedAnswer(await app.whatIf({ ...input, sessionIds: rows.map((r) => r.sessionId) }), keysOf(rows))),
     getUndo: async () => {
       await who();
       return { undo: null };

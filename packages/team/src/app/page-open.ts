@@ -14,6 +14,7 @@ import type { MethodOutput } from "@bonsai/ipc";
 import type pg from "pg";
 import type { Principal } from "../people";
 import { isOpenAnswerKept, keepOpenAnswer, keptOpenAnswer } from "./kept-answers";
+import { keyedAnswer, pageKey } from "./page-keys";
 import { readableSession, type ArchiveSessionCache, type ReadableSession } from "./session-cache";
 
 type OpenAnswer = MethodOutput<"openSession">;
@@ -36,7 +37,7 @@ export interface PageOpenerOptions {
 }
 
 export class PageOpener {
-  /** session id -> the timer of its warming after a push */
+  /** page key (project and id) -> the timer of its warming after a push */
   private readonly warming = new Map<string, NodeJS.Timeout>();
 
   constructor(
@@ -48,18 +49,19 @@ export class PageOpener {
     private readonly options: PageOpenerOptions = {},
   ) {}
 
-  /** The page's open of `sessionId`, once the caller may read it. */
-  async open(principal: Principal, sessionId: string): Promise<OpenAnswer> {
-    const row = await readableSession(this.pool, principal, sessionId);
+  /** The page's open of the session `name` names (page-keys.ts), once the caller may read it. */
+  async open(principal: Principal, name: string): Promise<OpenAnswer> {
+    const row = await readableSession(this.pool, principal, name);
     if (!this.cache.holds(row)) {
       const kept = await keptOpenAnswer(this.pool, row.pk, row.entryCount);
       if (kept !== null) {
         // once the answer is on its way: the copy's COPY would otherwise share the event loop with its sending
         setImmediate(() => this.cache.prepare(principal, row));
-        return JSON.parse(kept) as OpenAnswer;
+        // named with the page's key (an answer kept by an older server named the session by its id)
+        return keyedAnswer(JSON.parse(kept) as OpenAnswer, new Map([[row.sessionId, row.key]]));
       }
     }
-    return this.cache.withSession(principal, sessionId, async (held) => {
+    return this.cache.withSession(principal, row.key, async (held) => {
       const answer = await this.answerFromCopy(held);
       const unkept = held.entryCount >= this.keepFrom && (held.pk !== row.pk || held.entryCount !== row.entryCount || !(await isOpenAnswerKept(this.pool, held.pk, held.entryCount)));
       if (unkept) await this.keep(held, answer);
@@ -67,12 +69,13 @@ export class PageOpener {
     });
   }
 
-  /** `principal` pushed entries of `sessionId`: its copy is made and its answer kept once the push has been quiet a moment. */
-  pushed(principal: Principal, sessionId: string): void {
-    clearTimeout(this.warming.get(sessionId));
+  /** `principal` pushed entries of `sessionId` into `project`: its copy is made and its answer kept once the push has been quiet a moment. */
+  pushed(principal: Principal, project: string, sessionId: string): void {
+    const key = pageKey(project, sessionId);
+    clearTimeout(this.warming.get(key));
     const timer = setTimeout(() => {
-      this.warming.delete(sessionId);
-      readableSession(this.pool, principal, sessionId).then(
+      this.warming.delete(key);
+      readableSession(this.pool, principal, key).then(
         (row) => {
           if (row.entryCount >= this.keepFrom) this.cache.prepare(principal, row, async (held) => this.keep(held, await this.answerFromCopy(held)));
         },
@@ -80,7 +83,7 @@ export class PageOpener {
       );
     }, this.options.warmAfterPushMs ?? WARM_AFTER_PUSH_MS);
     timer.unref();
-    this.warming.set(sessionId, timer);
+    this.warming.set(key, timer);
   }
 
   close(): void {

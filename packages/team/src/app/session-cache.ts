@@ -15,8 +15,9 @@ import type pg from "pg";
 import { ArchiveError } from "../errors";
 import type { Principal } from "../people";
 import { openArchivedEntriesFrom, openArchivedSession } from "../reads";
+import { pageKey, splitPageKey } from "./page-keys";
 
-/** The row of a session the caller may read, by its exact id (the page names sessions by the ids it was given). */
+/** The row of a session the caller may read (the page names sessions by the keys it was given: project and id). */
 export interface ReadableSession {
   pk: string;
   sessionId: string;
@@ -24,24 +25,34 @@ export interface ReadableSession {
   project: string;
   pushedBy: string;
   pushedAt: string;
+  /** how the page names it (page-keys.ts) */
+  key: string;
 }
 
 /**
- * The session `sessionId` among the caller's projects, or a not-found refusal worded exactly as for
- * a session that does not exist. (Two of the caller's projects holding one id: the archive's read
- * refuses it as ambiguous, in one sentence.)
+ * The session the page's `name` names among the caller's projects: a key (project and id), or a bare
+ * id that one session the caller may read holds. A session the caller may not read is refused
+ * exactly as one that does not exist; a bare id that several of the caller's projects hold is
+ * refused in one sentence naming them (a person of one of them never learns of the others).
  */
-export async function readableSession(pool: pg.Pool, principal: Principal, sessionId: string): Promise<ReadableSession> {
-  const row = (
-    await pool.query<{ id: string; entry_count: number; project: string; pushed_by: string; pushed_at: Date }>(
-      `SELECT s.id, s.entry_count, p.name AS project, u.name AS pushed_by, s.pushed_at
+export async function readableSession(pool: pg.Pool, principal: Principal, name: string): Promise<ReadableSession> {
+  const keyed = splitPageKey(name);
+  const rows = (
+    await pool.query<{ id: string; session_id: string; entry_count: number; project: string; pushed_by: string; pushed_at: Date; keyed: boolean }>(
+      `SELECT s.id, s.session_id, s.entry_count, p.name AS project, u.name AS pushed_by, s.pushed_at, coalesce(p.name = $3 AND s.session_id = $4, false) AS keyed
          FROM sessions s JOIN projects p ON p.id = s.project_id JOIN people u ON u.id = s.pushed_by
-        WHERE s.project_id = ANY($1::bigint[]) AND s.session_id = $2 ORDER BY s.pushed_at DESC LIMIT 1`,
-      [principal.projectIds, sessionId],
+        WHERE s.project_id = ANY($1::bigint[]) AND (s.session_id = $2 OR (p.name = $3 AND s.session_id = $4))
+        ORDER BY keyed DESC, p.name LIMIT 6`,
+      [principal.projectIds, name, keyed?.project ?? null, keyed?.sessionId ?? null],
     )
-  ).rows[0];
-  if (!row) throw new ArchiveError("not-found", `no session ${JSON.stringify(sessionId)} that you may read in the archive`);
-  return { pk: row.id, sessionId, entryCount: Number(row.entry_count), project: row.project, pushedBy: row.pushed_by, pushedAt: row.pushed_at.toISOString() };
+  ).rows;
+  const chosen = rows[0]?.keyed ? [rows[0]] : rows.filter((r) => r.session_id === name);
+  const row = chosen[0];
+  if (!row) throw new ArchiveError("not-found", `no session ${JSON.stringify(name)} that you may read in the archive`);
+  if (chosen.length > 1) {
+    throw new ArchiveError("bad-request", `${JSON.stringify(name)} names sessions of several of your projects (${chosen.map((r) => pageKey(r.project, r.session_id)).join(", ")}); open it from the list, which names its project`);
+  }
+  return { pk: row.id, sessionId: row.session_id, entryCount: Number(row.entry_count), project: row.project, pushedBy: row.pushed_by, pushedAt: row.pushed_at.toISOString(), key: pageKey(row.project, row.session_id) };
 }
 
 /** a session id as a file name (the export's name comes from it) */
@@ -80,18 +91,22 @@ export class ArchiveSessionCache {
    * materialisation of that id in between (a person of another project opening another session
    * with the same id waits its turn).
    */
-  async withSession<T>(principal: Principal, sessionId: string, read: (row: ReadableSession) => Promise<T> | T): Promise<T> {
-    const wanted = await readableSession(this.pool, principal, sessionId);
-    return this.locked(sessionId, async () => {
+  async withSession<T>(principal: Principal, name: string, read: (row: ReadableSession) => Promise<T> | T): Promise<T> {
+    const wanted = await readableSession(this.pool, principal, name);
+    return this.locked(wanted.sessionId, async () => {
       await this.materialise(principal, wanted);
       return read(wanted);
     });
   }
 
   /** As withSession for several sessions at once (taken in one order, so two such reads never wait on each other). */
-  async withSessions<T>(principal: Principal, sessionIds: readonly string[], read: () => Promise<T> | T): Promise<T> {
-    const ids = [...new Set(sessionIds)].sort();
-    const step = (i: number): Promise<T> => (i === ids.length ? Promise.resolve(read()) : this.withSession(principal, ids[i] as string, () => step(i + 1)));
+  async withSessions<T>(principal: Principal, names: readonly string[], read: (rows: ReadableSession[]) => Promise<T> | T): Promise<T> {
+    const rows = await Promise.all([...new Set(names)].map((name) => readableSession(this.pool, principal, name)));
+    rows.sort((a, b) => (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0));
+    // the copies live in one store under their ids: two sessions of one id cannot be read together
+    const twin = rows.find((r, i) => i > 0 && rows[i - 1]?.sessionId === r.sessionId);
+    if (twin) throw new ArchiveError("bad-request", `two of these sessions have the same id (${twin.sessionId}, in two projects): compare them one at a time`);
+    const step = (i: number): Promise<T> => (i === rows.length ? Promise.resolve(read(rows)) : this.withSession(principal, (rows[i] as ReadableSession).key, () => step(i + 1)));
     return step(0);
   }
 
@@ -142,7 +157,7 @@ export class ArchiveSessionCache {
     const partial = `${file}.partial`;
     // the archive's own read (the caller's check, one snapshot), written whole, then renamed into place
     const started = performance.now();
-    const { chunks } = await openArchivedSession(this.pool, principal, wanted.sessionId);
+    const { chunks } = await openArchivedSession(this.pool, principal, wanted.sessionId, wanted.project);
     await pipeline(Readable.from(chunks), fs.createWriteStream(partial, { mode: 0o600 }));
     fs.renameSync(partial, file);
     const copied = performance.now();
@@ -159,7 +174,7 @@ export class ArchiveSessionCache {
   private async append(principal: Principal, wanted: ReadableSession, from: number, file: string): Promise<boolean> {
     try {
       const started = performance.now();
-      const { sessionPk, chunks } = await openArchivedEntriesFrom(this.pool, principal, wanted.sessionId, from);
+      const { sessionPk, chunks } = await openArchivedEntriesFrom(this.pool, principal, wanted.sessionId, from, wanted.project);
       if (sessionPk !== wanted.pk) return false;
       await pipeline(Readable.from(chunks), fs.createWriteStream(file, { flags: "a", mode: 0o600 }));
       const copied = performance.now();

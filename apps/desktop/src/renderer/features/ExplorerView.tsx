@@ -17,7 +17,7 @@ import { AmnesiaPanel } from "./amnesia/AmnesiaPanel";
 import { Transcript } from "./transcript/Transcript";
 import { TreeCanvas } from "./tree/TreeCanvas";
 import { useDarkTheme } from "./theme";
-import { ForeignNotice } from "./foreign/ReadOnly";
+import { ForeignNotice, useHostReadOnly } from "./foreign/ReadOnly";
 
 export const PANELS: Array<{ name: PanelName; title: string; key: string }> = [
   { name: "inspect", title: "Inspect", key: "I" },
@@ -46,6 +46,8 @@ function Toolbar() {
   const view = useBonsai((s) => s.view);
   const setView = useBonsai((s) => s.setView);
   const pathLength = graph?.active.path.length ?? 0;
+  // a team archive: no agent appends (nothing to follow) and nothing is compacted
+  const hostReadOnly = useHostReadOnly();
   return (
     <div className="bz-toolbar" role="toolbar" aria-label="Session">
       <div className="bz-tabs bz-view-tabs" role="tablist" aria-label="View">
@@ -79,12 +81,16 @@ function Toolbar() {
           ↶ {undo.title}
         </button>
       ) : null}
-      <label className="bz-check" title="Center the tree on the leaf when an agent appends entries">
-        <input type="checkbox" checked={follow} onChange={(e) => setFollow(e.target.checked)} data-testid="follow-toggle" /> Follow
-      </label>
-      <button type="button" disabled={!leafId} onClick={() => setPanel("compact")} data-testid="toolbar-compact" title="Compact at the leaf (C)">
-        Compact…
-      </button>
+      {hostReadOnly === null ? (
+        <>
+          <label className="bz-check" title="Center the tree on the leaf when an agent appends entries">
+            <input type="checkbox" checked={follow} onChange={(e) => setFollow(e.target.checked)} data-testid="follow-toggle" /> Follow
+          </label>
+          <button type="button" disabled={!leafId} onClick={() => setPanel("compact")} data-testid="toolbar-compact" title="Compact at the leaf (C)">
+            Compact…
+          </button>
+        </>
+      ) : null}
       <button type="button" onClick={() => requestFocus("fit")} data-testid="zoom-fit" title="Zoom to fit the whole tree (F)" disabled={view !== "tree"}>
         Fit
       </button>

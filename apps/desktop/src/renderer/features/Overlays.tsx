@@ -13,7 +13,7 @@ import type { Direction } from "./keyboard/navigate";
 import { Palette } from "./keyboard/Palette";
 import { Preferences } from "./preferences/Preferences";
 import { SearchPanel } from "./search/SearchPanel";
-import { useApplyTheme } from "./theme";
+import { switchTheme, useApplyTheme } from "./theme";
 
 const ARROWS: Record<string, Direction> = { ArrowUp: "up", ArrowDown: "down", ArrowLeft: "left", ArrowRight: "right" };
 
@@ -122,8 +122,7 @@ export function Overlays() {
 export function HeaderItems() {
   const setUi = useBonsai((s) => s.setUi);
   const theme = useBonsai((s) => s.settingsState?.settings.theme ?? "system");
-  const updateSettings = useBonsai((s) => s.updateSettings);
-  const notify = useBonsai((s) => s.notify);
+  const onArchive = useBonsai((s) => s.appInfo?.readOnly !== undefined);
   const nextTheme = theme === "system" ? "light" : theme === "light" ? "dark" : "system";
   return (
     <>
@@ -135,14 +134,10 @@ export function HeaderItems() {
       </button>
       <button
         type="button"
-        onClick={() =>
-          void updateSettings({ theme: nextTheme }).then((err) => {
-            if (err) notify("error", `The theme could not be changed: ${err}`);
-          })
-        }
+        onClick={() => void switchTheme()}
         data-testid="theme-toggle"
         data-theme-setting={theme}
-        title={`Theme: ${theme} (click for ${nextTheme})`}
+        title={`Theme: ${theme} (click for ${nextTheme}${onArchive ? "; for this page only: a team archive's settings do not change" : ""})`}
       >
         Theme: {theme}
       </button>

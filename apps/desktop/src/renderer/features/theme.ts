@@ -32,3 +32,20 @@ export function useApplyTheme(): void {
     else root.dataset.theme = theme;
   }, [theme]);
 }
+
+/**
+ * The next theme (system -> light -> dark -> system), saved in the settings; on a host where
+ * nothing changes (a team archive) kept for this page only, as its settings do not change.
+ */
+export async function switchTheme(): Promise<void> {
+  const s = useBonsai.getState();
+  const state = s.settingsState;
+  const theme = state?.settings.theme ?? "system";
+  const next = theme === "system" ? "light" : theme === "light" ? "dark" : "system";
+  if (s.appInfo?.readOnly !== undefined) {
+    if (state) useBonsai.setState({ settingsState: { ...state, settings: { ...state.settings, theme: next } } });
+    return;
+  }
+  const err = await s.updateSettings({ theme: next });
+  if (err) s.notify("error", `The theme could not be changed: ${err}`);
+}

@@ -26,6 +26,8 @@ export function App() {
   const drawerOpen = useBonsai((s) => s.sessionsDrawerOpen);
   const openId = useBonsai((s) => s.openSessionId);
   const setSessionsDrawer = useBonsai((s) => s.setSessionsDrawer);
+  // a team archive imports nothing: a dropped file is refused here, not sent to be refused
+  const hostReadOnly = useBonsai((s) => s.appInfo?.readOnly ?? null);
 
   useEffect(() => watchNarrowWindow((n) => useBonsai.getState().setNarrow(n)), []);
   // a session chosen in the drawer: the drawer makes way for it
@@ -49,8 +51,8 @@ export function App() {
       onDragOver={(e) => {
         if (!hasFiles(e)) return;
         e.preventDefault();
-        e.dataTransfer.dropEffect = "copy";
-        setDragging(true);
+        e.dataTransfer.dropEffect = hostReadOnly === null ? "copy" : "none";
+        if (hostReadOnly === null) setDragging(true);
       }}
       onDragLeave={(e) => {
         if (e.currentTarget === e.target) setDragging(false);
@@ -59,7 +61,8 @@ export function App() {
         if (!hasFiles(e)) return;
         e.preventDefault();
         setDragging(false);
-        void importDropped(Array.from(e.dataTransfer.files));
+        if (hostReadOnly !== null) useBonsai.getState().notify("info", `Nothing is imported here (${hostReadOnly}): push sessions with bonsai push.`);
+        else void importDropped(Array.from(e.dataTransfer.files));
       }}
     >
       <Header />

@@ -1,6 +1,6 @@
 /**
  * The sessions in Bonsai, grouped by project folder (on a team archive: by project, each row with
- * who pushed it, and a filter by project and by person): agent (when not pi), title (renamable, kept in Bonsai), counts
+ * who pushed it, and a filter by project and by person, applied in the archive, which gives the list a page at a time): agent (when not pi), title (renamable, kept in Bonsai), counts
  * (entries, compactions, branches, what the model sees from the leaf), a filter and a sort
  * (remembered), and per session a menu: rename, export, remove from Bonsai. A year of sessions
  * (thousands) is drawn RENDER_STEP rows at a time: more as the list is scrolled to its end.
@@ -12,7 +12,7 @@ import { useGrowingCount } from "../lib/growing-count";
 import { loadPref, savePref } from "../lib/persist";
 import { useBonsai } from "../state/store";
 import { exportOpenSession } from "./import";
-import { archiveFacets, drawnGroups, filterArchived, filterSessions, groupSessions, SORTS, type SessionSort } from "./session-groups";
+import { archiveFacets, drawnGroups, filterSessions, groupSessions, SORTS, type SessionSort } from "./session-groups";
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 const compact = new Intl.NumberFormat("en", { notation: "compact", maximumFractionDigits: 1 });
@@ -31,16 +31,27 @@ export function SessionList() {
   const sessions = useBonsai((s) => s.sessions);
   const loaded = useBonsai((s) => s.sessionsLoaded);
   const error = useBonsai((s) => s.sessionsError);
-  const [filter, setFilter] = useState("");
+  const archive = useBonsai((s) => s.appInfo?.archive);
+  const more = useBonsai((s) => s.sessionsNext !== null);
+  const query = useBonsai((s) => s.sessionQuery);
+  const listed = useBonsai((s) => s.listedQuery);
+  const setQuery = useBonsai((s) => s.setSessionQuery);
+  const [filter, setFilter] = useState(query.text ?? "");
   const [sort, setSort] = useState<SessionSort>(() => loadPref("sessionSort", "updated", isSort));
   const [closed, setClosed] = useState<ReadonlySet<string>>(new Set());
-  // on a team archive: one project and/or one person ("" = all)
-  const [project, setProject] = useState("");
-  const [person, setPerson] = useState("");
-  const facets = useMemo(() => archiveFacets(sessions), [sessions]);
-  const groups = useMemo(() => groupSessions(filterArchived(filterSessions(sessions, filter), project, person), sort), [sessions, filter, project, person, sort]);
+  // on a team archive the archive filters (every matching session, page by page): one project, one person, the text
+  const project = query.project ?? "";
+  const person = query.pushedBy ?? "";
+  useEffect(() => {
+    if (!archive || filter === (query.text ?? "")) return;
+    const typing = setTimeout(() => void setQuery({ ...query, text: filter }), 300);
+    return () => clearTimeout(typing);
+  }, [archive, filter, query, setQuery]);
+  const loadedFacets = useMemo(() => archiveFacets(sessions), [sessions]);
+  const facets = archive ? { projects: archive.projects, people: archive.people ?? loadedFacets.people } : loadedFacets;
+  const groups = useMemo(() => groupSessions(archive ? sessions : filterSessions(sessions, filter), sort), [archive, sessions, filter, sort]);
   // how many rows are drawn (thousands of rows would cost the page seconds): grows as the list scrolls
-  const { count: drawn, more } = useGrowingCount(RENDER_STEP, `${sort}\u0000${filter}\u0000${project}\u0000${person}`);
+  const { count: drawn, more: drawMore } = useGrowingCount(RENDER_STEP, `${sort}\u0000${filter}\u0000${project}\u0000${person}`);
 
   if (!loaded) {
     return (
@@ -49,7 +60,7 @@ export function SessionList() {
       </div>
     );
   }
-  if (sessions.length === 0) {
+  if (sessions.length === 0 && !archive) {
     return (
       <div className="session-list__empty" data-testid="session-list-empty">
         No sessions yet. Import session files (.jsonl) of pi / oh-my-pi, Claude Code or Codex with the Import button, drop them on this window, or start from the agents' folders shown on the right.
@@ -88,7 +99,7 @@ export function SessionList() {
       </div>
       {facets.projects.length > 0 ? (
         <div className="session-list__tools session-list__archive" data-testid="archive-filters">
-          <select value={project} aria-label="Show the sessions of one project" data-testid="archive-project-filter" onChange={(e) => setProject(e.target.value)}>
+          <select value={project} aria-label="Show the sessions of one project" data-testid="archive-project-filter" onChange={(e) => void setQuery({ ...query, project: e.target.value })}>
             <option value="">All projects</option>
             {facets.projects.map((p) => (
               <option key={p} value={p}>
@@ -96,7 +107,7 @@ export function SessionList() {
               </option>
             ))}
           </select>
-          <select value={person} aria-label="Show the sessions one person pushed" data-testid="archive-person-filter" onChange={(e) => setPerson(e.target.value)}>
+          <select value={person} aria-label="Show the sessions one person pushed" data-testid="archive-person-filter" onChange={(e) => void setQuery({ ...query, pushedBy: e.target.value })}>
             <option value="">Everyone</option>
             {facets.people.map((p) => (
               <option key={p} value={p}>
@@ -107,9 +118,9 @@ export function SessionList() {
         </div>
       ) : null}
       <div className="session-list__count" aria-live="polite" data-testid="session-count">
-        {shown === sessions.length ? `${sessions.length} session${sessions.length === 1 ? "" : "s"}` : `${shown} of ${sessions.length} sessions`}
+        {archive ? archiveCount(sessions.length, more) : shown === sessions.length ? `${sessions.length} session${sessions.length === 1 ? "" : "s"}` : `${shown} of ${sessions.length} sessions`}
       </div>
-      <ul className="session-list" data-testid="session-list" aria-label="Sessions">
+      <ul className="session-list" data-testid="session-list" aria-label="Sessions" data-archive-filter={archive ? (listed.text ?? "") : undefined}>
         {visible.map(({ group: g, rows }) => {
           const open = !closed.has(g.folder);
           return (
@@ -142,13 +153,42 @@ export function SessionList() {
           );
         })}
         {cut ? (
-          <li ref={more} className="session-list__more" data-testid="session-list-more">
+          <li ref={drawMore} className="session-list__more" data-testid="session-list-more">
             {rowsLeft > 0 ? `${rowsLeft.toLocaleString()} more…` : "more…"}
           </li>
         ) : null}
-        {shown === 0 ? <li className="session-list__empty">{filter.trim() === "" ? "No session matches these filters." : <>No session matches “{filter}”.</>}</li> : null}
+        {shown === 0 ? (
+          <li className="session-list__empty" data-testid="session-list-no-match">
+            {filter.trim() !== "" ? (
+              <>No session matches “{filter}”.</>
+            ) : archive && project === "" && person === "" ? (
+              "No session in the archive that you may read yet: sessions get in with bonsai push."
+            ) : (
+              "No session matches these filters."
+            )}
+          </li>
+        ) : null}
+        {!cut && more ? <ShowMore loaded={sessions.length} /> : null}
       </ul>
     </div>
+  );
+}
+
+/** On a team archive: how many sessions are loaded, and whether more are in the archive. */
+function archiveCount(loaded: number, more: boolean): string {
+  return more ? `${loaded.toLocaleString()} loaded · more in the archive` : `${loaded.toLocaleString()} session${loaded === 1 ? "" : "s"}`;
+}
+
+/** The end of a team archive's loaded sessions: the next page, in the archive's order and filters. */
+function ShowMore({ loaded }: { loaded: number }) {
+  const loading = useBonsai((s) => s.loadingMoreSessions);
+  const loadMore = useBonsai((s) => s.loadMoreSessions);
+  return (
+    <li className="session-list__more">
+      <button type="button" className="session-list__show-more" data-testid="session-list-show-more" disabled={loading} onClick={() => void loadMore()}>
+        {loading ? "Loading more sessions…" : `Show more (${loaded.toLocaleString()} loaded)`}
+      </button>
+    </li>
   );
 }
 

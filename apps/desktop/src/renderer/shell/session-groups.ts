@@ -38,12 +38,6 @@ export function filterSessions(sessions: readonly SessionSummary[], filter: stri
   });
 }
 
-/** On a team archive: the sessions of one project and/or pushed by one person ("" = any). */
-export function filterArchived(sessions: readonly SessionSummary[], project: string, person: string): SessionSummary[] {
-  if (project === "" && person === "") return [...sessions];
-  return sessions.filter((s) => (project === "" || s.archive?.project === project) && (person === "" || s.archive?.pushedBy === person));
-}
-
 /** The projects and the people of the archived sessions, each sorted, for the list's two filters. */
 export function archiveFacets(sessions: readonly SessionSummary[]): { projects: string[]; people: string[] } {
   const projects = new Set<string>();

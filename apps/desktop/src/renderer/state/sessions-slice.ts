@@ -16,8 +16,27 @@ export interface ImportProgress {
   total: number;
 }
 
+/** On a team archive: what the session list is narrowed to, in the archive ("" or absent: any). */
+export interface SessionQuery {
+  project?: string;
+  pushedBy?: string;
+  text?: string;
+}
+
 export interface SessionsSlice {
   sessions: SessionSummary[];
+  /** on a team archive: the position after the last loaded session (null: every session is loaded) */
+  sessionsNext: string | null;
+  /** on a team archive: the filters the archive applies to the list */
+  sessionQuery: SessionQuery;
+  /** the filters the loaded list was read with (sessionQuery once its list arrived) */
+  listedQuery: SessionQuery;
+  /** a next page of the list is being read */
+  loadingMoreSessions: boolean;
+  /** narrow the list in the archive; it is read again from its first page */
+  setSessionQuery(query: SessionQuery): Promise<void>;
+  /** the next page of the list (a team archive); nothing when every session is loaded */
+  loadMoreSessions(): Promise<void>;
   sessionsLoaded: boolean;
   /** why the list could not be loaded (null when it was) */
   sessionsError: string | null;
@@ -49,6 +68,15 @@ export interface SessionsSlice {
   removeSession(sessionId: string): Promise<void>;
 }
 
+/** the filters that are set, as listSessions takes them */
+function listInput(query: SessionQuery): SessionQuery {
+  const input: SessionQuery = {};
+  if (query.project) input.project = query.project;
+  if (query.pushedBy) input.pushedBy = query.pushedBy;
+  if (query.text?.trim()) input.text = query.text.trim();
+  return input;
+}
+
 let importCounter = 0;
 let uploading: AbortController | null = null;
 /** the request of a dialog import: its progress shows once the dialog closed and files are read */
@@ -68,6 +96,10 @@ export const createSessionsSlice: Slice<SessionsSlice> = (set, get) => {
 
   return {
     sessions: [],
+    sessionsNext: null,
+    sessionQuery: {},
+    listedQuery: {},
+    loadingMoreSessions: false,
     sessionsLoaded: false,
     sessionsError: null,
     importProgress: null,
@@ -75,15 +107,41 @@ export const createSessionsSlice: Slice<SessionsSlice> = (set, get) => {
 
     async refreshSessions() {
       try {
-        const { sessions } = await api().listSessions();
+        const query = get().sessionQuery;
+        const { sessions, next } = await api().listSessions(listInput(query));
+        // an answer to filters changed meanwhile is not shown
+        if (get().sessionQuery !== query) return;
         // the open session's summary (title, counts) follows the list
         const open = get().openSessionId;
         const session = open ? sessions.find((x) => x.id === open) : undefined;
-        set({ sessions, sessionsLoaded: true, sessionsError: null, ...(session ? { session } : {}) });
+        set({ sessions, sessionsNext: next ?? null, listedQuery: query, sessionsLoaded: true, sessionsError: null, ...(session ? { session } : {}) });
       } catch (err) {
         set({ sessionsError: errorMessage(err) });
         // a lost connection is shown in the header already
         if (!isUnavailable(err)) get().notify("error", failureSentence(err, "the session list could not be read"));
+      }
+    },
+
+    async setSessionQuery(query) {
+      set({ sessionQuery: query, sessionsNext: null });
+      await get().refreshSessions();
+    },
+
+    async loadMoreSessions() {
+      const { sessionsNext: after, sessionQuery: query, loadingMoreSessions } = get();
+      if (after === null || loadingMoreSessions) return;
+      set({ loadingMoreSessions: true });
+      try {
+        const { sessions, next } = await api().listSessions({ ...listInput(query), after });
+        if (get().sessionQuery !== query || get().sessionsNext !== after) return;
+        set((s) => {
+          const known = new Set(s.sessions.map((x) => x.id));
+          return { sessions: [...s.sessions, ...sessions.filter((x) => !known.has(x.id))], sessionsNext: next ?? null };
+        });
+      } catch (err) {
+        get().notify("error", failureSentence(err, "more sessions could not be read"));
+      } finally {
+        set({ loadingMoreSessions: false });
       }
     },
 

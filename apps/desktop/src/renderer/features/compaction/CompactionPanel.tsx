@@ -13,7 +13,7 @@ import { Elapsed } from "./Elapsed";
 // issue 14: the "absent from the summary" check of a dry run
 import { SummaryCheck } from "../amnesia/SummaryCheck";
 import { instructionsWithIdentifiers } from "../amnesia/summary-check";
-import { ReadOnlyAction, useReadOnly } from "../foreign/ReadOnly";
+import { ReadOnlyAction, useHostReadOnly, useReadOnly } from "../foreign/ReadOnly";
 
 export function CompactionPanel() {
   const sessionId = useBonsai((s) => s.openSessionId);
@@ -34,6 +34,8 @@ export function CompactionPanel() {
   const diffRows = useDrawnRows(diffList.listed, `${context?.sessionId ?? ""}:${context?.leafId ?? ""}:${diffList.hidden}`);
   // a Claude Code / Codex session: the plan is shown (what a pi-style compaction would do), not run
   const readOnly = useReadOnly() !== null;
+  // on a team archive: the why, as the disabled buttons' tooltip
+  const why = useHostReadOnly() ?? undefined;
 
   useEffect(() => {
     if (!sessionId) return;
@@ -162,10 +164,10 @@ export function CompactionPanel() {
         <textarea value={instructions} onChange={(e) => setInstructions(e.target.value)} rows={3} maxLength={20000} data-testid="compaction-instructions" placeholder="e.g. Focus on the database migration decisions" />
       </label>
       <div className="bz-row">
-        <button type="button" disabled={running || !plan?.possible || readOnly} onClick={() => void run(false)} data-testid="compaction-run">
+        <button type="button" disabled={running || !plan?.possible || readOnly} title={why} onClick={() => void run(false)} data-testid="compaction-run">
           Run compaction
         </button>
-        <button type="button" disabled={running || !plan?.possible || readOnly} onClick={() => void run(true)} data-testid="compaction-dry-run">
+        <button type="button" disabled={running || !plan?.possible || readOnly} title={why} onClick={() => void run(true)} data-testid="compaction-dry-run">
           Dry run
         </button>
         {running ? (

@@ -9,6 +9,15 @@ import { agentName } from "../../lib/agents";
 import { exportOpenSession } from "../../shell/import";
 import { useBonsai } from "../../state/store";
 
+/**
+ * Why nothing on this host can be changed (a team archive says so in getAppInfo: "read-only: a
+ * team archive copy"); null when sessions may be changed. Controls that would change a session, a
+ * setting or the host are then hidden, or disabled with this as their tooltip.
+ */
+export function useHostReadOnly(): string | null {
+  return useBonsai((s) => s.appInfo?.readOnly ?? null);
+}
+
 /** Why the open session is read-only (null: it may be changed). */
 export function useReadOnly(): string | null {
   return useBonsai((s) => s.session?.readOnly ?? null);

@@ -22,7 +22,7 @@ import { ContentBlocks, type Block } from "../content/Blocks";
 import { contextTokensAt } from "../tree/context-tokens";
 import { formatField, formatInt, formatTime, nodeTitle } from "../tree/format";
 import { kindOf } from "../tree/model";
-import { useReadOnly } from "../foreign/ReadOnly";
+import { useHostReadOnly, useReadOnly } from "../foreign/ReadOnly";
 import { AgentEventView, isAgentEvent, SourceLines } from "../foreign/SourceLines";
 import { Markdown } from "./Markdown";
 
@@ -288,6 +288,7 @@ export function Inspector() {
   const setPanel = useBonsai((s) => s.setPanel);
   const leafId = useBonsai((s) => s.skeleton?.leafId ?? null);
   const readOnly = useReadOnly() !== null;
+  const hostReadOnly = useHostReadOnly();
 
   if (!selectedId) return <div className="bz-empty">Select a node to inspect it: click it, or Tab into the tree and use the arrow keys.</div>;
   if (selectedId.startsWith("seg:")) return <SegmentSummary segKey={selectedId} />;
@@ -318,15 +319,20 @@ export function Inspector() {
         </dl>
         <div className="bz-row">
           {node.id !== leafId ? (
-            <button type="button" onClick={() => setWork({ switchTarget: node.id })} data-testid="inspector-switch">
-              Switch branch here…
-            </button>
+            // a team archive: the leaf does not move, nothing is compacted
+            hostReadOnly === null ? (
+              <button type="button" onClick={() => setWork({ switchTarget: node.id })} data-testid="inspector-switch">
+                Switch branch here…
+              </button>
+            ) : null
           ) : (
             <>
               <span className="bz-flag bz-flag-leaf">current leaf</span>
-              <button type="button" onClick={() => setPanel("compact")} data-testid="inspector-compact">
-                Compact…
-              </button>
+              {hostReadOnly === null ? (
+                <button type="button" onClick={() => setPanel("compact")} data-testid="inspector-compact">
+                  Compact…
+                </button>
+              ) : null}
             </>
           )}
         </div>

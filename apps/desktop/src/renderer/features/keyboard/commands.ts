@@ -7,6 +7,7 @@ import { chooseAndImport, exportOpenSession } from "../../shell/import";
 import { useBonsai } from "../../state/store";
 import type { BonsaiState } from "../../state/types";
 import { undoLastChange } from "../actions/undo";
+import { switchTheme } from "../theme";
 
 export interface Command {
   id: string;
@@ -22,6 +23,8 @@ export interface Command {
 const hasSession = (s: BonsaiState) => s.openSessionId !== null && s.graph !== null;
 const selectedEntry = (s: BonsaiState) => (s.selectedId && !s.selectedId.startsWith("seg:") ? s.selectedId : null);
 const always = () => true;
+/** nothing on this host changes (a team archive): the commands that would change something are not runnable */
+const writable = (s: BonsaiState) => s.appInfo?.readOnly === undefined;
 
 export const COMMANDS: readonly Command[] = [
   { id: "palette", title: "Show all commands", group: "App", keys: "Ctrl+K / ⌘K", enabled: always, run: (s) => s.setUi({ paletteOpen: true }) },
@@ -29,30 +32,27 @@ export const COMMANDS: readonly Command[] = [
   { id: "search", title: "Search all sessions", group: "App", keys: "/", enabled: always, run: (s) => s.setUi({ searchOpen: true }) },
   { id: "amnesia-all", title: "Amnesia across sessions (where compaction lost context, worst first)", group: "App", keys: "Shift+A", enabled: always, run: (s) => s.setUi({ amnesiaAllOpen: true }) },
   { id: "preferences", title: "Preferences", group: "App", keys: ",", enabled: always, run: (s) => s.setUi({ prefsOpen: true }) },
-  { id: "import", title: "Import session files…", group: "App", enabled: always, run: () => void chooseAndImport() },
+  { id: "import", title: "Import session files…", group: "App", enabled: writable, run: () => void chooseAndImport() },
   {
     id: "theme",
     title: "Switch the theme (system, light, dark)",
     group: "App",
     enabled: (s) => s.settingsState !== null,
-    run: (s) => {
-      const theme = s.settingsState?.settings.theme ?? "system";
-      void s.updateSettings({ theme: theme === "system" ? "light" : theme === "light" ? "dark" : "system" });
-    },
+    run: () => void switchTheme(),
   },
   { id: "focus-list", title: "Go to the session list", group: "App", enabled: always, run: () => document.querySelector<HTMLElement>("[data-testid=session-filter]")?.focus() },
 
   { id: "view-tree", title: "Show the tree", group: "Session", keys: "G", enabled: hasSession, run: (s) => s.setView("tree") },
   { id: "view-transcript", title: "Read the transcript", group: "Session", keys: "T", enabled: hasSession, run: (s) => s.setView("transcript") },
-  { id: "undo", title: "Undo the last compaction, branch switch or label", group: "Session", keys: "Ctrl+Z / ⌘Z", enabled: (s) => s.undo !== null, run: () => void undoLastChange() },
+  { id: "undo", title: "Undo the last compaction, branch switch or label", group: "Session", keys: "Ctrl+Z / ⌘Z", enabled: (s) => s.undo !== null && writable(s), run: () => void undoLastChange() },
   { id: "export-jsonl", title: "Export the session as JSONL", group: "Session", enabled: hasSession, run: () => void exportOpenSession("jsonl") },
   { id: "export-markdown", title: "Export the session as Markdown", group: "Session", enabled: hasSession, run: () => void exportOpenSession("markdown") },
   { id: "export-html", title: "Export the session as HTML (one offline page)", group: "Session", enabled: hasSession, run: () => void exportOpenSession("html") },
   // on a team archive the pi copy is a download, continued on one's own machine
   { id: "continue-in-pi", title: "Continue in pi (a pi copy of a Claude Code or Codex session, or of an archived one)", group: "Session", enabled: (s) => s.session?.readOnly !== undefined, run: (s) => void (s.session?.archive ? exportOpenSession("pi") : s.continueInPi()) },
-  { id: "rename", title: "Rename the session", group: "Session", enabled: hasSession, run: (s) => s.setRenaming(s.openSessionId) },
-  { id: "remove", title: "Remove the session from Bonsai (the agent's file is kept)", group: "Session", enabled: hasSession, run: (s) => s.setRemoving(s.openSessionId) },
-  { id: "follow", title: "Follow the leaf when an agent appends (on/off)", group: "Session", enabled: hasSession, run: (s) => s.setFollow(!s.follow) },
+  { id: "rename", title: "Rename the session", group: "Session", enabled: (s) => hasSession(s) && writable(s), run: (s) => s.setRenaming(s.openSessionId) },
+  { id: "remove", title: "Remove the session from Bonsai (the agent's file is kept)", group: "Session", enabled: (s) => hasSession(s) && writable(s), run: (s) => s.setRemoving(s.openSessionId) },
+  { id: "follow", title: "Follow the leaf when an agent appends (on/off)", group: "Session", enabled: (s) => hasSession(s) && writable(s), run: (s) => s.setFollow(!s.follow) },
 
   { id: "walk", title: "Move the selection (parent, child, siblings)", group: "Tree", keys: "↑ ↓ ← →", enabled: hasSession, run: () => document.querySelector<HTMLElement>("[data-testid=tree-canvas]")?.focus() },
   {
@@ -80,13 +80,13 @@ export const COMMANDS: readonly Command[] = [
     },
   },
   { id: "fit", title: "Zoom to fit the whole tree", group: "Tree", keys: "F", enabled: hasSession, run: (s) => (s.setView("tree"), s.requestFocus("fit")) },
-  { id: "switch", title: "Switch branch to the selected node…", group: "Tree", keys: "S", enabled: (s) => selectedEntry(s) !== null && selectedEntry(s) !== s.skeleton?.leafId, run: (s) => s.setWork({ switchTarget: selectedEntry(s) }) },
+  { id: "switch", title: "Switch branch to the selected node…", group: "Tree", keys: "S", enabled: (s) => selectedEntry(s) !== null && selectedEntry(s) !== s.skeleton?.leafId && writable(s), run: (s) => s.setWork({ switchTarget: selectedEntry(s) }) },
   {
     id: "label",
     title: "Label the selected node",
     group: "Tree",
     // a Claude Code / Codex session is never written: no labels (Continue in pi)
-    enabled: (s) => selectedEntry(s) !== null && s.session?.readOnly === undefined,
+    enabled: (s) => selectedEntry(s) !== null && s.session?.readOnly === undefined && writable(s),
     run: (s) => {
       s.setPanel("inspect");
       requestAnimationFrame(() => document.querySelector<HTMLElement>("[data-testid=label-input]")?.focus());

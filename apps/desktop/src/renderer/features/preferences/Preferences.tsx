@@ -12,6 +12,7 @@ import { useBonsai } from "../../state/store";
 import { defaultOf, FIELDS, formatField, getField, parseField, patchFor } from "./fields";
 // issue 14: the what-if replay of compaction settings (features/whatif)
 import { WhatIfSection } from "../whatif/WhatIfSection";
+import { useHostReadOnly } from "../foreign/ReadOnly";
 import type { FieldSpec, FieldValue } from "./fields";
 import { HostFolderSetting, HostSettingReadOnly } from "./HostSetting";
 
@@ -181,6 +182,8 @@ export function Preferences() {
   const state = useBonsai((s) => s.settingsState);
   const loadSettings = useBonsai((s) => s.loadSettings);
   const setState = useBonsai((s) => s.setUi);
+  // a team archive: the settings are shown, not changed (what-if still tries others without saving them)
+  const hostReadOnly = useHostReadOnly();
   useEffect(() => {
     if (open) void loadSettings();
   }, [open, loadSettings]);
@@ -203,7 +206,11 @@ export function Preferences() {
             Close
           </button>
         </div>
-        {state?.hostSettings.changeWith === "cli" ? (
+        {hostReadOnly !== null ? (
+          <p className="bz-prefs-note" data-testid="prefs-read-only">
+            {hostReadOnly.charAt(0).toUpperCase() + hostReadOnly.slice(1)}. The settings are shown here and do not change; what-if below tries others on your sessions without saving them.
+          </p>
+        ) : state?.hostSettings.changeWith === "cli" ? (
           <p className="bz-prefs-note" data-testid="prefs-host-note">
             Settings marked <span className="bz-host-badge">host</span> reach this machine: folders whose code runs or whose files are read, the variable that holds the API key, where the key and your sessions
             are sent. The browser page shows them but cannot change them; they change on the host with <code>bonsai config set</code> (kept in {state.hostSettings.database}).
@@ -213,12 +220,12 @@ export function Preferences() {
         {state ? <WhatIfSection saved={state.settings} /> : null}
         {state
           ? groups.map((g) => (
-              <fieldset key={g}>
+              <fieldset key={g} disabled={hostReadOnly !== null} title={hostReadOnly ?? undefined}>
                 <legend>{g}</legend>
                 {FIELDS.filter((f) => f.group === g).map((f) => (
                   <Row key={f.path} spec={f} state={state} />
                 ))}
-                {g === "Model provider" ? <ApiKey state={state} /> : null}
+                {g === "Model provider" && hostReadOnly === null ? <ApiKey state={state} /> : null}
               </fieldset>
             ))
           : <div className="bz-empty">Loading…</div>}

@@ -6,7 +6,7 @@ import { useCallback, useEffect, useMemo } from "react";
 import { api, failureSentence } from "../../lib/api";
 import { useBonsai } from "../../state/store";
 import { formatBytes, formatInt } from "../tree/format";
-import { ReadOnlyAction, useReadOnly } from "../foreign/ReadOnly";
+import { ReadOnlyAction, useHostReadOnly, useReadOnly } from "../foreign/ReadOnly";
 
 export function PrunePanel() {
   const sessionId = useBonsai((s) => s.openSessionId);
@@ -17,6 +17,8 @@ export function PrunePanel() {
   const notifyAll = useBonsai((s) => s.notify);
   const reveal = useBonsai((s) => s.reveal);
   const readOnly = useReadOnly() !== null;
+  // on a team archive: the why, as the disabled buttons' tooltip
+  const why = useHostReadOnly() ?? undefined;
 
   const pruned = useMemo(() => (skeleton?.nodes ?? []).filter((n) => n.pruned), [skeleton]);
 
@@ -95,7 +97,7 @@ export function PrunePanel() {
                 </li>
               ))}
             </ol>
-            <button type="button" onClick={() => void apply()} disabled={readOnly} data-testid="prune-apply">
+            <button type="button" onClick={() => void apply()} disabled={readOnly} title={why} data-testid="prune-apply">
               Prune {plan.items.length} output{plan.items.length === 1 ? "" : "s"}
             </button>
           </>
@@ -117,13 +119,13 @@ export function PrunePanel() {
                 <button type="button" className="bz-link" onClick={() => reveal(n.id, "inspect")}>
                   {n.id}
                 </button>
-                <button type="button" onClick={() => void restore([n.id])} disabled={readOnly}>
+                <button type="button" onClick={() => void restore([n.id])} disabled={readOnly} title={why}>
                   Restore
                 </button>
               </li>
             ))}
           </ol>
-          <button type="button" onClick={() => void restore()} disabled={readOnly} data-testid="prune-restore-all">
+          <button type="button" onClick={() => void restore()} disabled={readOnly} title={why} data-testid="prune-restore-all">
             Restore all
           </button>
         </>

@@ -135,7 +135,8 @@ function Canvas({ dark, graph, size }: CanvasProps) {
   );
   const onNodeDoubleClick = useCallback<NodeMouseHandler<FlowNode>>(
     (_event, node) => {
-      if (node.type === "entry") setWork({ switchTarget: node.id });
+      // a branch switch moves the leaf: not on a host where nothing changes (a team archive)
+      if (node.type === "entry" && useBonsai.getState().appInfo?.readOnly === undefined) setWork({ switchTarget: node.id });
     },
     [setWork],
   );

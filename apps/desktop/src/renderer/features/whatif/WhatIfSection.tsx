@@ -14,6 +14,7 @@ import { differsFromSaved, formOf, parseForm, type NumberField, type ThresholdMo
 import { useWhatIf } from "./useWhatIf";
 import { WhatIfChart } from "./WhatIfChart";
 import "./whatif.css";
+import { useHostReadOnly } from "../foreign/ReadOnly";
 
 const RECENT = 8;
 
@@ -81,6 +82,8 @@ export function WhatIfSection({ saved }: { saved: BonsaiSettings }) {
   const openId = useBonsai((s) => s.openSessionId);
   const updateSettings = useBonsai((s) => s.updateSettings);
   const [form, setForm] = useState<WhatIfForm>(() => formOf(saved));
+  // a team archive: settings are tried, never saved
+  const hostReadOnly = useHostReadOnly();
   const [scope, setScope] = useState<"open" | "recent">(openId ? "open" : "recent");
   const recent = useMemo(() => [...sessions].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt)).slice(0, RECENT), [sessions]);
   const [chosen, setChosen] = useState<string[]>(() => recent.slice(0, 1).map((s) => s.id));
@@ -199,7 +202,7 @@ export function WhatIfSection({ saved }: { saved: BonsaiSettings }) {
         <div className="bz-empty">Replaying…</div>
       ) : null}
       <div className="bz-row">
-        <button type="button" disabled={!dirty} onClick={() => void save()} data-testid="whatif-save">
+        <button type="button" disabled={!dirty || hostReadOnly !== null} title={hostReadOnly ?? undefined} onClick={() => void save()} data-testid="whatif-save">
           Save these settings
         </button>
         <button type="button" disabled={!dirty && parsed.ok} onClick={() => setForm(formOf(saved))} data-testid="whatif-reset">
