@@ -185,7 +185,7 @@ describe.skipIf(!HAVE)("bonsai amnesia --all", () => {
   it.each([
     [["amnesia"], "missing SESSION (or --all)"],
     [["amnesia", "--all", "some-session"], "give SESSION or --all, not both"],
-    [["amnesia", "--all", "--project", "alpha"], "--project goes with --archive URL --all"],
+    [["amnesia", "--all", "--project", "alpha"], "--project names a project of a team archive: use it with --archive URL"],
     [["amnesia", "some-session", "--archive", "http://127.0.0.1:1", "--project", "alpha"], "--project goes with --archive URL --all"],
     [["amnesia", "--all", "--archive", "http://127.0.0.1:1", "--project", " "], "--project needs a project name"],
   ])("bonsai %j: one line, exit 2", (args, message) => {
