@@ -2,7 +2,9 @@
  * The app's calls on a team archive, for one signed-in page. Every call first checks the page's
  * token again (a revoked token stops working at the next call) and then the session against the
  * caller's projects in PostgreSQL. The list and search come straight from PostgreSQL (limited to
- * the caller's projects there); the other reads run the app's own handlers over the session cache.
+ * the caller's projects there); the other reads run the app's own handlers over the session cache,
+ * except an entry and the previews, which come from PostgreSQL while this process holds no current
+ * copy of the session (direct-reads.ts), so they never wait for a whole copy.
  * Every call that would change a session, the settings or the host is refused in one sentence.
  */
 import { IpcError, type Handlers, type MethodName, type MethodOutput, type SessionSummary } from "@bonsai/ipc";
@@ -10,8 +12,9 @@ import type { Backend } from "@bonsai/backend";
 import type pg from "pg";
 import { authenticate, type Principal } from "../people";
 import { listArchivedSessions, searchArchive, type ArchivedSession } from "../reads";
+import { entryDetailFromArchive, previewsFromArchive } from "./direct-reads";
 import type { PageOpener } from "./page-open";
-import type { ArchiveSessionCache, ReadableSession } from "./session-cache";
+import { readableSession, type ArchiveSessionCache, type ReadableSession } from "./session-cache";
 
 /** what every archived session says about itself in the app */
 export const ARCHIVE_READ_ONLY = "a read-only copy in the team archive; export it to work on it";
@@ -125,6 +128,19 @@ export function archiveHandlers(deps: ArchiveHandlerDeps, token: string): Handle
       return cache.withSession(principal, input.sessionId, () => handler(input));
     };
 
+  /**
+   * A single-entry read: from PostgreSQL while this process holds no current copy of the session
+   * (`direct` answers null when only the copy can answer), else the app's own over the copy.
+   */
+  const fromArchiveOrCopy =
+    <M extends "getEntry" | "getPreviews", I extends { sessionId: string }>(method: M, direct: (row: ReadableSession, input: I) => Promise<MethodOutput<M> | null>) =>
+    async (input: I): Promise<MethodOutput<M>> => {
+      const principal = await who();
+      const row = await readableSession(pool, principal, input.sessionId);
+      const answer = cache.holds(row) ? null : await direct(row, input);
+      return answer ?? cache.withSession(principal, input.sessionId, () => (app[method] as unknown as (input: I) => Promise<MethodOutput<M>> | MethodOutput<M>)(input));
+    };
+
   const refused = Object.fromEntries(
     Object.keys(REFUSED).map((name) => [
       name,
@@ -157,9 +173,9 @@ export function archiveHandlers(deps: ArchiveHandlerDeps, token: string): Handle
     },
     openSession: async (input) => deps.opener.open(await who(), input.sessionId),
     getSkeleton: onSession("getSkeleton"),
-    getPreviews: onSession("getPreviews"),
+    getPreviews: fromArchiveOrCopy("getPreviews", async (row, input: { sessionId: string; entryIds: string[] }) => ({ previews: await previewsFromArchive(pool, row, input.entryIds) })),
     getSkeletonTail: onSession("getSkeletonTail"),
-    getEntry: onSession("getEntry"),
+    getEntry: fromArchiveOrCopy("getEntry", (row, input: { sessionId: string; entryId: string }) => entryDetailFromArchive(pool, row, input.entryId)),
     getEntries: onSession("getEntries"),
     getContextPreview: onSession("getContextPreview"),
     planCompaction: onSession("planCompaction"),

@@ -144,8 +144,10 @@ export const createSessionSlice: Slice<SessionSlice> = (set, get) => {
   const applySkeleton = (skeleton: TreeSkeleton, fresh: boolean): void => {
     const prev = get();
     const index = indexTree(skeleton.nodes);
+    if (fresh) performance.mark("bonsai:open:indexed");
     const expanded = fresh ? new Set<string>() : prev.expanded;
     const { graph, layoutMs } = layout(index, skeleton.leafId, expanded);
+    if (fresh) performance.mark("bonsai:open:laidout");
     if (fresh) {
       // a small tree is shown whole when it fits readably (viewport.ts "open"); a large one opens on its leaf
       const target = graph.nodes.length <= FIT_ON_OPEN_MAX_NODES || !skeleton.leafId ? "open" : skeleton.leafId;
@@ -191,7 +193,7 @@ export const createSessionSlice: Slice<SessionSlice> = (set, get) => {
     detailError: null,
 
     async openSession(sessionId) {
-      // the explorer benchmark reads these two marks (request sent -> skeleton unpacked)
+      // the explorer and team-open benchmarks read these marks (request sent -> answer received -> skeleton unpacked -> indexed -> laid out)
       performance.mark("bonsai:open:start");
       get().scopeNotifications(sessionId);
       get().resetWork();
@@ -199,6 +201,7 @@ export const createSessionSlice: Slice<SessionSlice> = (set, get) => {
       try {
         const { session, skeleton } = await api().openSession({ sessionId });
         if (get().openSessionId !== sessionId) return; // another session was opened meanwhile
+        performance.mark("bonsai:open:received");
         const unpacked = unpackSkeleton(skeleton, UNPACK);
         performance.mark("bonsai:open:answer");
         set({ session, sessionLoading: false });
