@@ -63,12 +63,24 @@ interface Opened {
   open: number;
   /** the openSession request: sent -> answer received */
   request: number;
-  /** click -> sent, unpack, index, layout, and the rest (React Flow's render until painted) */
-  phases: { click: number; unpack: number; index: number; layout: number; draw: number };
+  /** click -> sent, sent -> the answer's frame arrived (its message event), unpack, index, layout, and the rest (React Flow's render until painted) */
+  phases: { click: number; arrived: number; unpack: number; index: number; layout: number; draw: number };
+  /** the wall clock (ms since the epoch) when the answer's frame arrived, to set beside the server's log line */
+  arrivedAtWall: number;
 }
 
 /** signs in on `url`, clicks the session and returns click -> tree painted and its phases, as the page timed them */
 async function openInPage(page: Page, url: string, token: string, title: string): Promise<Opened> {
+  // the arrival of every large WebSocket frame (the open's answer), before the page parses it
+  await page.addInitScript(() => {
+    const arrivals: { at: number; wall: number }[] = [];
+    (window as unknown as { __frames: typeof arrivals }).__frames = arrivals;
+    const add = WebSocket.prototype.addEventListener;
+    WebSocket.prototype.addEventListener = function (this: WebSocket, type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions) {
+      if (type === "message") add.call(this, type, (e: Event) => void ((e as MessageEvent).data?.length > 1e6 && arrivals.push({ at: performance.now(), wall: Date.now() })), options);
+      add.call(this, type, listener, options);
+    } as typeof WebSocket.prototype.addEventListener;
+  });
   await page.goto(`${url}/?token=${encodeURIComponent(token)}`);
   const item = page.getByTestId("session-item").filter({ hasText: title });
   await expect(item).toBeVisible();
@@ -89,10 +101,12 @@ async function openInPage(page: Page, url: string, token: string, title: string)
     const bench = (window as unknown as { __bench: { clickAt: number; paintedAt: number } }).__bench;
     while (Number.isNaN(bench.paintedAt)) await new Promise((r) => setTimeout(r, 10));
     const [start, received, answer, indexed, laidout] = marks.map((m) => performance.getEntriesByName(m).at(-1)?.startTime ?? NaN) as [number, number, number, number, number];
+    const frame = (window as unknown as { __frames: { at: number; wall: number }[] }).__frames.at(-1) ?? { at: NaN, wall: NaN };
     return {
       open: bench.paintedAt - bench.clickAt,
       request: received - start,
-      phases: { click: start - bench.clickAt, unpack: answer - received, index: indexed - answer, layout: laidout - indexed, draw: bench.paintedAt - laidout },
+      phases: { click: start - bench.clickAt, arrived: frame.at - start, unpack: answer - received, index: indexed - answer, layout: laidout - indexed, draw: bench.paintedAt - laidout },
+      arrivedAtWall: frame.wall,
     };
   }, MARKS);
 }
@@ -163,7 +177,7 @@ test("a 100,000-entry archived session opened in the page", async ({ page }) => 
     const pusher = await openInPage(page, a.url, token, "Archive bench 100k");
     const ms = (t: Opened): string => {
       const p = t.phases;
-      return `${t.open.toFixed(0)} ms (click ${p.click.toFixed(0)}, request ${t.request.toFixed(0)}, unpack ${p.unpack.toFixed(0)}, index ${p.index.toFixed(0)}, layout ${p.layout.toFixed(0)}, draw ${p.draw.toFixed(0)} ms)`;
+      return `${t.open.toFixed(0)} ms (click ${p.click.toFixed(0)}, request ${t.request.toFixed(0)} of which until the frame arrived ${p.arrived.toFixed(0)} (at ${new Date(t.arrivedAtWall).toISOString()}), unpack ${p.unpack.toFixed(0)}, index ${p.index.toFixed(0)}, layout ${p.layout.toFixed(0)}, draw ${p.draw.toFixed(0)} ms)`;
     };
     console.log(
       "\n" +

@@ -16,7 +16,7 @@
 import type { MethodOutput } from "@bonsai/ipc";
 import type pg from "pg";
 import type { Principal } from "../people";
-import { isOpenAnswerKept, keepOpenAnswer, keptOpenAnswer } from "./kept-answers";
+import { isOpenAnswerKept, keepOpenAnswer, keptAnswerValue, keptOpenAnswer } from "./kept-answers";
 import { readableSession, type ArchiveSessionCache, type ReadableSession } from "./session-cache";
 
 type OpenAnswer = MethodOutput<"openSession">;
@@ -69,7 +69,7 @@ export class PageOpener {
       const kept = await keptOpenAnswer(this.pool, row.pk, row.entryCount);
       if (kept !== null) {
         this.copyLater(principal, row);
-        return JSON.parse(kept) as OpenAnswer;
+        return keptAnswerValue(kept);
       }
     }
     return this.cache.withSession(principal, sessionId, async (held) => {
