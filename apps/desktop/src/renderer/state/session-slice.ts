@@ -5,6 +5,7 @@
  */
 import { unpackSkeleton, type TreeSkeleton } from "@bonsai/core";
 import type { EntryDetail, EventPayload, SessionSummary } from "@bonsai/ipc";
+import { afterPaint } from "../lib/after-paint";
 import { api, errorMessage } from "../lib/api";
 import { hiddenIn, toFlow, type FlowGraph, type FlowNode } from "../features/tree/layout";
 import { treeContextTokens } from "../features/tree/context-tokens";
@@ -63,11 +64,6 @@ export interface SessionSlice {
 
 let focusSeq = 0;
 
-/** runs `fn` once the next frame is painted (at once where there are no frames) */
-function afterPaint(fn: () => void): void {
-  if (typeof requestAnimationFrame !== "function") return fn();
-  requestAnimationFrame(() => setTimeout(fn, 0));
-}
 
 function layout(index: TreeIndex, leafId: string | null, expanded: ReadonlySet<string>): { graph: FlowGraph; layoutMs: number } {
   const t0 = performance.now();

@@ -7,6 +7,7 @@
  */
 import { useEffect, useState } from "react";
 import type { Edge, Viewport } from "@xyflow/react";
+import { afterPaint } from "../../lib/after-paint";
 import { NODE_H, NODE_W, type FlowGraph, type FlowNode } from "./layout";
 import type { CanvasSize } from "./viewport";
 
@@ -35,17 +36,9 @@ export function firstScreen(graph: FlowGraph, viewport: Viewport, size: CanvasSi
   return { nodes, edges };
 }
 
-/** false until the frame after the calling component mounted has been painted */
+/** false until the frame that drew the calling component's first render has been painted (lib/after-paint.ts) */
 export function usePaintedOnce(): boolean {
   const [painted, setPainted] = useState(false);
-  useEffect(() => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    // a timer set in a frame's callback runs once that frame is painted
-    const raf = requestAnimationFrame(() => void (timer = setTimeout(() => setPainted(true), 0)));
-    return () => {
-      cancelAnimationFrame(raf);
-      clearTimeout(timer);
-    };
-  }, []);
+  useEffect(() => afterPaint(() => setPainted(true)), []);
   return painted;
 }
