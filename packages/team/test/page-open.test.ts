@@ -29,10 +29,31 @@ function source(id: string, count: number): PushSource {
   };
 }
 
+/**
+ * A session with a branch and several kinds of entry: e0..e9 a chain of user, assistant (with a tool
+ * call) and tool results, e10 a branch off e4 (not on the leaf's path), e11 a model change after e9
+ * and e12, the leaf, a user message after it.
+ */
+function branched(id: string): PushSource {
+  const message = (i: number): Record<string, unknown> => {
+    if (i % 3 === 0) return { role: "user", content: [{ type: "text", text: `question ${i} of ${id}` }], timestamp: i };
+    if (i % 3 === 1) return { role: "assistant", content: [{ type: "text", text: `answer ${i}` }, { type: "toolCall", id: `call-${i}`, name: "read", arguments: { path: `f${i}.ts` } }], stopReason: "toolUse", timestamp: i };
+    return { role: "toolResult", toolCallId: `call-${i - 1}`, toolName: "read", content: [{ type: "text", text: `contents of f${i - 1}.ts `.repeat(20) }], isError: false, timestamp: i };
+  };
+  const at = (i: number) => `2026-01-01T00:00:${String(i).padStart(2, "0")}.000Z`;
+  const entries: Record<string, unknown>[] = Array.from({ length: 10 }, (_, i) => ({ type: "message", id: `${id}-e${i}`, parentId: i === 0 ? null : `${id}-e${i - 1}`, timestamp: at(i), message: message(i) }));
+  entries.push({ type: "message", id: `${id}-e10`, parentId: `${id}-e4`, timestamp: at(10), message: message(9) });
+  entries.push({ type: "model_change", id: `${id}-e11`, parentId: `${id}-e9`, timestamp: at(11), provider: "openai", modelId: "gpt-5" });
+  entries.push({ type: "message", id: `${id}-e12`, parentId: `${id}-e11`, timestamp: at(12), message: message(12) });
+  const plain = source(id, 0);
+  return { session: plain.session, entries: () => entries };
+}
+
 /** a server process: its own cache folder, the one database (every session long enough to keep unless `keepFromEntries`) */
-async function startProcess(name: string, warmAfterPushMs: number, keepFromEntries = 0): Promise<(typeof processes)[number]> {
+async function startProcess(name: string, warmAfterPushMs: number, keepFromEntries = 0, copyAfterKeptAnswerMs = 0): Promise<(typeof processes)[number]> {
   const logged: string[] = [];
-  const app = createArchiveApp({ pool: db.pool, rendererDir: path.join(work, "renderer"), cacheDir: path.join(work, `cache-${name}`), log: (line) => logged.push(line), opening: { warmAfterPushMs, keepFromEntries } });
+  const opening = { warmAfterPushMs, keepFromEntries, copyAfterKeptAnswerMs };
+  const app = createArchiveApp({ pool: db.pool, rendererDir: path.join(work, "renderer"), cacheDir: path.join(work, `cache-${name}`), log: (line) => logged.push(line), opening });
   const http = createArchiveServer({ pool: db.pool, log: () => {}, app });
   const url = `http://127.0.0.1:${(await listen(http, "127.0.0.1", 0)).port}`;
   const p = { app, http, url, logged };
@@ -115,10 +136,10 @@ describe("opening an archived session in the page, with several server processes
     // b cannot read a single entry meanwhile: it answers from what PostgreSQL keeps, or not at all
     const kept = await withEntriesLocked(() => call(b.url, tokens.amy as string, "openSession", { sessionId: "walnut" }));
     expect(kept).toEqual(fromCopy);
-    expect(b.logged.some((line) => line.includes("CACHE session row") && line.includes("copied"))).toBe(false);
-    // the copy was made behind the answer: an entry is read from it
-    const entry = await call(b.url, tokens.amy as string, "getEntry", { sessionId: "walnut", entryId: "walnut-e39" });
-    expect(entry.ok).toBe(true);
+    // the copy is made behind the answer (at once here: copyAfterKeptAnswerMs 0); what the model sees is read from it
+    await expect.poll(() => b.logged.filter((line) => line.includes("CACHE session row") && line.includes("copied")).length, { timeout: 20_000, interval: 50 }).toBe(1);
+    const context = await call(b.url, tokens.amy as string, "getContextPreview", { sessionId: "walnut", leafId: "walnut-e39" });
+    expect(context.ok).toBe(true);
     expect(b.logged.filter((line) => line.includes("CACHE session row") && line.includes("copied"))).toHaveLength(1);
   }, 30_000);
 
@@ -160,5 +181,36 @@ describe("opening an archived session in the page, with several server processes
     const answer = await call(p.url, tokens.amy as string, "openSession", { sessionId: "acorn" });
     expect(answer.ok && answer.value.skeleton.ids).toHaveLength(99);
     expect(await keptCount("acorn")).toBeNull();
+  }, 30_000);
+});
+
+describe("the inspector's reads in a process that has no copy yet", () => {
+  it("an entry and the previews come from PostgreSQL, exactly as the copy answers them, without waiting for a copy", async () => {
+    const a = await startProcess("direct-a", 60_000);
+    const b = await startProcess("direct-b", 60_000, 0, 600_000);
+    const amy = tokens.amy as string;
+    await pushSession(branched("hazel"), "hazel", { client: new ArchiveClient(a.url, amy), project: "alpha" });
+    expect((await call(a.url, amy, "openSession", { sessionId: "hazel" })).ok).toBe(true); // a makes its copy and keeps the answer
+    expect((await call(b.url, amy, "openSession", { sessionId: "hazel" })).ok).toBe(true); // b answers from the kept answer
+    const ids = ["hazel-e12", "hazel-e11", "hazel-e5", "hazel-e4", "hazel-e2", "hazel-e0", "hazel-e10", "no-such-entry"];
+    for (const entryId of ids) {
+      const direct = await call(b.url, amy, "getEntry", { sessionId: "hazel", entryId });
+      expect(direct, entryId).toEqual(await call(a.url, amy, "getEntry", { sessionId: "hazel", entryId }));
+    }
+    const onPath = await call(b.url, amy, "getEntry", { sessionId: "hazel", entryId: "hazel-e4" });
+    const offPath = await call(b.url, amy, "getEntry", { sessionId: "hazel", entryId: "hazel-e10" });
+    expect([onPath.ok && (onPath.value as unknown as { onActivePath: boolean }).onActivePath, offPath.ok && (offPath.value as unknown as { onActivePath: boolean }).onActivePath]).toEqual([true, false]);
+    const previews = await call(b.url, amy, "getPreviews", { sessionId: "hazel", entryIds: ids });
+    expect(previews).toEqual(await call(a.url, amy, "getPreviews", { sessionId: "hazel", entryIds: ids }));
+    expect(previews.ok && (previews.value as unknown as { previews: string[] }).previews[0]).toBe("question 12 of hazel");
+    // none of that made b's copy
+    expect(b.logged.filter((line) => line.includes("CACHE session row"))).toEqual([]);
+    // and none of it reaches a person outside the session's project: refused as a missing session
+    for (const [method, params] of [["getEntry", { entryId: "hazel-e12" }], ["getPreviews", { entryIds: ["hazel-e12"] }]] as const) {
+      const other = await call(b.url, tokens.ben as string, method, { sessionId: "hazel", ...params });
+      const missing = await call(b.url, tokens.ben as string, method, { sessionId: "no-such-session", ...params });
+      expect(other.ok).toBe(false);
+      expect(!other.ok && other.error.message.replace("hazel", "X")).toBe(!missing.ok && missing.error.message.replace("no-such-session", "X"));
+    }
   }, 30_000);
 });

@@ -2,7 +2,9 @@
  * The app's calls on a team archive, for one signed-in page. Every call first checks the page's
  * token again (a revoked token stops working at the next call) and then the session against the
  * caller's projects in PostgreSQL. The list and search come straight from PostgreSQL (limited to
- * the caller's projects there); the other reads run the app's own handlers over the session cache.
+ * the caller's projects there); the other reads run the app's own handlers over the session cache,
+ * except an entry and the previews, which come from PostgreSQL while this process holds no current
+ * copy of the session (direct-reads.ts), so they never wait for a whole copy.
  * Every call that would change a session, the settings or the host is refused in one sentence.
  */
 import { IpcError, type Handlers, type MethodName, type MethodOutput, type SessionSummary } from "@bonsai/ipc";
@@ -13,6 +15,7 @@ import type { AmnesiaScore } from "../amnesia-scorer";
 import { archiveAmnesia } from "../archive-amnesia";
 import { searchArchive, type ArchivedSession } from "../reads";
 import { listArchivedPage } from "../session-list";
+import { entryDetailFromArchive, previewsFromArchive } from "./direct-reads";
 import type { PageOpener } from "./page-open";
 import { keyedAnswer, pageKey } from "./page-keys";
 import { readableSession, type ArchiveSessionCache, type ReadableSession } from "./session-cache";
@@ -142,6 +145,21 @@ export function archiveHandlers(deps: ArchiveHandlerDeps, token: string): Handle
       return cache.withSession(principal, input.sessionId, async (row) => keyedAnswer(await handler({ ...input, sessionId: row.sessionId }), keysOf([row])));
     };
 
+  /**
+   * A single-entry read: from PostgreSQL while this process holds no current copy of the session
+   * (`direct` answers null when only the copy can answer), else the app's own over the copy.
+   */
+  const fromArchiveOrCopy =
+    <M extends "getEntry" | "getPreviews", I extends { sessionId: string }>(method: M, direct: (row: ReadableSession, input: I) => Promise<MethodOutput<M> | null>) =>
+    async (input: I): Promise<MethodOutput<M>> => {
+      const principal = await who();
+      const row = await readableSession(pool, principal, input.sessionId);
+      const answer = cache.holds(row) ? null : await direct(row, input);
+      if (answer !== null) return keyedAnswer(answer, keysOf([row]));
+      const handler = app[method] as unknown as (input: I) => Promise<MethodOutput<M>> | MethodOutput<M>;
+      return cache.withSession(principal, input.sessionId, async (held) => keyedAnswer(await handler({ ...input, sessionId: held.sessionId }), keysOf([held])));
+    };
+
   const refused = Object.fromEntries(
     Object.keys(REFUSED).map((name) => [
       name,
@@ -185,9 +203,9 @@ export function archiveHandlers(deps: ArchiveHandlerDeps, token: string): Handle
     },
     openSession: async (input) => deps.opener.open(await who(), input.sessionId),
     getSkeleton: onSession("getSkeleton"),
-    getPreviews: onSession("getPreviews"),
+    getPreviews: fromArchiveOrCopy("getPreviews", async (row, input: { sessionId: string; entryIds: string[] }) => ({ previews: await previewsFromArchive(pool, row, input.entryIds) })),
     getSkeletonTail: onSession("getSkeletonTail"),
-    getEntry: onSession("getEntry"),
+    getEntry: fromArchiveOrCopy("getEntry", (row, input: { sessionId: string; entryId: string }) => entryDetailFromArchive(pool, row, input.entryId)),
     getEntries: onSession("getEntries"),
     getContextPreview: onSession("getContextPreview"),
     planCompaction: onSession("planCompaction"),

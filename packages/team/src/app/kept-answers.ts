@@ -6,7 +6,25 @@
  * process from its copy; a row for another entry count is never read, so a push that added
  * entries makes the row stale until some process opens the session or takes the push again.
  */
+import { withJson, type MethodOutput } from "@bonsai/ipc";
 import type pg from "pg";
+
+type OpenAnswer = MethodOutput<"openSession">;
+
+/**
+ * A kept answer as the open's value without parsing it: the WebSocket frame takes its text as it is
+ * (ipc's withJson), and it is parsed only if something here reads a field (6.3 MB of JSON for a
+ * 100,000-entry session: parsing it and making the text again held the server's thread for a few
+ * hundred ms on a busy machine).
+ */
+export function keptAnswerValue(text: string): OpenAnswer {
+  let parsed: OpenAnswer | undefined;
+  const value = {} as OpenAnswer;
+  for (const key of ["session", "skeleton"] as const) {
+    Object.defineProperty(value, key, { enumerable: true, get: () => (parsed ??= JSON.parse(text) as OpenAnswer)[key] });
+  }
+  return withJson(value, text);
+}
 
 /** The kept answer (JSON text) of the session row `sessionPk` at exactly `entryCount` entries, or null. */
 export async function keptOpenAnswer(pool: pg.Pool, sessionPk: string, entryCount: number): Promise<string | null> {

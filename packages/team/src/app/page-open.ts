@@ -2,9 +2,12 @@
  * Opening an archived session in the page fast in every server process. The answer (the session's
  * summary and packed tree skeleton) is the app's own, made from this process's copy when it holds
  * the current one. When it does not, and PostgreSQL keeps an answer for the session's current entry
- * count (kept-answers.ts), that answer is sent at once and the copy is made behind it: the page's
- * next reads (an entry, what the model sees) wait for the copy. With neither, the copy is made, the
- * answer taken from it and kept for the other processes.
+ * count (kept-answers.ts), that answer is sent at once and the copy is made behind it, a few seconds
+ * later (COPY_AFTER_KEPT_ANSWER_MS: the page draws the tree meanwhile, and the copy's import would
+ * take one of its cores); a read that needs the copy before then starts it. The page's entry and
+ * preview reads come from PostgreSQL until the copy is made (direct-reads.ts); its other reads (what
+ * the model sees, what-if) wait for the copy. With neither, the copy is made, the answer taken from
+ * it and kept for the other processes.
  *
  * The process that takes a push warms the session a moment after its last batch: it makes its copy
  * and keeps the answer, so the first open after a push is fast in every process. Only long sessions
@@ -13,7 +16,7 @@
 import type { MethodOutput } from "@bonsai/ipc";
 import type pg from "pg";
 import type { Principal } from "../people";
-import { isOpenAnswerKept, keepOpenAnswer, keptOpenAnswer } from "./kept-answers";
+import { isOpenAnswerKept, keepOpenAnswer, keptAnswerValue, keptOpenAnswer } from "./kept-answers";
 import { keyedAnswer, pageKey } from "./page-keys";
 import { readableSession, type ArchiveSessionCache, type ReadableSession } from "./session-cache";
 
@@ -29,9 +32,18 @@ export const WARM_AFTER_PUSH_MS = 2000;
  */
 export const KEEP_FROM_ENTRIES = 5000;
 
+/**
+ * how long after a kept answer was sent the copy behind it starts, unless a read needs it sooner:
+ * the page lays out and draws the tree meanwhile (a 100,000-entry session: about a second), and on a
+ * machine of two cores the copy's import would take one of them from the page's browser
+ */
+export const COPY_AFTER_KEPT_ANSWER_MS = 3000;
+
 export interface PageOpenerOptions {
   /** default WARM_AFTER_PUSH_MS */
   warmAfterPushMs?: number;
+  /** default COPY_AFTER_KEPT_ANSWER_MS */
+  copyAfterKeptAnswerMs?: number;
   /** default KEEP_FROM_ENTRIES */
   keepFromEntries?: number;
 }
@@ -39,6 +51,8 @@ export interface PageOpenerOptions {
 export class PageOpener {
   /** page key (project and id) -> the timer of its warming after a push */
   private readonly warming = new Map<string, NodeJS.Timeout>();
+  /** session id -> the timer of its copy behind a kept answer */
+  private readonly copying = new Map<string, NodeJS.Timeout>();
 
   constructor(
     private readonly pool: pg.Pool,
@@ -55,9 +69,10 @@ export class PageOpener {
     if (!this.cache.holds(row)) {
       const kept = await keptOpenAnswer(this.pool, row.pk, row.entryCount);
       if (kept !== null) {
-        // once the answer is on its way: the copy's COPY would otherwise share the event loop with its sending
-        setImmediate(() => this.cache.prepare(principal, row));
-        // named with the page's key (an answer kept by an older server named the session by its id)
+        this.copyLater(principal, row);
+        // sent as its text when it names the session with the page's key, as every answer kept now does (the
+        // session's id is the answer's first field); one kept by an older server named it by its id alone
+        if (kept.startsWith(`{"session":{"id":${JSON.stringify(row.key)},`)) return keptAnswerValue(kept);
         return keyedAnswer(JSON.parse(kept) as OpenAnswer, new Map([[row.sessionId, row.key]]));
       }
     }
@@ -87,8 +102,20 @@ export class PageOpener {
   }
 
   close(): void {
-    for (const timer of this.warming.values()) clearTimeout(timer);
+    for (const timer of [...this.warming.values(), ...this.copying.values()]) clearTimeout(timer);
     this.warming.clear();
+    this.copying.clear();
+  }
+
+  /** the copy behind a kept answer, once the page had time to draw (a read that needs it sooner makes it then) */
+  private copyLater(principal: Principal, row: ReadableSession): void {
+    if (this.copying.has(row.key)) return;
+    const timer = setTimeout(() => {
+      this.copying.delete(row.key);
+      this.cache.prepare(principal, row);
+    }, this.options.copyAfterKeptAnswerMs ?? COPY_AFTER_KEPT_ANSWER_MS);
+    timer.unref();
+    this.copying.set(row.key, timer);
   }
 
   private get keepFrom(): number {

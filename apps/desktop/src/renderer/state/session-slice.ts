@@ -5,6 +5,7 @@
  */
 import { unpackSkeleton, type TreeSkeleton } from "@bonsai/core";
 import type { EntryDetail, EventPayload, SessionSummary } from "@bonsai/ipc";
+import { afterPaint } from "../lib/after-paint";
 import { api, errorMessage } from "../lib/api";
 import { hiddenIn, toFlow, type FlowGraph, type FlowNode } from "../features/tree/layout";
 import { treeContextTokens } from "../features/tree/context-tokens";
@@ -63,11 +64,6 @@ export interface SessionSlice {
 
 let focusSeq = 0;
 
-/** runs `fn` once the next frame is painted (at once where there are no frames) */
-function afterPaint(fn: () => void): void {
-  if (typeof requestAnimationFrame !== "function") return fn();
-  requestAnimationFrame(() => setTimeout(fn, 0));
-}
 
 function layout(index: TreeIndex, leafId: string | null, expanded: ReadonlySet<string>): { graph: FlowGraph; layoutMs: number } {
   const t0 = performance.now();
@@ -144,8 +140,10 @@ export const createSessionSlice: Slice<SessionSlice> = (set, get) => {
   const applySkeleton = (skeleton: TreeSkeleton, fresh: boolean): void => {
     const prev = get();
     const index = indexTree(skeleton.nodes);
+    if (fresh) performance.mark("bonsai:open:indexed");
     const expanded = fresh ? new Set<string>() : prev.expanded;
     const { graph, layoutMs } = layout(index, skeleton.leafId, expanded);
+    if (fresh) performance.mark("bonsai:open:laidout");
     if (fresh) {
       // a small tree is shown whole when it fits readably (viewport.ts "open"); a large one opens on its leaf
       const target = graph.nodes.length <= FIT_ON_OPEN_MAX_NODES || !skeleton.leafId ? "open" : skeleton.leafId;
@@ -191,7 +189,7 @@ export const createSessionSlice: Slice<SessionSlice> = (set, get) => {
     detailError: null,
 
     async openSession(sessionId) {
-      // the explorer benchmark reads these two marks (request sent -> skeleton unpacked)
+      // the explorer and team-open benchmarks read these marks (request sent -> answer received -> skeleton unpacked -> indexed -> laid out)
       performance.mark("bonsai:open:start");
       get().scopeNotifications(sessionId);
       get().resetWork();
@@ -199,6 +197,7 @@ export const createSessionSlice: Slice<SessionSlice> = (set, get) => {
       try {
         const { session, skeleton } = await api().openSession({ sessionId });
         if (get().openSessionId !== sessionId) return; // another session was opened meanwhile
+        performance.mark("bonsai:open:received");
         const unpacked = unpackSkeleton(skeleton, UNPACK);
         performance.mark("bonsai:open:answer");
         set({ session, sessionLoading: false });

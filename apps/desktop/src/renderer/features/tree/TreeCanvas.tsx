@@ -9,13 +9,15 @@
  * summarized and kept, and the Compact panel's plan shades the range it would summarize.
  *
  * Opening a session mounts a fresh React Flow already looking where the open's focus request
- * points (the leaf, or the whole tree when it is small): the first frame draws the right nodes.
+ * points (the leaf, or the whole tree when it is small): the first frame draws the right nodes, and
+ * for a large tree only those (first-screen.ts); the whole graph follows once it is painted.
  */
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type MouseEvent as ReactMouseEvent } from "react";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type MouseEvent as ReactMouseEvent, type ReactNode } from "react";
 import { Background, BackgroundVariant, ReactFlow, ReactFlowProvider, useReactFlow, useStore, useStoreApi, ViewportPortal } from "@xyflow/react";
 import type { Edge, NodeMouseHandler } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
 import { useBonsai } from "../../state/store";
+import { FIRST_SCREEN_FROM, firstScreen, usePaintedOnce } from "./first-screen";
 import { NODE_W, type FlowGraph, type FlowNode } from "./layout";
 import { Minimap } from "./Minimap";
 import { nodeTypes } from "./nodes";
@@ -147,10 +149,13 @@ function Canvas({ dark, graph, size }: CanvasProps) {
     const focus = useBonsai.getState().focus;
     return { seq: focus?.seq ?? -1, viewport: focusViewport(graph, focus?.target ?? "fit", size, MIN_ZOOM) };
   });
+  // a large tree's first frame: the nodes in the starting view only; the whole graph once that is painted
+  const painted = usePaintedOnce();
+  const first = useMemo(() => (painted || graph.nodes.length <= FIRST_SCREEN_FROM ? null : firstScreen(graph, start.viewport, size)), [painted, graph, start.viewport, size]);
   return (
     <ReactFlow<FlowNode>
-      nodes={overview ? NO_NODES : graph.nodes}
-      edges={overview ? NO_EDGES : graph.edges}
+      nodes={overview ? NO_NODES : (first?.nodes ?? graph.nodes)}
+      edges={overview ? NO_EDGES : (first?.edges ?? graph.edges)}
       nodeTypes={nodeTypes}
       defaultViewport={start.viewport}
       onlyRenderVisibleElements
@@ -198,6 +203,11 @@ function SelectionStatus() {
   );
 }
 
+/** its children once the frame after it mounted has been painted (the minimap: after the tree's first frame) */
+function PaintedLater({ children }: { children: ReactNode }) {
+  return usePaintedOnce() ? children : null;
+}
+
 export function TreeCanvas({ dark }: { dark: boolean }) {
   const sessionId = useBonsai((s) => s.openSessionId);
   const graph = useBonsai((s) => s.graph);
@@ -237,7 +247,7 @@ export function TreeCanvas({ dark }: { dark: boolean }) {
           {graph && size ? <Canvas dark={dark} graph={graph} size={size} /> : null}
           <SelectionStatus />
         </div>
-        {graph ? <Minimap graph={graph} /> : null}
+        {graph ? <PaintedLater><Minimap graph={graph} /></PaintedLater> : null}
       </div>
     </ReactFlowProvider>
   );
