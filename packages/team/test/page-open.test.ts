@@ -133,6 +133,9 @@ describe("opening an archived session in the page, with several server processes
     const fromCopy = await call(a.url, tokens.amy as string, "openSession", { sessionId: "walnut" });
     expect(fromCopy.ok).toBe(true);
     expect(await keptCount("walnut")).toBe(40);
+    // kept naming the session as the page does, so that it is sent as its text (page-open.ts)
+    const text = (await db.pool.query<{ answer: string }>("SELECT o.answer FROM opened_sessions o JOIN sessions s ON s.id = o.session_pk WHERE s.session_id = 'walnut'")).rows[0]?.answer ?? "";
+    expect(text.startsWith('{"session":{"id":"alpha/walnut",')).toBe(true);
     // b cannot read a single entry meanwhile: it answers from what PostgreSQL keeps, or not at all
     const kept = await withEntriesLocked(() => call(b.url, tokens.amy as string, "openSession", { sessionId: "walnut" }));
     expect(kept).toEqual(fromCopy);
