@@ -159,10 +159,6 @@ async function readBody(request: IncomingMessage): Promise<unknown> {
   }
 }
 
-function send(response: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
-  sendBody(response, status, JSON_TYPE, JSON.stringify(value), headers);
-}
-
 function sendBody(response: ServerResponse, status: number, contentType: string, body: string | Buffer, headers: Readonly<Record<string, string>> = {}): void {
   response.writeHead(status, { "content-type": contentType, "cache-control": "no-store", "x-content-type-options": "nosniff", ...headers });
   response.end(body);
@@ -207,12 +203,13 @@ export function createArchiveServer(options: ArchiveServerOptions): Server {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       log(`${new Date().toISOString()} ${request.method} ${path} ${status} ${ms.toFixed(1)}ms ${who}`);
     };
-    const finish = (status: number, value: unknown, headers?: Record<string, string>): void => {
+    const finishWith = (status: number, contentType: string, body: string | Buffer, headers?: Readonly<Record<string, string>>): void => {
       // while shutting down, a kept-alive connection is closed after its answer
       if (!server.listening) response.shouldKeepAlive = false;
-      send(response, status, value, headers);
+      sendBody(response, status, contentType, body, headers);
       logLine(status);
     };
+    const finish = (status: number, value: unknown, headers?: Record<string, string>): void => finishWith(status, JSON_TYPE, JSON.stringify(value), headers);
     const stream = async (answer: Streamed, keep?: (body: Buffer) => void): Promise<void> => {
       if (!server.listening) response.shouldKeepAlive = false;
       response.writeHead(200, { "content-type": answer.contentType, "cache-control": "no-store", "x-content-type-options": "nosniff", ...answer.headers });
@@ -264,9 +261,7 @@ export function createArchiveServer(options: ArchiveServerOptions): Server {
         const key = answers && KEPT_ROUTES.has(route) ? answerKey(principal.readVersion, route, target.searchParams) : undefined;
         const kept = key === undefined ? undefined : answers?.get(key);
         if (kept) {
-          if (!server.listening) response.shouldKeepAlive = false;
-          sendBody(response, 200, kept.contentType, kept.body, kept.headers);
-          logLine(200);
+          finishWith(200, kept.contentType, kept.body, kept.headers);
           return;
         }
         const body = await readBody(request);
@@ -278,9 +273,7 @@ export function createArchiveServer(options: ArchiveServerOptions): Server {
         else if (key !== undefined) {
           const bytes = Buffer.from(JSON.stringify(answer));
           keep({ contentType: JSON_TYPE, headers: {}, body: bytes });
-          if (!server.listening) response.shouldKeepAlive = false;
-          sendBody(response, 200, JSON_TYPE, bytes);
-          logLine(200);
+          finishWith(200, JSON_TYPE, bytes);
         } else finish(200, answer);
         // a push that added entries: this process warms the session for the page (app/page-open.ts)
         if (path === "/api/push/batch" && (answer as { added: number }).added > 0) options.app?.pushed(principal, (body as PushBatch).project, (body as PushBatch).session.sessionId);
