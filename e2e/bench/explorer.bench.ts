@@ -34,6 +34,7 @@ import * as path from "node:path";
 import { generateSession, median, writeSessionJsonl } from "@bonsai/testkit";
 import type { Page } from "@playwright/test";
 import { expect, test } from "../support/fixtures";
+import { markWhenInspected } from "./inspected-mark";
 
 const SIZES = [10_000, 100_000];
 const RUNS = 3;
@@ -172,22 +173,8 @@ for (const size of SIZES) {
       const leafId = (await status.getAttribute("data-leaf-id")) ?? "";
       const leaf = page.getByTestId(`tree-node-${leafId}`);
       await expect(leaf).toBeVisible();
-      // in the page: the frame after the inspector showed the whole entry (the header shows at once
-      // from the tree; measured until the entry is loaded)
-      await page.evaluate((id) => {
-        const bench = (window as unknown as { __bench: { inspectedAt: number } }).__bench;
-        bench.inspectedAt = NaN;
-        const shown = () => {
-          const el = document.querySelector('[data-testid="inspector"]');
-          return el?.getAttribute("data-entry-id") === id && el.getAttribute("data-loaded") === "true";
-        };
-        const observer = new MutationObserver(() => {
-          if (!shown()) return;
-          observer.disconnect();
-          requestAnimationFrame(() => requestAnimationFrame(() => void (bench.inspectedAt = performance.now())));
-        });
-        observer.observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-entry-id", "data-loaded"] });
-      }, leafId);
+      // in the page: the frame after the inspector showed the whole entry
+      await markWhenInspected(page, leafId);
       const t1 = await page.evaluate(() => performance.now());
       await leaf.click();
       await expect(page.getByTestId("inspector")).toHaveAttribute("data-entry-id", leafId);

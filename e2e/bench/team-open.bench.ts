@@ -26,6 +26,7 @@ import { generateSession, markdownTable, writeSessionJsonl } from "@bonsai/testk
 import { startPostgres } from "@bonsai/testkit/postgres";
 import { expect, test, type Page } from "@playwright/test";
 import { CLI } from "../support/paths";
+import { markWhenInspected } from "./inspected-mark";
 
 /** BONSAI_BENCH_TEAM_OPEN_ENTRIES (default 100,000), as packages/team/bench/open-in-page.bench.ts */
 const ENTRIES = Number(process.env.BONSAI_BENCH_TEAM_OPEN_ENTRIES ?? 100_000);
@@ -117,21 +118,8 @@ async function inspectLeaf(page: Page): Promise<number> {
   const leafId = (await status.getAttribute("data-leaf-id")) ?? "";
   const leaf = page.getByTestId(`tree-node-${leafId}`);
   await expect(leaf).toBeVisible();
-  await page.evaluate((id) => {
-    const bench = (window as unknown as { __bench: { clickAt: number; inspectedAt: number } }).__bench;
-    bench.clickAt = NaN;
-    bench.inspectedAt = NaN;
-    const shown = () => {
-      const el = document.querySelector('[data-testid="inspector"]');
-      return el?.getAttribute("data-entry-id") === id && el.getAttribute("data-loaded") === "true";
-    };
-    const observer = new MutationObserver(() => {
-      if (!shown()) return;
-      observer.disconnect();
-      requestAnimationFrame(() => requestAnimationFrame(() => void (bench.inspectedAt = performance.now())));
-    });
-    observer.observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-entry-id", "data-loaded"] });
-  }, leafId);
+  await page.evaluate(() => void ((window as unknown as { __bench: { clickAt: number } }).__bench.clickAt = NaN));
+  await markWhenInspected(page, leafId);
   await leaf.click();
   await expect(page.getByTestId("inspector")).toHaveAttribute("data-loaded", "true", { timeout: 120_000 });
   return page.evaluate(async () => {
