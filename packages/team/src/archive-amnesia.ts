@@ -20,6 +20,7 @@ import { amnesiaOverview, type AmnesiaOverview, type AmnesiaSessionRow } from "@
 import type pg from "pg";
 import { scoreInThisThread, type AmnesiaScore } from "./amnesia-scorer";
 import type { Principal } from "./people";
+import { ReadableSessionsSql } from "./readable-sql";
 
 interface CandidateRow {
   id: string;
@@ -35,21 +36,16 @@ interface CandidateRow {
 
 /** The sessions with a compaction or pruned output that the caller may read (in `project` when given), with their kept rows. */
 async function candidates(pool: pg.Pool, principal: Principal, project: string | undefined): Promise<CandidateRow[]> {
-  const params: unknown[] = [principal.projectIds];
-  let where = "s.project_id = ANY($1::bigint[])";
-  if (project !== undefined) {
-    params.push(project);
-    where += ` AND p.name = $${params.length}`;
-  }
+  const sql = new ReadableSessionsSql(principal).inProject(project);
   // the condition on entries is the partial index's own (migration 005), so the index answers it
   const rows = await pool.query<CandidateRow>(
     `SELECT s.id, s.session_id, p.name AS project, u.name AS pushed_by, s.agent, s.title, s.entry_count, k.entry_count AS kept_count, k.row_json
        FROM sessions s JOIN projects p ON p.id = s.project_id JOIN people u ON u.id = s.pushed_by
        LEFT JOIN amnesia_rows k ON k.session_pk = s.id
-      WHERE ${where}
+      WHERE ${sql.where}
         AND s.id IN (SELECT e.session_pk FROM entries e WHERE e.type = 'compaction' OR (e.type = 'message' AND strpos(e.entry, '"prunedAt":') > 0))
       ORDER BY s.pushed_at DESC, s.id DESC`,
-    params,
+    sql.params,
   );
   return rows.rows;
 }

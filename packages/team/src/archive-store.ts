@@ -16,6 +16,7 @@ import { skeletonNodeOf } from "./archive-skeleton";
 import { ArchiveError } from "./errors";
 import type { Principal } from "./people";
 import { archivedSessionJsonl, searchArchive } from "./reads";
+import { ReadableSessionsSql } from "./readable-sql";
 
 /** The narrow row of an entry: enough to walk the tree without reading any entry's JSON. */
 interface TreeRow {
@@ -73,12 +74,8 @@ export class ArchiveStore {
     const q = idOrPrefix.trim();
     if (q === "") throw new SessionLookupError("empty session id");
     const like = `${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    const ids = (
-      await this.pool.query<{ session_id: string }>(
-        "SELECT DISTINCT session_id FROM sessions WHERE project_id = ANY($1::bigint[]) AND session_id LIKE $2 ORDER BY session_id LIMIT 11",
-        [this.principal.projectIds, like],
-      )
-    ).rows.map((r) => r.session_id);
+    const sql = new ReadableSessionsSql(this.principal, like).and("s.session_id LIKE $2");
+    const ids = (await this.pool.query<{ session_id: string }>(`SELECT DISTINCT s.session_id FROM sessions s WHERE ${sql.where} ORDER BY s.session_id LIMIT 11`, sql.params)).rows.map((r) => r.session_id);
     if (ids.includes(q)) return q;
     if (ids.length === 1) return ids[0] as string;
     if (ids.length === 0) throw new SessionLookupError(`no session in the archive that you may read matches "${q}"`);
@@ -258,12 +255,8 @@ export class ArchiveStore {
   // ------------------------------------------------------------ rows
   /** the archive's key of a session the principal may read; SessionLookupError (as for an unknown one) otherwise */
   private async pk(sessionId: string): Promise<string> {
-    const row = (
-      await this.pool.query<{ id: string }>("SELECT id FROM sessions WHERE project_id = ANY($1::bigint[]) AND session_id = $2 ORDER BY pushed_at DESC LIMIT 1", [
-        this.principal.projectIds,
-        sessionId,
-      ])
-    ).rows[0];
+    const sql = new ReadableSessionsSql(this.principal, sessionId).and("s.session_id = $2");
+    const row = (await this.pool.query<{ id: string }>(`SELECT s.id FROM sessions s WHERE ${sql.where} ORDER BY s.pushed_at DESC LIMIT 1`, sql.params)).rows[0];
     if (!row) throw new SessionLookupError(`no session ${sessionId} in the archive that you may read`);
     return row.id;
   }

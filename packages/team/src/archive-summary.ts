@@ -9,6 +9,7 @@ import { deriveColumns } from "@bonsai/store/derive";
 import type pg from "pg";
 import { ARCHIVE_READ_ONLY } from "./app/archive-handlers";
 import type { Principal } from "./people";
+import { ReadableSessionsSql } from "./readable-sql";
 
 const AGENTS = new Set<SessionSummary["agent"]>(["pi", "omp", "claude-code", "codex"]);
 
@@ -37,7 +38,7 @@ const SUMMARY_SQL = (where: string): string => `
     FROM sessions s
     CROSS JOIN LATERAL (SELECT count(*) FILTER (WHERE e.type = 'compaction')::int AS compactions, count(*) FILTER (WHERE e.type = 'message')::int AS messages
                           FROM entries e WHERE e.session_pk = s.id) c
-   WHERE s.project_id = ANY($1::bigint[]) AND ${where}
+   WHERE ${where}
    ORDER BY s.pushed_at DESC, s.session_id`;
 
 /** The session's header, typed as read: a header that is not an object reads as an empty one. */
@@ -92,11 +93,13 @@ function summaryOf(row: SummaryRow): SessionSummary & { pk: string } {
 
 /** Every session the principal may read, most recently pushed first. */
 export async function archivedSessionSummaries(pool: pg.Pool, principal: Principal): Promise<(SessionSummary & { pk: string })[]> {
-  return (await pool.query<SummaryRow>(SUMMARY_SQL("TRUE"), [principal.projectIds])).rows.map(summaryOf);
+  const sql = new ReadableSessionsSql(principal);
+  return (await pool.query<SummaryRow>(SUMMARY_SQL(sql.where), sql.params)).rows.map(summaryOf);
 }
 
 /** The session with exactly this id among those the principal may read (the latest pushed when two projects hold one). */
 export async function archivedSessionSummary(pool: pg.Pool, principal: Principal, sessionId: string): Promise<(SessionSummary & { pk: string }) | undefined> {
-  const rows = (await pool.query<SummaryRow>(`${SUMMARY_SQL("s.session_id = $2")} LIMIT 1`, [principal.projectIds, sessionId])).rows;
+  const sql = new ReadableSessionsSql(principal, sessionId).and("s.session_id = $2");
+  const rows = (await pool.query<SummaryRow>(`${SUMMARY_SQL(sql.where)} LIMIT 1`, sql.params)).rows;
   return rows[0] && summaryOf(rows[0]);
 }

@@ -12,6 +12,7 @@ import { copyBinaryLines } from "./copy-lines";
 import { ArchiveError } from "./errors";
 import { namedQuery } from "./named-query";
 import type { Principal } from "./people";
+import { ReadableSessionsSql } from "./readable-sql";
 
 export interface ArchivedSession {
   id: string;
@@ -45,16 +46,11 @@ const NOT_FOUND = (id: string): ArchiveError => new ArchiveError("not-found", `n
 /** The one session an id (or unique prefix) names among those the caller may read. */
 async function resolveSession(pool: pg.Pool, principal: Principal, idOrPrefix: string, project?: string): Promise<{ pk: string; id: string; header: string }> {
   const escaped = idOrPrefix.replace(/[\\%_]/g, (c) => `\\${c}`);
-  const params: unknown[] = [principal.projectIds, idOrPrefix, `${escaped}%`];
-  let where = "s.project_id = ANY($1::bigint[]) AND (s.session_id = $2 OR s.session_id LIKE $3)";
-  if (project !== undefined) {
-    params.push(project);
-    where += ` AND p.name = $${params.length}`;
-  }
+  const sql = new ReadableSessionsSql(principal, idOrPrefix, `${escaped}%`).and("(s.session_id = $2 OR s.session_id LIKE $3)").inProject(project);
   const rows = (
     await pool.query<{ id: string; session_id: string; header: string; project: string }>(
-      `SELECT s.id, s.session_id, s.header, p.name AS project FROM sessions s JOIN projects p ON p.id = s.project_id WHERE ${where} ORDER BY s.session_id = $2 DESC LIMIT 6`,
-      params,
+      `SELECT s.id, s.session_id, s.header, p.name AS project FROM sessions s JOIN projects p ON p.id = s.project_id WHERE ${sql.where} ORDER BY s.session_id = $2 DESC LIMIT 6`,
+      sql.params,
     )
   ).rows;
   const exact = rows.filter((r) => r.session_id === idOrPrefix);
@@ -224,18 +220,12 @@ export async function searchArchive(pool: pg.Pool, principal: Principal, query: 
   const terms = parseQuery(query);
   if (terms.length === 0) return [];
   const limit = Math.min(Math.max(options.limit ?? 50, 1), 500);
-  const params: unknown[] = [principal.projectIds, limit];
+  const readable = new ReadableSessionsSql(principal, limit);
+  const params = readable.params;
   const conditions: TermSql[] = [];
   for (const term of terms) conditions.push(await termCondition(pool, term, params));
-  let sessions = "s.project_id = ANY($1::bigint[])";
-  if (options.sessionId !== undefined) {
-    params.push(options.sessionId);
-    sessions += ` AND s.session_id = $${params.length}`;
-  }
-  if (options.project !== undefined) {
-    params.push(options.project);
-    sessions += ` AND s.project_id = (SELECT id FROM projects WHERE name = $${params.length})`;
-  }
+  if (options.sessionId !== undefined) readable.and(`s.session_id = ${readable.param(options.sessionId)}`);
+  const sessions = readable.inProject(options.project).where;
   const ranks = conditions.map((c) => c.rank).filter((r): r is string => r !== null);
   const rank = ranks.length > 0 ? ranks.join(" + ") : "0";
   const exact = conditions.map((c) => c.exact).filter((x): x is string => x !== null);

@@ -7,6 +7,7 @@ import type pg from "pg";
 import { ArchiveError } from "./errors";
 import type { Principal } from "./people";
 import type { ArchivedSession } from "./reads";
+import { ReadableSessionsSql } from "./readable-sql";
 
 export interface ListOptions {
   project?: string;
@@ -36,34 +37,24 @@ const CURSOR = /^(\d{1,19}):(\d{1,19})$/;
  */
 export async function listArchivedPage(pool: pg.Pool, principal: Principal, options: ListOptions = {}): Promise<ArchivedPage> {
   const limit = Math.min(Math.max(options.limit ?? 200, 1), 1000);
-  const params: unknown[] = [principal.projectIds, limit + 1];
-  let where = "s.project_id = ANY($1::bigint[])";
-  if (options.project !== undefined) {
-    params.push(options.project);
-    where += ` AND p.name = $${params.length}`;
-  }
-  if (options.pushedBy !== undefined) {
-    params.push(options.pushedBy);
-    where += ` AND u.name = $${params.length}`;
-  }
+  const sql = new ReadableSessionsSql(principal, limit + 1).inProject(options.project);
+  if (options.pushedBy !== undefined) sql.and(`u.name = ${sql.param(options.pushedBy)}`);
   // every word of the text in the title, the folder, the id, the agent, the project or the person (as the page's own filter)
   for (const word of (options.text ?? "").split(/\s+/u).filter(Boolean).slice(0, 10)) {
-    params.push(`%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-    where += ` AND concat_ws(' ', s.title, s.cwd, s.session_id, s.agent, p.name, u.name) ILIKE $${params.length}`;
+    sql.and(`concat_ws(' ', s.title, s.cwd, s.session_id, s.agent, p.name, u.name) ILIKE ${sql.param(`%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)}`);
   }
   if (options.after !== undefined) {
     const at = CURSOR.exec(options.after);
     if (!at) throw new ArchiveError("bad-request", `not a position in the session list: ${JSON.stringify(options.after.slice(0, 60))}`);
-    params.push(at[1], at[2]);
-    where += ` AND (s.pushed_at, s.id) < (timestamptz 'epoch' + $${params.length - 1}::bigint * interval '1 microsecond', $${params.length}::bigint)`;
+    sql.and(`(s.pushed_at, s.id) < (timestamptz 'epoch' + ${sql.param(at[1])}::bigint * interval '1 microsecond', ${sql.param(at[2])}::bigint)`);
   }
   const rows = await pool.query<{ pk: string; micros: string; session_id: string; project: string; pushed_by: string; agent: string; title: string | null; cwd: string | null; started_at: string | null; pushed_at: Date; entry_count: number }>(
     `SELECT s.id AS pk, ((extract(epoch FROM s.pushed_at) * 1000000)::bigint)::text AS micros, s.session_id, p.name AS project, u.name AS pushed_by, s.agent, s.title, s.cwd, s.started_at, s.pushed_at, s.entry_count
        FROM sessions s JOIN projects p ON p.id = s.project_id JOIN people u ON u.id = s.pushed_by
-      WHERE ${where}
+      WHERE ${sql.where}
       ORDER BY s.pushed_at DESC, s.id DESC
       LIMIT $2`,
-    params,
+    sql.params,
   );
   const page = rows.rows.slice(0, limit);
   const last = page[page.length - 1];

@@ -19,6 +19,7 @@ import { entryDetailFromArchive, previewsFromArchive } from "./direct-reads";
 import type { PageOpener } from "./page-open";
 import { keyedAnswer, pageKey } from "./page-keys";
 import { readableSession, type ArchiveSessionCache, type ReadableSession } from "./session-cache";
+import { ReadableSessionsSql } from "../readable-sql";
 
 /** each row's id -> the page's name of it */
 const keysOf = (rows: readonly ReadableSession[]): Map<string, string> => new Map(rows.map((r) => [r.sessionId, r.key]));
@@ -175,10 +176,8 @@ export function archiveHandlers(deps: ArchiveHandlerDeps, token: string): Handle
     getAppInfo: async () => {
       const principal = await who();
       const projects = await pool.query<{ name: string }>("SELECT name FROM projects WHERE id = ANY($1::bigint[]) ORDER BY name", [principal.projectIds]);
-      const people = await pool.query<{ name: string }>(
-        "SELECT u.name FROM people u WHERE EXISTS (SELECT 1 FROM sessions s WHERE s.pushed_by = u.id AND s.project_id = ANY($1::bigint[])) ORDER BY u.name",
-        [principal.projectIds],
-      );
+      const pushers = new ReadableSessionsSql(principal).and("s.pushed_by = u.id");
+      const people = await pool.query<{ name: string }>(`SELECT u.name FROM people u WHERE EXISTS (SELECT 1 FROM sessions s WHERE ${pushers.where}) ORDER BY u.name`, pushers.params);
       const archive = { user: principal.name, role: principal.role, projects: projects.rows.map((r) => r.name), people: people.rows.map((r) => r.name) };
       return { mode: "browser", version: deps.version, dataDir: "", nativeDialogs: false, archive, readOnly: HOST_READ_ONLY };
     },

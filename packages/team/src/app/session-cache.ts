@@ -16,6 +16,7 @@ import { ArchiveError } from "../errors";
 import type { Principal } from "../people";
 import { openArchivedEntriesFrom, openArchivedSession } from "../reads";
 import { pageKey, splitPageKey } from "./page-keys";
+import { ReadableSessionsSql } from "../readable-sql";
 
 /** The row of a session the caller may read (the page names sessions by the keys it was given: project and id). */
 export interface ReadableSession {
@@ -37,13 +38,14 @@ export interface ReadableSession {
  */
 export async function readableSession(pool: pg.Pool, principal: Principal, name: string): Promise<ReadableSession> {
   const keyed = splitPageKey(name);
+  const sql = new ReadableSessionsSql(principal, name, keyed?.project ?? null, keyed?.sessionId ?? null).and("(s.session_id = $2 OR (p.name = $3 AND s.session_id = $4))");
   const rows = (
     await pool.query<{ id: string; session_id: string; entry_count: number; project: string; pushed_by: string; pushed_at: Date; keyed: boolean }>(
       `SELECT s.id, s.session_id, s.entry_count, p.name AS project, u.name AS pushed_by, s.pushed_at, coalesce(p.name = $3 AND s.session_id = $4, false) AS keyed
          FROM sessions s JOIN projects p ON p.id = s.project_id JOIN people u ON u.id = s.pushed_by
-        WHERE s.project_id = ANY($1::bigint[]) AND (s.session_id = $2 OR (p.name = $3 AND s.session_id = $4))
+        WHERE ${sql.where}
         ORDER BY keyed DESC, p.name LIMIT 6`,
-      [principal.projectIds, name, keyed?.project ?? null, keyed?.sessionId ?? null],
+      sql.params,
     )
   ).rows;
   const chosen = rows[0]?.keyed ? [rows[0]] : rows.filter((r) => r.session_id === name);
