@@ -18,42 +18,26 @@
  * call, one per copy) are written to BONSAI_BENCH_TEAM_OPEN_LOGS (default: a temporary folder, named
  * in the output).
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { generateSession, markdownTable, writeSessionJsonl } from "@bonsai/testkit";
 import { startPostgres } from "@bonsai/testkit/postgres";
 import { expect, test, type Page } from "@playwright/test";
-import { CLI } from "../support/paths";
+import { addMember, bonsaiCli as bonsai, startTeamServe, type TeamServe } from "../support/archive";
 import { markWhenInspected } from "./inspected-mark";
 
 /** BONSAI_BENCH_TEAM_OPEN_ENTRIES (default 100,000), as packages/team/bench/open-in-page.bench.ts */
 const ENTRIES = Number(process.env.BONSAI_BENCH_TEAM_OPEN_ENTRIES ?? 100_000);
 
-function bonsai(args: string[], env: Record<string, string> = {}): string {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8", env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 });
-  if (r.status !== 0) throw new Error(`bonsai ${args.join(" ")} failed: ${r.stderr}`);
-  return r.stdout;
-}
-
 const logDir = process.env.BONSAI_BENCH_TEAM_OPEN_LOGS ?? fs.mkdtempSync(path.join(os.tmpdir(), "bonsai-team-open-logs-"));
 
-function serve(database: string, name: string): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [CLI, "team", "serve", "--database", database, "--listen", "127.0.0.1:0"], { stdio: ["ignore", "pipe", "pipe"] });
+/** a `team serve` process whose output goes to NAME.log in logDir */
+function serve(database: string, name: string): Promise<TeamServe> {
   fs.mkdirSync(logDir, { recursive: true });
   const logFile = fs.createWriteStream(path.join(logDir, `${name}.log`));
-  child.stdout?.on("data", (chunk: Buffer) => logFile.write(chunk));
-  return new Promise((resolve, reject) => {
-    let err = "";
-    child.stderr?.on("data", (chunk: Buffer) => {
-      logFile.write(chunk);
-      err += chunk.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(err);
-      if (m) resolve({ url: m[1] as string, child });
-    });
-    child.once("exit", () => reject(new Error(`team serve exited: ${err}`)));
-  });
+  return startTeamServe(database, (chunk) => logFile.write(chunk));
 }
 
 /** the page's marks of an open, in order (apps/desktop/src/renderer/state/session-slice.ts) */
@@ -64,16 +48,19 @@ interface Opened {
   open: number;
   /** the openSession request: sent -> answer received */
   request: number;
-  /** click -> sent, sent -> the answer's frame arrived (its message event), unpack, index, layout, and the rest (React Flow's render until painted) */
+  /** click -> sent, sent -> the answer arrived (its frame's message event, or its download's last byte), unpack, index, layout, and the rest (React Flow's render until painted) */
   phases: { click: number; arrived: number; unpack: number; index: number; layout: number; draw: number };
-  /** the wall clock (ms since the epoch) when the answer's frame arrived, to set beside the server's log line */
+  /** the wall clock (ms since the epoch) when the answer arrived, to set beside the server's log line */
   arrivedAtWall: number;
+  /** how the answer came: in its WebSocket frame, or downloaded (and how large) */
+  arrivedAs: string;
 }
 
 /** signs in on `url`, clicks the session and returns click -> tree painted and its phases, as the page timed them */
 async function openInPage(page: Page, url: string, token: string, title: string): Promise<Opened> {
-  // the arrival of every large WebSocket frame (the open's answer), before the page parses it
+  // the arrival of every large WebSocket frame (an answer not downloaded), before the page parses it
   await page.addInitScript(() => {
+    performance.setResourceTimingBufferSize(10_000);
     const arrivals: { at: number; wall: number }[] = [];
     (window as unknown as { __frames: typeof arrivals }).__frames = arrivals;
     const add = WebSocket.prototype.addEventListener;
@@ -102,12 +89,19 @@ async function openInPage(page: Page, url: string, token: string, title: string)
     const bench = (window as unknown as { __bench: { clickAt: number; paintedAt: number } }).__bench;
     while (Number.isNaN(bench.paintedAt)) await new Promise((r) => setTimeout(r, 10));
     const [start, received, answer, indexed, laidout] = marks.map((m) => performance.getEntriesByName(m).at(-1)?.startTime ?? NaN) as [number, number, number, number, number];
-    const frame = (window as unknown as { __frames: { at: number; wall: number }[] }).__frames.at(-1) ?? { at: NaN, wall: NaN };
+    // the answer arrived as a large WebSocket frame, or as the download its result-at frame named (ipc's LargeAnswers)
+    const frame = (window as unknown as { __frames: { at: number; wall: number }[] }).__frames.at(-1);
+    const download = (performance.getEntriesByType("resource") as PerformanceResourceTiming[]).filter((e) => e.name.includes("/answer/") && e.startTime > start).at(-1);
+    const arrival =
+      download !== undefined
+        ? { at: download.responseEnd, wall: performance.timeOrigin + download.responseEnd, how: `downloaded, ${(download.encodedBodySize / 1e6).toFixed(1)} MB gzip of ${(download.decodedBodySize / 1e6).toFixed(1)} MB` }
+        : { at: frame?.at ?? NaN, wall: frame?.wall ?? NaN, how: "its frame" };
     return {
       open: bench.paintedAt - bench.clickAt,
       request: received - start,
-      phases: { click: start - bench.clickAt, arrived: frame.at - start, unpack: answer - received, index: indexed - answer, layout: laidout - indexed, draw: bench.paintedAt - laidout },
-      arrivedAtWall: frame.wall,
+      phases: { click: start - bench.clickAt, arrived: arrival.at - start, unpack: answer - received, index: indexed - answer, layout: laidout - indexed, draw: bench.paintedAt - laidout },
+      arrivedAtWall: arrival.wall,
+      arrivedAs: arrival.how,
     };
   }, MARKS);
 }
@@ -135,10 +129,7 @@ test("a 100,000-entry archived session opened in the page", async ({ page }) => 
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "bonsai-team-open-page-"));
   try {
     const database = cluster.createDatabase("team_open_page");
-    const admin = (...args: string[]) => bonsai(["team", ...args, "--database", database]);
-    admin("project", "add", "alpha");
-    const token = (JSON.parse(admin("user", "add", "amy", "--role", "member", "--json")) as { token: string }).token;
-    admin("grant", "amy", "alpha");
+    const token = addMember(database, "alpha", "amy");
     const [a, b] = await Promise.all([serve(database, "pushing"), serve(database, "other")]);
     servers.push(a.child, b.child);
 
@@ -165,7 +156,7 @@ test("a 100,000-entry archived session opened in the page", async ({ page }) => 
     const pusher = await openInPage(page, a.url, token, "Archive bench 100k");
     const ms = (t: Opened): string => {
       const p = t.phases;
-      return `${t.open.toFixed(0)} ms (click ${p.click.toFixed(0)}, request ${t.request.toFixed(0)} of which until the frame arrived ${p.arrived.toFixed(0)} (at ${new Date(t.arrivedAtWall).toISOString()}), unpack ${p.unpack.toFixed(0)}, index ${p.index.toFixed(0)}, layout ${p.layout.toFixed(0)}, draw ${p.draw.toFixed(0)} ms)`;
+      return `${t.open.toFixed(0)} ms (click ${p.click.toFixed(0)}, request ${t.request.toFixed(0)} of which until the answer arrived ${p.arrived.toFixed(0)} (${t.arrivedAs}, at ${new Date(t.arrivedAtWall).toISOString()}), unpack ${p.unpack.toFixed(0)}, index ${p.index.toFixed(0)}, layout ${p.layout.toFixed(0)}, draw ${p.draw.toFixed(0)} ms)`;
     };
     console.log(
       "\n" +

@@ -10,13 +10,15 @@ import * as http from "node:http";
 import * as path from "node:path";
 import type { AddressInfo } from "node:net";
 import { WebSocketServer, type WebSocket } from "ws";
-import { eventFrame, handleCallFrame, MAX_FRAME_BYTES, type Dispatch } from "@bonsai/ipc";
+import { eventFrame, handleCallFrame, MAX_FRAME_BYTES, type Dispatch, type LargeAnswers } from "@bonsai/ipc";
 import { frameBytes } from "./frame-bytes";
 import { DOWNLOAD_PATH } from "./downloads";
 import { pageCsp, rendererIndex, sendPreparedDownload, serveRendererFile } from "./static-files";
 
 export { pageCsp, rendererIndex, sendPreparedDownload, serveRendererFile } from "./static-files";
 export { DOWNLOAD_PATH } from "./downloads";
+export { frameBytes } from "./frame-bytes";
+export { LARGE_ANSWER_CHARS, PARKED_FOR_MS, ParkedAnswers, type ParkedAnswersOptions } from "./parked-answers";
 export { loadServeState, saveServeState, SERVE_STATE_FILE, type ServeState } from "./serve-state";
 
 export interface ServableBackend {
@@ -61,15 +63,15 @@ function allowedHosts(port: number): Set<string> {
   return new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
 }
 
-/** Answers each call frame that arrives on `ws` with `dispatch` (text frames only). */
-export function answerCalls(ws: WebSocket, dispatch: Dispatch): void {
+/** Answers each call frame that arrives on `ws` with `dispatch` (text frames only); `large` values go beside the socket (parked-answers.ts). */
+export function answerCalls(ws: WebSocket, dispatch: Dispatch, large?: LargeAnswers): void {
   ws.on("message", (data, isBinary) => {
     if (isBinary) {
       ws.send(JSON.stringify({ t: "result", id: null, result: { ok: false, error: { code: "bad_frame", message: "binary frames are not accepted" } } }));
       return;
     }
     const text = Array.isArray(data) ? Buffer.concat(data).toString("utf8") : Buffer.from(data as ArrayBuffer).toString("utf8");
-    void handleCallFrame(text, dispatch).then((reply) => {
+    void handleCallFrame(text, dispatch, large).then((reply) => {
       if (ws.readyState === ws.OPEN) ws.send(frameBytes(reply), { binary: false });
     });
   });

@@ -2,6 +2,7 @@
  * The WebSocket protocol (browser mode): JSON text frames.
  *   client -> server  {"t":"call","id":7,"method":"listSessions","params":{}}
  *   server -> client  {"t":"result","id":7,"result":{"ok":true,"value":...}}
+ *   server -> client  {"t":"result-at","id":7,"href":"/answer/…"}   (a large value: see LargeAnswers)
  *   server -> client  {"t":"event","event":"sessionUpdated","payload":{...}}
  * A frame that is not a call gets a result with id null (or its id) and a bad_frame error.
  */
@@ -37,10 +38,35 @@ export interface EventFrame {
   payload: unknown;
 }
 
-export type ServerFrame = ResultFrame | EventFrame;
+/** where a server keeps large answers for their download: ANSWER_PATH + an unguessable id */
+export const ANSWER_PATH = "/answer/";
+
+/** The call succeeded and its value is the JSON at `href` on the server, for one GET within a minute (LargeAnswers). */
+export interface ResultAtFrame {
+  t: "result-at";
+  id: number;
+  href: string;
+}
+
+export type ServerFrame = ResultFrame | ResultAtFrame | EventFrame;
+
+/**
+ * Large values made gzipped beforehand (withGzipJson: a team archive's kept open answer) travel
+ * beside the WebSocket: the server keeps the gzip for one HTTP download and the frame gives its
+ * address (result-at), which the client fetches (ws-client.ts). A 100,000-entry session's open is
+ * 6.3 MB of JSON, 1.9 MB gzipped: the browser takes it compressed and decompresses it off the page's
+ * thread, and no DevTools client copies it as it does every WebSocket frame (docs/TEAM.md). Other
+ * values stay in their frame: compressing them on the way took longer than it saved on loopback.
+ */
+export interface LargeAnswers {
+  /** gzipped values whose JSON has at least this many characters are parked */
+  fromChars: number;
+  /** keeps a value's gzipped JSON for one download; its path, or undefined when it cannot be kept now (it goes in the frame) */
+  park(gzip: Uint8Array): string | undefined;
+}
 
 /** Handle one incoming text frame; always resolves to the reply frame (serialized). */
-export async function handleCallFrame(text: string, dispatch: Dispatch): Promise<string> {
+export async function handleCallFrame(text: string, dispatch: Dispatch, large?: LargeAnswers): Promise<string> {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -54,7 +80,17 @@ export async function handleCallFrame(text: string, dispatch: Dispatch): Promise
   }
   const { id, method, params } = parsed.data;
   const result = await dispatch(method, params);
+  if (large !== undefined && result.ok) {
+    const href = parkedValue(result.value, large);
+    if (href !== undefined) return JSON.stringify({ t: "result-at", id, href } satisfies ResultAtFrame);
+  }
   return serializeFrame({ t: "result", id, result });
+}
+
+/** the address of a large gzipped value once parked, or undefined: it goes in the frame */
+function parkedValue(value: unknown, large: LargeAnswers): string | undefined {
+  const packed = typeof value === "object" && value !== null ? madeGzip.get(value) : undefined;
+  return packed !== undefined && packed.chars >= large.fromChars ? large.park(packed.gzip) : undefined;
 }
 
 export function eventFrame(event: string, payload: unknown): string {
@@ -78,7 +114,20 @@ export function withJson<T extends object>(value: T, json: string): T {
   return value;
 }
 
-const jsonMadeFor = (value: unknown): string | undefined => (typeof value === "object" && value !== null ? madeJson.get(value) : undefined);
+/** values whose JSON was made and gzipped beforehand (see withGzipJson) */
+const madeGzip = new WeakMap<object, { gzip: Uint8Array; chars: number; text: () => string }>();
+
+/**
+ * Gives `value` the gzip of its JSON (a kept answer as it is stored): parked, it is sent as it is;
+ * a frame that carries it takes `text()` (the JSON, `chars` characters long). The value must not
+ * change afterwards.
+ */
+export function withGzipJson<T extends object>(value: T, packed: { gzip: Uint8Array; chars: number; text: () => string }): T {
+  madeGzip.set(value, packed);
+  return value;
+}
+
+const jsonMadeFor = (value: unknown): string | undefined => (typeof value === "object" && value !== null ? (madeJson.get(value) ?? madeGzip.get(value)?.text()) : undefined);
 
 /** a call's value as JSON, with the texts withJson gave it or its properties */
 function valueJson(value: unknown): string | undefined {

@@ -5,7 +5,7 @@
  */
 import type { EventListener, RawBridge } from "./client";
 import type { CallResult } from "./errors";
-import { MAX_FRAME_BYTES } from "./frames";
+import { ANSWER_PATH, MAX_FRAME_BYTES } from "./frames";
 import { METHOD_NAMES } from "./names";
 import { fitsUtf8 } from "./utf8";
 
@@ -20,6 +20,9 @@ export interface WebSocketLike {
 
 export type WebSocketFactory = (url: string) => WebSocketLike;
 
+/** The subset of fetch used to download a large answer (the browser's, or Node's). */
+export type FetchLike = (url: string, init: { cache: "no-store"; credentials: "omit" }) => Promise<{ ok: boolean; status: number; text(): Promise<string> }>;
+
 export interface WsClientOptions {
   url: string;
   create: WebSocketFactory;
@@ -27,6 +30,8 @@ export interface WsClientOptions {
   onStatus?: (status: "connecting" | "open" | "closed") => void;
   /** stop reconnecting after this many failed attempts in a row (default: never stop) */
   maxReconnects?: number;
+  /** downloads the large answers the server parks (frames.ts LargeAnswers; default: the global fetch) */
+  fetch?: FetchLike;
 }
 
 export interface WsBridge extends RawBridge {
@@ -37,6 +42,25 @@ const OPEN = 1;
 // this package has no DOM or Node typings: reach the one timer it needs through globalThis
 const later = (fn: () => void, ms: number) =>
   (globalThis as unknown as { setTimeout(fn: () => void, ms: number): unknown }).setTimeout(fn, ms);
+
+interface UrlLike {
+  readonly origin: string;
+  readonly pathname: string;
+  toString(): string;
+}
+// this package has no DOM or Node typings: the WHATWG URL both have
+const parseUrl = (text: string, base?: string): UrlLike => new (globalThis as unknown as { URL: new (text: string, base?: string) => UrlLike }).URL(text, base);
+
+/** the http(s) address of `href` on the server of the WebSocket at `wsUrl`; undefined for any other server's or any other path */
+export function answerUrl(wsUrl: string, href: string): string | undefined {
+  try {
+    const base = parseUrl(wsUrl.replace(/^ws/u, "http"));
+    const url = parseUrl(href, base.toString());
+    return url.origin === base.origin && url.pathname.startsWith(ANSWER_PATH) ? url.toString() : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 export function connectWebSocket(options: WsClientOptions): WsBridge {
   let socket: WebSocketLike | null = null;
@@ -77,7 +101,7 @@ export function connectWebSocket(options: WsClientOptions): WsBridge {
     ws.addEventListener("error", () => undefined);
     ws.addEventListener("message", (event) => {
       if (typeof event.data !== "string") return;
-      let frame: { t?: unknown; id?: unknown; result?: CallResult; event?: unknown; payload?: unknown };
+      let frame: { t?: unknown; id?: unknown; result?: CallResult; href?: unknown; event?: unknown; payload?: unknown };
       try {
         frame = JSON.parse(event.data) as typeof frame;
       } catch {
@@ -87,10 +111,29 @@ export function connectWebSocket(options: WsClientOptions): WsBridge {
         const resolve = pending.get(frame.id);
         pending.delete(frame.id);
         if (resolve && frame.result) resolve(frame.result);
+      } else if (frame.t === "result-at" && typeof frame.id === "number" && typeof frame.href === "string") {
+        const resolve = pending.get(frame.id);
+        pending.delete(frame.id);
+        if (resolve) void download(frame.href).then(resolve);
       } else if (frame.t === "event" && typeof frame.event === "string") {
         for (const l of listeners) l(frame.event, frame.payload);
       }
     });
+  };
+
+  /** a large answer the server parked at `href` (a path on the WebSocket's own server), as the call's result */
+  const download = async (href: string): Promise<CallResult> => {
+    const fail = (why: string): CallResult => ({ ok: false, error: { code: "unavailable", message: `the answer could not be downloaded from the Bonsai backend: ${why}` } });
+    const fetchAnswer = options.fetch ?? (globalThis as { fetch?: FetchLike }).fetch;
+    const url = answerUrl(options.url, href);
+    if (fetchAnswer === undefined || url === undefined) return fail(url === undefined ? "the server named another address" : "this client cannot download");
+    try {
+      const response = await fetchAnswer(url, { cache: "no-store", credentials: "omit" });
+      if (!response.ok) return fail(`HTTP ${response.status}`);
+      return { ok: true, value: JSON.parse(await response.text()) as unknown };
+    } catch (err) {
+      return fail(err instanceof Error ? err.message : String(err));
+    }
   };
 
   const call = async (method: string, params: unknown): Promise<CallResult> => {

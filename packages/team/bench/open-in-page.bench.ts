@@ -53,8 +53,13 @@ async function page(url: string, token: string): Promise<{ open(sessionId: strin
       waiting.set(id, resolve);
       ws.send(JSON.stringify({ t: "call", id, method, params }));
     });
-    const frame = JSON.parse(text) as { result: { ok: boolean; value?: unknown; error?: { message: string } } };
-    if (!frame.result.ok) throw new Error(`${method} failed: ${frame.result.error?.message}`);
+    const frame = JSON.parse(text) as { t: string; href?: string; result?: { ok: boolean; value?: unknown; error?: { message: string } } };
+    // a large answer is downloaded as its result-at frame names it (ipc's LargeAnswers), gzip-encoded, as the page does
+    if (frame.t === "result-at") {
+      const body = await (await fetch(new URL(frame.href ?? "", url), { cache: "no-store" })).text();
+      return { text: body, value: JSON.parse(body) as unknown };
+    }
+    if (!frame.result?.ok) throw new Error(`${method} failed: ${frame.result?.error?.message}`);
     return { text, value: frame.result.value };
   };
   return {

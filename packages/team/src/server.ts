@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { Readable, type Duplex } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { ANSWER_PATH } from "@bonsai/ipc";
 import type pg from "pg";
 import { ARCHIVE_SCHEMA_VERSION } from "./migrations";
 import { SESSION_ID_HEADER } from "./client";
@@ -199,9 +200,11 @@ export function createArchiveServer(options: ArchiveServerOptions): Server {
     const path = target.pathname;
     const address = request.socket.remoteAddress ?? "-";
     let who = "-";
+    // a large answer's address is its one-time capability: never in the log
+    const loggedPath = path.startsWith(ANSWER_PATH) ? `${ANSWER_PATH}…` : path;
     const logLine = (status: number | string): void => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      log(`${new Date().toISOString()} ${request.method} ${path} ${status} ${ms.toFixed(1)}ms ${who}`);
+      log(`${new Date().toISOString()} ${request.method} ${loggedPath} ${status} ${ms.toFixed(1)}ms ${who}`);
     };
     const finishWith = (status: number, contentType: string, body: string | Buffer, headers?: Readonly<Record<string, string>>): void => {
       // while shutting down, a kept-alive connection is closed after its answer
@@ -232,7 +235,7 @@ export function createArchiveServer(options: ArchiveServerOptions): Server {
           return;
         }
         const handler = ROUTES[`${request.method} ${path}`];
-        if (!handler && options.app?.handleRequest(request, response, path)) {
+        if (!handler && options.app?.handleRequest(request, response, path, (name) => (who = name))) {
           response.once("finish", () => logLine(response.statusCode));
           return;
         }

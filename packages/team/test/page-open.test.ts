@@ -10,9 +10,12 @@ import * as fs from "node:fs";
 import type { Server } from "node:http";
 import * as os from "node:os";
 import * as path from "node:path";
+import * as zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { addPerson, addProject, ArchiveClient, createArchiveApp, createArchiveServer, grant, listen, openArchiveDatabase, pushSession, shutdownGracefully, type ArchiveApp, type ArchiveDatabase, type PushSource } from "../src";
+import type { ParkedAnswersOptions } from "@bonsai/backend/server";
+import { connectWebSocket, createApi } from "@bonsai/ipc";
 import { usePostgres } from "./archive-server";
 
 const server = usePostgres();
@@ -50,11 +53,11 @@ function branched(id: string): PushSource {
 }
 
 /** a server process: its own cache folder, the one database (every session long enough to keep unless `keepFromEntries`) */
-async function startProcess(name: string, warmAfterPushMs: number, keepFromEntries = 0, copyAfterKeptAnswerMs = 0): Promise<(typeof processes)[number]> {
+async function startProcess(name: string, warmAfterPushMs: number, keepFromEntries = 0, copyAfterKeptAnswerMs = 0, largeAnswers?: ParkedAnswersOptions): Promise<(typeof processes)[number]> {
   const logged: string[] = [];
   const opening = { warmAfterPushMs, keepFromEntries, copyAfterKeptAnswerMs };
-  const app = createArchiveApp({ pool: db.pool, rendererDir: path.join(work, "renderer"), cacheDir: path.join(work, `cache-${name}`), log: (line) => logged.push(line), opening });
-  const http = createArchiveServer({ pool: db.pool, log: () => {}, app });
+  const app = createArchiveApp({ pool: db.pool, rendererDir: path.join(work, "renderer"), cacheDir: path.join(work, `cache-${name}`), log: (line) => logged.push(line), opening, ...(largeAnswers ? { largeAnswers } : {}) });
+  const http = createArchiveServer({ pool: db.pool, log: (line) => logged.push(line), app });
   const url = `http://127.0.0.1:${(await listen(http, "127.0.0.1", 0)).port}`;
   const p = { app, http, url, logged };
   processes.push(p);
@@ -134,8 +137,8 @@ describe("opening an archived session in the page, with several server processes
     expect(fromCopy.ok).toBe(true);
     expect(await keptCount("walnut")).toBe(40);
     // kept naming the session as the page does, so that it is sent as its text (page-open.ts)
-    const text = (await db.pool.query<{ answer: string }>("SELECT o.answer FROM opened_sessions o JOIN sessions s ON s.id = o.session_pk WHERE s.session_id = 'walnut'")).rows[0]?.answer ?? "";
-    expect(text.startsWith('{"session":{"id":"alpha/walnut",')).toBe(true);
+    const gzipped = (await db.pool.query<{ answer_gzip: Buffer }>("SELECT o.answer_gzip FROM opened_sessions o JOIN sessions s ON s.id = o.session_pk WHERE s.session_id = 'walnut'")).rows[0]?.answer_gzip;
+    expect(zlib.gunzipSync(gzipped ?? Buffer.alloc(0)).toString("utf8").startsWith('{"session":{"id":"alpha/walnut",')).toBe(true);
     // b cannot read a single entry meanwhile: it answers from what PostgreSQL keeps, or not at all
     const kept = await withEntriesLocked(() => call(b.url, tokens.amy as string, "openSession", { sessionId: "walnut" }));
     expect(kept).toEqual(fromCopy);
@@ -214,6 +217,47 @@ describe("the inspector's reads in a process that has no copy yet", () => {
       const missing = await call(b.url, tokens.ben as string, method, { sessionId: "no-such-session", ...params });
       expect(other.ok).toBe(false);
       expect(!other.ok && other.error.message.replace("hazel", "X")).toBe(!missing.ok && missing.error.message.replace("no-such-session", "X"));
+    }
+  }, 30_000);
+});
+
+describe("a long session's kept answer, downloaded beside the WebSocket", () => {
+  it("is named by a result-at frame, downloaded once as the gzip PostgreSQL keeps, and is the very answer the copy gives", async () => {
+    const a = await startProcess("large-a", 60_000);
+    const b = await startProcess("large-b", 60_000, 0, 600_000, { fromChars: 1 });
+    const amy = tokens.amy as string;
+    await pushSession(branched("maple"), "maple", { client: new ArchiveClient(a.url, amy), project: "alpha" });
+    const fromCopy = await call(a.url, amy, "openSession", { sessionId: "maple" });
+    expect(fromCopy.ok && fromCopy.value.skeleton.ids).toHaveLength(13);
+
+    // the frame names the download; the download is the gzip, once
+    const ws = new WebSocket(`${b.url.replace("http", "ws")}/ws?token=${encodeURIComponent(amy)}`);
+    await new Promise<void>((resolve, reject) => {
+      ws.once("open", () => resolve());
+      ws.once("error", reject);
+    });
+    const frame = await new Promise<{ t: string; id: number; href: string }>((resolve) => {
+      ws.once("message", (data) => resolve(JSON.parse(String(data)) as { t: string; id: number; href: string }));
+      ws.send(JSON.stringify({ t: "call", id: 9, method: "openSession", params: { sessionId: "maple" } }));
+    });
+    ws.close();
+    expect(frame).toEqual({ t: "result-at", id: 9, href: expect.stringMatching(/^\/answer\/[A-Za-z0-9_-]{43}$/u) });
+    const download = await fetch(`${b.url}${frame.href}`);
+    expect(download.headers.get("content-encoding")).toBe("gzip");
+    expect({ ok: true, value: await download.json() }).toEqual(fromCopy);
+    expect((await fetch(`${b.url}${frame.href}`)).status).toBe(404);
+    // the log names the person, never the download's address
+    const lines = b.logged.filter((line) => line.includes(" GET /answer/"));
+    expect(lines).toEqual([expect.stringMatching(/ GET \/answer\/… 200 [\d.]+ms amy$/u), expect.stringMatching(/ GET \/answer\/… 404 [\d.]+ms -$/u)]);
+    expect(b.logged.join("\n")).not.toContain(frame.href.slice("/answer/".length));
+
+    // the page's client follows the frame on its own
+    const bridge = connectWebSocket({ url: `${b.url.replace("http", "ws")}/ws?token=${encodeURIComponent(amy)}`, create: (u) => new WebSocket(u) as unknown as ReturnType<Parameters<typeof connectWebSocket>[0]["create"]>, maxReconnects: 0 });
+    try {
+      const opened = await createApi(bridge).openSession({ sessionId: "maple" });
+      expect({ ok: true, value: opened }).toEqual(fromCopy);
+    } finally {
+      bridge.close();
     }
   }, 30_000);
 });

@@ -15,8 +15,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import type { Duplex } from "node:stream";
 import { contractSnippets, createBackend, mapBackendError, type Backend } from "@bonsai/backend";
-import { answerCalls, DOWNLOAD_PATH, pageCsp, rendererIndex, sendPreparedDownload, serveRendererFile } from "@bonsai/backend/server";
-import { createDispatcher, IpcError, MAX_FRAME_BYTES, type Dispatch } from "@bonsai/ipc";
+import { answerCalls, DOWNLOAD_PATH, pageCsp, ParkedAnswers, rendererIndex, sendPreparedDownload, serveRendererFile, type ParkedAnswersOptions } from "@bonsai/backend/server";
+import { ANSWER_PATH, createDispatcher, IpcError, MAX_FRAME_BYTES, type Dispatch } from "@bonsai/ipc";
 import type pg from "pg";
 import { WebSocketServer, type WebSocket } from "ws";
 import type { AmnesiaScore } from "../amnesia-scorer";
@@ -46,6 +46,8 @@ export interface ArchiveAppOptions {
   listPage?: number;
   /** when a session's open answer is kept and a push warms it (app/page-open.ts) */
   opening?: PageOpenerOptions;
+  /** when a call's value goes beside the WebSocket, for the page to download (backend's parked-answers.ts) */
+  largeAnswers?: ParkedAnswersOptions;
 }
 
 /** the server's count of failed sign-ins: whether an address may try now, and one more failure */
@@ -55,8 +57,12 @@ export interface SignInGate {
 }
 
 export interface ArchiveApp {
-  /** answers GET/HEAD of the page and /download/ID; false when the path is not the app's */
-  handleRequest(request: IncomingMessage, response: ServerResponse, path: string): boolean;
+  /**
+   * answers GET/HEAD of the page, /download/ID and /answer/ID (a large value of a call: ipc's
+   * LargeAnswers); false when the path is not the app's. `identify` learns who the request was for,
+   * for the server's log line.
+   */
+  handleRequest(request: IncomingMessage, response: ServerResponse, path: string, identify?: (who: string) => void): boolean;
   /** the WebSocket upgrade at /ws (anything else is refused); `signIn` counts failed sign-ins per address */
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer, signIn?: SignInGate): void;
   /** `principal` pushed entries of `sessionId` into `project` to this process: the session is warmed (its copy made, its open answer kept) */
@@ -136,6 +142,7 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
     },
   };
   const csp = pageCsp();
+  const parked = new ParkedAnswers(options.largeAnswers);
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
   const clients = new Set<WebSocket>();
 
@@ -158,7 +165,7 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
   };
 
   return {
-    handleRequest(request, response, pathname) {
+    handleRequest(request, response, pathname, identify) {
       if (request.method !== "GET" && request.method !== "HEAD") return false;
       if (pathname.startsWith("/api/") || pathname === "/health" || pathname === "/ws") return false;
       let url: URL;
@@ -172,6 +179,10 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
       }
       if (decoded.startsWith(DOWNLOAD_PATH)) {
         void serveDownload(request, response, decoded.slice(DOWNLOAD_PATH.length), url.searchParams.get("token") ?? "");
+        return true;
+      }
+      if (decoded.startsWith(ANSWER_PATH)) {
+        void parked.serve(request, response, decoded.slice(ANSWER_PATH.length), identify);
         return true;
       }
       serveRendererFile(options.rendererDir, decoded, request, response, csp);
@@ -198,7 +209,7 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
             const dispatch = createDispatcher(archiveHandlers(deps, token), { mapError: archiveCallError, onInternalError: (err, method) => log(`error in ${method}: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`) });
             ws.on("close", () => clients.delete(ws));
             ws.on("error", () => clients.delete(ws));
-            answerCalls(ws, loggedCalls(dispatch, principal.name, log));
+            answerCalls(ws, loggedCalls(dispatch, principal.name, log), parked.for(principal.name));
           });
         },
         (error: unknown) => {
@@ -217,6 +228,7 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
 
     async close() {
       opener.close();
+      parked.close();
       for (const ws of clients) ws.terminate();
       wss.close();
       await backend.close();

@@ -1,13 +1,13 @@
 /**
  * Opening an archived session in the page fast in every server process. The answer (the session's
- * summary and packed tree skeleton) is the app's own, made from this process's copy when it holds
- * the current one. When it does not, and PostgreSQL keeps an answer for the session's current entry
- * count (kept-answers.ts), that answer is sent at once and the copy is made behind it, a few seconds
+ * summary and packed tree skeleton) is the app's own. When PostgreSQL keeps an answer for a long
+ * session's current entry count (kept-answers.ts), that answer is sent at once, as the gzip it is
+ * kept as, and a process that holds no copy makes it behind the answer, a few seconds
  * later (COPY_AFTER_KEPT_ANSWER_MS: the page draws the tree meanwhile, and the copy's import would
  * take one of its cores); a read that needs the copy before then starts it. The page's entry and
  * preview reads come from PostgreSQL until the copy is made (direct-reads.ts); its other reads (what
- * the model sees, what-if) wait for the copy. With neither, the copy is made, the answer taken from
- * it and kept for the other processes.
+ * the model sees, what-if) wait for the copy. With no kept answer, the answer is taken from the copy
+ * (made first when this process has none) and kept for the other processes.
  *
  * The process that takes a push warms the session a moment after its last batch: it makes its copy
  * and keeps the answer, so the first open after a push is fast in every process. Only long sessions
@@ -16,7 +16,7 @@
 import type { MethodOutput } from "@bonsai/ipc";
 import type pg from "pg";
 import type { Principal } from "../people";
-import { isOpenAnswerKept, keepOpenAnswer, keptAnswerValue, keptOpenAnswer } from "./kept-answers";
+import { isOpenAnswerKept, keepOpenAnswer, keptAnswerSessionId, keptAnswerValue, keptOpenAnswer, parseKeptAnswer } from "./kept-answers";
 import { keyedAnswer, pageKey } from "./page-keys";
 import { readableSession, type ArchiveSessionCache, type ReadableSession } from "./session-cache";
 
@@ -66,14 +66,14 @@ export class PageOpener {
   /** The page's open of the session `name` names (page-keys.ts), once the caller may read it. */
   async open(principal: Principal, name: string): Promise<OpenAnswer> {
     const row = await readableSession(this.pool, principal, name);
-    if (!this.cache.holds(row)) {
+    if (row.entryCount >= this.keepFrom) {
       const kept = await keptOpenAnswer(this.pool, row.pk, row.entryCount);
       if (kept !== null) {
-        this.copyLater(principal, row);
-        // sent as its text when it names the session with the page's key, as every answer kept now does (the
-        // session's id is the answer's first field); one kept by an older server named it by its id alone
-        if (kept.startsWith(`{"session":{"id":${JSON.stringify(row.key)},`)) return keptAnswerValue(kept);
-        return keyedAnswer(JSON.parse(kept) as OpenAnswer, new Map([[row.sessionId, row.key]]));
+        if (!this.cache.holds(row)) this.copyLater(principal, row);
+        // sent as it is when it names the session with the page's key, as every answer kept now does (the
+        // session's id is the answer's first field); otherwise named again
+        if (keptAnswerSessionId(kept) === row.key) return keptAnswerValue(kept);
+        return keyedAnswer(parseKeptAnswer(kept), new Map([[row.sessionId, row.key]]));
       }
     }
     return this.cache.withSession(principal, row.key, async (held) => {
