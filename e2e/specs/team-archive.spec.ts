@@ -240,6 +240,8 @@ test("a member reads her project's sessions on the archive, and nothing of anoth
   await page.getByTestId("search-input").fill("yinshi");
   await page.getByTestId("search-input").press("Enter");
   await expect(page.getByTestId("search-hit").first()).toBeVisible();
+  // each hit names the project it was pushed to and who pushed it
+  await expect(page.getByTestId("search-hit-archive").first()).toHaveText("· alpha · amy");
   await shoot(page, "search");
   await page.getByTestId("search-input").fill("herdr");
   await page.getByTestId("search-input").press("Enter");

@@ -152,6 +152,8 @@ export const searchHitSchema = z.object({
   timestamp: z.string(),
   /** text around the match on one line; the matched words are wrapped in [[ and ]], … where cut */
   snippet: z.string(),
+  /** on a team archive: the project the session was pushed to, and who pushed it */
+  archive: z.object({ project: z.string(), pushedBy: z.string() }).optional(),
 });
 export type SearchHit = z.infer<typeof searchHitSchema>;
 

@@ -216,7 +216,7 @@ export class ArchiveStore {
 
   async search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
     const hits = await searchArchive(this.pool, this.principal, query, { limit: options.limit, sessionId: options.sessionId });
-    return hits.map(({ project: _project, ...hit }) => hit);
+    return hits.map(({ project: _project, pushedBy: _pushedBy, ...hit }) => hit);
   }
 
   // ------------------------------------------------------------ refused: an archive changes only by a push

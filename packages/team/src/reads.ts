@@ -32,6 +32,8 @@ export interface ArchiveSearchHit {
   sessionId: string;
   sessionTitle: string | null;
   project: string;
+  /** who pushed the session */
+  pushedBy: string;
   entryId: string;
   type: string;
   role: string | null;
@@ -198,7 +200,7 @@ export const RECENT_ENTRIES = 10_000;
 /** how many of the recent entries' matches a common term is ranked among (at least the largest `limit`) */
 const RECENT_MATCHES = 500;
 
-type SearchRow = { session_id: string; title: string | null; project: string; entry_id: string; type: string; at: string | null; entry: string; search_text: string; rank: number };
+type SearchRow = { session_id: string; title: string | null; project: string; pushed_by: string; entry_id: string; type: string; at: string | null; entry: string; search_text: string; rank: number };
 
 /**
  * A search ranks a pool of candidates, then gives the best `limit`. The pool is found in one of two
@@ -237,8 +239,9 @@ export async function searchArchive(pool: pg.Pool, principal: Principal, query: 
          best AS MATERIALIZED (
            SELECT h.session_pk, h.seq, h.rank, s.pushed_at FROM hits h JOIN sessions s ON s.id = h.session_pk
             ORDER BY h.rank DESC, s.pushed_at DESC, h.seq LIMIT $2)
-         SELECT s.session_id, s.title, p.name AS project, e.entry_id, e.type, e.at, e.entry, e.search_text, b.rank::float8 AS rank
-           FROM best b JOIN entries e ON e.session_pk = b.session_pk AND e.seq = b.seq JOIN sessions s ON s.id = b.session_pk JOIN projects p ON p.id = s.project_id
+         SELECT s.session_id, s.title, p.name AS project, u.name AS pushed_by, e.entry_id, e.type, e.at, e.entry, e.search_text, b.rank::float8 AS rank
+           FROM best b JOIN entries e ON e.session_pk = b.session_pk AND e.seq = b.seq JOIN sessions s ON s.id = b.session_pk
+           JOIN projects p ON p.id = s.project_id JOIN people u ON u.id = s.pushed_by
           ORDER BY b.rank DESC, b.pushed_at DESC, b.seq`,
         queryParams,
       ),
@@ -275,6 +278,7 @@ export async function searchArchive(pool: pg.Pool, principal: Principal, query: 
       sessionId: r.session_id,
       sessionTitle: r.title,
       project: r.project,
+      pushedBy: r.pushed_by,
       entryId: r.entry_id,
       type: r.type,
       role,

@@ -211,7 +211,7 @@ describe("the page's calls on an archive", () => {
   it("searches only the sessions one may read, even when naming another's session", async () => {
     const hits = async (who: string, params: object) => {
       const page = await connect(tokens[who] as string);
-      const answer = (await page.call("searchSessions", params)) as { ok: true; value: { hits: { sessionId: string; snippet: string }[] } };
+      const answer = (await page.call("searchSessions", params)) as { ok: true; value: { hits: { sessionId: string; snippet: string; archive?: { project: string; pushedBy: string } }[] } };
       page.close();
       return answer.value.hits;
     };
@@ -221,6 +221,8 @@ describe("the page's calls on an archive", () => {
     expect((await hits("ben", { query: "zeppelin" })).map((h) => h.sessionId)).toEqual(["beta/beta-secret"]);
     expect((await hits("ben", { query: "zeppelin", sessionId: "beta/beta-secret" })).map((h) => h.sessionId)).toEqual(["beta/beta-secret"]);
     expect((await hits("ben", { query: "zeppelin" }))[0]?.snippet).toContain("[[zeppelin]]");
+    // each hit names its project and who pushed it
+    expect((await hits("ben", { query: "zeppelin" }))[0]?.archive).toEqual({ project: "beta", pushedBy: "ben" });
     expect([...new Set((await hits("root", { query: "the" })).map((h) => h.sessionId))].sort()).toEqual(["alpha/alpha-one", "beta/beta-secret"]);
   });
 

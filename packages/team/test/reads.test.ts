@@ -43,6 +43,8 @@ describe("archive reads", () => {
     await store("many", common);
     const rare = await searchArchive(db.pool, admin, "common quokka");
     expect(rare.map((h) => h.entryId)).toEqual(["e3"]);
+    // a hit names the session's project and the person who pushed it
+    expect(rare.map((h) => [h.sessionId, h.project, h.pushedBy])).toEqual([["many", "alpha", "root"]]);
     expect(await searchArchive(db.pool, admin, "common", { limit: 50 })).toHaveLength(50);
   }, 60_000);
 

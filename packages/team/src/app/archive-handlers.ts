@@ -197,7 +197,7 @@ export function archiveHandlers(deps: ArchiveHandlerDeps, token: string): Handle
       const snippet = deps.snippets(query);
       return {
         unindexed: 0,
-        hits: hits.map((h) => ({ sessionId: pageKey(h.project, h.sessionId), sessionTitle: h.sessionTitle ?? h.sessionId, entryId: h.entryId, type: h.type, role: h.role, timestamp: h.timestamp, snippet: snippet(h.snippet) })),
+        hits: hits.map((h) => ({ sessionId: pageKey(h.project, h.sessionId), sessionTitle: h.sessionTitle ?? h.sessionId, entryId: h.entryId, type: h.type, role: h.role, timestamp: h.timestamp, snippet: snippet(h.snippet), archive: { project: h.project, pushedBy: h.pushedBy } })),
       };
     },
     openSession: async (input) => deps.opener.open(await who(), input.sessionId),

@@ -121,7 +121,14 @@ function Search() {
             <li key={`${h.sessionId}:${h.entryId}`}>
               <button type="button" className={`bz-hit ${i === active ? "bz-hit-active" : ""}`} onClick={() => choose(i)} data-testid="search-hit" data-entry-id={h.entryId} data-session-id={h.sessionId}>
                 <span className="bz-hit-head">
-                  <strong>{h.sessionTitle || "(untitled)"}</strong> · {h.role ?? h.type} · <span className="bz-muted">{formatTime(h.timestamp)}</span>
+                  <strong>{h.sessionTitle || "(untitled)"}</strong>
+                  {h.archive ? (
+                    <span className="bz-muted" data-testid="search-hit-archive">
+                      {" "}
+                      · {h.archive.project} · {h.archive.pushedBy}
+                    </span>
+                  ) : null}{" "}
+                  · {h.role ?? h.type} · <span className="bz-muted bz-hit-time">{formatTime(h.timestamp)}</span>
                 </span>
                 <span className="bz-hit-snippet">
                   {snippetParts(h.snippet, searched).map((p, k) => (p.match ? <mark key={k}>{p.text}</mark> : <span key={k}>{p.text}</span>))}
