@@ -18,7 +18,6 @@ import { pageCsp, rendererIndex, sendPreparedDownload, serveRendererFile } from 
 export { pageCsp, rendererIndex, sendPreparedDownload, serveRendererFile } from "./static-files";
 export { DOWNLOAD_PATH } from "./downloads";
 export { frameBytes } from "./frame-bytes";
-export { LARGE_ANSWER_CHARS, PARKED_FOR_MS, ParkedAnswers, type ParkedAnswersOptions } from "./parked-answers";
 export { loadServeState, saveServeState, SERVE_STATE_FILE, type ServeState } from "./serve-state";
 
 export interface ServableBackend {
@@ -63,7 +62,7 @@ function allowedHosts(port: number): Set<string> {
   return new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
 }
 
-/** Answers each call frame that arrives on `ws` with `dispatch` (text frames only); `large` values go beside the socket (parked-answers.ts). */
+/** Answers each call frame that arrives on `ws` with `dispatch` (text frames only); `large` values go beside the socket (ipc frames.ts LargeAnswers). */
 export function answerCalls(ws: WebSocket, dispatch: Dispatch, large?: LargeAnswers): void {
   ws.on("message", (data, isBinary) => {
     if (isBinary) {

@@ -52,17 +52,31 @@ export type ServerFrame = ResultFrame | ResultAtFrame | EventFrame;
 
 /**
  * Large values made gzipped beforehand (withGzipJson: a team archive's kept open answer) travel
- * beside the WebSocket: the server keeps the gzip for one HTTP download and the frame gives its
- * address (result-at), which the client fetches (ws-client.ts). A 100,000-entry session's open is
- * 6.3 MB of JSON, 1.9 MB gzipped: the browser takes it compressed and decompresses it off the page's
- * thread, and no DevTools client copies it as it does every WebSocket frame (docs/TEAM.md). Other
- * values stay in their frame: compressing them on the way took longer than it saved on loopback.
+ * beside the WebSocket: the server keeps them for one HTTP download and the frame gives its address
+ * (result-at), which the client fetches (ws-client.ts). A 100,000-entry session's open is 6.3 MB of
+ * JSON, 1.9 MB gzipped: the browser takes it compressed and decompresses it off the page's thread,
+ * and no DevTools client copies it as it does every WebSocket frame (docs/TEAM.md). Other values
+ * stay in their frame: compressing them on the way took longer than it saved on loopback.
  */
 export interface LargeAnswers {
   /** gzipped values whose JSON has at least this many characters are parked */
   fromChars: number;
-  /** keeps a value's gzipped JSON for one download; its path, or undefined when it cannot be kept now (it goes in the frame) */
-  park(gzip: Uint8Array): string | undefined;
+  /**
+   * keeps a value for one download: its path, or undefined when it cannot be kept (it goes in its
+   * frame, as it does when parking fails)
+   */
+  park(packed: GzipJson): string | undefined | Promise<string | undefined>;
+}
+
+/** A value's JSON made and gzipped beforehand (withGzipJson). */
+export interface GzipJson {
+  gzip: Uint8Array;
+  /** the JSON's length in characters */
+  chars: number;
+  /** the JSON itself, for a frame that carries the value */
+  text: () => string;
+  /** where the gzip is kept, for a server that hands out downloads of what it keeps (opaque here) */
+  source?: unknown;
 }
 
 /** Handle one incoming text frame; always resolves to the reply frame (serialized). */
@@ -81,16 +95,21 @@ export async function handleCallFrame(text: string, dispatch: Dispatch, large?: 
   const { id, method, params } = parsed.data;
   const result = await dispatch(method, params);
   if (large !== undefined && result.ok) {
-    const href = parkedValue(result.value, large);
+    const href = await parkedValue(result.value, large);
     if (href !== undefined) return JSON.stringify({ t: "result-at", id, href } satisfies ResultAtFrame);
   }
   return serializeFrame({ t: "result", id, result });
 }
 
-/** the address of a large gzipped value once parked, or undefined: it goes in the frame */
-function parkedValue(value: unknown, large: LargeAnswers): string | undefined {
+/** the address of a large gzipped value once parked, or undefined: it goes in the frame (as when parking failed) */
+async function parkedValue(value: unknown, large: LargeAnswers): Promise<string | undefined> {
   const packed = typeof value === "object" && value !== null ? madeGzip.get(value) : undefined;
-  return packed !== undefined && packed.chars >= large.fromChars ? large.park(packed.gzip) : undefined;
+  if (packed === undefined || packed.chars < large.fromChars) return undefined;
+  try {
+    return await large.park(packed);
+  } catch {
+    return undefined;
+  }
 }
 
 export function eventFrame(event: string, payload: unknown): string {
@@ -115,14 +134,13 @@ export function withJson<T extends object>(value: T, json: string): T {
 }
 
 /** values whose JSON was made and gzipped beforehand (see withGzipJson) */
-const madeGzip = new WeakMap<object, { gzip: Uint8Array; chars: number; text: () => string }>();
+const madeGzip = new WeakMap<object, GzipJson>();
 
 /**
  * Gives `value` the gzip of its JSON (a kept answer as it is stored): parked, it is sent as it is;
- * a frame that carries it takes `text()` (the JSON, `chars` characters long). The value must not
- * change afterwards.
+ * a frame that carries it takes `text()`. The value must not change afterwards.
  */
-export function withGzipJson<T extends object>(value: T, packed: { gzip: Uint8Array; chars: number; text: () => string }): T {
+export function withGzipJson<T extends object>(value: T, packed: GzipJson): T {
   madeGzip.set(value, packed);
   return value;
 }

@@ -129,7 +129,11 @@ export function connectWebSocket(options: WsClientOptions): WsBridge {
     if (fetchAnswer === undefined || url === undefined) return fail(url === undefined ? "the server named another address" : "this client cannot download");
     try {
       const response = await fetchAnswer(url, { cache: "no-store", credentials: "omit" });
-      if (!response.ok) return fail(`HTTP ${response.status}`);
+      if (!response.ok) {
+        // the server's own reason, one line of it (its text is shown, never run)
+        const reason = ((await response.text().catch(() => "")).split("\n")[0] ?? "").trim().slice(0, 200);
+        return fail(reason === "" ? `HTTP ${response.status}` : `HTTP ${response.status}: ${reason}`);
+      }
       return { ok: true, value: JSON.parse(await response.text()) as unknown };
     } catch (err) {
       return fail(err instanceof Error ? err.message : String(err));

@@ -15,10 +15,18 @@ function gzipped(value: object): object {
   return withGzipJson(structuredClone(value), { gzip: zlib.gzipSync(json), chars: json.length, text: () => json });
 }
 
-/** a connection's parking that records what it was given and answers `href` (null: it cannot park now) */
-function parking(href: string | null = "/answer/abc"): LargeAnswers & { parked: Uint8Array[] } {
+/** a connection's parking that records what it was given and answers `href` (null: it cannot park now; an Error: parking fails) */
+function parking(href: string | null | Error = "/answer/abc"): LargeAnswers & { parked: Uint8Array[] } {
   const parked: Uint8Array[] = [];
-  return { fromChars: 20, parked, park: (gzip) => (parked.push(gzip), href ?? undefined) };
+  return {
+    fromChars: 20,
+    parked,
+    park: async (packed) => {
+      parked.push(packed.gzip);
+      if (href instanceof Error) throw href;
+      return href ?? undefined;
+    },
+  };
 }
 
 describe("a large gzipped value", () => {
@@ -30,13 +38,14 @@ describe("a large gzipped value", () => {
     expect(JSON.parse(zlib.gunzipSync(large.parked[0] as Uint8Array).toString("utf8"))).toEqual({ session: { id: "s" }, skeleton: { ids: ["a", "b", "c"] } });
   });
 
-  it("goes in its frame when it is short, when it cannot be parked, or when the connection parks nothing", async () => {
+  it("goes in its frame when it is short, when it cannot be parked or parking fails, or when the connection parks nothing", async () => {
     const value = { session: { id: "s" }, skeleton: { ids: ["a", "b", "c"] } };
     const expected = { t: "result", id: 4, result: { ok: true, value } };
     const short = parking();
     expect(JSON.parse(await handleCallFrame(callFrame(4), async () => ({ ok: true, value: gzipped({ a: 1 }) }), short))).toEqual({ ...expected, result: { ok: true, value: { a: 1 } } });
     expect(short.parked).toHaveLength(0);
     expect(JSON.parse(await handleCallFrame(callFrame(4), async () => ({ ok: true, value: gzipped(value) }), parking(null)))).toEqual(expected);
+    expect(JSON.parse(await handleCallFrame(callFrame(4), async () => ({ ok: true, value: gzipped(value) }), parking(new Error("the database is away"))))).toEqual(expected);
     expect(JSON.parse(await handleCallFrame(callFrame(4), async () => ({ ok: true, value: gzipped(value) })))).toEqual(expected);
   });
 
@@ -94,6 +103,7 @@ describe("a client given a result-at frame", () => {
   it("fails the call with a reason when the download fails", async () => {
     for (const [fetch, reason] of [
       [async () => ({ ok: false, status: 404, text: async () => "" }), "HTTP 404"],
+      [async () => ({ ok: false, status: 410, text: async () => "the session changed while it was opened: open it again\nmore" }), "HTTP 410: the session changed while it was opened: open it again"],
       [async () => Promise.reject(new Error("connection refused")), "connection refused"],
       [async () => ({ ok: true, status: 200, text: async () => "{cut" }), "JSON"],
     ] as [FetchLike, string][]) {

@@ -7,15 +7,15 @@
  * those.
  */
 import * as fs from "node:fs";
-import type { Server } from "node:http";
+import { get as httpGet, type Server } from "node:http";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { addPerson, addProject, ArchiveClient, createArchiveApp, createArchiveServer, grant, listen, openArchiveDatabase, pushSession, shutdownGracefully, type ArchiveApp, type ArchiveDatabase, type PushSource } from "../src";
-import type { ParkedAnswersOptions } from "@bonsai/backend/server";
 import { connectWebSocket, createApi } from "@bonsai/ipc";
+import type { AnswerDownloadsOptions } from "../src/app/answer-downloads";
 import { usePostgres } from "./archive-server";
 
 const server = usePostgres();
@@ -53,7 +53,7 @@ function branched(id: string): PushSource {
 }
 
 /** a server process: its own cache folder, the one database (every session long enough to keep unless `keepFromEntries`) */
-async function startProcess(name: string, warmAfterPushMs: number, keepFromEntries = 0, copyAfterKeptAnswerMs = 0, largeAnswers?: ParkedAnswersOptions): Promise<(typeof processes)[number]> {
+async function startProcess(name: string, warmAfterPushMs: number, keepFromEntries = 0, copyAfterKeptAnswerMs = 0, largeAnswers?: AnswerDownloadsOptions): Promise<(typeof processes)[number]> {
   const logged: string[] = [];
   const opening = { warmAfterPushMs, keepFromEntries, copyAfterKeptAnswerMs };
   const app = createArchiveApp({ pool: db.pool, rendererDir: path.join(work, "renderer"), cacheDir: path.join(work, `cache-${name}`), log: (line) => logged.push(line), opening, ...(largeAnswers ? { largeAnswers } : {}) });
@@ -222,34 +222,59 @@ describe("the inspector's reads in a process that has no copy yet", () => {
 });
 
 describe("a long session's kept answer, downloaded beside the WebSocket", () => {
-  it("is named by a result-at frame, downloaded once as the gzip PostgreSQL keeps, and is the very answer the copy gives", async () => {
-    const a = await startProcess("large-a", 60_000);
+  /** a result-at frame for openSession of `sessionId` from the process at `url` */
+  async function resultAt(url: string, token: string, sessionId: string): Promise<{ t: string; id: number; href: string }> {
+    const ws = new WebSocket(`${url.replace("http", "ws")}/ws?token=${encodeURIComponent(token)}`);
+    await new Promise<void>((resolve, reject) => {
+      ws.once("open", () => resolve());
+      ws.once("error", reject);
+    });
+    try {
+      return await new Promise((resolve) => {
+        ws.once("message", (data) => resolve(JSON.parse(String(data)) as { t: string; id: number; href: string }));
+        ws.send(JSON.stringify({ t: "call", id: 9, method: "openSession", params: { sessionId } }));
+      });
+    } finally {
+      ws.close();
+    }
+  }
+
+  it("is named by a result-at frame, downloaded once from any process as the gzip PostgreSQL keeps, and is the very answer the copy gives", async () => {
+    const a = await startProcess("large-a", 60_000, 0, 600_000, { fromChars: 1 });
     const b = await startProcess("large-b", 60_000, 0, 600_000, { fromChars: 1 });
     const amy = tokens.amy as string;
     await pushSession(branched("maple"), "maple", { client: new ArchiveClient(a.url, amy), project: "alpha" });
     const fromCopy = await call(a.url, amy, "openSession", { sessionId: "maple" });
     expect(fromCopy.ok && fromCopy.value.skeleton.ids).toHaveLength(13);
 
-    // the frame names the download; the download is the gzip, once
-    const ws = new WebSocket(`${b.url.replace("http", "ws")}/ws?token=${encodeURIComponent(amy)}`);
-    await new Promise<void>((resolve, reject) => {
-      ws.once("open", () => resolve());
-      ws.once("error", reject);
-    });
-    const frame = await new Promise<{ t: string; id: number; href: string }>((resolve) => {
-      ws.once("message", (data) => resolve(JSON.parse(String(data)) as { t: string; id: number; href: string }));
-      ws.send(JSON.stringify({ t: "call", id: 9, method: "openSession", params: { sessionId: "maple" } }));
-    });
-    ws.close();
+    // the frame names the download; the download is the gzip, once, from whichever process takes the GET
+    const frame = await resultAt(b.url, amy, "maple");
     expect(frame).toEqual({ t: "result-at", id: 9, href: expect.stringMatching(/^\/answer\/[A-Za-z0-9_-]{43}$/u) });
-    const download = await fetch(`${b.url}${frame.href}`);
+    const download = await fetch(`${a.url}${frame.href}`);
     expect(download.headers.get("content-encoding")).toBe("gzip");
+    expect(download.headers.get("cache-control")).toBe("no-store");
     expect({ ok: true, value: await download.json() }).toEqual(fromCopy);
+    expect((await fetch(`${a.url}${frame.href}`)).status).toBe(404);
     expect((await fetch(`${b.url}${frame.href}`)).status).toBe(404);
-    // the log names the person, never the download's address
-    const lines = b.logged.filter((line) => line.includes(" GET /answer/"));
-    expect(lines).toEqual([expect.stringMatching(/ GET \/answer\/… 200 [\d.]+ms amy$/u), expect.stringMatching(/ GET \/answer\/… 404 [\d.]+ms -$/u)]);
-    expect(b.logged.join("\n")).not.toContain(frame.href.slice("/answer/".length));
+    // the log of the process that served it names the person, never the download's address
+    expect(a.logged.filter((line) => line.includes(" GET /answer/"))).toEqual([expect.stringMatching(/ GET \/answer\/… 200 [\d.]+ms amy$/u), expect.stringMatching(/ GET \/answer\/… 404 [\d.]+ms -$/u)]);
+    expect([...a.logged, ...b.logged].join("\n")).not.toContain(frame.href.slice("/answer/".length));
+    // PostgreSQL holds the address's hash, never the address
+    const stored = await db.pool.query("SELECT encode(id_hash, 'hex') AS h FROM open_answer_downloads");
+    expect(JSON.stringify(stored.rows)).not.toContain(frame.href.slice("/answer/".length));
+
+    // a HEAD does not take the download (405); a client that does not take gzip gets the JSON
+    const plain = await resultAt(b.url, amy, "maple");
+    expect((await fetch(`${a.url}${plain.href}`, { method: "HEAD" })).status).toBe(405);
+    const decoded = await new Promise<{ encoding: string | undefined; body: string }>((resolve, reject) => {
+      httpGet(`${a.url}${plain.href}`, (response) => {
+        let body = "";
+        response.setEncoding("utf8").on("data", (chunk: string) => (body += chunk));
+        response.on("end", () => resolve({ encoding: response.headers["content-encoding"], body }));
+      }).on("error", reject);
+    });
+    expect(decoded.encoding).toBeUndefined();
+    expect({ ok: true, value: JSON.parse(decoded.body) as unknown }).toEqual(fromCopy);
 
     // the page's client follows the frame on its own
     const bridge = connectWebSocket({ url: `${b.url.replace("http", "ws")}/ws?token=${encodeURIComponent(amy)}`, create: (u) => new WebSocket(u) as unknown as ReturnType<Parameters<typeof connectWebSocket>[0]["create"]>, maxReconnects: 0 });
@@ -258,6 +283,68 @@ describe("a long session's kept answer, downloaded beside the WebSocket", () => 
       expect({ ok: true, value: opened }).toEqual(fromCopy);
     } finally {
       bridge.close();
+    }
+  }, 30_000);
+
+  it("is refused once the person lost the project, once it waited too long, and as gone (410) once a push replaced the answer", async () => {
+    const a = await startProcess("large-c", 60_000, 0, 600_000, { fromChars: 1 });
+    const brief = await startProcess("large-d", 60_000, 0, 600_000, { fromChars: 1, keepMs: 1 });
+    const ben = tokens.ben as string;
+    await pushSession(branched("cedar"), "cedar", { client: new ArchiveClient(a.url, ben), project: "beta" });
+    expect((await call(a.url, ben, "openSession", { sessionId: "cedar" })).ok).toBe(true);
+
+    const expired = await resultAt(brief.url, ben, "cedar");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect((await fetch(`${a.url}${expired.href}`)).status).toBe(404);
+
+    const replaced = await resultAt(a.url, ben, "cedar");
+    await db.pool.query("UPDATE opened_sessions SET entry_count = entry_count + 1 WHERE session_pk = (SELECT id FROM sessions WHERE session_id = 'cedar')");
+    const gone = await fetch(`${a.url}${replaced.href}`);
+    expect(gone.status).toBe(410);
+    expect(await gone.text()).toBe("the session changed while it was being opened: open it again\n");
+    await db.pool.query("UPDATE opened_sessions SET entry_count = entry_count - 1 WHERE session_pk = (SELECT id FROM sessions WHERE session_id = 'cedar')");
+
+    const revoked = await resultAt(a.url, ben, "cedar");
+    await db.pool.query("DELETE FROM grants WHERE person_id = (SELECT id FROM people WHERE name = 'ben')");
+    try {
+      expect((await fetch(`${a.url}${revoked.href}`)).status).toBe(404);
+    } finally {
+      await grant(db.pool, "ben", "beta");
+    }
+  }, 30_000);
+});
+
+describe("an export, downloaded from any process", () => {
+  it("is made again by a process that did not write it, for its person only, once", async () => {
+    const a = await startProcess("export-a", 60_000);
+    const b = await startProcess("export-b", 60_000);
+    const amy = tokens.amy as string;
+    await pushSession(branched("birch"), "birch", { client: new ArchiveClient(a.url, amy), project: "alpha" });
+    const exported = (await call(a.url, amy, "exportSession", { sessionId: "alpha/birch", format: "markdown" })) as unknown as { ok: true; value: { url: string; fileName: string } };
+    expect(exported.ok).toBe(true);
+    const at = (url: string, token: string) => fetch(`${url}${exported.value.url}?token=${encodeURIComponent(token)}`);
+    // another person's token finds nothing, and does not take it
+    expect((await at(b.url, tokens.ben as string)).status).toBe(404);
+    const there = await at(b.url, amy);
+    expect(there.status).toBe(200);
+    expect(there.headers.get("content-disposition")).toContain(exported.value.fileName);
+    expect(await there.text()).toContain("question 0 of birch");
+    expect((await at(a.url, amy)).status).toBe(404);
+    expect((await at(b.url, amy)).status).toBe(404);
+
+    // the process that wrote it streams its own file
+    const again = (await call(a.url, amy, "exportSession", { sessionId: "alpha/birch", format: "jsonl" })) as unknown as { ok: true; value: { url: string } };
+    const here = await fetch(`${a.url}${again.value.url}?token=${encodeURIComponent(amy)}`);
+    expect(here.status).toBe(200);
+    expect((await here.text()).split("\n")[0]).toContain('"type":"session"');
+
+    // a person who lost the project meanwhile gets nothing from a process that would make it again
+    const lost = (await call(a.url, amy, "exportSession", { sessionId: "alpha/birch", format: "markdown" })) as unknown as { ok: true; value: { url: string } };
+    await db.pool.query("DELETE FROM grants WHERE person_id = (SELECT id FROM people WHERE name = 'amy')");
+    try {
+      expect((await fetch(`${b.url}${lost.value.url}?token=${encodeURIComponent(amy)}`)).status).toBe(404);
+    } finally {
+      await grant(db.pool, "amy", "alpha");
     }
   }, 30_000);
 });

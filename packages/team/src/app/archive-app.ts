@@ -15,14 +15,16 @@ import * as os from "node:os";
 import * as path from "node:path";
 import type { Duplex } from "node:stream";
 import { contractSnippets, createBackend, mapBackendError, type Backend } from "@bonsai/backend";
-import { answerCalls, DOWNLOAD_PATH, pageCsp, ParkedAnswers, rendererIndex, sendPreparedDownload, serveRendererFile, type ParkedAnswersOptions } from "@bonsai/backend/server";
+import { answerCalls, DOWNLOAD_PATH, pageCsp, rendererIndex, sendPreparedDownload, serveRendererFile } from "@bonsai/backend/server";
 import { ANSWER_PATH, createDispatcher, IpcError, MAX_FRAME_BYTES, type Dispatch } from "@bonsai/ipc";
 import type pg from "pg";
 import { WebSocketServer, type WebSocket } from "ws";
 import type { AmnesiaScore } from "../amnesia-scorer";
 import { ArchiveError } from "../errors";
 import { authenticate, type Principal } from "../people";
+import { AnswerDownloads, type AnswerDownloadsOptions } from "./answer-downloads";
 import { archiveHandlers, LIST_PAGE, openAnswerFromCopy } from "./archive-handlers";
+import { ExportDownloads } from "./export-downloads";
 import { PageOpener, type PageOpenerOptions } from "./page-open";
 import { ArchiveSessionCache } from "./session-cache";
 
@@ -46,8 +48,8 @@ export interface ArchiveAppOptions {
   listPage?: number;
   /** when a session's open answer is kept and a push warms it (app/page-open.ts) */
   opening?: PageOpenerOptions;
-  /** when a call's value goes beside the WebSocket, for the page to download (backend's parked-answers.ts) */
-  largeAnswers?: ParkedAnswersOptions;
+  /** when a long session's kept open answer goes beside the WebSocket, for the page to download (answer-downloads.ts) */
+  largeAnswers?: AnswerDownloadsOptions;
 }
 
 /** the server's count of failed sign-ins: whether an address may try now, and one more failure */
@@ -124,8 +126,11 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
   const remove = async (sessionId: string): Promise<unknown> => backend.handlers.deleteSession({ sessionId });
   const cache = new ArchiveSessionCache(options.pool, backend.store, sessionsDir, importFile, remove, options.cachedSessions, log);
   const opener = new PageOpener(options.pool, cache, (row) => openAnswerFromCopy(backend.handlers, row), log, options.opening);
-  /** prepared export id -> the person it was prepared for */
-  const downloadsOf = new Map<string, number>();
+  const exports = new ExportDownloads(
+    options.pool,
+    (principal, request) => cache.withSession(principal, request.sessionId, (row) => backend.handlers.exportSession({ ...request, sessionId: row.sessionId })),
+    (id) => backend.takeDownload(id),
+  );
   const deps = {
     pool: options.pool,
     backend,
@@ -135,14 +140,10 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
     listPage: options.listPage ?? LIST_PAGE,
     snippets: contractSnippets,
     ...(options.amnesiaScore !== undefined ? { amnesiaScore: options.amnesiaScore } : {}),
-    prepared: (id: string, personId: number) => {
-      downloadsOf.set(id, personId);
-      // a download not taken goes with its file (Downloads forgets it after its few minutes)
-      setTimeout(() => downloadsOf.delete(id), 10 * 60_000).unref();
-    },
+    exports,
   };
   const csp = pageCsp();
-  const parked = new ParkedAnswers(options.largeAnswers);
+  const largeAnswers = new AnswerDownloads(options.pool, options.largeAnswers);
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
   const clients = new Set<WebSocket>();
 
@@ -155,13 +156,14 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
       response.writeHead(status, { "content-type": "text/plain" }).end(`${error instanceof ArchiveError ? error.message : "the archive failed to answer"}\n`);
       return;
     }
-    // someone else's export is as gone as an expired one
-    if (downloadsOf.get(id) !== principal.personId) {
-      sendPreparedDownload(response, undefined);
-      return;
+    try {
+      await exports.serve(response, id, principal);
+    } catch (error) {
+      // the export could not be made again here (the person lost the session meanwhile, or the archive failed)
+      if (response.headersSent) response.destroy();
+      else if (error instanceof ArchiveError && (error.code === "not-found" || error.code === "forbidden")) sendPreparedDownload(response, undefined);
+      else response.writeHead(503, { "content-type": "text/plain" }).end("the archive failed to answer\n");
     }
-    downloadsOf.delete(id);
-    sendPreparedDownload(response, backend.takeDownload(id));
   };
 
   return {
@@ -182,7 +184,10 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
         return true;
       }
       if (decoded.startsWith(ANSWER_PATH)) {
-        void parked.serve(request, response, decoded.slice(ANSWER_PATH.length), identify);
+        largeAnswers.serve(request, response, decoded.slice(ANSWER_PATH.length), identify).catch(() => {
+          if (!response.headersSent) response.writeHead(503, { "content-type": "text/plain" }).end("the archive failed to answer\n");
+          else response.destroy();
+        });
         return true;
       }
       serveRendererFile(options.rendererDir, decoded, request, response, csp);
@@ -209,7 +214,7 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
             const dispatch = createDispatcher(archiveHandlers(deps, token), { mapError: archiveCallError, onInternalError: (err, method) => log(`error in ${method}: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`) });
             ws.on("close", () => clients.delete(ws));
             ws.on("error", () => clients.delete(ws));
-            answerCalls(ws, loggedCalls(dispatch, principal.name, log), parked.for(principal.name));
+            answerCalls(ws, loggedCalls(dispatch, principal.name, log), largeAnswers.for(principal));
           });
         },
         (error: unknown) => {
@@ -228,7 +233,6 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
 
     async close() {
       opener.close();
-      parked.close();
       for (const ws of clients) ws.terminate();
       wss.close();
       await backend.close();

@@ -16,6 +16,7 @@ import { archiveAmnesia } from "../archive-amnesia";
 import { searchArchive, type ArchivedSession } from "../reads";
 import { listArchivedPage } from "../session-list";
 import { entryDetailFromArchive, previewsFromArchive } from "./direct-reads";
+import type { ExportDownloads } from "./export-downloads";
 import type { PageOpener } from "./page-open";
 import { keyedAnswer, pageKey } from "./page-keys";
 import { readableSession, type ArchiveSessionCache, type ReadableSession } from "./session-cache";
@@ -123,8 +124,8 @@ export interface ArchiveHandlerDeps {
   version: string;
   /** how many sessions a page of the session list holds when the page does not say */
   listPage: number;
-  /** an export was prepared for this person (its download answers only their token) */
-  prepared: (downloadId: string, personId: number) => void;
+  /** the exports, downloadable from any process (their download answers only the person's token) */
+  exports: ExportDownloads;
   /** the rewritten snippet of a search hit (the contract's [[match]] marks) */
   snippets: (query: string) => (snippet: string) => string;
   /** how the amnesia report over many sessions scores a session (default: in this thread) */
@@ -219,12 +220,7 @@ export function archiveHandlers(deps: ArchiveHandlerDeps, token: string): Handle
       const named = <T extends { sessionId: string; project: string | null }>(row: T): T => (row.project === null ? row : { ...row, sessionId: pageKey(row.project, row.sessionId) });
       return { ...overview, sessions: overview.sessions.map(named), worst: overview.worst.map(named) };
     },
-    exportSession: async (input) => {
-      const principal = await who();
-      const answer = await cache.withSession(principal, input.sessionId, (row) => app.exportSession({ ...input, sessionId: row.sessionId }));
-      deps.prepared(answer.url.slice(answer.url.lastIndexOf("/") + 1), principal.personId);
-      return answer;
-    },
+    exportSession: async (input) => deps.exports.export(await who(), input),
     whatIf: async (input) => cache.withSessions(await who(), input.sessionIds, async (rows) => keyedAnswer(await app.whatIf({ ...input, sessionIds: rows.map((r) => r.sessionId) }), keysOf(rows))),
     getUndo: async () => {
       await who();

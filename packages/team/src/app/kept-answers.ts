@@ -2,7 +2,7 @@
  * The page's answer to opening a session, kept in PostgreSQL (opened_sessions: migrations 003 and
  * 006) for the entry count it was made from, as the gzip of its JSON. A server process answers a
  * long session's open from here at once, whether or not it holds a copy: the page downloads the
- * bytes as they are (ipc's LargeAnswers), and a process without a copy makes it behind the answer
+ * bytes as they are (answer-downloads.ts), and a process without a copy makes it behind the answer
  * instead of making the page wait for it (a 100,000-entry session: about 10 s). The answer is the
  * app's own openSession answer, made by a process from its copy; a row for another entry count is
  * never read, so a push that added entries makes the row stale until some process opens the
@@ -13,6 +13,7 @@ import * as zlib from "node:zlib";
 import { frameBytes } from "@bonsai/backend/server";
 import { withGzipJson, type MethodOutput } from "@bonsai/ipc";
 import type pg from "pg";
+import type { KeptAnswerSource } from "./answer-downloads";
 
 type OpenAnswer = MethodOutput<"openSession">;
 
@@ -22,12 +23,12 @@ const gzip = promisify(zlib.gzip);
 const gzippedLength = (gzipped: Buffer): number => (gzipped.length >= 18 ? gzipped.readUInt32LE(gzipped.length - 4) : 0);
 
 /**
- * A kept answer as the open's value without decompressing or parsing it: parked for the page's
- * download, its bytes are sent as they are (ipc's withGzipJson); it is decompressed only when it
+ * A kept answer as the open's value without decompressing or parsing it: the page downloads it from
+ * where it is kept (`source`, answer-downloads.ts) as it is; it is decompressed only when it
  * travels in a frame, and parsed only if something here reads a field (6.3 MB of JSON for a
  * 100,000-entry session).
  */
-export function keptAnswerValue(gzipped: Buffer): OpenAnswer {
+export function keptAnswerValue(gzipped: Buffer, source: KeptAnswerSource): OpenAnswer {
   let text: string | undefined;
   let parsed: OpenAnswer | undefined;
   const json = (): string => (text ??= zlib.gunzipSync(gzipped).toString("utf8"));
@@ -35,7 +36,7 @@ export function keptAnswerValue(gzipped: Buffer): OpenAnswer {
   for (const key of ["session", "skeleton"] as const) {
     Object.defineProperty(value, key, { enumerable: true, get: () => (parsed ??= JSON.parse(json()) as OpenAnswer)[key] });
   }
-  return withGzipJson(value, { gzip: gzipped, chars: gzippedLength(gzipped), text: json });
+  return withGzipJson(value, { gzip: gzipped, chars: gzippedLength(gzipped), text: json, source });
 }
 
 /** The kept answer's JSON, parsed. */

@@ -72,7 +72,7 @@ export class PageOpener {
         if (!this.cache.holds(row)) this.copyLater(principal, row);
         // sent as it is when it names the session with the page's key, as every answer kept now does (the
         // session's id is the answer's first field); otherwise named again
-        if (keptAnswerSessionId(kept) === row.key) return keptAnswerValue(kept);
+        if (keptAnswerSessionId(kept) === row.key) return keptAnswerValue(kept, { sessionPk: row.pk, entryCount: row.entryCount });
         return keyedAnswer(parseKeptAnswer(kept), new Map([[row.sessionId, row.key]]));
       }
     }

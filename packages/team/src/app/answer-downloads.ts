@@ -1,0 +1,119 @@
+/**
+ * A long session's kept open answer, downloaded beside the WebSocket (ipc's LargeAnswers): the call
+ * is answered with a `result-at` frame naming ANSWER_PATH + an unguessable id, and the page fetches
+ * the gzip PostgreSQL keeps (opened_sessions), sent as it is with `Content-Encoding: gzip`.
+ *
+ * The download's ticket is a row of PostgreSQL (open_answer_downloads, migration 006), not this
+ * process's memory, so that any `team serve` process behind a load balancer answers the GET, whichever
+ * took the WebSocket. The id is the capability: 32 random bytes, sent only on the caller's socket after
+ * the call's access check, stored as its SHA-256, taken by its first GET (a DELETE, so once across all
+ * processes), good for ANSWER_DOWNLOAD_MS, and refused if the person lost the session's project
+ * meanwhile. The ticket names the session's row and entry count: when a push replaced the kept answer
+ * in between, the download is refused (410) and the page says to open the session again.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import * as zlib from "node:zlib";
+import { ANSWER_PATH, type GzipJson, type LargeAnswers } from "@bonsai/ipc";
+import type pg from "pg";
+import type { Principal } from "../people";
+
+/** gzipped values whose JSON has at least this many characters go beside the WebSocket (a kept open answer: from about 300 KB; a 100,000-entry session's: 6.3 MB) */
+export const LARGE_ANSWER_CHARS = 256 * 1024;
+/** how long a download's address is good for */
+export const ANSWER_DOWNLOAD_MS = 60_000;
+
+/** where a kept answer is: the session's row and the entry count it was made for (page-open.ts gives it) */
+export interface KeptAnswerSource {
+  sessionPk: string;
+  entryCount: number;
+}
+
+export interface AnswerDownloadsOptions {
+  /** default LARGE_ANSWER_CHARS */
+  fromChars?: number;
+  /** default ANSWER_DOWNLOAD_MS */
+  keepMs?: number;
+}
+
+const isKeptAnswerSource = (source: unknown): source is KeptAnswerSource =>
+  typeof source === "object" && source !== null && typeof (source as KeptAnswerSource).sessionPk === "string" && Number.isInteger((source as KeptAnswerSource).entryCount);
+
+const idHash = (id: string): Buffer => createHash("sha256").update(id).digest();
+
+/** an id as park() makes them: 32 bytes, base64url */
+const ID = /^[A-Za-z0-9_-]{43}$/u;
+
+export class AnswerDownloads {
+  readonly fromChars: number;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly options: AnswerDownloadsOptions = {},
+  ) {
+    this.fromChars = options.fromChars ?? LARGE_ANSWER_CHARS;
+  }
+
+  /** the LargeAnswers of one connection: its large kept answers become downloads for `principal` */
+  for(principal: Principal): LargeAnswers {
+    return { fromChars: this.fromChars, park: (packed) => this.park(packed, principal.personId) };
+  }
+
+  /** a ticket for downloading the kept answer `packed` names, for `personId`: its path; undefined for a value that is not a kept answer */
+  async park(packed: GzipJson, personId: number): Promise<string | undefined> {
+    if (!isKeptAnswerSource(packed.source)) return undefined;
+    const id = randomBytes(32).toString("base64url");
+    await this.pool.query(
+      `WITH expired AS (DELETE FROM open_answer_downloads WHERE expires_at < now())
+       INSERT INTO open_answer_downloads (id_hash, session_pk, entry_count, person_id, expires_at)
+       VALUES ($1, $2, $3, $4, now() + $5::float8 * interval '1 millisecond')`,
+      [idHash(id), packed.source.sessionPk, packed.source.entryCount, personId, this.options.keepMs ?? ANSWER_DOWNLOAD_MS],
+    );
+    return `${ANSWER_PATH}${id}`;
+  }
+
+  /**
+   * Answers a request for ANSWER_PATH + `id`: the kept answer, once; 404 for an id unknown, taken,
+   * expired or no longer the person's to read; 410 when the session changed since. `identify`
+   * learns the person (for the log line) before the answer is sent.
+   */
+  async serve(request: IncomingMessage, response: ServerResponse, id: string, identify?: (who: string) => void): Promise<void> {
+    const text = (status: number, message: string, headers: Record<string, string> = {}): void => {
+      response.writeHead(status, { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store", ...headers }).end(`${message}\n`);
+    };
+    if (request.method !== "GET") return text(405, "an answer is downloaded with GET", { allow: "GET" });
+    const taken = ID.test(id) ? await this.take(id) : undefined;
+    if (taken === undefined || !taken.readable) return text(404, "no such answer: it was downloaded already or waited too long");
+    identify?.(taken.person);
+    if (taken.gzip === null) return text(410, "the session changed while it was being opened: open it again");
+    const headers = { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", "x-content-type-options": "nosniff", vary: "accept-encoding" };
+    if (/\bgzip\b/iu.test(String(request.headers["accept-encoding"] ?? ""))) {
+      response.writeHead(200, { ...headers, "content-encoding": "gzip", "content-length": String(taken.gzip.length) }).end(taken.gzip);
+      return;
+    }
+    response.writeHead(200, headers);
+    try {
+      await pipeline(Readable.from([taken.gzip]), zlib.createGunzip(), response);
+    } catch {
+      response.destroy(); // the client sees the answer cut off, never a short one taken as whole
+    }
+  }
+
+  /** the ticket `id`, deleted (so taken once), with its person, whether they may still read the session, and the answer (null: replaced since) */
+  private async take(id: string): Promise<{ person: string; readable: boolean; gzip: Buffer | null } | undefined> {
+    const row = (
+      await this.pool.query<{ person: string; readable: boolean; answer_gzip: Buffer | null }>(
+        `WITH taken AS (DELETE FROM open_answer_downloads WHERE id_hash = $1 RETURNING session_pk, entry_count, person_id, expires_at)
+         SELECT u.name AS person, o.answer_gzip,
+                t.expires_at >= now() AND (u.role = 'admin' OR EXISTS (
+                  SELECT 1 FROM sessions s JOIN grants g ON g.project_id = s.project_id WHERE s.id = t.session_pk AND g.person_id = u.id)) AS readable
+           FROM taken t JOIN people u ON u.id = t.person_id
+           LEFT JOIN opened_sessions o ON o.session_pk = t.session_pk AND o.entry_count = t.entry_count`,
+        [idHash(id)],
+      )
+    ).rows[0];
+    return row === undefined ? undefined : { person: row.person, readable: row.readable, gzip: row.answer_gzip };
+  }
+}
