@@ -182,6 +182,10 @@ test("a member reads her project's sessions on the archive, and nothing of anoth
   // signing in: the archive's address, then the token typed into the page (kept for the tab)
   await page.goto(`${origin}/`);
   await expect(page.getByTestId("token-sign-in")).toBeVisible();
+  // the archive's page asks for the archive's token, not for `bonsai serve`'s address
+  await expect(page.getByTestId("token-sign-in-words")).toHaveText("Sign in to this team archive with your token (your archive's admin gives you one)");
+  await expect(page.getByTestId("session-list-unavailable")).toHaveText("Your projects' sessions appear here once you sign in.");
+  await expect(page.getByTestId("import-button")).toHaveCount(0);
   await shoot(page, "sign-in");
   await page.getByTestId("token-input").fill(tokens.amy as string);
   await page.getByTestId("token-sign-in-button").click();

@@ -99,6 +99,7 @@ function Header() {
   const session = useBonsai((s) => s.session);
   // on a team archive nothing is imported: the header says whose archive this is instead
   const archive = useBonsai((s) => s.appInfo?.archive);
+  const archiveSignIn = useBonsai((s) => s.archiveSignIn && s.appInfo === null);
   return (
     <header className="app__header">
       <SessionsDrawerToggle />
@@ -108,7 +109,7 @@ function Header() {
           <span className="app__archive-word">Archive · </span>
           {archive.user}
         </span>
-      ) : (
+      ) : archiveSignIn ? null : (
         <button type="button" data-testid="import-button" onClick={() => void chooseAndImport()} disabled={importing}>
           Import…
         </button>
@@ -153,9 +154,35 @@ function Header() {
   );
 }
 
+/**
+ * Whether the page's own server is a team archive (kept as the store's archiveSignIn): its /health
+ * (open to anyone, no data) names the archive's schema; `bonsai serve` has no such answer. Only what
+ * the signed-out page says and offers depends on it.
+ */
+function useServedByArchive(): boolean {
+  const archive = useBonsai((s) => s.archiveSignIn);
+  const setUi = useBonsai((s) => s.setUi);
+  useEffect(() => {
+    let live = true;
+    fetch("/health", { cache: "no-store", credentials: "omit" })
+      .then((r) => (r.ok ? (r.json() as Promise<unknown>) : null))
+      .then(
+        (body) => {
+          if (live && typeof body === "object" && body !== null && typeof (body as { schema?: unknown }).schema === "number") setUi({ archiveSignIn: true });
+        },
+        () => undefined,
+      );
+    return () => {
+      live = false;
+    };
+  }, [setUi]);
+  return archive;
+}
+
 /** Browser mode without a token: the token typed in (a team archive's; `bonsai serve` prints an address that carries its own). */
 function TokenSignIn() {
   const [token, setToken] = useState("");
+  const archive = useServedByArchive();
   return (
     <form
       className="app__sign-in"
@@ -165,7 +192,11 @@ function TokenSignIn() {
         if (token.trim() !== "") signInWithToken(token);
       }}
     >
-      <span>Not connected: open the full address that `bonsai serve` printed, or sign in with your token</span>
+      <span data-testid="token-sign-in-words">
+        {archive
+          ? "Sign in to this team archive with your token (your archive's admin gives you one)"
+          : "Not connected: open the full address that `bonsai serve` printed, or sign in with your token"}
+      </span>
       <input type="password" value={token} onChange={(e) => setToken(e.target.value)} aria-label="Access token" autoComplete="off" spellCheck={false} data-testid="token-input" />
       <button type="submit" disabled={token.trim() === ""} data-testid="token-sign-in-button">
         Sign in
@@ -237,6 +268,8 @@ function SessionArea() {
   const error = useBonsai((s) => s.sessionError);
   const noSessions = useBonsai((s) => s.sessionsLoaded && s.sessions.length === 0);
   const onArchive = useBonsai((s) => s.appInfo?.archive !== undefined);
+  const archiveSignIn = useBonsai((s) => s.archiveSignIn && s.appInfo === null);
+  if (!openId && archiveSignIn) return <div className="empty">Sign in with your token above to read your team's sessions.</div>;
   if (!openId && onArchive) {
     return (
       <div className="empty" data-testid="archive-empty">

@@ -32,6 +32,7 @@ export function SessionList() {
   const loaded = useBonsai((s) => s.sessionsLoaded);
   const error = useBonsai((s) => s.sessionsError);
   const archive = useBonsai((s) => s.appInfo?.archive);
+  const archiveSignIn = useBonsai((s) => s.archiveSignIn && s.appInfo === null);
   const more = useBonsai((s) => s.sessionsNext !== null);
   const query = useBonsai((s) => s.sessionQuery);
   const listed = useBonsai((s) => s.listedQuery);
@@ -56,7 +57,7 @@ export function SessionList() {
   if (!loaded) {
     return (
       <div className="session-list__empty" data-testid="session-list-unavailable">
-        {error ? `Sessions cannot be shown: ${error}` : "Loading sessions…"}
+        {archiveSignIn ? "Your projects' sessions appear here once you sign in." : error ? `Sessions cannot be shown: ${error}` : "Loading sessions…"}
       </div>
     );
   }

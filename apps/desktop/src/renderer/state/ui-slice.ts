@@ -34,6 +34,8 @@ export interface UiSlice {
   notifications: Notification[];
   connection: ConnectionStatus;
   appInfo: MethodOutput<"getAppInfo"> | null;
+  /** the page is a team archive's and nobody is signed in yet (App.tsx's sign-in asks its /health): it imports nothing */
+  archiveSignIn: boolean;
   panel: PanelName;
   view: ViewName;
   prefsOpen: boolean;
@@ -64,7 +66,7 @@ export interface UiSlice {
   /** drop the notifications of sessions other than `sessionId` (the open one changed) */
   scopeNotifications(sessionId: string | null): void;
   /** open or close dialogs, set search results */
-  setUi(patch: Partial<Pick<UiSlice, "prefsOpen" | "searchOpen" | "amnesiaAllOpen" | "searchHits" | "searchError" | "helpOpen" | "paletteOpen">>): void;
+  setUi(patch: Partial<Pick<UiSlice, "prefsOpen" | "searchOpen" | "amnesiaAllOpen" | "searchHits" | "searchError" | "helpOpen" | "paletteOpen" | "archiveSignIn">>): void;
   setConnection(status: ConnectionStatus): void;
   setAppInfo(info: MethodOutput<"getAppInfo">): void;
   setPanel(panel: PanelName): void;
@@ -104,6 +106,7 @@ export const createUiSlice: Slice<UiSlice> = (set, get) => ({
   notifications: [],
   connection: "connecting",
   appInfo: null,
+  archiveSignIn: false,
   panel: "inspect",
   view: "tree",
   prefsOpen: false,
