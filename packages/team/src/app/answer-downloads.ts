@@ -11,7 +11,7 @@
  * meanwhile. The ticket names the session's row and entry count: when a push replaced the kept answer
  * in between, the download is refused (410) and the page says to open the session again.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -19,6 +19,7 @@ import * as zlib from "node:zlib";
 import { ANSWER_PATH, type GzipJson, type LargeAnswers } from "@bonsai/ipc";
 import type pg from "pg";
 import type { Principal } from "../people";
+import { keepTicket, ticketHash } from "./download-tickets";
 
 /** gzipped values whose JSON has at least this many characters go beside the WebSocket (a kept open answer: from about 300 KB; a 100,000-entry session's: 6.3 MB) */
 export const LARGE_ANSWER_CHARS = 256 * 1024;
@@ -40,8 +41,6 @@ export interface AnswerDownloadsOptions {
 
 const isKeptAnswerSource = (source: unknown): source is KeptAnswerSource =>
   typeof source === "object" && source !== null && typeof (source as KeptAnswerSource).sessionPk === "string" && Number.isInteger((source as KeptAnswerSource).entryCount);
-
-const idHash = (id: string): Buffer => createHash("sha256").update(id).digest();
 
 /** an id as park() makes them: 32 bytes, base64url */
 const ID = /^[A-Za-z0-9_-]{43}$/u;
@@ -65,12 +64,8 @@ export class AnswerDownloads {
   async park(packed: GzipJson, personId: number): Promise<string | undefined> {
     if (!isKeptAnswerSource(packed.source)) return undefined;
     const id = randomBytes(32).toString("base64url");
-    await this.pool.query(
-      `WITH expired AS (DELETE FROM open_answer_downloads WHERE expires_at < now())
-       INSERT INTO open_answer_downloads (id_hash, session_pk, entry_count, person_id, expires_at)
-       VALUES ($1, $2, $3, $4, now() + $5::float8 * interval '1 millisecond')`,
-      [idHash(id), packed.source.sessionPk, packed.source.entryCount, personId, this.options.keepMs ?? ANSWER_DOWNLOAD_MS],
-    );
+    const { sessionPk, entryCount } = packed.source;
+    await keepTicket(this.pool, "open_answer_downloads", id, { session_pk: sessionPk, entry_count: entryCount, person_id: personId }, this.options.keepMs ?? ANSWER_DOWNLOAD_MS);
     return `${ANSWER_PATH}${id}`;
   }
 
@@ -111,7 +106,7 @@ export class AnswerDownloads {
                   SELECT 1 FROM sessions s JOIN grants g ON g.project_id = s.project_id WHERE s.id = t.session_pk AND g.person_id = u.id)) AS readable
            FROM taken t JOIN people u ON u.id = t.person_id
            LEFT JOIN opened_sessions o ON o.session_pk = t.session_pk AND o.entry_count = t.entry_count`,
-        [idHash(id)],
+        [ticketHash(id)],
       )
     ).rows[0];
     return row === undefined ? undefined : { person: row.person, readable: row.readable, gzip: row.answer_gzip };

@@ -100,6 +100,12 @@ function archiveCallError(err: unknown): IpcError | undefined {
   return mapBackendError(err);
 }
 
+/** A download that failed on the server's side: 503 when nothing was sent yet, else the answer cut off (never a short one taken as whole). */
+function downloadFailed(response: ServerResponse): void {
+  if (response.headersSent) response.destroy();
+  else response.writeHead(503, { "content-type": "text/plain" }).end("the archive failed to answer\n");
+}
+
 export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
   rendererIndex(options.rendererDir);
   const owned = options.cacheDir === undefined;
@@ -159,10 +165,9 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
     try {
       await exports.serve(response, id, principal);
     } catch (error) {
-      // the export could not be made again here (the person lost the session meanwhile, or the archive failed)
-      if (response.headersSent) response.destroy();
-      else if (error instanceof ArchiveError && (error.code === "not-found" || error.code === "forbidden")) sendPreparedDownload(response, undefined);
-      else response.writeHead(503, { "content-type": "text/plain" }).end("the archive failed to answer\n");
+      // the export could not be made again here: the person lost the session meanwhile (as gone), or the archive failed
+      if (!response.headersSent && error instanceof ArchiveError && (error.code === "not-found" || error.code === "forbidden")) sendPreparedDownload(response, undefined);
+      else downloadFailed(response);
     }
   };
 
@@ -184,10 +189,7 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
         return true;
       }
       if (decoded.startsWith(ANSWER_PATH)) {
-        largeAnswers.serve(request, response, decoded.slice(ANSWER_PATH.length), identify).catch(() => {
-          if (!response.headersSent) response.writeHead(503, { "content-type": "text/plain" }).end("the archive failed to answer\n");
-          else response.destroy();
-        });
+        largeAnswers.serve(request, response, decoded.slice(ANSWER_PATH.length), identify).catch(() => downloadFailed(response));
         return true;
       }
       serveRendererFile(options.rendererDir, decoded, request, response, csp);

@@ -8,12 +8,12 @@
  * same access check. The ticket is taken by its first GET with the person's token (a DELETE: once
  * across all processes); another person's token finds nothing, as for an expired link.
  */
-import { createHash } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import { sendPreparedDownload } from "@bonsai/backend/server";
 import type { MethodInput, MethodOutput } from "@bonsai/ipc";
 import type pg from "pg";
 import type { Principal } from "../people";
+import { keepTicket, ticketHash } from "./download-tickets";
 
 type ExportRequest = MethodInput<"exportSession">;
 type ExportAnswer = MethodOutput<"exportSession">;
@@ -23,8 +23,6 @@ export const EXPORT_DOWNLOAD_MS = 5 * 60_000;
 
 /** the file the app prepared under a download id, once */
 type TakeDownload = (id: string) => { file: string; fileName: string; mimeType: string; done: () => void } | undefined;
-
-const idHash = (id: string): Buffer => createHash("sha256").update(id).digest();
 
 /** the download id an export's url ends with */
 export const downloadIdOf = (url: string): string => url.slice(url.lastIndexOf("/") + 1).split("?")[0] ?? "";
@@ -40,11 +38,7 @@ export class ExportDownloads {
   /** Exports for `principal` and keeps the download's ticket for any process: the app's answer. */
   async export(principal: Principal, request: ExportRequest): Promise<ExportAnswer> {
     const answer = await this.exportFor(principal, request);
-    await this.pool.query(
-      `WITH expired AS (DELETE FROM export_downloads WHERE expires_at < now())
-       INSERT INTO export_downloads (id_hash, person_id, request, expires_at) VALUES ($1, $2, $3, now() + $4::float8 * interval '1 millisecond')`,
-      [idHash(downloadIdOf(answer.url)), principal.personId, JSON.stringify(request), EXPORT_DOWNLOAD_MS],
-    );
+    await keepTicket(this.pool, "export_downloads", downloadIdOf(answer.url), { person_id: principal.personId, request: JSON.stringify(request) }, EXPORT_DOWNLOAD_MS);
     return answer;
   }
 
@@ -52,7 +46,7 @@ export class ExportDownloads {
   async serve(response: ServerResponse, id: string, principal: Principal): Promise<void> {
     const row = (
       await this.pool.query<{ request: ExportRequest }>("DELETE FROM export_downloads WHERE id_hash = $1 AND person_id = $2 AND expires_at >= now() RETURNING request", [
-        idHash(id),
+        ticketHash(id),
         principal.personId,
       ])
     ).rows[0];

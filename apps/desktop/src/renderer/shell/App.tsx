@@ -2,6 +2,7 @@
 import { useEffect, useState, type DragEvent } from "react";
 import { features } from "../features";
 import { useBonsai } from "../state/store";
+import { signingInToArchive } from "../state/ui-slice";
 import { connectStoreToBackend } from "../state/backend-events";
 import { api, missingToken, mode, signInWithToken } from "../lib/api";
 import { Notifications } from "./Notifications";
@@ -99,7 +100,7 @@ function Header() {
   const session = useBonsai((s) => s.session);
   // on a team archive nothing is imported: the header says whose archive this is instead
   const archive = useBonsai((s) => s.appInfo?.archive);
-  const archiveSignIn = useBonsai((s) => s.archiveSignIn && s.appInfo === null);
+  const archiveSignIn = useBonsai(signingInToArchive);
   return (
     <header className="app__header">
       <SessionsDrawerToggle />
@@ -268,7 +269,7 @@ function SessionArea() {
   const error = useBonsai((s) => s.sessionError);
   const noSessions = useBonsai((s) => s.sessionsLoaded && s.sessions.length === 0);
   const onArchive = useBonsai((s) => s.appInfo?.archive !== undefined);
-  const archiveSignIn = useBonsai((s) => s.archiveSignIn && s.appInfo === null);
+  const archiveSignIn = useBonsai(signingInToArchive);
   if (!openId && archiveSignIn) return <div className="empty">Sign in with your token above to read your team's sessions.</div>;
   if (!openId && onArchive) {
     return (

@@ -11,6 +11,7 @@ import { agentName } from "../lib/agents";
 import { useGrowingCount } from "../lib/growing-count";
 import { loadPref, savePref } from "../lib/persist";
 import { useBonsai } from "../state/store";
+import { signingInToArchive } from "../state/ui-slice";
 import { exportOpenSession } from "./import";
 import { archiveFacets, drawnGroups, filterSessions, groupSessions, SORTS, type SessionSort } from "./session-groups";
 
@@ -32,7 +33,7 @@ export function SessionList() {
   const loaded = useBonsai((s) => s.sessionsLoaded);
   const error = useBonsai((s) => s.sessionsError);
   const archive = useBonsai((s) => s.appInfo?.archive);
-  const archiveSignIn = useBonsai((s) => s.archiveSignIn && s.appInfo === null);
+  const archiveSignIn = useBonsai(signingInToArchive);
   const more = useBonsai((s) => s.sessionsNext !== null);
   const query = useBonsai((s) => s.sessionQuery);
   const listed = useBonsai((s) => s.listedQuery);

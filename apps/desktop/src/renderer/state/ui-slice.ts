@@ -102,6 +102,9 @@ function initialPanes(): PaneSizes {
 const minimapPref = (narrow: boolean) => (narrow ? "minimap.narrow" : "minimap");
 const loadMinimapOpen = (narrow: boolean) => loadPref(minimapPref(narrow), !narrow, isBoolean);
 
+/** The page is a team archive's and nobody has signed in: it says so, and offers no import. */
+export const signingInToArchive = (s: Pick<UiSlice, "archiveSignIn" | "appInfo">): boolean => s.archiveSignIn && s.appInfo === null;
+
 export const createUiSlice: Slice<UiSlice> = (set, get) => ({
   notifications: [],
   connection: "connecting",
