@@ -27,8 +27,11 @@ interface Report {
   appUrl: string;
   guards: Record<string, { navigationAllowed: boolean; windowAllowed: boolean; openedExternally: boolean }>;
   calls: Record<string, { channel: string; foreign: string; own: string }>;
-  menuSends: { label: string; sent: [string, { command: string }][] }[];
-  archiveWindow: { loadedUrl: string; webPreferences: Record<string, unknown>; partition: string | null; permissionCheck: boolean | null; navigation: [string, boolean][]; mainWindowToArchive: boolean } | null;
+  menuSends: { label: string; sent: [string, { command: string }][]; openedPaths: string[]; windowsOpened: string[] }[];
+  dialogImport: { ok: boolean; imported: [string, boolean][] | string; recentDocuments: string[] } | null;
+  paths: { userData: string; logs: string };
+  unhandled: string[];
+  archiveWindow: { loadedUrl: string; loaded: number | string | null; loadedCsp: string | null; webPreferences: Record<string, unknown>; partition: string | null; permissionCheck: boolean | null; navigation: [string, boolean][]; mainWindowToArchive: boolean } | null;
   labels: string[];
   exposed: Record<string, string[]>;
   pathForFile: { droppedPath: string | null; asked: (string | null)[] };
@@ -39,6 +42,10 @@ interface Report {
 }
 
 const DEV_SERVER = "http://localhost:5173/";
+/** the session file File → Import's dialog picks in the host run (a real pi session, read in place) */
+const IMPORTED = path.resolve(desktop, "../../../shared/fixtures/real/pi/raquezha__pi.dev__96_2b1009dcd7_2_full.jsonl");
+/** the renderer's Content-Security-Policy (its index.html's meta tag) */
+const appCsp = /http-equiv="Content-Security-Policy"\s+content="([^"]*)"/.exec(fs.readFileSync(path.join(desktop, "src/renderer/index.html"), "utf8"))?.[1];
 const dataDirs: string[] = [];
 
 /** Runs the built host under the stand-in; `devServer`: as in `electron-vite dev`. */
@@ -49,7 +56,7 @@ function runHost(devServer: string): Report {
   const run = spawnSync(
     process.execPath,
     ["--import", "./test/host/register-stand-in.mjs", "test/host/host-harness.mjs", outDir, JSON.stringify([APP, DEV_SERVER, ...FOREIGN]), JSON.stringify(methods)],
-    { cwd: desktop, env: { ...process.env, BONSAI_USER_DATA_DIR: dataDir, ELECTRON_RENDERER_URL: devServer }, encoding: "utf8", timeout: 60_000 },
+    { cwd: desktop, env: { ...process.env, BONSAI_USER_DATA_DIR: dataDir, ELECTRON_RENDERER_URL: devServer, BONSAI_HOST_IMPORT_FILE: IMPORTED }, encoding: "utf8", timeout: 60_000 },
   );
   if (run.status !== 0) throw new Error(`the host harness failed (${run.status}): ${run.stderr}`);
   return JSON.parse(run.stdout.trim().split("\n").at(-1) ?? "") as Report;
@@ -108,24 +115,48 @@ describe.skipIf(!built)("the desktop host under a recording electron stand-in (r
     expect(report.calls.notAMethod?.own).toBe("unknown_method");
   });
 
-  it("every menu command reaches a renderer handler that runs an app command", async () => {
-    const { MENU_COMMAND_HANDLERS } = await rendererModule<{ MENU_COMMAND_HANDLERS: Record<string, string> }>("shell/menu-commands.ts");
+  it("each menu item does what it says: the renderer's command for each, the data folder and the logs opened by the shell, the archive window", () => {
+    const byLabel = Object.fromEntries(report.menuSends.map((m) => [m.label, m]));
+    const commands = Object.fromEntries(report.menuSends.filter((m) => m.sent.length > 0).map((m) => [m.label, m.sent]));
+    expect(commands).toEqual({
+      "Import Sessions…": [["menuCommand", { command: "import" }]],
+      "Export…": [["menuCommand", { command: "export" }]],
+      "Preferences…": [["menuCommand", { command: "preferences" }]],
+      "Search Sessions": [["menuCommand", { command: "search" }]],
+      "Zoom Tree to Fit": [["menuCommand", { command: "zoomToFit" }]],
+      "Zoom to Active Leaf": [["menuCommand", { command: "zoomToLeaf" }]],
+    });
+    expect(byLabel["Open Data Folder"]?.openedPaths).toEqual([report.paths.userData]);
+    expect(byLabel["Show Logs"]?.openedPaths).toEqual([report.paths.logs]);
+    expect(fs.readdirSync(report.paths.logs).some((f) => f.endsWith(".log")), "the log folder Show Logs opens holds the log file").toBe(true);
+    expect(byLabel["Connect to Team Archive…"]?.windowsOpened).toEqual([expect.stringMatching(/#connect-archive$/)]);
+    // every item with a click of its own was checked above; the rest are Electron's roles
+    const checked = new Set([...Object.keys(commands), "Open Data Folder", "Show Logs", "Connect to Team Archive…"]);
+    expect(report.menuSends.map((m) => m.label).filter((l) => !checked.has(l))).toEqual([]);
+  });
+
+  it("every menu command reaches a renderer handler that runs the app command it names, or says why it cannot", async () => {
+    const { MENU_COMMAND_HANDLERS, MENU_COMMAND_UNAVAILABLE } = await rendererModule<{ MENU_COMMAND_HANDLERS: Record<string, string>; MENU_COMMAND_UNAVAILABLE: Record<string, string> }>("shell/menu-commands.ts");
     const { COMMANDS } = await rendererModule<{ COMMANDS: readonly { id: string }[] }>("features/keyboard/commands.ts");
-    const sent = report.menuSends.flatMap((m) => m.sent.filter(([event]) => event === "menuCommand").map(([, p]) => p.command));
-    expect(sent.sort()).toEqual(["export", "import", "preferences", "search", "zoomToFit", "zoomToLeaf"]);
+    expect(MENU_COMMAND_HANDLERS).toEqual({ import: "import", export: "export-jsonl", preferences: "preferences", search: "search", zoomToFit: "fit", zoomToLeaf: "leaf" });
     const commandIds = new Set(COMMANDS.map((c) => c.id));
-    for (const command of sent) {
-      const id = Object.hasOwn(MENU_COMMAND_HANDLERS, command) ? MENU_COMMAND_HANDLERS[command] : undefined;
-      expect(id, `the renderer has no handler for the menu's ${command}`).toBeDefined();
-      expect(commandIds.has(id ?? ""), `${command} runs ${id}, which is no app command`).toBe(true);
+    for (const [command, id] of Object.entries(MENU_COMMAND_HANDLERS)) {
+      expect(commandIds.has(id), `${command} runs ${id}, which is no app command`).toBe(true);
+      expect(MENU_COMMAND_UNAVAILABLE[command], command).toMatch(/\S/);
     }
-    expect(report.labels).toContain("Show Logs");
+  });
+
+  it("a session file imported with File → Import joins the recent documents, once stored", () => {
+    expect(report.dialogImport).toEqual({ ok: true, imported: [[IMPORTED, true]], recentDocuments: [IMPORTED] });
   });
 
   it("'Connect to Team Archive…' opens a sandboxed window without the app's preload, which stays on the one archive it connects to", () => {
     expect(report.labels).toContain("Connect to Team Archive…");
     expect(report.archiveWindow).toMatchObject({
       loadedUrl: expect.stringMatching(/#connect-archive$/),
+      // its own session answers app:// (Electron serves a custom scheme only where it was handled)
+      loaded: 200,
+      loadedCsp: appCsp,
       webPreferences: { contextIsolation: true, sandbox: true, nodeIntegration: false },
       partition: "bonsai-archive",
       permissionCheck: false,
@@ -138,6 +169,7 @@ describe.skipIf(!built)("the desktop host under a recording electron stand-in (r
       mainWindowToArchive: false,
     });
     expect(report.archiveWindow?.webPreferences).not.toHaveProperty("preload");
+    expect(report.unhandled).toEqual([]);
   });
 
   it("the navigation and new-window guards refuse foreign origins", () => {

@@ -5,7 +5,7 @@
  */
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
-import { net, protocol } from "electron";
+import { net, protocol, type Protocol } from "electron";
 import { APP_HOST, APP_SCHEME } from "./app-origin";
 
 /** Before the app is ready: app:// is a standard, secure scheme. */
@@ -21,9 +21,13 @@ export function appFileFor(url: string, root: string): string | null {
   return file.startsWith(root + path.sep) ? file : null;
 }
 
-/** After ready: answer app:// requests from the renderer's folder. */
-export function serveAppFiles(root: string): void {
-  protocol.handle(APP_SCHEME, (request) => {
+/**
+ * After ready: answer app:// requests from the renderer's folder, in the browsing session whose
+ * protocol this is (the default session's unless given: Electron answers a custom scheme only in
+ * the sessions it was handled in, so the archive window's own session needs it too).
+ */
+export function serveAppFiles(root: string, on: Pick<Protocol, "handle"> = protocol): void {
+  on.handle(APP_SCHEME, (request) => {
     const file = appFileFor(request.url, path.resolve(root));
     return file ? net.fetch(pathToFileURL(file).href) : new Response("not found", { status: 404 });
   });

@@ -10,6 +10,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { app, BrowserWindow, dialog, session, type BrowserWindowConstructorOptions, type Session } from "electron";
+import { serveAppFiles } from "./app-protocol";
 import { archiveNavigation } from "./archive-navigation";
 import { movePiDownload } from "./pi-download";
 
@@ -18,13 +19,15 @@ const PARTITION = "bonsai-archive";
 let prepared: Session | null = null;
 
 /**
- * The archive windows' session: no permission is ever granted, and a "Download for pi" (a
+ * The archive windows' session: the app's own pages are served in it (app://), no permission is ever granted, and a "Download for pi" (a
  * `.pi.jsonl` download) goes into pi's own folder for the session's cwd; any other download asks
  * where to save, as Electron does.
  */
-function archiveSession(): Session {
+function archiveSession(appFiles: string): Session {
   if (prepared) return prepared;
   const s = session.fromPartition(PARTITION);
+  // the connect page is the app's own page (app://bonsai, from the renderer's folder), served here too
+  serveAppFiles(appFiles, s.protocol);
   s.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
   s.setPermissionCheckHandler(() => false);
   s.on("will-download", (_event, item, contents) => {
@@ -65,7 +68,8 @@ export function archiveWindowMayNavigate(contentsId: number, url: string): boole
   return answer.allow;
 }
 
-export function openArchiveWindow(connectPageUrl: string, icon: Pick<BrowserWindowConstructorOptions, "icon">): BrowserWindow {
+/** `appFiles`: the renderer's folder, which app:// serves in the window's own session (its connect page). */
+export function openArchiveWindow(connectPageUrl: string, icon: Pick<BrowserWindowConstructorOptions, "icon">, appFiles: string): BrowserWindow {
   const w = new BrowserWindow({
     width: 1280,
     height: 860,
@@ -73,7 +77,7 @@ export function openArchiveWindow(connectPageUrl: string, icon: Pick<BrowserWind
     minHeight: 480,
     title: "Bonsai — team archive",
     ...icon,
-    webPreferences: { session: archiveSession(), contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, spellcheck: false },
+    webPreferences: { session: archiveSession(appFiles), contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, spellcheck: false },
   });
   const id = w.webContents.id;
   archives.set(id, null);

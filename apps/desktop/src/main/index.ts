@@ -18,10 +18,12 @@ import { registerAppScheme, serveAppFiles } from "./app-protocol";
 import { logLine, openLogFile } from "./log-file";
 import { sessionPathsIn } from "./open-paths";
 import { connectBackendOverPort, type RemoteBackend } from "@bonsai/backend/remote";
+import type { Dispatch } from "@bonsai/ipc";
 import { serveOverIpcMain, eventMessage } from "@bonsai/ipc/electron";
 import { mainProcessDialogs, type DialogApi } from "./host-dialogs";
 import { keychainVault } from "./key-store";
 import { buildMenu } from "./menu";
+import { rememberingImports } from "./recent-imports";
 import { loadWindowState, trackWindowState } from "./window-state";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -38,6 +40,8 @@ registerAppScheme();
 
 let win: BrowserWindow | null = null;
 let backend: RemoteBackend | null = null;
+/** the backend's dispatch, through which every call of the window and of main goes (imports join recent documents) */
+let dispatch: Dispatch | null = null;
 const log = openLogFile(app.getPath("logs"));
 /** session files asked for (open-file, a second launch) before the backend could import them */
 const pendingPaths: string[] = [];
@@ -158,15 +162,14 @@ async function startBackend(userData: string): Promise<RemoteBackend> {
   return remote;
 }
 
-/** Import session files where they are (as the Import dialog does) and remember them as recent documents. */
+/** Import session files where they are (as the Import dialog does); those stored join the recent documents. */
 function openSessionFiles(paths: readonly string[]): void {
   if (paths.length === 0) return;
-  if (!backend) {
+  if (!dispatch) {
     pendingPaths.push(...paths);
     return;
   }
-  for (const file of paths) app.addRecentDocument(file);
-  void backend.dispatch("importSessions", { paths: [...paths] }).then((result) => {
+  void dispatch("importSessions", { paths: [...paths] }).then((result) => {
     if (!result.ok) sendToWindow("notification", { level: "error", message: `Could not open ${paths.join(", ")}: ${result.error.message}`, sessionId: null });
   });
 }
@@ -208,14 +211,15 @@ async function main(): Promise<void> {
   }
   const remote = backend;
 
-  serveOverIpcMain(ipcMain, remote.dispatch, isAppUrl);
+  dispatch = rememberingImports(remote.dispatch, (file) => app.addRecentDocument(file));
+  serveOverIpcMain(ipcMain, dispatch, isAppUrl);
   remote.onEvent(sendToWindow);
   Menu.setApplicationMenu(
     buildMenu({
       send: (command) => sendToWindow("menuCommand", { command }),
       openDataFolder: () => void shell.openPath(userData),
       showLogs: () => void shell.openPath(path.dirname(log.file)),
-      connectArchive: () => void openArchiveWindow(`${devServerUrl ?? APP_INDEX_URL}${CONNECT_ARCHIVE_HASH}`, windowIcon(process.platform)),
+      connectArchive: () => void openArchiveWindow(`${devServerUrl ?? APP_INDEX_URL}${CONNECT_ARCHIVE_HASH}`, windowIcon(process.platform), rendererDir),
     }),
   );
   win = createWindow(userData);

@@ -17,7 +17,6 @@ const rec = (globalThis.electronStandIn ??= {
   menuTemplate: null,
   sent: [],
   schemes: [],
-  protocolHandlers: new Map(),
   recentDocuments: [],
   exitCode: null,
   children: [],
@@ -61,7 +60,24 @@ export class BrowserWindow extends EventEmitter {
     rec.windows.push(this);
     app.emit("web-contents-created", {}, this.webContents);
   }
-  loadURL(url) { this.loadedUrl = url; return Promise.resolve(); }
+  /**
+   * As Electron does: a page of a custom scheme loads only when the window's own session answers
+   * that scheme (loaded: the answer's status, or the network error Electron gives).
+   */
+  async loadURL(url) {
+    this.loadedUrl = url;
+    const scheme = new URL(url).protocol.slice(0, -1);
+    if (["http", "https", "file", "data"].includes(scheme)) return;
+    const handlers = (this.options.webPreferences?.session ?? session.defaultSession).protocol.handlers;
+    const handler = handlers.get(scheme);
+    if (!handler) {
+      this.loaded = "ERR_UNKNOWN_URL_SCHEME";
+      throw new Error(`ERR_UNKNOWN_URL_SCHEME (-302) loading '${url}'`);
+    }
+    const response = await handler(new Request(url));
+    this.loaded = response.status;
+    this.loadedBody = await response.text();
+  }
   loadFile(file) { this.loadedUrl = `file://${file}`; return Promise.resolve(); }
   isDestroyed() { return false; }
   isMinimized() { return false; }
@@ -84,7 +100,8 @@ export const Menu = {
 };
 
 export const dialog = {
-  showOpenDialog: async () => ({ canceled: true, filePaths: [] }),
+  // the files a test has the open dialog pick (rec.openDialogAnswer), else cancelled
+  showOpenDialog: async () => (rec.openDialogAnswer ? { canceled: false, filePaths: rec.openDialogAnswer } : { canceled: true, filePaths: [] }),
   showSaveDialog: async () => ({ canceled: true }),
   showMessageBox: async () => ({ response: 0 }),
   showErrorBox(title, message) { rec.errorBox = `${title}: ${message}`; },
@@ -95,15 +112,29 @@ export const shell = {
   openPath: async (p) => { (rec.openedPaths ??= []).push(p); return ""; },
 };
 
+/**
+ * A session's protocol handlers: as in Electron, a custom scheme is answered only in the sessions
+ * whose own `protocol` it was handled on (the module's `protocol` is the default session's).
+ */
+class SessionProtocol {
+  constructor() { this.handlers = new Map(); }
+  handle(scheme, handler) { this.handlers.set(scheme, handler); }
+  isProtocolHandled(scheme) { return this.handlers.has(scheme); }
+}
+
 /** a browsing session other than the default one (session.fromPartition), recorded by name */
 class PartitionSession extends EventEmitter {
-  constructor(name) { super(); this.partition = name; }
+  constructor(name) { super(); this.partition = name; this.protocol = new SessionProtocol(); }
   setPermissionRequestHandler(handler) { this.permissionRequestHandler = handler; }
   setPermissionCheckHandler(handler) { this.permissionCheckHandler = handler; }
 }
 
+const defaultProtocol = new SessionProtocol();
+rec.protocolHandlers = defaultProtocol.handlers;
+
 export const session = {
   defaultSession: {
+    protocol: defaultProtocol,
     setPermissionRequestHandler(handler) { rec.permissionRequestHandler = handler; },
     setPermissionCheckHandler(handler) { rec.permissionCheckHandler = handler; },
   },
@@ -116,7 +147,8 @@ export const session = {
 
 export const protocol = {
   registerSchemesAsPrivileged(schemes) { rec.schemes.push(...schemes); },
-  handle(scheme, handler) { rec.protocolHandlers.set(scheme, handler); },
+  handle(scheme, handler) { defaultProtocol.handle(scheme, handler); },
+  isProtocolHandled(scheme) { return defaultProtocol.isProtocolHandled(scheme); },
 };
 
 /** Electron's net.fetch reads file: URLs; Node's fetch does not, so the stand-in does. */

@@ -21,6 +21,10 @@ async function until(check, what) {
   throw new Error(`timed out waiting for ${what}`);
 }
 
+// a page that fails to load rejects loadURL, which the host leaves unhandled: recorded, not fatal
+const unhandled = [];
+process.on("unhandledRejection", (reason) => unhandled.push(reason instanceof Error ? reason.message : String(reason)));
+
 await import(pathToFileURL(path.join(outDir, "main/index.js")).href);
 await until(() => rec.windows.length > 0 && rec.ipcHandlers.size > 0, "the window and the IPC handler");
 const win = rec.windows[0];
@@ -55,9 +59,14 @@ function walk(items) {
     if (item.label) labels.push(item.label);
     if (item.role) labels.push(`role:${item.role}`);
     if (typeof item.click === "function") {
-      const before = rec.sent.length;
+      const before = { sent: rec.sent.length, opened: (rec.openedPaths ?? []).length, windows: rec.windows.length };
       item.click();
-      menuSends.push({ label: item.label, sent: rec.sent.slice(before).map((m) => [m[1], m[2]]) });
+      menuSends.push({
+        label: item.label,
+        sent: rec.sent.slice(before.sent).map((m) => [m[1], m[2]]),
+        openedPaths: (rec.openedPaths ?? []).slice(before.opened),
+        windowsOpened: rec.windows.slice(before.windows).map((w) => w.loadedUrl),
+      });
     }
     if (Array.isArray(item.submenu)) walk(item.submenu);
   }
@@ -68,6 +77,7 @@ walk(rec.menuTemplate);
 const archiveWin = rec.windows.find((w) => w !== win && String(w.loadedUrl).endsWith("#connect-archive"));
 let archiveWindow = null;
 if (archiveWin) {
+  if (String(archiveWin.loadedUrl).startsWith("app:")) await until(() => archiveWin.loaded !== undefined, "the archive window's page");
   const navigate = (url) => {
     const event = { prevented: false, preventDefault() { this.prevented = true; } };
     archiveWin.webContents.emit("will-navigate", event, url);
@@ -76,6 +86,9 @@ if (archiveWin) {
   const { session: s, ...prefs } = archiveWin.options.webPreferences;
   archiveWindow = {
     loadedUrl: archiveWin.loadedUrl,
+    // what its page's load got from the window's own session (a status, or Electron's error)
+    loaded: archiveWin.loaded ?? null,
+    loadedCsp: /http-equiv="Content-Security-Policy"\s+content="([^"]*)"/.exec(archiveWin.loadedBody ?? "")?.[1] ?? null,
     webPreferences: prefs,
     partition: s?.partition ?? null,
     permissionCheck: s?.permissionCheckHandler?.() ?? null,
@@ -88,6 +101,15 @@ if (archiveWin) {
       return !event.prevented;
     })(),
   };
+}
+
+// File → Import's dialog picks a session file (BONSAI_HOST_IMPORT_FILE): once imported, it is a recent document
+let dialogImport = null;
+if (process.env.BONSAI_HOST_IMPORT_FILE) {
+  rec.openDialogAnswer = [process.env.BONSAI_HOST_IMPORT_FILE];
+  const [handler] = rec.ipcHandlers.values();
+  const result = await handler({ senderFrame: { url: appUrl } }, "importFromDialog", { requestId: "host-import" });
+  dialogImport = { ok: result.ok, imported: result.ok ? result.value.results.map((r) => [r.source, r.ok]) : result.error.message, recentDocuments: [...rec.recentDocuments] };
 }
 
 // the preload, as Electron's sandboxed preload runs it: a CommonJS function with a limited require
@@ -131,6 +153,9 @@ const report = {
   quit: { prevented: beforeQuit.prevented, exitCode: rec.exitCode, backendExit },
   permissionCheck: rec.permissionCheckHandler?.(),
   archiveWindow,
+  unhandled,
+  dialogImport,
+  paths: { userData: electron.app.getPath("userData"), logs: electron.app.getPath("logs") },
 };
 process.stdout.write(`${JSON.stringify(report)}\n`);
 if (child.exitCode === null) child.kill();

@@ -13,8 +13,7 @@ import { SimpleTree } from "./SimpleTree";
 import { Splitter } from "./Splitter";
 import { watchNarrowWindow } from "./narrow";
 import { chooseAndImport, exportOpenSession, importDropped, registerFileInput } from "./import";
-import { appCommandFor } from "./menu-commands";
-import { runCommand } from "../features/keyboard/commands";
+import { runMenuCommand } from "./menu-commands";
 
 function hasFiles(e: DragEvent): boolean {
   return Array.from(e.dataTransfer.types).includes("Files");
@@ -36,10 +35,7 @@ export function App() {
 
   useEffect(() => {
     const off = connectStoreToBackend();
-    const offMenu = api().on("menuCommand", ({ command }) => {
-      const id = appCommandFor(command);
-      if (id) runCommand(id);
-    });
+    const offMenu = api().on("menuCommand", ({ command }) => runMenuCommand(command));
     return () => {
       off();
       offMenu();
