@@ -3,6 +3,7 @@
  * resuming), beside the HTML page (html/page.ts) and the pi export (to-pi.ts).
  */
 import type { SessionEntry, SessionHeader } from "@bonsai/core";
+import { mdCode, mdText } from "./markdown-inline";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -33,25 +34,25 @@ function messageMarkdown(m: Obj): string {
         if (b.type === "text" && typeof b.text === "string") parts.push(b.text);
         else if (b.type === "thinking" && typeof b.thinking === "string" && b.thinking.trim())
           parts.push(`<details><summary>Thinking</summary>\n\n${b.thinking}\n\n</details>`);
-        else if (b.type === "toolCall") parts.push(`**Tool call** \`${String(b.name)}\`\n\n${fence(JSON.stringify(b.arguments ?? {}, null, 2), "json")}`);
+        else if (b.type === "toolCall") parts.push(`**Tool call** ${mdCode(b.name)}\n\n${fence(JSON.stringify(b.arguments ?? {}, null, 2), "json")}`);
       }
-      if (typeof m.errorMessage === "string") parts.push(`*Error: ${m.errorMessage}*`);
-      const model = typeof m.model === "string" ? ` (${String(m.provider ?? "")}/${m.model})` : "";
+      if (typeof m.errorMessage === "string") parts.push(`*Error: ${mdText(m.errorMessage)}*`);
+      const model = typeof m.model === "string" ? ` (${mdText(`${String(m.provider ?? "")}/${m.model}`)})` : "";
       return `## Assistant${model}\n\n${parts.join("\n\n")}`;
     }
     case "toolResult": {
       const pruned = m.prunedAt !== undefined ? " (pruned)" : "";
       const err = m.isError === true ? " (error)" : "";
-      return `### Tool result: \`${String(m.toolName)}\`${pruned}${err}\n\n${fence(blocksText(m.content))}`;
+      return `### Tool result: ${mdCode(m.toolName)}${pruned}${err}\n\n${fence(blocksText(m.content))}`;
     }
     case "bashExecution":
       return `## Shell\n\n${fence(`$ ${String(m.command)}\n${String(m.output ?? "")}`, "console")}`;
     case "pythonExecution":
       return `## Python\n\n${fence(`${String(m.code)}\n# output:\n${String(m.output ?? "")}`, "python")}`;
     case "fileMention":
-      return `## Files mentioned\n\n${(Array.isArray(m.files) ? m.files : []).map((f) => `- \`${isObj(f) ? String(f.path) : "?"}\``).join("\n")}`;
+      return `## Files mentioned\n\n${(Array.isArray(m.files) ? m.files : []).map((f) => `- ${isObj(f) ? mdCode(f.path) : "?"}`).join("\n")}`;
     default:
-      return `## ${String(m.role)}${typeof m.customType === "string" ? ` (${m.customType})` : ""}\n\n${blocksText(m.content)}`;
+      return `## ${mdText(m.role)}${typeof m.customType === "string" ? ` (${mdText(m.customType)})` : ""}\n\n${blocksText(m.content)}`;
   }
 }
 
@@ -62,15 +63,15 @@ function entryMarkdown(e: SessionEntry): string | null {
       return isObj(x.message) ? messageMarkdown(x.message) : null;
     case "compaction":
       // Claude Code and Codex compactions keep nothing before them (no firstKeptEntryId)
-      return `## Compaction summary\n\n*${String(x.tokensBefore ?? "?")} tokens before${typeof x.firstKeptEntryId === "string" && x.firstKeptEntryId !== "" ? `; kept from entry ${x.firstKeptEntryId}` : ""}*\n\n${String(x.summary ?? "")}`;
+      return `## Compaction summary\n\n*${mdText(x.tokensBefore ?? "?")} tokens before${typeof x.firstKeptEntryId === "string" && x.firstKeptEntryId !== "" ? `; kept from entry ${mdText(x.firstKeptEntryId)}` : ""}*\n\n${String(x.summary ?? "")}`;
     case "branch_summary":
       return `## Branch summary\n\n${String(x.summary ?? "")}`;
     case "custom_message":
-      return `## ${String(x.customType ?? "custom")}\n\n${blocksText(x.content)}`;
+      return `## ${mdText(x.customType ?? "custom")}\n\n${blocksText(x.content)}`;
     case "model_change":
-      return `*Model: ${String(x.model ?? `${String(x.provider ?? "")}/${String(x.modelId ?? "")}`)}*`;
+      return `*Model: ${mdText(x.model ?? `${String(x.provider ?? "")}/${String(x.modelId ?? "")}`)}*`;
     case "thinking_level_change":
-      return `*Thinking level: ${String(x.thinkingLevel)}*`;
+      return `*Thinking level: ${mdText(x.thinkingLevel)}*`;
     default:
       return null;
   }
@@ -78,8 +79,8 @@ function entryMarkdown(e: SessionEntry): string | null {
 
 /** The session titled `title` (else its id), its header facts, then each entry of `path` that shows in a transcript. */
 export function renderSessionMarkdown(header: SessionHeader, title: string | null, path: readonly SessionEntry[]): string {
-  const out: string[] = [`# ${title ?? `Session ${header.id}`}`, ""];
-  out.push(`- Session: \`${header.id}\``, `- Started: ${header.timestamp}`, `- Folder: \`${header.cwd}\``, `- Entries on this path: ${path.length}`, "");
+  const out: string[] = [`# ${mdText(title ?? `Session ${header.id}`)}`, ""];
+  out.push(`- Session: ${mdCode(header.id)}`, `- Started: ${mdText(header.timestamp)}`, `- Folder: ${mdCode(header.cwd)}`, `- Entries on this path: ${path.length}`, "");
   for (const e of path) {
     const md = entryMarkdown(e);
     if (md !== null) out.push(md, "");

@@ -1,4 +1,6 @@
 /** The Markdown export of a session's path: what each kind of entry becomes, fences that hold any text. */
+import MarkdownIt from "markdown-it";
+import type { Token } from "markdown-it";
 import { describe, expect, it } from "vitest";
 import type { SessionEntry, SessionHeader } from "@bonsai/core";
 import { renderSessionMarkdown } from "../src/index";
@@ -45,5 +47,43 @@ describe("renderSessionMarkdown", () => {
 
   it("titles an untitled session by its id", () => {
     expect(renderSessionMarkdown(header, null, []).split("\n")[0]).toBe("# Session s-md");
+  });
+});
+
+describe("the Markdown export's own lines with hostile session values", () => {
+  const hostile = "x)\n\n# Injected heading\n<script>alert(1)</script> [link](https://evil.example) **bold** `tick` ``` &amp; #";
+  const evilHeader = { ...header, id: "id``with`ticks", cwd: "/w\n# cwd heading\n`", timestamp: "2026 <b>now</b>\n## ts heading" } as SessionHeader;
+  const evilPath = [
+    { type: "message", id: "a1", parentId: null, timestamp: at, message: { role: "assistant", content: [{ type: "toolCall", id: "c1", name: "re`ad\n# tool heading", arguments: {} }], provider: "openai", model: hostile, errorMessage: hostile, timestamp: 2 } },
+    { type: "message", id: "t1", parentId: "a1", timestamp: at, message: { role: "toolResult", toolCallId: "c1", toolName: "``\n## result heading", content: "ok", isError: false, timestamp: 3 } },
+    { type: "compaction", id: "k1", parentId: "t1", timestamp: at, summary: "Summary text", firstKeptEntryId: hostile, tokensBefore: hostile },
+    { type: "model_change", id: "m1", parentId: "k1", timestamp: at, provider: "p", modelId: hostile },
+    { type: "thinking_level_change", id: "h1", parentId: "m1", timestamp: at, thinkingLevel: hostile },
+    { type: "custom_message", id: "c2", parentId: "h1", timestamp: at, customType: hostile, content: "custom body" },
+  ] as unknown as SessionEntry[];
+
+  /** markdown-it (CommonMark, raw HTML on so that any would show) over the export: the block tokens */
+  const parse = (md: string): Token[] => new MarkdownIt("commonmark", { html: true }).parse(md, {});
+  /** what an inline token reads as: its text and code, without the syntax */
+  const reads = (t: Token) => (t.children ?? []).map((c) => (c.type === "text" || c.type === "code_inline" ? c.content : c.type === "softbreak" ? "\n" : "")).join("");
+  const oneLine = (s: string) => s.replace(/\n/gu, " ");
+
+  it("stay one line of literal text: no heading, link, HTML or emphasis comes from a value, and each value reads back whole", () => {
+    const md = renderSessionMarkdown(evilHeader, hostile, evilPath);
+    const blocks = parse(md);
+    const inline = blocks.flatMap((t) => t.children ?? []);
+    const headings = blocks.flatMap((t, i) => (t.type === "heading_open" ? [`${t.tag} ${reads(blocks[i + 1]!)}`] : []));
+    expect(headings).toEqual([`h1 ${oneLine(hostile)}`, `h2 Assistant (openai/${oneLine(hostile)})`, "h3 Tool result: `` ## result heading", "h2 Compaction summary", `h2 ${oneLine(hostile)}`]);
+    expect([...blocks, ...inline].filter((t) => ["html_inline", "html_block", "link_open", "image"].includes(t.type))).toEqual([]);
+    expect(inline.filter((t) => t.type === "strong_open")).toHaveLength(1); // "Tool call", the export's own
+    const lines = blocks.filter((t) => t.type === "inline").map(reads);
+    // the header facts: the id and folder as code, the start as text
+    expect(lines).toEqual(expect.arrayContaining([`Session: ${evilHeader.id}`, `Started: ${oneLine(evilHeader.timestamp)}`, `Folder: ${oneLine(evilHeader.cwd)}`, "Tool call re`ad # tool heading"]));
+    // the notes: one emphasis each around the whole value
+    for (const note of [`Error: ${oneLine(hostile)}`, `${oneLine(hostile)} tokens before; kept from entry ${oneLine(hostile)}`, `Model: p/${oneLine(hostile)}`, `Thinking level: ${oneLine(hostile)}`]) {
+      const block = blocks.find((t) => t.type === "inline" && reads(t) === note);
+      expect(block, note).toBeDefined();
+      expect(block!.children!.map((c) => c.type).filter((type) => type.startsWith("em_"))).toEqual(["em_open", "em_close"]);
+    }
   });
 });
