@@ -20,7 +20,7 @@ export async function testConnection(model: ModelSettings, apiKey: string | null
     return { ok: false, model: model.model, latencyMs: 0, message: `No API key: save one here or set ${model.apiKeyEnv}` };
   }
   const started = Date.now();
-  const reply = await streamTurn([{ role: "user", content: "Reply with the single word OK.", timestamp: started }], {
+  const { message: reply } = await streamTurn([{ role: "user", content: "Reply with the single word OK.", timestamp: started }], {
     endpoint: { baseUrl: model.baseUrl, apiKey: apiKey ?? "", timeoutMs: TIMEOUT_MS },
     model: model.model,
     maxTokens: 16,

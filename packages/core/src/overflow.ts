@@ -1,6 +1,8 @@
 /**
- * Provider error classification (spec: triggers-and-hooks.md §1.4, §2.2, §2.3): context overflow
- * (including silent overflow), retryable errors, and the retry delay a provider asks for.
+ * Context overflow of an assistant message read from a session (spec: triggers-and-hooks.md §1.4):
+ * by its error text, matched against the providers' wording (a session file keeps nothing else),
+ * or silently, by usage over the window. A reply just received is judged by its model call's typed
+ * failure instead (@bonsai/llm errors.ts), as are retries.
  */
 import type { AssistantMessage } from "./entries";
 
@@ -45,55 +47,4 @@ export function isContextOverflow(message: OverflowCandidate, contextWindow?: nu
     if (input > contextWindow) return true;
   }
   return false;
-}
-
-const RETRYABLE =
-  /overloaded|rate.?limit|usage.?limit|too many requests|429|500|502|503|504|service.?unavailable|server error|internal error|connection.?error|fetch failed|retry delay/i;
-
-/** Transient provider errors worth retrying (rate limits, overload, 5xx, network). */
-export function isRetryable(errorMessage: string): boolean {
-  return RETRYABLE.test(errorMessage);
-}
-
-/**
- * Whether the generic retry of a failed assistant turn applies: an error that is not an overflow
- * (overflow goes to compaction) and whose message is retryable.
- */
-export function isRetryableAssistantError(message: OverflowCandidate, contextWindow?: number): boolean {
-  if (isContextOverflow(message, contextWindow)) return false;
-  return message.stopReason === "error" && !!message.errorMessage && isRetryable(message.errorMessage);
-}
-
-/**
- * The delay (ms, >= 0) an error message asks for: retry-after-ms, retry-after (seconds or an HTTP
- * date), x-ratelimit-reset-ms (ms or epoch ms), x-ratelimit-reset (seconds or epoch seconds).
- * The first rule that matches wins; undefined when none does. `now` is the current time in ms.
- */
-export function parseRetryAfter(errorMessage: string, now: number): number | undefined {
-  const clamp = (ms: number): number => Math.max(0, ms);
-
-  const ms = /retry-after-ms\s*[:=]\s*(\d+)/i.exec(errorMessage);
-  if (ms) return clamp(Number(ms[1]));
-
-  const after = /retry-after\s*[:=]\s*([^\s,;]+)/i.exec(errorMessage);
-  if (after) {
-    const value = after[1] as string;
-    const seconds = Number(value);
-    if (Number.isFinite(seconds)) return clamp(seconds * 1000);
-    const date = Date.parse(value);
-    if (!Number.isNaN(date)) return clamp(date - now);
-  }
-
-  const resetMs = /x-ratelimit-reset-ms\s*[:=]\s*(\d+)/i.exec(errorMessage);
-  if (resetMs) {
-    const value = Number(resetMs[1]);
-    return clamp(value > 1e12 ? value - now : value);
-  }
-
-  const reset = /x-ratelimit-reset\s*[:=]\s*(\d+)/i.exec(errorMessage);
-  if (reset) {
-    const value = Number(reset[1]);
-    return clamp(value > 1e9 ? value * 1000 - now : value * 1000);
-  }
-  return undefined;
 }

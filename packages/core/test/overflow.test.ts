@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { isContextOverflow, isRetryable, isRetryableAssistantError, parseRetryAfter } from "../src/index";
+import { isContextOverflow } from "../src/index";
 
 const errorMsg = (errorMessage?: string) => ({ stopReason: "error" as const, errorMessage });
 
-describe("overflow detection, retryable errors, retry-after", () => {
+describe("overflow detection of a stored assistant message (its error text, or usage over the window)", () => {
   it.each([
     "prompt is too long: 213462 tokens > 200000 maximum",
     "Your input exceeds the context window of this model",
@@ -51,33 +51,5 @@ describe("overflow detection, retryable errors, retry-after", () => {
     expect(isContextOverflow(reply(60000), 0)).toBe(false);
     expect(isContextOverflow(reply(60000))).toBe(false);
     expect(isContextOverflow(reply(60000, "length"), 200000)).toBe(false);
-  });
-
-  it("isRetryable matches transient errors only", () => {
-    for (const m of ["overloaded_error", "Rate limit reached", "usage limit", "429 Too Many Requests", "502 Bad Gateway", "Service Unavailable", "Internal error", "Connection error.", "fetch failed", "retry delay"]) {
-      expect(isRetryable(m), m).toBe(true);
-    }
-    for (const m of ["invalid api key", "prompt is too long", "This operation was aborted"]) expect(isRetryable(m), m).toBe(false);
-  });
-
-  it("generic retry: retryable errors that are not overflows", () => {
-    expect(isRetryableAssistantError(errorMsg("Connection error."), 200000)).toBe(true);
-    expect(isRetryableAssistantError(errorMsg("429 status code (no body)"), 200000)).toBe(true);
-    expect(isRetryableAssistantError(errorMsg("500 prompt is too long"), 200000)).toBe(false);
-    expect(isRetryableAssistantError({ stopReason: "stop", errorMessage: "429" }, 200000)).toBe(false);
-  });
-
-  it("parseRetryAfter: first matching rule wins, clamped at 0", () => {
-    const now = Date.parse("2025-01-01T00:00:00Z");
-    expect(parseRetryAfter("retry-after-ms: 1500, retry-after: 9", now)).toBe(1500);
-    expect(parseRetryAfter("Retry-After: 7", now)).toBe(7000);
-    expect(parseRetryAfter("retry-after=2.5;", now)).toBe(2500);
-    expect(parseRetryAfter("retry-after: 2025-01-01T00:00:30Z", now)).toBe(30000);
-    expect(parseRetryAfter("retry-after: 2024-12-31T23:59:00Z", now)).toBe(0);
-    expect(parseRetryAfter("x-ratelimit-reset-ms: 800", now)).toBe(800);
-    expect(parseRetryAfter(`x-ratelimit-reset-ms: ${now + 4000}`, now)).toBe(4000);
-    expect(parseRetryAfter("x-ratelimit-reset: 3", now)).toBe(3000);
-    expect(parseRetryAfter(`x-ratelimit-reset: ${now / 1000 + 12}`, now)).toBe(12000);
-    expect(parseRetryAfter("503 Service Unavailable", now)).toBeUndefined();
   });
 });

@@ -20,7 +20,7 @@ import {
   type FileListDetails,
   type SessionEntry,
 } from "@bonsai/core";
-import { prompt, type SummarizeOptions, type SummarizeResponse, type Summarizer, type SummaryPurpose } from "@bonsai/llm";
+import { ModelCallError, prompt, type SummarizeOptions, type SummarizeResponse, type Summarizer, type SummaryPurpose } from "@bonsai/llm";
 import { InvalidRequestError, ModelError } from "./errors";
 import {
   BRANCH_SUMMARY_MAX_TOKENS,
@@ -112,8 +112,12 @@ async function complete(summarizer: Summarizer, system: string, text: string, op
   return response;
 }
 
+/** The reply's text; a failed reply throws a ModelError that carries the model call's typed failure (for the retry policy). */
 function responseText(response: SummarizeResponse, failure: string): string {
-  if (response.stopReason === "error") throw new ModelError(`${failure}: ${response.errorMessage || "Unknown error"}`);
+  if (response.stopReason === "error") {
+    const detail = response.errorMessage || "Unknown error";
+    throw new ModelError(`${failure}: ${detail}`, response.failure ? { cause: new ModelCallError(detail, response.failure) } : undefined);
+  }
   return response.text;
 }
 

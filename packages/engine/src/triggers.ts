@@ -4,7 +4,7 @@
  * continue the conversation), with the model's fallbacks and retries.
  */
 import { isContextOverflow, shouldCompact, skipsCompactionCheck, thresholdInputTokens, type AssistantMessage } from "@bonsai/core";
-import { runWithCandidates } from "@bonsai/llm";
+import { runWithCandidates, type ModelFailure } from "@bonsai/llm";
 import { commitCompactionResult, produceCompaction, summarizeWith } from "./compaction-steps";
 import type { EngineContext } from "./context";
 import type { AutoCompactionReason, EngineEvents } from "./events";
@@ -74,10 +74,30 @@ async function runAutoCompaction(ctx: EngineContext, sessionId: string, reason: 
 }
 
 /**
- * checkCompaction (triggers-and-hooks.md §1.3). Returns "retry" when an overflow was compacted and
- * the failed turn should be sent again.
+ * Whether `message` overflowed the context window: a reply just received says so by its model
+ * call's typed failure (`fresh`); a message read from the session has only its error text, matched
+ * against the providers' wording (core's isContextOverflow). Either overflows silently when its
+ * usage is over the window.
  */
-export async function checkCompaction(ctx: EngineContext, sessionId: string, message: AssistantMessage | undefined, skipAbortedCheck: boolean, allowContinue: boolean): Promise<"retry" | "none"> {
+function overflowed(message: AssistantMessage, contextWindow: number, fresh: { failure?: ModelFailure } | undefined): boolean {
+  if (!fresh) return isContextOverflow(message, contextWindow);
+  if (message.stopReason === "error") return fresh.failure?.contextOverflow === true;
+  return isContextOverflow(message, contextWindow);
+}
+
+/**
+ * checkCompaction (triggers-and-hooks.md §1.3). Returns "retry" when an overflow was compacted and
+ * the failed turn should be sent again. `fresh`: the message is the reply just received, with its
+ * model call's typed failure.
+ */
+export async function checkCompaction(
+  ctx: EngineContext,
+  sessionId: string,
+  message: AssistantMessage | undefined,
+  skipAbortedCheck: boolean,
+  allowContinue: boolean,
+  fresh?: { failure?: ModelFailure },
+): Promise<"retry" | "none"> {
   const settings = ctx.settings.get();
   if (!settings.compaction.enabled || !message) return "none";
   const pruned = settings.pruning.enabled ? await pruneToolOutputs(ctx, sessionId, { dryRun: false }) : undefined;
@@ -86,7 +106,7 @@ export async function checkCompaction(ctx: EngineContext, sessionId: string, mes
   const configured = ctx.models.configured;
   const contextWindow = configured ? settings.model.contextWindow : 0;
   const sameModel = configured && message.provider === TURN_PROVIDER && message.model === settings.model.model;
-  if (sameModel && isContextOverflow(message, contextWindow)) {
+  if (sameModel && overflowed(message, contextWindow, fresh)) {
     const outcome = await runAutoCompaction(ctx, sessionId, "overflow", true, false);
     // deviation 7: after a silent overflow (a successful reply) there is nothing to retry
     return outcome === "compacted" && message.stopReason === "error" ? "retry" : "none";

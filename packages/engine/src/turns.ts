@@ -3,8 +3,8 @@
  * (streamed), the reply appended, transient failures retried (triggers-and-hooks.md §2.3), then
  * pruning and the compaction checks, with one more turn after an overflow was compacted.
  */
-import { buildSessionContext, convertToLlm, isRetryableAssistantError, type AssistantMessage } from "@bonsai/core";
-import { abortableSleep, prompt as promptText, streamTurn } from "@bonsai/llm";
+import { buildSessionContext, convertToLlm, type AssistantMessage } from "@bonsai/core";
+import { abortableSleep, MAX_RETRY_AFTER_MS, prompt as promptText, streamTurn, type ModelFailure, type TurnReply } from "@bonsai/llm";
 import { follow, type TurnState } from "./activity";
 import type { EngineContext } from "./context";
 import { CancelledError, InvalidRequestError, SessionBusyError } from "./errors";
@@ -57,13 +57,13 @@ async function promptSteps(ctx: EngineContext, sessionId: string, text: string, 
   const userEntry = ctx.store.appendEntry(sessionId, { type: "message", message: userMessage });
   ctx.events.emit("leaf_changed", { sessionId, leafId: userEntry.id });
   let outcome = await turnWithRetries(ctx, sessionId, userEntry.id, signal);
-  // overflow recovery: compact, then send the turn once more
-  const check = await checkCompaction(ctx, sessionId, outcome.message, true, options.depth < 2);
+  // overflow recovery (decided from the model call's typed failure): compact, then send the turn once more
+  const check = await checkCompaction(ctx, sessionId, outcome.message, true, options.depth < 2, { failure: outcome.failure });
   if (check === "retry" && !signal.aborted) {
     outcome = await turnWithRetries(ctx, sessionId, userEntry.id, signal);
-    await checkCompaction(ctx, sessionId, outcome.message, true, false);
+    await checkCompaction(ctx, sessionId, outcome.message, true, false, { failure: outcome.failure });
   }
-  return outcome;
+  return withoutFailure(outcome);
 }
 
 function liveMessages(ctx: EngineContext, sessionId: string) {
@@ -71,26 +71,39 @@ function liveMessages(ctx: EngineContext, sessionId: string) {
   return buildSessionContext(ctx.store.getContextEntries(sessionId, leafId), leafId).messages;
 }
 
+/** a turn's outcome and, when its model call failed, the typed failure (kept in the engine, not returned) */
+type TurnOutcome = PromptOutcome & { failure?: ModelFailure };
+
+function withoutFailure({ failure: _failure, ...outcome }: TurnOutcome): PromptOutcome {
+  return outcome;
+}
+
+/** A failed reply worth another attempt (by its typed failure: transient, not an overflow, no wait over the limit). */
+function retryable(reply: TurnReply): boolean {
+  const failure = reply.failure;
+  return reply.message.stopReason === "error" && failure !== undefined && failure.transient && !failure.contextOverflow && (failure.retryAfterMs ?? 0) <= MAX_RETRY_AFTER_MS;
+}
+
 /**
- * One turn plus the generic retries of transient failures (triggers-and-hooks.md §2.3). A failed
+ * One turn plus the generic retries of transient failures (triggers-and-hooks.md §2.3), waiting
+ * `baseDelayMs × 2^attempt` or longer when the server asks for it (retry-after). A failed
  * reply that is retried is not appended (unlike pi, which keeps one error entry per attempt): the
  * session gets the final reply only, so a prompt that fails for good leaves one error entry. If
  * the retry is aborted during its delay, the held error is appended then.
  */
-async function turnWithRetries(ctx: EngineContext, sessionId: string, userEntryId: string, signal: AbortSignal): Promise<PromptOutcome> {
+async function turnWithRetries(ctx: EngineContext, sessionId: string, userEntryId: string, signal: AbortSignal): Promise<TurnOutcome> {
   const retry = ctx.settings.get().retry;
   for (let attempt = 0; ; attempt++) {
-    const window = ctx.settings.get().model.contextWindow;
-    const willRetry = (msg: AssistantMessage) => retry.enabled && attempt < retry.maxRetries && isRetryableAssistantError(msg, window);
+    const willRetry = (reply: TurnReply) => retry.enabled && attempt < retry.maxRetries && retryable(reply);
     const outcome = await turn(ctx, sessionId, userEntryId, signal, willRetry);
     const msg = outcome.message;
-    if (!willRetry(msg)) {
+    if (!willRetry(outcome)) {
       if (attempt > 0) {
         ctx.events.emit("auto_retry_end", withoutUndefined({ sessionId, scope: "turn" as const, success: msg.stopReason !== "error", attempt, finalError: msg.stopReason === "error" ? msg.errorMessage : undefined }));
       }
       return outcome;
     }
-    const delayMs = retry.baseDelayMs * 2 ** attempt;
+    const delayMs = Math.max(retry.baseDelayMs * 2 ** attempt, outcome.failure?.retryAfterMs ?? 0);
     ctx.events.emit("auto_retry_start", { sessionId, scope: "turn", attempt: attempt + 1, maxAttempts: retry.maxRetries, delayMs, errorMessage: msg.errorMessage ?? "" });
     const state = startTurn(ctx, sessionId);
     const unlink = follow(signal, state.controller);
@@ -98,7 +111,7 @@ async function turnWithRetries(ctx: EngineContext, sessionId: string, userEntryI
       await abortableSleep(delayMs, state.controller.signal);
     } catch {
       // no retry after all: the failed reply held back is the prompt's one error entry
-      return state.discard ? outcome : appendReply(ctx, sessionId, outcome);
+      return state.discard ? outcome : { ...appendReply(ctx, sessionId, outcome), failure: outcome.failure };
     } finally {
       unlink();
       endTurn(ctx, sessionId, state);
@@ -116,14 +129,14 @@ function endTurn(ctx: EngineContext, sessionId: string, state: TurnState): void 
   if (ctx.activity.turns.get(sessionId) === state) ctx.activity.turns.delete(sessionId);
 }
 
-function appendReply(ctx: EngineContext, sessionId: string, outcome: PromptOutcome): PromptOutcome {
+function appendReply(ctx: EngineContext, sessionId: string, outcome: TurnOutcome): TurnOutcome {
   const entry = ctx.store.appendEntry(sessionId, { type: "message", message: outcome.message });
   ctx.events.emit("leaf_changed", { sessionId, leafId: entry.id });
   return { ...outcome, assistantEntryId: entry.id };
 }
 
 /** One model call; the reply is appended unless the turn was discarded or `holdBack(reply)` says it will be retried. */
-async function turn(ctx: EngineContext, sessionId: string, userEntryId: string, signal: AbortSignal, holdBack: (message: AssistantMessage) => boolean): Promise<PromptOutcome> {
+async function turn(ctx: EngineContext, sessionId: string, userEntryId: string, signal: AbortSignal, holdBack: (reply: TurnReply) => boolean): Promise<TurnOutcome> {
   const settings = ctx.settings.get();
   const state = startTurn(ctx, sessionId);
   // an abort of the prompt (also one sent before this turn started) aborts the turn
@@ -138,7 +151,7 @@ async function turn(ctx: EngineContext, sessionId: string, userEntryId: string, 
       else break;
     }
     ctx.events.emit("turn_start", { sessionId, userEntryId, model: settings.model.model });
-    const message = await streamTurn(convertToLlm(messages), {
+    const reply = await streamTurn(convertToLlm(messages), {
       endpoint: { baseUrl: settings.model.baseUrl, apiKey },
       model: settings.model.model,
       provider: TURN_PROVIDER,
@@ -147,8 +160,9 @@ async function turn(ctx: EngineContext, sessionId: string, userEntryId: string, 
       signal: state.controller.signal,
       onDelta: (delta) => ctx.events.emit("turn_delta", { sessionId, delta }),
     });
-    let outcome: PromptOutcome = { message, userEntryId };
-    if (!state.discard && !holdBack(message)) outcome = appendReply(ctx, sessionId, outcome);
+    const { message } = reply;
+    let outcome: TurnOutcome = reply.failure ? { message, userEntryId, failure: reply.failure } : { message, userEntryId };
+    if (!state.discard && !holdBack(reply)) outcome = appendReply(ctx, sessionId, outcome);
     ctx.events.emit("turn_end", { sessionId, message, entryId: outcome.assistantEntryId });
     return outcome;
   } finally {

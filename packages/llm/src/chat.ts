@@ -2,12 +2,13 @@
  * One conversation turn against an OpenAI-compatible model, streamed. The result is an assistant
  * message in the session format (entries.ts) so it can be appended as-is: usage mapped to
  * input/output/cacheRead, stopReason `stop | length | error | aborted`, and on failure the provider's
- * error text (status first) in `errorMessage`, which core's isContextOverflow recognises.
+ * error text (status first) in `errorMessage`, with the typed failure beside the message (errors.ts)
+ * for retry and overflow recovery to decide from.
  */
 import type OpenAI from "openai";
 import type { AssistantMessage, LlmMessage, Usage, UserContentBlock } from "@bonsai/core";
 import { STREAM_LIMITS } from "./bounded-fetch";
-import { describeModelError, isAbortError } from "./errors";
+import { CONNECTION_FAILURE, isAbortError, toModelCallError, type ModelFailure } from "./errors";
 import { createOpenAiClient, type OpenAiEndpoint } from "./openai-summarizer";
 
 export const OPENAI_COMPLETIONS_API = "openai-completions";
@@ -98,8 +99,14 @@ function toUsage(u: OpenAI.CompletionUsage | undefined | null): Usage {
   };
 }
 
-/** Streams one turn; never throws for model or transport failures (they become stopReason "error"). */
-export async function streamTurn(messages: readonly LlmMessage[], options: StreamTurnOptions): Promise<AssistantMessage> {
+/** A turn's reply, and when it failed, what failed (not stored: the session keeps the message). */
+export interface TurnReply {
+  message: AssistantMessage;
+  failure?: ModelFailure;
+}
+
+/** Streams one turn; never throws for model or transport failures (they become stopReason "error" and a failure). */
+export async function streamTurn(messages: readonly LlmMessage[], options: StreamTurnOptions): Promise<TurnReply> {
   const started = Date.now();
   const result: AssistantMessage = {
     role: "assistant",
@@ -112,12 +119,12 @@ export async function streamTurn(messages: readonly LlmMessage[], options: Strea
     timestamp: started,
   };
   let text = "";
-  const finish = (stopReason: AssistantMessage["stopReason"], errorMessage?: string): AssistantMessage => {
+  const finish = (stopReason: AssistantMessage["stopReason"], errorMessage?: string, failure?: ModelFailure): TurnReply => {
     if (text) result.content = [{ type: "text", text }];
     result.stopReason = stopReason;
     if (errorMessage !== undefined) result.errorMessage = errorMessage;
     result.duration = Date.now() - started;
-    return result;
+    return failure ? { message: result, failure } : { message: result };
   };
   if (options.signal?.aborted) return finish("aborted", "Request was aborted");
   const client = createOpenAiClient(options.endpoint, STREAM_LIMITS);
@@ -144,10 +151,11 @@ export async function streamTurn(messages: readonly LlmMessage[], options: Strea
       if (choice.finish_reason) finishReason = choice.finish_reason;
     }
     if (options.signal?.aborted) return finish("aborted", "Request was aborted");
-    if (finishReason === undefined) return finish("error", "Connection error: the stream ended before the model finished");
+    if (finishReason === undefined) return finish("error", "Connection error: the stream ended before the model finished", CONNECTION_FAILURE);
     return finish(finishReason === "length" ? "length" : "stop");
   } catch (error) {
     if (isAbortError(error, options.signal)) return finish("aborted", "Request was aborted");
-    return finish("error", describeModelError(error));
+    const failed = toModelCallError(error);
+    return finish("error", failed.message, failed.failure);
   }
 }

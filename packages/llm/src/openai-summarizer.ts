@@ -5,7 +5,7 @@
  */
 import OpenAI from "openai";
 import { boundedFetch, SUMMARY_RESPONSE_LIMITS, type ResponseLimits } from "./bounded-fetch";
-import { describeModelError, isAbortError } from "./errors";
+import { isAbortError, toModelCallError } from "./errors";
 import { abortedResponse, joinTextBlocks, type SummarizeOptions, type SummarizeResponse, type Summarizer } from "./summarizer";
 
 export interface OpenAiEndpoint {
@@ -103,7 +103,8 @@ export class OpenAiSummarizer implements Summarizer {
           this.#useMaxCompletionTokens = false;
           continue;
         }
-        return { text: "", stopReason: "error", errorMessage: describeModelError(error), model: this.model };
+        const failed = toModelCallError(error);
+        return { text: "", stopReason: "error", errorMessage: failed.message, failure: failed.failure, model: this.model };
       }
     }
     return { text: "", stopReason: "error", errorMessage: `${this.model} rejected every parameter variant`, model: this.model };

@@ -4,6 +4,7 @@
  * sent. Unlike the reference, the request is cancelled by the abort signal (Bonsai deviation 8).
  */
 import { readBoundedText, ResponseLimitError, SUMMARY_RESPONSE_LIMITS } from "./bounded-fetch";
+import { CONNECTION_FAILURE, httpFailure, ModelCallError } from "./errors";
 import { abortedResponse, type SummarizeOptions, type SummarizeResponse, type Summarizer } from "./summarizer";
 
 export class RemoteSummarizer implements Summarizer {
@@ -14,7 +15,10 @@ export class RemoteSummarizer implements Summarizer {
     this.label = url;
   }
 
-  /** Throws `Remote compaction failed (<status> <statusText>)` or `Remote compaction response missing summary`. */
+  /**
+   * Throws a ModelCallError (`Remote compaction failed (<status> <statusText>)`, typed by the status
+   * and retry headers, or a lost connection) or `Remote compaction response missing summary`.
+   */
   async complete(systemPrompt: string, prompt: string, options: SummarizeOptions): Promise<SummarizeResponse> {
     const { signal } = options;
     if (signal?.aborted) return abortedResponse();
@@ -29,7 +33,7 @@ export class RemoteSummarizer implements Summarizer {
     } catch (error) {
       if (signal?.aborted) return abortedResponse();
       const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : "";
-      throw new Error(`Remote compaction failed (connection error${cause})`, { cause: error });
+      throw new ModelCallError(`Remote compaction failed (connection error${cause})`, CONNECTION_FAILURE, { cause: error });
     }
     let text: string;
     try {
@@ -37,9 +41,10 @@ export class RemoteSummarizer implements Summarizer {
     } catch (error) {
       if (signal?.aborted) return abortedResponse();
       if (error instanceof ResponseLimitError) throw new Error(`Remote compaction failed (${error.message})`, { cause: error });
-      throw new Error(`Remote compaction failed (${response.status} ${response.statusText})`, { cause: error });
+      // the connection broke while the answer was read
+      throw new ModelCallError(`Remote compaction failed (${response.status} ${response.statusText})`, CONNECTION_FAILURE, { cause: error });
     }
-    if (!response.ok) throw new Error(`Remote compaction failed (${response.status} ${response.statusText})`);
+    if (!response.ok) throw new ModelCallError(`Remote compaction failed (${response.status} ${response.statusText})`, httpFailure(response.status, response.headers));
     let body: unknown;
     try {
       body = JSON.parse(text);

@@ -1,12 +1,14 @@
 /**
  * The automatic-compaction retry policy (triggers-and-hooks.md §2.2): candidates are tried in order;
- * each is retried on transient failures (status 429/5xx, network, or an explicit retry hint) with
- * exponential backoff `baseDelayMs × 2^attempt`, raised to the server's retry hint; a wait longer
+ * each is retried on transient failures (status 408/409/429/5xx, a lost connection, or a retry header)
+ * with exponential backoff `baseDelayMs × 2^attempt`, raised to the server's retry hint; a wait longer
  * than 30 s moves on to the next candidate unless this is the last one; a hint longer than
- * MAX_RETRY_AFTER_MS is never waited for (the candidate fails with a sentence that says so). Context-overflow errors are
- * never retried. Abort stops everything immediately, including a pending wait.
+ * MAX_RETRY_AFTER_MS is never waited for (the candidate fails with a sentence that says so).
+ * Context-overflow errors are never retried. Each decision reads the error's typed failure
+ * (errors.ts), never its message; an error without one is not retried. Abort stops everything
+ * immediately, including a pending wait.
  */
-import { isOverflowErrorMessage, isRetryable, parseRetryAfter } from "@bonsai/core";
+import { modelFailureIn } from "./errors";
 
 export interface RetryPolicy {
   enabled: boolean;
@@ -79,12 +81,9 @@ export async function runWithCandidates<T>(
       } catch (error) {
         if (signal?.aborted) throw error;
         const message = messageOf(error);
-        if (isOverflowErrorMessage(message)) {
-          lastError = error;
-          break;
-        }
-        const retryAfterMs = parseRetryAfter(message, Date.now());
-        const shouldRetry = policy.enabled && attempt < policy.maxRetries && (retryAfterMs !== undefined || isRetryable(message));
+        const failure = modelFailureIn(error);
+        const retryAfterMs = failure?.retryAfterMs;
+        const shouldRetry = policy.enabled && attempt < policy.maxRetries && failure !== undefined && failure.transient && !failure.contextOverflow;
         if (!shouldRetry) {
           lastError = error;
           break;

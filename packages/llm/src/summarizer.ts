@@ -7,6 +7,7 @@
  * `Summarization failed: ...`); a cancelled call is `stopReason: "aborted"` with whatever text arrived,
  * and the caller detects the cancellation through its own signal.
  */
+import type { ModelFailure } from "./errors";
 
 /** What a summary is for; the offline summarizer picks its layout from it, model summarizers ignore it. */
 export type SummaryPurpose = "history" | "update" | "turnPrefix" | "short" | "branch";
@@ -25,6 +26,8 @@ export interface SummarizeResponse {
   text: string;
   stopReason: SummaryStopReason;
   errorMessage?: string;
+  /** with `stopReason: "error"` from a model call: what retry and overflow recovery decide from */
+  failure?: ModelFailure;
   /** the model that answered (absent for the offline summarizer and the remote endpoint) */
   model?: string;
 }

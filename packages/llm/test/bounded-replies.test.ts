@@ -27,7 +27,7 @@ async function bytesSent(): Promise<number> {
 describe("a streamed turn", () => {
   it("a 20 MB body that is not server-sent events ends with a clear error, not read", async () => {
     server.enqueue({ kind: "flood", bytes: MB20, contentType: "application/json" });
-    const reply = await streamTurn(ask, { endpoint: endpoint(), model: "m" });
+    const { message: reply } = await streamTurn(ask, { endpoint: endpoint(), model: "m" });
     expect(reply.stopReason).toBe("error");
     expect(reply.errorMessage).toBe("the model server answered with application/json, not a stream of server-sent events");
     expect(reply.content).toEqual([]);
@@ -36,7 +36,7 @@ describe("a streamed turn", () => {
 
   it("an event stream without line ends stops at the line limit", async () => {
     server.enqueue({ kind: "flood", bytes: MB20, contentType: "text/event-stream" });
-    const reply = await streamTurn(ask, { endpoint: endpoint(), model: "m" });
+    const { message: reply } = await streamTurn(ask, { endpoint: endpoint(), model: "m" });
     expect(reply.stopReason).toBe("error");
     expect(reply.errorMessage).toContain("not a stream of server-sent events (a line longer than 4 MiB)");
     expect(await bytesSent()).toBeLessThan(MB20);
@@ -52,7 +52,7 @@ describe("a streamed turn", () => {
 
   it("an ordinary streamed reply is untouched", async () => {
     server.enqueue({ kind: "text", text: "All fine." });
-    const reply = await streamTurn(ask, { endpoint: endpoint(), model: "m" });
+    const { message: reply } = await streamTurn(ask, { endpoint: endpoint(), model: "m" });
     expect(reply).toMatchObject({ stopReason: "stop", content: [{ type: "text", text: "All fine." }] });
   });
 });

@@ -9,9 +9,11 @@ import {
   prompt,
   runWithCandidates,
   MAX_RETRY_AFTER_MS,
+  ModelCallError,
   streamTurn,
   summarizeOffline,
   toChatMessages,
+  type ModelFailure,
   type RetryNotice,
 } from "../src/index";
 
@@ -61,14 +63,16 @@ describe("OpenAiSummarizer against the loopback server", () => {
     const r = await new OpenAiSummarizer(endpoint(), "m").complete("S", "P", { maxTokens: 10 });
     expect(r.stopReason).toBe("error");
     expect(r.errorMessage).toBe("429 Rate limit reached, retry-after: 2");
+    expect(r.failure).toEqual({ status: 429, retryAfterMs: 2000, contextOverflow: false, transient: true });
     server.enqueue({ kind: "error", status: 500, message: "boom" });
     expect((await new OpenAiSummarizer(endpoint(), "m").complete("S", "P", { maxTokens: 10 })).errorMessage).toBe("500 boom");
   });
 
-  it("a context-overflow answer is recognised by core's overflow detection", async () => {
+  it("a context-overflow answer is typed as one (and its text, once stored, recognised by core's overflow detection)", async () => {
     server.enqueue({ kind: "overflow" });
     const r = await new OpenAiSummarizer(endpoint(), "m").complete("S", "P", { maxTokens: 10 });
     expect(r.stopReason).toBe("error");
+    expect(r.failure).toEqual({ status: 400, contextOverflow: true, transient: false });
     expect(isOverflowErrorMessage(r.errorMessage ?? "")).toBe(true);
   });
 
@@ -136,13 +140,15 @@ describe("K. remote endpoint", () => {
 
 describe("runWithCandidates (triggers-and-hooks.md §2.2)", () => {
   const policy = { enabled: true, maxRetries: 3, baseDelayMs: 1 };
+  /** a failed model call as the model clients throw it: a message and its typed failure */
+  const failed = (message: string, failure: Partial<ModelFailure>) => Promise.reject(new ModelCallError(message, { contextOverflow: false, transient: false, ...failure }));
 
   it("case 129: retries a failing candidate 3 times with doubling delays, then succeeds on the next", async () => {
     const notices: RetryNotice[] = [];
     const calls: string[] = [];
     const result = await runWithCandidates(
       [
-        { label: "a", available: true, run: async () => (calls.push("a"), Promise.reject(new Error("503 service unavailable"))) },
+        { label: "a", available: true, run: async () => (calls.push("a"), failed("503 service unavailable", { status: 503, transient: true })) },
         { label: "b", available: true, run: async () => (calls.push("b"), "ok") },
       ],
       policy,
@@ -157,7 +163,7 @@ describe("runWithCandidates (triggers-and-hooks.md §2.2)", () => {
 
   it("case 129: a retry-after above 30 s abandons the candidate when another follows; the last one waits", async () => {
     const calls: string[] = [];
-    const err = () => Promise.reject(new Error("rate limited, retry-after-ms: 45000"));
+    const err = () => failed("rate limited, retry-after-ms: 45000", { status: 429, transient: true, retryAfterMs: 45000 });
     expect(
       await runWithCandidates(
         [
@@ -181,7 +187,7 @@ describe("runWithCandidates (triggers-and-hooks.md §2.2)", () => {
   it("a retry hint above MAX_RETRY_AFTER_MS (Retry-After: 3600) is not waited for: the candidate fails at once with a sentence that says so", async () => {
     let n = 0;
     const notices: RetryNotice[] = [];
-    const only = runWithCandidates([{ label: "a", available: true, run: () => (n++, Promise.reject(new Error("429 rate limited, retry-after: 3600"))) }], policy, undefined, (x) => notices.push(x));
+    const only = runWithCandidates([{ label: "a", available: true, run: () => (n++, failed("429 rate limited, retry-after: 3600", { status: 429, transient: true, retryAfterMs: 3_600_000 })) }], policy, undefined, (x) => notices.push(x));
     await expect(only).rejects.toThrow("429 rate limited, retry-after: 3600 (the server asks to wait 3600 s before a retry; Bonsai waits at most 60 s)");
     expect(n).toBe(1);
     expect(notices).toEqual([]);
@@ -191,7 +197,7 @@ describe("runWithCandidates (triggers-and-hooks.md §2.2)", () => {
   it("never retries a context overflow, skips candidates without a key, reports no available model", async () => {
     let n = 0;
     await expect(
-      runWithCandidates([{ label: "a", available: true, run: () => (n++, Promise.reject(new Error("500 prompt is too long: 213462 tokens > 200000 maximum"))) }], policy),
+      runWithCandidates([{ label: "a", available: true, run: () => (n++, failed("500 prompt is too long: 213462 tokens > 200000 maximum", { status: 500, transient: true, contextOverflow: true })) }], policy),
     ).rejects.toThrow("prompt is too long");
     expect(n).toBe(1);
     await expect(runWithCandidates([{ label: "a", available: false, run: async () => "x" }], policy)).rejects.toThrow("Compaction failed: no available model");
@@ -199,10 +205,14 @@ describe("runWithCandidates (triggers-and-hooks.md §2.2)", () => {
 
   it("non-retryable errors and retry.enabled=false move on without waiting", async () => {
     let n = 0;
-    await expect(runWithCandidates([{ label: "a", available: true, run: () => (n++, Promise.reject(new Error("Summarization failed: boom"))) }], policy)).rejects.toThrow("boom");
+    await expect(runWithCandidates([{ label: "a", available: true, run: () => (n++, failed("Summarization failed: boom", { status: 400 })) }], policy)).rejects.toThrow("boom");
+    expect(n).toBe(1);
+    // an error without a typed failure (not from a model call) is not retried, whatever it says
+    n = 0;
+    await expect(runWithCandidates([{ label: "a", available: true, run: () => (n++, Promise.reject(new Error("503 service unavailable, retry-after: 1"))) }], policy)).rejects.toThrow("503");
     expect(n).toBe(1);
     n = 0;
-    await expect(runWithCandidates([{ label: "a", available: true, run: () => (n++, Promise.reject(new Error("503"))) }], { ...policy, enabled: false })).rejects.toThrow("503");
+    await expect(runWithCandidates([{ label: "a", available: true, run: () => (n++, failed("503", { status: 503, transient: true })) }], { ...policy, enabled: false })).rejects.toThrow("503");
     expect(n).toBe(1);
   });
 });
@@ -213,7 +223,7 @@ describe("streamTurn", () => {
   it("streams deltas, maps usage and records provider/model", async () => {
     server.enqueue({ kind: "text", text: "Hello there, friend", usage: { prompt_tokens: 1200, completion_tokens: 30, cached_tokens: 200 } });
     const deltas: string[] = [];
-    const m = await streamTurn(history, { endpoint: endpoint(), model: "chat-m", systemPrompt: "SYS", onDelta: (d) => deltas.push(d) });
+    const { message: m } = await streamTurn(history, { endpoint: endpoint(), model: "chat-m", systemPrompt: "SYS", onDelta: (d) => deltas.push(d) });
     expect(deltas.length).toBeGreaterThan(1);
     expect(deltas.join("")).toBe("Hello there, friend");
     expect(m).toMatchObject({ role: "assistant", provider: "openai", model: "chat-m", stopReason: "stop", content: [{ type: "text", text: "Hello there, friend" }] });
@@ -223,10 +233,11 @@ describe("streamTurn", () => {
     expect(body?.messages[0]).toEqual({ role: "system", content: "SYS" });
   });
 
-  it("an overflow error is an assistant error core recognises as overflow", async () => {
+  it("an overflow error is an assistant error typed as an overflow (and, stored, recognised by its text)", async () => {
     server.enqueue({ kind: "overflow" });
-    const m = await streamTurn(history, { endpoint: endpoint(), model: "chat-m" });
+    const { message: m, failure } = await streamTurn(history, { endpoint: endpoint(), model: "chat-m" });
     expect(m.stopReason).toBe("error");
+    expect(failure).toMatchObject({ status: 400, contextOverflow: true, transient: false });
     expect(isContextOverflow(m, 200000)).toBe(true);
   });
 
@@ -243,16 +254,17 @@ describe("streamTurn", () => {
         if (deltas.join("") === "partial") controller.abort();
       },
     });
-    const m = await pending;
+    const { message: m } = await pending;
     expect(m.stopReason).toBe("aborted");
     expect(m.content).toEqual([{ type: "text", text: "partial" }]);
   });
 
   it("a truncated stream is an error; a malformed answer too", async () => {
     server.enqueue({ kind: "raw", contentType: "text/event-stream", body: 'data: {"id":"x","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"a"},"finish_reason":null}]}\n\n' });
-    const m = await streamTurn(history, { endpoint: endpoint(), model: "chat-m" });
+    const { message: m, failure } = await streamTurn(history, { endpoint: endpoint(), model: "chat-m" });
     expect(m.stopReason).toBe("error");
     expect(m.errorMessage).toMatch(/stream ended/);
+    expect(failure).toEqual({ contextOverflow: false, transient: true });
   });
 
   it("toChatMessages pairs tool calls with results and drops failed replies", () => {
