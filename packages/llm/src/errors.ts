@@ -5,6 +5,7 @@
  * provider's message says. The message (`describeModelError`: the status first, the provider's text
  * verbatim, retry headers as `name: value`) is what a user reads and what a session keeps.
  */
+import { BonsaiError } from "@bonsai/core";
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
 import { ResponseLimitError } from "./bounded-fetch";
 
@@ -20,14 +21,14 @@ export interface ModelFailure {
   transient: boolean;
 }
 
-/** A failed model call: its one-line message and its typed facts. */
-export class ModelCallError extends Error {
+/** A failed model call (a BonsaiError of kind `model`): its one-line message and its typed facts. */
+export class ModelCallError extends BonsaiError {
   constructor(
     message: string,
     readonly failure: ModelFailure,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super("model", message, options);
     this.name = "ModelCallError";
   }
 }
