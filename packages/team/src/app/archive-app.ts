@@ -26,6 +26,8 @@ import { AnswerDownloads, type AnswerDownloadsOptions } from "./answer-downloads
 import { archiveHandlers, LIST_PAGE, openAnswerFromCopy } from "./archive-handlers";
 import { ExportDownloads } from "./export-downloads";
 import { PageOpener, type PageOpenerOptions } from "./page-open";
+import type { SignInLimiter } from "../sign-in-limit";
+import { alreadyVerified } from "../tokens";
 import { ArchiveSessionCache } from "./session-cache";
 
 export interface ArchiveAppOptions {
@@ -52,11 +54,8 @@ export interface ArchiveAppOptions {
   largeAnswers?: AnswerDownloadsOptions;
 }
 
-/** the server's count of failed sign-ins: whether an address may try now, and one more failure */
-export interface SignInGate {
-  retryAfter(address: string): number;
-  failed(address: string): void;
-}
+/** the server's count of failed sign-ins (sign-in-limit.ts): whether an attempt may be tried now, and one more failure */
+export type SignInGate = Pick<SignInLimiter, "attempt" | "retryAfter" | "failed">;
 
 export interface ArchiveApp {
   /**
@@ -65,7 +64,7 @@ export interface ArchiveApp {
    * for the server's log line.
    */
   handleRequest(request: IncomingMessage, response: ServerResponse, path: string, identify?: (who: string) => void): boolean;
-  /** the WebSocket upgrade at /ws (anything else is refused); `signIn` counts failed sign-ins per address */
+  /** the WebSocket upgrade at /ws (anything else is refused); `signIn` counts failed sign-ins per token id (and trusted client address) */
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer, signIn?: SignInGate): void;
   /** `principal` pushed entries of `sessionId` into `project` to this process: the session is warmed (its copy made, its open answer kept) */
   pushed(principal: Principal, project: string, sessionId: string): void;
@@ -204,10 +203,10 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
       const url = new URL(request.url ?? "/", "http://archive.invalid");
       if (url.pathname !== "/ws") return refuse("404 Not Found", "not found");
       if (!sameOrigin(request)) return refuse("403 Forbidden", "forbidden origin");
-      const address = request.socket.remoteAddress ?? "-";
-      const wait = signIn?.retryAfter(address) ?? 0;
-      if (wait > 0) return refuse("429 Too Many Requests", `too many failed sign-ins from this address; try again in ${wait} s`);
       const token = url.searchParams.get("token") ?? "";
+      const attempt = signIn?.attempt(request, token);
+      const wait = attempt && !alreadyVerified(token) ? (signIn?.retryAfter(attempt) ?? 0) : 0;
+      if (wait > 0) return refuse("429 Too Many Requests", `too many failed sign-ins with this token or from this address; try again in ${wait} s`);
       authenticate(options.pool, token).then(
         (principal) => {
           log(`${new Date().toISOString()} WS /ws open ${principal.name}`);
@@ -221,7 +220,7 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
         },
         (error: unknown) => {
           if (error instanceof ArchiveError && error.code === "unauthorized") {
-            signIn?.failed(address);
+            if (attempt) signIn?.failed(attempt);
             return refuse("403 Forbidden", "missing or wrong token");
           }
           refuse("503 Service Unavailable", "the archive failed to answer");
