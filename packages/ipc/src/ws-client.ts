@@ -21,7 +21,7 @@ export interface WebSocketLike {
 export type WebSocketFactory = (url: string) => WebSocketLike;
 
 /** The subset of fetch used to download a large answer (the browser's, or Node's). */
-export type FetchLike = (url: string, init: { cache: "no-store"; credentials: "omit" }) => Promise<{ ok: boolean; status: number; text(): Promise<string> }>;
+export type FetchLike = (url: string, init: { cache: "no-store"; credentials: "omit"; headers: Record<string, string> }) => Promise<{ ok: boolean; status: number; text(): Promise<string> }>;
 
 export interface WsClientOptions {
   url: string;
@@ -46,6 +46,7 @@ const later = (fn: () => void, ms: number) =>
 interface UrlLike {
   readonly origin: string;
   readonly pathname: string;
+  readonly searchParams: { get(name: string): string | null };
   toString(): string;
 }
 // this package has no DOM or Node typings: the WHATWG URL both have
@@ -57,6 +58,15 @@ export function answerUrl(wsUrl: string, href: string): string | undefined {
     const base = parseUrl(wsUrl.replace(/^ws/u, "http"));
     const url = parseUrl(href, base.toString());
     return url.origin === base.origin && url.pathname.startsWith(ANSWER_PATH) ? url.toString() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** the `token` parameter of a WebSocket's address, if it has one */
+function tokenOf(wsUrl: string): string | undefined {
+  try {
+    return parseUrl(wsUrl).searchParams.get("token") ?? undefined;
   } catch {
     return undefined;
   }
@@ -128,7 +138,10 @@ export function connectWebSocket(options: WsClientOptions): WsBridge {
     const url = answerUrl(options.url, href);
     if (fetchAnswer === undefined || url === undefined) return fail(url === undefined ? "the server named another address" : "this client cannot download");
     try {
-      const response = await fetchAnswer(url, { cache: "no-store", credentials: "omit" });
+      // the download works only with the token this socket signed in with (a team archive checks it again)
+      const token = tokenOf(options.url);
+      const headers: Record<string, string> = token === undefined ? {} : { authorization: `Bearer ${token}` };
+      const response = await fetchAnswer(url, { cache: "no-store", credentials: "omit", headers });
       if (!response.ok) {
         // the server's own reason, one line of it (its text is shown, never run)
         const reason = ((await response.text().catch(() => "")).split("\n")[0] ?? "").trim().slice(0, 200);

@@ -170,6 +170,18 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
     }
   };
 
+  /** the principal of the request's `Authorization: Bearer` token; undefined for none or one refused */
+  const signedIn = async (request: IncomingMessage): Promise<Principal | undefined> => {
+    const token = /^Bearer\s+(\S+)$/iu.exec(request.headers.authorization ?? "")?.[1];
+    if (token === undefined) return undefined;
+    try {
+      return await authenticate(options.pool, token);
+    } catch (error) {
+      if (error instanceof ArchiveError && error.code === "unauthorized") return undefined;
+      throw error;
+    }
+  };
+
   return {
     handleRequest(request, response, pathname, identify) {
       if (request.method !== "GET" && request.method !== "HEAD") return false;
@@ -188,7 +200,9 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
         return true;
       }
       if (decoded.startsWith(ANSWER_PATH)) {
-        largeAnswers.serve(request, response, decoded.slice(ANSWER_PATH.length), identify).catch(() => downloadFailed(response));
+        signedIn(request)
+          .then((principal) => largeAnswers.serve(request, response, decoded.slice(ANSWER_PATH.length), principal, identify))
+          .catch(() => downloadFailed(response));
         return true;
       }
       serveRendererFile(options.rendererDir, decoded, request, response, csp);
