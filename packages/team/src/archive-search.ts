@@ -1,6 +1,9 @@
 /**
  * Search of the archive: the entries of the sessions the caller may read that match a query, best
- * first, as the local store's search answers.
+ * first, as the local store's search answers. Any text is searched as text: a term with no letter or
+ * digit (`:*`, `.*`, quotes, backslashes) is found inside the entries' text, never read as query
+ * syntax. With several word terms, entries where they stand next to each other in the query's order
+ * rank first, then by cover density (`ts_rank_cd`: closer terms rank higher).
  */
 import { isSubstringTerm } from "@bonsai/formats";
 import { parseQuery, snippetMaker, type QueryTerm } from "@bonsai/store/search-text";
@@ -36,20 +39,29 @@ interface TermSql {
   /** the whole condition on one row, for the scan of the recent sessions (no index helper) */
   check: string;
   rank: string | null;
+  /** the term as a tsquery (a word term), for the closeness of several terms */
+  query: string | null;
 }
 
+/** how much standing next to each other outweighs the other ranks (ts_rank values are below 1 per term) */
+const ADJACENT_WEIGHT = 1000;
+
+/** a term the word index cannot answer: a script written without spaces, or no letter or digit at all */
+const searchedAsText = (text: string): boolean => isSubstringTerm(text) || !/[\p{L}\p{N}]/u.test(text);
+
 async function termCondition(pool: pg.Pool, term: QueryTerm, params: unknown[]): Promise<TermSql> {
-  // scripts written without spaces between words: found inside the text (trigrams), as the local store does
-  if (isSubstringTerm(term.text)) {
+  // scripts written without spaces between words, and punctuation alone: found inside the text (trigrams), as the local store does
+  if (searchedAsText(term.text)) {
     params.push(`%${term.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
     const like = `e.search_text ILIKE $${params.length}`;
-    return { index: () => like, exact: null, check: like, rank: null };
+    return { index: () => like, exact: null, check: like, rank: null, query: null };
   }
   if (term.prefix) {
-    const word = term.text.replace(/[^\p{L}\p{N}_]+/gu, " ").trim().split(/\s+/).join(" & ");
-    params.push(`${word}:*`);
+    // only letters, digits and _ reach to_tsquery, each word quoted: nothing in the term is read as its syntax
+    const words = term.text.replace(/[^\p{L}\p{N}_]+/gu, " ").trim().split(/\s+/);
+    params.push(words.map((w, i) => `'${w}'${i === words.length - 1 ? ":*" : ""}`).join(" & "));
     const q = `to_tsquery('simple', $${params.length})`;
-    return { index: () => `e.search @@ ${q}`, exact: null, check: `e.search @@ ${q}`, rank: `ts_rank(e.search, ${q})` };
+    return { index: () => `e.search @@ ${q}`, exact: null, check: `e.search @@ ${q}`, rank: `ts_rank(e.search, ${q})`, query: q };
   }
   params.push(term.text);
   const q = `phraseto_tsquery('simple', $${params.length})`;
@@ -57,12 +69,23 @@ async function termCondition(pool: pg.Pool, term: QueryTerm, params: unknown[]):
   // a phrase of several words: its pairs of words found in the word-pair index (migration 002), its positions checked after
   const pairs = (await pool.query<{ pairs: string[] }>("SELECT archive_word_pairs(to_tsvector('simple', $1)) AS pairs", [term.text])).rows[0]?.pairs ?? [];
   const check = `e.search @@ ${q}`;
-  if (pairs.length === 0) return { index: () => check, exact: null, check, rank };
+  if (pairs.length === 0) return { index: () => check, exact: null, check, rank, query: q };
   const index = (queryParams: unknown[]): string => {
     queryParams.push(pairs);
     return `archive_word_pairs(e.search) @> $${queryParams.length}::text[]`;
   };
-  return { index, exact: check, check, rank };
+  return { index, exact: check, check, rank, query: q };
+}
+
+/**
+ * A row's rank (higher is better): with several word terms, ADJACENT_WEIGHT when they stand next to
+ * each other in order, plus their cover density (closer is higher); else the terms' ts_rank.
+ */
+function rankOf(conditions: readonly TermSql[]): string {
+  const queries = conditions.map((c) => c.query).filter((q): q is string => q !== null);
+  if (queries.length >= 2) return `(CASE WHEN e.search @@ (${queries.join(" <-> ")}) THEN ${ADJACENT_WEIGHT} ELSE 0 END + ts_rank_cd(e.search, ${queries.join(" && ")}))`;
+  const ranks = conditions.map((c) => c.rank).filter((r): r is string => r !== null);
+  return ranks.length > 0 ? ranks.join(" + ") : "0";
 }
 
 /** A snippet for terms found inside words too (the unspaced scripts), where the word snippet finds none. */
@@ -125,8 +148,7 @@ export async function searchArchive(pool: pg.Pool, principal: Principal, query: 
   for (const term of terms) conditions.push(await termCondition(pool, term, params));
   if (options.sessionId !== undefined) readable.and(`s.session_id = ${readable.param(options.sessionId)}`);
   const sessions = readable.inProject(options.project).where;
-  const ranks = conditions.map((c) => c.rank).filter((r): r is string => r !== null);
-  const rank = ranks.length > 0 ? ranks.join(" + ") : "0";
+  const rank = rankOf(conditions);
   const exact = conditions.map((c) => c.exact).filter((x): x is string => x !== null);
   // the hits carry their rank; only the best `limit` of them are joined to their entries' text
   const ranked = (hits: string, queryParams: unknown[] = params): Promise<pg.QueryResult<SearchRow>> =>
