@@ -343,12 +343,18 @@ describe("a download's address works only with the token that asked for it", () 
     expect((await withToken(answer, person.token)).status).toBe(200);
     expect((await exportWith(exported, person.token)).status).toBe(200);
 
+    // the page's question whether its token is taken (ipc's TOKEN_CHECK_PATH): yes, then no once revoked
+    const tokenCheck = async (token: string): Promise<number> => (await withToken(`${a.url}/token-check`, token)).status;
+    expect(await tokenCheck(person.token)).toBe(204);
+    expect(await tokenCheck("bonsai_0000000000000000_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA")).toBe(403);
+
     // asked for, then the token revoked: neither downloads any more
     const answerThenRevoked = await answerAt();
     const exportThenRevoked = await exportAt();
     await revokeTokens(db.pool, { tokenId: person.tokenId });
     expect((await withToken(answerThenRevoked, person.token)).status).toBe(404);
     expect((await exportWith(exportThenRevoked, person.token)).status).toBe(403);
+    expect(await tokenCheck(person.token)).toBe(403);
   }, 30_000);
 });
 

@@ -16,7 +16,7 @@ import * as path from "node:path";
 import type { Duplex } from "node:stream";
 import { contractSnippets, createBackend, mapBackendError, type Backend } from "@bonsai/backend";
 import { answerCalls, DOWNLOAD_PATH, pageCsp, rendererIndex, sendPreparedDownload, serveRendererFile } from "@bonsai/backend/server";
-import { ANSWER_PATH, createDispatcher, IpcError, MAX_FRAME_BYTES, type Dispatch } from "@bonsai/ipc";
+import { ANSWER_PATH, createDispatcher, IpcError, MAX_FRAME_BYTES, TOKEN_CHECK_PATH, type Dispatch } from "@bonsai/ipc";
 import type pg from "pg";
 import { WebSocketServer, type WebSocket } from "ws";
 import type { AmnesiaScore } from "../amnesia-scorer";
@@ -197,6 +197,14 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
       }
       if (decoded.startsWith(DOWNLOAD_PATH)) {
         void serveDownload(request, response, decoded.slice(DOWNLOAD_PATH.length), url.searchParams.get("token") ?? "");
+        return true;
+      }
+      if (decoded === TOKEN_CHECK_PATH) {
+        // whether the page's token is taken: 204, or 403 when refused (unknown, mistyped, revoked)
+        signedIn(request).then(
+          (principal) => response.writeHead(principal ? 204 : 403, { "cache-control": "no-store" }).end(),
+          () => downloadFailed(response),
+        );
         return true;
       }
       if (decoded.startsWith(ANSWER_PATH)) {
