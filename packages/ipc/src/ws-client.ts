@@ -165,9 +165,10 @@ export function connectWebSocket(options: WsClientOptions): WsBridge {
   const tokenRefused = async (): Promise<boolean> => {
     const fetchCheck = options.fetch ?? (globalThis as { fetch?: FetchLike }).fetch;
     const url = sameServerUrl(options.url, TOKEN_CHECK_PATH);
-    if (fetchCheck === undefined || url === undefined) return false;
+    const token = tokenOf(options.url) ?? "";
+    // no token at all is not a refused one: the page asks for one as it is
+    if (fetchCheck === undefined || url === undefined || token === "") return false;
     try {
-      const token = tokenOf(options.url) ?? "";
       const response = await fetchCheck(url, { cache: "no-store", credentials: "omit", headers: { authorization: `Bearer ${token}` } });
       return response.status === 401 || response.status === 403;
     } catch {

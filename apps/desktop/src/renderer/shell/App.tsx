@@ -199,8 +199,8 @@ function TokenSignIn({ refused = false }: { refused?: boolean }) {
       }}
     >
       {refused ? (
-        <strong className="app__refused" data-testid="token-refused">
-          This token was refused (mistyped, revoked, or for another server).
+        <strong className="app__refused" data-testid="token-refused" title="mistyped, revoked, or a token of another server">
+          This token was refused.
         </strong>
       ) : null}
       <span data-testid="token-sign-in-words">
