@@ -1,4 +1,7 @@
-/** Search across sessions: a hit in another session opens it and reveals the entry in its tree. */
+/**
+ * Search across sessions: a hit in another session opens it and reveals the entry in its tree; hits
+ * where the words stand next to each other come first.
+ */
 import type { GeneratedSession } from "@bonsai/testkit";
 import { expect, generatedSessionFile, importAndOpen, screenshot, test } from "./explorer-fixtures";
 
@@ -42,4 +45,32 @@ test("search across sessions and jump to the hit", async ({ app: page }, testInf
   await expect(node).toBeVisible();
   await expect(node).toHaveAttribute("data-selected", "true");
   await screenshot(page, testInfo, "search-jumped");
+});
+
+test("a search finds the entry where the words stand next to each other first", async ({ app: page }, testInfo) => {
+  const filler = (n: number): string => Array.from({ length: n }, (_, i) => `filler${i}`).join(" ");
+  const placed: Record<string, string> = {};
+  const plant = (s: GeneratedSession) => {
+    const users = s.entries.filter((e) => e.type === "message" && (e as { message: { role: string } }).message.role === "user") as { id: string; message: { content: unknown } }[];
+    // bm25 alone ranks "far" first: both words often, in a short message
+    const texts = {
+      far: `quokka quokka quokka quokka ${filler(20)} wombat wombat wombat wombat`,
+      near: `${filler(40)} the quokka met a wombat today ${filler(40)}`,
+      adjacent: `${filler(60)} a quokka wombat appeared ${filler(60)}`,
+    };
+    Object.entries(texts).forEach(([name, text], i) => {
+      const entry = users[10 + i * 5] as { id: string; message: { content: unknown } };
+      entry.message.content = text;
+      placed[name] = entry.id;
+    });
+  };
+  const file = await generatedSessionFile(testInfo, "Search closeness", { entries: 240, seed: 33, compactionInterval: 0 }, plant);
+  await importAndOpen(page, file, "Search closeness");
+  await page.getByTestId("open-search").click();
+  await page.getByTestId("search-input").fill("quokka wombat");
+  await page.getByTestId("search-input").press("Enter");
+  await expect(page.getByTestId("search-hit")).toHaveCount(3);
+  const order = await page.getByTestId("search-hit").evaluateAll((hits) => hits.map((h) => h.getAttribute("data-entry-id")));
+  expect(order).toEqual([placed.adjacent, placed.near, placed.far]);
+  await screenshot(page, testInfo, "search-closeness");
 });

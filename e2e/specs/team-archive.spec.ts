@@ -3,8 +3,9 @@
  * `bonsai push` by two people of two projects, then the page in Chromium signed in with a member's
  * token. She sees her project's sessions (with project and person), opens one (tree, inspector,
  * transcript, what the model sees), searches, exports HTML; the other project's sessions appear
- * nowhere; a call that would change a session is refused in one sentence. Screenshots in both
- * themes at 1024 and 1400 px wide (.test-results/team-archive).
+ * nowhere; a call that would change a session is refused in one sentence. A mistyped or revoked
+ * token is refused in words, with the token field again; a search ranks adjacent words first.
+ * Screenshots in both themes at 1024 and 1400 px wide (.test-results/team-archive).
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
@@ -23,6 +24,7 @@ let cluster: PostgresCluster | undefined;
 let serve: ChildProcess | undefined;
 let origin = "";
 let work = "";
+let database = "";
 const tokens: Record<string, string> = {};
 const ids: Record<string, string> = {};
 
@@ -42,7 +44,7 @@ test.beforeAll(async () => {
   test.skip(!fs.existsSync(PI), `${PI} is not present next to the checkout`);
   test.setTimeout(180_000);
   cluster = await startPostgres();
-  const database = cluster.createDatabase("archive_e2e");
+  database = cluster.createDatabase("archive_e2e");
   work = fs.mkdtempSync(path.join(os.tmpdir(), "bonsai-team-e2e-"));
   const admin = (...args: string[]) => bonsai(["team", ...args, "--database", database]);
   admin("project", "add", "alpha");
@@ -316,4 +318,72 @@ test("an admin opens each of two sessions of one id, by its project", async ({ p
   }
   await shoot(page, "twin");
   expect(problems).toEqual([]);
+});
+
+test("a mistyped or revoked token is refused in words, with the token field again and no Import; a reload asks again", async ({ page }) => {
+  test.setTimeout(90_000);
+  const problems: string[] = [];
+  page.on("pageerror", (e) => problems.push(e.message));
+  const refused = async (): Promise<void> => {
+    await expect(page.getByTestId("token-refused")).toHaveText("This token was refused.");
+    await expect(page.getByTestId("token-input")).toBeVisible();
+    await expect(page.getByTestId("token-sign-in-words")).toHaveText("Sign in to this team archive with your token (your archive's admin gives you one)");
+    await expect(page.getByTestId("import-button")).toHaveCount(0);
+    await expect(page.getByText("reconnecting")).toHaveCount(0);
+  };
+  const mistyped = `${(tokens.amy as string).slice(0, -4)}AAAA`;
+  await page.goto(`${origin}/?token=${encodeURIComponent(mistyped)}`);
+  await refused();
+  await shoot(page, "token-refused");
+  // a reload asks for a token (the refused one is not tried again)
+  await page.reload();
+  await expect(page.getByTestId("token-sign-in")).toBeVisible();
+  await expect(page.getByTestId("token-refused")).toHaveCount(0);
+  await expect(page.getByTestId("import-button")).toHaveCount(0);
+
+  // a token that worked, then revoked: refused the same way at the next load
+  const dan = (JSON.parse(bonsai(["team", "user", "add", "dan", "--json", "--database", database])) as { token: string }).token;
+  await page.getByTestId("token-input").fill(dan);
+  await page.getByTestId("token-sign-in-button").click();
+  await expect(page.getByTestId("archive-badge")).toHaveText("Archive · dan");
+  bonsai(["team", "token", "revoke", "--user", "dan", "--database", database]);
+  await page.reload();
+  await refused();
+  // the token field recovers the tab
+  await page.getByTestId("token-input").fill(tokens.amy as string);
+  await page.getByTestId("token-sign-in-button").click();
+  await expect(page.getByTestId("archive-badge")).toHaveText("Archive · amy");
+  expect(problems).toEqual([]);
+});
+
+test("a search on the archive finds the entry where the words stand next to each other first", async ({ page }) => {
+  test.setTimeout(90_000);
+  const admin = (...args: string[]) => bonsai(["team", ...args, "--database", database]);
+  admin("project", "add", "gamma");
+  const cy = (JSON.parse(admin("user", "add", "cy", "--json")) as { token: string }).token;
+  admin("grant", "cy", "gamma");
+  const filler = (n: number): string => Array.from({ length: n }, (_, i) => `filler${i}`).join(" ");
+  // ts_rank alone ranks "far" first: both words often, in a short message
+  const texts = [
+    ["far", `quokka quokka quokka quokka ${filler(30)} wombat wombat wombat wombat`],
+    ["near", `${filler(40)} the quokka met a wombat today ${filler(40)}`],
+    ["adjacent", `${filler(60)} a quokka wombat appeared ${filler(60)}`],
+  ] as const;
+  const header = { type: "session", version: 3, id: "closeness-e2e", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/src/closeness" };
+  const lines = [header, ...texts.map(([id, text], i) => ({ type: "message", id, parentId: i === 0 ? null : texts[i - 1]?.[0], timestamp: `2026-01-01T00:00:0${i + 1}.000Z`, message: { role: "user", content: text, timestamp: i + 1 } }))];
+  const file = path.join(work, "closeness.jsonl");
+  fs.writeFileSync(file, `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`);
+  const dataDir = path.join(work, "cy");
+  bonsai(["import", file, "--data-dir", dataDir]);
+  bonsai(["push", "--all", "--to", origin, "--project", "gamma", "--data-dir", dataDir], { BONSAI_TOKEN: cy });
+
+  await page.goto(`${origin}/?token=${encodeURIComponent(cy)}`);
+  await expect(page.getByTestId("archive-badge")).toHaveText("Archive · cy");
+  await page.getByTestId("open-search").click();
+  await page.getByTestId("search-input").fill("quokka wombat");
+  await page.getByTestId("search-input").press("Enter");
+  await expect(page.getByTestId("search-hit")).toHaveCount(3);
+  const order = await page.getByTestId("search-hit").evaluateAll((hits) => hits.map((h) => h.getAttribute("data-entry-id")));
+  expect(order).toEqual(["adjacent", "near", "far"]);
+  await shoot(page, "search-closeness");
 });

@@ -10,7 +10,7 @@ import * as http from "node:http";
 import * as path from "node:path";
 import type { AddressInfo } from "node:net";
 import { WebSocketServer, type WebSocket } from "ws";
-import { eventFrame, handleCallFrame, MAX_FRAME_BYTES, type Dispatch, type LargeAnswers } from "@bonsai/ipc";
+import { eventFrame, handleCallFrame, MAX_FRAME_BYTES, TOKEN_CHECK_PATH, type Dispatch, type LargeAnswers } from "@bonsai/ipc";
 import { frameBytes } from "./frame-bytes";
 import { DOWNLOAD_PATH } from "./downloads";
 import { pageCsp, rendererIndex, sendPreparedDownload, serveRendererFile } from "./static-files";
@@ -110,6 +110,11 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     }
     if (pathname.startsWith(DOWNLOAD_PATH)) {
       serveDownload(req, res, pathname.slice(DOWNLOAD_PATH.length), url.searchParams.get("token") ?? "");
+      return;
+    }
+    if (pathname === TOKEN_CHECK_PATH) {
+      const given = /^Bearer\s+(\S+)$/iu.exec(req.headers.authorization ?? "")?.[1] ?? "";
+      res.writeHead(sameToken(given, token) ? 204 : 403, { "cache-control": "no-store" }).end();
       return;
     }
     serveRendererFile(rendererDir, pathname, req, res, pageCsp([`ws://127.0.0.1:${port}`, `ws://localhost:${port}`]));

@@ -4,7 +4,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { createApi, connectWebSocket, type BonsaiApi, type WsBridge } from "@bonsai/ipc";
+import { createApi, connectWebSocket, TOKEN_CHECK_PATH, TOKEN_REFUSED_MESSAGE, type BonsaiApi, type WsBridge } from "@bonsai/ipc";
 import { createBackend, type Backend } from "../src/index";
 import { startServer, type RunningServer } from "../src/server";
 
@@ -154,6 +154,33 @@ describe("bonsai serve: calls", () => {
 });
 
 describe("the WebSocket client", () => {
+  it("tells a refused token apart from a lost connection: says \"refused\", stops trying, and every call says why", async () => {
+    const check = (token: string) => fetch(`http://127.0.0.1:${server.port}${TOKEN_CHECK_PATH}`, { headers: { authorization: `Bearer ${token}` } });
+    expect((await check(server.token)).status).toBe(204);
+    expect((await check("wrong")).status).toBe(403);
+    const statuses: string[] = [];
+    let attempts = 0;
+    const bridge = connectWebSocket({
+      url: wsUrl("a-mistyped-token"),
+      create: (u) => {
+        attempts++;
+        return new WebSocket(u) as unknown as ReturnType<Parameters<typeof connectWebSocket>[0]["create"]>;
+      },
+      onStatus: (s) => statuses.push(s),
+    });
+    try {
+      const api = createApi(bridge);
+      await expect.poll(() => statuses.at(-1)).toBe("refused");
+      await expect(api.listSessions()).rejects.toMatchObject({ code: "unavailable", message: TOKEN_REFUSED_MESSAGE });
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(attempts).toBe(1);
+      expect(statuses).toEqual(["connecting", "refused"]);
+    } finally {
+      bridge.close();
+    }
+  });
+
+
   it("fails pending calls when the server goes away and reconnects when it is back", async () => {
     const rendererDir = path.join(dir, "renderer");
     const first = await startServer({ backend, rendererDir, token: "fixed-token-for-this-test" });

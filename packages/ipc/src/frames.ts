@@ -38,6 +38,13 @@ export interface EventFrame {
   payload: unknown;
 }
 
+/**
+ * Where a page asks whether its token is taken (`Authorization: Bearer`): 204 when it is, 403 when
+ * it is refused. A browser cannot read why a WebSocket was refused; after a socket closed without
+ * opening, the client asks here, so that a refused token is told apart from a lost connection.
+ */
+export const TOKEN_CHECK_PATH = "/token-check";
+
 /** where a server keeps large answers for their download: ANSWER_PATH + an unguessable id */
 export const ANSWER_PATH = "/answer/";
 

@@ -1,11 +1,13 @@
 /**
  * Browser-mode transport: a RawBridge over one WebSocket (the browser's, or `ws` in Node tests).
  * Calls wait for the socket to open; if it closes, pending calls fail with "unavailable" and the
- * client reconnects with a growing delay (the token stays valid for the server's lifetime).
+ * client reconnects with a growing delay. A socket that closes without having opened may have been
+ * refused for its token: the client asks the server (TOKEN_CHECK_PATH) and, when the token is
+ * refused, says so ("refused") and stops reconnecting, instead of reconnecting forever.
  */
 import type { EventListener, RawBridge } from "./client";
 import type { CallResult } from "./errors";
-import { ANSWER_PATH, MAX_FRAME_BYTES } from "./frames";
+import { ANSWER_PATH, MAX_FRAME_BYTES, TOKEN_CHECK_PATH } from "./frames";
 import { METHOD_NAMES } from "./names";
 import { fitsUtf8 } from "./utf8";
 
@@ -21,18 +23,23 @@ export interface WebSocketLike {
 export type WebSocketFactory = (url: string) => WebSocketLike;
 
 /** The subset of fetch used to download a large answer (the browser's, or Node's). */
-export type FetchLike = (url: string, init: { cache: "no-store"; credentials: "omit" }) => Promise<{ ok: boolean; status: number; text(): Promise<string> }>;
+export type FetchLike = (url: string, init: { cache: "no-store"; credentials: "omit"; headers: Record<string, string> }) => Promise<{ ok: boolean; status: number; text(): Promise<string> }>;
 
 export interface WsClientOptions {
   url: string;
   create: WebSocketFactory;
-  /** called when the connection state changes (for a "reconnecting..." banner) */
-  onStatus?: (status: "connecting" | "open" | "closed") => void;
+  /** called when the connection state changes (for a "reconnecting..." banner; "refused": the server refused the token, no more attempts) */
+  onStatus?: (status: WsStatus) => void;
   /** stop reconnecting after this many failed attempts in a row (default: never stop) */
   maxReconnects?: number;
   /** downloads the large answers the server parks (frames.ts LargeAnswers; default: the global fetch) */
   fetch?: FetchLike;
 }
+
+export type WsStatus = "connecting" | "open" | "closed" | "refused";
+
+/** what a call answers once the server refused the token */
+export const TOKEN_REFUSED_MESSAGE = "this token was refused by the server (mistyped, revoked, or from another server): sign in again";
 
 export interface WsBridge extends RawBridge {
   close(): void;
@@ -46,17 +53,33 @@ const later = (fn: () => void, ms: number) =>
 interface UrlLike {
   readonly origin: string;
   readonly pathname: string;
+  readonly searchParams: { get(name: string): string | null };
   toString(): string;
 }
 // this package has no DOM or Node typings: the WHATWG URL both have
 const parseUrl = (text: string, base?: string): UrlLike => new (globalThis as unknown as { URL: new (text: string, base?: string) => UrlLike }).URL(text, base);
 
-/** the http(s) address of `href` on the server of the WebSocket at `wsUrl`; undefined for any other server's or any other path */
-export function answerUrl(wsUrl: string, href: string): string | undefined {
+/** the http(s) address of `href` on the server of the WebSocket at `wsUrl`; undefined for another server's */
+function sameServerUrl(wsUrl: string, href: string): string | undefined {
   try {
     const base = parseUrl(wsUrl.replace(/^ws/u, "http"));
     const url = parseUrl(href, base.toString());
-    return url.origin === base.origin && url.pathname.startsWith(ANSWER_PATH) ? url.toString() : undefined;
+    return url.origin === base.origin ? url.toString() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** the http(s) address of `href` on the server of the WebSocket at `wsUrl`; undefined for any other server's or any other path */
+export function answerUrl(wsUrl: string, href: string): string | undefined {
+  const url = sameServerUrl(wsUrl, href);
+  return url !== undefined && parseUrl(url).pathname.startsWith(ANSWER_PATH) ? url : undefined;
+}
+
+/** the `token` parameter of a WebSocket's address, if it has one */
+function tokenOf(wsUrl: string): string | undefined {
+  try {
+    return parseUrl(wsUrl).searchParams.get("token") ?? undefined;
   } catch {
     return undefined;
   }
@@ -67,6 +90,7 @@ export function connectWebSocket(options: WsClientOptions): WsBridge {
   let nextId = 1;
   let closedByUser = false;
   let failures = 0;
+  let refusedToken = false;
   let opened: Promise<void> = Promise.resolve();
   const pending = new Map<number, (result: CallResult) => void>();
   const listeners = new Set<EventListener>();
@@ -80,8 +104,10 @@ export function connectWebSocket(options: WsClientOptions): WsBridge {
     options.onStatus?.("connecting");
     const ws = options.create(options.url);
     socket = ws;
+    let wasOpen = false;
     opened = new Promise<void>((resolve, reject) => {
       ws.addEventListener("open", () => {
+        wasOpen = true;
         failures = 0;
         options.onStatus?.("open");
         resolve();
@@ -89,12 +115,26 @@ export function connectWebSocket(options: WsClientOptions): WsBridge {
       ws.addEventListener("close", () => {
         reject(new Error("connection closed"));
         if (socket !== ws) return;
-        failAll("the connection to the Bonsai backend was lost");
-        options.onStatus?.("closed");
-        if (closedByUser) return;
-        failures++;
-        if (options.maxReconnects !== undefined && failures > options.maxReconnects) return;
-        later(open, Math.min(10_000, 250 * 2 ** Math.min(failures, 6)));
+        if (closedByUser) {
+          failAll("the connection to the Bonsai backend was lost");
+          options.onStatus?.("closed");
+          return;
+        }
+        // never opened: the token may be what was refused; asked before anything is said
+        void (wasOpen ? Promise.resolve(false) : tokenRefused()).then((refused) => {
+          if (socket !== ws || closedByUser) return;
+          if (refused) {
+            refusedToken = true;
+            failAll(TOKEN_REFUSED_MESSAGE);
+            options.onStatus?.("refused");
+            return;
+          }
+          failAll("the connection to the Bonsai backend was lost");
+          options.onStatus?.("closed");
+          failures++;
+          if (options.maxReconnects !== undefined && failures > options.maxReconnects) return;
+          later(open, Math.min(10_000, 250 * 2 ** Math.min(failures, 6)));
+        });
       });
     });
     opened.catch(() => undefined);
@@ -121,6 +161,21 @@ export function connectWebSocket(options: WsClientOptions): WsBridge {
     });
   };
 
+  /** whether the server says it refuses this client's token (false when it cannot tell: a lost connection) */
+  const tokenRefused = async (): Promise<boolean> => {
+    const fetchCheck = options.fetch ?? (globalThis as { fetch?: FetchLike }).fetch;
+    const url = sameServerUrl(options.url, TOKEN_CHECK_PATH);
+    const token = tokenOf(options.url) ?? "";
+    // no token at all is not a refused one: the page asks for one as it is
+    if (fetchCheck === undefined || url === undefined || token === "") return false;
+    try {
+      const response = await fetchCheck(url, { cache: "no-store", credentials: "omit", headers: { authorization: `Bearer ${token}` } });
+      return response.status === 401 || response.status === 403;
+    } catch {
+      return false;
+    }
+  };
+
   /** a large answer the server parked at `href` (a path on the WebSocket's own server), as the call's result */
   const download = async (href: string): Promise<CallResult> => {
     const fail = (why: string): CallResult => ({ ok: false, error: { code: "unavailable", message: `the answer could not be downloaded from the Bonsai backend: ${why}` } });
@@ -128,7 +183,10 @@ export function connectWebSocket(options: WsClientOptions): WsBridge {
     const url = answerUrl(options.url, href);
     if (fetchAnswer === undefined || url === undefined) return fail(url === undefined ? "the server named another address" : "this client cannot download");
     try {
-      const response = await fetchAnswer(url, { cache: "no-store", credentials: "omit" });
+      // the download works only with the token this socket signed in with (a team archive checks it again)
+      const token = tokenOf(options.url);
+      const headers: Record<string, string> = token === undefined ? {} : { authorization: `Bearer ${token}` };
+      const response = await fetchAnswer(url, { cache: "no-store", credentials: "omit", headers });
       if (!response.ok) {
         // the server's own reason, one line of it (its text is shown, never run)
         const reason = ((await response.text().catch(() => "")).split("\n")[0] ?? "").trim().slice(0, 200);
@@ -142,6 +200,7 @@ export function connectWebSocket(options: WsClientOptions): WsBridge {
 
   const call = async (method: string, params: unknown): Promise<CallResult> => {
     if (closedByUser) return { ok: false, error: { code: "unavailable", message: "the client was closed" } };
+    if (refusedToken) return { ok: false, error: { code: "unavailable", message: TOKEN_REFUSED_MESSAGE } };
     try {
       await opened;
     } catch {

@@ -90,13 +90,13 @@ function socketAnswering(reply: (id: number) => string): WebSocketLike {
 describe("a client given a result-at frame", () => {
   const resultAt = (id: number) => JSON.stringify({ t: "result-at", id, href: "/answer/xyz" });
 
-  it("downloads the answer from its server and resolves the call with it", async () => {
+  it("downloads the answer from its server with the socket's token and resolves the call with it", async () => {
     const asked: string[] = [];
-    const fetch: FetchLike = async (url) => (asked.push(url), { ok: true, status: 200, text: async () => '{"skeleton":{"ids":["a"]}}' });
+    const fetch: FetchLike = async (url, init) => (asked.push(url, init.headers.authorization ?? "no token"), { ok: true, status: 200, text: async () => '{"skeleton":{"ids":["a"]}}' });
     const bridge = connectWebSocket({ url: "ws://127.0.0.1:9/ws?token=t", create: () => socketAnswering(resultAt), fetch, maxReconnects: 0 });
     const result = await (bridge as unknown as { openSession(input: unknown): Promise<unknown> }).openSession({ sessionId: "s" });
     expect(result).toEqual({ ok: true, value: { skeleton: { ids: ["a"] } } });
-    expect(asked).toEqual(["http://127.0.0.1:9/answer/xyz"]);
+    expect(asked).toEqual(["http://127.0.0.1:9/answer/xyz", "Bearer t"]);
     bridge.close();
   });
 

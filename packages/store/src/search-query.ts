@@ -2,7 +2,8 @@
  * A search over both indexes (search-index.ts). Each term goes where it can be found
  * (search-text.ts routeTerms): words and prefixes to the word index, substrings in scripts written
  * without spaces to the trigram index, all required together; the index of the first kind present
- * ranks (bm25). Substrings shorter than a trigram (one or two characters, as "迁移") are looked for
+ * ranks (bm25), after closeness: with two or more word terms, an entry where they stand next to each
+ * other in the query's order comes first, then one where they are near (closerTiers), then the rest. Substrings shorter than a trigram (one or two characters, as "迁移") are looked for
  * in the entries' stored JSON: inside the matches of the other terms when there are any, else in the
  * newest SHORT_SCAN_ENTRIES entries (of the session searched, or of all), ranked by how often they
  * occur.
@@ -29,11 +30,32 @@ function containsPattern(t: QueryTerm): string {
   return `%${t.text.replace(/[\\%_]/g, "\\$&")}%`;
 }
 
+/** how much a tier of closeness outweighs bm25 (whose scores are far smaller): the rank stays "lower is better" */
+const TIER_WEIGHT = 1_000_000;
+
+/**
+ * Closeness of several word terms as a rank to add (lower is better): "" when there is one term,
+ * else a CASE of the word index's matches with the terms adjacent in order (`"a" + "b"`, an FTS5
+ * phrase), then within NEAR_WORDS words of each other, with its parameters.
+ */
+function closerTiers(words: readonly QueryTerm[]): { sql: string; params: string[] } {
+  if (words.length < 2) return { sql: "", params: [] };
+  const quoted = words.map((t) => `"${t.text.replace(/"/g, '""')}"${t.prefix ? "*" : ""}`);
+  return {
+    sql: ` - ${TIER_WEIGHT} * (CASE WHEN f.rowid IN (SELECT rowid FROM entries_fts WHERE entries_fts MATCH ?) THEN 2 WHEN f.rowid IN (SELECT rowid FROM entries_fts WHERE entries_fts MATCH ?) THEN 1 ELSE 0 END)`,
+    params: [quoted.join(" + "), `NEAR(${quoted.join(" ")}, ${NEAR_WORDS})`],
+  };
+}
+
+/** how many words apart terms may stand to be near (the second tier of closerTiers) */
+const NEAR_WORDS = 8;
+
 function indexedRows(st: Statements, routed: RoutedTerms, sessionId: string | undefined, limit: number): Row[] {
   const words = toMatchExpression(routed.words);
   const trigrams = toMatchExpression(routed.trigrams);
   const table = words !== null ? "entries_fts" : "entries_trigram";
-  const params: unknown[] = [words ?? trigrams];
+  const closer = closerTiers(routed.words);
+  const params: unknown[] = [...closer.params, words ?? trigrams];
   let where = "";
   if (words !== null && trigrams !== null) {
     // "+rowid": a filter on the word matches, never one word query per trigram match
@@ -53,10 +75,10 @@ function indexedRows(st: Statements, routed: RoutedTerms, sessionId: string | un
   // found in every entry costs RANK_WINDOW scores, not one per entry of the database)
   return st
     .get(
-      `SELECT ${HIT_COLUMNS}, f.rank
+      `SELECT ${HIT_COLUMNS}, f.rank${closer.sql} AS ranked
        FROM (SELECT rowid, rank FROM ${table} WHERE ${table} MATCH ?${where} ORDER BY rowid DESC LIMIT ${RANK_WINDOW}) f
        ${HIT_JOINS}
-       ORDER BY f.rank LIMIT ?`,
+       ORDER BY ranked LIMIT ?`,
     )
     .raw()
     .all(...params) as Row[];

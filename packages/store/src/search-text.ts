@@ -12,11 +12,15 @@ export interface QueryTerm {
   prefix: boolean;
 }
 
-/** Words (optionally with a trailing *) and "quoted phrases". */
+/**
+ * Words (optionally with a trailing *) and "quoted phrases". A NUL character separates words (no
+ * stored text holds one, and SQLite and PostgreSQL take none in a query).
+ */
 export function parseQuery(query: string): QueryTerm[] {
   const terms: QueryTerm[] = [];
   const re = /"([^"]*)"|(\S+)/g;
-  for (let m = re.exec(query); m !== null; m = re.exec(query)) {
+  const text = query.replace(/\0/g, " ");
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
     const phrase = m[1];
     if (phrase !== undefined) {
       if (phrase.trim() !== "") terms.push({ text: phrase.trim(), prefix: false });

@@ -101,6 +101,42 @@ describe("search", () => {
     expect(busy.unindexedCount()).toBe(0);
   });
 
+  it("ranks entries where the words stand next to each other first, then those where they are near, then the rest", async () => {
+    const dir = tempDir();
+    const filler = (n: number): string => Array.from({ length: n }, (_, i) => `filler${i}`).join(" ");
+    // bm25 alone prefers "far": both words often, in a short entry
+    const far = `context context context context ${filler(12)} overflow overflow overflow overflow`;
+    const near = `${filler(40)} the context window had an overflow today ${filler(40)}`;
+    const adjacent = `${filler(60)} a context overflow happened ${filler(60)}`;
+    fs.writeFileSync(
+      path.join(dir, "a.jsonl"),
+      line(HEADER) + line(userEntry("far", null, far, 1)) + line(userEntry("near", "far", near, 2)) + line(userEntry("adjacent", "near", adjacent, 3)) + line(userEntry("reversed", "adjacent", `${filler(60)} overflow context ${filler(60)}`, 4)),
+    );
+    const store = newStore(dir);
+    await store.importPaths([dir]);
+    const order = (q: string): string[] => store.search(q).map((h) => h.entryId);
+    expect(order("context overflow")).toEqual(["adjacent", "near", "reversed", "far"]);
+    // without the closeness tiers bm25 alone ranks "far" first: the case this guards
+    expect(store.search("context").map((h) => h.entryId)[0]).toBe("far");
+    // the rank says the same: lower is better
+    const ranks = store.search("context overflow").map((h) => h.rank);
+    expect([...ranks].sort((a, b) => a - b)).toEqual(ranks);
+    expect(order('"context overflow"')).toEqual(["adjacent"]);
+    expect(order("context overf*")).toEqual(["adjacent", "near", "reversed", "far"]);
+  });
+
+  it("searches text with any character as text, never failing", async () => {
+    const dir = tempDir();
+    const texts = ["match the regex .* here", "a key:* with a colon", 'quoted "words" and a back\\slash', "中文的上下文溢出了", "nothing special"];
+    fs.writeFileSync(path.join(dir, "a.jsonl"), line(HEADER) + texts.map((t, i) => line(userEntry(`t${i}`, i === 0 ? null : `t${i - 1}`, t, i + 1))).join(""));
+    const store = newStore(dir);
+    await store.importPaths([dir]);
+    for (const q of [":*", ".*", "\u0000", "a\u0000b", '"', '""', "\\", "'", "*", "**", "中文", "\"上下文溢出\"", "key:*", "(", "NEAR(a b)"]) expect(() => store.search(q), q).not.toThrow();
+    expect(store.search("regex").map((h) => h.entryId)).toEqual(["t0"]);
+    expect(store.search('"上下文溢出"').map((h) => h.entryId)).toEqual(["t3"]);
+    expect(store.search("key:*").map((h) => h.entryId)).toEqual(["t1"]);
+  });
+
   it("builds safe FTS5 expressions", () => {
     expect(toFtsQuery("foo bar")).toBe('"foo" AND "bar"');
     expect(toFtsQuery("pre*")).toBe('"pre"*');

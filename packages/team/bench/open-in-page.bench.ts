@@ -56,7 +56,7 @@ async function page(url: string, token: string): Promise<{ open(sessionId: strin
     const frame = JSON.parse(text) as { t: string; href?: string; result?: { ok: boolean; value?: unknown; error?: { message: string } } };
     // a large answer is downloaded as its result-at frame names it (ipc's LargeAnswers), gzip-encoded, as the page does
     if (frame.t === "result-at") {
-      const body = await (await fetch(new URL(frame.href ?? "", url), { cache: "no-store" })).text();
+      const body = await (await fetch(new URL(frame.href ?? "", url), { cache: "no-store", headers: { authorization: `Bearer ${token}` } })).text();
       return { text: body, value: JSON.parse(body) as unknown };
     }
     if (!frame.result?.ok) throw new Error(`${method} failed: ${frame.result?.error?.message}`);

@@ -15,7 +15,8 @@ import { archivedSessionSummaries, archivedSessionSummary, parseHeader } from ".
 import { skeletonNodeOf } from "./archive-skeleton";
 import { ArchiveError } from "./errors";
 import type { Principal } from "./people";
-import { archivedSessionJsonl, searchArchive } from "./reads";
+import { searchArchive } from "./archive-search";
+import { archivedSessionJsonl } from "./reads";
 import { ReadableSessionsSql } from "./readable-sql";
 
 /** The narrow row of an entry: enough to walk the tree without reading any entry's JSON. */

@@ -9,7 +9,8 @@ import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import type { AmnesiaOverview } from "@bonsai/core";
 import { ARCHIVE_ERROR_CODES, ArchiveError, type ArchiveErrorCode } from "./errors";
-import type { ArchivedSession, ArchiveSearchHit } from "./reads";
+import type { ArchiveSearchHit } from "./archive-search";
+import type { ArchivedSession } from "./reads";
 import type { PushBatch } from "./receive";
 
 function query(values: Record<string, string | number | undefined>): string {

@@ -11,6 +11,7 @@ export * from "./push";
 export { ARCHIVE_SCHEMA_VERSION } from "./migrations";
 export * from "./store-source";
 export * from "./reads";
+export * from "./archive-search";
 export { archiveAmnesia } from "./archive-amnesia";
 export { scoreInThisThread, WorkerAmnesiaScorer, type AmnesiaScore } from "./amnesia-scorer";
 export * from "./session-list";

@@ -6,7 +6,7 @@
 import type pg from "pg";
 import { ArchiveError } from "./errors";
 import { namedQuery } from "./named-query";
-import { makeToken, parseToken, secretMatchesCached } from "./tokens";
+import { makeToken, parseToken, tokenSecretMatches } from "./tokens";
 
 export type Role = "admin" | "member";
 
@@ -21,6 +21,8 @@ export interface Principal {
    * an answer kept for the same text was made from the same sessions (answer-cache.ts)
    */
   readVersion: string;
+  /** the id of the token this principal signed in with (a download works only with the token that asked for it) */
+  tokenId: string;
 }
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
@@ -118,10 +120,10 @@ export async function authenticate(pool: pg.Pool, token: string): Promise<Princi
       ),
     )
   ).rows[0];
-  if (!row || !(await secretMatchesCached(parsed.id, parsed.secret, row.salt, row.hash))) throw new ArchiveError("unauthorized", UNAUTHORIZED);
+  if (!(await tokenSecretMatches(parsed.id, parsed.secret, row)) || !row) throw new ArchiveError("unauthorized", UNAUTHORIZED);
   const projectIds = row.project_ids.map(Number);
   const readVersion = projectIds.map((id, i) => `${id}.${row.versions[i] ?? 0}`).join(",");
-  return { personId: Number(row.person_id), name: row.name, role: row.role, projectIds, readVersion };
+  return { personId: Number(row.person_id), name: row.name, role: row.role, projectIds, readVersion, tokenId: parsed.id };
 }
 
 /** The project a principal may push to or read, by name; refused the same way whether it is missing or not granted. */

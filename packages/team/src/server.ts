@@ -15,10 +15,12 @@ import { SESSION_ID_HEADER } from "./client";
 import { ArchiveError, type ArchiveErrorCode } from "./errors";
 import { authenticate, type Principal } from "./people";
 import { archiveAmnesia } from "./archive-amnesia";
-import { openArchivedSession, searchArchive } from "./reads";
+import { searchArchive } from "./archive-search";
+import { openArchivedSession } from "./reads";
 import { listArchivedSessions } from "./session-list";
 import { archiveHas, receiveBatch, type PushBatch } from "./receive";
 import { SignInLimiter, type SignInLimitOptions } from "./sign-in-limit";
+import { alreadyVerified } from "./tokens";
 import type { ArchiveApp } from "./app/archive-app";
 import { answerKey, type AnswerCache, type KeptAnswer } from "./answer-cache";
 import type { AmnesiaScore } from "./amnesia-scorer";
@@ -47,7 +49,7 @@ export interface ArchiveServerOptions {
   pool: pg.Pool;
   /** one line per request (default: stdout) */
   log?: (line: string) => void;
-  /** failed sign-ins allowed per client address (default: 20 a minute) */
+  /** failed sign-ins allowed per token id, and per client address behind a trusted proxy (sign-in-limit.ts; default: 20 a minute) */
   signInLimit?: SignInLimitOptions;
   /** a request's headers must arrive within `headersMs` (default 15 s) and the whole request within `requestMs` (default 60 s) */
   timeouts?: { headersMs?: number; requestMs?: number };
@@ -198,7 +200,6 @@ export function createArchiveServer(options: ArchiveServerOptions): Server {
     const started = process.hrtime.bigint();
     const target = new URL(request.url ?? "/", "http://archive.invalid");
     const path = target.pathname;
-    const address = request.socket.remoteAddress ?? "-";
     let who = "-";
     // a large answer's address is its one-time capability: never in the log
     const loggedPath = path.startsWith(ANSWER_PATH) ? `${ANSWER_PATH}…` : path;
@@ -243,19 +244,21 @@ export function createArchiveServer(options: ArchiveServerOptions): Server {
           finish(404, { error: "no such call", code: "not-found" });
           return;
         }
-        const wait = limiter.retryAfter(address);
+        const token = bearer(request);
+        const attempt = limiter.attempt(request, token);
+        const wait = alreadyVerified(token) ? 0 : limiter.retryAfter(attempt);
         if (wait > 0) {
-          who = `(refused sign-in from ${address})`;
-          finish(429, { error: `too many failed sign-ins from this address; try again in ${wait} s`, code: "rate-limited" }, { "retry-after": String(wait) });
+          who = `(refused sign-in from ${attempt.client})`;
+          finish(429, { error: `too many failed sign-ins with this token or from this address; try again in ${wait} s`, code: "rate-limited" }, { "retry-after": String(wait) });
           return;
         }
         let principal: Principal;
         try {
-          principal = await authenticate(options.pool, bearer(request));
+          principal = await authenticate(options.pool, token);
         } catch (error) {
           if (error instanceof ArchiveError && error.code === "unauthorized") {
-            limiter.failed(address);
-            who = `(failed sign-in from ${address})`;
+            limiter.failed(attempt);
+            who = `(failed sign-in from ${attempt.client})`;
           }
           throw error;
         }

@@ -1,16 +1,33 @@
 /**
- * Failed sign-ins counted per client address: past `maxFailures` within `windowMs`, the address is
- * refused (HTTP 429) until its oldest failure in the window ages out, before any token is checked.
- * This bounds token guessing and the CPU a stranger can make the server spend on scrypt. The count
- * lives in the process: behind a load balancer each server process counts on its own, and the
- * address is the socket's (a reverse proxy's own address unless the proxy limits too).
+ * Failed sign-ins, counted per token id and, only when `bonsai team serve` is told which header its
+ * trusted reverse proxy writes the client's address in (`--trusted-proxy-header`), per client
+ * address. Past `maxFailures` within `windowMs` a key is refused (HTTP 429) until its oldest failure
+ * in the window ages out. A token id's failures bound guessing that token's secret and the scrypt
+ * work spent on it; they never touch another token. The socket's address is never a key: behind a
+ * proxy it is the proxy's, and one client's failures would lock out the whole team. While a key is
+ * refused, a secret this process already verified still signs in (it costs a hash, not a scrypt), so
+ * a stranger who learns a token's id does not lock its owner out. The counts live in the process.
  */
+import type { IncomingMessage } from "node:http";
+import { parseToken } from "./tokens";
+
 export interface SignInLimitOptions {
-  /** failures allowed per address within the window (default 20) */
+  /** failures allowed per key within the window (default 20) */
   maxFailures?: number;
   /** default 60 s */
   windowMs?: number;
   now?: () => number;
+  /**
+   * the header a trusted reverse proxy writes the client's address in (e.g. `x-forwarded-for`; its
+   * last value is taken, the one the proxy appended); unset: failures are not counted per address
+   */
+  trustedProxyHeader?: string;
+}
+
+/** what one sign-in attempt is counted under, and the client it came from (for the log) */
+export interface SignInAttempt {
+  keys: string[];
+  client: string;
 }
 
 export class SignInLimiter {
@@ -18,32 +35,50 @@ export class SignInLimiter {
   private readonly max: number;
   private readonly windowMs: number;
   private readonly now: () => number;
+  private readonly proxyHeader: string | undefined;
 
   constructor(options: SignInLimitOptions = {}) {
     this.max = options.maxFailures ?? 20;
     this.windowMs = options.windowMs ?? 60_000;
     this.now = options.now ?? Date.now;
+    this.proxyHeader = options.trustedProxyHeader?.trim().toLowerCase() || undefined;
   }
 
-  private recent(address: string): number[] {
+  /** the keys a sign-in with `token` from `request` counts under: its token id, and the client's address when a trusted proxy names it */
+  attempt(request: IncomingMessage, token: string): SignInAttempt {
+    const keys: string[] = [];
+    const id = parseToken(token)?.id;
+    if (id !== undefined) keys.push(`token ${id}`);
+    const forwarded = this.proxyHeader === undefined ? undefined : request.headers[this.proxyHeader];
+    const named = (Array.isArray(forwarded) ? forwarded.join(",") : (forwarded ?? "")).split(",").at(-1)?.trim() ?? "";
+    if (named !== "") keys.push(`address ${named}`);
+    return { keys, client: named !== "" ? named : (request.socket.remoteAddress ?? "-") };
+  }
+
+  private recent(key: string): number[] {
     const since = this.now() - this.windowMs;
-    const kept = (this.failures.get(address) ?? []).filter((at) => at > since);
-    if (kept.length === 0) this.failures.delete(address);
-    else this.failures.set(address, kept);
+    const kept = (this.failures.get(key) ?? []).filter((at) => at > since);
+    if (kept.length === 0) this.failures.delete(key);
+    else this.failures.set(key, kept);
     return kept;
   }
 
-  /** Seconds until the address may try again, or 0 when it may now. */
-  retryAfter(address: string): number {
-    const recent = this.recent(address);
-    if (recent.length < this.max) return 0;
-    return Math.max(1, Math.ceil(((recent[0] as number) + this.windowMs - this.now()) / 1000));
+  /** Seconds until the attempt may be tried, or 0 when it may now. */
+  retryAfter(attempt: SignInAttempt): number {
+    let wait = 0;
+    for (const key of attempt.keys) {
+      const recent = this.recent(key);
+      if (recent.length >= this.max) wait = Math.max(wait, 1, Math.ceil(((recent[0] as number) + this.windowMs - this.now()) / 1000));
+    }
+    return wait;
   }
 
-  failed(address: string): void {
-    const recent = this.recent(address);
-    recent.push(this.now());
-    this.failures.set(address, recent);
-    if (this.failures.size > 10_000) this.failures.delete(this.failures.keys().next().value as string);
+  failed(attempt: SignInAttempt): void {
+    for (const key of attempt.keys) {
+      const recent = this.recent(key);
+      recent.push(this.now());
+      this.failures.set(key, recent);
+      if (this.failures.size > 10_000) this.failures.delete(this.failures.keys().next().value as string);
+    }
   }
 }

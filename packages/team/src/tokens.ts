@@ -32,7 +32,13 @@ export function parseToken(token: string): { id: string; secret: string } | null
   return match ? { id: match[1] as string, secret: match[2] as string } : null;
 }
 
+let derived = 0;
+
+/** how many secrets this process has put through scrypt (the work a sign-in costs; for tests and benches) */
+export const scryptDerivations = (): number => derived;
+
 export async function secretMatches(secret: string, salt: Buffer, hash: Buffer): Promise<boolean> {
+  derived++;
   const candidate = await scryptAsync(secret, salt, HASH_BYTES);
   return candidate.length === hash.length && timingSafeEqual(candidate, hash);
 }
@@ -46,7 +52,27 @@ export async function secretMatches(secret: string, salt: Buffer, hash: Buffer):
 const verified = new Map<string, { digest: Buffer; hash: Buffer }>();
 const VERIFIED_MAX = 1000;
 
-export async function secretMatchesCached(tokenId: string, secret: string, salt: Buffer, hash: Buffer): Promise<boolean> {
+/** whether `token`'s secret already matched its stored hash in this process (a hash's work; the row is still read by `authenticate`) */
+export function alreadyVerified(token: string): boolean {
+  const parsed = parseToken(token);
+  const known = parsed === null ? undefined : verified.get(parsed.id);
+  return parsed !== null && known !== undefined && timingSafeEqual(known.digest, createHash("sha256").update(parsed.secret).digest());
+}
+
+/** a hash no secret matches, checked when a token's id is unknown or revoked: the same scrypt work as a wrong secret, so the time does not tell which ids exist */
+const NO_TOKEN = { salt: randomBytes(16), hash: randomBytes(HASH_BYTES) };
+
+/**
+ * Whether `secret` is the token `tokenId`'s, `stored` its row's salt and hash (undefined: no such
+ * active token). Every path does one scrypt, or the cached hash of a secret verified before.
+ */
+export async function tokenSecretMatches(tokenId: string, secret: string, stored: { salt: Buffer; hash: Buffer } | undefined): Promise<boolean> {
+  const { salt, hash } = stored ?? NO_TOKEN;
+  const matches = await secretMatchesCached(tokenId, secret, salt, hash);
+  return stored !== undefined && matches;
+}
+
+async function secretMatchesCached(tokenId: string, secret: string, salt: Buffer, hash: Buffer): Promise<boolean> {
   const digest = createHash("sha256").update(secret).digest();
   const known = verified.get(tokenId);
   if (known && known.hash.equals(hash) && timingSafeEqual(known.digest, digest)) return true;

@@ -1,6 +1,6 @@
 /**
  * What a team lead expects of a server on the network: a request body limit, headers that must
- * arrive in time, failed sign-ins limited per address (and logged), a shutdown that lets requests
+ * arrive in time, failed sign-ins limited per token id and trusted client address (and logged), a shutdown that lets requests
  * under way finish, and a revoked token refused at once even after it signed in.
  */
 import type { Server } from "node:http";
@@ -8,6 +8,7 @@ import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addPerson, addProject, ArchiveClient, createArchiveServer, grant, listen, openArchiveDatabase, revokeTokens, shutdownGracefully, type ArchiveDatabase, type ArchiveServerOptions } from "../src";
 import { MAX_BODY_BYTES } from "../src/server";
+import { scryptDerivations } from "../src/tokens";
 import { usePostgres } from "./archive-server";
 
 const postgres = usePostgres();
@@ -62,19 +63,70 @@ describe("the archive server under load and abuse", () => {
     expect(answer).toMatch(/^HTTP\/1\.1 408/);
   }, 60_000);
 
-  it("limits failed sign-ins per address, logs them, and lets the address in again after the window", async () => {
+  /** a token of the right form whose id no row has */
+  const unknownToken = (i: number): string => `bonsai_${i.toString(16).padStart(16, "0")}_${"A".repeat(43)}`;
+  /** `token` with its secret replaced: the right id, the wrong secret */
+  const wrongSecret = (token: string): string => `${token.slice(0, "bonsai_".length + 16)}_${"B".repeat(43)}`;
+
+  it("does not lock out valid tokens from an address after 21 failed sign-ins from it", async () => {
+    const { url, lines } = await start();
+    const fresh = (await addPerson(db.pool, "fresh-after-failures", "member")).token;
+    for (let i = 0; i < 21; i++) await expect(new ArchiveClient(url, unknownToken(i + 1)).me()).rejects.toMatchObject({ code: "unauthorized" });
+    expect(lines.filter((l) => l.includes("(failed sign-in from 127.0.0.1)"))).toHaveLength(21);
+    expect((await new ArchiveClient(url, fresh).me()).name).toBe("fresh-after-failures");
+    expect((await new ArchiveClient(url, token).me()).name).toBe("amy");
+  }, 60_000);
+
+  it("limits failed sign-ins per token id, logs them, lets a secret already verified in, and lets the id try again after the window", async () => {
     let now = 1_000_000;
     const { url, lines } = await start({ signInLimit: { maxFailures: 3, windowMs: 60_000, now: () => now } });
-    const bad = new ArchiveClient(url, "bonsai_0123456789abcdef_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA");
-    for (let i = 0; i < 3; i++) await expect(bad.me()).rejects.toMatchObject({ code: "unauthorized" });
-    const refused = await fetch(`${url}/api/me`, { headers: { authorization: `Bearer ${token}` } });
+    const never = (await addPerson(db.pool, "never-signed-in", "member")).token;
+    const known = (await addPerson(db.pool, "signed-in-before", "member")).token;
+    expect((await new ArchiveClient(url, known).me()).name).toBe("signed-in-before");
+    for (const victim of [never, known]) for (let i = 0; i < 3; i++) await expect(new ArchiveClient(url, wrongSecret(victim)).me()).rejects.toMatchObject({ code: "unauthorized" });
+    const refused = await fetch(`${url}/api/me`, { headers: { authorization: `Bearer ${never}` } });
     expect(refused.status).toBe(429);
     expect(refused.headers.get("retry-after")).toBe("60");
     expect(((await refused.json()) as { code: string }).code).toBe("rate-limited");
-    expect(lines.filter((l) => l.includes("(failed sign-in from 127.0.0.1)"))).toHaveLength(3);
+    expect(lines.filter((l) => l.includes("(failed sign-in from 127.0.0.1)"))).toHaveLength(6);
     expect(lines.at(-1)).toMatch(/ GET \/api\/me 429 [\d.]+ms \(refused sign-in from 127\.0\.0\.1\)$/);
-    now += 60_001;
+    // the stranger who knows an id does not lock out its owner once signed in, nor anyone else
+    expect((await new ArchiveClient(url, known).me()).name).toBe("signed-in-before");
     expect((await new ArchiveClient(url, token).me()).name).toBe("amy");
+    now += 60_001;
+    expect((await new ArchiveClient(url, never).me()).name).toBe("never-signed-in");
+  }, 60_000);
+
+  it("limits failed sign-ins per client address only behind the configured trusted proxy header, and takes the address the proxy appended", async () => {
+    const options = { maxFailures: 3, windowMs: 60_000 };
+    const me = (url: string, bearerToken: string, forwarded: string): Promise<Response> => fetch(`${url}/api/me`, { headers: { authorization: `Bearer ${bearerToken}`, "x-forwarded-for": forwarded } });
+    const proxied = await start({ signInLimit: { ...options, trustedProxyHeader: "x-forwarded-for" } });
+    const fresh = (await addPerson(db.pool, "behind-proxy", "member")).token;
+    // a client that writes its own header value still gets the proxy's appended one counted
+    for (let i = 0; i < 3; i++) expect((await me(proxied.url, unknownToken(100 + i), `198.51.100.${i}, 10.0.0.1`)).status).toBe(401);
+    expect(proxied.lines.filter((l) => l.includes("(failed sign-in from 10.0.0.1)"))).toHaveLength(3);
+    expect((await me(proxied.url, fresh, "10.0.0.1")).status).toBe(429);
+    expect((await me(proxied.url, fresh, "10.0.0.2")).status).toBe(200);
+    // without the setting the header is not trusted: no address is limited
+    const direct = await start({ signInLimit: options });
+    for (let i = 0; i < 3; i++) expect((await me(direct.url, unknownToken(200 + i), "10.0.0.3")).status).toBe(401);
+    const other = (await addPerson(db.pool, "not-behind-proxy", "member")).token;
+    expect((await me(direct.url, other, "10.0.0.3")).status).toBe(200);
+  }, 60_000);
+
+  it("does the same work for an unknown or revoked token id as for a wrong secret: one scrypt each", async () => {
+    const { url } = await start();
+    const person = await addPerson(db.pool, "work-alike", "member");
+    const revoked = await addPerson(db.pool, "work-alike-revoked", "member");
+    await revokeTokens(db.pool, { person: "work-alike-revoked" });
+    const work = async (bearerToken: string): Promise<number> => {
+      const before = scryptDerivations();
+      await expect(new ArchiveClient(url, bearerToken).me()).rejects.toMatchObject({ code: "unauthorized" });
+      return scryptDerivations() - before;
+    };
+    expect(await work(wrongSecret(person.token))).toBe(1);
+    expect(await work(unknownToken(300))).toBe(1);
+    expect(await work(revoked.token)).toBe(1);
   }, 60_000);
 
   it("finishes a request under way when shut down, then stops listening", async () => {

@@ -13,7 +13,7 @@ import * as path from "node:path";
 import * as zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
-import { addPerson, addProject, ArchiveClient, createArchiveApp, createArchiveServer, grant, listen, openArchiveDatabase, pushSession, shutdownGracefully, type ArchiveApp, type ArchiveDatabase, type PushSource } from "../src";
+import { addPerson, addProject, ArchiveClient, createArchiveApp, createArchiveServer, grant, issueToken, listen, openArchiveDatabase, pushSession, revokeTokens, shutdownGracefully, type ArchiveApp, type ArchiveDatabase, type PushSource } from "../src";
 import { connectWebSocket, createApi } from "@bonsai/ipc";
 import type { AnswerDownloadsOptions } from "../src/app/answer-downloads";
 import { usePostgres } from "./archive-server";
@@ -221,24 +221,27 @@ describe("the inspector's reads in a process that has no copy yet", () => {
   }, 30_000);
 });
 
-describe("a long session's kept answer, downloaded beside the WebSocket", () => {
-  /** a result-at frame for openSession of `sessionId` from the process at `url` */
-  async function resultAt(url: string, token: string, sessionId: string): Promise<{ t: string; id: number; href: string }> {
-    const ws = new WebSocket(`${url.replace("http", "ws")}/ws?token=${encodeURIComponent(token)}`);
-    await new Promise<void>((resolve, reject) => {
-      ws.once("open", () => resolve());
-      ws.once("error", reject);
+/** a result-at frame for openSession of `sessionId` from the process at `url` */
+async function resultAtFrame(url: string, token: string, sessionId: string): Promise<{ t: string; id: number; href: string }> {
+  const ws = new WebSocket(`${url.replace("http", "ws")}/ws?token=${encodeURIComponent(token)}`);
+  await new Promise<void>((resolve, reject) => {
+    ws.once("open", () => resolve());
+    ws.once("error", reject);
+  });
+  try {
+    return await new Promise((resolve) => {
+      ws.once("message", (data) => resolve(JSON.parse(String(data)) as { t: string; id: number; href: string }));
+      ws.send(JSON.stringify({ t: "call", id: 9, method: "openSession", params: { sessionId } }));
     });
-    try {
-      return await new Promise((resolve) => {
-        ws.once("message", (data) => resolve(JSON.parse(String(data)) as { t: string; id: number; href: string }));
-        ws.send(JSON.stringify({ t: "call", id: 9, method: "openSession", params: { sessionId } }));
-      });
-    } finally {
-      ws.close();
-    }
+  } finally {
+    ws.close();
   }
+}
 
+/** a GET of a download's address signed in with `token` */
+const withToken = (address: string, token: string, init: RequestInit = {}): Promise<Response> => fetch(address, { ...init, headers: { authorization: `Bearer ${token}` } });
+
+describe("a long session's kept answer, downloaded beside the WebSocket", () => {
   it("is named by a result-at frame, downloaded once from any process as the gzip PostgreSQL keeps, and is the very answer the copy gives", async () => {
     const a = await startProcess("large-a", 60_000, 0, 600_000, { fromChars: 1 });
     const b = await startProcess("large-b", 60_000, 0, 600_000, { fromChars: 1 });
@@ -248,26 +251,28 @@ describe("a long session's kept answer, downloaded beside the WebSocket", () => 
     expect(fromCopy.ok && fromCopy.value.skeleton.ids).toHaveLength(13);
 
     // the frame names the download; the download is the gzip, once, from whichever process takes the GET
-    const frame = await resultAt(b.url, amy, "maple");
+    const frame = await resultAtFrame(b.url, amy, "maple");
     expect(frame).toEqual({ t: "result-at", id: 9, href: expect.stringMatching(/^\/answer\/[A-Za-z0-9_-]{43}$/u) });
-    const download = await fetch(`${a.url}${frame.href}`);
+    // its address alone, or with no token, downloads nothing and does not take it
+    expect((await fetch(`${a.url}${frame.href}`)).status).toBe(404);
+    const download = await withToken(`${a.url}${frame.href}`, amy);
     expect(download.headers.get("content-encoding")).toBe("gzip");
     expect(download.headers.get("cache-control")).toBe("no-store");
     expect({ ok: true, value: await download.json() }).toEqual(fromCopy);
-    expect((await fetch(`${a.url}${frame.href}`)).status).toBe(404);
-    expect((await fetch(`${b.url}${frame.href}`)).status).toBe(404);
+    expect((await withToken(`${a.url}${frame.href}`, amy)).status).toBe(404);
+    expect((await withToken(`${b.url}${frame.href}`, amy)).status).toBe(404);
     // the log of the process that served it names the person, never the download's address
-    expect(a.logged.filter((line) => line.includes(" GET /answer/"))).toEqual([expect.stringMatching(/ GET \/answer\/… 200 [\d.]+ms amy$/u), expect.stringMatching(/ GET \/answer\/… 404 [\d.]+ms -$/u)]);
+    expect(a.logged.filter((line) => line.includes(" GET /answer/"))).toEqual([expect.stringMatching(/ GET \/answer\/… 404 [\d.]+ms -$/u), expect.stringMatching(/ GET \/answer\/… 200 [\d.]+ms amy$/u), expect.stringMatching(/ GET \/answer\/… 404 [\d.]+ms -$/u)]);
     expect([...a.logged, ...b.logged].join("\n")).not.toContain(frame.href.slice("/answer/".length));
     // PostgreSQL holds the address's hash, never the address
     const stored = await db.pool.query("SELECT encode(id_hash, 'hex') AS h FROM open_answer_downloads");
     expect(JSON.stringify(stored.rows)).not.toContain(frame.href.slice("/answer/".length));
 
     // a HEAD does not take the download (405); a client that does not take gzip gets the JSON
-    const plain = await resultAt(b.url, amy, "maple");
-    expect((await fetch(`${a.url}${plain.href}`, { method: "HEAD" })).status).toBe(405);
+    const plain = await resultAtFrame(b.url, amy, "maple");
+    expect((await withToken(`${a.url}${plain.href}`, amy, { method: "HEAD" })).status).toBe(405);
     const decoded = await new Promise<{ encoding: string | undefined; body: string }>((resolve, reject) => {
-      httpGet(`${a.url}${plain.href}`, (response) => {
+      httpGet(`${a.url}${plain.href}`, { headers: { authorization: `Bearer ${amy}` } }, (response) => {
         let body = "";
         response.setEncoding("utf8").on("data", (chunk: string) => (body += chunk));
         response.on("end", () => resolve({ encoding: response.headers["content-encoding"], body }));
@@ -293,24 +298,63 @@ describe("a long session's kept answer, downloaded beside the WebSocket", () => 
     await pushSession(branched("cedar"), "cedar", { client: new ArchiveClient(a.url, ben), project: "beta" });
     expect((await call(a.url, ben, "openSession", { sessionId: "cedar" })).ok).toBe(true);
 
-    const expired = await resultAt(brief.url, ben, "cedar");
+    const expired = await resultAtFrame(brief.url, ben, "cedar");
     await new Promise((resolve) => setTimeout(resolve, 20));
-    expect((await fetch(`${a.url}${expired.href}`)).status).toBe(404);
+    expect((await withToken(`${a.url}${expired.href}`, ben)).status).toBe(404);
 
-    const replaced = await resultAt(a.url, ben, "cedar");
+    const replaced = await resultAtFrame(a.url, ben, "cedar");
     await db.pool.query("UPDATE opened_sessions SET entry_count = entry_count + 1 WHERE session_pk = (SELECT id FROM sessions WHERE session_id = 'cedar')");
-    const gone = await fetch(`${a.url}${replaced.href}`);
+    const gone = await withToken(`${a.url}${replaced.href}`, ben);
     expect(gone.status).toBe(410);
     expect(await gone.text()).toBe("the session changed while it was being opened: open it again\n");
     await db.pool.query("UPDATE opened_sessions SET entry_count = entry_count - 1 WHERE session_pk = (SELECT id FROM sessions WHERE session_id = 'cedar')");
 
-    const revoked = await resultAt(a.url, ben, "cedar");
+    const revoked = await resultAtFrame(a.url, ben, "cedar");
     await db.pool.query("DELETE FROM grants WHERE person_id = (SELECT id FROM people WHERE name = 'ben')");
     try {
-      expect((await fetch(`${a.url}${revoked.href}`)).status).toBe(404);
+      expect((await withToken(`${a.url}${revoked.href}`, ben)).status).toBe(404);
     } finally {
       await grant(db.pool, "ben", "beta");
     }
+  }, 30_000);
+});
+
+describe("a download's address works only with the token that asked for it", () => {
+  it("is refused without that token, with another token of the same person, and once that token is revoked, for a kept answer and an export", async () => {
+    const a = await startProcess("tokens-a", 60_000, 0, 600_000, { fromChars: 1 });
+    const person = await addPerson(db.pool, "dora", "member");
+    await grant(db.pool, "dora", "alpha");
+    const other = (await issueToken(db.pool, "dora")).token;
+    await pushSession(branched("rowan"), "rowan", { client: new ArchiveClient(a.url, person.token), project: "alpha" });
+    expect((await call(a.url, person.token, "openSession", { sessionId: "rowan" })).ok).toBe(true);
+    const answerAt = async (): Promise<string> => `${a.url}${(await resultAtFrame(a.url, person.token, "rowan")).href}`;
+    const exportAt = async (): Promise<string> => {
+      const made = (await call(a.url, person.token, "exportSession", { sessionId: "alpha/rowan", format: "markdown" })) as unknown as { ok: true; value: { url: string } };
+      return `${a.url}${made.value.url}`;
+    };
+    const exportWith = (address: string, token: string): Promise<Response> => fetch(`${address}?token=${encodeURIComponent(token)}`);
+
+    const answer = await answerAt();
+    const exported = await exportAt();
+    // no token, another token of the same person: nothing, and the download is not taken
+    expect((await fetch(answer)).status).toBe(404);
+    expect((await withToken(answer, other)).status).toBe(404);
+    expect((await exportWith(exported, other)).status).toBe(404);
+    expect((await withToken(answer, person.token)).status).toBe(200);
+    expect((await exportWith(exported, person.token)).status).toBe(200);
+
+    // the page's question whether its token is taken (ipc's TOKEN_CHECK_PATH): yes, then no once revoked
+    const tokenCheck = async (token: string): Promise<number> => (await withToken(`${a.url}/token-check`, token)).status;
+    expect(await tokenCheck(person.token)).toBe(204);
+    expect(await tokenCheck("bonsai_0000000000000000_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA")).toBe(403);
+
+    // asked for, then the token revoked: neither downloads any more
+    const answerThenRevoked = await answerAt();
+    const exportThenRevoked = await exportAt();
+    await revokeTokens(db.pool, { tokenId: person.tokenId });
+    expect((await withToken(answerThenRevoked, person.token)).status).toBe(404);
+    expect((await exportWith(exportThenRevoked, person.token)).status).toBe(403);
+    expect(await tokenCheck(person.token)).toBe(403);
   }, 30_000);
 });
 

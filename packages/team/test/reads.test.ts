@@ -69,6 +69,37 @@ describe("archive reads", () => {
     expect(await ids("rollback database")).toEqual(["e0", "e1", "e2", "e3", "e4", "e5", "e6", "e7"]);
   }, 60_000);
 
+  it("searches text with any character as text: never an error, and punctuation found where it stands", async () => {
+    const texts = ["match the regex .* here", "a key:* with a colon", 'quoted "words" and a back\\slash', "中文的上下文溢出了", "nothing special", "it's a ' quote"];
+    await store("characters", texts.map((text, i) => entry(i, text)));
+    const ids = async (q: string): Promise<string[]> => (await searchArchive(db.pool, admin, q, { sessionId: "characters" })).map((h) => h.entryId).sort();
+    for (const q of [":*", ".*", "\u0000", "a\u0000b", '"', '""', "\\", "'", "*", "**", "&", "|", "!", "<->", "(", "'*", "it's*", "中文", '"上下文溢出"', "NEAR(a b)"]) await expect(ids(q), JSON.stringify(q)).resolves.toBeInstanceOf(Array);
+    expect(await ids(":*")).toEqual(["e1"]);
+    expect(await ids(".*")).toEqual(["e0"]);
+    expect(await ids("\\")).toEqual(["e2"]);
+    expect(await ids("\u0000")).toEqual([]);
+    expect(await ids("regex\u0000here")).toEqual(["e0"]);
+    expect(await ids('"上下文溢出"')).toEqual(["e3"]);
+    expect(await ids("it's*")).toEqual(["e5"]);
+  }, 60_000);
+
+  it("ranks entries where the words stand next to each other first, then closer ones", async () => {
+    const filler = (n: number): string => Array.from({ length: n }, (_, i) => `filler${i}`).join(" ");
+    await store("closeness", [
+      entry(0, `context context context context ${filler(30)} overflow overflow overflow overflow`),
+      entry(1, `${filler(40)} the context window had an overflow today ${filler(40)}`),
+      entry(2, `${filler(60)} a context overflow happened ${filler(60)}`),
+    ]);
+    const order = async (q: string): Promise<string[]> => (await searchArchive(db.pool, admin, q, { sessionId: "closeness" })).map((h) => h.entryId);
+    // ts_rank alone ranks the entry with both words most often first: the case this guards
+    expect((await order("context"))[0]).toBe("e0");
+    expect(await order("context overflow")).toEqual(["e2", "e1", "e0"]);
+    expect(await order("context overf*")).toEqual(["e2", "e1", "e0"]);
+    expect(await order('"context overflow"')).toEqual(["e2"]);
+    const ranks = (await searchArchive(db.pool, admin, "context overflow", { sessionId: "closeness" })).map((h) => h.rank);
+    expect([...ranks].sort((a, b) => a - b)).toEqual(ranks);
+  }, 60_000);
+
   it("indexes the pairs of words that follow each other, as the phrase operator reads them", async () => {
     const pairs = async (text: string): Promise<string[]> =>
       ((await db.pool.query<{ pairs: string[] }>("SELECT archive_word_pairs(to_tsvector('simple', $1)) AS pairs", [text])).rows[0]?.pairs ?? []).sort();

@@ -21,7 +21,7 @@ function describe(r: ImportReport): string {
     case "reimported":
       return `${r.status.padEnd(10)} ${name} -> ${r.sessionId}: ${r.message}`;
     case "unchanged":
-      return `unchanged  ${name}`;
+      return `unchanged  ${name}: ${r.message}`;
     default:
       return `${r.status.padEnd(10)} ${name}: ${r.message}`;
   }

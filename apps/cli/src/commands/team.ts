@@ -64,6 +64,13 @@ function cacheMegabytes(value: string | undefined): number {
   return mb;
 }
 
+/** the header named by --trusted-proxy-header, checked to be a header name */
+function proxyHeader(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(value)) throw new UsageError(`--trusted-proxy-header takes a header name such as x-forwarded-for: ${JSON.stringify(value)}`);
+  return value.toLowerCase();
+}
+
 async function serve(args: ParsedArgs, io: Io): Promise<number> {
   const { host, port } = listenAddress((args.options.listen as string | undefined) ?? DEFAULT_LISTEN);
   const answers = new AnswerCache(cacheMegabytes(args.options["cache-mb"] as string | undefined) * 1024 * 1024);
@@ -79,7 +86,8 @@ async function serve(args: ParsedArgs, io: Io): Promise<number> {
   const amnesia = scorer ? { amnesiaScore: scorer.score } : {};
   const app = rendererDir ? createArchiveApp({ pool: db.pool, rendererDir, nativeBinding: sqliteBinding(), ...worker, ...amnesia, ...(listPage !== undefined ? { listPage } : {}), version: process.env.npm_package_version ?? "0.1.0", log }) : undefined;
   if (!app) io.stderr("the app is not built (apps/desktop/out/renderer is missing): serving the archive's API only, without the explorer page\n");
-  const server = createArchiveServer({ pool: db.pool, log, answers, ...(app ? { app } : {}), ...amnesia });
+  const signInLimit = { trustedProxyHeader: proxyHeader(args.options["trusted-proxy-header"] as string | undefined) };
+  const server = createArchiveServer({ pool: db.pool, log, answers, signInLimit, ...(app ? { app } : {}), ...amnesia });
   let address;
   try {
     address = await listen(server, host, port);

@@ -24,7 +24,7 @@ import { sql, nowIso, type StoreContext } from "../modules/context";
 import { clearEntries, replaceEntryJson, writeEntries } from "../modules/entries";
 import { storeReport } from "../modules/import-reports";
 import { recountSessionMeta, saveFileState } from "../modules/session-counts";
-import { newSessionIdFor } from "../modules/sessions";
+import { claimNewSource, newSessionIdFor } from "../modules/sessions";
 import { readSession } from "../modules/read-session";
 import type { SourceFormat, SyncSource, WholeReason } from "../modules/source-format";
 import { byId, lastFirst } from "../id-tiers";
@@ -137,6 +137,7 @@ export class ForeignSources {
     let sessionId = "";
     const report = this.ctx.db
       .transaction(() => {
+        if (!existing) claimNewSource(this.ctx, file);
         sessionId = existing ? existing.id : newSessionIdFor(this.ctx, header.id !== "" ? header.id : fallbackId(file), file);
         if (existing) {
           clearEntries(this.ctx, sessionId);

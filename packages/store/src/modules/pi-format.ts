@@ -15,7 +15,7 @@ import { nowIso, sql, type StoreContext } from "./context";
 import { appendedChecks, clearEntries, dropStalePrunedOriginals, entryAppender, storedIdLookups, withIds } from "./entries";
 import { storeReport } from "./import-reports";
 import { refreshSessionMeta, sameFileState, saveFileState } from "./session-counts";
-import { newSessionIdFor } from "./sessions";
+import { claimNewSource, newSessionIdFor } from "./sessions";
 import type { SourceFormat, SyncOptions, SyncSource, WholeReason } from "./source-format";
 
 /** pi's own files: written through, read by the store's own import. */
@@ -248,6 +248,7 @@ function startWholeImport(ctx: StoreContext, file: string, header: SessionHeader
     );
     return existing.id;
   }
+  claimNewSource(ctx, file);
   const sessionId = newSessionIdFor(ctx, header.id, file);
   sql(ctx,
     `INSERT INTO sessions (id, header_id, cwd, header_json, source_path, source_format, source_version, created_at, updated_at, imported_at)

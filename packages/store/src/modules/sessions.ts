@@ -24,6 +24,23 @@ export function sessionBySource(ctx: StoreContext, file: string): SessionRow | u
   return sql(ctx, "SELECT * FROM sessions WHERE source_path = ?").get(file) as SessionRow | undefined;
 }
 
+/**
+ * Thrown inside a first import's transaction when another connection (another `bonsai import`, the
+ * app's worker) stored the same file after this one looked: the import is rolled back and the file
+ * synced again as the session it now is (syncFile), never a UNIQUE constraint failure.
+ */
+export class ImportedMeanwhile extends Error {
+  constructor(file: string) {
+    super(`${file} was imported by another process meanwhile`);
+    this.name = "ImportedMeanwhile";
+  }
+}
+
+/** Called in a first import's write transaction, before its session row is inserted: refuses when `file` has a session now (ImportedMeanwhile). */
+export function claimNewSource(ctx: StoreContext, file: string): void {
+  if (sessionBySource(ctx, file) !== undefined) throw new ImportedMeanwhile(file);
+}
+
 /** The header id (made addressable: session-id.ts), unless another file already brought a session with that id. */
 export function newSessionIdFor(ctx: StoreContext, fromHeader: string, file: string): string {
   const headerId = addressableSessionId(fromHeader);

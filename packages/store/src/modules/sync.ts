@@ -17,7 +17,7 @@ import { formatOfFile, formatOfSession } from "./formats";
 import { failedReport, storeReport, unchanged } from "./import-reports";
 import { isAbortError, throwIfAborted } from "./pi-format";
 import { knownFileOf } from "./session-counts";
-import { sessionBySource, settingsSessionDirs } from "./sessions";
+import { ImportedMeanwhile, sessionBySource, settingsSessionDirs } from "./sessions";
 import type { SyncOptions, SyncSource, WholeReason } from "./source-format";
 
 export async function importFile(ctx: StoreContext, file: string, options: ImportOptions = {}): Promise<ImportReport> {
@@ -89,7 +89,15 @@ export async function importPaths(ctx: StoreContext, paths?: readonly string[], 
 export function syncFile(ctx: StoreContext, file: string, source: SyncSource, options: SyncOptions = {}): ImportReport {
   // a known session's rows are written holding its lock (a new one has no other writer yet)
   const id = sessionBySource(ctx, file)?.id;
-  return id === undefined ? syncFileHeld(ctx, file, source, options) : ctx.locks.run(id, () => syncFileHeld(ctx, file, source, options));
+  if (id !== undefined) return ctx.locks.run(id, () => syncFileHeld(ctx, file, source, options));
+  try {
+    return syncFileHeld(ctx, file, source, options);
+  } catch (err) {
+    // another process imported the file first: it is synced as the session that import made (unchanged, or what was appended since)
+    if (!(err instanceof ImportedMeanwhile)) throw err;
+    const report = syncFile(ctx, file, source, options);
+    return report.status === "unchanged" ? { ...report, message: "already imported: another process imported it a moment ago" } : report;
+  }
 }
 
 function syncFileHeld(ctx: StoreContext, file: string, source: SyncSource, options: SyncOptions): ImportReport {
@@ -145,7 +153,7 @@ export function applyChange(
     }
     return failedReport(ctx, file, existing, `import of ${file} failed: the store has no record of it`, { kind: "other" });
   } catch (err) {
-    if (isAbortError(err)) throw err;
+    if (isAbortError(err) || err instanceof ImportedMeanwhile) throw err;
     // nothing was changed (the data change is one transaction): say why, keep going with other files
     const failure = importFailureOf(err);
     switch (failure.kind) {

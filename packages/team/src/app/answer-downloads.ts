@@ -5,10 +5,12 @@
  *
  * The download's ticket is a row of PostgreSQL (open_answer_downloads, migration 006), not this
  * process's memory, so that any `team serve` process behind a load balancer answers the GET, whichever
- * took the WebSocket. The id is the capability: 32 random bytes, sent only on the caller's socket after
- * the call's access check, stored as its SHA-256, taken by its first GET (a DELETE, so once across all
- * processes), good for ANSWER_DOWNLOAD_MS, and refused if the person lost the session's project
- * meanwhile. The ticket names the session's row and entry count: when a push replaced the kept answer
+ * took the WebSocket. The id is 32 random bytes, sent only on the caller's socket after the call's
+ * access check, stored as the SHA-256 of the id with the socket's token id (download-tickets.ts), so
+ * that the GET must carry that same token (`Authorization: Bearer`, as the page's client sends it),
+ * which is checked again (a revoked token downloads nothing); taken by its first GET (a DELETE, so
+ * once across all processes), good for ANSWER_DOWNLOAD_MS, and refused if the person lost the
+ * session's project meanwhile. The ticket names the session's row and entry count: when a push replaced the kept answer
  * in between, the download is refused (410) and the page says to open the session again.
  */
 import { randomBytes } from "node:crypto";
@@ -57,29 +59,30 @@ export class AnswerDownloads {
 
   /** the LargeAnswers of one connection: its large kept answers become downloads for `principal` */
   for(principal: Principal): LargeAnswers {
-    return { fromChars: this.fromChars, park: (packed) => this.park(packed, principal.personId) };
+    return { fromChars: this.fromChars, park: (packed) => this.park(packed, principal) };
   }
 
-  /** a ticket for downloading the kept answer `packed` names, for `personId`: its path; undefined for a value that is not a kept answer */
-  async park(packed: GzipJson, personId: number): Promise<string | undefined> {
+  /** a ticket for downloading the kept answer `packed` names, for `principal`'s token: its path; undefined for a value that is not a kept answer */
+  async park(packed: GzipJson, principal: Principal): Promise<string | undefined> {
     if (!isKeptAnswerSource(packed.source)) return undefined;
     const id = randomBytes(32).toString("base64url");
     const { sessionPk, entryCount } = packed.source;
-    await keepTicket(this.pool, "open_answer_downloads", id, { session_pk: sessionPk, entry_count: entryCount, person_id: personId }, this.options.keepMs ?? ANSWER_DOWNLOAD_MS);
+    await keepTicket(this.pool, "open_answer_downloads", id, principal.tokenId, { session_pk: sessionPk, entry_count: entryCount, person_id: principal.personId }, this.options.keepMs ?? ANSWER_DOWNLOAD_MS);
     return `${ANSWER_PATH}${id}`;
   }
 
   /**
-   * Answers a request for ANSWER_PATH + `id`: the kept answer, once; 404 for an id unknown, taken,
-   * expired or no longer the person's to read; 410 when the session changed since. `identify`
-   * learns the person (for the log line) before the answer is sent.
+   * Answers a request for ANSWER_PATH + `id` signed in as `principal` (undefined: no valid token):
+   * the kept answer, once; 404 for an id unknown, taken, expired, asked for with another token or
+   * no longer the person's to read; 410 when the session changed since. `identify` learns the
+   * person (for the log line) before the answer is sent.
    */
-  async serve(request: IncomingMessage, response: ServerResponse, id: string, identify?: (who: string) => void): Promise<void> {
+  async serve(request: IncomingMessage, response: ServerResponse, id: string, principal: Principal | undefined, identify?: (who: string) => void): Promise<void> {
     const text = (status: number, message: string, headers: Record<string, string> = {}): void => {
       response.writeHead(status, { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store", ...headers }).end(`${message}\n`);
     };
     if (request.method !== "GET") return text(405, "an answer is downloaded with GET", { allow: "GET" });
-    const taken = ID.test(id) ? await this.take(id) : undefined;
+    const taken = ID.test(id) && principal !== undefined ? await this.take(id, principal.tokenId) : undefined;
     if (taken === undefined || !taken.readable) return text(404, "no such answer: it was downloaded already or waited too long");
     identify?.(taken.person);
     if (taken.gzip === null) return text(410, "the session changed while it was being opened: open it again");
@@ -97,7 +100,7 @@ export class AnswerDownloads {
   }
 
   /** the ticket `id`, deleted (so taken once), with its person, whether they may still read the session, and the answer (null: replaced since) */
-  private async take(id: string): Promise<{ person: string; readable: boolean; gzip: Buffer | null } | undefined> {
+  private async take(id: string, tokenId: string): Promise<{ person: string; readable: boolean; gzip: Buffer | null } | undefined> {
     const row = (
       await this.pool.query<{ person: string; readable: boolean; answer_gzip: Buffer | null }>(
         `WITH taken AS (DELETE FROM open_answer_downloads WHERE id_hash = $1 RETURNING session_pk, entry_count, person_id, expires_at)
@@ -106,7 +109,7 @@ export class AnswerDownloads {
                   SELECT 1 FROM sessions s JOIN grants g ON g.project_id = s.project_id WHERE s.id = t.session_pk AND g.person_id = u.id)) AS readable
            FROM taken t JOIN people u ON u.id = t.person_id
            LEFT JOIN opened_sessions o ON o.session_pk = t.session_pk AND o.entry_count = t.entry_count`,
-        [ticketHash(id)],
+        [ticketHash(id, tokenId)],
       )
     ).rows[0];
     return row === undefined ? undefined : { person: row.person, readable: row.readable, gzip: row.answer_gzip };

@@ -16,7 +16,7 @@ import * as path from "node:path";
 import type { Duplex } from "node:stream";
 import { contractSnippets, createBackend, mapBackendError, type Backend } from "@bonsai/backend";
 import { answerCalls, DOWNLOAD_PATH, pageCsp, rendererIndex, sendPreparedDownload, serveRendererFile } from "@bonsai/backend/server";
-import { ANSWER_PATH, createDispatcher, IpcError, MAX_FRAME_BYTES, type Dispatch } from "@bonsai/ipc";
+import { ANSWER_PATH, createDispatcher, IpcError, MAX_FRAME_BYTES, TOKEN_CHECK_PATH, type Dispatch } from "@bonsai/ipc";
 import type pg from "pg";
 import { WebSocketServer, type WebSocket } from "ws";
 import type { AmnesiaScore } from "../amnesia-scorer";
@@ -26,6 +26,8 @@ import { AnswerDownloads, type AnswerDownloadsOptions } from "./answer-downloads
 import { archiveHandlers, LIST_PAGE, openAnswerFromCopy } from "./archive-handlers";
 import { ExportDownloads } from "./export-downloads";
 import { PageOpener, type PageOpenerOptions } from "./page-open";
+import type { SignInLimiter } from "../sign-in-limit";
+import { alreadyVerified } from "../tokens";
 import { ArchiveSessionCache } from "./session-cache";
 
 export interface ArchiveAppOptions {
@@ -52,11 +54,8 @@ export interface ArchiveAppOptions {
   largeAnswers?: AnswerDownloadsOptions;
 }
 
-/** the server's count of failed sign-ins: whether an address may try now, and one more failure */
-export interface SignInGate {
-  retryAfter(address: string): number;
-  failed(address: string): void;
-}
+/** the server's count of failed sign-ins (sign-in-limit.ts): whether an attempt may be tried now, and one more failure */
+export type SignInGate = Pick<SignInLimiter, "attempt" | "retryAfter" | "failed">;
 
 export interface ArchiveApp {
   /**
@@ -65,7 +64,7 @@ export interface ArchiveApp {
    * for the server's log line.
    */
   handleRequest(request: IncomingMessage, response: ServerResponse, path: string, identify?: (who: string) => void): boolean;
-  /** the WebSocket upgrade at /ws (anything else is refused); `signIn` counts failed sign-ins per address */
+  /** the WebSocket upgrade at /ws (anything else is refused); `signIn` counts failed sign-ins per token id (and trusted client address) */
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer, signIn?: SignInGate): void;
   /** `principal` pushed entries of `sessionId` into `project` to this process: the session is warmed (its copy made, its open answer kept) */
   pushed(principal: Principal, project: string, sessionId: string): void;
@@ -171,6 +170,18 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
     }
   };
 
+  /** the principal of the request's `Authorization: Bearer` token; undefined for none or one refused */
+  const signedIn = async (request: IncomingMessage): Promise<Principal | undefined> => {
+    const token = /^Bearer\s+(\S+)$/iu.exec(request.headers.authorization ?? "")?.[1];
+    if (token === undefined) return undefined;
+    try {
+      return await authenticate(options.pool, token);
+    } catch (error) {
+      if (error instanceof ArchiveError && error.code === "unauthorized") return undefined;
+      throw error;
+    }
+  };
+
   return {
     handleRequest(request, response, pathname, identify) {
       if (request.method !== "GET" && request.method !== "HEAD") return false;
@@ -188,8 +199,18 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
         void serveDownload(request, response, decoded.slice(DOWNLOAD_PATH.length), url.searchParams.get("token") ?? "");
         return true;
       }
+      if (decoded === TOKEN_CHECK_PATH) {
+        // whether the page's token is taken: 204, or 403 when refused (unknown, mistyped, revoked)
+        signedIn(request).then(
+          (principal) => response.writeHead(principal ? 204 : 403, { "cache-control": "no-store" }).end(),
+          () => downloadFailed(response),
+        );
+        return true;
+      }
       if (decoded.startsWith(ANSWER_PATH)) {
-        largeAnswers.serve(request, response, decoded.slice(ANSWER_PATH.length), identify).catch(() => downloadFailed(response));
+        signedIn(request)
+          .then((principal) => largeAnswers.serve(request, response, decoded.slice(ANSWER_PATH.length), principal, identify))
+          .catch(() => downloadFailed(response));
         return true;
       }
       serveRendererFile(options.rendererDir, decoded, request, response, csp);
@@ -204,10 +225,10 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
       const url = new URL(request.url ?? "/", "http://archive.invalid");
       if (url.pathname !== "/ws") return refuse("404 Not Found", "not found");
       if (!sameOrigin(request)) return refuse("403 Forbidden", "forbidden origin");
-      const address = request.socket.remoteAddress ?? "-";
-      const wait = signIn?.retryAfter(address) ?? 0;
-      if (wait > 0) return refuse("429 Too Many Requests", `too many failed sign-ins from this address; try again in ${wait} s`);
       const token = url.searchParams.get("token") ?? "";
+      const attempt = signIn?.attempt(request, token);
+      const wait = attempt && !alreadyVerified(token) ? (signIn?.retryAfter(attempt) ?? 0) : 0;
+      if (wait > 0) return refuse("429 Too Many Requests", `too many failed sign-ins with this token or from this address; try again in ${wait} s`);
       authenticate(options.pool, token).then(
         (principal) => {
           log(`${new Date().toISOString()} WS /ws open ${principal.name}`);
@@ -221,7 +242,7 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
         },
         (error: unknown) => {
           if (error instanceof ArchiveError && error.code === "unauthorized") {
-            signIn?.failed(address);
+            if (attempt) signIn?.failed(attempt);
             return refuse("403 Forbidden", "missing or wrong token");
           }
           refuse("503 Service Unavailable", "the archive failed to answer");

@@ -5,8 +5,9 @@
  * migration 006: the id's SHA-256, the person, the export's request, five minutes), so the GET is
  * answered by whichever process behind a load balancer takes it. That process streams the file when
  * it holds it, and otherwise makes the same export again from its own copy of the session, after the
- * same access check. The ticket is taken by its first GET with the person's token (a DELETE: once
- * across all processes); another person's token finds nothing, as for an expired link.
+ * same access check. The ticket is taken by its first GET with the token that asked for it (a
+ * DELETE: once across all processes); any other token, or that token revoked, finds nothing, as for
+ * an expired link.
  */
 import type { ServerResponse } from "node:http";
 import { sendPreparedDownload } from "@bonsai/backend/server";
@@ -38,15 +39,15 @@ export class ExportDownloads {
   /** Exports for `principal` and keeps the download's ticket for any process: the app's answer. */
   async export(principal: Principal, request: ExportRequest): Promise<ExportAnswer> {
     const answer = await this.exportFor(principal, request);
-    await keepTicket(this.pool, "export_downloads", downloadIdOf(answer.url), { person_id: principal.personId, request: JSON.stringify(request) }, EXPORT_DOWNLOAD_MS);
+    await keepTicket(this.pool, "export_downloads", downloadIdOf(answer.url), principal.tokenId, { person_id: principal.personId, request: JSON.stringify(request) }, EXPORT_DOWNLOAD_MS);
     return answer;
   }
 
-  /** Answers GET /download/`id` for `principal` (their token checked): the file once, or 404 as for an expired link. */
+  /** Answers GET /download/`id` for `principal` (the token that asked for it, checked): the file once, or 404 as for an expired link. */
   async serve(response: ServerResponse, id: string, principal: Principal): Promise<void> {
     const row = (
       await this.pool.query<{ request: ExportRequest }>("DELETE FROM export_downloads WHERE id_hash = $1 AND person_id = $2 AND expires_at >= now() RETURNING request", [
-        ticketHash(id),
+        ticketHash(id, principal.tokenId),
         principal.personId,
       ])
     ).rows[0];

@@ -4,7 +4,7 @@
  *   browser mode: a WebSocket to the `bonsai serve` that served this page (token from the URL)
  * Calls resolve with the method's output or reject with an IpcError (code + message).
  */
-import { createApi, connectWebSocket, IpcError, type BonsaiApi, type RawBridge } from "@bonsai/ipc";
+import { createApi, connectWebSocket, IpcError, type BonsaiApi, type RawBridge, type WsStatus } from "@bonsai/ipc";
 
 declare global {
   interface Window {
@@ -13,7 +13,8 @@ declare global {
   }
 }
 
-export type ConnectionStatus = "connecting" | "open" | "closed";
+/** "refused": the server refused the page's token (browser mode); the page asks for another */
+export type ConnectionStatus = WsStatus;
 type StatusListener = (status: ConnectionStatus) => void;
 
 const TOKEN_KEY = "bonsai.token";
@@ -38,6 +39,8 @@ export function takeToken(): string | null {
 
 function setStatus(s: ConnectionStatus) {
   status = s;
+  // a refused token is not kept: a reload asks for a token instead of trying it again
+  if (s === "refused") sessionStorage.removeItem(TOKEN_KEY);
   for (const l of statusListeners) l(s);
 }
 

@@ -142,9 +142,11 @@ function Header() {
             ? "Connecting to the backend…"
             : mode === "electron"
               ? "Disconnected"
-              : missingToken()
-                ? <TokenSignIn />
-                : "Disconnected from bonsai serve — reconnecting…"}
+              : connection === "refused"
+                ? <TokenSignIn refused />
+                : missingToken()
+                  ? <TokenSignIn />
+                  : "Disconnected from bonsai serve — reconnecting…"}
         </span>
       ) : null}
     </header>
@@ -176,8 +178,11 @@ function useServedByArchive(): boolean {
   return archive;
 }
 
-/** Browser mode without a token: the token typed in (a team archive's; `bonsai serve` prints an address that carries its own). */
-function TokenSignIn() {
+/**
+ * Browser mode without a token, or with one the server refused (`refused`): the token typed in (a
+ * team archive's; `bonsai serve` prints an address that carries its own).
+ */
+function TokenSignIn({ refused = false }: { refused?: boolean }) {
   const [token, setToken] = useState("");
   const archive = useServedByArchive();
   return (
@@ -189,6 +194,11 @@ function TokenSignIn() {
         if (token.trim() !== "") signInWithToken(token);
       }}
     >
+      {refused ? (
+        <strong className="app__refused" data-testid="token-refused" title="mistyped, revoked, or a token of another server">
+          This token was refused.
+        </strong>
+      ) : null}
       <span data-testid="token-sign-in-words">
         {archive
           ? "Sign in to this team archive with your token (your archive's admin gives you one)"
