@@ -19,8 +19,12 @@ const KEY_BEGIN = String.raw`-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----`;
 const KEY_END = String.raw`-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----`;
 /** armor headers ("Version: …", "Proc-Type: …"), base64 lines and the PGP checksum line */
 const KEY_BODY = String.raw`(?:\s*(?:[A-Z][A-Za-z-]*: [^\r\n]*|[A-Za-z0-9+/]{8,}={0,2}|=[A-Za-z0-9+/]{4}))*`;
-/** a name that says what it holds; lower-case too (ini files, YAML, JSON keys) */
-const SECRET_NAME = String.raw`[A-Za-z0-9_.-]*?(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?)`;
+/** a name that says what it holds, in any case (ini files, YAML, JSON keys); the value after it is matched case-sensitively */
+/** a value that stands for a secret rather than being one: $VAR, ${VAR}, <your-key>, %VAR%, *** */
+const NOT_PLACEHOLDER = String.raw`(?![$<{%*]|\[REDACTED)`;
+/** an assigned value that is a link or a path, not a secret (a URL's password has its own rule) */
+const NOT_LINK = String.raw`(?!https?://|/)`;
+const SECRET_NAME = String.raw`[A-Za-z0-9_.-]*?(?i:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?|auth)`;
 
 export const DEFAULT_REDACTION_RULES: readonly RedactionRule[] = [
   { name: "private-key", pattern: new RegExp(`${KEY_BEGIN}[\\s\\S]*?${KEY_END}`, "g") },
@@ -58,29 +62,50 @@ export const DEFAULT_REDACTION_RULES: readonly RedactionRule[] = [
   { name: "age-secret-key", pattern: /\bAGE-SECRET-KEY-1[0-9A-Z]{50,}/g },
   { name: "azure-storage-key", pattern: /\b(AccountKey=)([A-Za-z0-9+/=]{40,})/g, group: 2 },
   { name: "telegram-bot-token", pattern: /\b\d{8,10}:AA[A-Za-z0-9_-]{33}\b/g },
+  { name: "twilio-key", pattern: /\bSK[0-9a-f]{32}\b/g },
+  { name: "mailgun-key", pattern: /\bkey-[0-9a-zA-Z]{32}\b/g },
+  { name: "discord-token", pattern: /\b[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,}/g },
+  {
+    name: "service-token",
+    // tokens whose prefix names the service: Postman, Atlassian, Notion, Figma, Sentry, Grafana, Supabase, PlanetScale, Fly, Netlify, Doppler, Pulumi, Terraform, Tailscale, Cloudflare origin CA
+    pattern: /\b(?:PMAK-[A-Za-z0-9-]{30,}|ATATT3[A-Za-z0-9_=-]{30,}|ntn_[A-Za-z0-9]{30,}|secret_[A-Za-z0-9]{40,}|figd_[A-Za-z0-9_-]{30,}|sntr[ysu]_[A-Za-z0-9+/=_-]{30,}|glsa_[A-Za-z0-9_]{30,}|glc_[A-Za-z0-9+/=_-]{30,}|sbp_[a-f0-9]{40}|pscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.-]{30,}|fo1_[A-Za-z0-9_-]{30,}|nfp_[A-Za-z0-9]{30,}|dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{30,}|pul-[a-f0-9]{40}|[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,}|tskey-[a-z]+-[A-Za-z0-9]{10,}-[A-Za-z0-9]{20,}|v1\.0-[a-f0-9]{24}-[a-f0-9]{100,})/g,
+  },
+  // PuTTY key files: the private lines after their count
+  { name: "private-key", pattern: /\b(Private-Lines:\s*\d+\s*)((?:[A-Za-z0-9+/]{8,}={0,2}\s*)+)/g, group: 2 },
   { name: "bonsai-token", pattern: /\bbonsai_[0-9a-f]{16}_[A-Za-z0-9_-]{43}/g },
   { name: "jwt", pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
   { name: "basic-auth", pattern: /\b((?:Proxy-)?Authorization["']?\s*[:=]\s*["']?Basic\s+)([A-Za-z0-9+/=._~-]{4,})/gi, group: 2 },
   { name: "bearer-token", pattern: /\b(Bearer\s+)([A-Za-z0-9._~+/=-]{16,})/gi, group: 2 },
   { name: "authorization-header", pattern: /\b((?:Proxy-)?Authorization["']?\s*[:=]\s*["']?(?:Token|Bot|Digest|token)?\s*)(?!Basic\b|Bearer\b)([^\s"',;]{12,})/gi, group: 2 },
+  // curl -u user:password, --password=…, --token …, mysql -pSecret, sshpass -p …
+  { name: "command-line-password", pattern: /(?<![\w-])((?:-u|--user)\s+["']?[^\s:"'/]+:)(?!\/\/)([^\s"']+)/g, group: 2 },
+  {
+    name: "command-line-password",
+    pattern: new RegExp(String.raw`(?<![\w-])(--(?:password|passwd|pass|token|api-key|apikey|secret|client-secret|access-token|auth-token)(?:=|\s+)["']?)${NOT_PLACEHOLDER}([^\s"']{4,})`, "gi"),
+    group: 2,
+  },
+  { name: "command-line-password", pattern: /\b((?:mysql|mysqldump|mariadb)\b[^\n]*?\s-p)([^\s"']{4,})/g, group: 2 },
+  { name: "command-line-password", pattern: /\b(sshpass\s+-p\s*["']?)([^\s"']+)/g, group: 2 },
+  // ~/.netrc: machine … login … password …
+  { name: "netrc-password", pattern: /\b(login\s+\S+\s+password\s+)(\S+)/g, group: 2 },
   // scheme://user:password@host, the user may be empty and the password may hold a "/"
   { name: "url-password", pattern: /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@"']*:)([^\s@"']+)(@)/gi, group: 2 },
   {
     name: "env-secret",
     // an .env line: an upper-case name that says what it holds, "=" with no space, a value
-    pattern: /^(\s*(?:export\s+)?[A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PWD|CREDENTIALS?|AUTH)[A-Z0-9_]*=)(\S.*)$/gm,
+    pattern: new RegExp(String.raw`^(\s*(?:export\s+)?[A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PWD|CREDENTIALS?|AUTH)[A-Z0-9_]*=)${NOT_PLACEHOLDER}(\S.*)$`, "gm"),
     group: 2,
   },
   {
     name: "secret-assignment",
-    // password = "…", "api_key": "…", token: '…' — a quoted value with a digit, or a long one ("same-origin" stays)
-    pattern: new RegExp(`(?<![A-Za-z0-9_])(${SECRET_NAME}["']?\\s*[:=]\\s*)(["'])((?=[^"'\\r\\n]*[0-9])[^"'\\r\\n]{6,}?|[^"'\\r\\n]{16,}?)\\2`, "gi"),
+    // password = "…", "api_key": "…", token: '…' — a quoted value with a digit, or a long one of mixed case ("same-origin" stays)
+    pattern: new RegExp(`(?<![A-Za-z0-9_])(${SECRET_NAME}["']?\\s*[:=]\\s*)(["'])${NOT_PLACEHOLDER}${NOT_LINK}((?=[^"'\\s]*[0-9])[^"'\\s]{8,}?|(?=[^"'\\s]*[A-Z])(?=[^"'\\s]*[a-z])[^"'\\s]{16,}?)\\2`, "g"),
     group: 3,
   },
   {
     name: "secret-assignment",
     // password = hunter22 — an unquoted value only when it has a digit and is not a call or a path of names
-    pattern: new RegExp(`(?<![A-Za-z0-9_])(${SECRET_NAME}\\s*[:=]\\s*)(?=[^\\s"'\`,;]*[0-9])([^\\s"'\`,;(){}\\[\\]]{6,})(?![(\\w])`, "gi"),
+    pattern: new RegExp(`(?<![A-Za-z0-9_])(${SECRET_NAME}\\s*[:=]\\s*)${NOT_PLACEHOLDER}${NOT_LINK}(?=[^\\s"'\`,;]*[0-9])([^\\s"'\`,;(){}\\[\\]]{8,})(?![(\\w])`, "g"),
     group: 2,
   },
 ];

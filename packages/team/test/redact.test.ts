@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { extraRules, findingsOf, makeRedactor, DEFAULT_REDACTION_RULES } from "../src/redact";
 import { scanView } from "../src/redact-text";
@@ -66,18 +68,18 @@ describe("secrets are redacted before a push", () => {
     const original = JSON.stringify({ type: "user", message: { content: "line\nsk-ant-api03-abcdefghijklmnopqrstuvwxyz" }, cwd: "/home/u" });
     const entry = {
       type: "message",
-      args: { "ghp_abcdefghijklmnopqrstuvwxyz0123456789AB": true, SecretAccessKey: "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", password: "long enough value" },
+      args: { "ghp_abcdefghijklmnopqrstuvwxyz0123456789AB": true, SecretAccessKey: "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", password: "LongEnoughValueXyz" },
       original: { n: 1, text: original },
     };
     const found = new Map<string, number>();
     const out = await makeRedactor().redact(entry, found);
     const json = JSON.stringify(out);
-    expect(json).not.toMatch(/ghp_abc|wJalrXUtnFEMI|long enough value|abcdefghijklmnopqrstuvwxyz/);
+    expect(json).not.toMatch(/ghp_abc|wJalrXUtnFEMI|LongEnoughValueXyz|abcdefghijklmnopqrstuvwxyz/);
     expect(Object.keys(out.args)).toEqual(["[REDACTED:github-token]", "SecretAccessKey", "password"]);
     // the kept line is still the JSON it was, with the secret taken out of the decoded text
     expect(JSON.parse(out.original.text)).toEqual({ type: "user", message: { content: "line\n[REDACTED:anthropic-key]" }, cwd: "/home/u" });
     expect(findingsOf(found)).toEqual(findingsOf(markers(json.replaceAll("\\", ""))));
-    expect(entry.args.password).toBe("long enough value");
+    expect(entry.args.password).toBe("LongEnoughValueXyz");
   });
 
   it("leaves a JSON string that holds no secret byte for byte as it was", async () => {
@@ -107,4 +109,23 @@ describe("secrets are redacted before a push", () => {
     expect((await redact("ticket ACME-123456", rules)).out).toBe("ticket [REDACTED:custom-1]");
     expect(() => extraRules(["("])).toThrow(/team.redactPatterns\[0\] is not a regular expression/);
   });
+});
+
+describe("real sessions, which their curator scanned for secrets, keep their text", () => {
+  const REAL = path.resolve(__dirname, "../../../../shared/fixtures/real");
+  // one file of each agent; the only findings are `.env` lines that name a key (one a placeholder, four a public token)
+  const files: [string, { rule: string; count: number }[]][] = [
+    ["pi/codyborders__yinshi__34_1a3af3e9ec_3_full.jsonl", []],
+    ["claude-code/ta93abe__me__05_082272ed34_0_full.jsonl", [{ rule: "env-secret", count: 4 }]],
+    ["codex/ta93abe__me__0e_9c08d8603f_0_full.jsonl", [{ rule: "env-secret", count: 1 }]],
+  ];
+  for (const [file, expected] of files) {
+    it.skipIf(!fs.existsSync(path.join(REAL, file)))(`redacts only what it should in ${file.split("/")[0]}`, async () => {
+      const lines = fs.readFileSync(path.join(REAL, file), "utf8").split("\n").filter((line) => line.trim() !== "").map((line) => JSON.parse(line) as unknown);
+      const found = new Map<string, number>();
+      const out = await makeRedactor().redact(lines, found);
+      expect(findingsOf(found)).toEqual(expected);
+      expect(findingsOf(markers(JSON.stringify(out)))).toEqual(expected);
+    }, 60_000);
+  }
 });

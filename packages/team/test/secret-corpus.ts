@@ -69,6 +69,17 @@ export const SECRET_FORMS: readonly SecretForm[] = [
   { name: "vault token", text: "VAULT_TOKEN hvs.CAESITestOnlyVaultToken0123456789abcdefGh", secrets: ["hvs.CAESITestOnlyVaultToken0123456789abcdefGh", "TestOnlyVaultToken0123456789"] },
   { name: "databricks token", text: "DATABRICKS dapi0123456789abcdef0123456789abcdef", secrets: ["dapi0123456789abcdef0123456789abcdef"] },
   { name: "double-escaped json in a log", text: String.raw`log: {\"msg\":\"config\",\"key\":\"sk-ant-api03-DblEsc0123456789abcdefABCDEFghijklmnopQRSTUV\"}`, secrets: ["DblEsc0123456789abcdefABCDEFghijklmnop"] },
+  { name: "curl user and password", text: "curl -u deploy:CurlTestOnlyPass42 https://ci.example.com/api", secrets: ["CurlTestOnlyPass42"] },
+  { name: "password flag", text: "psql --host db --password=FlagTestOnlyPw77 --username app", secrets: ["FlagTestOnlyPw77"] },
+  { name: "netrc", text: "machine api.example.com\n  login deploy\n  password NetrcTestOnlyPass9", secrets: ["NetrcTestOnlyPass9"] },
+  { name: "mysql password argument", text: "mysql -h db -u root -pMysqlTestOnly55 app < dump.sql", secrets: ["MysqlTestOnly55"] },
+  { name: "secret as a json key", text: '{"sk-ant-api03-KeyAsKeyTestOnly0123456789abcdefABCDEFgh": {"scope": "all"}}', secrets: ["KeyAsKeyTestOnly0123456789abcdef"] },
+  {
+    name: "gcp service account json",
+    text: JSON.stringify({ type: "service_account", project_id: "demo", private_key_id: "0123456789abcdef0123456789abcdef01234567", private_key: `-----BEGIN PRIVATE KEY-----\n${B64_3}\n${B64}\n-----END PRIVATE KEY-----\n` }),
+    secrets: [B64_3.slice(4, 40), B64.slice(4, 40)],
+  },
+  { name: "notion integration secret", text: "NOTION secret_TestOnlyNotionIntegrationSecret0123456789abcdefgh", secrets: ["TestOnlyNotionIntegrationSecret0123456789"] },
 ];
 
 /** Every string that must not appear in a dump: each secret, raw and as JSON writes it. */
