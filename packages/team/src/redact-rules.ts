@@ -27,7 +27,7 @@ const NOT_LINK = String.raw`(?!https?://|/)`;
 const SECRET_NAME = String.raw`[A-Za-z0-9_.-]*?(?i:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?|auth)`;
 
 export const DEFAULT_REDACTION_RULES: readonly RedactionRule[] = [
-  { name: "private-key", pattern: new RegExp(`${KEY_BEGIN}[\\s\\S]*?${KEY_END}`, "g") },
+  { name: "private-key", pattern: new RegExp(`${KEY_BEGIN}[^\\u0000]*?${KEY_END}`, "g") },
   // truncated output: no END line; everything up to the end of the base64 body
   { name: "private-key", pattern: new RegExp(`${KEY_BEGIN}${KEY_BODY}`, "g") },
   { name: "anthropic-key", pattern: /\bsk-ant-[A-Za-z0-9_-]{20,}/g },

@@ -85,27 +85,32 @@ function plan(value: unknown, slots: Slot[], key?: string): Build {
   return () => value;
 }
 
-const SEPARATOR = "\n\n";
+/**
+ * Slots are scanned as one text, joined by a line holding NUL (no rule reads across it: a key
+ * block's body, a line, a token all stop there); each range is then cut back into the slots it
+ * touches.
+ */
+const SEPARATOR = "\n\u0000\n";
 
-/** secretlint's ranges over all slots at once (one lint), cut back into each slot's own offsets. */
-async function secretlintBySlot(views: readonly string[]): Promise<SecretRange[][]> {
-  const starts: number[] = [];
-  let length = 0;
-  for (const view of views) {
-    starts.push(length);
-    length += view.length + SEPARATOR.length;
-  }
-  const bySlot: SecretRange[][] = views.map(() => []);
-  const ranges = await secretlintRanges(views.join(SEPARATOR));
+function bySlot(ranges: readonly SecretRange[], starts: readonly number[], views: readonly string[]): SecretRange[][] {
+  const out: SecretRange[][] = views.map(() => []);
   for (const range of ranges) {
-    for (let i = 0; i < views.length; i++) {
+    // the last slot that starts at or before the range
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((starts[mid] as number) <= range.start) lo = mid;
+      else hi = mid - 1;
+    }
+    for (let i = lo; i < views.length && (starts[i] as number) < range.end; i++) {
       const from = starts[i] as number;
       const to = from + (views[i] as string).length;
       if (range.end <= from || range.start >= to) continue;
-      bySlot[i]?.push({ start: Math.max(range.start, from) - from, end: Math.min(range.end, to) - from, kind: range.kind });
+      out[i]?.push({ start: Math.max(range.start, from) - from, end: Math.min(range.end, to) - from, kind: range.kind });
     }
   }
-  return bySlot;
+  return out;
 }
 
 function overlaps(range: SecretRange, others: readonly SecretRange[]): boolean {
@@ -126,12 +131,20 @@ export function makeRedactor(rules: readonly RedactionRule[] = DEFAULT_REDACTION
       const slots: Slot[] = [];
       const build = plan(value, slots);
       const views = slots.map((slot) => scanView(slot.prefix + slot.text + slot.suffix));
-      const linted = await secretlintBySlot(views);
+      const starts: number[] = [];
+      let length = 0;
+      for (const view of views) {
+        starts.push(length);
+        length += view.length + SEPARATOR.length;
+      }
+      const joined = views.join(SEPARATOR);
+      const own = bySlot(ruleRanges(joined, compiled), starts, views);
+      const linted = bySlot(await secretlintRanges(joined), starts, views);
       slots.forEach((slot, i) => {
         // Bonsai's rules cut precisely (a name or a host stays); secretlint covers what they do not
-        const own = ruleRanges(views[i] as string, compiled);
-        const extra = (linted[i] ?? []).filter((range) => !overlaps(range, own));
-        const ranges = [...own, ...extra].map((range) => ontoText(range, slot)).filter((range) => range !== undefined);
+        const mine = own[i] ?? [];
+        const extra = (linted[i] ?? []).filter((range) => !overlaps(range, mine));
+        const ranges = [...mine, ...extra].map((range) => ontoText(range, slot)).filter((range) => range !== undefined);
         slot.out = cutRanges(slot.text, mergeRanges(ranges), found);
       });
       return build() as T;
