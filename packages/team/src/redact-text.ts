@@ -1,9 +1,9 @@
 /**
  * Finding secrets in one piece of text and taking them out. Rules do not run on the text itself but
- * on a view of it of the same length in which JSON and shell escapes are replaced by what they
- * stand for (`\n` → a space and a line break, `\"` → a space and a quote), so a secret after an
- * escaped newline starts a line and a word, whatever depth of escaping it sits under. A match found
- * in the view is cut from the text at the same offsets.
+ * on a decoded view of it, in which JSON and shell escapes (`\n`, `\"`, `\/`, `\u0041`, up to four
+ * levels deep) are replaced by what they stand for, so a secret after an escaped newline starts a
+ * line and a word. Each character of the view knows where in the text it came from, so a match found
+ * in the view is cut from the text, escapes and all.
  */
 import type { RedactionRule } from "./redact-rules";
 
@@ -13,17 +13,57 @@ export interface SecretRange {
   kind: string;
 }
 
-const ESCAPE_CHARS: Record<string, string> = { n: "\n", r: "\n", t: "\t", '"': '"', "'": "'", "/": "/", "`": "`" };
+export interface DecodedView {
+  /** the text with its escapes replaced by what they stand for */
+  view: string;
+  /** for each offset of `view` (and its end), the offset in the text it came from; null when no escape was replaced */
+  at: number[] | null;
+}
 
-/** The text with escapes replaced by what they stand for, offset for offset. */
-export function scanView(text: string): string {
-  if (!text.includes("\\")) return text;
-  return text.replace(/\\+(?:u[0-9a-fA-F]{4}|[nrt"'/`])?/g, (escape) => {
-    const slashes = escape.length - escape.replace(/^\\+/, "").length;
-    const rest = escape.slice(slashes);
-    const stands = rest.length === 1 ? (ESCAPE_CHARS[rest] ?? rest) : " ".repeat(rest.length);
-    return " ".repeat(slashes) + stands;
-  });
+const ESCAPED: Record<string, string> = { n: "\n", r: "\r", t: "\t", b: " ", f: " ", '"': '"', "'": "'", "/": "/", "`": "`", "\\": "\\" };
+const ESCAPE = /\\(?:u[0-9a-fA-F]{4}|[nrtbf"'/`\\])/g;
+/** escapes inside escapes (a JSON line quoted in a log quoted in JSON) are decoded this many levels deep */
+const LEVELS = 4;
+
+function decodeOnce(text: string): { view: string; at: number[] } | null {
+  ESCAPE.lastIndex = 0;
+  if (!ESCAPE.test(text)) return null;
+  ESCAPE.lastIndex = 0;
+  let view = "";
+  const at: number[] = [];
+  let from = 0;
+  for (let match = ESCAPE.exec(text); match; match = ESCAPE.exec(text)) {
+    for (let i = from; i < match.index; i++) at.push(i);
+    view += text.slice(from, match.index);
+    const escape = match[0];
+    view += escape[1] === "u" ? String.fromCharCode(Number.parseInt(escape.slice(2), 16)) : (ESCAPED[escape[1] as string] as string);
+    at.push(match.index);
+    from = match.index + escape.length;
+  }
+  for (let i = from; i < text.length; i++) at.push(i);
+  view += text.slice(from);
+  at.push(text.length);
+  return { view, at };
+}
+
+/** The text with JSON and shell escapes replaced by what they stand for, and where each character came from. */
+export function decodedView(text: string): DecodedView {
+  let view = text;
+  let at: number[] | null = null;
+  for (let level = 0; level < LEVELS; level++) {
+    const next = decodeOnce(view);
+    if (!next) break;
+    const outer: number[] | null = at;
+    at = outer ? next.at.map((offset) => outer[offset] as number) : next.at;
+    view = next.view;
+  }
+  return { view, at };
+}
+
+/** A range of a decoded view as offsets of the text it was decoded from. */
+export function rangeInText(range: SecretRange, decoded: DecodedView): SecretRange {
+  if (!decoded.at) return range;
+  return { start: decoded.at[range.start] as number, end: decoded.at[range.end] as number, kind: range.kind };
 }
 
 /** Compiled once: every rule global, with the offsets of its groups. */

@@ -8,7 +8,7 @@
  * `team.redactPatterns`; a secret becomes `[REDACTED:<kind>]`, and every replacement is counted under
  * its kind, so the report says exactly what was removed. docs/TEAM.md lists the rules and limits.
  */
-import { compileRules, cutRanges, mergeRanges, ruleRanges, scanView, type SecretRange } from "./redact-text";
+import { compileRules, cutRanges, decodedView, mergeRanges, rangeInText, ruleRanges, type DecodedView, type SecretRange } from "./redact-text";
 import { DEFAULT_REDACTION_RULES, type RedactionRule } from "./redact-rules";
 import { secretlintRanges } from "./redact-secretlint";
 
@@ -130,7 +130,8 @@ export function makeRedactor(rules: readonly RedactionRule[] = DEFAULT_REDACTION
     async redact<T>(value: T, found: Map<string, number>): Promise<T> {
       const slots: Slot[] = [];
       const build = plan(value, slots);
-      const views = slots.map((slot) => scanView(slot.prefix + slot.text + slot.suffix));
+      const decoded = slots.map((slot) => decodedView(slot.prefix + slot.text + slot.suffix));
+      const views = decoded.map((d) => d.view);
       const starts: number[] = [];
       let length = 0;
       for (const view of views) {
@@ -144,7 +145,9 @@ export function makeRedactor(rules: readonly RedactionRule[] = DEFAULT_REDACTION
         // Bonsai's rules cut precisely (a name or a host stays); secretlint covers what they do not
         const mine = own[i] ?? [];
         const extra = (linted[i] ?? []).filter((range) => !overlaps(range, mine));
-        const ranges = [...mine, ...extra].map((range) => ontoText(range, slot)).filter((range) => range !== undefined);
+        const ranges = [...mine, ...extra]
+          .map((range) => ontoText(rangeInText(range, decoded[i] as DecodedView), slot))
+          .filter((range) => range !== undefined);
         slot.out = cutRanges(slot.text, mergeRanges(ranges), found);
       });
       return build() as T;

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { extraRules, findingsOf, makeRedactor, DEFAULT_REDACTION_RULES } from "../src/redact";
-import { scanView } from "../src/redact-text";
+import { decodedView } from "../src/redact-text";
 import { kindName } from "../src/redact-secretlint";
 import { SECRET_FORMS } from "./secret-corpus";
 
@@ -61,7 +61,9 @@ describe("secrets are redacted before a push", () => {
       const { out } = await redact(text);
       expect(out).not.toMatch(/abcdefghijklmnopqrstuvwxyz|AKIAABCDEFGHIJKLMNOP/);
     }
-    expect(scanView(String.raw`a\nb\"c\\d`)).toBe('a \nb "c  d');
+    const decoded = decodedView(String.raw`a\nb\"c\\\\nd\u0041`);
+    expect(decoded.view).toBe('a\nb"c\nd' + "A");
+    expect(decoded.at).toEqual([0, 1, 3, 4, 6, 7, 12, 13, 19]);
   });
 
   it("redacts object keys, the key's context, and JSON kept inside strings (original lines, headers)", async () => {

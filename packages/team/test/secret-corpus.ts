@@ -69,6 +69,8 @@ export const SECRET_FORMS: readonly SecretForm[] = [
   { name: "vault token", text: "VAULT_TOKEN hvs.CAESITestOnlyVaultToken0123456789abcdefGh", secrets: ["hvs.CAESITestOnlyVaultToken0123456789abcdefGh", "TestOnlyVaultToken0123456789"] },
   { name: "databricks token", text: "DATABRICKS dapi0123456789abcdef0123456789abcdef", secrets: ["dapi0123456789abcdef0123456789abcdef"] },
   { name: "double-escaped json in a log", text: String.raw`log: {\"msg\":\"config\",\"key\":\"sk-ant-api03-DblEsc0123456789abcdefABCDEFghijklmnopQRSTUV\"}`, secrets: ["DblEsc0123456789abcdefABCDEFghijklmnop"] },
+  { name: "url password in escaped json text", text: String.raw`{"url":"https:\/\/deploy:Esc4pedSlashPassTest@api.example.com\/v1"`, secrets: ["Esc4pedSlashPassTest"] },
+  { name: "token with a unicode escape", text: String.raw`body: "ghp_Un1codeEscapedTokenTestOnly0123456789"`, secrets: ["Un1codeEsc"] },
   { name: "curl user and password", text: "curl -u deploy:CurlTestOnlyPass42 https://ci.example.com/api", secrets: ["CurlTestOnlyPass42"] },
   { name: "password flag", text: "psql --host db --password=FlagTestOnlyPw77 --username app", secrets: ["FlagTestOnlyPw77"] },
   { name: "netrc", text: "machine api.example.com\n  login deploy\n  password NetrcTestOnlyPass9", secrets: ["NetrcTestOnlyPass9"] },
