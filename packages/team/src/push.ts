@@ -42,17 +42,16 @@ export interface SessionPushReport {
   redacted: RedactionFinding[];
 }
 
+/** entries redacted in one pass (one secretlint run over all their strings) */
+const REDACT_AT_ONCE = 64;
+
 export async function pushSession(source: PushSource, sessionId: string, options: PushOptions): Promise<SessionPushReport> {
   const redactor = options.redactor ?? makeRedactor();
   const found = new Map<string, number>();
-  const meta = source.session(sessionId);
-  const session: PushedSession = {
-    ...meta,
-    title: meta.title === null ? null : redactor.redactText(meta.title, found),
-    cwd: redactor.redactText(meta.cwd, found),
-    header: redactor.redactText(meta.header, found),
-  };
-  const had = await options.client.has(options.project, sessionId);
+  // every field of the session and of each entry passes the redactor, whatever it is named
+  const sessionFound = new Map<string, number>();
+  const session: PushedSession = await redactor.redact(source.session(sessionId), sessionFound);
+  const had = await options.client.has(options.project, session.sessionId);
   const all = source.entries(sessionId);
   const missing = all.slice(had);
   const batchBytes = options.batchBytes ?? 1024 * 1024;
@@ -71,16 +70,21 @@ export async function pushSession(source: PushSource, sessionId: string, options
     bytes = 0;
     options.onProgress?.({ sessionId, sent, total: missing.length });
   };
-  for (const entry of missing) {
-    const json = JSON.stringify(redactor.redactValue(entry, found));
-    batch.push(json);
-    bytes += json.length;
-    if (bytes >= batchBytes) await flush();
+  for (let at = 0; at < missing.length; at += REDACT_AT_ONCE) {
+    const redacted = await redactor.redact(missing.slice(at, at + REDACT_AT_ONCE), found);
+    for (const entry of redacted) {
+      const json = JSON.stringify(entry);
+      batch.push(json);
+      bytes += json.length;
+      if (bytes >= batchBytes) await flush();
+    }
   }
   await flush();
   if (missing.length === 0 && had === 0 && !options.dryRun) {
     // an empty session is still listed in the archive
     await options.client.batch({ project: options.project, session, from: 0, entries: [] });
   }
+  // the session's own fields count once they are sent (with a batch, or as an empty session)
+  if (missing.length > 0 || had === 0) for (const [kind, count] of sessionFound) found.set(kind, (found.get(kind) ?? 0) + count);
   return { sessionId, had, sent, added, redacted: findingsOf(found) };
 }

@@ -1,9 +1,10 @@
 /**
  * `bonsai push [SESSION… | --all] --to URL --project NAME [--dry-run] [--watch]`: sends stored
- * sessions to a team archive, only the entries it lacks, with secrets redacted first (the default
- * rules plus the setting team.redactPatterns). The token comes from BONSAI_TOKEN, never the command
- * line. A push reads sessions and never changes them; --watch takes in what agents appended to their
- * files between rounds, as the app's follower does.
+ * sessions to a team archive, only the entries it lacks, with secrets redacted first (secretlint's
+ * recommended preset, Bonsai's own rules and the setting team.redactPatterns; docs/TEAM.md). The
+ * token comes from BONSAI_TOKEN, never the command line. A push reads sessions and never changes
+ * them; --watch takes in what agents appended to their files between rounds, as the app's follower
+ * does.
  */
 import { ArchiveClient, DEFAULT_REDACTION_RULES, extraRules, makeRedactor, pushSession, storePushSource, type Redactor, type SessionPushReport } from "@bonsai/team";
 import { loadSettings } from "@bonsai/core";
@@ -31,10 +32,13 @@ function sessionsToPush(store: SqliteSessionStore, args: ParsedArgs): string[] {
   return args.positionals.map((id) => store.resolveSessionId(id));
 }
 
+/** One line per session; the redacted part names each kind taken out and how often (what the archive holds as markers). */
 function describe(report: SessionPushReport, dryRun: boolean): string {
-  const redacted = report.redacted.map((r) => `${r.rule} x${r.count}`).join(", ");
+  const total = report.redacted.reduce((sum, r) => sum + r.count, 0);
+  const kinds = report.redacted.map((r) => `${r.rule} x${r.count}`).join(", ");
   const verb = dryRun ? "would send" : "sent";
-  return `${report.sessionId}  archive had ${report.had}, ${verb} ${report.sent}${redacted ? `; redacted: ${redacted}` : ""}\n`;
+  const redacted = total === 0 ? "" : `; ${dryRun ? "would redact" : "redacted"} ${total} secret${total === 1 ? "" : "s"}: ${kinds}`;
+  return `${report.sessionId}  archive had ${report.had}, ${verb} ${report.sent}${redacted}\n`;
 }
 
 async function round(store: SqliteSessionStore, ids: readonly string[], client: ArchiveClient, args: ParsedArgs, io: Io, quiet: boolean): Promise<SessionPushReport[]> {
