@@ -85,7 +85,7 @@ describe.skipIf(!HAVE)("bonsai import --git: a repository's Entire checkpoints",
       ["a1b2c3d4e5f6", 1, "cc-session", "Claude Code", "claude-opus-4-6"],
     ]);
     expect(rows.filter((r) => r.agent_session_id === PI_ID).map((r) => r.session_id)).toEqual([pi.id, pi.id]);
-    expect(JSON.parse(rows[0]!.metadata_json).files_touched).toEqual(["src/two.ts", "docs/two.md"]);
+    expect(JSON.parse(rows[0]!.metadata_json as string).files_touched).toEqual(["src/two.ts", "docs/two.md"]);
     const checkpointMeta = store.db.prepare("SELECT metadata_json FROM git_checkpoints WHERE checkpoint_id = 'a1b2c3d4e5f6'").get() as { metadata_json: string };
     expect(JSON.parse(checkpointMeta.metadata_json).sessions).toHaveLength(2);
 
