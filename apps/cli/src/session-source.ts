@@ -13,7 +13,7 @@ import { statSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
 import type { AgentMessage, BranchPlan, CompactionPlanSummary, CompactionSettings, ContextFigures, ContextSummary, MigrationResult, ParseIssue, PruneConfig, PrunePlan, PruneSummary, SessionContext, SessionEntry, SessionHeader } from "@bonsai/core";
 import type { ReadSession } from "@bonsai/formats";
-import type { ContextLists } from "@bonsai/store";
+import type { ContextLists, SessionCommit } from "@bonsai/store";
 import { UserError, describeFsError } from "./errors";
 import { warn, type Io } from "./output";
 import { looksLikeSessionId } from "./session-argument";
@@ -39,6 +39,8 @@ export interface LoadedSession {
   title: string | null;
   /** the file the session was read from: the file itself, or a stored session's source (null: created in Bonsai) */
   sourcePath: string | null;
+  /** a stored session: the commits it produced (imported from a repository's checkpoint branch) */
+  commits?(): SessionCommit[];
   /** Claude Code and Codex sessions (files, or stored): the reader's session (agent, links, the lines as read) */
   foreign?: ReadSession;
   entryCount: number;

@@ -87,7 +87,7 @@ async function storedForeignSession(reader: SessionReader, source: SessionSource
   try {
     const summary = store.getSession(source.sessionId);
     if (!summary) throw new UserError(`${label}: the session ${source.sessionId} is no longer in the database`);
-    return foreignSession(store.readSession(source.sessionId), { source, label, sourcePath: summary.sourcePath, close: () => store.close() });
+    return { ...foreignSession(store.readSession(source.sessionId), { source, label, sourcePath: summary.sourcePath, close: () => store.close() }), commits: () => store.getSessionCommits(source.sessionId) };
   } catch (err) {
     store.close();
     throw err;
@@ -122,6 +122,7 @@ function storedSession(store: SessionReader, source: SessionSource & { kind: "st
     pruneSummary: (leafId, config) => store.getPruneSummary(id, leafId, config),
     branch: (fromId, toId, budget) => store.getBranchPlan(id, fromId, toId, budget),
     jsonl: () => store.renderJsonl(id),
+    commits: () => store.getSessionCommits(id),
     close: () => store.close(),
   };
 }

@@ -12,3 +12,4 @@ export { renderSessionMarkdown } from "./markdown-export";
 export { isSubstringTerm } from "./scripts";
 // The HTML page and the Markdown parser are subpath exports (@bonsai/formats/html, /markdown): they
 // bring markdown-it and a hash, which the CLI's light commands must not load with the readers.
+export * from "./entire/checkpoints";

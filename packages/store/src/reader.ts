@@ -8,6 +8,7 @@ import { StoreReader, type SessionReader } from "./store-reader";
 export { defaultDbPath, DB_FILE_NAME } from "./paths";
 export { SessionLookupError } from "./session-store";
 export { StoreReader, type SessionReader } from "./store-reader";
+export type { SessionCommit } from "./entire/git-rows";
 
 /**
  * The database opened to read it without migrating, recovering or being able to write, when nothing

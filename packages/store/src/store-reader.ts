@@ -13,6 +13,7 @@ import { Statements, type SessionRef } from "./reads/path";
 import { SessionRows } from "./reads/sessions";
 import type { PathNode, SessionSummary, SizeSeries, StoredEntryInfo } from "./session-store";
 import { byId, lastFirst } from "./id-tiers";
+import { commitsBySession, commitsOfSession, type SessionCommit } from "./entire/git-rows";
 
 /** What the read commands ask a stored session (SqliteSessionStore answers the same). */
 export type SessionReader = Pick<
@@ -35,6 +36,7 @@ export type SessionReader = Pick<
   | "getPruneSummary"
   | "getBranchPlan"
   | "renderJsonl"
+  | "getSessionCommits"
   | "close"
 >;
 
@@ -59,6 +61,16 @@ export class StoreReader {
 
   getSession(sessionId: string): SessionSummary | undefined {
     return this.sessions.summary(sessionId);
+  }
+
+  /** The commits a session produced (imported from a checkpoint branch: entire/git-rows.ts); [] for others. */
+  getSessionCommits(sessionId: string): SessionCommit[] {
+    return commitsOfSession(this.db, sessionId);
+  }
+
+  /** Every session's commits, by session id (sessions without any are absent). */
+  listSessionCommits(): Map<string, SessionCommit[]> {
+    return commitsBySession(this.db);
   }
 
   resolveSessionId(idOrPrefix: string): string {

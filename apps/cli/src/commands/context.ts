@@ -20,6 +20,8 @@ import {
   type ReportedUsage,
   type SessionContext,
 } from "@bonsai/core";
+import type { SessionCommit } from "@bonsai/store";
+import { commitLines } from "../commits-text";
 import { column, printJson, type Io } from "../output";
 import { reportIssues, resolveLeafId, withSessionOf, type ContextListing, type LoadedSession } from "../session-source";
 import type { Command, SessionCommand } from "./command";
@@ -49,6 +51,8 @@ export interface ContextReport {
   /** role -> "provider/model" */
   model: Record<string, string>;
   thinkingLevel: string;
+  /** the commits the session produced (a session imported from a checkpoint branch; else []) */
+  commits: SessionCommit[];
 }
 
 type Figures = Pick<ContextReport, "contextTokens" | "contextBasis" | "usage" | "contextWindow" | "contextWindowSource">;
@@ -69,7 +73,7 @@ function figuresOf(figures: Pick<ContextFigures, "tokens" | "usage">): Figures {
   return { contextTokens: figure.contextTokens, contextBasis: figure.basis, usage: figure.usage, contextWindow: window.contextWindow, contextWindowSource: window.source };
 }
 
-function reportOf(leafId: string | null, summary: ContextSummary, figures: Figures): ContextReport {
+function reportOf(leafId: string | null, summary: ContextSummary, figures: Figures): Omit<ContextReport, "commits"> {
   return {
     leafId,
     entryIds: summary.entryIds,
@@ -86,8 +90,9 @@ function reportOf(leafId: string | null, summary: ContextSummary, figures: Figur
 export function contextReport(session: LoadedSession, leafOption: string | undefined): ContextReport {
   const leafId = resolveLeafId(session, leafOption);
   const lists = session.contextLists?.(leafId);
-  if (lists) return { leafId, entryIds: lists.entryIds, roles: lists.roles, llmRoles: lists.llmRoles, estimatedTokens: lists.estimatedTokens, model: lists.models, thinkingLevel: lists.thinkingLevel, ...figuresOf(lists.figures) };
-  return reportOf(leafId, session.contextSummary(leafId), figuresAt(session, leafId));
+  const commits = session.commits?.() ?? [];
+  if (lists) return { leafId, entryIds: lists.entryIds, roles: lists.roles, llmRoles: lists.llmRoles, estimatedTokens: lists.estimatedTokens, model: lists.models, thinkingLevel: lists.thinkingLevel, ...figuresOf(lists.figures), commits };
+  return { ...reportOf(leafId, session.contextSummary(leafId), figuresAt(session, leafId)), commits };
 }
 
 /** The context's messages with their summary (the text listing shows them). */
@@ -160,6 +165,7 @@ function printText(io: Io, session: LoadedSession, leafId: string | null, listin
     `Model: ${models}   Thinking: ${listing.thinkingLevel}`,
     `Messages: ${listing.count} (${listing.sent} sent to the model), about ${listing.estimatedTokens} tokens estimated`,
     contextLine(figuresAt(session, leafId)),
+    ...commitLines(session.commits?.() ?? [], ""),
     "",
   ];
   if (listing.count > 0) lines.push(`${"#".padStart(5)}  ${column("entry", 16)}  ${column("role", 17)}  ${"tokens".padStart(7)}  preview`);

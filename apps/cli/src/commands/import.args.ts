@@ -9,5 +9,9 @@ export const importSpec: CommandSpec = {
   positionals: [
     { name: "PATH...", description: "session files or folders (default: ~/.pi/agent/sessions, ~/.omp/agent/sessions, ~/.claude/projects or $CLAUDE_CONFIG_DIR/projects, ~/.codex/sessions or $CODEX_HOME/sessions, BONSAI_SESSIONS_DIRS)", optional: true, variadic: true },
   ],
-  options: [DATA_DIR_OPTION, JSON_OPTION],
+  options: [
+    { name: "git", type: "string", valueName: "REPO", description: "import the sessions of a local git repository's Entire checkpoint branch (entire/checkpoints/v1), linked to the commits that name them; read through git without changing the repository; again: only checkpoints added since" },
+    DATA_DIR_OPTION,
+    JSON_OPTION,
+  ],
 };

@@ -4,6 +4,7 @@
  * a path: ~/.pi/agent/sessions, ~/.omp/agent/sessions, Claude Code's projects folder, Codex's
  * sessions folder, BONSAI_SESSIONS_DIRS and the settings' sessionDirs (store defaultSessionDirs). Unchanged files are skipped, grown files read from where the last
  * import stopped. Source files are never modified. Ctrl-C stops after the current file.
+ * `--git REPO`: a repository's Entire checkpoint branch instead (import-git.ts).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -12,6 +13,7 @@ import { UserError } from "../errors";
 import { printJson, warn, type Io } from "../output";
 import { withCliStore } from "../store-db";
 import type { Command } from "./command";
+import { importGit } from "./import-git";
 
 function describe(r: ImportReport): string {
   const name = r.sourcePath;
@@ -36,6 +38,10 @@ function printIssues(io: Io, r: ImportReport): void {
 
 export const importCommand: Command = {
   async run(args, io) {
+    if (typeof args.options.git === "string") {
+      if (args.positionals.length > 0) throw new UserError("give either --git REPO or session PATHs, not both");
+      return importGit(args, io, args.options.git);
+    }
     const given = args.positionals;
     for (const p of given) if (!fs.existsSync(p)) throw new UserError(`${p}: no such file or directory`);
     const controller = new AbortController();

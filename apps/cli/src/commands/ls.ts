@@ -1,8 +1,10 @@
 /**
  * `bonsai ls [--json]`: the sessions in the Bonsai database, most recently updated first, with the
  * title given in the app when there is one. --json gives the store's summaries (agent, title, cwd,
- * entryCount, compactionCount, readOnly, ...; `titleInBonsai` when the title was given in the app).
+ * entryCount, compactionCount, readOnly, ...; `titleInBonsai` when the title was given in the app;
+ * `commits`: what a session imported from a checkpoint branch produced, `[{sha, subject, date, files}]`).
  */
+import { commitLines } from "../commits-text";
 import { column, printJson } from "../output";
 import { withCliStore } from "../store-db";
 import type { Command } from "./command";
@@ -12,7 +14,11 @@ export const lsCommand: Command = {
     await withCliStore(args, { create: false }, (store) => {
       // a title given in the app (kept in Bonsai, not in the agent's file) wins
       const titles = store.getSessionTitles();
-      const sessions = store.listSessions().map((s) => (titles.has(s.id) ? { ...s, title: titles.get(s.id) ?? s.title, titleInBonsai: true } : s));
+      const commits = store.listSessionCommits();
+      const sessions = store
+        .listSessions()
+        .map((s) => (titles.has(s.id) ? { ...s, title: titles.get(s.id) ?? s.title, titleInBonsai: true } : s))
+        .map((s) => ({ ...s, commits: commits.get(s.id) ?? [] }));
       if (args.options.json) {
         printJson(io, sessions);
         return;
@@ -32,6 +38,7 @@ export const lsCommand: Command = {
         );
         if (s.readOnly !== null) io.stdout(`${" ".repeat(idWidth + 2)}read-only: ${s.readOnly}\n`);
         else if (s.detached !== null) io.stdout(`${" ".repeat(idWidth + 2)}changes kept in the database only: ${s.detached}\n`);
+        for (const line of commitLines(s.commits, " ".repeat(idWidth + 2))) io.stdout(`${line}\n`);
       }
     });
   },

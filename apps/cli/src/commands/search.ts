@@ -1,8 +1,11 @@
 /**
  * `bonsai search QUERY [--session ID] [--limit N] [--json]`: full-text search over every stored
  * session; `--file FILE` searches one session file of any agent instead (read, never imported).
+ * Sessions imported with `import --git` are also found by a commit sha prefix or a file one of
+ * their commits changed (hits of type "commit", listed first, entryId = the commit's sha).
  */
 import { searchEntries } from "@bonsai/formats";
+import { sessionsByCommitOrFile, type CommitMatch } from "@bonsai/store";
 import { UserError } from "../errors";
 import { column, printJson, printSearchHits, type Io } from "../output";
 import { reportIssues, withSession } from "../session-source";
@@ -31,10 +34,18 @@ export const searchCommand: Command = {
       const unindexed = store.unindexedCount();
       if (unindexed >= NOTICE_FROM) io.stderr(`indexing ${unindexed.toLocaleString("en-US")} entries for search (once, for the entries imported since the last search)\n`);
       const hits = store.search(query, { ...(sessionId ? { sessionId } : {}), ...(limit !== undefined ? { limit } : {}) });
-      printSearchHits(io, query, hits, args.options.json === true);
+      // sessions imported from a checkpoint branch are also found by their commits' sha or files
+      const commits = sessionsByCommitOrFile(store.db, query).filter((m) => sessionId === undefined || m.sessionId === sessionId);
+      printSearchHits(io, query, [...commits.map(commitHit), ...hits], args.options.json === true);
     });
   },
 };
+
+/** A session found by a commit: `type` "commit", `entryId` the commit's sha. */
+function commitHit(m: CommitMatch): { sessionId: string; entryId: string; role: null; type: string; snippet: string; commit: CommitMatch["commit"]; file?: string } {
+  const snippet = m.file ? `commit ${m.commit.sha.slice(0, 10)} ${m.commit.subject} (changed [${m.file}])` : `commit [${m.commit.sha.slice(0, 10)}] ${m.commit.subject}`;
+  return { sessionId: m.sessionId, entryId: m.commit.sha, role: null, type: "commit", snippet, commit: m.commit, ...(m.file ? { file: m.file } : {}) };
+}
 
 /** Searches one session file: hits in file order, the same columns as the database search. */
 async function searchFile(io: Io, query: string, file: string, limit: number | undefined, json: boolean): Promise<void> {

@@ -1,0 +1,107 @@
+/**
+ * What the checkpoint import reads of a repository through git (git.ts): the checkpoint branch's
+ * ref and tree, small blobs as text, and the commits of the branches that carry
+ * `Entire-Checkpoint:` trailers with their files. Reading only: see git.ts.
+ */
+import { CHECKPOINT_BRANCH, checkpointIdsOfTrailers } from "@bonsai/formats";
+import type { GitRepository } from "./git";
+
+/** The checkpoint branch: the local one, else a remote-tracking one (a fresh clone has only that). */
+export function findCheckpointRef(repo: GitRepository): { ref: string; tip: string } | null {
+  const local = `refs/heads/${CHECKPOINT_BRANCH}`;
+  const tip = repo.resolveCommit(local);
+  if (tip) return { ref: local, tip };
+  for (const ref of repo.refs("refs/remotes/")) {
+    if (!ref.endsWith(`/${CHECKPOINT_BRANCH}`)) continue;
+    const t = repo.resolveCommit(ref);
+    if (t) return { ref, tip: t };
+  }
+  return null;
+}
+
+export interface BranchTree {
+  /** folder path -> tree id */
+  trees: Map<string, string>;
+  /** file path -> blob id */
+  blobs: Map<string, string>;
+}
+
+/** Every folder and file of the commit's tree (`git ls-tree -r -t -z`). */
+export function readBranchTree(repo: GitRepository, commit: string): BranchTree {
+  const out = repo.run(["ls-tree", "-r", "-t", "-z", commit]).toString("utf8");
+  const trees = new Map<string, string>();
+  const blobs = new Map<string, string>();
+  for (const rec of out.split("\0")) {
+    if (rec === "") continue;
+    const tab = rec.indexOf("\t");
+    const [, type, id] = rec.slice(0, tab).split(" ");
+    const p = rec.slice(tab + 1);
+    if (type === "tree") trees.set(p, id!);
+    else if (type === "blob") blobs.set(p, id!);
+  }
+  return { trees, blobs };
+}
+
+/** Small blobs (metadata.json files) as text, by blob id; those the repository lacks are absent. */
+export async function readTextBlobs(repo: GitRepository, ids: readonly string[], signal?: AbortSignal): Promise<Map<string, string>> {
+  const unique = [...new Set(ids)];
+  const parts = new Map<string, Buffer[]>();
+  const out = new Map<string, string>();
+  await repo.readBlobs(
+    unique,
+    {
+      onChunk: (id, chunk) => {
+        const list = parts.get(id) ?? [];
+        list.push(Buffer.from(chunk));
+        parts.set(id, list);
+      },
+      onEnd: (id) => {
+        out.set(id, Buffer.concat(parts.get(id) ?? []).toString("utf8"));
+        parts.delete(id);
+      },
+      onMissing: () => undefined,
+    },
+    signal,
+  );
+  return out;
+}
+
+export interface CommitLink {
+  sha: string;
+  subject: string;
+  /** committer date, ISO 8601 */
+  date: string;
+  checkpointIds: string[];
+  /** files the commit changed (against its first parent) */
+  files: string[];
+}
+
+const SEP = "\x1f";
+const END = "\x1e";
+
+/**
+ * Commits of the repository's branches (local and remote-tracking) naming checkpoints in
+ * `Entire-Checkpoint:` trailers, except those in `known` (read before); files for the new ones only.
+ */
+export function readCommitLinks(repo: GitRepository, known: ReadonlySet<string>): CommitLink[] {
+  const format = `%H${SEP}%cI${SEP}%s${SEP}%(trailers:key=Entire-Checkpoint,valueonly,separator=%x2c)${END}`;
+  const out = repo.run(["log", "--branches", "--remotes", "--no-color", `--format=${format}`]).toString("utf8");
+  const links: CommitLink[] = [];
+  for (const rec of out.split(END)) {
+    const [sha, date, subject, trailers] = rec.replace(/^\n/, "").split(SEP);
+    if (!sha || trailers === undefined || known.has(sha)) continue;
+    const checkpointIds = checkpointIdsOfTrailers(trailers.replace(/\n/g, ","));
+    if (checkpointIds.length > 0) links.push({ sha, date: date ?? "", subject: subject ?? "", checkpointIds, files: [] });
+  }
+  if (links.length === 0) return links;
+  const filesOf = new Map(links.map((l) => [l.sha, l.files]));
+  const diff = repo.run(["diff-tree", "--stdin", "-r", "--root", "--no-renames", "--name-only", "-z"], links.map((l) => l.sha).join("\n") + "\n").toString("utf8");
+  let current: string[] | undefined;
+  for (const token of diff.split("\0")) {
+    if (token === "") continue;
+    const commit = /^[0-9a-f]{40,64}$/.test(token) ? filesOf.get(token) : undefined;
+    if (commit) current = commit;
+    else current?.push(token);
+  }
+  return links;
+}
