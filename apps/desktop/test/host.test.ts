@@ -28,6 +28,7 @@ interface Report {
   guards: Record<string, { navigationAllowed: boolean; windowAllowed: boolean; openedExternally: boolean }>;
   calls: Record<string, { channel: string; foreign: string; own: string }>;
   menuSends: { label: string; sent: [string, { command: string }][]; openedPaths: string[]; windowsOpened: string[] }[];
+  failedFolders: [string, [string, { level: string; message: string }][]][];
   dialogImport: { ok: boolean; imported: [string, boolean][] | string; recentDocuments: string[] } | null;
   paths: { userData: string; logs: string };
   unhandled: string[];
@@ -129,6 +130,11 @@ describe.skipIf(!built)("the desktop host under a recording electron stand-in (r
     expect(byLabel["Open Data Folder"]?.openedPaths).toEqual([report.paths.userData]);
     expect(byLabel["Show Logs"]?.openedPaths).toEqual([report.paths.logs]);
     expect(fs.readdirSync(report.paths.logs).some((f) => f.endsWith(".log")), "the log folder Show Logs opens holds the log file").toBe(true);
+    // when the system cannot open a folder, the window says so
+    expect(report.failedFolders).toEqual([
+      ["Open Data Folder", [["notification", { level: "error", message: `Could not open ${report.paths.userData}: no application is registered for folders`, sessionId: null }]]],
+      ["Show Logs", [["notification", { level: "error", message: `Could not open ${report.paths.logs}: no application is registered for folders`, sessionId: null }]]],
+    ]);
     expect(byLabel["Connect to Team Archive…"]?.windowsOpened).toEqual([expect.stringMatching(/#connect-archive$/)]);
     // every item with a click of its own was checked above; the rest are Electron's roles
     const checked = new Set([...Object.keys(commands), "Open Data Folder", "Show Logs", "Connect to Team Archive…"]);

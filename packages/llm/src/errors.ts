@@ -50,6 +50,12 @@ const RETRY_HEADERS = ["retry-after-ms", "retry-after", "x-ratelimit-reset-ms", 
  */
 const OVERFLOW_CODES = new Set(["context_length_exceeded", "request_too_large", "exceed_context_size_error"]);
 
+/**
+ * Codes and types of an error sent inside a stream (no HTTP status then) that a later attempt may
+ * get past: an overloaded or failing server, a rate limit (OpenAI, Anthropic).
+ */
+const TRANSIENT_STREAM_CODES = new Set(["server_error", "overloaded_error", "api_error", "rate_limit_exceeded", "rate_limit_error"]);
+
 /** statuses a later attempt may get past: timeout, conflict, rate limit, and every server error */
 function transientStatus(status: number): boolean {
   return status === 408 || status === 409 || status === 429 || status >= 500;
@@ -100,8 +106,9 @@ export function modelFailure(error: unknown, now = Date.now()): ModelFailure {
   if (error instanceof APIConnectionError) return CONNECTION_FAILURE;
   if (error instanceof APIError) {
     const code = typeof error.code === "string" ? error.code : undefined;
-    const overflowCode = [code, error.type].some((c) => c !== undefined && OVERFLOW_CODES.has(c));
-    if (error.status === undefined) return { contextOverflow: overflowCode, transient: false };
+    const codes = [code, error.type].filter((c): c is string => c !== undefined);
+    const overflowCode = codes.some((c) => OVERFLOW_CODES.has(c));
+    if (error.status === undefined) return { contextOverflow: overflowCode, transient: !overflowCode && codes.some((c) => TRANSIENT_STREAM_CODES.has(c)) };
     const failure = httpFailure(error.status, error.headers, now);
     // Cerebras and Mistral answer an oversized prompt with a 400 or 413 and no body at all
     const bodiless = error.error === undefined && (error.status === 400 || error.status === 413);

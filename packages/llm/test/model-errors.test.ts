@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { useMockOpenAiServer, type ChatReply, type MockOpenAiServer } from "@bonsai/testkit";
-import { modelFailureIn, OpenAiSummarizer, RemoteSummarizer, retryAfterMsOf, type ModelFailure } from "../src/index";
+import { modelFailureIn, OpenAiSummarizer, RemoteSummarizer, retryAfterMsOf, streamTurn, type ModelFailure } from "../src/index";
 
 const mock = useMockOpenAiServer({ beforeAll, afterAll, beforeEach });
 let server: MockOpenAiServer;
@@ -40,6 +40,16 @@ describe("a model call's typed failure", () => {
     expect(await failureFor({ kind: "raw", status: 400, body: "", contentType: "text/plain" })).toEqual({ status: 400, contextOverflow: true, transient: false });
     // words alone never make one
     expect(await failureFor({ kind: "error", status: 400, message: "prompt is too long: 213462 tokens > 200000 maximum" })).toMatchObject({ contextOverflow: false });
+  });
+
+  it("an error inside a stream (no status): its code or type decides", async () => {
+    const streamed = async (error: object) => {
+      server.enqueue({ kind: "raw", contentType: "text/event-stream", body: `data: ${JSON.stringify({ error })}\n\n` });
+      return (await streamTurn([{ role: "user", content: "q", timestamp: 1 }], { endpoint: { baseUrl: server.baseUrl, apiKey: "k" }, model: "m" })).failure;
+    };
+    expect(await streamed({ message: "anything", type: "overloaded_error" })).toEqual({ contextOverflow: false, transient: true });
+    expect(await streamed({ message: "anything", code: "context_length_exceeded" })).toEqual({ contextOverflow: true, transient: false });
+    expect(await streamed({ message: "Rate limit reached; overloaded", type: "invalid_request_error" })).toEqual({ contextOverflow: false, transient: false });
   });
 
   it("a lost connection is transient", async () => {

@@ -174,6 +174,12 @@ function openSessionFiles(paths: readonly string[]): void {
   });
 }
 
+/** Opens a folder in the system's file manager; when that fails, the window says so. */
+async function openFolder(folder: string): Promise<void> {
+  const error = await shell.openPath(folder);
+  if (error) sendToWindow("notification", { level: "error", message: `Could not open ${folder}: ${error}`, sessionId: null });
+}
+
 function showWindow(): void {
   if (!win) return;
   if (win.isMinimized()) win.restore();
@@ -217,8 +223,8 @@ async function main(): Promise<void> {
   Menu.setApplicationMenu(
     buildMenu({
       send: (command) => sendToWindow("menuCommand", { command }),
-      openDataFolder: () => void shell.openPath(userData),
-      showLogs: () => void shell.openPath(path.dirname(log.file)),
+      openDataFolder: () => void openFolder(userData),
+      showLogs: () => void openFolder(path.dirname(log.file)),
       connectArchive: () => void openArchiveWindow(`${devServerUrl ?? APP_INDEX_URL}${CONNECT_ARCHIVE_HASH}`, windowIcon(process.platform), rendererDir),
     }),
   );

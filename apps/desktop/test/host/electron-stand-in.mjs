@@ -109,7 +109,8 @@ export const dialog = {
 
 export const shell = {
   openExternal: async (url) => { (rec.openedExternal ??= []).push(url); },
-  openPath: async (p) => { (rec.openedPaths ??= []).push(p); return ""; },
+  // Electron's answer: "" when opened, else the error (a test sets rec.openPathError)
+  openPath: async (p) => { (rec.openedPaths ??= []).push(p); return rec.openPathError ?? ""; },
 };
 
 /**

@@ -73,6 +73,18 @@ function walk(items) {
 }
 walk(rec.menuTemplate);
 
+// Help's folders when the system cannot open them: the window is told
+rec.openPathError = "no application is registered for folders";
+const helpItems = rec.menuTemplate.find((m) => m.role === "help")?.submenu ?? [];
+const failedFolders = [];
+for (const label of ["Open Data Folder", "Show Logs"]) {
+  const before = rec.sent.length;
+  helpItems.find((i) => i.label === label)?.click();
+  await new Promise((r) => setTimeout(r, 20));
+  failedFolders.push([label, rec.sent.slice(before).map((m) => [m[1], m[2]])]);
+}
+delete rec.openPathError;
+
 // "Connect to Team Archive…": a window of its own, and where it may go
 const archiveWin = rec.windows.find((w) => w !== win && String(w.loadedUrl).endsWith("#connect-archive"));
 let archiveWindow = null;
@@ -155,6 +167,7 @@ const report = {
   archiveWindow,
   unhandled,
   dialogImport,
+  failedFolders,
   paths: { userData: electron.app.getPath("userData"), logs: electron.app.getPath("logs") },
 };
 process.stdout.write(`${JSON.stringify(report)}\n`);
