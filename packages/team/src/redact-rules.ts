@@ -70,6 +70,13 @@ export const DEFAULT_REDACTION_RULES: readonly RedactionRule[] = [
     // tokens whose prefix names the service: Postman, Atlassian, Notion, Figma, Sentry, Grafana, Supabase, PlanetScale, Fly, Netlify, Doppler, Pulumi, Terraform, Tailscale, Cloudflare origin CA
     pattern: /\b(?:PMAK-[A-Za-z0-9-]{30,}|ATATT3[A-Za-z0-9_=-]{30,}|ntn_[A-Za-z0-9]{30,}|secret_[A-Za-z0-9]{40,}|figd_[A-Za-z0-9_-]{30,}|sntr[ysu]_[A-Za-z0-9+/=_-]{30,}|glsa_[A-Za-z0-9_]{30,}|glc_[A-Za-z0-9+/=_-]{30,}|sbp_[a-f0-9]{40}|pscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.-]{30,}|fo1_[A-Za-z0-9_-]{30,}|nfp_[A-Za-z0-9]{30,}|dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{30,}|pul-[a-f0-9]{40}|[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,}|tskey-[a-z]+-[A-Za-z0-9]{10,}-[A-Za-z0-9]{20,}|v1\.0-[a-f0-9]{24}-[a-f0-9]{100,})/g,
   },
+  { name: "webhook-url", pattern: /\b(?:discord(?:app)?\.com\/api\/webhooks\/\d+\/[A-Za-z0-9_-]{20,}|[a-z0-9-]+\.webhook\.office\.com\/[^\s"']{20,})/g },
+  { name: "mapbox-token", pattern: /\bsk\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{10,}/g },
+  { name: "service-token", pattern: /\b(?:pplx-[A-Za-z0-9]{40,}|fw_[A-Za-z0-9]{20,}|sq0(?:atp|csp)-[A-Za-z0-9_-]{22,}|access_token\$production\$[a-z0-9]{16}\$[a-f0-9]{32}|AAAA[A-Za-z0-9_-]{7}:[A-Za-z0-9_-]{100,})/g },
+  // signed links: Azure SAS, S3 and GCS presigned URLs, tokens in a query string
+  { name: "url-signature", pattern: /([?&](?:sig|signature|X-Amz-Signature|X-Amz-Security-Token|X-Goog-Signature|access_token|token|api_key|apikey|key)=)([^&\s"'#]{16,})/gi, group: 2 },
+  // the first value of a Cookie header, when it looks generated (long, with a digit)
+  { name: "cookie", pattern: /\b((?:Set-)?Cookie["']?\s*:\s*["'`]?[^\r\n"'`=;]*=)(?![$<{%*])(?=[^;\s"'`]*[0-9])([^;\s"'`]{16,})/gi, group: 2 },
   // PuTTY key files: the private lines after their count
   { name: "private-key", pattern: /\b(Private-Lines:\s*\d+\s*)((?:[A-Za-z0-9+/]{8,}={0,2}\s*)+)/g, group: 2 },
   { name: "bonsai-token", pattern: /\bbonsai_[0-9a-f]{16}_[A-Za-z0-9_-]{43}/g },
@@ -93,7 +100,7 @@ export const DEFAULT_REDACTION_RULES: readonly RedactionRule[] = [
   {
     name: "env-secret",
     // an .env line: an upper-case name that says what it holds, "=" with no space, a value
-    pattern: new RegExp(String.raw`^(\s*(?:export\s+)?[A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PWD|CREDENTIALS?|AUTH)[A-Z0-9_]*=)${NOT_PLACEHOLDER}(\S.*)$`, "gm"),
+    pattern: new RegExp(String.raw`^(\s*(?:export\s+)?[A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PWD|CREDENTIALS?|AUTH)[A-Z0-9_]*=)${NOT_PLACEHOLDER}${NOT_LINK}(\S.*)$`, "gm"),
     group: 2,
   },
   {
@@ -104,8 +111,8 @@ export const DEFAULT_REDACTION_RULES: readonly RedactionRule[] = [
   },
   {
     name: "secret-assignment",
-    // password = hunter22 — an unquoted value only when it has a digit and is not a call or a path of names
-    pattern: new RegExp(`(?<![A-Za-z0-9_])(${SECRET_NAME}\\s*[:=]\\s*)${NOT_PLACEHOLDER}${NOT_LINK}(?=[^\\s"'\`,;]*[0-9])([^\\s"'\`,;(){}\\[\\]]{8,})(?![(\\w])`, "g"),
+    // password = hunter2 — an unquoted value only when it has a digit and is not a call or a path of names
+    pattern: new RegExp(`(?<![A-Za-z0-9_])(${SECRET_NAME}\\s*[:=]\\s*)${NOT_PLACEHOLDER}${NOT_LINK}(?=[^\\s"'\`,;]*[0-9])([^\\s"'\`,;(){}\\[\\]]{6,})(?![(\\w])`, "g"),
     group: 2,
   },
 ];
