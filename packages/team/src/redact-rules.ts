@@ -24,7 +24,7 @@ const KEY_BODY = String.raw`(?:\s*(?:[A-Z][A-Za-z-]*: [^\r\n]*|[A-Za-z0-9+/]{8,}
 const NOT_PLACEHOLDER = String.raw`(?![$<{%*]|\[REDACTED)`;
 /** an assigned value that is a link or a path, not a secret (a URL's password has its own rule) */
 const NOT_LINK = String.raw`(?!https?://|/)`;
-const SECRET_NAME = String.raw`[A-Za-z0-9_.-]{0,40}?(?i:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?|auth)`;
+const SECRET_NAME = String.raw`[A-Za-z0-9_.-]{0,40}?(?i:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?|auth)(?:[_-]?(?i:key|value))?`;
 
 export const DEFAULT_REDACTION_RULES: readonly RedactionRule[] = [
   { name: "private-key", pattern: new RegExp(`${KEY_BEGIN}(?:(?!-----BEGIN)[^\\u0000])*?${KEY_END}`, "g") },
@@ -45,7 +45,7 @@ export const DEFAULT_REDACTION_RULES: readonly RedactionRule[] = [
   { name: "slack-token", pattern: /\b(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,}/g },
   { name: "slack-webhook", pattern: /\bhooks\.slack\.com\/(?:services|workflows)\/[A-Za-z0-9/_-]{20,}/g },
   { name: "google-api-key", pattern: /\bAIza[0-9A-Za-z_-]{35}/g },
-  { name: "google-oauth", pattern: /\b(?:ya29\.[0-9A-Za-z_-]{20,}|GOCSPX-[0-9A-Za-z_-]{20,})/g },
+  { name: "google-oauth", pattern: /\b(?:ya29\.[0-9A-Za-z_-]{20,}|GOCSPX-[0-9A-Za-z_-]{20,}|1\/\/0[0-9A-Za-z_-]{30,})/g },
   { name: "stripe-key", pattern: /\b(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{16,}/g },
   { name: "npm-token", pattern: /\bnpm_[A-Za-z0-9]{36}\b/g },
   { name: "pypi-token", pattern: /\bpypi-AgE[A-Za-z0-9_-]{50,}/g },
@@ -77,6 +77,10 @@ export const DEFAULT_REDACTION_RULES: readonly RedactionRule[] = [
   { name: "url-signature", pattern: /([?&](?:sig|signature|X-Amz-Signature|X-Amz-Security-Token|X-Goog-Signature|access_token|token|api_key|apikey|key)=)([^&\s"'#]{16,})/gi, group: 2 },
   // the first value of a Cookie header, when it looks generated (long, with a digit)
   { name: "cookie", pattern: /\b((?:Set-)?Cookie["']?\s*:\s*["'`]?[^\r\n"'`=;]{0,256}=)(?![$<{%*])(?=[^;\s"'`]{0,256}[0-9])([^;\s"'`]{16,})/gi, group: 2 },
+  // a key block in base64 (a Kubernetes secret's tls.key): "-----BEGIN" encoded
+  { name: "private-key", pattern: /\bLS0tLS1CRUdJTi[A-Za-z0-9+/=]{20,}/g },
+  { name: "heroku-key", pattern: /\bHRKU-[A-Za-z0-9_-]{20,}/g },
+  { name: "azure-client-secret", pattern: /(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.-]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])/g },
   // PuTTY key files: the private lines after their count
   { name: "private-key", pattern: /\b(Private-Lines:\s*\d+\s*)((?:[A-Za-z0-9+/]{8,}={0,2}\s*)+)/g, group: 2 },
   { name: "bonsai-token", pattern: /\bbonsai_[0-9a-f]{16}_[A-Za-z0-9_-]{43}/g },
