@@ -121,11 +121,15 @@ export const DEFAULT_REDACTION_RULES: readonly RedactionRule[] = [
   },
 ];
 
-/** Compiles the user's extra patterns; a pattern that does not compile is refused with its text. */
+/**
+ * Compiles the user's extra patterns; a pattern that does not compile is refused with its text.
+ * `^` and `$` match at the start and end of every line (and so of every string: strings are scanned
+ * one per line block).
+ */
 export function extraRules(patterns: readonly string[]): RedactionRule[] {
   return patterns.map((source, index) => {
     try {
-      return { name: `custom-${index + 1}`, pattern: new RegExp(source, "g") };
+      return { name: `custom-${index + 1}`, pattern: new RegExp(source, "gm") };
     } catch (error) {
       throw new Error(`team.redactPatterns[${index}] is not a regular expression: ${(error as Error).message}`, { cause: error });
     }
