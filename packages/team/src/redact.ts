@@ -11,6 +11,7 @@
 import { compileRules, cutRanges, decodedView, mergeRanges, rangeInText, ruleRanges, type DecodedView, type SecretRange } from "./redact-text";
 import { DEFAULT_REDACTION_RULES, type RedactionRule } from "./redact-rules";
 import { secretlintRanges } from "./redact-secretlint";
+import { planRedaction, type Slot, type SlotContext } from "./redact-walk";
 
 export { DEFAULT_REDACTION_RULES, extraRules, type RedactionRule } from "./redact-rules";
 
@@ -22,67 +23,6 @@ export interface RedactionFinding {
 export interface Redactor {
   /** a deep copy of a JSON value with every secret taken out of its strings and keys, each counted in `found` */
   redact<T>(value: T, found: Map<string, number>): Promise<T>;
-}
-
-/** One string to scan, with the text around it that gives it meaning (its key). */
-interface Slot {
-  text: string;
-  prefix: string;
-  suffix: string;
-  out: string;
-}
-
-type Build = () => unknown;
-
-function decodedJson(text: string): object | undefined {
-  const start = text.trimStart()[0];
-  if (start !== "{" && start !== "[") return undefined;
-  try {
-    const value = JSON.parse(text) as unknown;
-    return value !== null && typeof value === "object" ? value : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function addSlot(slots: Slot[], text: string, prefix = "", suffix = ""): number {
-  return slots.push({ text, prefix, suffix, out: text }) - 1;
-}
-
-/** Registers every string and key of `value` as a slot; returns how to build the redacted copy. */
-function plan(value: unknown, slots: Slot[], key?: string): Build {
-  if (typeof value === "string") {
-    const json = decodedJson(value);
-    if (json) {
-      const first = slots.length;
-      const build = plan(json, slots);
-      const last = slots.length;
-      return () => {
-        const inner = build();
-        return slots.slice(first, last).some((s) => s.out !== s.text) ? JSON.stringify(inner) : value;
-      };
-    }
-    const at = key === undefined ? addSlot(slots, value) : addSlot(slots, value, `"${key}": "`, '"');
-    return () => slots[at]?.out;
-  }
-  if (Array.isArray(value)) {
-    const items = value.map((item) => plan(item, slots));
-    return () => items.map((build) => build());
-  }
-  if (value !== null && typeof value === "object") {
-    const fields = Object.entries(value).map(([name, item]) => ({ at: addSlot(slots, name), build: plan(item, slots, name) }));
-    return () => {
-      const copy: Record<string, unknown> = {};
-      for (const field of fields) {
-        const base = slots[field.at]?.out as string;
-        let name = base;
-        for (let n = 2; Object.hasOwn(copy, name); n++) name = `${base} #${n}`;
-        Object.defineProperty(copy, name, { value: field.build(), enumerable: true, writable: true, configurable: true });
-      }
-      return copy;
-    };
-  }
-  return () => value;
 }
 
 /**
@@ -118,10 +58,16 @@ function overlaps(range: SecretRange, others: readonly SecretRange[]): boolean {
 }
 
 /** A range found in prefix + text + suffix, moved onto the text alone (undefined when outside it). */
-function ontoText(range: SecretRange, slot: Slot): SecretRange | undefined {
-  const start = Math.max(range.start - slot.prefix.length, 0);
-  const end = Math.min(range.end - slot.prefix.length, slot.text.length);
+function ontoText(range: SecretRange, context: SlotContext, text: string): SecretRange | undefined {
+  const start = Math.max(range.start - context.prefix.length, 0);
+  const end = Math.min(range.end - context.prefix.length, text.length);
   return end > start ? { start, end, kind: range.kind } : undefined;
+}
+
+interface Scan {
+  slot: Slot;
+  context: SlotContext;
+  decoded: DecodedView;
 }
 
 export function makeRedactor(rules: readonly RedactionRule[] = DEFAULT_REDACTION_RULES): Redactor {
@@ -129,9 +75,9 @@ export function makeRedactor(rules: readonly RedactionRule[] = DEFAULT_REDACTION
   return {
     async redact<T>(value: T, found: Map<string, number>): Promise<T> {
       const slots: Slot[] = [];
-      const build = plan(value, slots);
-      const decoded = slots.map((slot) => decodedView(slot.prefix + slot.text + slot.suffix));
-      const views = decoded.map((d) => d.view);
+      const build = planRedaction(value, slots);
+      const scans: Scan[] = slots.flatMap((slot) => slot.contexts.map((context) => ({ slot, context, decoded: decodedView(context.prefix + slot.text + context.suffix) })));
+      const views = scans.map((scan) => scan.decoded.view);
       const starts: number[] = [];
       let length = 0;
       for (const view of views) {
@@ -141,15 +87,21 @@ export function makeRedactor(rules: readonly RedactionRule[] = DEFAULT_REDACTION
       const joined = views.join(SEPARATOR);
       const own = bySlot(ruleRanges(joined, compiled), starts, views);
       const linted = bySlot(await secretlintRanges(joined), starts, views);
-      slots.forEach((slot, i) => {
-        // Bonsai's rules cut precisely (a name or a host stays); secretlint covers what they do not
-        const mine = own[i] ?? [];
-        const extra = (linted[i] ?? []).filter((range) => !overlaps(range, mine));
-        const ranges = [...mine, ...extra]
-          .map((range) => ontoText(rangeInText(range, decoded[i] as DecodedView), slot))
-          .filter((range) => range !== undefined);
-        slot.out = cutRanges(slot.text, mergeRanges(ranges), found);
+      // every range as offsets of its slot's text, Bonsai's and secretlint's apart
+      const onText = (ranges: SecretRange[] | undefined, scan: Scan): SecretRange[] =>
+        (ranges ?? []).map((range) => ontoText(rangeInText(range, scan.decoded), scan.context, scan.slot.text)).filter((range) => range !== undefined);
+      const mine = new Map<Slot, SecretRange[]>();
+      const theirs = new Map<Slot, SecretRange[]>();
+      scans.forEach((scan, i) => {
+        mine.set(scan.slot, [...(mine.get(scan.slot) ?? []), ...onText(own[i], scan)]);
+        theirs.set(scan.slot, [...(theirs.get(scan.slot) ?? []), ...onText(linted[i], scan)]);
       });
+      for (const slot of slots) {
+        // Bonsai's rules cut precisely (a name or a host stays); secretlint covers what they do not
+        const ownRanges = mine.get(slot) ?? [];
+        const extra = (theirs.get(slot) ?? []).filter((range) => !overlaps(range, ownRanges));
+        slot.out = cutRanges(slot.text, mergeRanges([...ownRanges, ...extra]), found);
+      }
       return build() as T;
     },
   };

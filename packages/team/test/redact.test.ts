@@ -84,6 +84,13 @@ describe("secrets are redacted before a push", () => {
     expect(entry.args.password).toBe("LongEnoughValueXyz");
   });
 
+  it("reads a value at the start of its string and, when its key says what it holds, after its key", async () => {
+    const found = new Map<string, number>();
+    const out = await makeRedactor().redact({ cmd: "DB_PASSWORD=hunter ./run", headers: { Authorization: "Basic dXNlcjpodW50ZXI=" } }, found);
+    expect(out).toEqual({ cmd: "DB_PASSWORD=[REDACTED:env-secret]", headers: { Authorization: "Basic [REDACTED:basic-auth]" } });
+    expect(findingsOf(found)).toEqual([{ rule: "basic-auth", count: 1 }, { rule: "env-secret", count: 1 }]);
+  });
+
   it("leaves a JSON string that holds no secret byte for byte as it was", async () => {
     const line = '{"a": 1,  "b": "x"}';
     expect((await redact(line)).out).toBe(line);
@@ -106,9 +113,23 @@ describe("secrets are redacted before a push", () => {
     for (const text of texts) expect(await redact(text)).toEqual({ out: text, findings: [] });
   });
 
+  it("takes long texts made to make patterns backtrack in time proportional to their length", async () => {
+    // each of these took from 2 to 67 s in one rule before its repetitions were bounded; now all of them take about a second
+    const texts = ["a.", "-----BEGIN PRIVATE KEY-----\n", "password=", "mysql ", "sk-", "http://a:", "?token=", "eyJ-", "Cookie: a=", "-u x"].map((unit) => unit.repeat(Math.ceil(200_000 / unit.length)));
+    texts.push("A".repeat(200_000), `-----BEGIN RSA PRIVATE KEY-----\n${"QUJD".repeat(50_000)}`, "\\".repeat(200_000));
+    const started = performance.now();
+    for (const text of texts) await redact(text);
+    expect(performance.now() - started).toBeLessThan(20_000);
+  }, 60_000);
+
   it("takes extra patterns from settings and refuses one that does not compile", async () => {
     const rules = [...DEFAULT_REDACTION_RULES, ...extraRules(["ACME-[0-9]{6}"])];
     expect((await redact("ticket ACME-123456", rules)).out).toBe("ticket [REDACTED:custom-1]");
+    // anchored patterns match at the start of each string, as they did when strings were scanned one by one
+    const anchored = [...DEFAULT_REDACTION_RULES, ...extraRules(["^internal-[a-z]+$"])];
+    const found = new Map<string, number>();
+    expect(await makeRedactor(anchored).redact({ a: "internal-host", b: ["x", "internal-db"], c: "an internal-host" }, found)).toEqual({ a: "[REDACTED:custom-1]", b: ["x", "[REDACTED:custom-1]"], c: "an internal-host" });
+    expect(findingsOf(found)).toEqual([{ rule: "custom-1", count: 2 }]);
     expect(() => extraRules(["("])).toThrow(/team.redactPatterns\[0\] is not a regular expression/);
   });
 });
