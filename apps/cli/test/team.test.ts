@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { generateSession, writeSessionJsonl } from "@bonsai/testkit";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BIN, runBonsai, startTestArchive, type TestArchive } from "./team-archive";
+import { BIN, runBonsai, startServe, startTestArchive, type TestArchive } from "./team-archive";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const FIXTURE = path.resolve(here, "../../../../shared/fixtures/real/pi");
@@ -142,6 +142,25 @@ describe.skipIf(!PI_FILE)("bonsai team and bonsai push", () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toBe("bonsai: cannot open the team archive database: connection refused\n");
   });
+
+  it("team serve --trusted-proxy-header limits failed sign-ins per client address as the proxy names it; a header that is not one is refused", async () => {
+    const bad = bonsai(["team", "serve", "--listen", "127.0.0.1:0", "--trusted-proxy-header", "x forwarded"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe('bonsai: --trusted-proxy-header takes a header name such as x-forwarded-for: "x forwarded"\n');
+    const token = (JSON.parse(ok(["team", "user", "add", "behind-proxy", "--json"])) as { token: string }).token;
+    const proxied = await startServe(database, ["--trusted-proxy-header", "X-Forwarded-For"]);
+    try {
+      const me = (token: string, client: string): Promise<Response> => fetch(`${proxied.url}/api/me`, { headers: { authorization: `Bearer ${token}`, "x-forwarded-for": client } });
+      for (let i = 0; i < 20; i++) expect((await me(`bonsai_${(0xa000 + i).toString(16).padStart(16, "0")}_${"A".repeat(43)}`, "203.0.113.9")).status).toBe(401);
+      expect((await me(token, "203.0.113.9")).status).toBe(429);
+      expect((await me(token, "203.0.113.10")).status).toBe(200);
+      expect(proxied.log()).toContain("(refused sign-in from 203.0.113.9)");
+    } finally {
+      const exited = new Promise((resolve) => proxied.serve.once("exit", resolve));
+      proxied.serve.kill("SIGTERM");
+      await exited;
+    }
+  }, 120_000);
 
   it("team serve refuses a --cache-mb that is not a whole number of megabytes, before it opens anything", () => {
     for (const bad of ["-1", "lots", "1.5"]) {

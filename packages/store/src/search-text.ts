@@ -12,9 +12,13 @@ export interface QueryTerm {
   prefix: boolean;
 }
 
+/** a space between two Chinese or Japanese characters: those scripts write adjacent words with none */
+const SPACE_BETWEEN_HAN_KANA = /(?<=[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}])\s+(?=[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}])/gu;
+
 /**
  * Words (optionally with a trailing *) and "quoted phrases". A NUL character separates words (no
- * stored text holds one, and SQLite and PostgreSQL take none in a query).
+ * stored text holds one, and SQLite and PostgreSQL take none in a query). In a phrase, Chinese or
+ * Japanese words typed with a space between them are looked for adjacent, as those scripts write them.
  */
 export function parseQuery(query: string): QueryTerm[] {
   const terms: QueryTerm[] = [];
@@ -23,7 +27,7 @@ export function parseQuery(query: string): QueryTerm[] {
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
     const phrase = m[1];
     if (phrase !== undefined) {
-      if (phrase.trim() !== "") terms.push({ text: phrase.trim(), prefix: false });
+      if (phrase.trim() !== "") terms.push({ text: phrase.trim().replace(SPACE_BETWEEN_HAN_KANA, ""), prefix: false });
       continue;
     }
     const word = m[2] ?? "";

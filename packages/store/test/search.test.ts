@@ -134,6 +134,9 @@ describe("search", () => {
     for (const q of [":*", ".*", "\u0000", "a\u0000b", '"', '""', "\\", "'", "*", "**", "中文", "\"上下文溢出\"", "key:*", "(", "NEAR(a b)"]) expect(() => store.search(q), q).not.toThrow();
     expect(store.search("regex").map((h) => h.entryId)).toEqual(["t0"]);
     expect(store.search('"上下文溢出"').map((h) => h.entryId)).toEqual(["t3"]);
+    // Chinese words typed apart in a phrase are found where they stand next to each other, as the script writes them
+    expect(store.search('"上下文 溢出"').map((h) => h.entryId)).toEqual(["t3"]);
+    expect(store.search('"中文 溢出"').map((h) => h.entryId)).toEqual([]);
     expect(store.search("key:*").map((h) => h.entryId)).toEqual(["t1"]);
   });
 

@@ -13,14 +13,13 @@ import type pg from "pg";
 import { ARCHIVE_SCHEMA_VERSION } from "./migrations";
 import { SESSION_ID_HEADER } from "./client";
 import { ArchiveError, type ArchiveErrorCode } from "./errors";
-import { authenticate, type Principal } from "./people";
+import type { Principal } from "./people";
 import { archiveAmnesia } from "./archive-amnesia";
 import { searchArchive } from "./archive-search";
 import { openArchivedSession } from "./reads";
 import { listArchivedSessions } from "./session-list";
 import { archiveHas, receiveBatch, type PushBatch } from "./receive";
-import { SignInLimiter, type SignInLimitOptions } from "./sign-in-limit";
-import { alreadyVerified } from "./tokens";
+import { SignInLimiter, TOO_MANY_FAILURES, type SignInLimitOptions } from "./sign-in-limit";
 import type { ArchiveApp } from "./app/archive-app";
 import { answerKey, type AnswerCache, type KeptAnswer } from "./answer-cache";
 import type { AmnesiaScore } from "./amnesia-scorer";
@@ -236,7 +235,7 @@ export function createArchiveServer(options: ArchiveServerOptions): Server {
           return;
         }
         const handler = ROUTES[`${request.method} ${path}`];
-        if (!handler && options.app?.handleRequest(request, response, path, (name) => (who = name))) {
+        if (!handler && options.app?.handleRequest(request, response, path, (name) => (who = name), limiter)) {
           response.once("finish", () => logLine(response.statusCode));
           return;
         }
@@ -244,24 +243,17 @@ export function createArchiveServer(options: ArchiveServerOptions): Server {
           finish(404, { error: "no such call", code: "not-found" });
           return;
         }
-        const token = bearer(request);
-        const attempt = limiter.attempt(request, token);
-        const wait = alreadyVerified(token) ? 0 : limiter.retryAfter(attempt);
-        if (wait > 0) {
-          who = `(refused sign-in from ${attempt.client})`;
-          finish(429, { error: `too many failed sign-ins with this token or from this address; try again in ${wait} s`, code: "rate-limited" }, { "retry-after": String(wait) });
+        const signedIn = await limiter.signIn(options.pool, request, bearer(request));
+        if ("retryAfter" in signedIn) {
+          who = `(refused sign-in from ${signedIn.client})`;
+          finish(429, { error: `${TOO_MANY_FAILURES}; try again in ${signedIn.retryAfter} s`, code: "rate-limited" }, { "retry-after": String(signedIn.retryAfter) });
           return;
         }
-        let principal: Principal;
-        try {
-          principal = await authenticate(options.pool, token);
-        } catch (error) {
-          if (error instanceof ArchiveError && error.code === "unauthorized") {
-            limiter.failed(attempt);
-            who = `(failed sign-in from ${attempt.client})`;
-          }
-          throw error;
+        if ("refused" in signedIn) {
+          who = `(failed sign-in from ${signedIn.client})`;
+          throw signedIn.refused;
         }
+        const principal = signedIn.principal;
         who = principal.name;
         const route = `${request.method} ${path}`;
         const key = answers && KEPT_ROUTES.has(route) ? answerKey(principal.readVersion, route, target.searchParams) : undefined;

@@ -9,7 +9,10 @@
  * a stranger who learns a token's id does not lock its owner out. The counts live in the process.
  */
 import type { IncomingMessage } from "node:http";
-import { parseToken } from "./tokens";
+import type pg from "pg";
+import { ArchiveError } from "./errors";
+import { authenticate, type Principal } from "./people";
+import { alreadyVerified, parseToken } from "./tokens";
 
 export interface SignInLimitOptions {
   /** failures allowed per key within the window (default 20) */
@@ -29,6 +32,12 @@ export interface SignInAttempt {
   keys: string[];
   client: string;
 }
+
+/** how one sign-in went: signed in, refused (a failure counted), or not tried (`retryAfter` seconds to wait); `client` for the log */
+export type SignInOutcome = ({ principal: Principal } | { refused: ArchiveError } | { retryAfter: number }) & { client: string };
+
+/** the answer to a sign-in past the limits, before "; try again in N s" */
+export const TOO_MANY_FAILURES = "too many failed sign-ins with this token or from this address";
 
 export class SignInLimiter {
   private readonly failures = new Map<string, number[]>();
@@ -71,6 +80,24 @@ export class SignInLimiter {
       if (recent.length >= this.max) wait = Math.max(wait, 1, Math.ceil(((recent[0] as number) + this.windowMs - this.now()) / 1000));
     }
     return wait;
+  }
+
+  /**
+   * Signs in with `token` as `request` sent it, within the limits: every route that takes a token
+   * (the HTTP API, the page's WebSocket, its downloads and its token check) signs in here. A
+   * secret this process verified before passes even while its keys are refused.
+   */
+  async signIn(pool: pg.Pool, request: IncomingMessage, token: string): Promise<SignInOutcome> {
+    const attempt = this.attempt(request, token);
+    const wait = alreadyVerified(token) ? 0 : this.retryAfter(attempt);
+    if (wait > 0) return { retryAfter: wait, client: attempt.client };
+    try {
+      return { principal: await authenticate(pool, token), client: attempt.client };
+    } catch (error) {
+      if (!(error instanceof ArchiveError) || error.code !== "unauthorized") throw error;
+      this.failed(attempt);
+      return { refused: error, client: attempt.client };
+    }
   }
 
   failed(attempt: SignInAttempt): void {

@@ -129,6 +129,15 @@ describe("the archive server under load and abuse", () => {
     expect(await work(revoked.token)).toBe(1);
   }, 60_000);
 
+  it("answers a search for any text (query syntax, NUL, quotes, backslashes, CJK) as text, never 500", async () => {
+    const { url } = await start();
+    for (const q of [":*", ".*", "\u0000", "a\u0000b", '"', "'", "\\", "&|!", "<->", "(", "it's*", "中文", '"上下文 溢出"']) {
+      const response = await fetch(`${url}/api/search?q=${encodeURIComponent(q)}`, { headers: { authorization: `Bearer ${token}` } });
+      expect(response.status, JSON.stringify(q)).toBe(200);
+      expect(Array.isArray(await response.json())).toBe(true);
+    }
+  }, 60_000);
+
   it("finishes a request under way when shut down, then stops listening", async () => {
     const { port, server } = await start();
     const socket = net.connect(port, "127.0.0.1");

@@ -358,6 +358,33 @@ describe("a download's address works only with the token that asked for it", () 
   }, 30_000);
 });
 
+describe("the page's sign-ins count against the server's limits", () => {
+  it("counts failed token checks, downloads and WebSocket sign-ins per token id; another token is not affected", async () => {
+    const logged: string[] = [];
+    const app = createArchiveApp({ pool: db.pool, rendererDir: path.join(work, "renderer"), cacheDir: path.join(work, "cache-limits"), log: (line) => logged.push(line) });
+    const http = createArchiveServer({ pool: db.pool, log: (line) => logged.push(line), app, signInLimit: { maxFailures: 3 } });
+    const url = `http://127.0.0.1:${(await listen(http, "127.0.0.1", 0)).port}`;
+    processes.push({ app, http, url, logged });
+    const victim = await addPerson(db.pool, "eli", "member");
+    const other = await addPerson(db.pool, "fay", "member");
+    const wrong = `${victim.token.slice(0, "bonsai_".length + 16)}_${"B".repeat(43)}`;
+    expect((await withToken(`${url}/token-check`, wrong)).status).toBe(403);
+    expect((await fetch(`${url}/download/anything?token=${encodeURIComponent(wrong)}`)).status).toBe(403);
+    const upgrade = (token: string): Promise<number | "open"> =>
+      new Promise((resolve) => {
+        const ws = new WebSocket(`${url.replace("http", "ws")}/ws?token=${encodeURIComponent(token)}`);
+        ws.once("open", () => (ws.close(), resolve("open")));
+        ws.once("unexpected-response", (_request, response) => resolve(response.statusCode ?? 0));
+      });
+    expect(await upgrade(wrong)).toBe(403);
+    // three failures of eli's id: his own token waits (it was never verified in this process), fay's does not
+    expect((await withToken(`${url}/token-check`, victim.token)).status).toBe(429);
+    expect(await upgrade(victim.token)).toBe(429);
+    expect((await withToken(`${url}/token-check`, other.token)).status).toBe(204);
+    expect(await upgrade(other.token)).toBe("open");
+  }, 30_000);
+});
+
 describe("an export, downloaded from any process", () => {
   it("is made again by a process that did not write it, for its person only, once", async () => {
     const a = await startProcess("export-a", 60_000);

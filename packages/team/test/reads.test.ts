@@ -80,6 +80,8 @@ describe("archive reads", () => {
     expect(await ids("\u0000")).toEqual([]);
     expect(await ids("regex\u0000here")).toEqual(["e0"]);
     expect(await ids('"上下文溢出"')).toEqual(["e3"]);
+    expect(await ids('"上下文 溢出"')).toEqual(["e3"]);
+    expect(await ids('"中文 溢出"')).toEqual([]);
     expect(await ids("it's*")).toEqual(["e5"]);
   }, 60_000);
 

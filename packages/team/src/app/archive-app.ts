@@ -21,13 +21,12 @@ import type pg from "pg";
 import { WebSocketServer, type WebSocket } from "ws";
 import type { AmnesiaScore } from "../amnesia-scorer";
 import { ArchiveError } from "../errors";
-import { authenticate, type Principal } from "../people";
+import type { Principal } from "../people";
 import { AnswerDownloads, type AnswerDownloadsOptions } from "./answer-downloads";
 import { archiveHandlers, LIST_PAGE, openAnswerFromCopy } from "./archive-handlers";
 import { ExportDownloads } from "./export-downloads";
 import { PageOpener, type PageOpenerOptions } from "./page-open";
-import type { SignInLimiter } from "../sign-in-limit";
-import { alreadyVerified } from "../tokens";
+import { SignInLimiter, TOO_MANY_FAILURES, type SignInOutcome } from "../sign-in-limit";
 import { ArchiveSessionCache } from "./session-cache";
 
 export interface ArchiveAppOptions {
@@ -54,8 +53,8 @@ export interface ArchiveAppOptions {
   largeAnswers?: AnswerDownloadsOptions;
 }
 
-/** the server's count of failed sign-ins (sign-in-limit.ts): whether an attempt may be tried now, and one more failure */
-export type SignInGate = Pick<SignInLimiter, "attempt" | "retryAfter" | "failed">;
+/** the server's sign-in within its limits on failed sign-ins (sign-in-limit.ts) */
+export type SignInGate = Pick<SignInLimiter, "signIn">;
 
 export interface ArchiveApp {
   /**
@@ -63,13 +62,16 @@ export interface ArchiveApp {
    * LargeAnswers); false when the path is not the app's. `identify` learns who the request was for,
    * for the server's log line.
    */
-  handleRequest(request: IncomingMessage, response: ServerResponse, path: string, identify?: (who: string) => void): boolean;
-  /** the WebSocket upgrade at /ws (anything else is refused); `signIn` counts failed sign-ins per token id (and trusted client address) */
+  handleRequest(request: IncomingMessage, response: ServerResponse, path: string, identify?: (who: string) => void, signIn?: SignInGate): boolean;
+  /** the WebSocket upgrade at /ws (anything else is refused); `signIn` (as for handleRequest) counts failed sign-ins per token id (and trusted client address) */
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer, signIn?: SignInGate): void;
   /** `principal` pushed entries of `sessionId` into `project` to this process: the session is warmed (its copy made, its open answer kept) */
   pushed(principal: Principal, project: string, sessionId: string): void;
   close(): Promise<void>;
 }
+
+/** the token of the request's `Authorization: Bearer` header */
+const bearerToken = (request: IncomingMessage): string | undefined => /^Bearer\s+(\S+)$/iu.exec(request.headers.authorization ?? "")?.[1];
 
 /** whether a page's Origin is this server (the Host it asked for) */
 function sameOrigin(request: IncomingMessage): boolean {
@@ -152,13 +154,22 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
   const clients = new Set<WebSocket>();
 
-  const serveDownload = async (request: IncomingMessage, response: ServerResponse, id: string, token: string): Promise<void> => {
+  /** signs in through the server's limits (`gate`; without one, this app's own) */
+  const ownLimits = new SignInLimiter();
+  const signInWith = (gate: SignInGate | undefined, request: IncomingMessage, token: string): Promise<SignInOutcome> => (gate ?? ownLimits).signIn(options.pool, request, token);
+
+  const serveDownload = async (request: IncomingMessage, response: ServerResponse, id: string, token: string, gate: SignInGate | undefined): Promise<void> => {
     let principal: Principal;
     try {
-      principal = await authenticate(options.pool, token);
-    } catch (error) {
-      const status = error instanceof ArchiveError && error.code === "unauthorized" ? 403 : 503;
-      response.writeHead(status, { "content-type": "text/plain" }).end(`${error instanceof ArchiveError ? error.message : "the archive failed to answer"}\n`);
+      const signedIn = await signInWith(gate, request, token);
+      if (!("principal" in signedIn)) {
+        const [status, why] = "refused" in signedIn ? [403, signedIn.refused.message] : [429, `${TOO_MANY_FAILURES}; try again in ${signedIn.retryAfter} s`];
+        response.writeHead(status, { "content-type": "text/plain" }).end(`${why}\n`);
+        return;
+      }
+      principal = signedIn.principal;
+    } catch {
+      response.writeHead(503, { "content-type": "text/plain" }).end("the archive failed to answer\n");
       return;
     }
     try {
@@ -170,20 +181,16 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
     }
   };
 
-  /** the principal of the request's `Authorization: Bearer` token; undefined for none or one refused */
-  const signedIn = async (request: IncomingMessage): Promise<Principal | undefined> => {
-    const token = /^Bearer\s+(\S+)$/iu.exec(request.headers.authorization ?? "")?.[1];
+  /** the principal of the request's `Authorization: Bearer` token; undefined for none, one refused, or one past the limits */
+  const signedIn = async (request: IncomingMessage, gate: SignInGate | undefined): Promise<Principal | undefined> => {
+    const token = bearerToken(request);
     if (token === undefined) return undefined;
-    try {
-      return await authenticate(options.pool, token);
-    } catch (error) {
-      if (error instanceof ArchiveError && error.code === "unauthorized") return undefined;
-      throw error;
-    }
+    const outcome = await signInWith(gate, request, token);
+    return "principal" in outcome ? outcome.principal : undefined;
   };
 
   return {
-    handleRequest(request, response, pathname, identify) {
+    handleRequest(request, response, pathname, identify, gate) {
       if (request.method !== "GET" && request.method !== "HEAD") return false;
       if (pathname.startsWith("/api/") || pathname === "/health" || pathname === "/ws") return false;
       let url: URL;
@@ -196,19 +203,19 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
         return true;
       }
       if (decoded.startsWith(DOWNLOAD_PATH)) {
-        void serveDownload(request, response, decoded.slice(DOWNLOAD_PATH.length), url.searchParams.get("token") ?? "");
+        void serveDownload(request, response, decoded.slice(DOWNLOAD_PATH.length), url.searchParams.get("token") ?? "", gate);
         return true;
       }
       if (decoded === TOKEN_CHECK_PATH) {
-        // whether the page's token is taken: 204, or 403 when refused (unknown, mistyped, revoked)
-        signedIn(request).then(
-          (principal) => response.writeHead(principal ? 204 : 403, { "cache-control": "no-store" }).end(),
+        // whether the page's token is taken: 204; 403 when refused (unknown, mistyped, revoked); 429 past the limits (not a refusal)
+        signInWith(gate, request, bearerToken(request) ?? "").then(
+          (outcome) => response.writeHead("principal" in outcome ? 204 : "refused" in outcome ? 403 : 429, { "cache-control": "no-store" }).end(),
           () => downloadFailed(response),
         );
         return true;
       }
       if (decoded.startsWith(ANSWER_PATH)) {
-        signedIn(request)
+        signedIn(request, gate)
           .then((principal) => largeAnswers.serve(request, response, decoded.slice(ANSWER_PATH.length), principal, identify))
           .catch(() => downloadFailed(response));
         return true;
@@ -226,11 +233,11 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
       if (url.pathname !== "/ws") return refuse("404 Not Found", "not found");
       if (!sameOrigin(request)) return refuse("403 Forbidden", "forbidden origin");
       const token = url.searchParams.get("token") ?? "";
-      const attempt = signIn?.attempt(request, token);
-      const wait = attempt && !alreadyVerified(token) ? (signIn?.retryAfter(attempt) ?? 0) : 0;
-      if (wait > 0) return refuse("429 Too Many Requests", `too many failed sign-ins with this token or from this address; try again in ${wait} s`);
-      authenticate(options.pool, token).then(
-        (principal) => {
+      signInWith(signIn, request, token).then(
+        (signedIn) => {
+          if ("retryAfter" in signedIn) return refuse("429 Too Many Requests", `${TOO_MANY_FAILURES}; try again in ${signedIn.retryAfter} s`);
+          if ("refused" in signedIn) return refuse("403 Forbidden", "missing or wrong token");
+          const principal = signedIn.principal;
           log(`${new Date().toISOString()} WS /ws open ${principal.name}`);
           wss.handleUpgrade(request, socket, head, (ws) => {
             clients.add(ws);
@@ -240,13 +247,7 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
             answerCalls(ws, loggedCalls(dispatch, principal.name, log), largeAnswers.for(principal));
           });
         },
-        (error: unknown) => {
-          if (error instanceof ArchiveError && error.code === "unauthorized") {
-            if (attempt) signIn?.failed(attempt);
-            return refuse("403 Forbidden", "missing or wrong token");
-          }
-          refuse("503 Service Unavailable", "the archive failed to answer");
-        },
+        () => refuse("503 Service Unavailable", "the archive failed to answer"),
       );
     },
 
