@@ -225,6 +225,7 @@ export function createBackend(options: BackendOptions): Backend {
       running: runningImports,
       dialogs: options.dialogs,
       sessionDirs: () => engine.reloadSettings().sessionDirs,
+      sessionFolders: () => folders.found().map((f) => f.path),
       title: titleOf,
       imported: (results) => prepareSkeletons(store, jobs, results),
     }),

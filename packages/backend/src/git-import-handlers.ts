@@ -12,6 +12,7 @@ import { GitReadError, hasCheckpointBranch, importGitRepository, type GitImportR
 import type { HostDialogs } from "./dialogs";
 import { importRoots, isAllowedImportPath } from "./import-roots";
 import { isImported, refusedResult, toImportResult } from "./import-results";
+import { sessionFileCwds } from "./session-cwds";
 
 type Names = "importGitRepository" | "findGitRepositories";
 
@@ -22,6 +23,8 @@ export interface GitImportHandlerDeps {
   env: NodeJS.ProcessEnv;
   uploadsDir: string;
   sessionDirs: () => readonly string[];
+  /** the agents' session folders found on this machine (whose files' working folders are looked at) */
+  sessionFolders: () => readonly string[];
   dialogs?: HostDialogs;
   /** where the transcript copies go (the data folder) */
   dataDir: string;
@@ -31,10 +34,16 @@ export interface GitImportHandlerDeps {
   imported: (results: readonly ImportResult[], reports: readonly ImportReport[]) => void;
 }
 
-/** The stored sessions' working folders that are git repositories with a checkpoint branch, with how many sessions each. */
-export function gitRepositoriesOfSessions(store: SessionStore): { path: string; sessions: number }[] {
-  const counts = new Map<string, number>();
-  for (const s of store.listSessions()) if (s.cwd) counts.set(s.cwd, (counts.get(s.cwd) ?? 0) + 1);
+/**
+ * The working folders of the stored sessions and of the session files in the agents' folders that
+ * are git repositories with a checkpoint branch, with how many sessions name each.
+ */
+export function gitRepositoriesOfSessions(store: SessionStore, sessionFolders: readonly string[]): { path: string; sessions: number }[] {
+  const counts = sessionFileCwds(sessionFolders);
+  const stored = new Map<string, number>();
+  for (const s of store.listSessions()) if (s.cwd) stored.set(s.cwd, (stored.get(s.cwd) ?? 0) + 1);
+  // stored sessions whose files are not in the agents' folders (imported from elsewhere)
+  for (const [cwd, n] of stored) if (!counts.has(cwd)) counts.set(cwd, n);
   return [...counts]
     .filter(([cwd]) => hasCheckpointBranch(cwd))
     .map(([path, sessions]) => ({ path, sessions }))
@@ -50,7 +59,7 @@ export function gitImportHandlers(deps: GitImportHandlerDeps): Pick<Handlers, Na
       if (!deps.dialogs) throw new IpcError("unavailable", "browser mode has no folder picker: give the path of a repository inside the session folders");
       return deps.dialogs.chooseGitRepository();
     }
-    if (gitRepositoriesOfSessions(store).some((r) => r.path === given)) return given;
+    if (gitRepositoriesOfSessions(store, deps.sessionFolders()).some((r) => r.path === given)) return given;
     if (!isAllowedImportPath(given, importRoots(deps.sessionDirs(), deps.env, deps.uploadsDir))) {
       throw new IpcError("forbidden", `${given} is outside the session folders: add its folder in Preferences (or run \`bonsai import --git ${given}\` on the host)`);
     }
@@ -74,7 +83,8 @@ export function gitImportHandlers(deps: GitImportHandlerDeps): Pick<Handlers, Na
             signal: cancel.signal,
             onProgress: (p) => {
               if (p.phase !== "transcripts") return;
-              emit("importProgress", { requestId: requestId ?? null, source: repository, fileIndex: Math.min(p.done, Math.max(0, p.total - 1)), fileCount: p.total, done: p.done, total: p.total, finished: p.done === p.total });
+              // one item per session; no byte figures (the sessions are read whole)
+              emit("importProgress", { requestId: requestId ?? null, source: repository, fileIndex: Math.min(p.done, Math.max(0, p.total - 1)), fileCount: p.total, done: 0, total: 0, finished: p.done === p.total });
             },
           },
         );
@@ -93,6 +103,6 @@ export function gitImportHandlers(deps: GitImportHandlerDeps): Pick<Handlers, Na
       return { cancelled: result.aborted, repository: result.repository, checkpointsRead: result.checkpointsRead, checkpointsTotal: result.checkpointsTotal, commitsLinked: result.commitsLinked, results };
     },
 
-    findGitRepositories: () => ({ repositories: gitRepositoriesOfSessions(store) }),
+    findGitRepositories: () => ({ repositories: gitRepositoriesOfSessions(store, deps.sessionFolders()) }),
   };
 }

@@ -63,7 +63,7 @@ describe.skipIf(!HAVE)("importGitRepository", () => {
       [true, "ab/cdef012345/0/full.jsonl (Pi)"],
     ]);
     const progress = events.filter((e) => e.event === "importProgress").map((e) => e.payload as { requestId: string; done: number; total: number; finished: boolean });
-    expect(progress.at(-1)).toMatchObject({ requestId: "g1", done: 2, total: 2, finished: true });
+    expect(progress.at(-1)).toMatchObject({ requestId: "g1", fileIndex: 1, fileCount: 2, finished: true });
     // what the database holds
     const piId = r.results[1]!.sessionId!;
     expect(b.store.listSessions().map((s) => s.id).sort()).toEqual(r.results.map((x) => x.sessionId).sort());
@@ -98,11 +98,23 @@ describe.skipIf(!HAVE)("importGitRepository", () => {
     expect([r.cancelled, r.checkpointsRead, r.results.map((x) => x.ok)]).toEqual([false, 1, [true]]);
   });
 
-  it("findGitRepositories offers the sessions' working folders that hold checkpoints, which may then be imported", async () => {
+  it("findGitRepositories offers the working folders of session files and stored sessions that hold checkpoints", async () => {
     const b = backendWith();
     expect(ok<{ repositories: unknown[] }>(await b.dispatch("findGitRepositories", {})).repositories).toEqual([]);
-    await b.dispatch("importGitRepository", { path: repo.dir });
+    // before any import: an agent's session file whose working folder is the repository (and one elsewhere)
+    fs.mkdirSync(path.join(dir, "sessions", "agent"));
+    fs.writeFileSync(path.join(dir, "sessions", "agent", "a.jsonl"), piSessionIn(repo.dir));
+    fs.writeFileSync(path.join(dir, "sessions", "agent", "b.jsonl"), piSessionIn(dir));
     const found = ok<{ repositories: { path: string; sessions: number }[] }>(await b.dispatch("findGitRepositories", {}));
     expect(found.repositories).toEqual([{ path: repo.dir, sessions: 1 }]);
+    // offered, so it may be imported by its path
+    const r = ok<GitImport>(await b.dispatch("importGitRepository", { path: repo.dir }));
+    expect(r.checkpointsRead).toBe(1);
+    // a repository that only stored sessions name (no session file in the agents' folders names it)
+    const other = backendWith();
+    fs.rmSync(path.join(dir, "sessions", "agent"), { recursive: true });
+    expect(ok<{ repositories: unknown[] }>(await other.dispatch("findGitRepositories", {})).repositories).toEqual([]);
+    await other.dispatch("importGitRepository", { path: repo.dir });
+    expect(ok<{ repositories: unknown[] }>(await other.dispatch("findGitRepositories", {})).repositories).toEqual([{ path: repo.dir, sessions: 1 }]);
   });
 });
