@@ -27,6 +27,7 @@ import { foreignHandlers } from "./foreign-handlers";
 import type { HostDialogs } from "./dialogs";
 import { hostSettingsInfo } from "./host-policy";
 import { importHandlers } from "./import-handlers";
+import { gitImportHandlers } from "./git-import-handlers";
 import { fileKeyProvider, resolveApiKey, type KeyProvider } from "./keys";
 import { sessionHandlers, toSummary } from "./session-handlers";
 import { prepareSkeletons, readSkeletonAhead } from "./skeleton-reads";
@@ -186,6 +187,13 @@ export function createBackend(options: BackendOptions): Backend {
   const offEngine = forwardEngineEvents(engine, emit, requests);
   void engine.loadUserHooks().catch((err: unknown) => emit("hookError", { hook: "load", file: null, message: err instanceof Error ? err.message : String(err) }));
 
+  /** a session's title for import results */
+  const titleOf = (sessionId: string): string | null => {
+    const s = store.getSession(sessionId);
+    return s ? toSummary(s, store.getSessionTitles().get(s.id)).title : null;
+  };
+  /** running imports by requestId (cancelImport stops file and git imports alike) */
+  const runningImports = new Map<string, AbortController>();
   const handlers: Handlers = {
     getAppInfo: () => ({
       mode: options.mode ?? "browser",
@@ -200,13 +208,25 @@ export function createBackend(options: BackendOptions): Backend {
       emit,
       uploads,
       env,
+      running: runningImports,
       dialogs: options.dialogs,
       hostCommands: { config: hostSettings.command, import: hostSettings.importCommand },
       sessionDirs: () => engine.reloadSettings().sessionDirs,
-      title: (sessionId) => {
-        const s = store.getSession(sessionId);
-        return s ? toSummary(s, store.getSessionTitles().get(s.id)).title : null;
-      },
+      title: titleOf,
+      imported: (results) => prepareSkeletons(store, jobs, results),
+    }),
+    ...gitImportHandlers({
+      store,
+      jobs,
+      emit,
+      env,
+      uploadsDir: uploads.dir,
+      dataDir,
+      running: runningImports,
+      dialogs: options.dialogs,
+      sessionDirs: () => engine.reloadSettings().sessionDirs,
+      sessionFolders: () => folders.found().map((f) => f.path),
+      title: titleOf,
       imported: (results) => prepareSkeletons(store, jobs, results),
     }),
     ...exportHandlers({ store, jobs, downloads, dialogs: options.dialogs }),

@@ -20,6 +20,8 @@ export interface HostDialogs {
   openSessionFiles(): Promise<string[] | null>;
   /** the save dialog, suggesting `fileName`; null when cancelled */
   saveSessionFile(fileName: string, format: ExportFormat): Promise<string | null>;
+  /** a folder picker for a git repository to import the Entire checkpoints of; null when cancelled */
+  chooseGitRepository(): Promise<string | null>;
   /** a folder picker for a folder setting; null when cancelled */
   chooseFolder(field: FolderSetting): Promise<string | null>;
   /** shows the changes and asks to apply them; true when the user confirmed */

@@ -7,7 +7,7 @@
  *   main -> host  {t:"init", options} {t:"call", id, method, params} {t:"answer", id, ok, value|error} {t:"close"}
  *   host -> main  {t:"ready"} {t:"init-error", message} {t:"result", id, result} {t:"event", event, payload} {t:"closed"}
  *                 {t:"ask", id, what, ...}    (what the host cannot do itself: native dialogs, the OS keychain)
- *                   what: openSessionFiles | saveSessionFile {fileName, format} | chooseFolder {field}
+ *                   what: openSessionFiles | saveSessionFile {fileName, format} | chooseFolder {field} | chooseGitRepository
  *                         | confirmSettings {changes} | setKey {key} | clearKey
  *
  * The API key reaches the host in memory only (from the keychain, via init); saving or clearing it
@@ -23,6 +23,7 @@ type Ask =
   | { what: "openSessionFiles" }
   | { what: "saveSessionFile"; fileName: string; format: ExportFormat }
   | { what: "chooseFolder"; field: FolderSetting }
+  | { what: "chooseGitRepository" }
   | { what: "confirmSettings"; changes: readonly SettingChange[] }
   | { what: "setKey"; key: string }
   | { what: "clearKey" };
@@ -42,6 +43,10 @@ function dialogsOverPort(ask: (question: Ask) => Promise<unknown>): HostDialogs 
     },
     chooseFolder: async (field) => {
       const v = await ask({ what: "chooseFolder", field });
+      return isPath(v) ? v : null;
+    },
+    chooseGitRepository: async () => {
+      const v = await ask({ what: "chooseGitRepository" });
       return isPath(v) ? v : null;
     },
     confirmSettings: async (changes) => (await ask({ what: "confirmSettings", changes })) === true,

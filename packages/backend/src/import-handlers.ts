@@ -30,6 +30,8 @@ export interface ImportHandlerDeps {
   hostCommands: { config: string; import: string };
   /** a session's title for the results */
   title: (sessionId: string) => string | null;
+  /** the running calls by requestId (cancelImport aborts them), shared with the git import */
+  running?: Map<string, AbortController>;
   /** called with the results of every import (e.g. to read the new sessions' skeletons ahead) */
   imported: (results: readonly ImportResult[], reports: readonly ImportReport[]) => void;
 }
@@ -55,7 +57,7 @@ export function importHandlers(deps: ImportHandlerDeps): Pick<Handlers, ImportHa
 
   const isSourceOfASession = (file: string) => store.listSessions().some((s) => s.sourcePath === file);
   /** running calls by requestId (cancelImport) */
-  const running = new Map<string, AbortController>();
+  const running = deps.running ?? new Map<string, AbortController>();
 
   const run = async (items: readonly Item[], requestId: string | undefined): Promise<ImportResult[]> => {
     const results: ImportResult[] = [];

@@ -120,6 +120,7 @@ export function connectBackendOverPort(port: PortLike, init: HostInit, answers: 
         else if (m.what === "saveSessionFile" && typeof m.fileName === "string" && EXPORT_FORMATS.has(m.format as string)) {
           answer(id, () => answers.saveSessionFile(m.fileName as string, m.format as ExportFormat));
         } else if (m.what === "chooseFolder" && (m.field === "hooksDir" || m.field === "sessionDirs")) answer(id, () => answers.chooseFolder(m.field as "hooksDir" | "sessionDirs"));
+        else if (m.what === "chooseGitRepository") answer(id, () => answers.chooseGitRepository());
         else if (m.what === "confirmSettings" && Array.isArray(m.changes)) answer(id, () => answers.confirmSettings(m.changes as SettingChange[]));
         else if (m.what === "setKey" && typeof m.key === "string") answer(id, () => answers.setKey(m.key as string));
         else if (m.what === "clearKey") answer(id, () => answers.clearKey());

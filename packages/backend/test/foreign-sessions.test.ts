@@ -110,6 +110,7 @@ describe.skipIf(!haveReal)("Claude Code and Codex sessions in the app's backend"
       openSessionFiles: async () => null,
       saveSessionFile: async (fileName, format) => (fileName.endsWith(".html") && format === "html" ? chosen : null),
       chooseFolder: async () => null,
+      chooseGitRepository: async () => null,
       confirmSettings: async () => false,
     };
     const desktop = createBackend({ dataDir: backend.dataDir, dbPath: backend.dbPath, dialogs, env: {} });

@@ -44,6 +44,7 @@ const answers = (over: Partial<HostAnswers> = {}): HostAnswers => ({
   openSessionFiles: async () => null,
   saveSessionFile: async () => null,
   chooseFolder: async () => null,
+  chooseGitRepository: async () => null,
   confirmSettings: async () => false,
   setKey: () => undefined,
   clearKey: () => undefined,

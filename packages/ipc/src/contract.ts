@@ -122,6 +122,27 @@ export const contract = {
   ),
   /** The desktop app: the main process shows its open dialog and the chosen files are imported (never a path from the window). */
   importFromDialog: method(z.strictObject({ requestId }), z.object({ cancelled: z.boolean(), results: z.array(importResultSchema) })),
+  /**
+   * A git repository's Entire checkpoints (entire/checkpoints/v1), read through git without changing
+   * the repository, each agent session linked to the commits that name it; again: only checkpoints
+   * added since. `path`: a repository inside the session folders (as for importSessions) or one
+   * findGitRepositories offered; without it the desktop app's folder picker asks (browser mode
+   * refuses). Progress: importProgress events of the requestId; cancelImport stops it.
+   */
+  importGitRepository: method(
+    z.strictObject({ path: z.string().min(1).max(4096).optional(), requestId }),
+    z.object({
+      cancelled: z.boolean(),
+      /** the repository read (null: the picker was cancelled) */
+      repository: z.string().nullable(),
+      checkpointsRead: z.number().int().nonnegative(),
+      checkpointsTotal: z.number().int().nonnegative(),
+      commitsLinked: z.number().int().nonnegative(),
+      results: z.array(importResultSchema),
+    }),
+  ),
+  /** the git repositories in the stored sessions' working folders that hold Entire checkpoints (what onboarding offers) */
+  findGitRepositories: method(none, z.object({ repositories: z.array(z.object({ path: z.string(), sessions: z.number().int().nonnegative() })) })),
   /** Start an upload of `size` bytes (the file's name, no path); then send its bytes with uploadChunk, in order. */
   beginUpload: method(
     z.strictObject({ name: z.string().min(1).max(1000), size: z.number().int().min(0).max(MAX_UPLOAD_BYTES, `the file is larger than ${MAX_UPLOAD_BYTES / 1024 ** 3} GiB`) }),

@@ -10,6 +10,8 @@ export const METHOD_NAMES = [
   "setSessionTitle",
   "importSessions",
   "importFromDialog",
+  "importGitRepository",
+  "findGitRepositories",
   "beginUpload",
   "uploadChunk",
   "cancelUpload",

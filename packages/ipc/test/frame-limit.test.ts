@@ -23,6 +23,8 @@ const LARGEST: { [M in MethodName]: unknown } = {
   setSessionTitle: { ...session, title: `x${worst(198)}x` },
   importSessions: { paths: Array.from({ length: 100 }, () => worst(4096)), uploads: Array.from({ length: 1000 }, () => "A".repeat(64)), requestId },
   importFromDialog: { requestId },
+  importGitRepository: { path: worst(4096), requestId },
+  findGitRepositories: {},
   beginUpload: { name: worst(1000), size: 2 * 1024 ** 3 },
   uploadChunk: { uploadId: "A".repeat(64), offset: Number.MAX_SAFE_INTEGER, data: "A".repeat(Math.ceil(UPLOAD_CHUNK_BYTES / 3) * 4) },
   cancelUpload: { uploadId: "A".repeat(64) },

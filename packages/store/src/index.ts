@@ -20,4 +20,4 @@ export { handleStoreMessage } from "./jobs/worker";
 export { spawnModuleWorker } from "./jobs/spawn";
 export type { CallControl } from "./jobs/protocol";
 export { STORE_METHODS, type StoreMethod, type StoreOperations, type Operation, type OperationArgs, type OperationResult } from "./jobs/operations";
-export { importGitRepository, GitReadError, commitsOfSession, commitsBySession, sessionsByCommitOrFile, type GitImportOptions, type GitImportProgress, type GitImportResult, type GitSessionImport, type SessionCommit, type CommitMatch } from "./entire/index";
+export { importGitRepository, hasCheckpointBranch, GitReadError, commitsOfSession, commitsBySession, sessionsByCommitOrFile, type GitImportOptions, type GitImportTarget, type GitImportProgress, type GitImportResult, type GitSessionImport, type SessionCommit, type CommitMatch } from "./entire/index";

@@ -118,6 +118,8 @@ const WRITES: Record<string, unknown> = {
   setSessionTitle: { sessionId: "alpha-one", title: "x" },
   importSessions: { paths: ["/etc/passwd"] },
   importFromDialog: {},
+  importGitRepository: { path: "/etc" },
+  findGitRepositories: {},
   beginUpload: { name: "a.jsonl", size: 10 },
   uploadChunk: { uploadId: "upload-0123456789", offset: 0, data: "AAAA" },
   cancelUpload: { uploadId: "upload-0123456789" },

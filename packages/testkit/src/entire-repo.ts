@@ -31,6 +31,8 @@ const IDENT = {
 export class EntireRepo {
   /** the checkpoint branch's files, as Entire lays them out (path -> bytes) */
   readonly #files = new Map<string, Buffer>();
+  /** path -> blob id of the files already written to the object store */
+  readonly #blobs = new Map<string, string>();
   #clock = Date.parse("2026-03-01T10:00:00Z");
 
   constructor(readonly dir: string) {}
@@ -74,14 +76,27 @@ export class EntireRepo {
 
   /** addCheckpoint with each session's folder number given (a real checkpoint's `0/`, `2/`). */
   addCheckpointAt(id: string, placed: readonly { index: number; s: CheckpointSession }[], branch = "main"): string {
+    this.#layOut(id, placed, branch);
+    const first = placed[0]?.s;
+    return this.#commitBranch(`Checkpoint: ${id}\n\nEntire-Session: ${first?.sessionId ?? ""}\nEntire-Agent: ${first?.agent ?? ""}\n`);
+  }
+
+  /** Many checkpoints in one commit of the branch (a bench's 500 without 500 commits). */
+  addCheckpoints(list: readonly { id: string; sessions: readonly CheckpointSession[] }[], branch = "main"): string {
+    for (const c of list) this.#layOut(c.id, c.sessions.map((s, index) => ({ index, s })), branch);
+    return this.#commitBranch(`Checkpoints: ${list.length}\n`);
+  }
+
+  /** The checkpoint's files in Entire's layout, added to the branch's files. */
+  #layOut(id: string, placed: readonly { index: number; s: CheckpointSession }[], branch: string): void {
     const sessions = placed.map((p) => p.s);
     const base = `${id.slice(0, 2)}/${id.slice(2)}`;
     const refs = placed.map(({ index, s }) => {
       const dir = `${base}/${index}`;
       const hash = crypto.createHash("sha256").update(s.transcript).digest("hex");
-      this.#files.set(`${dir}/full.jsonl`, s.transcript);
-      this.#files.set(`${dir}/content_hash.txt`, Buffer.from(`sha256:${hash}`));
-      if (s.prompt !== undefined) this.#files.set(`${dir}/prompt.txt`, Buffer.from(s.prompt));
+      this.#put(`${dir}/full.jsonl`, s.transcript);
+      this.#put(`${dir}/content_hash.txt`, Buffer.from(`sha256:${hash}`));
+      if (s.prompt !== undefined) this.#put(`${dir}/prompt.txt`, Buffer.from(s.prompt));
       const meta = {
         cli_version: "0.5.0",
         checkpoint_id: id,
@@ -95,24 +110,38 @@ export class EntireRepo {
         ...(s.model ? { model: s.model } : {}),
         token_usage: { input_tokens: 10, cache_creation_tokens: 0, cache_read_tokens: 0, output_tokens: 5, api_call_count: 1 },
       };
-      this.#files.set(`${dir}/metadata.json`, Buffer.from(JSON.stringify(meta, null, 2)));
+      this.#put(`${dir}/metadata.json`, Buffer.from(JSON.stringify(meta, null, 2)));
       return { metadata: `/${dir}/metadata.json`, transcript: `/${dir}/full.jsonl`, content_hash: `/${dir}/content_hash.txt`, prompt: s.prompt !== undefined ? `/${dir}/prompt.txt` : "" };
     });
     const files = [...new Set(sessions.flatMap((s) => s.filesTouched ?? []))];
-    this.#files.set(`${base}/metadata.json`, Buffer.from(JSON.stringify({ cli_version: "0.5.0", checkpoint_id: id, strategy: "manual-commit", branch, checkpoints_count: 1, files_touched: files, sessions: refs, token_usage: { input_tokens: 10 } }, null, 2)));
-    return this.commitCheckpointTree(`Checkpoint: ${id}\n\nEntire-Session: ${sessions[0]?.sessionId ?? ""}\nEntire-Agent: ${sessions[0]?.agent ?? ""}\n`);
+    this.#put(`${base}/metadata.json`, Buffer.from(JSON.stringify({ cli_version: "0.5.0", checkpoint_id: id, strategy: "manual-commit", branch, checkpoints_count: 1, files_touched: files, sessions: refs, token_usage: { input_tokens: 10 } }, null, 2)));
   }
 
-  /** Writes the branch's files as one commit on top of the branch (objects through hash-object, a private index). */
-  private commitCheckpointTree(message: string): string {
-    const index = path.join(path.dirname(this.dir), `index-${crypto.randomBytes(4).toString("hex")}`);
+  #put(p: string, bytes: Buffer): void {
+    this.#files.set(p, bytes);
+    this.#blobs.delete(p);
+  }
+
+  /**
+   * Commits the branch's files on top of the branch: new blobs written with one `hash-object -w
+   * --stdin-paths`, the tree with a private index file (the work tree, HEAD and index untouched).
+   */
+  #commitBranch(message: string): string {
+    const scratch = fs.mkdtempSync(path.join(path.dirname(this.dir), "blobs-"));
+    const index = path.join(scratch, "index");
     const env = { GIT_INDEX_FILE: index };
     try {
-      const lines: string[] = [];
-      for (const [p, bytes] of this.#files) {
-        const blob = this.git(["hash-object", "-w", "--stdin"], { input: bytes }).trim();
-        lines.push(`100644 ${blob} 0\t${p}`);
+      const fresh = [...this.#files].filter(([p]) => !this.#blobs.has(p));
+      const paths = fresh.map(([, bytes], i) => {
+        const f = path.join(scratch, String(i));
+        fs.writeFileSync(f, bytes);
+        return f;
+      });
+      if (paths.length > 0) {
+        const ids = this.git(["hash-object", "-w", "--no-filters", "--stdin-paths"], { input: paths.join("\n") + "\n" }).trim().split("\n");
+        fresh.forEach(([p], i) => this.#blobs.set(p, ids[i]!));
       }
+      const lines = [...this.#files.keys()].map((p) => `100644 ${this.#blobs.get(p)!} 0\t${p}`);
       this.git(["update-index", "--index-info"], { input: lines.join("\n") + "\n", env });
       const tree = this.git(["write-tree"], { env }).trim();
       const ref = "refs/heads/entire/checkpoints/v1";
@@ -126,7 +155,7 @@ export class EntireRepo {
       this.git(["update-ref", ref, commit]);
       return commit;
     } finally {
-      fs.rmSync(index, { force: true });
+      fs.rmSync(scratch, { recursive: true, force: true });
     }
   }
 

@@ -101,6 +101,10 @@ export function mainProcessDialogs(dialog: DialogApi, documentsDir: string): Hos
       });
       return r.canceled || r.filePaths.length === 0 ? null : r.filePaths[0]!;
     },
+    async chooseGitRepository() {
+      const r = await dialog.showOpenDialog({ title: "Import from a Git Repository", buttonLabel: "Import checkpoints", properties: ["openDirectory"] });
+      return r.canceled || r.filePaths.length === 0 ? null : r.filePaths[0]!;
+    },
     async confirmSettings(changes: readonly SettingChange[]) {
       if (changes.length === 0) return true;
       return (await dialog.showMessageBox(confirmationMessage(changes))).response === CONFIRM;

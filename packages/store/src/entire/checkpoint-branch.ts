@@ -4,7 +4,7 @@
  * `Entire-Checkpoint:` trailers with their files. Reading only: see git.ts.
  */
 import { CHECKPOINT_BRANCH, checkpointIdsOfTrailers } from "@bonsai/formats";
-import type { GitRepository } from "./git";
+import { GitRepository } from "./git";
 
 /** The checkpoint branch: the local one, else a remote-tracking one (a fresh clone has only that). */
 export function findCheckpointRef(repo: GitRepository): { ref: string; tip: string } | null {
@@ -17,6 +17,15 @@ export function findCheckpointRef(repo: GitRepository): { ref: string; tip: stri
     if (t) return { ref, tip: t };
   }
   return null;
+}
+
+/** Whether the folder is a git repository with a checkpoint branch (false for anything else). */
+export function hasCheckpointBranch(dir: string): boolean {
+  try {
+    return findCheckpointRef(GitRepository.open(dir)) !== null;
+  } catch {
+    return false;
+  }
 }
 
 export interface BranchTree {

@@ -24,8 +24,8 @@ import {
   type CheckpointMetadata,
   type SessionInCheckpoint,
 } from "@bonsai/formats";
-import type { ImportReport } from "../session-store";
-import type { SqliteSessionStore } from "../sqlite-session-store";
+import type Database from "better-sqlite3";
+import type { ImportOptions, ImportReport } from "../session-store";
 import { writeOwnedCopy, type CopyChange } from "../source/owned-copy";
 import { findCheckpointRef, readBranchTree, readCommitLinks, readTextBlobs, type BranchTree } from "./checkpoint-branch";
 import { GitReadError, GitRepository } from "./git";
@@ -35,6 +35,15 @@ export interface GitImportProgress {
   phase: "metadata" | "transcripts" | "commits";
   done: number;
   total: number;
+}
+
+/**
+ * Where the transcripts go: the store's connection (for the checkpoint and commit rows) and its
+ * import of one file (SqliteSessionStore itself, or a host's store worker: `jobs.call("importFile")`).
+ */
+export interface GitImportTarget {
+  readonly db: Database.Database;
+  importFile(file: string, options?: ImportOptions): Promise<ImportReport>;
 }
 
 export interface GitImportOptions {
@@ -90,7 +99,7 @@ function copyFileOf(folder: string, agentSessionId: string): string {
   return path.join(folder, `${safe}.jsonl`);
 }
 
-export async function importGitRepository(store: SqliteSessionStore, repoPath: string, options: GitImportOptions = {}): Promise<GitImportResult> {
+export async function importGitRepository(store: GitImportTarget, repoPath: string, options: GitImportOptions = {}): Promise<GitImportResult> {
   const repo = GitRepository.open(repoPath);
   const found = findCheckpointRef(repo);
   if (!found) throw new GitReadError(`${repoPath} has no ${CHECKPOINT_BRANCH} branch (where Entire keeps its checkpoints)`);
@@ -191,7 +200,7 @@ async function readCheckpoints(repo: GitRepository, tree: BranchTree, fresh: rea
 }
 
 /** The latest sighting of each agent session seen, unless an import before saw a later one. */
-function transcriptsDue(db: SqliteSessionStore["db"], repoId: number, sightings: readonly SessionInCheckpoint[]): SessionInCheckpoint[] {
+function transcriptsDue(db: Database.Database, repoId: number, sightings: readonly SessionInCheckpoint[]): SessionInCheckpoint[] {
   const due: SessionInCheckpoint[] = [];
   for (const s of latestBySession(sightings).values()) {
     const before = rows.latestSeen(db, repoId, s.meta.sessionId);
@@ -205,7 +214,7 @@ function transcriptsDue(db: SqliteSessionStore["db"], repoId: number, sightings:
 }
 
 /** Streams the due transcripts into their copies (one cat-file run), then imports each copy. */
-async function importTranscripts(store: SqliteSessionStore, repo: GitRepository, folder: string, due: readonly SessionInCheckpoint[], result: GitImportResult, unread: Set<string>, options: GitImportOptions): Promise<void> {
+async function importTranscripts(store: GitImportTarget, repo: GitRepository, folder: string, due: readonly SessionInCheckpoint[], result: GitImportResult, unread: Set<string>, options: GitImportOptions): Promise<void> {
   const byBlob = new Map<string, SessionInCheckpoint[]>();
   for (const s of due) byBlob.set(s.transcriptBlob, [...(byBlob.get(s.transcriptBlob) ?? []), s]);
   const written: { s: SessionInCheckpoint; file: string; copy: CopyChange }[] = [];

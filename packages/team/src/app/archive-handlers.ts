@@ -40,6 +40,8 @@ const REFUSED = {
   setSessionTitle: "rename a session",
   importSessions: "import sessions",
   importFromDialog: "import sessions",
+  importGitRepository: "import sessions",
+  findGitRepositories: "import sessions",
   beginUpload: "take uploads",
   uploadChunk: "take uploads",
   cancelUpload: "take uploads",

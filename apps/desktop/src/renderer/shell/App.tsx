@@ -8,6 +8,7 @@ import { api, missingToken, mode, signInWithToken } from "../lib/api";
 import { Notifications } from "./Notifications";
 import { Onboarding } from "./Onboarding";
 import { RemoveSessionDialog } from "./RemoveSessionDialog";
+import { GitImportDialog } from "./GitImportDialog";
 import { SessionList } from "./SessionList";
 import { SimpleTree } from "./SimpleTree";
 import { Splitter } from "./Splitter";
@@ -97,6 +98,7 @@ function Header() {
   // on a team archive nothing is imported: the header says whose archive this is instead
   const archive = useBonsai((s) => s.appInfo?.archive);
   const archiveSignIn = useBonsai(signingInToArchive);
+  const [gitImport, setGitImport] = useState(false);
   return (
     <header className="app__header">
       <SessionsDrawerToggle />
@@ -107,10 +109,16 @@ function Header() {
           {archive.user}
         </span>
       ) : archiveSignIn ? null : (
-        <button type="button" data-testid="import-button" onClick={() => void chooseAndImport()} disabled={importing}>
-          Import…
-        </button>
+        <>
+          <button type="button" data-testid="import-button" onClick={() => void chooseAndImport()} disabled={importing}>
+            Import…
+          </button>
+          <button type="button" data-testid="git-import-button" onClick={() => setGitImport(true)} disabled={importing} title="Import the sessions a repository keeps on Entire's checkpoint branch, linked to their commits">
+            From Git…
+          </button>
+        </>
       )}
+      {gitImport ? <GitImportDialog onClose={() => setGitImport(false)} /> : null}
       <input
         ref={registerFileInput}
         type="file"

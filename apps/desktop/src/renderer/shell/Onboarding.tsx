@@ -7,6 +7,7 @@ import type { SessionFolder } from "@bonsai/ipc";
 import { api, errorMessage } from "../lib/api";
 import { useBonsai } from "../state/store";
 import { chooseAndImport } from "./import";
+import { GitRepositoryList, useGitRepositories } from "./GitImportDialog";
 
 export function Onboarding() {
   const [folders, setFolders] = useState<SessionFolder[] | null>(null);
@@ -24,6 +25,7 @@ export function Onboarding() {
     };
   }, []);
   const total = (folders ?? []).reduce((n, f) => n + f.sessionFiles, 0);
+  const { repositories } = useGitRepositories();
   return (
     <section className="onboarding" data-testid="onboarding" aria-labelledby="onboarding-title">
       <h1 id="onboarding-title">Bring in your agent sessions</h1>
@@ -59,6 +61,13 @@ export function Onboarding() {
         <p className="bz-muted" data-testid="onboarding-none">
           No agent's session folder was found here (~/.pi/agent/sessions, ~/.omp/agent/sessions, ~/.claude/projects, ~/.codex/sessions, or the folders in Preferences).
         </p>
+      ) : null}
+      {repositories && repositories.length > 0 ? (
+        <>
+          <h2>Repositories with Entire checkpoints</h2>
+          <p className="bz-muted">The sessions these repositories keep on their checkpoint branch, linked to the commits they produced.</p>
+          <GitRepositoryList repositories={repositories} />
+        </>
       ) : null}
       <h2>Or pick files</h2>
       <p>
