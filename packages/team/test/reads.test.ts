@@ -4,7 +4,8 @@
  * more matches of a common word than it ranks, and a phrase only where its words follow each other.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addPerson, addProject, archivedSessionJsonl, authenticate, openArchiveDatabase, RECENT_ENTRIES, receiveBatch, searchArchive, type ArchiveDatabase, type Principal } from "../src";
+import { addPerson, addProject, ArchiveStore, authenticate, openArchiveDatabase, receiveBatch, type ArchiveDatabase, type Principal } from "../src";
+import { RECENT_ENTRIES } from "../src/reads";
 import { usePostgres } from "./archive-server";
 
 const postgres = usePostgres();
@@ -33,19 +34,19 @@ describe("archive reads", () => {
     const entries = [entry(0, "first"), entry(1, 'quotes " and \\\\ and\ttabs'), entry(2, "third")];
     await store("three", entries);
     await store("empty", []);
-    expect((await archivedSessionJsonl(db.pool, admin, "three")).jsonl).toBe(`${[header("three"), ...entries].join("\n")}\n`);
-    expect((await archivedSessionJsonl(db.pool, admin, "empty")).jsonl).toBe(`${header("empty")}\n`);
+    expect(await new ArchiveStore(db.pool, admin).renderJsonl("three")).toBe(`${[header("three"), ...entries].join("\n")}\n`);
+    expect(await new ArchiveStore(db.pool, admin).renderJsonl("empty")).toBe(`${header("empty")}\n`);
   });
 
   it("finds a rare term among more matches of a common word than it ranks", async () => {
     const common = Array.from({ length: 2500 }, (_, i) => entry(i, `common word number ${i}`));
     common[3] = entry(3, "common word beside the quokka");
     await store("many", common);
-    const rare = await searchArchive(db.pool, admin, "common quokka");
+    const rare = await new ArchiveStore(db.pool, admin).searchHits("common quokka");
     expect(rare.map((h) => h.entryId)).toEqual(["e3"]);
     // a hit names the session's project and the person who pushed it
     expect(rare.map((h) => [h.sessionId, h.project, h.pushedBy])).toEqual([["many", "alpha", "root"]]);
-    expect(await searchArchive(db.pool, admin, "common", { limit: 50 })).toHaveLength(50);
+    expect(await new ArchiveStore(db.pool, admin).searchHits("common", { limit: 50 })).toHaveLength(50);
   }, 60_000);
 
   it("finds a phrase only where its words follow each other in that order, however long the entry", async () => {
@@ -61,7 +62,7 @@ describe("archive reads", () => {
       "rollback database, then the database step", // 7: every pair of the three-word phrase, not the phrase
     ];
     await store("phrases", texts.map((text, i) => entry(i, text)));
-    const ids = async (q: string): Promise<string[]> => (await searchArchive(db.pool, admin, q, { sessionId: "phrases" })).map((h) => h.entryId).sort();
+    const ids = async (q: string): Promise<string[]> => (await new ArchiveStore(db.pool, admin).searchHits(q, { session: "phrases" })).map((h) => h.entryId).sort();
     expect(await ids('"rollback database"')).toEqual(["e0", "e3", "e4", "e5", "e7"]);
     expect(await ids('"rollback database step"')).toEqual(["e0", "e3", "e4"]);
     expect(await ids('"database rollback"')).toEqual(["e1"]);
@@ -81,11 +82,11 @@ describe("archive reads", () => {
     await store("older-zebras", Array.from({ length: 60 }, (_, i) => entry(i, "zebra zebra zebra zebra")));
     await store("old-narwhal", [entry(0, "the narwhal surfaced")]);
     await store("newer-zebras", Array.from({ length: RECENT_ENTRIES }, (_, i) => entry(i, `a zebra among words ${i}`)));
-    const zebras = await searchArchive(db.pool, admin, "zebra", { limit: 50 });
+    const zebras = await new ArchiveStore(db.pool, admin).searchHits("zebra", { limit: 50 });
     expect(zebras).toHaveLength(50);
     expect(new Set(zebras.map((h) => h.sessionId))).toEqual(new Set(["newer-zebras"]));
     // older than the recent entries read row by row: found through the word index
-    expect((await searchArchive(db.pool, admin, "narwhal")).map((h) => [h.sessionId, h.entryId])).toEqual([["old-narwhal", "e0"]]);
-    expect((await searchArchive(db.pool, admin, "zebra", { sessionId: "older-zebras", limit: 50 })).map((h) => h.sessionId)).toContain("older-zebras");
+    expect((await new ArchiveStore(db.pool, admin).searchHits("narwhal")).map((h) => [h.sessionId, h.entryId])).toEqual([["old-narwhal", "e0"]]);
+    expect((await new ArchiveStore(db.pool, admin).searchHits("zebra", { session: "older-zebras", limit: 50 })).map((h) => h.sessionId)).toContain("older-zebras");
   }, 60_000);
 });
