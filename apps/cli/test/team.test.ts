@@ -84,14 +84,17 @@ describe.skipIf(!PI_FILE)("bonsai team and bonsai push", () => {
     const env = { BONSAI_TOKEN: adaToken };
     const listed = JSON.parse(ok(["ls", "--archive", url, "--json"], env)) as { id: string; archive: { project: string; pushedBy: string } }[];
     expect(listed).toHaveLength(1);
+    // named by its key, project/person/id; its own id is the local store's
     const id = listed[0]?.id as string;
+    const localId = (listed[0] as unknown as { headerId: string }).headerId;
+    expect(id).toBe(`alpha/ada/${localId}`);
     expect(listed[0]).toMatchObject({ archive: { project: "alpha", pushedBy: "ada" } });
     // the shape of the local ls --json (the counts the archive's list does not read are null), and where it was pushed
     const localListed = JSON.parse(ok(["ls", "--data-dir", data, "--json"])) as Record<string, unknown>[];
     expect(Object.keys(listed[0] as object).sort()).toEqual([...Object.keys(localListed[0] as object), "archive"].sort());
     const strip = (value: Record<string, unknown>): Record<string, unknown> => Object.fromEntries(Object.entries(value).filter(([key]) => !["file", "source", "sourcePath", "session"].includes(key)));
     const remote = JSON.parse(ok(["context", id, "--archive", url, "--json"], env)) as Record<string, unknown>;
-    const local = JSON.parse(ok(["context", id, "--data-dir", data, "--json"])) as Record<string, unknown>;
+    const local = JSON.parse(ok(["context", localId, "--data-dir", data, "--json"])) as Record<string, unknown>;
     expect(strip(remote)).toEqual(strip(local));
     const html = ok(["export", id, "--archive", url, "--format", "html"], env);
     expect(html).toMatch(/^<!doctype html>/i);
@@ -161,16 +164,18 @@ describe.skipIf(!PI_FILE)("bonsai team and bonsai push", () => {
     // the same session file pushed into a second project
     ok(["push", id, "--to", url, "--project", "beta", "--data-dir", data], { BONSAI_TOKEN: boToken });
     const root = { BONSAI_TOKEN: rootToken };
-    const all = JSON.parse(ok(["ls", "--archive", url, "--json"], root)) as { id: string; archive: { project: string } }[];
-    expect(all.filter((s) => s.id === id).map((s) => s.archive.project).sort()).toEqual(["alpha", "beta"]);
+    const all = JSON.parse(ok(["ls", "--archive", url, "--json"], root)) as { id: string; headerId: string; archive: { project: string } }[];
+    // each named by its key, project/person/id
+    expect(all.filter((s) => s.headerId === id).map((s) => s.id).sort()).toEqual([`alpha/ada/${id}`, `beta/bo/${id}`]);
     expect(JSON.parse(ok(["ls", "--archive", url, "--json", "--limit", "1"], root))).toHaveLength(1);
-    expect((JSON.parse(ok(["ls", "--archive", url, "--json", "--project", "beta"], root)) as { id: string }[]).map((s) => s.id)).toEqual([id]);
+    expect((JSON.parse(ok(["ls", "--archive", url, "--json", "--project", "beta"], root)) as { id: string }[]).map((s) => s.id)).toEqual([`beta/bo/${id}`]);
     const ambiguous = bonsai(["context", id, "--archive", url, "--json"], root);
     expect(ambiguous.code).not.toBe(0);
     expect(ambiguous.stderr.trim().split("\n")).toHaveLength(1);
-    expect(ambiguous.stderr).toContain(`alpha/${id}`);
-    expect(ambiguous.stderr).toContain(`beta/${id}`);
-    expect(ambiguous.stderr).toContain("--project");
+    expect(ambiguous.stderr).toContain(`alpha/ada/${id}`);
+    expect(ambiguous.stderr).toContain(`beta/bo/${id}`);
+    expect(ambiguous.stderr).toContain("project/person/id");
+    expect(JSON.parse(ok(["context", `beta/bo/${id}`, "--archive", url, "--json"], root))).toEqual(JSON.parse(ok(["context", `alpha/ada/${id}`, "--archive", url, "--json"], root)));
     const context = (project: string): unknown => JSON.parse(ok(["context", id, "--archive", url, "--project", project, "--json"], root));
     expect(context("beta")).toEqual(context("alpha"));
     expect(ok(["export", id, "--archive", url, "--project", "alpha", "--format", "html"], root)).toMatch(/^<!doctype html>/i);
