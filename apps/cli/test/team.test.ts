@@ -192,3 +192,30 @@ describe.skipIf(!PI_FILE)("bonsai team and bonsai push", () => {
     expect(bonsai(["context", id, "--project", "beta", "--data-dir", data]).stderr).toContain("use it with --archive URL");
   }, 120_000);
 });
+
+describe("bonsai push of a session the archive refuses", () => {
+  it("names the refused session in one line, pushes the others, and exits 1", async () => {
+    const data = path.join(dir, "local-dee");
+    ok(["team", "project", "add", "gamma"]);
+    const deeToken = (JSON.parse(ok(["team", "user", "add", "dee", "--json"])) as { token: string }).token;
+    ok(["team", "grant", "dee", "gamma"]);
+    const write = (id: string, entryIds: string[]): string => {
+      const file = path.join(dir, `${id}.jsonl`);
+      const header = { type: "session", version: 3, id, timestamp: "2026-01-01T00:00:00.000Z", cwd: "/src" };
+      const entries = entryIds.map((entryId, i) => ({ type: "message", id: entryId, parentId: i === 0 ? null : entryIds[i - 1], timestamp: `2026-01-01T00:00:0${i}.000Z`, message: { role: "user", content: `line ${i}` } }));
+      fs.writeFileSync(file, `${[header, ...entries].map((e) => JSON.stringify(e)).join("\n")}\n`);
+      return file;
+    };
+    ok(["import", write("gamma-dupes", ["g-0", "g-1", "g-1", "g-3"]), "--data-dir", data]);
+    ok(["import", write("gamma-fine", ["f-0", "f-1"]), "--data-dir", data]);
+    const pushed = bonsai(["push", "--all", "--to", url, "--project", "gamma", "--data-dir", data], { BONSAI_TOKEN: deeToken });
+    expect(pushed.code).toBe(1);
+    expect(pushed.stderr).toBe(
+      'bonsai: gamma-dupes was not pushed: session gamma-dupes has two entries with the id "g-1" (entries 2 and 3); the archive keeps one entry per id, so nothing of it was pushed\n' +
+        "bonsai: 1 of 2 sessions were not pushed (named above); the others were\n",
+    );
+    expect(pushed.stdout).toBe("gamma-fine  archive had 0, sent 2\n");
+    expect(await archiveRows("gamma-fine")).toEqual([0, 1]);
+    expect(await archiveRows("gamma-dupes")).toEqual([]);
+  }, 60_000);
+});
