@@ -7,6 +7,9 @@
  * that still names one session the caller may read (archive-resolver.ts).
  */
 
+/** what every archived session says about itself (its summary's `readOnly`), in the page, the CLI and the store API */
+export const ARCHIVE_READ_ONLY = "a read-only copy in the team archive; export it to work on it";
+
 export interface ArchiveIdentity {
   project: string;
   pushedBy: string;

@@ -7,8 +7,7 @@ import type { SessionEntry, SessionHeader } from "@bonsai/core";
 import type { SessionSummary } from "@bonsai/store";
 import { deriveColumns } from "@bonsai/store/derive";
 import type pg from "pg";
-import { ARCHIVE_READ_ONLY } from "./app/archive-handlers";
-import { archiveKey } from "./archive-identity";
+import { ARCHIVE_READ_ONLY, archiveKey } from "./archive-identity";
 import type { Principal } from "./people";
 import { ReadableSessionsSql } from "./readable-sql";
 

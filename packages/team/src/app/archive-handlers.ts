@@ -12,6 +12,7 @@ import type { Backend } from "@bonsai/backend";
 import type pg from "pg";
 import { authenticate } from "../people";
 import type { AmnesiaScore } from "../amnesia-scorer";
+import { ARCHIVE_READ_ONLY } from "../archive-identity";
 import { ArchiveStore, type ArchivedSessionRow } from "../archive-store";
 import type { ArchivedSession } from "../reads";
 import type { ExportDownloads } from "./export-downloads";
@@ -22,8 +23,6 @@ import type { ArchiveSessionCache, HeldSession } from "./session-cache";
 /** each copy's store id -> the page's name of its session (its key) */
 const keysOf = (held: readonly HeldSession[]): Map<string, string> => new Map(held.map((r) => [r.storeId, r.key]));
 
-/** what every archived session says about itself in the app */
-export const ARCHIVE_READ_ONLY = "a read-only copy in the team archive; export it to work on it";
 
 /** what the page says on every control that would change something (getAppInfo's `readOnly`) */
 export const HOST_READ_ONLY = "read-only: a team archive copy";
