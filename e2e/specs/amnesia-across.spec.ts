@@ -132,7 +132,7 @@ test.describe("on a team archive", () => {
     const dialog = page.getByTestId("amnesia-all");
     const sessions = dialog.getByTestId("amnesia-all-session");
     await expect(sessions).toHaveCount(1, { timeout: 60_000 });
-    await expect(sessions.first()).toHaveAttribute("data-session-id", `alpha/${headerId(WORST)}`); // the page names an archived session by project and id
+    await expect(sessions.first()).toHaveAttribute("data-session-id", `alpha/amy/${headerId(WORST)}`); // the page names an archived session by its key: project, person and id
     await expect(sessions.first()).toContainText("alpha · pushed by amy");
     await expect(dialog.getByTestId("amnesia-all-project").locator("option")).toHaveText(["All my projects", "alpha"]);
     await shoot(page, "archive");

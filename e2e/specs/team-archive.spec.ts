@@ -72,7 +72,7 @@ test.beforeAll(async () => {
     const dataDir = path.join(work, who);
     for (const f of files) {
       bonsai(["import", path.join(PI, f), "--data-dir", dataDir]);
-      ids[f] = `${project}/${headerId(path.join(PI, f))}`; // the page names a session by its project and id
+      ids[f] = `${project}/${who}/${headerId(path.join(PI, f))}`; // the page names a session by its key: project, person and id
     }
     bonsai(["push", "--all", "--to", origin, "--project", project, "--data-dir", dataDir], { BONSAI_TOKEN: tokens[who] as string });
   }
@@ -212,8 +212,8 @@ test("a member reads her project's sessions on the archive, and nothing of anoth
   await showMore.click();
   await expect(rows).toHaveCount(ALPHA.length);
   const second = ids[ALPHA[1] as string] as string;
-  await page.getByTestId("session-filter").fill(second.slice("alpha/".length, "alpha/".length + 12));
-  await expect(page.getByTestId("session-list")).toHaveAttribute("data-archive-filter", second.slice("alpha/".length, "alpha/".length + 12));
+  await page.getByTestId("session-filter").fill(second.slice("alpha/amy/".length, "alpha/amy/".length + 12));
+  await expect(page.getByTestId("session-list")).toHaveAttribute("data-archive-filter", second.slice("alpha/amy/".length, "alpha/amy/".length + 12));
   await expect(rows).toHaveCount(1);
   await expect(page.locator(`[data-testid="session-item"][data-session-id="${second}"]`)).toHaveCount(1);
   await expect(showMore).toHaveCount(0);
@@ -309,7 +309,7 @@ test("an admin opens each of two sessions of one id, by its project", async ({ p
   await page.getByTestId("session-list-show-more").click();
   await expect(rows).toHaveCount(2);
   for (const [project, who] of [["alpha", "amy"], ["beta", "ben"], ["alpha", "amy"]] as const) {
-    await page.locator(`[data-testid="session-item"][data-session-id="${project}/${twin}"]`).click();
+    await page.locator(`[data-testid="session-item"][data-session-id="${project}/${who}/${twin}"]`).click();
     await expect(page.getByTestId("read-only-notice")).toContainText(`pushed to ${project} by ${who}`);
     await expect(page.getByTestId("tree-status")).toHaveAttribute("data-entry-count", "33");
     // a later read (the entry's content) answers on the same session

@@ -1,6 +1,7 @@
 /**
  * The read commands on a team archive (`--archive URL`, token from BONSAI_TOKEN): `ls` and `search`
- * ask the archive; `context` and `export` download the session as JSONL into a private temporary
+ * ask the archive, and name each session by its key "project/person/id", which every command
+ * takes as SESSION (as does a shorter "project/id" or id that names one session); `context` and `export` download the session as JSONL into a private temporary
  * folder and answer on it exactly as on a local file, so the JSON is the same as for the local store.
  * `amnesia --all` asks the archive for its report over the sessions the token may read (computed on
  * the server: packages/team/src/archive-amnesia.ts), the same JSON as `amnesia --all` on the local
@@ -29,7 +30,8 @@ function clientOf(args: ParsedArgs): ArchiveClient {
 function localShape(s: ArchivedSession): Record<string, unknown> {
   const sourceFormat = s.agent === "claude-code" || s.agent === "codex" ? s.agent : "pi-jsonl";
   return {
-    id: s.id,
+    // the archive's key, "project/person/id": what --archive commands take to name this session
+    id: s.key,
     headerId: s.id,
     title: s.title,
     cwd: s.cwd,
@@ -69,10 +71,10 @@ async function ls(client: ArchiveClient, args: ParsedArgs, io: Io): Promise<void
     io.stdout("no sessions in the archive that you may read\n");
     return;
   }
-  const idWidth = Math.min(40, Math.max(...sessions.map((s) => s.id.length)));
+  const idWidth = Math.min(60, Math.max(...sessions.map((s) => s.key.length)));
   io.stdout(`${column("ID", idWidth)}  ${column("PROJECT", 12)}  ${column("PUSHED BY", 12)}  ${column("AGENT", 11)}  ${"ENTRIES".padStart(7)}  TITLE\n`);
   for (const s of sessions) {
-    io.stdout(`${column(s.id, idWidth)}  ${column(s.project, 12)}  ${column(s.pushedBy, 12)}  ${column(s.agent, 11)}  ${String(s.entryCount).padStart(7)}  ${column(s.title ?? "", 70).trimEnd()}\n`);
+    io.stdout(`${column(s.key, idWidth)}  ${column(s.project, 12)}  ${column(s.pushedBy, 12)}  ${column(s.agent, 11)}  ${String(s.entryCount).padStart(7)}  ${column(s.title ?? "", 70).trimEnd()}\n`);
   }
 }
 
@@ -84,7 +86,8 @@ async function search(client: ArchiveClient, args: ParsedArgs, io: Io): Promise<
   const session = args.options.session as string | undefined;
   const project = args.options.project as string | undefined;
   const hits = await client.search(query, { ...(limit !== undefined ? { limit } : {}), ...(session !== undefined ? { session } : {}), ...(project !== undefined ? { project } : {}) });
-  printSearchHits(io, query, hits, args.options.json === true);
+  // each hit names its session by its key, "project/person/id", as `ls --archive` lists it
+  printSearchHits(io, query, hits.map((h) => ({ ...h, sessionId: h.key })), args.options.json === true);
 }
 
 async function amnesiaAll(client: ArchiveClient, url: string, args: ParsedArgs, io: Io): Promise<void> {

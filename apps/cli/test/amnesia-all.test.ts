@@ -118,10 +118,12 @@ describe.skipIf(!HAVE)("bonsai amnesia --all", () => {
   it("answers on the archive with the same JSON as on the local store, limited to the token's projects", () => {
     const local = overview(["--data-dir", amyData]);
     const remote = overview(["--archive", archive.url], { BONSAI_TOKEN: tokens.amy as string });
-    expect(remote.sessions.map(scoring)).toEqual(local.sessions.map(scoring));
+    // the archive names each session by its key, project/person/id; the rest is the local store's answer
+    const keyed = (r: Row): unknown => scoring({ ...r, sessionId: `alpha/amy/${r.sessionId}` });
+    expect(remote.sessions.map(scoring)).toEqual(local.sessions.map(keyed));
     expect(remote.totals).toEqual(local.totals);
     expect(remote.sessions.every((s) => s.project === "alpha" && s.pushedBy === "amy")).toBe(true);
-    expect(remote.worst.map((w) => [w.sessionId, w.entryId, w.score])).toEqual(local.worst.map((w) => [w.sessionId, w.entryId, w.score]));
+    expect(remote.worst.map((w) => [w.sessionId, w.entryId, w.score])).toEqual(local.worst.map((w) => [`alpha/amy/${w.sessionId}`, w.entryId, w.score]));
     // a second call reads the rows kept for these entry counts: the same answer
     expect(overview(["--archive", archive.url], { BONSAI_TOKEN: tokens.amy as string })).toEqual(remote);
   });

@@ -84,14 +84,17 @@ describe.skipIf(!PI_FILE)("bonsai team and bonsai push", () => {
     const env = { BONSAI_TOKEN: adaToken };
     const listed = JSON.parse(ok(["ls", "--archive", url, "--json"], env)) as { id: string; archive: { project: string; pushedBy: string } }[];
     expect(listed).toHaveLength(1);
+    // named by its key, project/person/id; its own id is the local store's
     const id = listed[0]?.id as string;
+    const localId = (listed[0] as unknown as { headerId: string }).headerId;
+    expect(id).toBe(`alpha/ada/${localId}`);
     expect(listed[0]).toMatchObject({ archive: { project: "alpha", pushedBy: "ada" } });
     // the shape of the local ls --json (the counts the archive's list does not read are null), and where it was pushed
     const localListed = JSON.parse(ok(["ls", "--data-dir", data, "--json"])) as Record<string, unknown>[];
     expect(Object.keys(listed[0] as object).sort()).toEqual([...Object.keys(localListed[0] as object), "archive"].sort());
     const strip = (value: Record<string, unknown>): Record<string, unknown> => Object.fromEntries(Object.entries(value).filter(([key]) => !["file", "source", "sourcePath", "session"].includes(key)));
     const remote = JSON.parse(ok(["context", id, "--archive", url, "--json"], env)) as Record<string, unknown>;
-    const local = JSON.parse(ok(["context", id, "--data-dir", data, "--json"])) as Record<string, unknown>;
+    const local = JSON.parse(ok(["context", localId, "--data-dir", data, "--json"])) as Record<string, unknown>;
     expect(strip(remote)).toEqual(strip(local));
     const html = ok(["export", id, "--archive", url, "--format", "html"], env);
     expect(html).toMatch(/^<!doctype html>/i);
@@ -180,16 +183,18 @@ describe.skipIf(!PI_FILE)("bonsai team and bonsai push", () => {
     // the same session file pushed into a second project
     ok(["push", id, "--to", url, "--project", "beta", "--data-dir", data], { BONSAI_TOKEN: boToken });
     const root = { BONSAI_TOKEN: rootToken };
-    const all = JSON.parse(ok(["ls", "--archive", url, "--json"], root)) as { id: string; archive: { project: string } }[];
-    expect(all.filter((s) => s.id === id).map((s) => s.archive.project).sort()).toEqual(["alpha", "beta"]);
+    const all = JSON.parse(ok(["ls", "--archive", url, "--json"], root)) as { id: string; headerId: string; archive: { project: string } }[];
+    // each named by its key, project/person/id
+    expect(all.filter((s) => s.headerId === id).map((s) => s.id).sort()).toEqual([`alpha/ada/${id}`, `beta/bo/${id}`]);
     expect(JSON.parse(ok(["ls", "--archive", url, "--json", "--limit", "1"], root))).toHaveLength(1);
-    expect((JSON.parse(ok(["ls", "--archive", url, "--json", "--project", "beta"], root)) as { id: string }[]).map((s) => s.id)).toEqual([id]);
+    expect((JSON.parse(ok(["ls", "--archive", url, "--json", "--project", "beta"], root)) as { id: string }[]).map((s) => s.id)).toEqual([`beta/bo/${id}`]);
     const ambiguous = bonsai(["context", id, "--archive", url, "--json"], root);
     expect(ambiguous.code).not.toBe(0);
     expect(ambiguous.stderr.trim().split("\n")).toHaveLength(1);
-    expect(ambiguous.stderr).toContain(`alpha/${id}`);
-    expect(ambiguous.stderr).toContain(`beta/${id}`);
-    expect(ambiguous.stderr).toContain("--project");
+    expect(ambiguous.stderr).toContain(`alpha/ada/${id}`);
+    expect(ambiguous.stderr).toContain(`beta/bo/${id}`);
+    expect(ambiguous.stderr).toContain("project/person/id");
+    expect(JSON.parse(ok(["context", `beta/bo/${id}`, "--archive", url, "--json"], root))).toEqual(JSON.parse(ok(["context", `alpha/ada/${id}`, "--archive", url, "--json"], root)));
     const context = (project: string): unknown => JSON.parse(ok(["context", id, "--archive", url, "--project", project, "--json"], root));
     expect(context("beta")).toEqual(context("alpha"));
     expect(ok(["export", id, "--archive", url, "--project", "alpha", "--format", "html"], root)).toMatch(/^<!doctype html>/i);
@@ -205,4 +210,31 @@ describe.skipIf(!PI_FILE)("bonsai team and bonsai push", () => {
     expect(bonsai(["ls", "--limit", "3", "--data-dir", data]).stderr).toContain("use it with --archive URL");
     expect(bonsai(["context", id, "--project", "beta", "--data-dir", data]).stderr).toContain("use it with --archive URL");
   }, 120_000);
+});
+
+describe("bonsai push of a session the archive refuses", () => {
+  it("names the refused session in one line, pushes the others, and exits 1", async () => {
+    const data = path.join(dir, "local-dee");
+    ok(["team", "project", "add", "gamma"]);
+    const deeToken = (JSON.parse(ok(["team", "user", "add", "dee", "--json"])) as { token: string }).token;
+    ok(["team", "grant", "dee", "gamma"]);
+    const write = (id: string, entryIds: string[]): string => {
+      const file = path.join(dir, `${id}.jsonl`);
+      const header = { type: "session", version: 3, id, timestamp: "2026-01-01T00:00:00.000Z", cwd: "/src" };
+      const entries = entryIds.map((entryId, i) => ({ type: "message", id: entryId, parentId: i === 0 ? null : entryIds[i - 1], timestamp: `2026-01-01T00:00:0${i}.000Z`, message: { role: "user", content: `line ${i}` } }));
+      fs.writeFileSync(file, `${[header, ...entries].map((e) => JSON.stringify(e)).join("\n")}\n`);
+      return file;
+    };
+    ok(["import", write("gamma-dupes", ["g-0", "g-1", "g-1", "g-3"]), "--data-dir", data]);
+    ok(["import", write("gamma-fine", ["f-0", "f-1"]), "--data-dir", data]);
+    const pushed = bonsai(["push", "--all", "--to", url, "--project", "gamma", "--data-dir", data], { BONSAI_TOKEN: deeToken });
+    expect(pushed.code).toBe(1);
+    expect(pushed.stderr).toBe(
+      'bonsai: gamma-dupes was not pushed: session gamma-dupes has two entries with the id "g-1" (entries 2 and 3); the archive keeps one entry per id, so nothing of it was pushed\n' +
+        "bonsai: 1 of 2 sessions were not pushed (named above); the others were\n",
+    );
+    expect(pushed.stdout).toBe("gamma-fine  archive had 0, sent 2\n");
+    expect(await archiveRows("gamma-fine")).toEqual([0, 1]);
+    expect(await archiveRows("gamma-dupes")).toEqual([]);
+  }, 60_000);
 });

@@ -1,4 +1,5 @@
 export * from "./session-store";
+export { addressableSessionId, isAddressableId, MAX_SESSION_ID_LENGTH } from "./session-id";
 export type { PackedSkeletonRead, SkeletonState } from "./reads/skeleton-cache";
 export { importFailureOf, type ImportFailure } from "./import-failure";
 export { openStore, SqliteSessionStore, BACKUP_SUFFIX, writeThroughFromEnv, type OpenStoreOptions } from "./sqlite-session-store";

@@ -9,8 +9,8 @@
  * - each session's row of the report (core's amnesiaSessionRow) is kept in `amnesia_rows` for the
  *   entry count it was made from, so a session is read and scored once per push, by whichever
  *   server process is asked first; later calls read only the kept rows;
- * - who a session is (title, project, pusher) is taken from the sessions table at each call, never
- *   from a kept row.
+ * - who a session is (title, project, pusher, and its key "project/person/id" as its sessionId) is
+ *   taken from the sessions table at each call, never from a kept row.
  *
  * A session is scored on its entries in order with the last one as the leaf (an archived session's
  * leaf, as the archive store has it), by `score` (amnesia-scorer.ts: on a worker thread in
@@ -19,6 +19,7 @@
 import { amnesiaOverview, type AmnesiaOverview, type AmnesiaSessionRow } from "@bonsai/core";
 import type pg from "pg";
 import { scoreInThisThread, type AmnesiaScore } from "./amnesia-scorer";
+import { archiveKey } from "./archive-identity";
 import type { Principal } from "./people";
 import { ReadableSessionsSql } from "./readable-sql";
 
@@ -74,7 +75,7 @@ export async function archiveAmnesia(pool: pg.Pool, principal: Principal, option
     } else {
       row = await scoreSession(pool, candidate, score);
     }
-    if (row) rows.push({ ...row, sessionId: candidate.session_id, project: candidate.project, pushedBy: candidate.pushed_by, title: candidate.title, agent: candidate.agent });
+    if (row) rows.push({ ...row, sessionId: archiveKey({ project: candidate.project, pushedBy: candidate.pushed_by, sessionId: candidate.session_id }), project: candidate.project, pushedBy: candidate.pushed_by, title: candidate.title, agent: candidate.agent });
   }
   return amnesiaOverview(rows);
 }

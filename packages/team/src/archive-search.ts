@@ -8,11 +8,14 @@
 import { isSubstringTerm } from "@bonsai/formats";
 import { parseQuery, snippetMaker, type QueryTerm } from "@bonsai/store/search-text";
 import type pg from "pg";
+import { archiveKey } from "./archive-identity";
 import { namedQuery } from "./named-query";
 import type { Principal } from "./people";
 import { ReadableSessionsSql } from "./readable-sql";
 
 export interface ArchiveSearchHit {
+  /** "project/person/id" of the hit's session (archive-identity.ts) */
+  key: string;
   sessionId: string;
   sessionTitle: string | null;
   project: string;
@@ -138,7 +141,7 @@ type SearchRow = { session_id: string; title: string | null; project: string; pu
  *    position check is done on the rows the word-pair index yields, not planned as one more (large)
  *    scan of the word index.
  */
-export async function searchArchive(pool: pg.Pool, principal: Principal, query: string, options: { limit?: number; sessionId?: string; project?: string } = {}): Promise<ArchiveSearchHit[]> {
+export async function searchArchive(pool: pg.Pool, principal: Principal, query: string, options: { limit?: number; sessionPk?: string; project?: string } = {}): Promise<ArchiveSearchHit[]> {
   const terms = parseQuery(query);
   if (terms.length === 0) return [];
   const limit = Math.min(Math.max(options.limit ?? 50, 1), 500);
@@ -146,7 +149,7 @@ export async function searchArchive(pool: pg.Pool, principal: Principal, query: 
   const params = readable.params;
   const conditions: TermSql[] = [];
   for (const term of terms) conditions.push(await termCondition(pool, term, params));
-  if (options.sessionId !== undefined) readable.and(`s.session_id = ${readable.param(options.sessionId)}`);
+  if (options.sessionPk !== undefined) readable.and(`s.id = ${readable.param(options.sessionPk)}::bigint`);
   const sessions = readable.inProject(options.project).where;
   const rank = rankOf(conditions);
   const exact = conditions.map((c) => c.exact).filter((x): x is string => x !== null);
@@ -194,6 +197,7 @@ export async function searchArchive(pool: pg.Pool, principal: Principal, query: 
   return rows.rows.map((r) => {
     const role = roleOf(r.entry);
     return {
+      key: archiveKey({ project: r.project, pushedBy: r.pushed_by, sessionId: r.session_id }),
       sessionId: r.session_id,
       sessionTitle: r.title,
       project: r.project,

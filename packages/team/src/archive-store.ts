@@ -1,23 +1,39 @@
 /**
- * The store API's read slice over the team archive in PostgreSQL, for one principal: the same
- * methods as `SessionStore` (packages/store/src/session-store.ts), answering through promises, on
- * the sessions of the principal's projects only (another project's session is answered exactly as
- * one that does not exist). Sessions get in by a push (receive.ts), never from a host file; every
- * call that would change a session, import or follow a file, or write an export is refused with a
- * read-only ArchiveError, nothing changed. The store API's conformance suite runs on it
- * (test/conformance.test.ts; docs/TEAM.md lists what it implements).
+ * The one read path of the team archive in PostgreSQL, for one principal: the same methods as
+ * `SessionStore` (packages/store/src/session-store.ts), answering through promises, on the
+ * sessions of the principal's projects only (another project's session is answered exactly as one
+ * that does not exist), plus the reads the HTTP API and the page need (a page of the list, search
+ * hits with their keys, a session's JSONL as a stream, single entries, the amnesia report). The
+ * HTTP routes (server.ts), the page (app/) and `--archive` (through the HTTP routes) read sessions
+ * only through it; the modules it reads with (archive-resolver.ts, archive-summary.ts, reads.ts,
+ * session-list.ts, app/direct-reads.ts, archive-amnesia.ts) are imported by nothing else
+ * (test/one-read-path.test.ts). A session is named by its key, "project/person/id"
+ * (archive-identity.ts); every method takes any reference the one resolver takes. Sessions get in
+ * by a push (receive.ts), never from a host file; every call that would change a session, import
+ * or follow a file, or write an export is refused with a read-only ArchiveError, nothing changed.
+ * The store API's conformance suite runs on it (test/conformance.test.ts).
  */
 import { buildSessionContext, packSkeleton, resolveLabels, summarizeContext, type ContextSummary, type PackedSkeleton, type SessionEntry, type SessionHeader, type SkeletonNode, type TreeSkeleton } from "@bonsai/core";
+import type { AmnesiaOverview } from "@bonsai/core";
+import type { EntryDetail } from "@bonsai/ipc";
 import { SessionLookupError, type PathNode, type PrunedOriginal, type SearchHit, type SearchOptions, type SessionSummary, type StoredEntryInfo } from "@bonsai/store";
 import { deriveColumns } from "@bonsai/store/derive";
 import type pg from "pg";
+import type { AmnesiaScore } from "./amnesia-scorer";
+import { archiveAmnesia } from "./archive-amnesia";
+import { parseArchiveReference } from "./archive-identity";
+import { resolveArchivedSession, type ArchivedSessionRow } from "./archive-resolver";
 import { archivedSessionSummaries, archivedSessionSummary, parseHeader } from "./archive-summary";
 import { skeletonNodeOf } from "./archive-skeleton";
+import { entryDetailFromArchive, previewsFromArchive } from "./app/direct-reads";
 import { ArchiveError } from "./errors";
 import type { Principal } from "./people";
-import { searchArchive } from "./archive-search";
-import { archivedSessionJsonl } from "./reads";
+import { searchArchive, type ArchiveSearchHit } from "./archive-search";
+import { entryChunksFrom, sessionJsonlChunks, type ArchivedSession } from "./reads";
 import { ReadableSessionsSql } from "./readable-sql";
+import { listArchivedPage, type ArchivedPage, type ListOptions } from "./session-list";
+
+export type { ArchivedSessionRow } from "./archive-resolver";
 
 /** The narrow row of an entry: enough to walk the tree without reading any entry's JSON. */
 interface TreeRow {
@@ -58,34 +74,52 @@ export class ArchiveStore {
     readonly principal: Principal,
   ) {}
 
+  // ------------------------------------------------------------ the one resolver
+  /** the session `reference` names ("project/person/id", "project/id" or "id", the id whole or a unique prefix); SessionLookupError otherwise */
+  async session(reference: string): Promise<ArchivedSessionRow> {
+    return resolveArchivedSession(this.pool, this.principal, reference);
+  }
+
   // ------------------------------------------------------------ sessions
   async listSessions(): Promise<SessionSummary[]> {
     return (await archivedSessionSummaries(this.pool, this.principal)).map(({ pk: _pk, ...summary }) => summary);
   }
 
+  /** the session that `sessionId` names exactly (a key, or an id only one readable session has; no prefix) */
   async getSession(sessionId: string): Promise<SessionSummary | undefined> {
-    const found = await archivedSessionSummary(this.pool, this.principal, sessionId);
+    const row = await this.session(sessionId).catch((error: unknown) => {
+      if (error instanceof SessionLookupError) return undefined;
+      throw error;
+    });
+    if (!row || row.sessionId !== parseArchiveReference(sessionId).id) return undefined;
+    const found = await archivedSessionSummary(this.pool, this.principal, row.pk);
     if (!found) return undefined;
     const { pk: _pk, ...summary } = found;
     return summary;
   }
 
-  /** a full id or a unique prefix of one among the sessions the principal may read; SessionLookupError otherwise */
+  /** the key of the one session the reference names among those the principal may read; SessionLookupError otherwise */
   async resolveSessionId(idOrPrefix: string): Promise<string> {
-    const q = idOrPrefix.trim();
-    if (q === "") throw new SessionLookupError("empty session id");
-    const like = `${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    const sql = new ReadableSessionsSql(this.principal, like).and("s.session_id LIKE $2");
-    const ids = (await this.pool.query<{ session_id: string }>(`SELECT DISTINCT s.session_id FROM sessions s WHERE ${sql.where} ORDER BY s.session_id LIMIT 11`, sql.params)).rows.map((r) => r.session_id);
-    if (ids.includes(q)) return q;
-    if (ids.length === 1) return ids[0] as string;
-    if (ids.length === 0) throw new SessionLookupError(`no session in the archive that you may read matches "${q}"`);
-    throw new SessionLookupError(`"${q}" matches ${ids.length > 10 ? "more than 10" : ids.length} sessions: ${ids.slice(0, 10).join(", ")}; give more characters`, ids.slice(0, 10));
+    return (await this.session(idOrPrefix)).key;
+  }
+
+  /** a page of the session list, newest push first, filtered in PostgreSQL (session-list.ts) */
+  async listPage(options: ListOptions = {}): Promise<ArchivedPage> {
+    return listArchivedPage(this.pool, this.principal, options);
+  }
+
+  async listArchived(options: ListOptions = {}): Promise<ArchivedSession[]> {
+    return (await this.listPage(options)).sessions;
+  }
+
+  /** the people who pushed a session the principal may read, by name */
+  async pushers(): Promise<string[]> {
+    const sql = new ReadableSessionsSql(this.principal).and("s.pushed_by = u.id");
+    return (await this.pool.query<{ name: string }>(`SELECT u.name FROM people u WHERE EXISTS (SELECT 1 FROM sessions s WHERE ${sql.where}) ORDER BY u.name`, sql.params)).rows.map((r) => r.name);
   }
 
   async getHeader(sessionId: string): Promise<SessionHeader> {
-    const row = (await this.pool.query<{ header: string }>("SELECT header FROM sessions WHERE id = $1", [await this.pk(sessionId)])).rows[0];
-    return parseHeader(row?.header ?? "");
+    return parseHeader((await this.session(sessionId)).header);
   }
 
   /** an archived session's leaf is its last entry (a leaf move is not pushed) */
@@ -153,7 +187,7 @@ export class ArchiveStore {
   async getSkeleton(sessionId: string): Promise<TreeSkeleton> {
     const entries = await this.loadEntries(sessionId);
     const labels = resolveLabels(entries);
-    return { sessionId, leafId: entries.at(-1)?.id ?? null, nodes: entries.map((e) => skeletonNodeOf(e, labels.get(e.id))) };
+    return { sessionId: await this.resolveSessionId(sessionId), leafId: entries.at(-1)?.id ?? null, nodes: entries.map((e) => skeletonNodeOf(e, labels.get(e.id))) };
   }
 
   async getPackedSkeleton(sessionId: string): Promise<PackedSkeleton> {
@@ -205,19 +239,58 @@ export class ArchiveStore {
   // ------------------------------------------------------------ export, search
   /** the session as JSONL, as pushed: its header line and its entries in order */
   async renderJsonl(sessionId: string): Promise<string> {
-    await this.pk(sessionId);
-    return (await archivedSessionJsonl(this.pool, this.principal, sessionId)).jsonl;
+    const parts: Buffer[] = [];
+    for await (const chunk of (await this.openJsonl(sessionId)).chunks) parts.push(chunk);
+    return Buffer.concat(parts).toString("utf8");
+  }
+
+  /** The session as JSONL, streamed (reads.ts): resolved before anything is read. */
+  async openJsonl(reference: string): Promise<{ row: ArchivedSessionRow; chunks: AsyncGenerator<Buffer, void, undefined> }> {
+    const row = await this.session(reference);
+    return { row, chunks: sessionJsonlChunks(this.pool, row) };
+  }
+
+  /** The entries at positions `fromSeq` and after of the session `key` names, as JSONL lines, and its row: what a copy made earlier lacks after a push appended. */
+  async openEntriesFrom(key: string, fromSeq: number): Promise<{ row: ArchivedSessionRow; chunks: AsyncGenerator<Buffer, void, undefined> }> {
+    const row = await this.session(key);
+    return { row, chunks: entryChunksFrom(this.pool, row.pk, fromSeq) };
   }
 
   /** a push sends entries as the machine holds them (pruned ones pruned); the originals stay there */
   async listPruned(sessionId: string): Promise<PrunedOriginal[]> {
-    await this.pk(sessionId);
+    await this.session(sessionId);
     return [];
   }
 
   async search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
-    const hits = await searchArchive(this.pool, this.principal, query, { limit: options.limit, sessionId: options.sessionId });
-    return hits.map(({ project: _project, pushedBy: _pushedBy, ...hit }) => hit);
+    const hits = await this.searchHits(query, { ...(options.limit !== undefined ? { limit: options.limit } : {}), ...(options.sessionId !== undefined ? { session: options.sessionId } : {}) });
+    return hits.map(({ key, project: _project, pushedBy: _pushedBy, sessionId: _id, ...hit }) => ({ ...hit, sessionId: key }));
+  }
+
+  /** Search with each hit's project, pusher and key; within the one session `session` names when given (a name the principal may not read finds nothing). */
+  async searchHits(query: string, options: { limit?: number; session?: string; project?: string } = {}): Promise<ArchiveSearchHit[]> {
+    let sessionPk: string | undefined;
+    if (options.session !== undefined) {
+      const row = await this.session(options.session).catch(() => undefined);
+      if (!row) return [];
+      sessionPk = row.pk;
+    }
+    return searchArchive(this.pool, this.principal, query, { ...(options.limit !== undefined ? { limit: options.limit } : {}), ...(sessionPk !== undefined ? { sessionPk } : {}), ...(options.project !== undefined ? { project: options.project } : {}) });
+  }
+
+  // ------------------------------------------------------------ the page's reads before a copy exists (app/direct-reads.ts)
+  /** the inspector's read of one entry of the resolved session `row`; null when only a copy can answer it */
+  async entryDetail(row: ArchivedSessionRow, entryId: string): Promise<EntryDetail | null> {
+    return entryDetailFromArchive(this.pool, row, entryId);
+  }
+
+  async previews(row: ArchivedSessionRow, entryIds: readonly string[]): Promise<string[]> {
+    return previewsFromArchive(this.pool, row, entryIds);
+  }
+
+  /** the amnesia report over the sessions the principal may read (archive-amnesia.ts), each named by its key */
+  async amnesiaOverview(options: { project?: string } = {}, score?: AmnesiaScore): Promise<AmnesiaOverview> {
+    return archiveAmnesia(this.pool, this.principal, options, score);
   }
 
   // ------------------------------------------------------------ refused: an archive changes only by a push
@@ -254,12 +327,9 @@ export class ArchiveStore {
   }
 
   // ------------------------------------------------------------ rows
-  /** the archive's key of a session the principal may read; SessionLookupError (as for an unknown one) otherwise */
+  /** the archive's row of the session the reference names (the one resolver); SessionLookupError otherwise */
   private async pk(sessionId: string): Promise<string> {
-    const sql = new ReadableSessionsSql(this.principal, sessionId).and("s.session_id = $2");
-    const row = (await this.pool.query<{ id: string }>(`SELECT s.id FROM sessions s WHERE ${sql.where} ORDER BY s.pushed_at DESC LIMIT 1`, sql.params)).rows[0];
-    if (!row) throw new SessionLookupError(`no session ${sessionId} in the archive that you may read`);
-    return row.id;
+    return (await this.session(sessionId)).pk;
   }
 
   private async treeRows(pk: string): Promise<TreeRow[]> {

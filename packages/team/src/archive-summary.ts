@@ -7,7 +7,7 @@ import type { SessionEntry, SessionHeader } from "@bonsai/core";
 import type { SessionSummary } from "@bonsai/store";
 import { deriveColumns } from "@bonsai/store/derive";
 import type pg from "pg";
-import { ARCHIVE_READ_ONLY } from "./app/archive-handlers";
+import { ARCHIVE_READ_ONLY, archiveKey } from "./archive-identity";
 import type { Principal } from "./people";
 import { ReadableSessionsSql } from "./readable-sql";
 
@@ -16,6 +16,8 @@ const AGENTS = new Set<SessionSummary["agent"]>(["pi", "omp", "claude-code", "co
 interface SummaryRow {
   pk: string;
   session_id: string;
+  project: string;
+  pushed_by: string;
   agent: string;
   title: string | null;
   cwd: string | null;
@@ -31,15 +33,15 @@ interface SummaryRow {
 
 /** One row per session the principal may read (`where` narrows it; its parameters follow $1, the principal's projects). */
 const SUMMARY_SQL = (where: string): string => `
-  SELECT s.id AS pk, s.session_id, s.agent, s.title, s.cwd, s.header, s.started_at, s.pushed_at, s.entry_count,
+  SELECT s.id AS pk, s.session_id, p.name AS project, u.name AS pushed_by, s.agent, s.title, s.cwd, s.header, s.started_at, s.pushed_at, s.entry_count,
          c.compactions, c.messages,
          (SELECT l.entry_id FROM entries l WHERE l.session_pk = s.id ORDER BY l.seq DESC LIMIT 1) AS leaf_id,
          (SELECT f.entry FROM entries f WHERE f.session_pk = s.id AND f.type = 'message' AND f.entry LIKE '%"role":"user"%' ORDER BY f.seq LIMIT 1) AS first_user
-    FROM sessions s
+    FROM sessions s JOIN projects p ON p.id = s.project_id JOIN people u ON u.id = s.pushed_by
     CROSS JOIN LATERAL (SELECT count(*) FILTER (WHERE e.type = 'compaction')::int AS compactions, count(*) FILTER (WHERE e.type = 'message')::int AS messages
                           FROM entries e WHERE e.session_pk = s.id) c
    WHERE ${where}
-   ORDER BY s.pushed_at DESC, s.session_id`;
+   ORDER BY s.pushed_at DESC, s.id DESC`;
 
 /** The session's header, typed as read: a header that is not an object reads as an empty one. */
 export function parseHeader(text: string): SessionHeader {
@@ -67,7 +69,8 @@ function summaryOf(row: SummaryRow): SessionSummary & { pk: string } {
   const pushedAt = row.pushed_at.toISOString();
   return {
     pk: row.pk,
-    id: row.session_id,
+    // the archive's key of the session (archive-identity.ts): two people's sessions of one id are two sessions
+    id: archiveKey({ project: row.project, pushedBy: row.pushed_by, sessionId: row.session_id }),
     headerId: typeof header.id === "string" && header.id !== "" ? header.id : row.session_id,
     title: row.title,
     cwd: row.cwd ?? "",
@@ -97,9 +100,9 @@ export async function archivedSessionSummaries(pool: pg.Pool, principal: Princip
   return (await pool.query<SummaryRow>(SUMMARY_SQL(sql.where), sql.params)).rows.map(summaryOf);
 }
 
-/** The session with exactly this id among those the principal may read (the latest pushed when two projects hold one). */
-export async function archivedSessionSummary(pool: pg.Pool, principal: Principal, sessionId: string): Promise<(SessionSummary & { pk: string }) | undefined> {
-  const sql = new ReadableSessionsSql(principal, sessionId).and("s.session_id = $2");
+/** The session of the archive's row `pk`, when the principal may read it. */
+export async function archivedSessionSummary(pool: pg.Pool, principal: Principal, pk: string): Promise<(SessionSummary & { pk: string }) | undefined> {
+  const sql = new ReadableSessionsSql(principal, pk).and("s.id = $2");
   const rows = (await pool.query<SummaryRow>(`${SUMMARY_SQL(sql.where)} LIMIT 1`, sql.params)).rows;
   return rows[0] && summaryOf(rows[0]);
 }

@@ -6,6 +6,8 @@
  */
 import type { ArchiveClient } from "./client";
 import { findingsOf, makeRedactor, type RedactionFinding, type Redactor } from "./redact";
+import { ArchiveError } from "./errors";
+import { duplicateIdRefusal, firstDuplicateId } from "./pushed-session-check";
 import type { PushedSession } from "./receive";
 
 /** What a push reads from the local store (a narrow slice of it). */
@@ -51,8 +53,11 @@ export async function pushSession(source: PushSource, sessionId: string, options
   // every field of the session and of each entry passes the redactor, whatever it is named
   const sessionFound = new Map<string, number>();
   const session: PushedSession = await redactor.redact(source.session(sessionId), sessionFound);
-  const had = await options.client.has(options.project, session.sessionId);
   const all = source.entries(sessionId);
+  // refused before anything is sent: the archive keeps one entry per id, and a dropped entry would make "sent N" untrue
+  const duplicate = firstDuplicateId(all.map((entry) => String((entry as { id?: unknown }).id)));
+  if (duplicate) throw new ArchiveError("bad-request", duplicateIdRefusal(sessionId, duplicate));
+  const had = await options.client.has(options.project, session.sessionId);
   const missing = all.slice(had);
   const batchBytes = options.batchBytes ?? 1024 * 1024;
   let sent = 0;

@@ -1,5 +1,7 @@
 /**
- * The archive's side of a push. A session is stored under (project, session id); its entries under
+ * The archive's side of a push. A session is stored under (project, who pushed it, session id)
+ * (archive-identity.ts): a push reads and changes only its pusher's own session, so two members'
+ * sessions of one id never merge and no one retitles another's. Its entries are stored under
  * their position in the session (`seq`). A push asks what the archive holds (`have`: the next
  * position it lacks) and sends entries from there; each batch is one transaction that also moves
  * `have`, so a push interrupted anywhere and repeated stores every entry exactly once.
@@ -9,6 +11,7 @@ import type { SessionEntry } from "@bonsai/core";
 import type pg from "pg";
 import { ArchiveError } from "./errors";
 import { projectFor, type Principal } from "./people";
+import { checkPushedHeader, duplicateIdRefusal, firstDuplicateId } from "./pushed-session-check";
 
 export interface PushedSession {
   sessionId: string;
@@ -31,10 +34,10 @@ export interface PushBatch {
 
 const MAX_TEXT = 64 * 1024;
 
-/** The next position the archive lacks for a session (0 when it has none of it). */
+/** The next position the archive lacks for the caller's own session (0 when it has none of it). */
 export async function archiveHas(pool: pg.Pool, principal: Principal, project: string, sessionId: string): Promise<number> {
   const projectId = await projectFor(pool, principal, project);
-  const row = (await pool.query<{ entry_count: number }>("SELECT entry_count FROM sessions WHERE project_id = $1 AND session_id = $2", [projectId, sessionId])).rows[0];
+  const row = (await pool.query<{ entry_count: number }>("SELECT entry_count FROM sessions WHERE project_id = $1 AND pushed_by = $2 AND session_id = $3", [projectId, principal.personId, sessionId])).rows[0];
   return row?.entry_count ?? 0;
 }
 
@@ -80,24 +83,27 @@ function entryRow(json: string, seq: number): EntryRow {
 
 /**
  * Stores one batch. Entries the archive already holds (a repeated batch) are skipped; a batch that
- * starts past what the archive holds is refused, so no gap can open.
+ * starts past what the archive holds is refused, so no gap can open. A header that is not the
+ * session's one header line, or an entry whose id the session already has, refuses the batch whole.
  */
 export async function receiveBatch(pool: pg.Pool, principal: Principal, batch: PushBatch): Promise<{ have: number; added: number }> {
+  const s = batch.session;
+  checkPushedHeader(s.sessionId, s.header);
   const projectId = await projectFor(pool, principal, batch.project);
   const rows = batch.entries.map((json, index) => entryRow(json, batch.from + index));
-  const s = batch.session;
   const client = await pool.connect();
   try {
     await client.query("BEGIN");
     await client.query(
       `INSERT INTO sessions (project_id, session_id, pushed_by, agent, title, cwd, header, started_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-       ON CONFLICT (project_id, session_id) DO UPDATE SET title = EXCLUDED.title, cwd = EXCLUDED.cwd, agent = EXCLUDED.agent`,
+       ON CONFLICT (project_id, pushed_by, session_id) DO UPDATE SET title = EXCLUDED.title, cwd = EXCLUDED.cwd, agent = EXCLUDED.agent`,
       [projectId, pgText(s.sessionId), principal.personId, pgText(s.agent), s.title === null ? null : pgText(s.title), pgText(s.cwd), pgText(s.header), s.startedAt],
     );
     const session = (
-      await client.query<{ id: string; entry_count: number }>("SELECT id, entry_count FROM sessions WHERE project_id = $1 AND session_id = $2 FOR UPDATE", [
+      await client.query<{ id: string; entry_count: number }>("SELECT id, entry_count FROM sessions WHERE project_id = $1 AND pushed_by = $2 AND session_id = $3 FOR UPDATE", [
         projectId,
+        principal.personId,
         pgText(s.sessionId),
       ])
     ).rows[0];
@@ -106,12 +112,12 @@ export async function receiveBatch(pool: pg.Pool, principal: Principal, batch: P
       throw new ArchiveError("bad-request", `the push starts at entry ${batch.from} but the archive holds only ${session.entry_count}; push again from the start`);
     }
     const fresh = rows.filter((row) => row.seq >= session.entry_count);
+    await refuseDuplicateIds(client, s.sessionId, session.id, fresh);
     let added = 0;
     if (fresh.length > 0) {
       const result = await client.query(
         `INSERT INTO entries (session_pk, seq, entry_id, parent_id, type, at, entry, search_text)
-         SELECT $1, * FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
-         ON CONFLICT DO NOTHING`,
+         SELECT $1, * FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])`,
         [
           session.id,
           fresh.map((r) => r.seq),
@@ -135,4 +141,17 @@ export async function receiveBatch(pool: pg.Pool, principal: Principal, batch: P
   } finally {
     client.release();
   }
+}
+
+/** Refuses entries whose ids repeat among themselves or one the session already holds (the archive keeps one entry per id). */
+async function refuseDuplicateIds(client: pg.PoolClient, sessionId: string, sessionPk: string, fresh: readonly EntryRow[]): Promise<void> {
+  const within = firstDuplicateId(fresh.map((r) => r.id), fresh[0]?.seq ?? 0);
+  if (within) throw new ArchiveError("bad-request", duplicateIdRefusal(sessionId, within));
+  if (fresh.length === 0) return;
+  const held = (
+    await client.query<{ entry_id: string; seq: number }>("SELECT entry_id, seq FROM entries WHERE session_pk = $1 AND entry_id = ANY($2::text[]) ORDER BY seq LIMIT 1", [sessionPk, fresh.map((r) => r.id)])
+  ).rows[0];
+  if (!held) return;
+  const again = fresh.find((r) => r.id === held.entry_id) as EntryRow;
+  throw new ArchiveError("bad-request", duplicateIdRefusal(sessionId, { id: held.entry_id, first: held.seq, second: again.seq }));
 }

@@ -14,10 +14,8 @@ import { ARCHIVE_SCHEMA_VERSION } from "./migrations";
 import { SESSION_ID_HEADER } from "./client";
 import { ArchiveError, type ArchiveErrorCode } from "./errors";
 import type { Principal } from "./people";
-import { archiveAmnesia } from "./archive-amnesia";
-import { searchArchive } from "./archive-search";
-import { openArchivedSession } from "./reads";
-import { listArchivedSessions } from "./session-list";
+import { ArchiveStore } from "./archive-store";
+import { SessionLookupError } from "@bonsai/store";
 import { archiveHas, receiveBatch, type PushBatch } from "./receive";
 import { SignInLimiter, TOO_MANY_FAILURES, type SignInLimitOptions } from "./sign-in-limit";
 import type { ArchiveApp } from "./app/archive-app";
@@ -76,6 +74,13 @@ class Streamed {
 
 type Handler = (principal: Principal, body: unknown, pool: pg.Pool, query: URLSearchParams, options: ArchiveServerOptions) => Promise<unknown>;
 
+/** the session reference of a call: `id` (a key "project/person/id", or an id or its prefix), within `project` when given */
+function sessionReference(query: URLSearchParams): string {
+  const id = requiredParam(query, "id");
+  const project = query.get("project");
+  return project === null || id.includes("/") ? id : `${project}/${id}`;
+}
+
 function field(body: unknown, name: string): string {
   const value = (body as Record<string, unknown> | null)?.[name];
   if (typeof value !== "string" || value === "") throw new ArchiveError("bad-request", `the request needs a string "${name}"`);
@@ -87,15 +92,15 @@ const ROUTES: Record<string, Handler> = {
   "POST /api/push/batch": async (principal, body, pool) => receiveBatch(pool, principal, parseBatch(body)),
   "GET /api/sessions": async (principal, _body, pool, query) => {
     const filters = { ...optional("project", query.get("project")), ...optional("pushedBy", query.get("pushedBy")), ...optional("text", query.get("text")) };
-    return listArchivedSessions(pool, principal, { ...filters, ...optional("limit", numberParam(query, "limit")), ...optional("after", query.get("after")) });
+    return new ArchiveStore(pool, principal).listArchived({ ...filters, ...optional("limit", numberParam(query, "limit")), ...optional("after", query.get("after")) });
   },
   "GET /api/session": async (principal, _body, pool, query) => {
-    const session = await openArchivedSession(pool, principal, requiredParam(query, "id"), query.get("project") ?? undefined);
-    return new Streamed("application/x-ndjson; charset=utf-8", { [SESSION_ID_HEADER]: encodeURIComponent(session.sessionId) }, session.chunks);
+    const { row, chunks } = await new ArchiveStore(pool, principal).openJsonl(sessionReference(query));
+    return new Streamed("application/x-ndjson; charset=utf-8", { [SESSION_ID_HEADER]: encodeURIComponent(row.key) }, chunks);
   },
   "GET /api/search": async (principal, _body, pool, query) =>
-    searchArchive(pool, principal, requiredParam(query, "q"), { ...optional("limit", numberParam(query, "limit")), ...optional("sessionId", query.get("session")), ...optional("project", query.get("project")) }),
-  "GET /api/amnesia": async (principal, _body, pool, query, options) => archiveAmnesia(pool, principal, optional("project", query.get("project")), options.amnesiaScore),
+    new ArchiveStore(pool, principal).searchHits(requiredParam(query, "q"), { ...optional("limit", numberParam(query, "limit")), ...optional("session", query.get("session")), ...optional("project", query.get("project")) }),
+  "GET /api/amnesia": async (principal, _body, pool, query, options) => new ArchiveStore(pool, principal).amnesiaOverview(optional("project", query.get("project")), options.amnesiaScore),
   "GET /api/me": async (principal, _body, pool) => {
     const projects = await pool.query<{ name: string }>("SELECT name FROM projects WHERE id = ANY($1::bigint[]) ORDER BY name", [principal.projectIds]);
     return { name: principal.name, role: principal.role, projects: projects.rows.map((r) => r.name) };
@@ -277,8 +282,10 @@ export function createArchiveServer(options: ArchiveServerOptions): Server {
         if (path === "/api/push/batch" && (answer as { added: number }).added > 0) options.app?.pushed(principal, (body as PushBatch).project, (body as PushBatch).session.sessionId);
       } catch (error) {
         if (error instanceof ArchiveError) finish(STATUS[error.code], { error: error.message, code: error.code });
+        // the one resolver's lookup error: no such session the caller may read (404), or a reference that names several (400)
+        else if (error instanceof SessionLookupError) finish(error.candidates.length > 0 ? 400 : 404, { error: error.message, code: error.candidates.length > 0 ? "bad-request" : "not-found" });
         else finish(500, { error: "the archive failed to answer; see its log", code: "internal" });
-        if (!(error instanceof ArchiveError)) log(`error ${request.method} ${path}: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
+        if (!(error instanceof ArchiveError) && !(error instanceof SessionLookupError)) log(`error ${request.method} ${path}: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
       }
     })();
   });

@@ -4,6 +4,7 @@
  * list is every matching session and not the matches among one page.
  */
 import type pg from "pg";
+import { archiveKey } from "./archive-identity";
 import { ArchiveError } from "./errors";
 import type { Principal } from "./people";
 import type { ArchivedSession } from "./reads";
@@ -60,6 +61,7 @@ export async function listArchivedPage(pool: pg.Pool, principal: Principal, opti
   const last = page[page.length - 1];
   return {
     sessions: page.map((r) => ({
+      key: archiveKey({ project: r.project, pushedBy: r.pushed_by, sessionId: r.session_id }),
       id: r.session_id,
       project: r.project,
       pushedBy: r.pushed_by,

@@ -6,7 +6,7 @@
  */
 import type { Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addPerson, addProject, archiveAmnesia, ArchiveClient, ArchiveError, authenticate, createArchiveServer, grant, listen, openArchiveDatabase, pushSession, revokeTokens, WorkerAmnesiaScorer, type ArchiveDatabase, type PushSource } from "../src";
+import { addPerson, addProject, ArchiveClient, ArchiveStore, ArchiveError, authenticate, createArchiveServer, grant, listen, openArchiveDatabase, pushSession, revokeTokens, WorkerAmnesiaScorer, type ArchiveDatabase, type PushSource } from "../src";
 import { usePostgres } from "./archive-server";
 
 const server = usePostgres();
@@ -66,7 +66,7 @@ afterAll(async () => {
 describe("GET /api/amnesia", () => {
   it("reports a member's own projects' sessions with a compaction, and nothing of another project", async () => {
     const amy = await as("amy").amnesia();
-    expect(amy.sessions.map((s) => [s.sessionId, s.project, s.pushedBy, s.title])).toEqual([["alpha-compacted", "alpha", "amy", "alpha title"]]);
+    expect(amy.sessions.map((s) => [s.sessionId, s.project, s.pushedBy, s.title])).toEqual([["alpha/amy/alpha-compacted", "alpha", "amy", "alpha title"]]);
     expect(amy.sessions[0]).toMatchObject({ compactions: 1, prunings: 0, score: 2, findings: { reread: 1 } });
     expect(amy.sessions[0]?.points).toEqual([{ kind: "compaction", entryId: "alpha-compacted-c4", score: 2, findings: expect.objectContaining({ reread: 1 }) }]);
     expect(amy.totals).toMatchObject({ sessions: 1, compactions: 1, score: 2 });
@@ -78,9 +78,9 @@ describe("GET /api/amnesia", () => {
   });
 
   it("gives another member their own project, and an admin every project or one", async () => {
-    expect((await as("ben").amnesia()).sessions.map((s) => s.sessionId).sort()).toEqual(["beta-compacted", "beta-compacted-2"]);
-    expect((await as("root").amnesia()).sessions.map((s) => s.sessionId).sort()).toEqual(["alpha-compacted", "beta-compacted", "beta-compacted-2"]);
-    expect((await as("root").amnesia({ project: "alpha" })).sessions.map((s) => s.sessionId)).toEqual(["alpha-compacted"]);
+    expect((await as("ben").amnesia()).sessions.map((s) => s.sessionId).sort()).toEqual(["beta/ben/beta-compacted", "beta/ben/beta-compacted-2"]);
+    expect((await as("root").amnesia()).sessions.map((s) => s.sessionId).sort()).toEqual(["alpha/amy/alpha-compacted", "beta/ben/beta-compacted", "beta/ben/beta-compacted-2"]);
+    expect((await as("root").amnesia({ project: "alpha" })).sessions.map((s) => s.sessionId)).toEqual(["alpha/amy/alpha-compacted"]);
   });
 
   it("refuses a revoked token", async () => {
@@ -107,9 +107,9 @@ describe("GET /api/amnesia", () => {
     const scorer = new WorkerAmnesiaScorer(new URL("../../engine/src/worker/compaction-worker.ts", import.meta.url));
     try {
       const root = await authenticate(db.pool, tokens.root as string);
-      const inThread = await archiveAmnesia(db.pool, root);
+      const inThread = await new ArchiveStore(db.pool, root).amnesiaOverview();
       await db.pool.query("DELETE FROM amnesia_rows");
-      const onWorker = await archiveAmnesia(db.pool, root, {}, scorer.score);
+      const onWorker = await new ArchiveStore(db.pool, root).amnesiaOverview({}, scorer.score);
       expect(onWorker).toEqual(inThread);
       expect(onWorker.totals.sessions).toBe(3);
       expect(Number((await db.pool.query<{ n: string }>("SELECT count(*) AS n FROM amnesia_rows")).rows[0]?.n)).toBe(3);

@@ -165,12 +165,12 @@ describe("the page's calls on an archive", () => {
       const page = await connect(tokens[who] as string);
       const answer = (await page.call("listSessions")) as { ok: true; value: { sessions: { id: string; archive: { project: string; pushedBy: string } }[] } };
       page.close();
-      return answer.value.sessions.map((s) => `${s.archive.project}/${s.archive.pushedBy}/${s.id}`).sort();
+      return answer.value.sessions.map((s) => `${s.archive.project} ${s.archive.pushedBy} ${s.id}`).sort();
     };
-    // the page names each session by its project and id
-    expect(await ids("amy")).toEqual(["alpha/amy/alpha/alpha-one"]);
-    expect(await ids("ben")).toEqual(["beta/ben/beta/beta-secret"]);
-    expect(await ids("root")).toEqual(["alpha/amy/alpha/alpha-one", "beta/ben/beta/beta-secret"]);
+    // the page names each session by its key: project, person and id
+    expect(await ids("amy")).toEqual(["alpha amy alpha/amy/alpha-one"]);
+    expect(await ids("ben")).toEqual(["beta ben beta/ben/beta-secret"]);
+    expect(await ids("root")).toEqual(["alpha amy alpha/amy/alpha-one", "beta ben beta/ben/beta-secret"]);
   });
 
   for (const [method, params] of Object.entries(READS)) {
@@ -219,13 +219,13 @@ describe("the page's calls on an archive", () => {
     };
     expect(await hits("amy", { query: "zeppelin" })).toEqual([]);
     expect(await hits("amy", { query: "zeppelin", sessionId: "beta-secret" })).toEqual([]);
-    expect(await hits("amy", { query: "zeppelin", sessionId: "beta/beta-secret" })).toEqual([]);
-    expect((await hits("ben", { query: "zeppelin" })).map((h) => h.sessionId)).toEqual(["beta/beta-secret"]);
-    expect((await hits("ben", { query: "zeppelin", sessionId: "beta/beta-secret" })).map((h) => h.sessionId)).toEqual(["beta/beta-secret"]);
+    expect(await hits("amy", { query: "zeppelin", sessionId: "beta/ben/beta-secret" })).toEqual([]);
+    expect((await hits("ben", { query: "zeppelin" })).map((h) => h.sessionId)).toEqual(["beta/ben/beta-secret"]);
+    expect((await hits("ben", { query: "zeppelin", sessionId: "beta/ben/beta-secret" })).map((h) => h.sessionId)).toEqual(["beta/ben/beta-secret"]);
     expect((await hits("ben", { query: "zeppelin" }))[0]?.snippet).toContain("[[zeppelin]]");
     // each hit names its project and who pushed it
     expect((await hits("ben", { query: "zeppelin" }))[0]?.archive).toEqual({ project: "beta", pushedBy: "ben" });
-    expect([...new Set((await hits("root", { query: "the" })).map((h) => h.sessionId))].sort()).toEqual(["alpha/alpha-one", "beta/beta-secret"]);
+    expect([...new Set((await hits("root", { query: "the" })).map((h) => h.sessionId))].sort()).toEqual(["alpha/amy/alpha-one", "beta/ben/beta-secret"]);
   });
 
   it("refuses every call that would change something, in one sentence, for every role", async () => {
@@ -306,7 +306,7 @@ describe("the page's calls on an archive", () => {
     for (const id of ["alpha-one", "beta-secret", "alpha-one"]) {
       const opened = (await page.call("openSession", { sessionId: id })) as { ok: boolean; value: { session: { id: string } } };
       expect(opened.ok).toBe(true);
-      expect(opened.value.session.id).toBe(id.startsWith("alpha") ? `alpha/${id}` : `beta/${id}`);
+      expect(opened.value.session.id).toBe(id.startsWith("alpha") ? `alpha/amy/${id}` : `beta/ben/${id}`);
       await expect.poll(folders).toHaveLength(1);
     }
     expect((await page.call("getEntry", { sessionId: "beta-secret", entryId: "beta-secret-e0" })).ok).toBe(true);
@@ -337,25 +337,28 @@ describe("the page's calls on an archive", () => {
     }
   });
 
-  it("lets an admin who sees both sessions of one id open and read each by its project, and names both for a bare id", async () => {
+  it("lets an admin who sees both sessions of one id open, read and compare each by its key, and names both for a bare id", async () => {
     const page = await connect(tokens.root as string);
     const listed = (await page.call("listSessions", { text: "twin" })) as { ok: true; value: { sessions: { id: string }[] } };
-    expect(listed.value.sessions.map((s) => s.id).sort()).toEqual(["alpha/twin", "beta/twin"]);
-    for (const [key, word, not] of [["alpha/twin", "apricot", "blueberry"], ["beta/twin", "blueberry", "apricot"], ["alpha/twin", "apricot", "blueberry"]] as const) {
+    expect(listed.value.sessions.map((s) => s.id).sort()).toEqual(["alpha/amy/twin", "beta/ben/twin"]);
+    for (const [key, word, not] of [["alpha/amy/twin", "apricot", "blueberry"], ["beta/ben/twin", "blueberry", "apricot"], ["alpha/twin", "apricot", "blueberry"]] as const) {
       const opened = (await page.call("openSession", { sessionId: key })) as { ok: true; value: { session: { id: string; archive: { project: string } }; skeleton: { sessionId: string } } };
-      expect(opened.value.session.id).toBe(key);
-      expect(opened.value.skeleton.sessionId).toBe(key);
+      // "project/id" names the one session of that id in the project, and is answered under its full key
+      const full = key.split("/").length === 3 ? key : "alpha/amy/twin";
+      expect(opened.value.session.id).toBe(full);
+      expect(opened.value.skeleton.sessionId).toBe(full);
       const later = JSON.stringify([await page.call("getEntry", { sessionId: key, entryId: "twin-e0" }), await page.call("getContextPreview", { sessionId: key })]);
       expect(later).toContain(word);
       expect(later).not.toContain(not);
-      expect(later).toContain(`"sessionId":"${key}"`);
+      expect(later).toContain(`"sessionId":"${full}"`);
     }
     const bare = (await page.call("openSession", { sessionId: "twin" })) as { ok: false; error: { message: string } };
     expect(bare.ok).toBe(false);
-    expect(bare.error.message).toMatch(/^"twin" names sessions of several of your projects \(alpha\/twin, beta\/twin\)/);
-    const both = (await page.call("whatIf", { sessionIds: ["alpha/twin", "beta/twin"], settings })) as { ok: false; error: { message: string } };
-    expect(both.ok).toBe(false);
-    expect(both.error.message).toContain("same id");
+    expect(bare.error.message).toBe('"twin" names 2 sessions: alpha/amy/twin, beta/ben/twin; name one as project/person/id');
+    // the copies are kept apart by the archive's identity: both compared in one what-if
+    const both = (await page.call("whatIf", { sessionIds: ["alpha/amy/twin", "beta/ben/twin"], settings })) as { ok: true; value: { sessions: { sessionId: string }[] } };
+    expect(both.ok).toBe(true);
+    expect(both.value.sessions.map((s) => s.sessionId).sort()).toEqual(["alpha/amy/twin", "beta/ben/twin"]);
     page.close();
   });
 
@@ -387,8 +390,8 @@ describe("the page's calls on an archive", () => {
     expect(amy.totals.sessions).toBe(0);
     expect(JSON.stringify(amy)).not.toContain("beta");
     expect(await overview("amy", { project: "beta" })).toEqual(await overview("amy", { project: "no-such-project" }));
-    expect((await overview("ben")).sessions.map((s) => s.sessionId)).toEqual(["beta/beta-amnesia"]);
-    expect((await overview("root", { project: "beta" })).sessions.map((s) => s.sessionId)).toEqual(["beta/beta-amnesia"]);
+    expect((await overview("ben")).sessions.map((s) => s.sessionId)).toEqual(["beta/ben/beta-amnesia"]);
+    expect((await overview("root", { project: "beta" })).sessions.map((s) => s.sessionId)).toEqual(["beta/ben/beta-amnesia"]);
     expect((await overview("root", { project: "alpha" })).totals.sessions).toBe(0);
   });
 

@@ -84,27 +84,27 @@ describe("ArchiveStore: one principal's projects", () => {
       await expect(read(bob, "beta-session"), name).resolves.not.toThrow();
     }
     expect(await bob.getSession("alpha-session")).toBeUndefined();
-    expect((await bob.listSessions()).map((s) => s.id)).toEqual(["beta-session"]);
+    expect((await bob.listSessions()).map((s) => s.id)).toEqual(["beta/bob/beta-session"]);
     await expect(bob.resolveSessionId("alpha")).rejects.toThrow(SessionLookupError);
-    expect(await bob.resolveSessionId("b")).toBe("beta-session");
+    expect(await bob.resolveSessionId("b")).toBe("beta/bob/beta-session");
     expect(await bob.search("aardvark")).toEqual([]);
     expect(await bob.search("aardvark", { sessionId: "alpha-session" })).toEqual([]);
-    expect((await bob.search("bumblebee")).map((h) => h.sessionId)).toEqual(["beta-session", "beta-session"]);
+    expect((await bob.search("bumblebee")).map((h) => h.sessionId)).toEqual(["beta/bob/beta-session", "beta/bob/beta-session"]);
   });
 
   it("lets an admin read every project, and a member only theirs", async () => {
     const root = await storeOf("root");
-    expect((await root.listSessions()).map((s) => s.id).sort()).toEqual(["alpha-session", "beta-session"]);
+    expect((await root.listSessions()).map((s) => s.id).sort()).toEqual(["alpha/ada/alpha-session", "beta/bob/beta-session"]);
     expect((await root.search("aardvark")).map((h) => h.entryId).sort()).toEqual(["alpha-session-e0", "alpha-session-e1"]);
     const ada = await storeOf("ada");
-    expect((await ada.listSessions()).map((s) => s.id)).toEqual(["alpha-session"]);
-    expect(await ada.getSession("alpha-session")).toMatchObject({ id: "alpha-session", title: "aardvark title", sourcePath: null, entryCount: 2, messageCount: 2, firstMessage: "aardvark number 0", leafId: "alpha-session-e1" });
+    expect((await ada.listSessions()).map((s) => s.id)).toEqual(["alpha/ada/alpha-session"]);
+    expect(await ada.getSession("alpha-session")).toMatchObject({ id: "alpha/ada/alpha-session", headerId: "alpha-session", title: "aardvark title", sourcePath: null, entryCount: 2, messageCount: 2, firstMessage: "aardvark number 0", leafId: "alpha-session-e1" });
   });
 
   it("gives a revoked token no principal, so no store", async () => {
     const { token } = await addPerson(db.pool, "gone");
     await grant(db.pool, "gone", "alpha");
-    expect((await new ArchiveStore(db.pool, await authenticate(db.pool, token)).listSessions()).map((x) => x.id)).toEqual(["alpha-session"]);
+    expect((await new ArchiveStore(db.pool, await authenticate(db.pool, token)).listSessions()).map((x) => x.id)).toEqual(["alpha/ada/alpha-session"]);
     await revokeTokens(db.pool, { person: "gone" });
     await expect(authenticate(db.pool, token)).rejects.toThrow(ArchiveError);
   });

@@ -2,7 +2,9 @@
  * The store API's conformance suite (packages/store/src/conformance/), unchanged, on the team
  * archive: a private PostgreSQL server, a fresh database per test, sessions put in by a real push
  * (a local SQLite store imports the file, `pushSession` sends it through the archive's HTTP server
- * as a member of one project), read back through `ArchiveStore` for that member. An archive never
+ * as a member of one project), read back through `ArchiveStore` for that member (the read path the
+ * server's routes and the page run: test/one-read-path.test.ts), which names each session by its
+ * key, project/person/id. An archive never
  * imports, writes, prunes or follows files: those capabilities are declared unsupported, and the
  * suite checks that each is refused with the read-only error. Every database also holds a session
  * of a project the member may not read, so a read that leaked it would fail the suite's counts and
@@ -15,7 +17,7 @@ import path from "node:path";
 import type pg from "pg";
 import { openStore } from "@bonsai/store";
 import { describeSessionStoreConformance } from "@bonsai/store/conformance";
-import { addPerson, addProject, ArchiveClient, ArchiveStore, authenticate, createArchiveServer, grant, listen, openArchiveDatabase, pushSession, receiveBatch, storePushSource } from "../src";
+import { addPerson, addProject, ArchiveClient, archiveKey, ArchiveStore, authenticate, createArchiveServer, grant, listen, openArchiveDatabase, pushSession, receiveBatch, storePushSource } from "../src";
 import { usePostgres } from "./archive-server";
 
 const postgres = usePostgres();
@@ -57,7 +59,8 @@ describeSessionStoreConformance(
         const report = await local.importFile(file);
         if (!report.sessionId) throw new Error(`the local store did not import ${file}: ${report.message}`);
         await pushSession(source, report.sessionId, { client, project: "conformance" });
-        return report.sessionId;
+        // the archive names a session by its key, project/person/id (archive-identity.ts)
+        return archiveKey({ project: "conformance", pushedBy: "reader", sessionId: report.sessionId });
       };
       return { store: new ArchiveStore(db.pool, await authenticate(db.pool, token)), dir, load, cleanup };
     } catch (error) {

@@ -70,7 +70,7 @@ describe("what each person may see", () => {
     // a prefix does not reveal it either
     expect((await refusal(as("amy").sessionJsonl("beta"))).code).toBe("not-found");
     const own = await as("amy").sessionJsonl("alpha");
-    expect(own.sessionId).toBe("alpha-one");
+    expect(own.sessionId).toBe("alpha/amy/alpha-one");
     expect(own.jsonl.trimEnd().split("\n")).toHaveLength(4);
     expect((await as("root").sessionJsonl("beta-secret")).jsonl).toContain("zeppelin");
   });

@@ -101,8 +101,8 @@ describe("the session list, page by page", () => {
 describe("one session id in two projects", () => {
   it("an admin who sees both is told which projects hold it, and names one with the project", async () => {
     const error = await refusal(as("root").sessionJsonl("twin"));
-    expect(error.message).toContain("alpha/twin");
-    expect(error.message).toContain("beta/twin");
+    expect(error.message).toContain("alpha/amy/twin");
+    expect(error.message).toContain("beta/ben/twin");
     expect(error.message).not.toContain("\n");
     expect((await as("root").sessionJsonl("twin", "alpha")).jsonl).toContain("alpha's copy");
     expect((await as("root").sessionJsonl("twin", "beta")).jsonl).toContain("beta's copy");
@@ -115,7 +115,7 @@ describe("one session id in two projects", () => {
     const other = await refusal(as("amy").sessionJsonl("twin", "beta"));
     const none = await refusal(as("amy").sessionJsonl("no-such-session"));
     expect(other.code).toBe(none.code);
-    expect(other.message.replace("twin", "X")).toBe(none.message.replace("no-such-session", "X"));
+    expect(other.message.replace("beta/twin", "X")).toBe(none.message.replace("no-such-session", "X"));
     expect((await as("amy").search("copy")).map((h) => `${h.project}/${h.sessionId}`)).toEqual(["alpha/twin"]);
   });
 });

@@ -138,7 +138,7 @@ describe("opening an archived session in the page, with several server processes
     expect(await keptCount("walnut")).toBe(40);
     // kept naming the session as the page does, so that it is sent as its text (page-open.ts)
     const gzipped = (await db.pool.query<{ answer_gzip: Buffer }>("SELECT o.answer_gzip FROM opened_sessions o JOIN sessions s ON s.id = o.session_pk WHERE s.session_id = 'walnut'")).rows[0]?.answer_gzip;
-    expect(zlib.gunzipSync(gzipped ?? Buffer.alloc(0)).toString("utf8").startsWith('{"session":{"id":"alpha/walnut",')).toBe(true);
+    expect(zlib.gunzipSync(gzipped ?? Buffer.alloc(0)).toString("utf8").startsWith('{"session":{"id":"alpha/amy/walnut",')).toBe(true);
     // b cannot read a single entry meanwhile: it answers from what PostgreSQL keeps, or not at all
     const kept = await withEntriesLocked(() => call(b.url, tokens.amy as string, "openSession", { sessionId: "walnut" }));
     expect(kept).toEqual(fromCopy);

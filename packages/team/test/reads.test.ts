@@ -4,7 +4,8 @@
  * more matches of a common word than it ranks, and a phrase only where its words follow each other.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addPerson, addProject, archivedSessionJsonl, authenticate, openArchiveDatabase, RECENT_ENTRIES, receiveBatch, searchArchive, type ArchiveDatabase, type Principal } from "../src";
+import { addPerson, addProject, ArchiveStore, authenticate, openArchiveDatabase, receiveBatch, type ArchiveDatabase, type Principal } from "../src";
+import { RECENT_ENTRIES } from "../src/archive-search";
 import { usePostgres } from "./archive-server";
 
 const postgres = usePostgres();
@@ -33,19 +34,19 @@ describe("archive reads", () => {
     const entries = [entry(0, "first"), entry(1, 'quotes " and \\\\ and\ttabs'), entry(2, "third")];
     await store("three", entries);
     await store("empty", []);
-    expect((await archivedSessionJsonl(db.pool, admin, "three")).jsonl).toBe(`${[header("three"), ...entries].join("\n")}\n`);
-    expect((await archivedSessionJsonl(db.pool, admin, "empty")).jsonl).toBe(`${header("empty")}\n`);
+    expect(await new ArchiveStore(db.pool, admin).renderJsonl("three")).toBe(`${[header("three"), ...entries].join("\n")}\n`);
+    expect(await new ArchiveStore(db.pool, admin).renderJsonl("empty")).toBe(`${header("empty")}\n`);
   });
 
   it("finds a rare term among more matches of a common word than it ranks", async () => {
     const common = Array.from({ length: 2500 }, (_, i) => entry(i, `common word number ${i}`));
     common[3] = entry(3, "common word beside the quokka");
     await store("many", common);
-    const rare = await searchArchive(db.pool, admin, "common quokka");
+    const rare = await new ArchiveStore(db.pool, admin).searchHits("common quokka");
     expect(rare.map((h) => h.entryId)).toEqual(["e3"]);
     // a hit names the session's project and the person who pushed it
     expect(rare.map((h) => [h.sessionId, h.project, h.pushedBy])).toEqual([["many", "alpha", "root"]]);
-    expect(await searchArchive(db.pool, admin, "common", { limit: 50 })).toHaveLength(50);
+    expect(await new ArchiveStore(db.pool, admin).searchHits("common", { limit: 50 })).toHaveLength(50);
   }, 60_000);
 
   it("finds a phrase only where its words follow each other in that order, however long the entry", async () => {
@@ -61,7 +62,7 @@ describe("archive reads", () => {
       "rollback database, then the database step", // 7: every pair of the three-word phrase, not the phrase
     ];
     await store("phrases", texts.map((text, i) => entry(i, text)));
-    const ids = async (q: string): Promise<string[]> => (await searchArchive(db.pool, admin, q, { sessionId: "phrases" })).map((h) => h.entryId).sort();
+    const ids = async (q: string): Promise<string[]> => (await new ArchiveStore(db.pool, admin).searchHits(q, { session: "phrases" })).map((h) => h.entryId).sort();
     expect(await ids('"rollback database"')).toEqual(["e0", "e3", "e4", "e5", "e7"]);
     expect(await ids('"rollback database step"')).toEqual(["e0", "e3", "e4"]);
     expect(await ids('"database rollback"')).toEqual(["e1"]);
@@ -72,7 +73,7 @@ describe("archive reads", () => {
   it("searches text with any character as text: never an error, and punctuation found where it stands", async () => {
     const texts = ["match the regex .* here", "a key:* with a colon", 'quoted "words" and a back\\slash', "中文的上下文溢出了", "nothing special", "it's a ' quote"];
     await store("characters", texts.map((text, i) => entry(i, text)));
-    const ids = async (q: string): Promise<string[]> => (await searchArchive(db.pool, admin, q, { sessionId: "characters" })).map((h) => h.entryId).sort();
+    const ids = async (q: string): Promise<string[]> => (await new ArchiveStore(db.pool, admin).searchHits(q, { session: "characters" })).map((h) => h.entryId).sort();
     for (const q of [":*", ".*", "\u0000", "a\u0000b", '"', '""', "\\", "'", "*", "**", "&", "|", "!", "<->", "(", "'*", "it's*", "中文", '"上下文溢出"', "NEAR(a b)"]) await expect(ids(q), JSON.stringify(q)).resolves.toBeInstanceOf(Array);
     expect(await ids(":*")).toEqual(["e1"]);
     expect(await ids(".*")).toEqual(["e0"]);
@@ -92,13 +93,13 @@ describe("archive reads", () => {
       entry(1, `${filler(40)} the context window had an overflow today ${filler(40)}`),
       entry(2, `${filler(60)} a context overflow happened ${filler(60)}`),
     ]);
-    const order = async (q: string): Promise<string[]> => (await searchArchive(db.pool, admin, q, { sessionId: "closeness" })).map((h) => h.entryId);
+    const order = async (q: string): Promise<string[]> => (await new ArchiveStore(db.pool, admin).searchHits(q, { session: "closeness" })).map((h) => h.entryId);
     // ts_rank alone ranks the entry with both words most often first: the case this guards
     expect((await order("context"))[0]).toBe("e0");
     expect(await order("context overflow")).toEqual(["e2", "e1", "e0"]);
     expect(await order("context overf*")).toEqual(["e2", "e1", "e0"]);
     expect(await order('"context overflow"')).toEqual(["e2"]);
-    const ranks = (await searchArchive(db.pool, admin, "context overflow", { sessionId: "closeness" })).map((h) => h.rank);
+    const ranks = (await new ArchiveStore(db.pool, admin).searchHits("context overflow", { session: "closeness" })).map((h) => h.rank);
     expect([...ranks].sort((a, b) => a - b)).toEqual(ranks);
   }, 60_000);
 
@@ -114,11 +115,11 @@ describe("archive reads", () => {
     await store("older-zebras", Array.from({ length: 60 }, (_, i) => entry(i, "zebra zebra zebra zebra")));
     await store("old-narwhal", [entry(0, "the narwhal surfaced")]);
     await store("newer-zebras", Array.from({ length: RECENT_ENTRIES }, (_, i) => entry(i, `a zebra among words ${i}`)));
-    const zebras = await searchArchive(db.pool, admin, "zebra", { limit: 50 });
+    const zebras = await new ArchiveStore(db.pool, admin).searchHits("zebra", { limit: 50 });
     expect(zebras).toHaveLength(50);
     expect(new Set(zebras.map((h) => h.sessionId))).toEqual(new Set(["newer-zebras"]));
     // older than the recent entries read row by row: found through the word index
-    expect((await searchArchive(db.pool, admin, "narwhal")).map((h) => [h.sessionId, h.entryId])).toEqual([["old-narwhal", "e0"]]);
-    expect((await searchArchive(db.pool, admin, "zebra", { sessionId: "older-zebras", limit: 50 })).map((h) => h.sessionId)).toContain("older-zebras");
+    expect((await new ArchiveStore(db.pool, admin).searchHits("narwhal")).map((h) => [h.sessionId, h.entryId])).toEqual([["old-narwhal", "e0"]]);
+    expect((await new ArchiveStore(db.pool, admin).searchHits("zebra", { session: "older-zebras", limit: 50 })).map((h) => h.sessionId)).toContain("older-zebras");
   }, 60_000);
 });

@@ -61,15 +61,15 @@ describe("a session as JSONL over HTTP", () => {
     expect(response.headers.get("content-type")).toBe("application/x-ndjson; charset=utf-8");
     expect(response.headers.get("transfer-encoding")).toBe("chunked");
     expect(response.headers.get("content-length")).toBeNull();
-    expect(response.headers.get(SESSION_ID_HEADER)).toBe("big-session");
+    expect(response.headers.get(SESSION_ID_HEADER)).toBe(encodeURIComponent("alpha/root/big-session"));
     expect(await response.text()).toBe(EXPECTED);
   }, 60_000);
 
   it("is streamed by the client into a new private file, byte for byte", async () => {
     const dir = tempDir();
     const { sessionId, file } = await new ArchiveClient(url, token).downloadSessionJsonl("big-session", dir);
-    expect(sessionId).toBe("big-session");
-    expect(file).toBe(path.join(dir, "big-session.jsonl"));
+    expect(sessionId).toBe("alpha/root/big-session");
+    expect(file).toBe(path.join(dir, "alpha_root_big-session.jsonl"));
     expect(fs.readFileSync(file, "utf8")).toBe(EXPECTED);
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
   }, 60_000);
@@ -98,7 +98,7 @@ describe("a session as JSONL over HTTP", () => {
         controller.abort();
       }
       // with the pool's one connection still held, this would wait and fail
-      expect(await new ArchiveClient(smallUrl, rootToken).sessionJsonl("big-session")).toEqual({ sessionId: "big-session", jsonl: EXPECTED });
+      expect(await new ArchiveClient(smallUrl, rootToken).sessionJsonl("big-session")).toEqual({ sessionId: "alpha/root/big-session", jsonl: EXPECTED });
     } finally {
       await small.close();
     }

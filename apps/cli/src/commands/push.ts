@@ -6,7 +6,7 @@
  * them; --watch takes in what agents appended to their files between rounds, as the app's follower
  * does.
  */
-import { ArchiveClient, DEFAULT_REDACTION_RULES, extraRules, makeRedactor, pushSession, storePushSource, type Redactor, type SessionPushReport } from "@bonsai/team";
+import { ArchiveClient, ArchiveError, DEFAULT_REDACTION_RULES, extraRules, makeRedactor, pushSession, storePushSource, type Redactor, type SessionPushReport } from "@bonsai/team";
 import { loadSettings } from "@bonsai/core";
 import type { SqliteSessionStore } from "@bonsai/store";
 import type { ParsedArgs } from "../args";
@@ -41,20 +41,29 @@ function describe(report: SessionPushReport, dryRun: boolean): string {
   return `${report.sessionId}  archive had ${report.had}, ${verb} ${report.sent}${redacted}\n`;
 }
 
-async function round(store: SqliteSessionStore, ids: readonly string[], client: ArchiveClient, args: ParsedArgs, io: Io, quiet: boolean): Promise<SessionPushReport[]> {
+async function round(store: SqliteSessionStore, ids: readonly string[], client: ArchiveClient, args: ParsedArgs, io: Io, quiet: boolean, refused: Set<string>): Promise<SessionPushReport[]> {
   const redactor = redactorFor(store);
   const dryRun = args.options["dry-run"] === true;
   const reports: SessionPushReport[] = [];
   for (const sessionId of ids) {
-    const report = await pushSession(storePushSource(store), sessionId, {
-      client,
-      project: args.options.project as string,
-      dryRun,
-      redactor,
-      onProgress: (p) => {
-        if (p.total >= 2000) io.stderr(`${sessionId}: ${p.sent}/${p.total}\n`);
-      },
-    });
+    let report: SessionPushReport;
+    try {
+      report = await pushSession(storePushSource(store), sessionId, {
+        client,
+        project: args.options.project as string,
+        dryRun,
+        redactor,
+        onProgress: (p) => {
+          if (p.total >= 2000) io.stderr(`${sessionId}: ${p.sent}/${p.total}\n`);
+        },
+      });
+    } catch (error) {
+      // a session the archive refuses (a duplicated entry id, a bad header) is named in one line; the others are pushed
+      if (!(error instanceof ArchiveError) || error.code !== "bad-request") throw error;
+      io.stderr(`bonsai: ${sessionId} was not pushed: ${error.message}\n`);
+      refused.add(sessionId);
+      continue;
+    }
     reports.push(report);
     if (!args.options.json && !(quiet && report.sent === 0)) io.stdout(describe(report, dryRun));
   }
@@ -75,9 +84,13 @@ export const pushCommand: Command = {
     if (watch && args.options["dry-run"]) throw new UsageError("--watch and --dry-run cannot be used together");
     await withCliStore(args, { create: false }, async (store) => {
         const ids = sessionsToPush(store, args);
-        const reports = await round(store, ids, client, args, io, false);
+        const refused = new Set<string>();
+        const reports = await round(store, ids, client, args, io, false, refused);
         if (args.options.json) printJson(io, reports);
-        if (!watch) return;
+        if (!watch) {
+          if (refused.size > 0) throw new UserError(`${refused.size} of ${ids.length} sessions were not pushed (named above); the others were`);
+          return;
+        }
         let stopped = false;
         const stop = (): void => {
           stopped = true;
@@ -92,8 +105,9 @@ export const pushCommand: Command = {
             const source = store.getSession(id)?.sourcePath;
             if (source) await store.importFile(source);
           }
-          const more = args.options.all ? store.listSessions().map((s) => s.id) : ids;
-          const done = await round(store, more, client, args, io, true);
+          // a session refused once is not sent again (and not named again) while this watch runs
+          const more = (args.options.all ? store.listSessions().map((s) => s.id) : ids).filter((id) => !refused.has(id));
+          const done = await round(store, more, client, args, io, true, refused);
           if (args.options.json) for (const r of done) if (r.sent > 0) printJson(io, r);
         }
     });

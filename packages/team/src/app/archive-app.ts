@@ -11,7 +11,6 @@
  */
 import * as fs from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import * as os from "node:os";
 import * as path from "node:path";
 import type { Duplex } from "node:stream";
 import { contractSnippets, createBackend, mapBackendError, type Backend } from "@bonsai/backend";
@@ -20,6 +19,7 @@ import { ANSWER_PATH, createDispatcher, IpcError, MAX_FRAME_BYTES, TOKEN_CHECK_P
 import type pg from "pg";
 import { WebSocketServer, type WebSocket } from "ws";
 import type { AmnesiaScore } from "../amnesia-scorer";
+import { SessionLookupError } from "@bonsai/store";
 import { ArchiveError } from "../errors";
 import type { Principal } from "../people";
 import { AnswerDownloads, type AnswerDownloadsOptions } from "./answer-downloads";
@@ -27,7 +27,9 @@ import { archiveHandlers, LIST_PAGE, openAnswerFromCopy } from "./archive-handle
 import { ExportDownloads } from "./export-downloads";
 import { PageOpener, type PageOpenerOptions } from "./page-open";
 import { SignInLimiter, TOO_MANY_FAILURES, type SignInOutcome } from "../sign-in-limit";
+import { makeCacheFolder } from "./cache-folders";
 import { ArchiveSessionCache } from "./session-cache";
+import { ArchiveStore } from "../archive-store";
 
 export interface ArchiveAppOptions {
   pool: pg.Pool;
@@ -110,7 +112,8 @@ function downloadFailed(response: ServerResponse): void {
 export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
   rendererIndex(options.rendererDir);
   const owned = options.cacheDir === undefined;
-  const cacheDir = options.cacheDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "bonsai-archive-cache-"));
+  // a folder of its own, named with this process's id; those of killed processes are removed first (cache-folders.ts)
+  const cacheDir = options.cacheDir ?? makeCacheFolder();
   fs.mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
   const log = options.log ?? (() => undefined);
   const sessionsDir = path.join(cacheDir, "sessions");
@@ -130,12 +133,12 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
     const result = (await backend.handlers.importSessions({ paths: [file] })).results[0];
     return { sessionId: result?.sessionId ?? null, error: result === undefined ? "nothing was imported" : result.error };
   };
-  const remove = async (sessionId: string): Promise<unknown> => backend.handlers.deleteSession({ sessionId });
-  const cache = new ArchiveSessionCache(options.pool, backend.store, sessionsDir, importFile, remove, options.cachedSessions, log);
+  const remove = async (storeId: string): Promise<unknown> => backend.handlers.deleteSession({ sessionId: storeId });
+  const cache = new ArchiveSessionCache(backend.store, sessionsDir, importFile, remove, options.cachedSessions, log);
   const opener = new PageOpener(options.pool, cache, (row) => openAnswerFromCopy(backend.handlers, row), log, options.opening);
   const exports = new ExportDownloads(
     options.pool,
-    (principal, request) => cache.withSession(principal, request.sessionId, (row) => backend.handlers.exportSession({ ...request, sessionId: row.sessionId })),
+    (principal, request) => cache.withSession(new ArchiveStore(options.pool, principal), request.sessionId, (held) => backend.handlers.exportSession({ ...request, sessionId: held.storeId })),
     (id) => backend.takeDownload(id),
   );
   const deps = {
@@ -176,7 +179,8 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
       await exports.serve(response, id, principal);
     } catch (error) {
       // the export could not be made again here: the person lost the session meanwhile (as gone), or the archive failed
-      if (!response.headersSent && error instanceof ArchiveError && (error.code === "not-found" || error.code === "forbidden")) sendPreparedDownload(response, undefined);
+      const gone = error instanceof SessionLookupError || (error instanceof ArchiveError && (error.code === "not-found" || error.code === "forbidden"));
+      if (!response.headersSent && gone) sendPreparedDownload(response, undefined);
       else downloadFailed(response);
     }
   };

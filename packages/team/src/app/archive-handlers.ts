@@ -1,33 +1,28 @@
 /**
  * The app's calls on a team archive, for one signed-in page. Every call first checks the page's
- * token again (a revoked token stops working at the next call) and then the session against the
- * caller's projects in PostgreSQL. The list and search come straight from PostgreSQL (limited to
- * the caller's projects there); the other reads run the app's own handlers over the session cache,
- * except an entry and the previews, which come from PostgreSQL while this process holds no current
- * copy of the session (direct-reads.ts), so they never wait for a whole copy.
+ * token again (a revoked token stops working at the next call) and then reads through ArchiveStore
+ * for that person (the one read path: its resolver checks the session against the caller's
+ * projects). The list and search come straight from it; the other reads run the app's own
+ * handlers over the session cache, except an entry and the previews, which come from it while this
+ * process holds no current copy of the session, so they never wait for a whole copy.
  * Every call that would change a session, the settings or the host is refused in one sentence.
  */
 import { IpcError, type Handlers, type MethodName, type MethodOutput, type SessionSummary } from "@bonsai/ipc";
 import type { Backend } from "@bonsai/backend";
 import type pg from "pg";
-import { authenticate, type Principal } from "../people";
+import { authenticate } from "../people";
 import type { AmnesiaScore } from "../amnesia-scorer";
-import { archiveAmnesia } from "../archive-amnesia";
-import { searchArchive } from "../archive-search";
+import { ARCHIVE_READ_ONLY } from "../archive-identity";
+import { ArchiveStore, type ArchivedSessionRow } from "../archive-store";
 import type { ArchivedSession } from "../reads";
-import { listArchivedPage } from "../session-list";
-import { entryDetailFromArchive, previewsFromArchive } from "./direct-reads";
 import type { ExportDownloads } from "./export-downloads";
 import type { PageOpener } from "./page-open";
-import { keyedAnswer, pageKey } from "./page-keys";
-import { readableSession, type ArchiveSessionCache, type ReadableSession } from "./session-cache";
-import { ReadableSessionsSql } from "../readable-sql";
+import { keyedAnswer } from "./page-keys";
+import type { ArchiveSessionCache, HeldSession } from "./session-cache";
 
-/** each row's id -> the page's name of it */
-const keysOf = (rows: readonly ReadableSession[]): Map<string, string> => new Map(rows.map((r) => [r.sessionId, r.key]));
+/** each copy's store id -> the page's name of its session (its key) */
+const keysOf = (held: readonly HeldSession[]): Map<string, string> => new Map(held.map((r) => [r.storeId, r.key]));
 
-/** what every archived session says about itself in the app */
-export const ARCHIVE_READ_ONLY = "a read-only copy in the team archive; export it to work on it";
 
 /** what the page says on every control that would change something (getAppInfo's `readOnly`) */
 export const HOST_READ_ONLY = "read-only: a team archive copy";
@@ -77,7 +72,7 @@ const AGENTS = new Set<SessionSummary["agent"]>(["pi", "omp", "claude-code", "co
 /** An archived session as the session list shows it (the counts the list does not know are left out or pending). */
 export function archivedSummary(s: ArchivedSession): SessionSummary {
   return {
-    id: pageKey(s.project, s.id),
+    id: s.key,
     title: s.title ?? "",
     cwd: s.cwd,
     createdAt: s.startedAt ?? s.pushedAt,
@@ -110,8 +105,8 @@ export function pageSettings(state: MethodOutput<"getSettings">): MethodOutput<"
 }
 
 /** The app's open of the session `row` names, from the cache's copy, as the page gets it (the caller holds the copy). */
-export async function openAnswerFromCopy(app: Pick<Handlers, "openSession">, row: ReadableSession): Promise<MethodOutput<"openSession">> {
-  const { session, skeleton } = await app.openSession({ sessionId: row.sessionId });
+export async function openAnswerFromCopy(app: Pick<Handlers, "openSession">, row: HeldSession): Promise<MethodOutput<"openSession">> {
+  const { session, skeleton } = await app.openSession({ sessionId: row.storeId });
   const archive = { project: row.project, pushedBy: row.pushedBy, pushedAt: row.pushedAt };
   // the cache's file path is this server's business, not the page's; the page names the session by its key
   return { session: { ...session, id: row.key, sourcePath: null, readOnly: ARCHIVE_READ_ONLY, archive }, skeleton: { ...skeleton, sessionId: row.key } };
@@ -139,15 +134,16 @@ export interface ArchiveHandlerDeps {
 export function archiveHandlers(deps: ArchiveHandlerDeps, token: string): Handlers {
   const { pool, cache } = deps;
   const app = deps.backend.handlers;
-  const who = (): Promise<Principal> => authenticate(pool, token);
+  /** the caller's read path, once the token is checked again */
+  const who = async (): Promise<ArchiveStore> => new ArchiveStore(pool, await authenticate(pool, token));
 
   /** a read of one session, once the caller may read it and the cache holds its current copy */
   const onSession =
     <M extends MethodName>(method: M) =>
     async (input: { sessionId: string }): Promise<MethodOutput<M>> => {
-      const principal = await who();
+      const archive = await who();
       const handler = app[method] as unknown as (input: unknown) => Promise<MethodOutput<M>> | MethodOutput<M>;
-      return cache.withSession(principal, input.sessionId, async (row) => keyedAnswer(await handler({ ...input, sessionId: row.sessionId }), keysOf([row])));
+      return cache.withSession(archive, input.sessionId, async (held) => keyedAnswer(await handler({ ...input, sessionId: held.storeId }), keysOf([held])));
     };
 
   /**
@@ -155,14 +151,14 @@ export function archiveHandlers(deps: ArchiveHandlerDeps, token: string): Handle
    * (`direct` answers null when only the copy can answer), else the app's own over the copy.
    */
   const fromArchiveOrCopy =
-    <M extends "getEntry" | "getPreviews", I extends { sessionId: string }>(method: M, direct: (row: ReadableSession, input: I) => Promise<MethodOutput<M> | null>) =>
+    <M extends "getEntry" | "getPreviews", I extends { sessionId: string }>(method: M, direct: (archive: ArchiveStore, row: ArchivedSessionRow, input: I) => Promise<MethodOutput<M> | null>) =>
     async (input: I): Promise<MethodOutput<M>> => {
-      const principal = await who();
-      const row = await readableSession(pool, principal, input.sessionId);
-      const answer = cache.holds(row) ? null : await direct(row, input);
-      if (answer !== null) return keyedAnswer(answer, keysOf([row]));
+      const archive = await who();
+      const row = await archive.session(input.sessionId);
+      const answer = cache.heldCopy(row) ? null : await direct(archive, row, input);
+      if (answer !== null) return answer;
       const handler = app[method] as unknown as (input: I) => Promise<MethodOutput<M>> | MethodOutput<M>;
-      return cache.withSession(principal, input.sessionId, async (held) => keyedAnswer(await handler({ ...input, sessionId: held.sessionId }), keysOf([held])));
+      return cache.withSession(archive, row.key, async (held) => keyedAnswer(await handler({ ...input, sessionId: held.storeId }), keysOf([held])));
     };
 
   const refused = Object.fromEntries(
@@ -178,15 +174,14 @@ export function archiveHandlers(deps: ArchiveHandlerDeps, token: string): Handle
   return {
     ...refused,
     getAppInfo: async () => {
-      const principal = await who();
+      const reader = await who();
+      const principal = reader.principal;
       const projects = await pool.query<{ name: string }>("SELECT name FROM projects WHERE id = ANY($1::bigint[]) ORDER BY name", [principal.projectIds]);
-      const pushers = new ReadableSessionsSql(principal).and("s.pushed_by = u.id");
-      const people = await pool.query<{ name: string }>(`SELECT u.name FROM people u WHERE EXISTS (SELECT 1 FROM sessions s WHERE ${pushers.where}) ORDER BY u.name`, pushers.params);
-      const archive = { user: principal.name, role: principal.role, projects: projects.rows.map((r) => r.name), people: people.rows.map((r) => r.name) };
+      const archive = { user: principal.name, role: principal.role, projects: projects.rows.map((r) => r.name), people: await reader.pushers() };
       return { mode: "browser", version: deps.version, dataDir: "", nativeDialogs: false, archive, readOnly: HOST_READ_ONLY };
     },
     listSessions: async (input) => {
-      const page = await listArchivedPage(pool, await who(), { limit: deps.listPage, ...input });
+      const page = await (await who()).listPage({ limit: deps.listPage, ...input });
       return { sessions: page.sessions.map(archivedSummary), next: page.next };
     },
     findSessionFolders: async () => {
@@ -194,21 +189,19 @@ export function archiveHandlers(deps: ArchiveHandlerDeps, token: string): Handle
       return { folders: [] };
     },
     searchSessions: async ({ query, sessionId, limit }) => {
-      const principal = await who();
-      // within one session: the one the page's name names (a bare id the caller may not read finds nothing)
-      const within = sessionId === undefined ? {} : await readableSession(pool, principal, sessionId).then((row) => ({ sessionId: row.sessionId, project: row.project }), () => ({ sessionId }));
-      const hits = await searchArchive(pool, principal, query, { ...(limit !== undefined ? { limit } : {}), ...within });
+      // within one session: the one the page's name names (a name the caller may not read finds nothing)
+      const hits = await (await who()).searchHits(query, { ...(limit !== undefined ? { limit } : {}), ...(sessionId !== undefined ? { session: sessionId } : {}) });
       const snippet = deps.snippets(query);
       return {
         unindexed: 0,
-        hits: hits.map((h) => ({ sessionId: pageKey(h.project, h.sessionId), sessionTitle: h.sessionTitle ?? h.sessionId, entryId: h.entryId, type: h.type, role: h.role, timestamp: h.timestamp, snippet: snippet(h.snippet), archive: { project: h.project, pushedBy: h.pushedBy } })),
+        hits: hits.map((h) => ({ sessionId: h.key, sessionTitle: h.sessionTitle ?? h.sessionId, entryId: h.entryId, type: h.type, role: h.role, timestamp: h.timestamp, snippet: snippet(h.snippet), archive: { project: h.project, pushedBy: h.pushedBy } })),
       };
     },
-    openSession: async (input) => deps.opener.open(await who(), input.sessionId),
+    openSession: async (input) => deps.opener.open((await who()).principal, input.sessionId),
     getSkeleton: onSession("getSkeleton"),
-    getPreviews: fromArchiveOrCopy("getPreviews", async (row, input: { sessionId: string; entryIds: string[] }) => ({ previews: await previewsFromArchive(pool, row, input.entryIds) })),
+    getPreviews: fromArchiveOrCopy("getPreviews", async (archive, row, input: { sessionId: string; entryIds: string[] }) => ({ previews: await archive.previews(row, input.entryIds) })),
     getSkeletonTail: onSession("getSkeletonTail"),
-    getEntry: fromArchiveOrCopy("getEntry", (row, input: { sessionId: string; entryId: string }) => entryDetailFromArchive(pool, row, input.entryId)),
+    getEntry: fromArchiveOrCopy("getEntry", (archive, row, input: { sessionId: string; entryId: string }) => archive.entryDetail(row, input.entryId)),
     getEntries: onSession("getEntries"),
     getContextPreview: onSession("getContextPreview"),
     planCompaction: onSession("planCompaction"),
@@ -216,15 +209,10 @@ export function archiveHandlers(deps: ArchiveHandlerDeps, token: string): Handle
     getAmnesiaReport: onSession("getAmnesiaReport"),
     getAmnesiaScores: onSession("getAmnesiaScores"),
     getSummaryCheck: onSession("getSummaryCheck"),
-    // over the sessions the caller may read, straight from PostgreSQL (archive-amnesia.ts), never the cache
-    getAmnesiaOverview: async ({ project }) => {
-      const overview = await archiveAmnesia(pool, await who(), project === undefined ? {} : { project }, deps.amnesiaScore);
-      // the page names archived sessions by project and id (page-keys.ts); the archive's own answer names them apart
-      const named = <T extends { sessionId: string; project: string | null }>(row: T): T => (row.project === null ? row : { ...row, sessionId: pageKey(row.project, row.sessionId) });
-      return { ...overview, sessions: overview.sessions.map(named), worst: overview.worst.map(named) };
-    },
-    exportSession: async (input) => deps.exports.export(await who(), input),
-    whatIf: async (input) => cache.withSessions(await who(), input.sessionIds, async (rows) => keyedAnswer(await app.whatIf({ ...input, sessionIds: rows.map((r) => r.sessionId) }), keysOf(rows))),
+    // over the sessions the caller may read, straight from PostgreSQL (archive-amnesia.ts), never the cache; each named by its key
+    getAmnesiaOverview: async ({ project }) => (await who()).amnesiaOverview(project === undefined ? {} : { project }, deps.amnesiaScore),
+    exportSession: async (input) => deps.exports.export((await who()).principal, input),
+    whatIf: async (input) => cache.withSessions(await who(), input.sessionIds, async (held) => keyedAnswer(await app.whatIf({ ...input, sessionIds: held.map((r) => r.storeId) }), keysOf(held))),
     getUndo: async () => {
       await who();
       return { undo: null };

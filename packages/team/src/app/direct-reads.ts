@@ -1,9 +1,9 @@
 /**
- * The page's single-entry reads (the inspector's entry, the previews of the drawn tree) answered
+ * Part of ArchiveStore (archive-store.ts), imported by nothing else: the page's single-entry reads (the inspector's entry, the previews of the drawn tree) answered
  * from PostgreSQL while this process holds no current copy of the session, so that they do not
  * wait for a whole copy (a 100,000-entry session: 10 s or more) after an open answered from a kept
  * answer. The caller has already checked the session against the caller's projects
- * (readableSession); every statement here is limited to that session row and to the entries the
+ * (ArchiveStore's resolver); every statement here is limited to that session row and to the entries the
  * row counts (a push landing meanwhile adds entries past them).
  *
  * The answers are the app's own (packages/backend session-handlers.ts): the entry as stored, its
@@ -15,7 +15,7 @@ import { entryContextTokens, messageFromEntry, type SessionEntry } from "@bonsai
 import { IpcError, type EntryDetail } from "@bonsai/ipc";
 import { deriveColumns } from "@bonsai/store/derive";
 import type pg from "pg";
-import type { ReadableSession } from "./session-cache";
+import type { ArchivedSessionRow as ReadableSession } from "../archive-resolver";
 
 /** an archived entry's JSON as a session entry; null when it is not one (the archive took only such, but the text is untrusted) */
 function parseEntry(json: string): SessionEntry | null {

@@ -1,31 +1,18 @@
 /**
- * How the page names an archived session: by its project and its id, "alpha/2f1c…", so that one
- * session id pushed into two projects (a copied file, a fork) is two sessions in the page: its list
- * item, its open, every later read, its address. The app's own handlers run on the cache's copy,
- * which holds the session under its id alone: a key is split on the way in and the id in the
- * answers named with the key again on the way out. A bare id (an older address, a script) still
- * names the one session of that id the caller may read.
+ * How the page names an archived session: by its key, "project/person/id" (archive-identity.ts),
+ * so that one session id pushed into two projects, or by two people, is two sessions in the page:
+ * its list item, its open, every later read, its address. The app's own handlers run on the
+ * cache's copy, which the store holds under a store id of its own (session-cache.ts): a key is
+ * resolved on the way in and the store id in the answers named with the key again on the way
+ * out. A shorter reference ("project/id", a bare id) still names the one session of it the caller
+ * may read.
  */
-
-/** the page's name of the session `sessionId` of `project` */
-export function pageKey(project: string, sessionId: string): string {
-  return `${project}/${sessionId}`;
-}
-
-/** a project name as the archive allows them (people.ts), then "/" and the id */
-const KEY = /^([A-Za-z0-9][A-Za-z0-9._@-]{0,63})\/(.+)$/su;
-
-/** The project and id a page key names; null for a name that is no key (a bare id). */
-export function splitPageKey(name: string): { project: string; sessionId: string } | null {
-  const m = KEY.exec(name);
-  return m ? { project: m[1] as string, sessionId: m[2] as string } : null;
-}
 
 type Renamable = { sessionId?: unknown; id?: unknown; session?: unknown; skeleton?: unknown; sessions?: unknown };
 
 /**
  * The app's answer `answer` (from the cache's copies), with each session id it names at its top, in
- * its `session`, `skeleton` or `sessions` (what-if), named as the page names it (`keys`: id -> key).
+ * its `session`, `skeleton` or `sessions` (what-if), named as the page names it (`keys`: store id -> key).
  */
 export function keyedAnswer<T>(answer: T, keys: ReadonlyMap<string, string>): T {
   if (typeof answer !== "object" || answer === null || Array.isArray(answer)) return answer;

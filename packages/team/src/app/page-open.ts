@@ -15,10 +15,12 @@
  */
 import type { MethodOutput } from "@bonsai/ipc";
 import type pg from "pg";
+import { archiveKey } from "../archive-identity";
+import { ArchiveStore, type ArchivedSessionRow } from "../archive-store";
 import type { Principal } from "../people";
 import { isOpenAnswerKept, keepOpenAnswer, keptAnswerSessionId, keptAnswerValue, keptOpenAnswer, parseKeptAnswer } from "./kept-answers";
-import { keyedAnswer, pageKey } from "./page-keys";
-import { readableSession, type ArchiveSessionCache, type ReadableSession } from "./session-cache";
+import { keyedAnswer } from "./page-keys";
+import type { ArchiveSessionCache, HeldSession } from "./session-cache";
 
 type OpenAnswer = MethodOutput<"openSession">;
 
@@ -49,34 +51,36 @@ export interface PageOpenerOptions {
 }
 
 export class PageOpener {
-  /** page key (project and id) -> the timer of its warming after a push */
+  /** session key -> the timer of its warming after a push */
   private readonly warming = new Map<string, NodeJS.Timeout>();
-  /** session id -> the timer of its copy behind a kept answer */
+  /** session key -> the timer of its copy behind a kept answer */
   private readonly copying = new Map<string, NodeJS.Timeout>();
 
   constructor(
     private readonly pool: pg.Pool,
     private readonly cache: ArchiveSessionCache,
     /** the app's open of the session in this process's copy, as the page gets it (held under the session's lock) */
-    private readonly answerFromCopy: (row: ReadableSession) => Promise<OpenAnswer>,
+    private readonly answerFromCopy: (held: HeldSession) => Promise<OpenAnswer>,
     private readonly log: (line: string) => void = () => undefined,
     private readonly options: PageOpenerOptions = {},
   ) {}
 
   /** The page's open of the session `name` names (page-keys.ts), once the caller may read it. */
   async open(principal: Principal, name: string): Promise<OpenAnswer> {
-    const row = await readableSession(this.pool, principal, name);
+    const archive = new ArchiveStore(this.pool, principal);
+    const row = await archive.session(name);
     if (row.entryCount >= this.keepFrom) {
       const kept = await keptOpenAnswer(this.pool, row.pk, row.entryCount);
       if (kept !== null) {
-        if (!this.cache.holds(row)) this.copyLater(principal, row);
-        // sent as it is when it names the session with the page's key, as every answer kept now does (the
+        if (!this.cache.heldCopy(row)) this.copyLater(archive, row);
+        // sent as it is when it names the session with its key, as every answer kept now does (the
         // session's id is the answer's first field); otherwise named again
-        if (keptAnswerSessionId(kept) === row.key) return keptAnswerValue(kept, { sessionPk: row.pk, entryCount: row.entryCount });
-        return keyedAnswer(parseKeptAnswer(kept), new Map([[row.sessionId, row.key]]));
+        const keptId = keptAnswerSessionId(kept);
+        if (keptId === row.key) return keptAnswerValue(kept, { sessionPk: row.pk, entryCount: row.entryCount });
+        return keyedAnswer(parseKeptAnswer(kept), new Map(keptId === undefined ? [] : [[keptId, row.key]]));
       }
     }
-    return this.cache.withSession(principal, row.key, async (held) => {
+    return this.cache.withSession(archive, row.key, async (held) => {
       const answer = await this.answerFromCopy(held);
       const unkept = held.entryCount >= this.keepFrom && (held.pk !== row.pk || held.entryCount !== row.entryCount || !(await isOpenAnswerKept(this.pool, held.pk, held.entryCount)));
       if (unkept) await this.keep(held, answer);
@@ -84,15 +88,16 @@ export class PageOpener {
     });
   }
 
-  /** `principal` pushed entries of `sessionId` into `project`: its copy is made and its answer kept once the push has been quiet a moment. */
+  /** `principal` pushed entries of their session `sessionId` into `project`: its copy is made and its answer kept once the push has been quiet a moment. */
   pushed(principal: Principal, project: string, sessionId: string): void {
-    const key = pageKey(project, sessionId);
+    const key = archiveKey({ project, pushedBy: principal.name, sessionId });
     clearTimeout(this.warming.get(key));
     const timer = setTimeout(() => {
       this.warming.delete(key);
-      readableSession(this.pool, principal, key).then(
+      const archive = new ArchiveStore(this.pool, principal);
+      archive.session(key).then(
         (row) => {
-          if (row.entryCount >= this.keepFrom) this.cache.prepare(principal, row, async (held) => this.keep(held, await this.answerFromCopy(held)));
+          if (row.entryCount >= this.keepFrom) this.cache.prepare(archive, row, async (held) => this.keep(held, await this.answerFromCopy(held)));
         },
         () => undefined, // the push's session is gone (or its pusher lost the project) meanwhile: nothing to warm
       );
@@ -108,11 +113,11 @@ export class PageOpener {
   }
 
   /** the copy behind a kept answer, once the page had time to draw (a read that needs it sooner makes it then) */
-  private copyLater(principal: Principal, row: ReadableSession): void {
+  private copyLater(archive: ArchiveStore, row: ArchivedSessionRow): void {
     if (this.copying.has(row.key)) return;
     const timer = setTimeout(() => {
       this.copying.delete(row.key);
-      this.cache.prepare(principal, row);
+      this.cache.prepare(archive, row);
     }, this.options.copyAfterKeptAnswerMs ?? COPY_AFTER_KEPT_ANSWER_MS);
     timer.unref();
     this.copying.set(row.key, timer);
@@ -122,7 +127,7 @@ export class PageOpener {
     return this.options.keepFromEntries ?? KEEP_FROM_ENTRIES;
   }
 
-  private async keep(row: ReadableSession, answer: OpenAnswer): Promise<void> {
+  private async keep(row: ArchivedSessionRow, answer: OpenAnswer): Promise<void> {
     // only an answer made from a copy of exactly the row's entries (a push may land between the row's read and the copy)
     if (answer.session.entryCount !== row.entryCount || row.entryCount < this.keepFrom) return;
     try {
