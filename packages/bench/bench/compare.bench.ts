@@ -31,6 +31,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildIndex, getPath, parseSessionText, type SessionEntry } from "@bonsai/core";
+import { importBar } from "./import-bar";
+import { fmt } from "./numbers";
 import { REAL_PI_DIR, realPiSession } from "./real-pi-session";
 import { generateSession, markdownTable, median, relinkEntry, sessionToJsonl, type GenerateSessionOptions } from "@bonsai/testkit";
 
@@ -41,8 +43,6 @@ const usageHook = path.join(here, "usage.cjs");
 const SIZES = (process.env.BONSAI_BENCH_SIZES ?? "1000,10000,100000").split(",").map(Number);
 const ROUNDS = Number(process.env.BONSAI_BENCH_ROUNDS ?? 5);
 const APPENDED = 1000;
-/** a fresh import's whole-process CPU at 100,000 entries, at most this many times the floor's */
-const IMPORT_TARGET = 1.8;
 const FRESH_IMPORT = "bonsai import FILE (fresh database)";
 const SEED = 2026;
 
@@ -136,7 +136,6 @@ function ensureCli(): void {
   execFileSync(process.execPath, [path.join(root, "scripts/build.mjs"), "cli"], { stdio: "inherit" });
 }
 
-const fmt = (n: number, digits = 0): string => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const ratio = (a: number, b: number): string => (b > 0 ? `${fmt(a / b, 1)}x` : "-");
 
 /** One size's table and targets, and the CPU (above Node's start) of importing the appended lines. */
@@ -262,9 +261,9 @@ function runSize(entries: number, shapeName: string): SizeResult {
   const fresh = byName(FRESH_IMPORT);
   const appended = byName("bonsai import FILE (1,000");
   if (entries >= 100_000) {
-    const importRatio = cpu(fresh) / cpu(floor);
-    out.splice(out.length - 1, 0, "", importAgainstFloor(fresh, floor));
-    checks.push([`import at most ${IMPORT_TARGET}x the floor's CPU, whole processes (${fmt(importRatio, 2)}x)`, importRatio <= IMPORT_TARGET]);
+    const bar = importBar(fresh.runs.map((r) => r.cpuMs), floor.runs.map((r) => r.cpuMs));
+    out.splice(out.length - 1, 0, "", bar.line);
+    checks.push([bar.check, bar.met]);
   }
   const step = (k: keyof BackendRun): number => median(backendRuns.map((r) => r[k]));
   out.splice(
@@ -276,22 +275,6 @@ function runSize(entries: number, shapeName: string): SizeResult {
   if (entries >= 100_000) checks.push([`backend's first context after start within 100 ms of CPU (${fmt(step("contextMs"))} ms)`, step("contextMs") <= 100]);
   for (const [what, ok] of checks) out.push(`- ${ok ? "met" : "MISSED"}: ${what}`);
   return { lines: out, appendedMs: above(appended) };
-}
-
-/**
- * The import bar: whole-process CPU (Node's start included, as a user pays it) of `bonsai import
- * FILE` on a fresh database against the floor's (floor.cjs: read the file, JSON.parse every line),
- * the median of each and the ratio of every round (both ran in the same round, side by side).
- */
-function importAgainstFloor(fresh: Case, floor: Case): string {
-  const perRound = fresh.runs.map((r, i) => r.cpuMs / (floor.runs[i] as Usage).cpuMs);
-  const cpu = (c: Case): number => median(c.runs.map((r) => r.cpuMs));
-  return (
-    `Fresh import against the floor (whole-process CPU, Node's start included: \`bonsai import FILE\` on a new database, ` +
-    `the floor \`node packages/bench/bench/floor.cjs FILE\` reading the file and JSON.parsing every line): ` +
-    `${fmt(cpu(fresh))} ms / ${fmt(cpu(floor))} ms = ${fmt(cpu(fresh) / cpu(floor), 2)}x ` +
-    `(rounds: ${perRound.map((r) => `${fmt(r, 2)}x`).join(", ")}; target at most ${IMPORT_TARGET}x)`
-  );
 }
 
 /**
