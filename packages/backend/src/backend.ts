@@ -11,6 +11,7 @@ import {
   openStore,
   InlineStoreJobs,
   WorkerStoreJobs,
+  storeWorkerUrl,
   NewerDatabaseError,
   DB_FILE_NAME,
   writeThroughFromEnv,
@@ -58,7 +59,7 @@ export interface BackendOptions {
    * through them. Absent in browser mode: uploads, downloads, host settings read-only.
    */
   dialogs?: HostDialogs;
-  /** the engine's compaction worker pool (the bundled compaction-worker.mjs) */
+  /** the engine's compaction worker pool (the bundled compaction-worker.mjs; the store's worker entry, store-worker.mjs, is beside it) */
   worker?: { url: URL; size?: number };
   /** engine options for tests and the CLI (summarizer factory, overrides, offline) */
   engine?: Pick<CreateEngineOptions, "summarizerFactory" | "settings" | "offline" | "hooks" | "pruneConfig">;
@@ -105,10 +106,10 @@ export function createBackend(options: BackendOptions): Backend {
     throw new Error(`cannot open the database ${dbPath}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   }
 
-  // imports, followed files, exports and rewrites: on the store worker when the host has one
-  // (the same worker module as compaction planning), so that the main thread keeps answering
+  // imports, followed files, exports and rewrites: on the store's worker (its entry beside the
+  // engine's bundled worker) when the host has one, so that the main thread keeps answering
   const jobs: StoreJobs = options.worker
-    ? new WorkerStoreJobs({ url: options.worker.url, dbPath, nativeBinding: options.nativeBinding, writeThrough, relay: (event, payload) => store.relay(event, payload) })
+    ? new WorkerStoreJobs({ url: storeWorkerUrl(options.worker.url), dbPath, nativeBinding: options.nativeBinding, writeThrough, relay: (event, payload) => store.relay(event, payload) })
     : new InlineStoreJobs(store);
   // the worker starts (its code loaded, the database opened: ~50 ms of CPU) a moment after the
   // backend, once its first answers are out, or with its first job if that comes sooner; not on the

@@ -15,8 +15,7 @@ export { writeFailureSentence, WriteFailedError, asWriteFailure } from "./source
 export { ReadOnlySessionError, readOnlyReason, isForeignFormat, type ForeignFormat } from "./foreign/index";
 export { openCurrentReader, openStoreForReading, StoreReader, type SessionReader } from "./reader";
 export type { ContextLists, ContextMessageRows, ContextWindow, UnlistedMessages } from "./reads/context";
-export { InlineStoreJobs, WorkerStoreJobs, type StoreJobs, type WorkerStoreJobsOptions } from "./jobs/client";
-export { handleStoreMessage } from "./jobs/worker";
-export { spawnModuleWorker } from "./jobs/spawn";
-export type { CallControl } from "./jobs/protocol";
-export { STORE_METHODS, type StoreMethod, type StoreOperations, type Operation, type OperationArgs, type OperationResult } from "./jobs/operations";
+export { InlineStoreJobs, WorkerStoreJobs, storeWorkerUrl, type StoreJobs, type WorkerStoreJobsOptions } from "./jobs/client";
+export { exposeOnWorker, WorkerRpc, spawnModuleWorker, workerEntryUrl, type CallControl, type ExposeContext, type Exposed, type WorkerRpcOptions } from "./worker-rpc/index";
+export { WORKER_STORE_METHODS, type WorkerStoreApi, type StoreOperations, type Operation, type OperationArgs, type OperationResult } from "./jobs/operations";
+export { IMPORT_METHODS, READ_METHODS, WRITE_METHODS, EXPORT_METHODS } from "./store-api-methods";

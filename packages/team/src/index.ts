@@ -12,7 +12,7 @@ export { ARCHIVE_SCHEMA_VERSION } from "./migrations";
 export * from "./store-source";
 export * from "./reads";
 export { archiveAmnesia } from "./archive-amnesia";
-export { scoreInThisThread, WorkerAmnesiaScorer, type AmnesiaScore } from "./amnesia-scorer";
+export { amnesiaWorkerUrl, scoreInThisThread, WorkerAmnesiaScorer, type AmnesiaScore } from "./amnesia-scorer";
 export * from "./session-list";
 export { createArchiveApp, type ArchiveApp, type ArchiveAppOptions } from "./app/archive-app";
 export { ARCHIVE_READ_ONLY, archiveRefusal } from "./app/archive-handlers";
