@@ -5,7 +5,7 @@
  */
 import * as path from "node:path";
 import { entryContextTokens, messageFromEntry, type BonsaiSettings } from "@bonsai/core";
-import { IpcError, type EntryDetail, type EventSink, type Handlers, type SessionSummary } from "@bonsai/ipc";
+import { IpcError, type EntryDetail, type EventSink, type Handlers, type SessionSummaryDto } from "@bonsai/ipc";
 import type { SessionStore, SessionSummary as StoredSummary, StoreJobs } from "@bonsai/store";
 import { contextPreview } from "./context-preview";
 import { requireWritable } from "./read-only";
@@ -50,7 +50,7 @@ export interface SessionHandlerDeps {
 }
 
 /** The session as the list shows it: Bonsai's title when one was given, else the file's, the first prompt, the file name. */
-export function toSummary(s: StoredSummary, customTitle?: string, counts?: SessionCounts | null): SessionSummary {
+export function toSummary(s: StoredSummary, customTitle?: string, counts?: SessionCounts | null): SessionSummaryDto {
   const firstLine = s.firstMessage.split("\n", 1)[0]?.trim() ?? "";
   const title = customTitle ?? s.title ?? (firstLine !== "" ? firstLine.slice(0, 120) : s.sourcePath ? path.basename(s.sourcePath) : s.id);
   return {
@@ -85,7 +85,7 @@ export const SEARCH_INDEX_BUDGET = 1000;
 
 export function sessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, SessionHandlerNames> {
   const { store, jobs, emit, stats } = deps;
-  const summaryOf = (s: StoredSummary): SessionSummary => toSummary(s, store.getSessionTitles().get(s.id), stats.of(s));
+  const summaryOf = (s: StoredSummary): SessionSummaryDto => toSummary(s, store.getSessionTitles().get(s.id), stats.of(s));
 
   const detail = (sessionId: string, entryId: string, onActivePath: boolean): EntryDetail => {
     const entry = store.getEntry(sessionId, entryId);

@@ -13,7 +13,7 @@ export { scanPaths } from "./scan";
 export { atomicWriteFileSync } from "./atomic-write";
 export { writeFailureSentence, WriteFailedError, asWriteFailure } from "./source/write-failure";
 export { ReadOnlySessionError, readOnlyReason, isForeignFormat, type ForeignFormat } from "./foreign/index";
-export { openCurrentReader, openStoreForReading, StoreReader, type SessionReader } from "./reader";
+export { openCurrentReader, openStoreForReading, StoreReader, type StoredSessionReads } from "./reader";
 export type { ContextLists, ContextMessageRows, ContextWindow, UnlistedMessages } from "./reads/context";
 export { InlineStoreJobs, WorkerStoreJobs, storeWorkerUrl, type StoreJobs, type WorkerStoreJobsOptions } from "./jobs/client";
 export { exposeOnWorker, WorkerRpc, spawnModuleWorker, workerEntryUrl, type CallControl, type ExposeContext, type Exposed, type WorkerRpcOptions } from "./worker-rpc/index";

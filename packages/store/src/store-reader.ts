@@ -15,7 +15,7 @@ import type { PathNode, SessionSummary, SizeSeries, StoredEntryInfo } from "./se
 import { byId, lastFirst } from "./id-tiers";
 
 /** What the read commands ask a stored session (SqliteSessionStore answers the same). */
-export type SessionReader = Pick<
+export type StoredSessionReads = Pick<
   StoreReader,
   | "getSession"
   | "resolveSessionId"

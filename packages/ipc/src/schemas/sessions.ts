@@ -45,7 +45,7 @@ export const sessionSummarySchema = z.object({
   /** on a team archive (`bonsai team serve`): the project the session was pushed to, who pushed it and when */
   archive: z.object({ project: z.string(), pushedBy: z.string(), pushedAt: z.string() }).optional(),
 });
-export type SessionSummary = z.infer<typeof sessionSummarySchema>;
+export type SessionSummaryDto = z.infer<typeof sessionSummarySchema>;
 
 // ---------------------------------------------------------------- uploads
 
