@@ -16,6 +16,7 @@ export { ReadOnlySessionError, readOnlyReason, isForeignFormat, type ForeignForm
 export { openCurrentReader, openStoreForReading, StoreReader, type StoredSessionReads } from "./reader";
 export type { ContextLists, ContextMessageRows, ContextWindow, UnlistedMessages } from "./reads/context";
 export { InlineStoreJobs, WorkerStoreJobs, storeWorkerUrl, type StoreJobs, type WorkerStoreJobsOptions } from "./jobs/client";
+export { hostStore, JOB_METHODS, type HostStore, type JobMethod } from "./jobs/host-store";
 export { exposeOnWorker, WorkerRpc, spawnModuleWorker, workerEntryUrl, type CallControl, type ExposeContext, type Exposed, type WorkerRpcOptions } from "./worker-rpc/index";
 export { WORKER_STORE_METHODS, type WorkerStoreApi, type StoreOperations, type Operation, type OperationArgs, type OperationResult } from "./jobs/operations";
 export { IMPORT_METHODS, READ_METHODS, WRITE_METHODS, EXPORT_METHODS } from "./store-api-methods";
