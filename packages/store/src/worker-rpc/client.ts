@@ -54,6 +54,10 @@ export class WorkerRpc<M extends object> {
   readonly #queue: Call[] = [];
   #nextId = 1;
   #closed = false;
+  /** set once close() has let the calls made before it finish: nothing more is posted */
+  #closing = false;
+  /** close() waiting for the calls made before it */
+  #idle: (() => void) | undefined;
   readonly #label: string;
 
   constructor(private readonly options: WorkerRpcOptions) {
@@ -131,9 +135,6 @@ export class WorkerRpc<M extends object> {
     for (const s of this.#slots) if (!s.running) s.worker.unref();
     if (this.#idle && this.#queue.length === 0 && this.#slots.every((s) => !s.running)) this.#idle();
   }
-
-  #closing = false;
-  #idle: (() => void) | undefined;
 
   /**
    * Lets the calls already made finish (up to 5 s), then has each worker dispose of its module and
