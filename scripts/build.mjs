@@ -14,13 +14,18 @@ const only = process.argv[2];
 execFileSync(process.execPath, [path.join(root, "scripts/gen-prompts.mjs")], { stdio: "inherit" });
 
 const entryPoints = { bonsai: path.join(root, "apps/cli/src/main.ts") };
-const workerEntry = path.join(root, "packages/engine/src/worker/compaction-worker.ts");
-if (fs.existsSync(workerEntry)) entryPoints["compaction-worker"] = workerEntry;
+// each package's worker entry, emitted beside the CLI's bundle (found there by the package: workerEntryUrl)
+const workerEntries = {
+  "compaction-worker": "packages/engine/src/worker/compaction-worker.ts",
+  "store-worker": "packages/store/src/jobs/store-worker.ts",
+  "amnesia-worker": "packages/team/src/worker/amnesia-worker.ts",
+};
+for (const [name, file] of Object.entries(workerEntries)) if (fs.existsSync(path.join(root, file))) entryPoints[name] = path.join(root, file);
 
 // Code splitting: dist/bonsai.mjs holds the command line, the registry and the command specs; each
 // command implementation (and what it needs: engine, store, server, ...) is a chunk under
-// dist/chunks/, loaded by a dynamic import when that command runs. dist/compaction-worker.mjs stays
-// where the CLI's engine looks for it (apps/cli/src/bundle-paths.ts).
+// dist/chunks/, loaded by a dynamic import when that command runs. dist/compaction-worker.mjs (and the
+// other worker entries beside it) stay where the CLI looks for them (apps/cli/src/bundle-paths.ts).
 const outdir = path.join(root, "apps/cli/dist");
 
 const result = await build({

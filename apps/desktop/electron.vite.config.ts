@@ -22,6 +22,8 @@ export default defineConfig({
           "backend-host": resolve(here, "src/main/backend-host.ts"),
           // the engine's compaction planner threads (main looks for out/main/compaction-worker.js)
           "compaction-worker": resolve(here, "../../packages/engine/src/worker/compaction-worker.ts"),
+          // the store's worker thread (imports, exports, rewrites), found beside compaction-worker.js
+          "store-worker": resolve(here, "../../packages/store/src/jobs/store-worker.ts"),
         },
         external: ["better-sqlite3", "electron"],
       },

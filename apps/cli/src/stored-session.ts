@@ -7,7 +7,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { buildSessionContext, compactionSummaryMessage, CURRENT_SESSION_VERSION, messageFromEntry } from "@bonsai/core";
-import { DB_FILE_NAME, defaultDbPath, openCurrentReader, openStoreForReading, SessionLookupError, type SessionReader, type StoreReader } from "@bonsai/store/reader";
+import { DB_FILE_NAME, defaultDbPath, openCurrentReader, openStoreForReading, SessionLookupError, type StoredSessionReads, type StoreReader } from "@bonsai/store/reader";
 import { UserError } from "./errors";
 import { sqliteBinding } from "./native-binding";
 import type { ContextListing, LoadedSession, SessionSource } from "./session-source";
@@ -18,7 +18,7 @@ import type { ContextListing, LoadedSession, SessionSource } from "./session-sou
  */
 export async function openStoredSession(arg: string, dataDir: string | undefined): Promise<LoadedSession> {
   const dbPath = storedDbPath(arg, dataDir);
-  let store: SessionReader;
+  let store: StoredSessionReads;
   try {
     store = await openStoreForReading({ path: dbPath, nativeBinding: sqliteBinding() });
   } catch (err) {
@@ -56,7 +56,7 @@ function storedDbPath(arg: string, dataDir: string | undefined): string {
  * Claude Code or Codex session is read whole (`foreign`: a promise of it) or, without `foreign`,
  * undefined.
  */
-function openedSession(store: SessionReader, arg: string, dbPath: string, foreign: boolean): LoadedSession | Promise<LoadedSession> | undefined {
+function openedSession(store: StoredSessionReads, arg: string, dbPath: string, foreign: boolean): LoadedSession | Promise<LoadedSession> | undefined {
   try {
     let sessionId: string;
     try {
@@ -80,7 +80,7 @@ function openedSession(store: SessionReader, arg: string, dbPath: string, foreig
 }
 
 /** A stored Claude Code or Codex session: read whole through the whole store (it knows their formats). */
-async function storedForeignSession(reader: SessionReader, source: SessionSource & { kind: "stored" }, label: string): Promise<LoadedSession> {
+async function storedForeignSession(reader: StoredSessionReads, source: SessionSource & { kind: "stored" }, label: string): Promise<LoadedSession> {
   reader.close();
   const [{ openStore }, { foreignSession }] = await Promise.all([import("@bonsai/store"), import("./session-file")]);
   const store = openStore({ path: source.dbPath, nativeBinding: sqliteBinding() });
@@ -94,7 +94,7 @@ async function storedForeignSession(reader: SessionReader, source: SessionSource
   }
 }
 
-function storedSession(store: SessionReader, source: SessionSource & { kind: "stored" }, label: string): LoadedSession {
+function storedSession(store: StoredSessionReads, source: SessionSource & { kind: "stored" }, label: string): LoadedSession {
   const id = source.sessionId;
   const summary = store.getSession(id);
   if (!summary) throw new UserError(`${label}: the session ${id} is no longer in the database`);
@@ -133,7 +133,7 @@ function storedSession(store: SessionReader, source: SessionSource & { kind: "st
  * from the window's aggregate (`unlisted`). Undefined when the window lists every message (a
  * context that fits, or one the columns cannot fold): the caller lists the whole context.
  */
-function storedContextListing(store: SessionReader, id: string, leafId: string | null, head: number, tail: number): ContextListing | undefined {
+function storedContextListing(store: StoredSessionReads, id: string, leafId: string | null, head: number, tail: number): ContextListing | undefined {
   const rows = store.getContextMessages(id, leafId, { head, tail });
   if (!rows?.unlisted) return undefined;
   const { summary, unlisted, compaction } = rows;

@@ -64,12 +64,15 @@ describe("lazy commands", () => {
     }
   });
 
-  it("the bundle is split: the entry, the worker where the engine expects it, and the chunks", () => {
+  it("the bundle is split: the entry, the workers where their packages expect them, and the chunks", () => {
     const meta = readMeta();
     expect(existsSync(path.join(dist, "bonsai.mjs"))).toBe(true);
     expect(existsSync(path.join(dist, "compaction-worker.mjs"))).toBe(true);
     expect(outputOf(meta, "apps/cli/src/main.ts")).toBe("apps/cli/dist/bonsai.mjs");
     expect(outputOf(meta, "packages/engine/src/worker/compaction-worker.ts")).toBe("apps/cli/dist/compaction-worker.mjs");
+    // each package's worker entry beside it (workerEntryUrl finds them there)
+    expect(outputOf(meta, "packages/store/src/jobs/store-worker.ts")).toBe("apps/cli/dist/store-worker.mjs");
+    expect(outputOf(meta, "packages/team/src/worker/amnesia-worker.ts")).toBe("apps/cli/dist/amnesia-worker.mjs");
     for (const command of ["context", "serve", "compact", "import"]) {
       expect(outputOf(meta, `apps/cli/src/commands/${command}.ts`)).toMatch(new RegExp(`^apps/cli/dist/chunks/${command}-[A-Z0-9]+\\.mjs$`));
     }

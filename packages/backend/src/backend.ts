@@ -11,6 +11,8 @@ import {
   openStore,
   InlineStoreJobs,
   WorkerStoreJobs,
+  storeWorkerUrl,
+  hostStore,
   NewerDatabaseError,
   DB_FILE_NAME,
   writeThroughFromEnv,
@@ -20,7 +22,6 @@ import {
 } from "@bonsai/store";
 import { Downloads, type PreparedDownload } from "./downloads";
 import { engineHandlers, RequestTracker } from "./engine-handlers";
-import { engineStore } from "./engine-store";
 import { mapBackendError } from "./error-mapping";
 import { exportHandlers } from "./export-handlers";
 import { foreignHandlers } from "./foreign-handlers";
@@ -59,7 +60,7 @@ export interface BackendOptions {
    * through them. Absent in browser mode: uploads, downloads, host settings read-only.
    */
   dialogs?: HostDialogs;
-  /** the engine's compaction worker pool (the bundled compaction-worker.mjs) */
+  /** the engine's compaction worker pool (the bundled compaction-worker.mjs; the store's worker entry, store-worker.mjs, is beside it) */
   worker?: { url: URL; size?: number };
   /** engine options for tests and the CLI (summarizer factory, overrides, offline) */
   engine?: Pick<CreateEngineOptions, "summarizerFactory" | "settings" | "offline" | "hooks" | "pruneConfig">;
@@ -106,27 +107,29 @@ export function createBackend(options: BackendOptions): Backend {
     throw new Error(`cannot open the database ${dbPath}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   }
 
-  // imports, followed files, exports and rewrites: on the store worker when the host has one
-  // (the same worker module as compaction planning), so that the main thread keeps answering
+  // imports, followed files, exports and rewrites: on the store's worker (its entry beside the
+  // engine's bundled worker) when the host has one, so that the main thread keeps answering
   const jobs: StoreJobs = options.worker
-    ? new WorkerStoreJobs({ url: options.worker.url, dbPath, nativeBinding: options.nativeBinding, writeThrough, relay: (event, payload) => store.relay(event, payload) })
+    ? new WorkerStoreJobs({ url: storeWorkerUrl(options.worker.url), dbPath, nativeBinding: options.nativeBinding, writeThrough, relay: (event, payload) => store.relay(event, payload) })
     : new InlineStoreJobs(store);
+  // what the handlers and the engine hold: the host's store, its bulk work run as those jobs
+  const host = hostStore(store, jobs);
   // the worker starts (its code loaded, the database opened: ~50 ms of CPU) a moment after the
   // backend, once its first answers are out, or with its first job if that comes sooner; not on the
   // first open of a session
   // Once ready, it indexes for search what no process indexed yet (sessions `bonsai import` stored:
   // the CLI does not index): in its own thread, a batch at a time, waiting while a tree draws.
   const warmUp = setTimeout(() => {
-    jobs
+    host
       .prepare()
-      .then(() => jobs.call("index"))
+      .then(() => host.index())
       .catch(() => undefined); // a store that cannot be opened fails the first real job too
   }, WORKER_WARM_UP_MS);
   warmUp.unref();
 
   const engine = createEngine({
     ...options.engine,
-    store: engineStore(store, jobs),
+    store: host,
     dataDir,
     env,
     apiKeyProvider: (model) => resolveApiKey(keys, model.apiKeyEnv, env).key ?? undefined,
@@ -158,7 +161,7 @@ export function createBackend(options: BackendOptions): Backend {
     if (last === null || !store.getSession(last)) return;
     // after the listing's answer is out; a read that fails (the session removed meanwhile) is the open's to report
     setImmediate(() => {
-      if (!closed) readSkeletonAhead(store, jobs, last).catch(() => undefined);
+      if (!closed) readSkeletonAhead(host, last).catch(() => undefined);
     });
   };
   const uploads = new Uploads(dataDir);
@@ -175,10 +178,10 @@ export function createBackend(options: BackendOptions): Backend {
     followed.add(sessionId);
     if (followed.size > 16) followed.delete(followed.values().next().value as string);
     follower?.close();
-    follower = store.follow({ sessionIds: [...followed], sync: (target) => jobs.sync(target) });
+    follower = store.follow({ sessionIds: [...followed], sync: (target) => host.sync(target) });
     // the follower sees changes from now on: what the agent wrote while no Bonsai process was looking is read now
     const opened = store.getSession(sessionId);
-    if (opened?.sourcePath && opened.detached === null) jobs.sync({ sessionId, file: opened.sourcePath });
+    if (opened?.sourcePath && opened.detached === null) host.sync({ sessionId, file: opened.sourcePath });
   };
 
   const offStore = forwardStoreEvents(store, emit);
@@ -201,10 +204,9 @@ export function createBackend(options: BackendOptions): Backend {
       dataDir,
       nativeDialogs: options.dialogs !== undefined,
     }),
-    ...sessionHandlers({ store, jobs, emit, settings: () => engine.reloadSettings(), stats, folders: () => folders, undos, follow, opened: (id) => lastOpened.note(id), listed }),
+    ...sessionHandlers({ store: host, emit, settings: () => engine.reloadSettings(), stats, folders: () => folders, undos, follow, opened: (id) => lastOpened.note(id), listed }),
     ...importHandlers({
-      store,
-      jobs,
+      store: host,
       emit,
       uploads,
       env,
@@ -213,11 +215,11 @@ export function createBackend(options: BackendOptions): Backend {
       hostCommands: { config: hostSettings.command, import: hostSettings.importCommand },
       sessionDirs: () => engine.reloadSettings().sessionDirs,
       title: titleOf,
-      imported: (results) => prepareSkeletons(store, jobs, results),
+      imported: (results) => prepareSkeletons(host, results),
     }),
     ...gitImportHandlers({
-      store,
-      jobs,
+      store: host,
+      db: store.db,
       emit,
       env,
       uploadsDir: uploads.dir,
@@ -227,11 +229,11 @@ export function createBackend(options: BackendOptions): Backend {
       sessionDirs: () => engine.reloadSettings().sessionDirs,
       sessionFolders: () => folders.found().map((f) => f.path),
       title: titleOf,
-      imported: (results) => prepareSkeletons(store, jobs, results),
+      imported: (results) => prepareSkeletons(host, results),
     }),
-    ...exportHandlers({ store, jobs, downloads, dialogs: options.dialogs }),
-    ...foreignHandlers({ store, jobs, emit, env }),
-    ...engineHandlers({ store, jobs, engine, keys, emit, env, requests, planner, dialogs: options.dialogs, hostSettings, undos }),
+    ...exportHandlers({ store: host, downloads, dialogs: options.dialogs }),
+    ...foreignHandlers({ store: host, emit, env }),
+    ...engineHandlers({ store: host, engine, keys, emit, env, requests, planner, dialogs: options.dialogs, hostSettings, undos }),
     ...whatIfHandlers({ store, planner, caches: whatIfCaches, settings: () => engine.getSettings() }),
     ...undoHandlers(store, undos),
   };

@@ -22,7 +22,7 @@ import {
   type SessionEntry,
 } from "@bonsai/core";
 import { CONTEXT_LIST_HEAD, CONTEXT_LIST_TAIL, type ContextMessage, type ContextPreview } from "@bonsai/ipc";
-import type { ContextMessageRows, SessionStore } from "@bonsai/store";
+import type { ContextMessageRows, StoreReads } from "@bonsai/store";
 
 const PREVIEW_CHARS = 160;
 
@@ -81,7 +81,7 @@ const LISTED = { head: CONTEXT_LIST_HEAD, tail: CONTEXT_LIST_TAIL };
  * A long context lists its first and newest messages (the rows of only those are read), all of
  * them when `allMessages`.
  */
-export function contextPreview(store: SessionStore, sessionId: string, leafId: string | null, settings: BonsaiSettings, options: { allMessages?: boolean } = {}): ContextPreview {
+export function contextPreview(store: StoreReads, sessionId: string, leafId: string | null, settings: BonsaiSettings, options: { allMessages?: boolean } = {}): ContextPreview {
   const window = options.allMessages ? undefined : LISTED;
   const rows = leafId === null ? null : store.getContextMessages(sessionId, leafId, window);
   // the store lists a window's part of the rows; what it lists whole (odd rows), or the entries' context, is folded here
@@ -116,7 +116,7 @@ export function sessionWindow(part: Pick<ContextPreview, "usage" | "compaction">
  * The context figure of `leafId` (core contextFigureOf: the reported usage plus the estimate after
  * it, else the estimate), read as the preview reads it (a long context's listed window only).
  */
-export function contextFigureAt(store: SessionStore, sessionId: string, leafId: string): ContextFigure {
+export function contextFigureAt(store: StoreReads, sessionId: string, leafId: string): ContextFigure {
   const rows = store.getContextMessages(sessionId, leafId, LISTED);
   return contextFigureOf(listedPart(rows ? partFromRows(rows) : partFromEntries(store.getContextEntries(sessionId, leafId), leafId), LISTED));
 }
@@ -125,7 +125,7 @@ export function contextFigureAt(store: SessionStore, sessionId: string, leafId: 
  * What the model sees from `leafId`, estimated: the preview's `tokens`, from the narrow rows (a
  * regular stored session), else from the context's entries (core contextOf).
  */
-export function contextTokensAt(store: SessionStore, sessionId: string, leafId: string): number {
+export function contextTokensAt(store: StoreReads, sessionId: string, leafId: string): number {
   // one aggregate over the narrow rows (a session list counts every session's)
   const tokens = store.getContextTokens(sessionId, leafId);
   if (tokens !== undefined) return tokens;

@@ -12,7 +12,7 @@ import {
 } from "@bonsai/core";
 import type { CompactionPlanner, Engine } from "@bonsai/engine";
 import { IpcError, type CompactionPlan, type EventSink, type Handlers, type SettingsState } from "@bonsai/ipc";
-import type { SessionStore, StoreJobs } from "@bonsai/store";
+import type { HostStore, StoreReads } from "@bonsai/store";
 import type { HostDialogs } from "./dialogs";
 import { guardSettingsPatch, hostSettingsState, type HostSettingsInfo } from "./host-policy";
 import { resolveApiKey, type KeyProvider } from "./keys";
@@ -41,9 +41,7 @@ type EngineHandlerNames =
   | "testConnection";
 
 export interface EngineHandlerDeps {
-  store: SessionStore;
-  /** rewrites of the session file (a store worker's in the app and `bonsai serve`) */
-  jobs: StoreJobs;
+  store: HostStore;
   engine: Engine;
   keys: KeyProvider;
   emit: EventSink;
@@ -79,7 +77,7 @@ export class RequestTracker {
 }
 
 /** The engine works at the session's current leaf: a different leaf is a conflict, not a silent switch. */
-function requireCurrentLeaf(store: SessionStore, sessionId: string, leafId: string | null | undefined, what: string): void {
+function requireCurrentLeaf(store: StoreReads, sessionId: string, leafId: string | null | undefined, what: string): void {
   if (leafId === undefined) return;
   const current = store.getLeaf(sessionId);
   if (leafId !== current) throw new IpcError("conflict", `${what} runs at the session's current leaf (${current ?? "none"}); switch to ${leafId ?? "the root"} first`);
@@ -251,7 +249,7 @@ export function engineHandlers(deps: EngineHandlerDeps): Pick<Handlers, EngineHa
     restorePruned: async ({ sessionId, entryIds }) => {
       requireWritable(store, sessionId);
       const before = new Set(store.listPruned(sessionId).map((p) => p.entryId));
-      await deps.jobs.call("restorePruned", sessionId, entryIds);
+      await deps.store.restorePruned(sessionId, entryIds);
       const after = new Set(store.listPruned(sessionId).map((p) => p.entryId));
       return { restoredEntryIds: [...before].filter((id) => !after.has(id)) };
     },
@@ -309,7 +307,7 @@ export function engineHandlers(deps: EngineHandlerDeps): Pick<Handlers, EngineHa
  * The estimate at the current leaf (core contextOf); with `compaction`, as if that compaction were
  * appended at the leaf (the dry run's "after").
  */
-function estimateContext(store: SessionStore, sessionId: string, compaction?: { summary: string; firstKeptEntryId: string; tokensBefore: number }, at?: string): number {
+function estimateContext(store: StoreReads, sessionId: string, compaction?: { summary: string; firstKeptEntryId: string; tokensBefore: number }, at?: string): number {
   const leaf = at ?? store.getLeaf(sessionId);
   if (leaf === null) return 0;
   if (!compaction) return contextTokensAt(store, sessionId, leaf);

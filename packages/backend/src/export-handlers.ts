@@ -5,15 +5,14 @@
  */
 import * as path from "node:path";
 import { IpcError, type Handlers } from "@bonsai/ipc";
-import type { SessionStore, StoreJobs } from "@bonsai/store";
+import type { HostStore } from "@bonsai/store";
 import { DOWNLOAD_PATH, type Downloads } from "./downloads";
 import type { HostDialogs } from "./dialogs";
 import { requireSession } from "./session-handlers";
 
 export interface ExportHandlerDeps {
-  store: SessionStore;
-  /** the exports are written by store jobs (on the store worker in the app and `bonsai serve`) */
-  jobs: StoreJobs;
+  /** the exports are written by its store jobs (on the store worker in the app and `bonsai serve`) */
+  store: HostStore;
   downloads: Downloads;
   dialogs?: HostDialogs;
 }
@@ -38,16 +37,16 @@ export function exportMimeType(format: Format): string {
 }
 
 export function exportHandlers(deps: ExportHandlerDeps): Pick<Handlers, "exportSession" | "saveSessionAs"> {
-  const { store, jobs } = deps;
+  const { store } = deps;
   /** writes the export to `file` (a store job: never on this thread); `leafId` (markdown, html, pi): undefined = the session's leaf */
   const write = async (sessionId: string, format: Format, file: string, leafId: string | null | undefined): Promise<void> => {
-    if (format === "jsonl") return jobs.call("exportJsonl", sessionId, file);
+    if (format === "jsonl") return store.exportJsonl(sessionId, file);
     if (format === "markdown") {
-      await jobs.call("exportMarkdown", sessionId, file, leafId === undefined ? {} : { leafId });
+      await store.exportMarkdown(sessionId, file, leafId === undefined ? {} : { leafId });
       return;
     }
     const leaf = leafId === undefined ? requireSession(store, sessionId).leafId : leafId;
-    await jobs.call(format === "html" ? "exportHtml" : "exportPi", sessionId, file, leaf);
+    await (format === "html" ? store.exportHtml(sessionId, file, leaf) : store.exportPi(sessionId, file, leaf));
   };
   const checkLeaf = (sessionId: string, leafId: string | null | undefined): void => {
     if (leafId && !store.getEntry(sessionId, leafId)) throw new IpcError("not_found", `no entry ${leafId} in session ${sessionId}`);

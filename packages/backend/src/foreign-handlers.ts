@@ -4,7 +4,7 @@
  * jobs: export-handlers.ts.)
  */
 import { IpcError, type EventSink, type Handlers, type PiCopy } from "@bonsai/ipc";
-import type { PiCopy as StoredPiCopy, SessionStore, SessionSummary, StoreJobs } from "@bonsai/store";
+import type { HostStore, PiCopy as StoredPiCopy, SessionSummary } from "@bonsai/store";
 import { requireSession } from "./session-handlers";
 
 const AGENT_NAMES: Record<SessionSummary["agent"], string> = { pi: "pi", omp: "oh-my-pi", "claude-code": "Claude Code", codex: "Codex" };
@@ -24,8 +24,7 @@ function piCopyResult(source: SessionSummary, copy: StoredPiCopy): PiCopy {
 }
 
 export interface ForeignHandlerDeps {
-  jobs: StoreJobs;
-  store: SessionStore;
+  store: HostStore;
   emit: EventSink;
   /** where pi keeps its sessions (PI_CODING_AGENT_DIR, PI_CODING_AGENT_SESSION_DIR) */
   env: NodeJS.ProcessEnv;
@@ -38,7 +37,7 @@ export function foreignHandlers(deps: ForeignHandlerDeps): Pick<Handlers, "conti
       const source = requireSession(store, sessionId);
       if (leafId && !store.getEntry(sessionId, leafId)) throw new IpcError("not_found", `no entry ${leafId} in session ${sessionId}`);
       // read whole, written and imported: a store job (on the store worker in the app and `bonsai serve`)
-      const copy = await deps.jobs.call("continueInPi", sessionId, { leafId, env: { ...deps.env } });
+      const copy = await deps.store.continueInPi(sessionId, { leafId, env: { ...deps.env } });
       deps.emit("sessionsChanged", {});
       return piCopyResult(source, copy);
     },

@@ -8,7 +8,7 @@
  * cancelImport stops between sessions.
  */
 import { IpcError, type EventSink, type Handlers, type ImportResult } from "@bonsai/ipc";
-import { GitReadError, hasCheckpointBranch, importGitRepository, type GitImportResult, type GitImportTarget, type ImportReport, type SessionStore, type StoreJobs } from "@bonsai/store";
+import { GitReadError, hasCheckpointBranch, importGitRepository, type GitImportResult, type GitImportTarget, type HostStore, type ImportReport } from "@bonsai/store";
 import type { HostDialogs } from "./dialogs";
 import { importRoots, isAllowedImportPath } from "./import-roots";
 import { isImported, refusedResult, toImportResult } from "./import-results";
@@ -17,8 +17,9 @@ import { sessionFileCwds } from "./session-cwds";
 type Names = "importGitRepository" | "findGitRepositories";
 
 export interface GitImportHandlerDeps {
-  store: SessionStore & { readonly db: GitImportTarget["db"] };
-  jobs: StoreJobs;
+  store: HostStore;
+  /** the store's own connection: the checkpoints read and the commit links written */
+  db: GitImportTarget["db"];
   emit: EventSink;
   env: NodeJS.ProcessEnv;
   uploadsDir: string;
@@ -38,7 +39,7 @@ export interface GitImportHandlerDeps {
  * The working folders of the stored sessions and of the session files in the agents' folders that
  * are git repositories with a checkpoint branch, with how many sessions name each.
  */
-export function gitRepositoriesOfSessions(store: SessionStore, sessionFolders: readonly string[]): { path: string; sessions: number }[] {
+export function gitRepositoriesOfSessions(store: Pick<HostStore, "listSessions">, sessionFolders: readonly string[]): { path: string; sessions: number }[] {
   const counts = sessionFileCwds(sessionFolders);
   const stored = new Map<string, number>();
   for (const s of store.listSessions()) if (s.cwd) stored.set(s.cwd, (stored.get(s.cwd) ?? 0) + 1);
@@ -76,7 +77,7 @@ export function gitImportHandlers(deps: GitImportHandlerDeps): Pick<Handlers, Na
       let result: GitImportResult;
       try {
         result = await importGitRepository(
-          { db: store.db, importFile: (file, options) => deps.jobs.call("importFile", file, options ?? {}) },
+          { db: deps.db, importFile: (file, options) => store.importFile(file, options ?? {}) },
           repository,
           {
             dataDir: deps.dataDir,

@@ -7,7 +7,7 @@
  * call: the file being read is left as it was, the files after it are not read.
  */
 import { IpcError, type EventSink, type Handlers, type ImportResult } from "@bonsai/ipc";
-import { importFailureOf, type ImportReport, type SessionStore, type StoreJobs } from "@bonsai/store";
+import { importFailureOf, type HostStore, type ImportReport } from "@bonsai/store";
 import type { HostDialogs } from "./dialogs";
 import { importRoots, resolveImportPaths } from "./import-roots";
 import { failureReason, isImported, refusedResult, toImportResult } from "./import-results";
@@ -16,9 +16,7 @@ import type { Uploads } from "./uploads";
 type ImportHandlerNames = "importSessions" | "cancelImport" | "importFromDialog" | "beginUpload" | "uploadChunk" | "cancelUpload";
 
 export interface ImportHandlerDeps {
-  store: SessionStore;
-  /** where files are read into the store */
-  jobs: StoreJobs;
+  store: HostStore;
   emit: EventSink;
   uploads: Uploads;
   env: NodeJS.ProcessEnv;
@@ -76,7 +74,7 @@ export function importHandlers(deps: ImportHandlerDeps): Pick<Handlers, ImportHa
         }
         progress(0, 0, false);
         try {
-          const report = await deps.jobs.call("importFile", file, { signal: cancel.signal, onProgress: (p) => progress(p.bytesDone, p.bytesTotal, false) });
+          const report = await deps.store.importFile(file, { signal: cancel.signal, onProgress: (p) => progress(p.bytesDone, p.bytesTotal, false) });
           reports.push(report);
           results.push(toImportResult(source, report, report.sessionId && isImported(report) ? deps.title(report.sessionId) : null));
           if (upload && !isImported(report) && !isSourceOfASession(file)) uploads.discard(file);

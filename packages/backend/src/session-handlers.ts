@@ -5,8 +5,8 @@
  */
 import * as path from "node:path";
 import { entryContextTokens, messageFromEntry, type BonsaiSettings } from "@bonsai/core";
-import { IpcError, type EntryDetail, type EventSink, type Handlers, type SessionSummary } from "@bonsai/ipc";
-import type { SessionStore, SessionSummary as StoredSummary, StoreJobs } from "@bonsai/store";
+import { IpcError, type EntryDetail, type EventSink, type Handlers, type SessionSummaryDto } from "@bonsai/ipc";
+import type { HostStore, SessionSummary as StoredSummary, StoreReads } from "@bonsai/store";
 import { contextPreview } from "./context-preview";
 import { requireWritable } from "./read-only";
 import { contractSnippets } from "./search-snippet";
@@ -31,9 +31,7 @@ type SessionHandlerNames =
   | "setLabel";
 
 export interface SessionHandlerDeps {
-  store: SessionStore;
-  /** bulk store work (deleting a session's rows, reading a whole skeleton) */
-  jobs: StoreJobs;
+  store: HostStore;
   emit: EventSink;
   settings: () => BonsaiSettings;
   stats: SessionStats;
@@ -50,7 +48,7 @@ export interface SessionHandlerDeps {
 }
 
 /** The session as the list shows it: Bonsai's title when one was given, else the file's, the first prompt, the file name. */
-export function toSummary(s: StoredSummary, customTitle?: string, counts?: SessionCounts | null): SessionSummary {
+export function toSummary(s: StoredSummary, customTitle?: string, counts?: SessionCounts | null): SessionSummaryDto {
   const firstLine = s.firstMessage.split("\n", 1)[0]?.trim() ?? "";
   const title = customTitle ?? s.title ?? (firstLine !== "" ? firstLine.slice(0, 120) : s.sourcePath ? path.basename(s.sourcePath) : s.id);
   return {
@@ -74,7 +72,7 @@ export function toSummary(s: StoredSummary, customTitle?: string, counts?: Sessi
   };
 }
 
-export function requireSession(store: SessionStore, sessionId: string): StoredSummary {
+export function requireSession(store: Pick<StoreReads, "getSession">, sessionId: string): StoredSummary {
   const s = store.getSession(sessionId);
   if (!s) throw new IpcError("not_found", `no session ${sessionId}`);
   return s;
@@ -84,8 +82,8 @@ export function requireSession(store: SessionStore, sessionId: string): StoredSu
 export const SEARCH_INDEX_BUDGET = 1000;
 
 export function sessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, SessionHandlerNames> {
-  const { store, jobs, emit, stats } = deps;
-  const summaryOf = (s: StoredSummary): SessionSummary => toSummary(s, store.getSessionTitles().get(s.id), stats.of(s));
+  const { store, emit, stats } = deps;
+  const summaryOf = (s: StoredSummary): SessionSummaryDto => toSummary(s, store.getSessionTitles().get(s.id), stats.of(s));
 
   const detail = (sessionId: string, entryId: string, onActivePath: boolean): EntryDetail => {
     const entry = store.getEntry(sessionId, entryId);
@@ -125,12 +123,12 @@ export function sessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, Sessio
       const session = requireSession(store, sessionId);
       if (session.sourcePath) deps.follow(sessionId);
       deps.opened?.(sessionId);
-      return { session: summaryOf(session), skeleton: await packedSkeleton(store, jobs, sessionId) };
+      return { session: summaryOf(session), skeleton: await packedSkeleton(store, sessionId) };
     },
 
     getSkeleton: ({ sessionId }) => {
       requireSession(store, sessionId);
-      return packedSkeleton(store, jobs, sessionId);
+      return packedSkeleton(store, sessionId);
     },
 
     getPreviews: ({ sessionId, entryIds }) => {
@@ -140,7 +138,7 @@ export function sessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, Sessio
 
     getSkeletonTail: ({ sessionId, count, lastId }) => {
       requireSession(store, sessionId);
-      return skeletonTail(store, jobs, sessionId, count, lastId);
+      return skeletonTail(store, sessionId, count, lastId);
     },
 
     getEntry: ({ sessionId, entryId }) => {
@@ -163,7 +161,7 @@ export function sessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, Sessio
       // answer says how much is still to come
       const hits = store.search(query, { sessionId, limit, indexLimit: SEARCH_INDEX_BUDGET });
       const unindexed = store.unindexedCount(sessionId);
-      if (unindexed > 0) jobs.call("index").catch(() => undefined);
+      if (unindexed > 0) store.index().catch(() => undefined);
       return {
         unindexed,
         hits: hits.map((h) => ({
@@ -181,7 +179,7 @@ export function sessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, Sessio
     deleteSession: async ({ sessionId }) => {
       if (!store.getSession(sessionId)) return { deleted: false };
       // every row of a session of any size: a store job
-      await jobs.call("deleteSession", sessionId);
+      await store.deleteSession(sessionId);
       stats.forget(sessionId);
       emit("sessionsChanged", {});
       return { deleted: true };

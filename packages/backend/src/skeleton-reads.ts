@@ -7,7 +7,7 @@
  */
 import { lazyPackedSkeleton, packSkeleton, relabelsOlderNodes, type PackedSkeleton } from "@bonsai/core";
 import { withJson, type ImportResult } from "@bonsai/ipc";
-import type { SessionStore, StoreJobs } from "@bonsai/store";
+import type { HostStore } from "@bonsai/store";
 
 /** skeletons read ahead after an import (the last sessions of the import) */
 const PREPARED_SKELETONS = 2;
@@ -19,26 +19,26 @@ const PREPARED_SKELETONS = 2;
  * answers as it is (withJson), and is parsed here only when something reads the skeleton
  * (lazyPackedSkeleton).
  */
-export async function packedSkeleton(store: SessionStore, jobs: StoreJobs, sessionId: string): Promise<PackedSkeleton> {
+export async function packedSkeleton(store: HostStore, sessionId: string): Promise<PackedSkeleton> {
   let json = store.heldPackedSkeletonJson(sessionId);
   if (json !== undefined) {
     // the worker's background work (indexing an import) waits while the page draws this one
-    jobs.call("quiet").catch(() => undefined);
+    store.quiet().catch(() => undefined);
   } else {
-    json = await readAndHold(store, jobs, sessionId);
+    json = await readAndHold(store, sessionId);
   }
   return withJson(lazyPackedSkeleton(json), json);
 }
 
-async function readAndHold(store: SessionStore, jobs: StoreJobs, sessionId: string): Promise<string> {
-  const read = await jobs.call("packedSkeleton", sessionId);
+async function readAndHold(store: HostStore, sessionId: string): Promise<string> {
+  const read = await store.packedSkeleton(sessionId);
   store.holdPackedSkeletonJson(sessionId, read);
   return read.json;
 }
 
 /** Reads the session's skeleton ahead of its open (a store job), unless this thread's store holds it. */
-export async function readSkeletonAhead(store: SessionStore, jobs: StoreJobs, sessionId: string): Promise<void> {
-  if (store.heldPackedSkeletonJson(sessionId) === undefined) await readAndHold(store, jobs, sessionId);
+export async function readSkeletonAhead(store: HostStore, sessionId: string): Promise<void> {
+  if (store.heldPackedSkeletonJson(sessionId) === undefined) await readAndHold(store, sessionId);
 }
 
 /**
@@ -48,15 +48,14 @@ export async function readSkeletonAhead(store: SessionStore, jobs: StoreJobs, se
  * client's last one on only.
  */
 export async function skeletonTail(
-  store: SessionStore,
-  jobs: StoreJobs,
+  store: HostStore,
   sessionId: string,
   count: number,
   lastId: string | null,
 ): Promise<{ from: number; skeleton: PackedSkeleton }> {
   const fromLast = count > 0 ? store.getSkeletonTail(sessionId, count - 1) : [];
   const after = fromLast.slice(1);
-  if (fromLast[0]?.id !== lastId || relabelsOlderNodes(after)) return { from: 0, skeleton: await packedSkeleton(store, jobs, sessionId) };
+  if (fromLast[0]?.id !== lastId || relabelsOlderNodes(after)) return { from: 0, skeleton: await packedSkeleton(store, sessionId) };
   return { from: count, skeleton: packSkeleton({ sessionId, leafId: store.getLeaf(sessionId), nodes: after }) };
 }
 
@@ -64,13 +63,13 @@ export async function skeletonTail(
  * A session just imported is usually the next one opened: its packed skeleton is read (by a store
  * job, which holds it) once the import's answer is on its way, so openSession finds it ready.
  */
-export function prepareSkeletons(store: SessionStore, jobs: StoreJobs, results: readonly ImportResult[]): void {
+export function prepareSkeletons(store: HostStore, results: readonly ImportResult[]): void {
   const ids = results.flatMap((r) => (r.ok && r.sessionId ? [r.sessionId] : [])).slice(-PREPARED_SKELETONS);
   if (ids.length === 0) return;
   setImmediate(() => {
     for (const id of ids) {
       // removed meanwhile: openSession will say so
-      readSkeletonAhead(store, jobs, id).catch(() => undefined);
+      readSkeletonAhead(store, id).catch(() => undefined);
     }
   });
 }

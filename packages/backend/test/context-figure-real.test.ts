@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { setImmediate as tick } from "node:timers/promises";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { ContextPreview, SessionSummary } from "@bonsai/ipc";
+import type { ContextPreview, SessionSummaryDto } from "@bonsai/ipc";
 import type { Backend } from "../src/index";
 import { importUpload, ok, useBackend } from "./support";
 
@@ -23,13 +23,13 @@ beforeEach(() => {
   backend = current();
 });
 
-async function imported(name: string, bytes: Buffer): Promise<SessionSummary> {
+async function imported(name: string, bytes: Buffer): Promise<SessionSummaryDto> {
   const { results } = await importUpload(backend.dispatch, name, bytes);
   const id = results[0]?.sessionId as string;
   // the list counts a session's figures after answering when it runs out of time: ask until they are in
   for (;;) {
-    const { sessions } = ok<{ sessions: SessionSummary[] }>(await backend.dispatch("listSessions", {}));
-    const s = sessions.find((x) => x.id === id) as SessionSummary;
+    const { sessions } = ok<{ sessions: SessionSummaryDto[] }>(await backend.dispatch("listSessions", {}));
+    const s = sessions.find((x) => x.id === id) as SessionSummaryDto;
     if (s.contextTokens !== null) return s;
     await tick();
   }

@@ -23,7 +23,7 @@ import {
   WorkerPlanner,
 } from "@bonsai/engine";
 import { IPC_ERROR_CODES } from "@bonsai/ipc";
-import { BackupRefusal, openStore, ReadOnlySessionError, SessionLockedError, SessionLookupError, SourceBusyError, StaleCommitError, StoreError, WorkerStoreJobs, WriteFailedError } from "@bonsai/store";
+import { BackupRefusal, openStore, ReadOnlySessionError, SessionLockedError, SessionLookupError, SourceBusyError, StaleCommitError, StoreError, storeWorkerUrl, WorkerStoreJobs, WriteFailedError } from "@bonsai/store";
 import { IPC_CODE_OF_KIND, mapBackendError, type Backend } from "../src/index";
 import { importLines, useBackend } from "./support";
 
@@ -141,7 +141,7 @@ describe("across the worker threads", () => {
   it.skipIf(!fs.existsSync(CLAUDE))("a store job's refusal keeps its kind: a write to a Claude Code session is refused with its sentence", async () => {
     const dbPath = path.join(dir, "bonsai.db");
     openStore({ path: dbPath }).close();
-    const jobs = new WorkerStoreJobs({ url: workerUrl, dbPath, writeThrough: true, relay: () => undefined });
+    const jobs = new WorkerStoreJobs({ url: storeWorkerUrl(workerUrl), dbPath, writeThrough: true, relay: () => undefined });
     try {
       const report = await jobs.call("importFile", CLAUDE);
       expect(report.status).not.toBe("failed");

@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { unpackSkeleton, type PackedSkeleton } from "@bonsai/core";
-import type { PiCopy, SessionSummary } from "@bonsai/ipc";
+import type { PiCopy, SessionSummaryDto } from "@bonsai/ipc";
 import { createBackend, type Backend, type HostDialogs } from "../src/index";
 import { importUpload, ok, useBackend } from "./support";
 
@@ -26,11 +26,11 @@ beforeEach(() => {
 });
 
 /** Uploads a real file as the window does; `copy` = the uploaded file Bonsai imported (its source). */
-async function importCopy(file: string): Promise<{ copy: string; session: SessionSummary }> {
+async function importCopy(file: string): Promise<{ copy: string; session: SessionSummaryDto }> {
   const { results } = await importUpload(backend.dispatch, path.basename(file), fs.readFileSync(file));
   expect(results[0]).toMatchObject({ ok: true, warnings: [] });
-  const { sessions } = ok<{ sessions: SessionSummary[] }>(await backend.dispatch("listSessions", {}));
-  const session = sessions.find((s) => s.id === results[0]?.sessionId) as SessionSummary;
+  const { sessions } = ok<{ sessions: SessionSummaryDto[] }>(await backend.dispatch("listSessions", {}));
+  const session = sessions.find((s) => s.id === results[0]?.sessionId) as SessionSummaryDto;
   return { copy: session.sourcePath as string, session };
 }
 
@@ -131,7 +131,7 @@ describe.skipIf(!haveReal)("Claude Code and Codex sessions in the app's backend"
     expect(result.message).toBe(
       `Continued in pi: ${result.entryCount} entries of this Codex session written to ${result.file}, where pi resumes it (pi --session ${result.sessionId.slice(0, 8)}); the original was not changed. Left out: ${result.omitted.metadata} metadata lines, ${result.omitted.developerMessages} Codex developer instructions.`,
     );
-    const { sessions } = ok<{ sessions: SessionSummary[] }>(await backend.dispatch("listSessions", {}));
+    const { sessions } = ok<{ sessions: SessionSummaryDto[] }>(await backend.dispatch("listSessions", {}));
     const piCopy = sessions.find((s) => s.id === result.sessionId);
     expect(piCopy).toMatchObject({ agent: "pi", sourcePath: result.file, parentSession: copy, compactionCount: 2 });
     expect(piCopy?.readOnly).toBeUndefined();

@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseSessionText } from "@bonsai/core";
-import { SessionLockedError, WorkerStoreJobs } from "@bonsai/store";
+import { SessionLockedError, storeWorkerUrl, WorkerStoreJobs } from "@bonsai/store";
 import { generateSession, sessionToJsonl } from "@bonsai/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { ok, useBackend } from "./support";
@@ -67,7 +67,7 @@ describe("a write waiting for another Bonsai process", () => {
   it("refused on the store worker, says so as itself (the page shows the sentence, not an internal error)", async () => {
     const a = await imported(backend().dataDir, "a.jsonl", 1);
     await holdLock(backend().dbPath, a.id);
-    const jobs = new WorkerStoreJobs({ url: workerUrl, dbPath: backend().dbPath, writeThrough: true, relay: () => undefined });
+    const jobs = new WorkerStoreJobs({ url: storeWorkerUrl(workerUrl), dbPath: backend().dbPath, writeThrough: true, relay: () => undefined });
     try {
       const refused = await jobs.call("restorePruned", a.id).then(
         () => null,

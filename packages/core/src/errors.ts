@@ -55,20 +55,49 @@ export interface WireError {
   message: string;
   /** set for a BonsaiError */
   kind?: ErrorKind;
+  /** the error's own fields (a SourceBusyError's file, a WriteFailedError's code), when they are plain values */
+  fields?: Record<string, WireValue>;
+}
+
+type WireValue = string | number | boolean | null | readonly (string | number | boolean | null)[];
+
+/** The error classes that cross a thread boundary as themselves, by class name: one registry for every worker. */
+const WIRE_ERRORS = new Map<string, abstract new (...args: never[]) => Error>();
+
+/** Registers error classes (by their instances' `name`, which must equal the class name) so that fromWireError rebuilds them. */
+export function registerWireErrors(...classes: (abstract new (...args: never[]) => Error)[]): void {
+  for (const cls of classes) WIRE_ERRORS.set(cls.name, cls);
+}
+
+function isWireValue(v: unknown): v is WireValue {
+  const plain = (x: unknown) => x === null || ["string", "number", "boolean"].includes(typeof x);
+  return plain(v) || (Array.isArray(v) && v.every(plain));
 }
 
 export function toWireError(err: unknown): WireError {
-  if (err instanceof BonsaiError) return { name: err.name, message: err.message, kind: err.kind };
-  if (err instanceof Error) return { name: err.name, message: err.message };
-  return { name: "Error", message: String(err) };
+  if (!(err instanceof Error)) return { name: "Error", message: String(err) };
+  const sent: WireError = { name: err.name, message: err.message };
+  if (err instanceof BonsaiError) sent.kind = err.kind;
+  const fields = Object.entries(err).filter(([key, value]) => key !== "kind" && key !== "name" && key !== "message" && isWireValue(value));
+  if (fields.length > 0) sent.fields = Object.fromEntries(fields) as Record<string, WireValue>;
+  return sent;
 }
 
 /**
- * The error again on this side: a BonsaiError of the same kind and name (a caller that knows the
- * class by name may rebuild it first), else a plain Error with the sent name.
+ * The error again on this side: an instance of the registered class of that name (its kind and
+ * fields as sent), else a BonsaiError of the same kind and name, else a plain Error with the sent
+ * name (and fields: a Node error's `code`).
  */
 export function fromWireError(sent: WireError): Error {
-  const err = isErrorKind(sent.kind) ? new BonsaiError(sent.kind, sent.message) : new Error(sent.message);
+  const cls = WIRE_ERRORS.get(sent.name);
+  let err: Error;
+  if (cls) {
+    err = Object.create(cls.prototype) as Error;
+    Object.defineProperty(err, "message", { value: sent.message, writable: true, configurable: true });
+    Object.defineProperty(err, "stack", { value: `${sent.name}: ${sent.message}`, writable: true, configurable: true });
+    if (sent.kind !== undefined) (err as { kind?: ErrorKind }).kind = sent.kind;
+  } else err = isErrorKind(sent.kind) ? new BonsaiError(sent.kind, sent.message) : new Error(sent.message);
   err.name = sent.name;
+  Object.assign(err, sent.fields);
   return err;
 }

@@ -6,9 +6,8 @@
  * the single writer. The same pool computes a session's amnesia report (core amnesiaReport over all
  * its entries), the other read of a whole session that should not hold the host's thread.
  */
-import type { Worker } from "node:worker_threads";
-import { spawnModuleWorker } from "@bonsai/store";
-import { amnesiaReport, fromWireError, prepareCompaction, type AmnesiaReport, type WireError, type CompactionPreparation, type CompactionSettings, type SessionEntry } from "@bonsai/core";
+import { WorkerRpc } from "@bonsai/store/worker-rpc";
+import { amnesiaReport, prepareCompaction, type AmnesiaReport, type CompactionPreparation, type CompactionSettings, type SessionEntry } from "@bonsai/core";
 import { serializePreparation, type SerializedPreparation } from "./compact";
 
 export interface PlanRequest {
@@ -98,14 +97,17 @@ export class InlinePlanner implements CompactionPlanner {
   async close(): Promise<void> {}
 }
 
-/** Messages between the pool and a worker. */
-export interface WorkerJob {
-  id: number;
+/** What the planner's worker (worker/compaction-worker.ts) is given when it starts. */
+export interface PlannerWorkerData {
   dbPath: string;
   nativeBinding?: string;
-  task: WorkerTask;
 }
-export type WorkerReply = { id: number; ok: true; result: CompactionPlan | AmnesiaReport } | { id: number; ok: false; error: WireError };
+
+/** The functions the planner's worker exposes (worker/planner-module.ts), called through the one worker RPC. */
+export interface PlannerModule {
+  plan(request: PlanRequest): CompactionPlan;
+  amnesia(request: AmnesiaRequest): AmnesiaReport;
+}
 
 export interface WorkerPlannerOptions {
   /** compaction-worker.mjs (bundled), or compaction-worker.ts (tests, dev: loaded through tsx) */
@@ -117,92 +119,31 @@ export interface WorkerPlannerOptions {
   execArgv?: string[];
 }
 
-interface Slot {
-  worker: Worker;
-  busy: boolean;
-}
-
-interface Pending {
-  job: WorkerJob;
-  resolve: (result: CompactionPlan | AmnesiaReport) => void;
-  reject: (error: Error) => void;
-}
-
+/** Plans on a pool of worker threads, each with its own read-only connection to the database. */
 export class WorkerPlanner implements CompactionPlanner {
-  readonly #slots: Slot[] = [];
-  readonly #queue: Pending[] = [];
-  readonly #running = new Map<number, { slot: Slot; pending: Pending }>();
-  #nextId = 1;
-  #closed = false;
+  readonly #rpc: WorkerRpc<PlannerModule>;
 
-  constructor(private readonly options: WorkerPlannerOptions) {}
-
-  #spawn(): Slot {
-    const worker = spawnModuleWorker(this.options.workerUrl, this.options.execArgv);
-    const slot: Slot = { worker, busy: false };
-    worker.unref();
-    worker.on("message", (reply: WorkerReply) => {
-      const running = this.#running.get(reply.id);
-      if (!running) return;
-      this.#running.delete(reply.id);
-      slot.busy = false;
-      if (reply.ok) running.pending.resolve(reply.result);
-      else running.pending.reject(fromWireError(reply.error));
-      this.#drain();
-    });
-    const fail = (error: Error) => {
-      const i = this.#slots.indexOf(slot);
-      if (i >= 0) this.#slots.splice(i, 1);
-      for (const [id, running] of this.#running) {
-        if (running.slot !== slot) continue;
-        this.#running.delete(id);
-        running.pending.reject(new Error(`compaction worker failed: ${error.message}`));
-      }
-      this.#drain();
-    };
-    worker.on("error", fail);
-    worker.on("exit", (code) => {
-      if (!this.#closed) fail(new Error(`exited with code ${code}`));
-    });
-    this.#slots.push(slot);
-    return slot;
-  }
-
-  #drain(): void {
-    while (this.#queue.length > 0 && !this.#closed) {
-      let slot = this.#slots.find((s) => !s.busy);
-      if (!slot && this.#slots.length < (this.options.size ?? 2)) slot = this.#spawn();
-      if (!slot) return;
-      const pending = this.#queue.shift() as Pending;
-      slot.busy = true;
-      this.#running.set(pending.job.id, { slot, pending });
-      slot.worker.ref();
-      slot.worker.postMessage(pending.job);
-    }
-    for (const s of this.#slots) if (!s.busy) s.worker.unref();
-  }
-
-  #run(task: WorkerTask): Promise<CompactionPlan | AmnesiaReport> {
-    if (this.#closed) return Promise.reject(new Error("the compaction worker pool is closed"));
-    return new Promise((resolve, reject) => {
-      const job: WorkerJob = { id: this.#nextId++, dbPath: this.options.dbPath, task };
-      if (this.options.nativeBinding) job.nativeBinding = this.options.nativeBinding;
-      this.#queue.push({ job, resolve, reject });
-      this.#drain();
+  constructor(options: WorkerPlannerOptions) {
+    const workerData: PlannerWorkerData = { dbPath: options.dbPath };
+    if (options.nativeBinding) workerData.nativeBinding = options.nativeBinding;
+    this.#rpc = new WorkerRpc<PlannerModule>({
+      url: options.workerUrl,
+      workerData,
+      size: options.size ?? 2,
+      label: "the compaction worker",
+      ...(options.execArgv ? { execArgv: options.execArgv } : {}),
     });
   }
 
-  async plan(request: PlanRequest): Promise<CompactionPlan> {
-    return (await this.#run({ kind: "plan", request })) as CompactionPlan;
+  plan(request: PlanRequest): Promise<CompactionPlan> {
+    return this.#rpc.call("plan", request);
   }
 
-  async amnesia(request: AmnesiaRequest): Promise<AmnesiaReport> {
-    return (await this.#run({ kind: "amnesia", request })) as AmnesiaReport;
+  amnesia(request: AmnesiaRequest): Promise<AmnesiaReport> {
+    return this.#rpc.call("amnesia", request);
   }
 
-  async close(): Promise<void> {
-    this.#closed = true;
-    for (const p of this.#queue.splice(0)) p.reject(new Error("the compaction worker pool is closed"));
-    await Promise.all(this.#slots.splice(0).map((s) => s.worker.terminate()));
+  close(): Promise<void> {
+    return this.#rpc.close();
   }
 }

@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { N } from "./support";
 import { harness, type Harness } from "./harness";
+import { SessionLookupError } from "@bonsai/store";
 import { InlinePlanner, WorkerPlanner } from "../src/index";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -32,7 +33,10 @@ describe("compaction worker pool", () => {
       expect(a.serialized?.history).toContain('[Assistant tool calls]: read(path="a.ts")');
       expect(a.branchEntries).toHaveLength(5);
       expect(b).toEqual(a);
-      await expect(pool.plan({ ...request, sessionId: "missing" })).rejects.toThrow(/missing/);
+      // a typed error thrown on the worker arrives as its own class, with its kind
+      const missing = await pool.plan({ ...request, sessionId: "missing" }).catch((e: unknown) => e);
+      expect(missing).toBeInstanceOf(SessionLookupError);
+      expect(missing).toMatchObject({ kind: "not_found", message: "Session missing not found" });
     } finally {
       await pool.close();
     }

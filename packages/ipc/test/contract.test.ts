@@ -37,7 +37,7 @@ describe("the contract", () => {
 
   it("Handlers<Contract> rejects a handler with the wrong output at compile time", () => {
     const handlers = echoHandlers();
-    // @ts-expect-error listSessions must return { sessions: SessionSummary[] }
+    // @ts-expect-error listSessions must return { sessions: SessionSummaryDto[] }
     handlers.listSessions = () => ({ sessions: "none" });
     // @ts-expect-error getEntry's input has no field `nope`
     handlers.getEntry = (input) => ({ entry: { id: input.nope, type: "message", parentId: null, timestamp: "" }, tokens: 0, prunedOriginal: null, onActivePath: false });

@@ -3,11 +3,11 @@
  * code when nothing needs it (the CLI's read commands), else the whole store loaded on demand.
  */
 import { openCurrentDatabase } from "./database";
-import { StoreReader, type SessionReader } from "./store-reader";
+import { StoreReader, type StoredSessionReads } from "./store-reader";
 
 export { defaultDbPath, DB_FILE_NAME } from "./paths";
 export { SessionLookupError } from "./session-store";
-export { StoreReader, type SessionReader } from "./store-reader";
+export { StoreReader, type StoredSessionReads } from "./store-reader";
 export type { SessionCommit } from "./entire/git-rows";
 
 /**
@@ -29,7 +29,7 @@ export function openCurrentReader(options: { path: string; nativeBinding?: strin
  * store is loaded and opened as openStore opens it (migrated, recovered), so the guarantees of
  * docs/RELIABILITY.md hold for every open.
  */
-export async function openStoreForReading(options: { path: string; nativeBinding?: string }): Promise<SessionReader> {
+export async function openStoreForReading(options: { path: string; nativeBinding?: string }): Promise<StoredSessionReads> {
   const reader = openCurrentReader(options);
   if (reader) return reader;
   const { openStore } = await import("./sqlite-session-store");

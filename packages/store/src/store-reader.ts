@@ -16,7 +16,7 @@ import { byId, lastFirst } from "./id-tiers";
 import { commitsBySession, commitsOfSession, type SessionCommit } from "./entire/git-rows";
 
 /** What the read commands ask a stored session (SqliteSessionStore answers the same). */
-export type SessionReader = Pick<
+export type StoredSessionReads = Pick<
   StoreReader,
   | "getSession"
   | "resolveSessionId"

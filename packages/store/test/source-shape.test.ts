@@ -1,6 +1,7 @@
 /**
- * The shape of the store's and the engine's source: no file over about 500 lines, and no circle of
- * imports inside packages/store (every import counted, type-only and dynamic ones too).
+ * The shape of the product source: no product file in packages/ or apps/ over 450 lines, no circle of
+ * imports between the folders of any package, and none at all between the files of packages/store
+ * (every import counted, type-only and dynamic ones too).
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -9,7 +10,24 @@ import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
-const MAX_LINES = 500;
+const MAX_LINES = 450;
+
+/** Each package's product source: its src/ folder (apps/desktop: main, preload and renderer are its folders). */
+function productRoots(): string[] {
+  const roots: string[] = [];
+  for (const group of ["packages", "apps"]) {
+    for (const name of fs.readdirSync(path.join(ROOT, group))) {
+      const src = path.join(ROOT, group, name, "src");
+      if (fs.existsSync(src)) roots.push(src);
+    }
+  }
+  return roots;
+}
+
+/** Product files: sources, not tests beside them, not generated text. */
+function productFiles(root: string): string[] {
+  return sourceFiles(root).filter((f) => !/\.test\.tsx?$/.test(f) && !f.endsWith(".generated.ts"));
+}
 
 
 function sourceFiles(dir: string): string[] {
@@ -76,10 +94,54 @@ export function importCircles(files: readonly string[]): string[][] {
   return circles;
 }
 
-describe("source shape", () => {
-  const files = ["packages/store/src", "packages/engine/src"].flatMap((d) => sourceFiles(path.join(ROOT, d)));
+/** The first folder under `root` a file sits in ("" for the files at the root). */
+function topFolder(root: string, file: string): string {
+  const [first, ...rest] = path.relative(root, file).split(path.sep);
+  return rest.length > 0 ? (first as string) : "";
+}
 
-  it("no file in packages/store or packages/engine is over about 500 lines", () => {
+/** Every circle of imports between the top folders of the package at `root` (the root's own files left out: they are its face). */
+export function folderCircles(root: string): string[][] {
+  const edges = new Map<string, Set<string>>();
+  for (const file of sourceFiles(root)) {
+    const from = topFolder(root, file);
+    if (from === "") continue;
+    for (const target of localImports(file)) {
+      const to = topFolder(root, target);
+      if (to === "" || to === from || !target.startsWith(root)) continue;
+      const set = edges.get(from) ?? new Set<string>();
+      set.add(to);
+      edges.set(from, set);
+    }
+  }
+  // a circle between folders: a folder that reaches itself through another
+  const circles: string[][] = [];
+  const reach = (start: string): Set<string> => {
+    const seen = new Set<string>();
+    const todo = [...(edges.get(start) ?? [])];
+    while (todo.length > 0) {
+      const next = todo.pop() as string;
+      if (seen.has(next)) continue;
+      seen.add(next);
+      todo.push(...(edges.get(next) ?? []));
+    }
+    return seen;
+  };
+  const reached = new Map([...edges.keys()].map((f) => [f, reach(f)]));
+  const done = new Set<string>();
+  for (const [folder, seen] of reached) {
+    if (done.has(folder) || !seen.has(folder)) continue;
+    const group = [...seen].filter((other) => reached.get(other)?.has(folder)).sort();
+    group.forEach((f) => done.add(f));
+    circles.push(group.map((f) => path.join(path.relative(ROOT, root), f)));
+  }
+  return circles;
+}
+
+describe("source shape", () => {
+  it("no product file in packages/ or apps/ is over 450 lines", () => {
+    const files = productRoots().flatMap(productFiles);
+    expect(files.length).toBeGreaterThan(300);
     const over = files.map((f) => ({ file: path.relative(ROOT, f), lines: lineCount(f) })).filter((f) => f.lines > MAX_LINES);
     expect(over).toEqual([]);
   });
@@ -88,7 +150,11 @@ describe("source shape", () => {
     expect(importCircles(sourceFiles(path.join(ROOT, "packages/store/src")))).toEqual([]);
   });
 
-  it("finds a circle of imports (the check can fail)", () => {
+  it("no circle of imports between the folders of any package", () => {
+    expect(productRoots().flatMap(folderCircles)).toEqual([]);
+  });
+
+  it("finds a circle of imports between files, and between folders (the checks can fail)", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bonsai-circle-"));
     try {
       fs.writeFileSync(path.join(dir, "a.ts"), 'import { b } from "./b";\nexport const a = () => b;\n');
@@ -96,6 +162,12 @@ describe("source shape", () => {
       fs.mkdirSync(path.join(dir, "c"));
       fs.writeFileSync(path.join(dir, "c", "index.ts"), 'export type x = number;\nexport const later = () => import("../a");\n');
       expect(importCircles(sourceFiles(dir)).map((c) => c.length)).toEqual([3]);
+      expect(folderCircles(dir)).toEqual([]);
+      fs.mkdirSync(path.join(dir, "d"));
+      fs.writeFileSync(path.join(dir, "d", "x.ts"), 'import type { y } from "../e/y";\nexport type x = y;\n');
+      fs.mkdirSync(path.join(dir, "e"));
+      fs.writeFileSync(path.join(dir, "e", "y.ts"), 'export type y = number;\nexport const z = () => import("../d/x");\n');
+      expect(folderCircles(dir)).toEqual([[path.join(path.relative(ROOT, dir), "d"), path.join(path.relative(ROOT, dir), "e")]]);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

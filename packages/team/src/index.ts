@@ -12,7 +12,7 @@ export { ARCHIVE_SCHEMA_VERSION } from "./migrations";
 export * from "./store-source";
 export type { ArchivedSession } from "./reads";
 export type { ArchiveSearchHit } from "./archive-search";
-export { scoreInThisThread, WorkerAmnesiaScorer, type AmnesiaScore } from "./amnesia-scorer";
+export { amnesiaWorkerUrl, scoreInThisThread, WorkerAmnesiaScorer, type AmnesiaScore } from "./amnesia-scorer";
 export type { ArchivedPage, ListOptions } from "./session-list";
 export { ARCHIVE_READ_ONLY, archiveKey, parseArchiveReference, type ArchiveIdentity } from "./archive-identity";
 export { createArchiveApp, type ArchiveApp, type ArchiveAppOptions } from "./app/archive-app";

@@ -6,7 +6,7 @@
  */
 import type { Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addPerson, addProject, ArchiveClient, ArchiveStore, ArchiveError, authenticate, createArchiveServer, grant, listen, openArchiveDatabase, pushSession, revokeTokens, WorkerAmnesiaScorer, type ArchiveDatabase, type PushSource } from "../src";
+import { addPerson, addProject, ArchiveClient, ArchiveStore, ArchiveError, authenticate, createArchiveServer, grant, listen, openArchiveDatabase, pushSession, revokeTokens, WorkerAmnesiaScorer, amnesiaWorkerUrl, type ArchiveDatabase, type PushSource } from "../src";
 import { usePostgres } from "./archive-server";
 
 const server = usePostgres();
@@ -104,7 +104,7 @@ describe("GET /api/amnesia", () => {
   });
 
   it("scores on the host's worker thread exactly as in this thread", async () => {
-    const scorer = new WorkerAmnesiaScorer(new URL("../../engine/src/worker/compaction-worker.ts", import.meta.url));
+    const scorer = new WorkerAmnesiaScorer(amnesiaWorkerUrl());
     try {
       const root = await authenticate(db.pool, tokens.root as string);
       const inThread = await new ArchiveStore(db.pool, root).amnesiaOverview();

@@ -3,7 +3,7 @@
  * archive's database (migrating it when this Bonsai is newer, refusing when it is older) and
  * answers in one line; a token is printed once, when it is made.
  */
-import { addPerson, addProject, AnswerCache, createArchiveApp, createArchiveServer, grant, issueToken, listen, openArchiveDatabase, revokeTokens, shutdownGracefully, WorkerAmnesiaScorer, type ArchiveDatabase } from "@bonsai/team";
+import { addPerson, addProject, AnswerCache, createArchiveApp, createArchiveServer, grant, issueToken, listen, openArchiveDatabase, revokeTokens, shutdownGracefully, WorkerAmnesiaScorer, amnesiaWorkerUrl, type ArchiveDatabase } from "@bonsai/team";
 import type { ParsedArgs } from "../args";
 import { UserError, UsageError } from "../errors";
 import { printJson, type Io } from "../output";
@@ -82,7 +82,7 @@ async function serve(args: ParsedArgs, io: Io): Promise<number> {
   const rendererDir = findRendererDir();
   // the amnesia report over many sessions scores each session on a worker thread of its own (not the serving thread)
   const worker = optionalWorker();
-  const scorer = worker.worker ? new WorkerAmnesiaScorer(worker.worker) : undefined;
+  const scorer = worker.worker ? new WorkerAmnesiaScorer(amnesiaWorkerUrl(worker.worker)) : undefined;
   const amnesia = scorer ? { amnesiaScore: scorer.score } : {};
   const app = rendererDir ? createArchiveApp({ pool: db.pool, rendererDir, nativeBinding: sqliteBinding(), ...worker, ...amnesia, ...(listPage !== undefined ? { listPage } : {}), version: process.env.npm_package_version ?? "0.1.0", log }) : undefined;
   if (!app) io.stderr("the app is not built (apps/desktop/out/renderer is missing): serving the archive's API only, without the explorer page\n");

@@ -25,7 +25,10 @@ export type ConformanceMethod =
  * promise (the SQLite store answers at once; an implementation over a database server cannot), and
  * `on` as the interface has it. The suite awaits every answer, so both run it unchanged.
  */
-export type ConformanceStore = { [K in ConformanceMethod]: MayAwait<SessionStore[K]> } & Pick<SessionStore, "on">;
+export type ConformanceStore = { [K in Exclude<ConformanceMethod, "follow">]: MayAwait<SessionStore[K]> } & {
+  /** absent where the implementation has no follow() at all (a store worker: its host follows the files) */
+  follow?: MayAwait<SessionStore["follow"]>;
+} & Pick<SessionStore, "on">;
 
 /** One fresh store for one test. */
 export interface StoreUnderTest {

@@ -72,8 +72,11 @@ export function describeRefusals(factory: StoreFactory, fx: RealFixtures, can: S
     it.skipIf(can.follow)("refuses to follow session files", async () => {
       await withStore(factory, async ({ dir, load, store }) => {
         const id = await load(copyInto(dir, fx.piTiny));
-        await expectReadOnly(() => store.follow({ sessionIds: [id], pollIntervalMs: 50 }));
-        await expectReadOnly(() => store.follow());
+        const follow = store.follow;
+        // an implementation without follow() cannot be asked to (the compiler sees to that)
+        if (follow === undefined) return;
+        await expectReadOnly(() => follow.call(store, { sessionIds: [id], pollIntervalMs: 50 }));
+        await expectReadOnly(() => follow.call(store));
       });
     });
   });

@@ -94,7 +94,7 @@ export function describeFollow(factory: StoreFactory, fx: RealFixtures, skip: st
         const file = copyInto(dir, fx.piTiny);
         const id = await load(file);
         const { heard } = listen(store);
-        const follower = await store.follow({ sessionIds: [id], pollIntervalMs: 50 });
+        const follower = await store.follow!({ sessionIds: [id], pollIntervalMs: 50 });
         try {
           const last = jsonLines(file).at(-1)!;
           const line = { type: "message", id: "conf0f01", parentId: last.id, timestamp: "2026-12-01T00:00:00.000Z", message: { role: "user", content: "from the agent", timestamp: 1 } };

@@ -1,4 +1,3 @@
-export { ForeignSources, type ForeignRow, type PendingForeignEntry } from "./foreign-import";
 export { detectSource, detectSourceOf, type SourceKind } from "./detect";
 export { ReadOnlySessionError, readOnlyReason, isForeignFormat, agentDisplayName, type ForeignFormat } from "./read-only";
 export { storedReadSession } from "./stored-read-session";

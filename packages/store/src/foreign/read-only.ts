@@ -1,4 +1,5 @@
 /** Sessions Bonsai never writes: Claude Code transcripts and Codex rollouts. */
+import { registerWireErrors } from "@bonsai/core";
 import { StoreError } from "../session-store";
 
 export type ForeignFormat = "claude-code" | "codex";
@@ -29,3 +30,4 @@ export class ReadOnlySessionError extends StoreError {
     this.name = "ReadOnlySessionError";
   }
 }
+registerWireErrors(ReadOnlySessionError);

@@ -1,46 +1,37 @@
 /**
- * The store's operations that a host may run off its main thread, as one plain object whose type is
- * the contract: the store methods listed in STORE_METHODS (called on the store by name, with
- * their own arguments) and the few host tasks that are not store methods (warm-up, quiet while a
- * tree is drawn, background indexing, the formats layer's exports, the packed skeleton). The same
- * object answers in-process (InlineStoreJobs) and on the worker (jobs/worker.ts), where the host's
- * `call(method, ...args)` arrives as `{method, args}`.
+ * What a store worker exposes (jobs/store-worker.ts, through the one worker RPC): the store API's
+ * imports, reads, writes and exports (store-api-methods.ts) called on the worker's own store, and
+ * the few host tasks that are not store methods (warm-up, quiet while a tree is drawn, background
+ * indexing, the formats layer's exports, the packed skeleton, a followed file's sync). The same
+ * object answers in-process (InlineStoreJobs).
  */
 import { randomUUID } from "node:crypto";
 import * as path from "node:path";
 import { toPiSession } from "@bonsai/formats";
 import { renderHtml } from "@bonsai/formats/html";
 import { atomicWriteFileSync } from "../atomic-write";
+import type { StoreExports, StoreImports, StoreReads, StoreWrites } from "../session-store";
 import type { SqliteSessionStore } from "../sqlite-session-store";
 import type { PackedSkeletonRead } from "../reads/skeleton-cache";
+import { EXPORT_METHODS, IMPORT_METHODS, READ_METHODS, WRITE_METHODS } from "../store-api-methods";
 
 /** how long a page may take to draw a tree after its skeleton was read (100,000 entries on a loaded machine) */
 const DRAWING_MS = 2500;
 
-/** The store methods a host runs on its store's worker (bulk reads of files, rewrites, exports). */
-export const STORE_METHODS = [
-  "importFile",
-  "importPaths",
-  /** a followed file changed: read what was appended (or the file again) */
-  "followFile",
-  "exportJsonl",
-  "renderJsonl",
-  "exportMarkdown",
-  /** removes a session and every row of it from the store (its file is not touched) */
-  "deleteSession",
-  /** "Continue in pi": the pi copy of the path written in pi's folder and imported */
-  "continueInPi",
-  "applyPruning",
-  "restorePruned",
-] as const satisfies readonly (keyof SqliteSessionStore)[];
+/** The store API a worker runs: every method of these interfaces. */
+export type WorkerStoreApi = StoreImports & StoreReads & StoreWrites & StoreExports;
 
-export type StoreMethod = (typeof STORE_METHODS)[number];
+export const WORKER_STORE_METHODS = [...IMPORT_METHODS, ...READ_METHODS, ...WRITE_METHODS, ...EXPORT_METHODS] as const;
 
 /** The host tasks beside the store's methods. */
 function hostTasks(store: SqliteSessionStore) {
   return {
     /** nothing but the store being open: a host starts its worker before the first real call needs it */
     open(): void {},
+    /** a followed file changed: read what was appended (or the file again) */
+    followFile(target: { sessionId: string; file: string }): void {
+      store.followFile(target);
+    },
     /** a tree is being drawn (from a skeleton the host holds): background indexing waits meanwhile */
     quiet(): void {
       store.quietIndexing(DRAWING_MS);
@@ -80,22 +71,18 @@ function hostTasks(store: SqliteSessionStore) {
   };
 }
 
-export type StoreOperations = Pick<SqliteSessionStore, StoreMethod> & ReturnType<typeof hostTasks>;
+export type StoreOperations = WorkerStoreApi & ReturnType<typeof hostTasks>;
 export type Operation = keyof StoreOperations;
 export type OperationArgs<M extends Operation> = Parameters<StoreOperations[M]>;
 export type OperationResult<M extends Operation> = Awaited<ReturnType<StoreOperations[M]>>;
 
 /** The operations over one store. */
 export function storeOperations(store: SqliteSessionStore): StoreOperations {
-  const methods = Object.fromEntries(STORE_METHODS.map((name) => [name, store[name].bind(store)])) as Pick<SqliteSessionStore, StoreMethod>;
+  const methods = Object.fromEntries(WORKER_STORE_METHODS.map((name) => [name, (store[name] as (...a: unknown[]) => unknown).bind(store)])) as unknown as WorkerStoreApi;
   return { ...methods, ...hostTasks(store) };
 }
 
-export function isOperation(operations: StoreOperations, name: unknown): name is Operation {
-  return typeof name === "string" && Object.hasOwn(operations, name);
-}
-
-/** Calls `method` by name on `operations` (the one place where a name becomes a call). */
+/** Calls `method` by name on `operations` (in-process: InlineStoreJobs). */
 export async function callOperation<M extends Operation>(operations: StoreOperations, method: M, args: OperationArgs<M>): Promise<OperationResult<M>> {
   const fn = operations[method] as (...a: unknown[]) => unknown;
   return (await fn(...args)) as OperationResult<M>;

@@ -1,6 +1,6 @@
 /** Which SourceFormat reads a file (from its first lines) or a stored session (from its row). */
 import { detectSourceOf } from "../foreign/detect";
-import { ForeignSources } from "../foreign/foreign-import";
+import { ForeignSources } from "./foreign-import";
 import { isForeignFormat } from "../foreign/read-only";
 import { READERS_BY_FORMAT } from "../foreign/readers";
 import { readHead, type WholeFile } from "../source/source-sync";

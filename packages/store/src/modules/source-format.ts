@@ -1,6 +1,6 @@
 /**
  * One interface for every agent's session files: pi / oh-my-pi's own (modules/pi-format.ts) and the
- * read-only Claude Code and Codex files (foreign/foreign-import.ts). The sync (modules/sync.ts) picks
+ * read-only Claude Code and Codex files (modules/foreign-import.ts). The sync (modules/sync.ts) picks
  * the format from the file's first lines for a whole read and from the session's row for an append;
  * the write-through and the exports ask the row's format.
  */

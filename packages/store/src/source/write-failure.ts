@@ -2,6 +2,7 @@
  * A write the disk refused (full, quota, input/output error, file too large; SQLite's "database
  * or disk is full"): the one sentence a user sees, once Bonsai has put back what it had begun.
  */
+import { registerWireErrors } from "@bonsai/core";
 import { StoreError } from "../session-store";
 import { writeFailureSentence } from "../write-failure-sentence";
 
@@ -17,6 +18,7 @@ export class WriteFailedError extends StoreError {
     this.name = "WriteFailedError";
   }
 }
+registerWireErrors(WriteFailedError);
 
 /** `err` as a WriteFailedError when the disk raised it, else `err` unchanged (to rethrow). */
 export function asWriteFailure(err: unknown): unknown {

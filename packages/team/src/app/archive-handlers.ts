@@ -7,7 +7,7 @@
  * process holds no current copy of the session, so they never wait for a whole copy.
  * Every call that would change a session, the settings or the host is refused in one sentence.
  */
-import { IpcError, type Handlers, type MethodName, type MethodOutput, type SessionSummary } from "@bonsai/ipc";
+import { IpcError, type Handlers, type MethodName, type MethodOutput, type SessionSummaryDto } from "@bonsai/ipc";
 import type { Backend } from "@bonsai/backend";
 import type pg from "pg";
 import { authenticate } from "../people";
@@ -67,10 +67,10 @@ export function archiveRefusal(method: RefusedName): IpcError {
   return new IpcError("forbidden", `a team archive is read-only: it cannot ${REFUSED[method]}`);
 }
 
-const AGENTS = new Set<SessionSummary["agent"]>(["pi", "omp", "claude-code", "codex"]);
+const AGENTS = new Set<SessionSummaryDto["agent"]>(["pi", "omp", "claude-code", "codex"]);
 
 /** An archived session as the session list shows it (the counts the list does not know are left out or pending). */
-export function archivedSummary(s: ArchivedSession): SessionSummary {
+export function archivedSummary(s: ArchivedSession): SessionSummaryDto {
   return {
     id: s.key,
     title: s.title ?? "",
@@ -80,7 +80,7 @@ export function archivedSummary(s: ArchivedSession): SessionSummary {
     entryCount: s.entryCount,
     leafId: null,
     sourcePath: null,
-    agent: AGENTS.has(s.agent as SessionSummary["agent"]) ? (s.agent as SessionSummary["agent"]) : "pi",
+    agent: AGENTS.has(s.agent as SessionSummaryDto["agent"]) ? (s.agent as SessionSummaryDto["agent"]) : "pi",
     compactionCount: 0,
     readOnly: ARCHIVE_READ_ONLY,
     parentSession: null,

@@ -1,7 +1,7 @@
 /** The agents whose sessions Bonsai reads, by name (shell and features). */
-import type { SessionSummary } from "@bonsai/ipc";
+import type { SessionSummaryDto } from "@bonsai/ipc";
 
-export type AgentKind = SessionSummary["agent"];
+export type AgentKind = SessionSummaryDto["agent"];
 
 const NAMES: Record<AgentKind, string> = { pi: "pi", omp: "oh-my-pi", "claude-code": "Claude Code", codex: "Codex" };
 

@@ -6,7 +6,7 @@
  * (thousands) is drawn RENDER_STEP rows at a time: more as the list is scrolled to its end.
  */
 import { useEffect, useMemo, useRef, useState } from "react";
-import type { SessionSummary } from "@bonsai/ipc";
+import type { SessionSummaryDto } from "@bonsai/ipc";
 import { agentName } from "../lib/agents";
 import { useGrowingCount } from "../lib/growing-count";
 import { loadPref, savePref } from "../lib/persist";
@@ -194,7 +194,7 @@ function ShowMore({ loaded }: { loaded: number }) {
   );
 }
 
-function Counts({ s }: { s: SessionSummary }) {
+function Counts({ s }: { s: SessionSummaryDto }) {
   const pending = "…";
   // an archived session's other counts are known once it is opened
   if (s.archive) {
@@ -222,7 +222,7 @@ function Counts({ s }: { s: SessionSummary }) {
   );
 }
 
-function SessionItem({ s }: { s: SessionSummary }) {
+function SessionItem({ s }: { s: SessionSummaryDto }) {
   const openId = useBonsai((st) => st.openSessionId);
   const openSession = useBonsai((st) => st.openSession);
   const renaming = useBonsai((st) => st.renamingSessionId === s.id);
@@ -274,7 +274,7 @@ function SessionItem({ s }: { s: SessionSummary }) {
   );
 }
 
-function RenameForm({ s }: { s: SessionSummary }) {
+function RenameForm({ s }: { s: SessionSummaryDto }) {
   const renameSession = useBonsai((st) => st.renameSession);
   const setRenaming = useBonsai((st) => st.setRenaming);
   const [value, setValue] = useState(s.title);
@@ -331,7 +331,7 @@ function RenameForm({ s }: { s: SessionSummary }) {
 }
 
 /** The ⋯ menu of a session: rename, export (JSONL, Markdown, HTML), remove from Bonsai. */
-function SessionMenu({ s }: { s: SessionSummary }) {
+function SessionMenu({ s }: { s: SessionSummaryDto }) {
   const [open, setOpen] = useState(false);
   const box = useRef<HTMLDivElement>(null);
   const setRenaming = useBonsai((st) => st.setRenaming);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { SessionSummary } from "@bonsai/ipc";
+import type { SessionSummaryDto } from "@bonsai/ipc";
 import { archiveFacets, drawnGroups, filterSessions, folderNames, groupSessions, type SessionGroup } from "./session-groups";
 
-const s = (id: string, title: string, cwd: string, updatedAt: string, entryCount = 1, contextTokens: number | null = null, agent: SessionSummary["agent"] = "pi"): SessionSummary => ({
+const s = (id: string, title: string, cwd: string, updatedAt: string, entryCount = 1, contextTokens: number | null = null, agent: SessionSummaryDto["agent"] = "pi"): SessionSummaryDto => ({
   id,
   title,
   cwd,
@@ -76,7 +76,7 @@ describe("session list grouping", () => {
 });
 
 describe("the session list on a team archive", () => {
-  const pushed = (id: string, project: string, person: string, updatedAt: string, cwd = "/home/x/repo"): SessionSummary => ({ ...s(id, `session ${id}`, cwd, updatedAt), archive: { project, pushedBy: person, pushedAt: updatedAt } });
+  const pushed = (id: string, project: string, person: string, updatedAt: string, cwd = "/home/x/repo"): SessionSummaryDto => ({ ...s(id, `session ${id}`, cwd, updatedAt), archive: { project, pushedBy: person, pushedAt: updatedAt } });
   const archived = [pushed("p1", "alpha", "amy", "2026-01-03T00:00:00Z"), pushed("p2", "beta", "ben", "2026-01-05T00:00:00Z"), pushed("p3", "alpha", "ben", "2026-01-04T00:00:00Z", "/other")];
 
   it("groups by the project each session was pushed to, not by its folder", () => {

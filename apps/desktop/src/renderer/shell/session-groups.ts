@@ -2,7 +2,7 @@
  * The session list's filter, sort and grouping by project folder (the session's cwd), or on a team
  * archive by the project the session was pushed to. Pure; tested.
  */
-import type { SessionSummary } from "@bonsai/ipc";
+import type { SessionSummaryDto } from "@bonsai/ipc";
 import { agentName } from "../lib/agents";
 
 export type SessionSort = "updated" | "created" | "title" | "entries" | "tokens";
@@ -22,14 +22,14 @@ export interface SessionGroup {
   project?: string;
   /** its last part, for the heading; with as many parent parts as tell it from other groups of the same last part */
   name: string;
-  sessions: SessionSummary[];
+  sessions: SessionSummaryDto[];
 }
 
 /**
  * every word of the filter must appear in the title, the folder path, the agent's name ("Codex",
  * "Claude Code", its id), the session id, or (on a team archive) its project or the person who pushed it
  */
-export function filterSessions(sessions: readonly SessionSummary[], filter: string): SessionSummary[] {
+export function filterSessions(sessions: readonly SessionSummaryDto[], filter: string): SessionSummaryDto[] {
   const words = filter.toLowerCase().split(/\s+/u).filter(Boolean);
   if (words.length === 0) return [...sessions];
   return sessions.filter((s) => {
@@ -39,7 +39,7 @@ export function filterSessions(sessions: readonly SessionSummary[], filter: stri
 }
 
 /** The projects and the people of the archived sessions, each sorted, for the list's two filters. */
-export function archiveFacets(sessions: readonly SessionSummary[]): { projects: string[]; people: string[] } {
+export function archiveFacets(sessions: readonly SessionSummaryDto[]): { projects: string[]; people: string[] } {
   const projects = new Set<string>();
   const people = new Set<string>();
   for (const s of sessions) {
@@ -51,7 +51,7 @@ export function archiveFacets(sessions: readonly SessionSummary[]): { projects: 
   return { projects: sorted(projects), people: sorted(people) };
 }
 
-function compare(sort: SessionSort): (a: SessionSummary, b: SessionSummary) => number {
+function compare(sort: SessionSort): (a: SessionSummaryDto, b: SessionSummaryDto) => number {
   switch (sort) {
     case "updated":
       return (a, b) => b.updatedAt.localeCompare(a.updatedAt);
@@ -92,7 +92,7 @@ export function folderNames(folders: readonly string[]): Map<string, string> {
 }
 
 /** Sessions grouped by folder (an archived session: by its project); groups in the order of their first session under the sort. */
-export function groupSessions(sessions: readonly SessionSummary[], sort: SessionSort): SessionGroup[] {
+export function groupSessions(sessions: readonly SessionSummaryDto[], sort: SessionSort): SessionGroup[] {
   const sorted = [...sessions].sort((a, b) => compare(sort)(a, b) || a.id.localeCompare(b.id));
   const names = folderNames([...new Set(sorted.filter((s) => !s.archive).map((s) => s.cwd))]);
   const groups = new Map<string, SessionGroup>();
@@ -116,8 +116,8 @@ export function groupSessions(sessions: readonly SessionSummary[], sort: Session
  * something is left undrawn (the "more" row then ends the list), `rowsLeft` how many rows of open
  * groups that is.
  */
-export function drawnGroups(groups: readonly SessionGroup[], closed: ReadonlySet<string>, drawn: number): { visible: { group: SessionGroup; rows: SessionSummary[] }[]; cut: boolean; rowsLeft: number } {
-  const visible: { group: SessionGroup; rows: SessionSummary[] }[] = [];
+export function drawnGroups(groups: readonly SessionGroup[], closed: ReadonlySet<string>, drawn: number): { visible: { group: SessionGroup; rows: SessionSummaryDto[] }[]; cut: boolean; rowsLeft: number } {
+  const visible: { group: SessionGroup; rows: SessionSummaryDto[] }[] = [];
   let used = 0;
   let cut = false;
   for (const group of groups) {

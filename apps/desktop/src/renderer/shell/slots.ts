@@ -11,11 +11,11 @@
  */
 import type { ComponentType } from "react";
 import type { TreeSkeleton } from "@bonsai/core";
-import type { SessionSummary } from "@bonsai/ipc";
+import type { SessionSummaryDto } from "@bonsai/ipc";
 
 export interface SessionViewProps {
   sessionId: string;
-  session: SessionSummary;
+  session: SessionSummaryDto;
   skeleton: TreeSkeleton;
 }
 

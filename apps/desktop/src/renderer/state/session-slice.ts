@@ -4,7 +4,7 @@
  * segments — never in a render. Components read it through narrow selectors.
  */
 import { unpackSkeleton, type TreeSkeleton } from "@bonsai/core";
-import type { EntryDetail, EventPayload, SessionSummary } from "@bonsai/ipc";
+import type { EntryDetail, EventPayload, SessionSummaryDto } from "@bonsai/ipc";
 import { afterPaint } from "../lib/after-paint";
 import { api, errorMessage } from "../lib/api";
 import { hiddenIn, toFlow, type FlowGraph, type FlowNode } from "../features/tree/layout";
@@ -21,7 +21,7 @@ export interface FocusRequest {
 
 export interface SessionSlice {
   openSessionId: string | null;
-  session: SessionSummary | null;
+  session: SessionSummaryDto | null;
   skeleton: TreeSkeleton | null;
   sessionLoading: boolean;
   sessionError: string | null;

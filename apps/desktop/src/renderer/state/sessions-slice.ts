@@ -1,5 +1,5 @@
 /** The session list and imports. */
-import { IpcError, type EventPayload, type ImportResult, type SessionSummary } from "@bonsai/ipc";
+import { IpcError, type EventPayload, type ImportResult, type SessionSummaryDto } from "@bonsai/ipc";
 import { api, errorMessage, failureSentence, isUnavailable } from "../lib/api";
 import { UploadCancelled, uploadFiles } from "../lib/upload";
 import type { Slice } from "./types";
@@ -24,7 +24,7 @@ export interface SessionQuery {
 }
 
 export interface SessionsSlice {
-  sessions: SessionSummary[];
+  sessions: SessionSummaryDto[];
   /** on a team archive: the position after the last loaded session (null: every session is loaded) */
   sessionsNext: string | null;
   /** on a team archive: the filters the archive applies to the list */

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { firstScreen } from "./first-screen";
 import { NODE_H, NODE_W, toFlow } from "./layout";
 import { indexTree } from "./model";
-import { syntheticSkeleton } from "./synthetic";
+import { syntheticSkeleton } from "../../../../test/renderer/synthetic-skeleton";
 import { focusViewport } from "./viewport";
 
 const size = { width: 1000, height: 700 };

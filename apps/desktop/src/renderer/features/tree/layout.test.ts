@@ -4,7 +4,7 @@ import { hiddenIn, MIN_RUN, NODE_H, NODE_HANDLES, NODE_W, segmentKey, toFlow } f
 import type { FlowGraph, SegmentFlowNode } from "./layout";
 import { indexTree } from "./model";
 import type { TreeIndex } from "./model";
-import { syntheticSkeleton } from "./synthetic";
+import { syntheticSkeleton } from "../../../../test/renderer/synthetic-skeleton";
 
 function chain(n: number, prefix = "n", parent: string | null = null, start = 0): SkeletonNode[] {
   const out: SkeletonNode[] = [];

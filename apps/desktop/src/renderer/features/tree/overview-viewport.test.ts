@@ -3,7 +3,7 @@ import { toFlow } from "./layout";
 import { indexTree } from "./model";
 import { OVERVIEW_ZOOM } from "./overview";
 import { centerOn, geometryIn, inView, keepInView, KEY_ROOM, MARGIN, overviewExtent, overviewShape, zoomAt } from "./overview-viewport";
-import { syntheticSkeleton } from "./synthetic";
+import { syntheticSkeleton } from "../../../../test/renderer/synthetic-skeleton";
 import { fitViewport } from "./viewport";
 
 // many side branches (many lanes) and compactions (labels right of the lanes)

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { NODE_H, NODE_W, toFlow } from "./layout";
 import { indexTree } from "./model";
-import { syntheticSkeleton } from "./synthetic";
+import { syntheticSkeleton } from "../../../../test/renderer/synthetic-skeleton";
 import { OVERVIEW_ZOOM } from "./overview";
 import { centerViewport, fitViewport, focusViewport } from "./viewport";
 

@@ -18,15 +18,15 @@ import type { ImportIssue, ImportReport } from "../session-store";
 import { countNewlines } from "../source/bytes";
 import type { WrittenState } from "../source/safe-rewrite";
 import { readAll } from "../source/source-sync";
-import { agentDisplayName, isForeignFormat, ReadOnlySessionError, type ForeignFormat } from "./read-only";
-import { READERS_BY_FORMAT } from "./readers";
-import { sql, nowIso, type StoreContext } from "../modules/context";
-import { clearEntries, replaceEntryJson, writeEntries } from "../modules/entries";
-import { storeReport } from "../modules/import-reports";
-import { recountSessionMeta, saveFileState } from "../modules/session-counts";
-import { claimNewSource, newSessionIdFor } from "../modules/sessions";
-import { readSession } from "../modules/read-session";
-import type { SourceFormat, SyncSource, WholeReason } from "../modules/source-format";
+import { agentDisplayName, isForeignFormat, ReadOnlySessionError, type ForeignFormat } from "../foreign/read-only";
+import { READERS_BY_FORMAT } from "../foreign/readers";
+import { sql, nowIso, type StoreContext } from "./context";
+import { clearEntries, replaceEntryJson, writeEntries } from "./entries";
+import { storeReport } from "./import-reports";
+import { recountSessionMeta, saveFileState } from "./session-counts";
+import { claimNewSource, newSessionIdFor } from "./sessions";
+import { readSession } from "./read-session";
+import type { SourceFormat, SyncSource, WholeReason } from "./source-format";
 import { byId, lastFirst } from "../id-tiers";
 
 /** incremental readers kept (each holds its file's entries in memory) */

@@ -1,15 +1,14 @@
-/** The engine's store in the backend: reads on the host's store, the pruning rewrite through the store's calls. */
+/** The one store object the backend's handlers and engine hold (hostStore): reads on the host's store, the bulk work through the store's jobs. */
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_PRUNE_CONFIG } from "@bonsai/core";
 import { createEngine } from "@bonsai/engine";
-import { InlineStoreJobs, openStore, type Operation, type OperationArgs, type OperationResult } from "@bonsai/store";
+import { hostStore, InlineStoreJobs, openStore, type Operation, type OperationArgs, type OperationResult } from "@bonsai/store";
 import { generateSession, sessionToJsonl } from "@bonsai/testkit";
-import { engineStore } from "../src/engine-store";
 
-describe("the engine's store", () => {
+describe("the host's store", () => {
   it("prunes through the store's calls (the worker's, in the app), and reads the host's store", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bonsai-engine-store-"));
     const file = path.join(dir, "s.jsonl");
@@ -25,11 +24,20 @@ describe("the engine's store", () => {
           return super.call(method, ...args);
         }
       }
-      const engine = createEngine({ store: engineStore(store, new NamedJobs(store)), dataDir: dir, pruneConfig: { ...DEFAULT_PRUNE_CONFIG, protectTokens: 0, minimumSavings: 0 } });
+      const engine = createEngine({ store: hostStore(store, new NamedJobs(store)), dataDir: dir, pruneConfig: { ...DEFAULT_PRUNE_CONFIG, protectTokens: 0, minimumSavings: 0 } });
       const outcome = await engine.pruneToolOutputs(sessionId);
       expect(outcome.prunedCount).toBeGreaterThan(0);
       expect(calls).toEqual(["applyPruning"]);
       expect(store.restorePruned(sessionId)).toBe(outcome.prunedCount);
+
+      // a job method answers through a promise, a read at once on the host's store
+      const host = hostStore(store, new NamedJobs(store));
+      expect(host.getSession(sessionId)?.id).toBe(sessionId);
+      const deleting = host.deleteSession(sessionId);
+      expect(deleting).toBeInstanceOf(Promise);
+      await deleting;
+      expect(calls).toEqual(["applyPruning", "deleteSession"]);
+      expect(store.getSession(sessionId)).toBeUndefined();
     } finally {
       store.close();
       fs.rmSync(dir, { recursive: true, force: true });
