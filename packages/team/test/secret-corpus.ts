@@ -84,6 +84,7 @@ export const SECRET_FORMS: readonly SecretForm[] = [
   { name: "password piped to sudo", text: "echo 'Sud0PipeTestOnly' | sudo -S systemctl restart app", secrets: ["Sud0PipeTestOnly"] },
   { name: "wallet seed phrase", text: 'mnemonic: "legal winner thank year wave sausage worth useful legal winner thank yellow"', secrets: ["wave sausage worth useful"] },
   { name: "token in coloured terminal output", text: "\u001b[1m\u001b[32mghp_C0l0uredT3rminalT0kenTestOnly0123456\u001b[0m printed by gh auth token", secrets: ["C0l0uredT3rminalT0kenTestOnly"] },
+  { name: "password in html-escaped json", text: "<pre>{&quot;db_password&quot;: &quot;HtmlEsc4pedPass&quot;}</pre>", secrets: ["HtmlEsc4pedPass"] },
   { name: "curl user and password", text: "curl -u deploy:CurlTestOnlyPass42 https://ci.example.com/api", secrets: ["CurlTestOnlyPass42"] },
   { name: "password flag", text: "psql --host db --password=FlagTestOnlyPw77 --username app", secrets: ["FlagTestOnlyPw77"] },
   { name: "netrc", text: "machine api.example.com\n  login deploy\n  password NetrcTestOnlyPass9", secrets: ["NetrcTestOnlyPass9"] },
