@@ -97,6 +97,11 @@ export const DEFAULT_REDACTION_RULES: readonly RedactionRule[] = [
   },
   { name: "command-line-password", pattern: /\b((?:mysql|mysqldump|mariadb)\b[^\n]{0,256}?\s-p)([^\s"']{4,})/g, group: 2 },
   { name: "command-line-password", pattern: /\b(sshpass\s+-p\s*["']?)([^\s"']+)/g, group: 2 },
+  { name: "command-line-password", pattern: /\b((?:redis-cli\b[^\n]{0,256}?\s-a|docker\s+login\b[^\n]{0,256}?\s-p)\s+["']?)([^\s"']{4,})/g, group: 2 },
+  { name: "command-line-password", pattern: /\b(echo\s+["']?)([^\s"'|]{4,})(?=["']?\s*\|\s*sudo\s+-S\b)/g, group: 2 },
+  // a key as the user of a URL (a Sentry DSN: https://<key>@o1.ingest.sentry.io/2)
+  { name: "url-credential", pattern: /\b([a-z][a-z0-9+.-]{0,30}:\/\/)((?=[A-Za-z0-9_-]{0,64}[0-9])[A-Za-z0-9_-]{20,64})(@)/gi, group: 2 },
+  { name: "seed-phrase", pattern: /\b((?:mnemonic|seed[_ -]?phrase|recovery[_ -]?phrase|secret[_ -]?recovery[_ -]?phrase)["']?\s*[:=]\s*["']?)((?:[a-z]+ ){11,23}[a-z]+)/gi, group: 2 },
   // ~/.netrc: machine … login … password …
   { name: "netrc-password", pattern: /\b(login\s+\S+\s+password\s+)(\S+)/g, group: 2 },
   // scheme://user:password@host, the user may be empty and the password may hold a "/"
@@ -104,13 +109,19 @@ export const DEFAULT_REDACTION_RULES: readonly RedactionRule[] = [
   {
     name: "env-secret",
     // an .env line: an upper-case name that says what it holds, "=" with no space, a value
-    pattern: new RegExp(String.raw`^(\s*(?:export\s+)?[A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PWD|CREDENTIALS?|AUTH)[A-Z0-9_]*=)${NOT_PLACEHOLDER}${NOT_LINK}(\S.*)$`, "gm"),
+    pattern: new RegExp(String.raw`^(\s*(?:export\s+)?[A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASS|PWD|CREDENTIALS?|AUTH|DSN)[A-Z0-9_]*=)${NOT_PLACEHOLDER}${NOT_LINK}(\S.*)$`, "gm"),
     group: 2,
   },
   {
     name: "secret-assignment",
     // password = "…", "api_key": "…", token: '…' — a quoted value with a digit, or a long one of mixed case ("same-origin" stays)
     pattern: new RegExp(`(?<![A-Za-z0-9_])(${SECRET_NAME}["']?\\s*[:=]\\s*)(["'])${NOT_PLACEHOLDER}${NOT_LINK}((?=[^"'\\s]{0,256}[0-9])[^"'\\s]{8,4096}?|(?=[^"'\\s]{0,256}[A-Z])(?=[^"'\\s]{0,256}[a-z])[^"'\\s]{16,4096}?)\\2`, "g"),
+    group: 3,
+  },
+  {
+    name: "secret-assignment",
+    // passwd = 's3cr3t' — a password-like name takes a shorter quoted value, digit or not
+    pattern: new RegExp(`(?<![A-Za-z0-9_])([A-Za-z0-9_.-]{0,40}?(?i:password|passwd|passphrase)["']?\\s*[:=]\\s*)(["'])${NOT_PLACEHOLDER}${NOT_LINK}([^"'\\s]{4,256}?)\\2`, "g"),
     group: 3,
   },
   {

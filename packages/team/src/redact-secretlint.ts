@@ -10,6 +10,14 @@ import type { SecretRange } from "./redact-text";
 
 const CONFIG = { rules: [{ id: "@secretlint/secretlint-rule-preset-recommend", rule: recommended }] };
 
+/**
+ * Session text is not the user's source code: a `secretlint-disable` comment in a tool's output must
+ * not switch the rules off for what follows, so directives are broken (same length) before linting.
+ */
+function withoutDirectives(view: string): string {
+  return view.replace(/secretlint-(?=disable|enable)/gi, "secretlint_");
+}
+
 /** `AWSSecretAccessKey` → `aws-secret-access-key`, `GITHUB_TOKEN` → `github-token` */
 export function kindName(messageId: string): string {
   return messageId
@@ -32,7 +40,7 @@ function toTokenEnd(view: string, end: number): number {
 export async function secretlintRanges(view: string): Promise<SecretRange[]> {
   if (view.length === 0) return [];
   const result = await lintSource({
-    source: { content: view, filePath: "session.txt", ext: ".txt", contentType: "text" },
+    source: { content: withoutDirectives(view), filePath: "session.txt", ext: ".txt", contentType: "text" },
     options: { config: CONFIG, noPhysicFilePath: true },
   });
   return result.messages

@@ -20,8 +20,11 @@ export interface DecodedView {
   at: number[] | null;
 }
 
+const ENTITIES: Record<string, string> = { "&quot;": '"', "&apos;": "'", "&amp;": "&", "&lt;": "<", "&gt;": ">", "&#39;": "'", "&#34;": '"', "&#x27;": "'", "&#x22;": '"' };
 const ESCAPED: Record<string, string> = { n: "\n", r: "\r", t: "\t", b: " ", f: " ", '"': '"', "'": "'", "/": "/", "`": "`", "\\": "\\" };
-const ESCAPE = /\\(?:u[0-9a-fA-F]{4}|[nrtbf"'/`\\])/g;
+/** a JSON or shell escape, an HTML entity for a quote or bracket, or a terminal's colour or cursor sequence (taken out: `\x1b[32mghp_…`) */
+// eslint-disable-next-line no-control-regex
+const ESCAPE = /\\(?:u[0-9a-fA-F]{4}|[nrtbf"'/`\\])|&(?:quot|apos|amp|lt|gt|#39|#34|#x27|#x22);|\u001b\[[0-9;?]{0,32}[ -/]{0,4}[@-~]/g;
 /** escapes inside escapes (a JSON line quoted in a log quoted in JSON) are decoded this many levels deep */
 const LEVELS = 4;
 
@@ -36,8 +39,13 @@ function decodeOnce(text: string): { view: string; at: number[] } | null {
     for (let i = from; i < match.index; i++) at.push(i);
     view += text.slice(from, match.index);
     const escape = match[0];
-    view += escape[1] === "u" ? String.fromCharCode(Number.parseInt(escape.slice(2), 16)) : (ESCAPED[escape[1] as string] as string);
-    at.push(match.index);
+    if (escape[0] === "\\") {
+      view += escape[1] === "u" ? String.fromCharCode(Number.parseInt(escape.slice(2), 16)) : (ESCAPED[escape[1] as string] as string);
+      at.push(match.index);
+    } else if (escape[0] === "&") {
+      view += ENTITIES[escape] as string;
+      at.push(match.index);
+    }
     from = match.index + escape.length;
   }
   for (let i = from; i < text.length; i++) at.push(i);

@@ -91,6 +91,22 @@ describe("secrets are redacted before a push", () => {
     expect(findingsOf(found)).toEqual([{ rule: "basic-auth", count: 1 }, { rule: "env-secret", count: 1 }]);
   });
 
+  it("reads JSON nested deeper than it walks as text, and a secret in it is still taken out", async () => {
+    const deep = `${"[".repeat(50_000)}"sk-ant-api03-abcdefghijklmnopqrstuvwxyz"${"]".repeat(50_000)}`;
+    const found = new Map<string, number>();
+    const out = await makeRedactor().redact({ output: deep, nested: JSON.parse(`${"[".repeat(300)}"AKIAABCDEFGHIJKLMNOP"${"]".repeat(300)}`) as unknown }, found);
+    expect(JSON.stringify(out)).not.toMatch(/abcdefghijklmnopqrstuvwxyz|AKIAABCDEFGHIJKLMNOP/);
+    expect(findingsOf(found)).toEqual([{ rule: "anthropic-key", count: 1 }, { rule: "aws-access-key", count: 1 }]);
+  });
+
+  it("takes no orders from the text: a secretlint-disable comment in one string hides nothing", async () => {
+    // secretlint's rules alone (no Bonsai rule), on a URL they find
+    const found = new Map<string, number>();
+    const text = "mysql://root:S3cretlintOnly@db.internal:3306/app";
+    const out = await makeRedactor([]).redact(["// secretlint-disable", text, "x // secretlint-disable-line", `${text} // secretlint-disable-line`], found);
+    expect(JSON.stringify(out)).not.toContain("S3cretlintOnly");
+  });
+
   it("leaves a JSON string that holds no secret byte for byte as it was", async () => {
     const line = '{"a": 1,  "b": "x"}';
     expect((await redact(line)).out).toBe(line);

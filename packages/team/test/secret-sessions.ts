@@ -21,7 +21,7 @@ export function piSession(id: string, t: string): string {
   const usage = { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
   const entry = (n: number, parent: number | null, body: object): object => ({ id: `e000000${n}`, parentId: parent === null ? null : `e000000${parent}`, timestamp: AT, ...body });
   return jsonl([
-    { type: "session", version: 3, id, timestamp: AT, cwd: `/home/dev/${t}` },
+    { type: "session", version: 3, id, timestamp: AT, cwd: `/home/dev/${t}`, title: t, parentSession: `/home/dev/.pi/sessions/${t}.jsonl` },
     entry(1, null, { type: "message", message: { role: "user", content: `please look at ${t}`, timestamp: 1 } }),
     entry(2, 1, {
       type: "message",
@@ -55,6 +55,7 @@ export function claudeSession(id: string, t: string): string {
     { type: "summary", summary: t, leafUuid: u[4] },
     { type: "custom-title", customTitle: t, sessionId: id },
     { type: "agent-name", agentName: t, sessionId: id },
+    { type: "ai-title", aiTitle: t, sessionId: id },
   ]);
 }
 
@@ -73,5 +74,6 @@ export function codexSession(id: string, t: string): string {
     line("response_item", { type: "message", role: "assistant", content: [{ type: "output_text", text: t }] }),
     line("compacted", { message: t, replacement_history: [{ type: "message", role: "user", content: [{ type: "input_text", text: t }] }] }),
     line("event_msg", { type: "thread_name_updated", thread_name: t }),
+    line("event_msg", { type: "exec_command_end", call_id: "call_1", command: ["/bin/bash", "-lc", t], cwd: `/repo/${t}`, aggregated_output: t, exit_code: 0 }),
   ]);
 }
