@@ -8,13 +8,13 @@
  * cancelImport stops between sessions.
  */
 import { IpcError, type EventSink, type Handlers, type ImportResult } from "@bonsai/ipc";
-import { GitReadError, hasCheckpointBranch, importGitRepository, type GitImportResult, type GitImportTarget, type ImportReport, type SessionStore, type StoreJobs } from "@bonsai/store";
+import { commitsBySession, commitsOfSession, GitReadError, hasCheckpointBranch, importGitRepository, type GitImportResult, type GitImportTarget, type ImportReport, type SessionStore, type StoreJobs } from "@bonsai/store";
 import type { HostDialogs } from "./dialogs";
 import { importRoots, isAllowedImportPath } from "./import-roots";
 import { isImported, refusedResult, toImportResult } from "./import-results";
 import { sessionFileCwds } from "./session-cwds";
 
-type Names = "importGitRepository" | "findGitRepositories";
+type Names = "importGitRepository" | "findGitRepositories" | "getSessionCommits" | "getCommitCounts";
 
 export interface GitImportHandlerDeps {
   store: SessionStore & { readonly db: GitImportTarget["db"] };
@@ -104,5 +104,12 @@ export function gitImportHandlers(deps: GitImportHandlerDeps): Pick<Handlers, Na
     },
 
     findGitRepositories: () => ({ repositories: gitRepositoriesOfSessions(store, deps.sessionFolders()) }),
+
+    getSessionCommits: ({ sessionId }) => {
+      if (!store.getSession(sessionId)) throw new IpcError("not_found", `no session ${sessionId}`);
+      return { commits: commitsOfSession(store.db, sessionId) };
+    },
+
+    getCommitCounts: () => ({ counts: Object.fromEntries([...commitsBySession(store.db)].map(([id, commits]) => [id, commits.length])) }),
   };
 }

@@ -68,6 +68,10 @@ describe.skipIf(!HAVE)("importGitRepository", () => {
     const piId = r.results[1]!.sessionId!;
     expect(b.store.listSessions().map((s) => s.id).sort()).toEqual(r.results.map((x) => x.sessionId).sort());
     expect((b.store as unknown as { getSessionCommits(id: string): { subject: string }[] }).getSessionCommits(piId).map((c) => c.subject)).toEqual(["Add one"]);
+    // what the window reads of the links
+    const commits = ok<{ commits: { sha: string; subject: string; files: string[] }[] }>(await b.dispatch("getSessionCommits", { sessionId: piId })).commits;
+    expect(commits.map((c) => [c.subject, c.files])).toEqual([["Add one", ["one.txt"]]]);
+    expect(ok<{ counts: Record<string, number> }>(await b.dispatch("getCommitCounts", {})).counts).toEqual({ [piId]: 1, [r.results[0]!.sessionId!]: 1 });
     // again: nothing new
     const again = ok<GitImport>(await b.dispatch("importGitRepository", { path: repo.dir }));
     expect([again.checkpointsRead, again.results.length]).toEqual([0, 0]);

@@ -192,6 +192,16 @@ export function archiveHandlers(deps: ArchiveHandlerDeps, token: string): Handle
       await who();
       return { folders: [] };
     },
+    // commit links are not pushed to the archive (yet): no archived session has any
+    getSessionCommits: async ({ sessionId }) => {
+      // a session the caller may not read is refused as any read of it
+      await readableSession(pool, await who(), sessionId);
+      return { commits: [] };
+    },
+    getCommitCounts: async () => {
+      await who();
+      return { counts: {} };
+    },
     searchSessions: async ({ query, sessionId, limit }) => {
       const principal = await who();
       // within one session: the one the page's name names (a bare id the caller may not read finds nothing)
