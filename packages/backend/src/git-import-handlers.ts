@@ -68,13 +68,13 @@ export function gitImportHandlers(deps: GitImportHandlerDeps): Pick<Handlers, Na
 
   return {
     importGitRepository: async ({ path: given, requestId }) => {
-      const repository = await repositoryOf(given);
-      const none = { repository: null, checkpointsRead: 0, checkpointsTotal: 0, commitsLinked: 0, results: [] };
-      if (repository === null) return { cancelled: true, ...none };
+      // cancellable from the start (a cancel may come while the picker or the checks run)
       const cancel = new AbortController();
       if (requestId !== undefined) deps.running.set(requestId, cancel);
       let result: GitImportResult;
       try {
+        const repository = await repositoryOf(given);
+        if (repository === null) return { cancelled: true, repository: null, checkpointsRead: 0, checkpointsTotal: 0, commitsLinked: 0, results: [] };
         result = await importGitRepository(
           { db: store.db, importFile: (file, options) => deps.jobs.call("importFile", file, options ?? {}) },
           repository,

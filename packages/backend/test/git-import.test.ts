@@ -77,6 +77,18 @@ describe.skipIf(!HAVE)("importGitRepository", () => {
     expect([again.checkpointsRead, again.results.length]).toEqual([0, 0]);
   });
 
+  it("cancelImport stops it: what was read is not kept as read, and the next import reads every checkpoint again", async () => {
+    const b = backendWith();
+    const running = b.dispatch("importGitRepository", { path: repo.dir, requestId: "g2" });
+    const cancelled = ok<{ cancelled: boolean }>(await b.dispatch("cancelImport", { requestId: "g2" }));
+    expect(cancelled.cancelled).toBe(true);
+    const r = ok<GitImport>(await running);
+    expect(r.cancelled).toBe(true);
+    expect(ok<{ counts: Record<string, number> }>(await b.dispatch("getCommitCounts", {})).counts).toEqual({});
+    const next = ok<GitImport>(await b.dispatch("importGitRepository", { path: repo.dir }));
+    expect([next.cancelled, next.checkpointsRead, next.results.every((x) => x.ok)]).toEqual([false, 1, true]);
+  });
+
   it("refuses a repository outside the session folders, and a picker in browser mode", async () => {
     const b = backendWith();
     const outside = EntireRepo.create(dir);
