@@ -116,7 +116,7 @@ export async function importGitRepository(store: GitImportTarget, repoPath: stri
   options.onProgress?.({ phase: "metadata", done: 0, total: fresh.length });
   // checkpoints with a file the repository lacks are read again next time
   const unread = new Set<string>();
-  let read: ReadCheckpoints | null = null;
+  let read: ReadCheckpoints;
   try {
     read = await readCheckpoints(repo, tree, fresh, result.skipped, options.signal);
     for (const k of result.skipped) if (k.reason === MISSING) unread.add(idOfPath(k.path));
