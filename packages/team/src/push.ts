@@ -51,6 +51,10 @@ export async function pushSession(source: PushSource, sessionId: string, options
     title: meta.title === null ? null : redactor.redactText(meta.title, found),
     cwd: redactor.redactText(meta.cwd, found),
     header: redactor.redactText(meta.header, found),
+    // the commit links a session imported from a checkpoint branch carries: redacted as any text
+    ...(meta.commits && meta.commits.length > 0
+      ? { commits: meta.commits.map((c) => ({ sha: c.sha, date: c.date, subject: redactor.redactText(c.subject, found), files: c.files.map((f) => redactor.redactText(f, found)) })) }
+      : {}),
   };
   const had = await options.client.has(options.project, sessionId);
   const all = source.entries(sessionId);
@@ -78,9 +82,9 @@ export async function pushSession(source: PushSource, sessionId: string, options
     if (bytes >= batchBytes) await flush();
   }
   await flush();
-  if (missing.length === 0 && had === 0 && !options.dryRun) {
-    // an empty session is still listed in the archive
-    await options.client.batch({ project: options.project, session, from: 0, entries: [] });
+  if (missing.length === 0 && (had === 0 || session.commits !== undefined) && !options.dryRun) {
+    // an empty session is still listed in the archive; a session with nothing new still brings its current commit links
+    await options.client.batch({ project: options.project, session, from: had, entries: [] });
   }
   return { sessionId, had, sent, added, redacted: findingsOf(found) };
 }

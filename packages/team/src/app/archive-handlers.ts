@@ -21,6 +21,7 @@ import type { PageOpener } from "./page-open";
 import { keyedAnswer, pageKey } from "./page-keys";
 import { readableSession, type ArchiveSessionCache, type ReadableSession } from "./session-cache";
 import { ReadableSessionsSql } from "../readable-sql";
+import { archivedCommitCounts, archivedCommits } from "../archive-commits";
 
 /** each row's id -> the page's name of it */
 const keysOf = (rows: readonly ReadableSession[]): Map<string, string> => new Map(rows.map((r) => [r.sessionId, r.key]));
@@ -192,15 +193,15 @@ export function archiveHandlers(deps: ArchiveHandlerDeps, token: string): Handle
       await who();
       return { folders: [] };
     },
-    // commit links are not pushed to the archive (yet): no archived session has any
+    // the commit links pushed with sessions imported from a checkpoint branch
     getSessionCommits: async ({ sessionId }) => {
       // a session the caller may not read is refused as any read of it
-      await readableSession(pool, await who(), sessionId);
-      return { commits: [] };
+      const row = await readableSession(pool, await who(), sessionId);
+      return { commits: await archivedCommits(pool, row.pk) };
     },
     getCommitCounts: async () => {
-      await who();
-      return { counts: {} };
+      const counts = await archivedCommitCounts(pool, await who());
+      return { counts: Object.fromEntries(counts.map((c) => [pageKey(c.project, c.sessionId), c.count])) };
     },
     searchSessions: async ({ query, sessionId, limit }) => {
       const principal = await who();
