@@ -51,6 +51,7 @@ function localShape(s: ArchivedSession): Record<string, unknown> {
     generation: 0,
     detached: null,
     archive: { project: s.project, pushedBy: s.pushedBy, pushedAt: s.pushedAt },
+    commits: s.commits ?? [],
   };
 }
 

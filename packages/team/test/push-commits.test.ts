@@ -88,6 +88,9 @@ describe("bonsai push with commit links", () => {
     const ada = await authenticate(db.pool, adaToken);
     expect(await archivedCommitCounts(db.pool, ada)).toEqual([{ project: "alpha", sessionId, count: 2 }]);
     expect((await archivedCommits(db.pool, (await row()).pk)).map((c) => c.subject)).toEqual([stored[0]!.subject, "Add two"]);
+    // in the archive's list (what `ls --archive --json` prints)
+    const listed = await new ArchiveClient(url, adaToken).sessions();
+    expect(listed.find((x) => x.id === sessionId)!.commits.map((c) => c.sha)).toEqual([first, second]);
     const bob = await authenticate(db.pool, bobToken);
     expect(await archivedCommitCounts(db.pool, bob)).toEqual([]);
   });
