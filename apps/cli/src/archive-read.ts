@@ -53,6 +53,7 @@ function localShape(s: ArchivedSession): Record<string, unknown> {
     generation: 0,
     detached: null,
     archive: { project: s.project, pushedBy: s.pushedBy, pushedAt: s.pushedAt },
+    commits: s.commits ?? [],
   };
 }
 

@@ -8,13 +8,13 @@
  * cancelImport stops between sessions.
  */
 import { IpcError, type EventSink, type Handlers, type ImportResult } from "@bonsai/ipc";
-import { GitReadError, hasCheckpointBranch, importGitRepository, type GitImportResult, type GitImportTarget, type HostStore, type ImportReport } from "@bonsai/store";
+import { commitsBySession, commitsOfSession, GitReadError, hasCheckpointBranch, importGitRepository, type GitImportResult, type GitImportTarget, type HostStore, type ImportReport } from "@bonsai/store";
 import type { HostDialogs } from "./dialogs";
 import { importRoots, isAllowedImportPath } from "./import-roots";
 import { isImported, refusedResult, toImportResult } from "./import-results";
 import { sessionFileCwds } from "./session-cwds";
 
-type Names = "importGitRepository" | "findGitRepositories";
+type Names = "importGitRepository" | "findGitRepositories" | "getSessionCommits" | "getCommitCounts";
 
 export interface GitImportHandlerDeps {
   store: HostStore;
@@ -69,13 +69,13 @@ export function gitImportHandlers(deps: GitImportHandlerDeps): Pick<Handlers, Na
 
   return {
     importGitRepository: async ({ path: given, requestId }) => {
-      const repository = await repositoryOf(given);
-      const none = { repository: null, checkpointsRead: 0, checkpointsTotal: 0, commitsLinked: 0, results: [] };
-      if (repository === null) return { cancelled: true, ...none };
+      // cancellable from the start (a cancel may come while the picker or the checks run)
       const cancel = new AbortController();
       if (requestId !== undefined) deps.running.set(requestId, cancel);
       let result: GitImportResult;
       try {
+        const repository = await repositoryOf(given);
+        if (repository === null) return { cancelled: true, repository: null, checkpointsRead: 0, checkpointsTotal: 0, commitsLinked: 0, results: [] };
         result = await importGitRepository(
           { db: deps.db, importFile: (file, options) => store.importFile(file, options ?? {}) },
           repository,
@@ -105,5 +105,12 @@ export function gitImportHandlers(deps: GitImportHandlerDeps): Pick<Handlers, Na
     },
 
     findGitRepositories: () => ({ repositories: gitRepositoriesOfSessions(store, deps.sessionFolders()) }),
+
+    getSessionCommits: ({ sessionId }) => {
+      if (!store.getSession(sessionId)) throw new IpcError("not_found", `no session ${sessionId}`);
+      return { commits: commitsOfSession(deps.db, sessionId) };
+    },
+
+    getCommitCounts: () => ({ counts: Object.fromEntries([...commitsBySession(deps.db)].map(([id, commits]) => [id, commits.length])) }),
   };
 }

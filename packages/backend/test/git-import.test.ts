@@ -68,9 +68,25 @@ describe.skipIf(!HAVE)("importGitRepository", () => {
     const piId = r.results[1]!.sessionId!;
     expect(b.store.listSessions().map((s) => s.id).sort()).toEqual(r.results.map((x) => x.sessionId).sort());
     expect((b.store as unknown as { getSessionCommits(id: string): { subject: string }[] }).getSessionCommits(piId).map((c) => c.subject)).toEqual(["Add one"]);
+    // what the window reads of the links
+    const commits = ok<{ commits: { sha: string; subject: string; files: string[] }[] }>(await b.dispatch("getSessionCommits", { sessionId: piId })).commits;
+    expect(commits.map((c) => [c.subject, c.files])).toEqual([["Add one", ["one.txt"]]]);
+    expect(ok<{ counts: Record<string, number> }>(await b.dispatch("getCommitCounts", {})).counts).toEqual({ [piId]: 1, [r.results[0]!.sessionId!]: 1 });
     // again: nothing new
     const again = ok<GitImport>(await b.dispatch("importGitRepository", { path: repo.dir }));
     expect([again.checkpointsRead, again.results.length]).toEqual([0, 0]);
+  });
+
+  it("cancelImport stops it: what was read is not kept as read, and the next import reads every checkpoint again", async () => {
+    const b = backendWith();
+    const running = b.dispatch("importGitRepository", { path: repo.dir, requestId: "g2" });
+    const cancelled = ok<{ cancelled: boolean }>(await b.dispatch("cancelImport", { requestId: "g2" }));
+    expect(cancelled.cancelled).toBe(true);
+    const r = ok<GitImport>(await running);
+    expect(r.cancelled).toBe(true);
+    expect(ok<{ counts: Record<string, number> }>(await b.dispatch("getCommitCounts", {})).counts).toEqual({});
+    const next = ok<GitImport>(await b.dispatch("importGitRepository", { path: repo.dir }));
+    expect([next.cancelled, next.checkpointsRead, next.results.every((x) => x.ok)]).toEqual([false, 1, true]);
   });
 
   it("refuses a repository outside the session folders, and a picker in browser mode", async () => {

@@ -19,6 +19,7 @@ import {
   idSchema,
   importResultSchema,
   leafIdSchema,
+  sessionCommitSchema,
   prunePlanSchema,
   searchHitSchema,
   sessionSummarySchema,
@@ -141,6 +142,10 @@ export const contract = {
       results: z.array(importResultSchema),
     }),
   ),
+  /** the commits a session produced (imported from a repository's checkpoint branch; [] for others), oldest first */
+  getSessionCommits: method(z.strictObject(sessionRef), z.object({ commits: z.array(sessionCommitSchema) })),
+  /** how many commits each session produced, by session id (sessions without any are absent) */
+  getCommitCounts: method(none, z.object({ counts: z.record(z.string(), z.number().int().nonnegative()) })),
   /** the git repositories in the stored sessions' working folders that hold Entire checkpoints (what onboarding offers) */
   findGitRepositories: method(none, z.object({ repositories: z.array(z.object({ path: z.string(), sessions: z.number().int().nonnegative() })) })),
   /** Start an upload of `size` bytes (the file's name, no path); then send its bytes with uploadChunk, in order. */

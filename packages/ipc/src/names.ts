@@ -12,6 +12,8 @@ export const METHOD_NAMES = [
   "importFromDialog",
   "importGitRepository",
   "findGitRepositories",
+  "getSessionCommits",
+  "getCommitCounts",
   "beginUpload",
   "uploadChunk",
   "cancelUpload",

@@ -25,6 +25,8 @@ const LARGEST: { [M in MethodName]: unknown } = {
   importFromDialog: { requestId },
   importGitRepository: { path: worst(4096), requestId },
   findGitRepositories: {},
+  getSessionCommits: session,
+  getCommitCounts: {},
   beginUpload: { name: worst(1000), size: 2 * 1024 ** 3 },
   uploadChunk: { uploadId: "A".repeat(64), offset: Number.MAX_SAFE_INTEGER, data: "A".repeat(Math.ceil(UPLOAD_CHUNK_BYTES / 3) * 4) },
   cancelUpload: { uploadId: "A".repeat(64) },

@@ -21,6 +21,8 @@ import { deriveColumns } from "@bonsai/store/derive";
 import type pg from "pg";
 import type { AmnesiaScore } from "./amnesia-scorer";
 import { archiveAmnesia } from "./archive-amnesia";
+import { archivedCommitCounts, archivedCommits } from "./archive-commits";
+import type { PushedCommit } from "./receive";
 import { parseArchiveReference } from "./archive-identity";
 import { resolveArchivedSession, type ArchivedSessionRow } from "./archive-resolver";
 import { archivedSessionSummaries, archivedSessionSummary, parseHeader } from "./archive-summary";
@@ -99,6 +101,16 @@ export class ArchiveStore {
   }
 
   /** the key of the one session the reference names among those the principal may read; SessionLookupError otherwise */
+  /** The commits the session produced (pushed with a session imported from a checkpoint branch; [] when none). */
+  async commits(reference: string): Promise<PushedCommit[]> {
+    return archivedCommits(this.pool, (await this.session(reference)).pk);
+  }
+
+  /** Each readable session's key -> how many commits it produced, for those with any. */
+  async commitCounts(): Promise<[string, number][]> {
+    return archivedCommitCounts(this.pool, this.principal);
+  }
+
   async resolveSessionId(idOrPrefix: string): Promise<string> {
     return (await this.session(idOrPrefix)).key;
   }

@@ -85,9 +85,9 @@ export async function pushSession(source: PushSource, sessionId: string, options
     }
   }
   await flush();
-  if (missing.length === 0 && had === 0 && !options.dryRun) {
-    // an empty session is still listed in the archive
-    await options.client.batch({ project: options.project, session, from: 0, entries: [] });
+  if (missing.length === 0 && (had === 0 || session.commits !== undefined) && !options.dryRun) {
+    // an empty session is still listed in the archive; a session with nothing new still brings its current commit links
+    await options.client.batch({ project: options.project, session, from: had, entries: [] });
   }
   // the session's own fields count once they are sent (with a batch, or as an empty session)
   if (missing.length > 0 || had === 0) for (const [kind, count] of sessionFound) found.set(kind, (found.get(kind) ?? 0) + count);

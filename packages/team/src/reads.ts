@@ -6,6 +6,7 @@
 import type pg from "pg";
 import { to as copyTo } from "pg-copy-streams";
 import { copyBinaryLines } from "./copy-lines";
+import type { PushedCommit } from "./receive";
 import { ArchiveError } from "./errors";
 
 export interface ArchivedSession {
@@ -20,6 +21,8 @@ export interface ArchivedSession {
   startedAt: string | null;
   pushedAt: string;
   entryCount: number;
+  /** the commits it produced (pushed with a session imported from a checkpoint branch) */
+  commits: PushedCommit[];
   /** its position in the list: `after` this gives the sessions that follow it */
   cursor: string;
 }

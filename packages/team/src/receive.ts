@@ -21,6 +21,16 @@ export interface PushedSession {
   /** the session's header line as JSON text */
   header: string;
   startedAt: string | null;
+  /** the commits it produced (imported from a repository's checkpoint branch); absent: none */
+  commits?: PushedCommit[];
+}
+
+/** A commit a pushed session produced, redacted as the rest of the push. */
+export interface PushedCommit {
+  sha: string;
+  subject: string;
+  date: string;
+  files: string[];
 }
 
 export interface PushBatch {
@@ -95,10 +105,10 @@ export async function receiveBatch(pool: pg.Pool, principal: Principal, batch: P
   try {
     await client.query("BEGIN");
     await client.query(
-      `INSERT INTO sessions (project_id, session_id, pushed_by, agent, title, cwd, header, started_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-       ON CONFLICT (project_id, pushed_by, session_id) DO UPDATE SET title = EXCLUDED.title, cwd = EXCLUDED.cwd, agent = EXCLUDED.agent`,
-      [projectId, pgText(s.sessionId), principal.personId, pgText(s.agent), s.title === null ? null : pgText(s.title), pgText(s.cwd), pgText(s.header), s.startedAt],
+      `INSERT INTO sessions (project_id, session_id, pushed_by, agent, title, cwd, header, started_at, commits)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb)
+       ON CONFLICT (project_id, pushed_by, session_id) DO UPDATE SET title = EXCLUDED.title, cwd = EXCLUDED.cwd, agent = EXCLUDED.agent, commits = EXCLUDED.commits`,
+      [projectId, pgText(s.sessionId), principal.personId, pgText(s.agent), s.title === null ? null : pgText(s.title), pgText(s.cwd), pgText(s.header), s.startedAt, s.commits && s.commits.length > 0 ? pgText(JSON.stringify(s.commits)) : null],
     );
     const session = (
       await client.query<{ id: string; entry_count: number }>("SELECT id, entry_count FROM sessions WHERE project_id = $1 AND pushed_by = $2 AND session_id = $3 FOR UPDATE", [

@@ -16,7 +16,7 @@ import { ArchiveError, type ArchiveErrorCode } from "./errors";
 import type { Principal } from "./people";
 import { ArchiveStore } from "./archive-store";
 import { SessionLookupError } from "@bonsai/store";
-import { archiveHas, receiveBatch, type PushBatch } from "./receive";
+import { archiveHas, receiveBatch, type PushBatch, type PushedCommit } from "./receive";
 import { SignInLimiter, TOO_MANY_FAILURES, type SignInLimitOptions } from "./sign-in-limit";
 import type { ArchiveApp } from "./app/archive-app";
 import { answerKey, type AnswerCache, type KeptAnswer } from "./answer-cache";
@@ -146,8 +146,26 @@ function parseBatch(body: unknown): PushBatch {
       cwd: text(s.cwd, "cwd"),
       header: text(s.header, "header"),
       startedAt: typeof s.startedAt === "string" ? s.startedAt : null,
+      ...(s.commits === undefined ? {} : { commits: parseCommits(s.commits) }),
     },
   };
+}
+
+const MAX_COMMITS = 10_000;
+const MAX_FILES = 10_000;
+
+/** A pushed session's commits: `[{sha, subject, date, files}]`, each a string (files: strings). */
+function parseCommits(value: unknown): PushedCommit[] {
+  const bad = (): never => {
+    throw new ArchiveError("bad-request", "the pushed session's commits are [{sha, subject, date, files}] of strings");
+  };
+  if (!Array.isArray(value) || value.length > MAX_COMMITS) return bad();
+  return value.map((c: unknown) => {
+    const o = c as Partial<PushedCommit> | null;
+    if (!o || typeof o !== "object" || typeof o.sha !== "string" || typeof o.subject !== "string" || typeof o.date !== "string" || !Array.isArray(o.files)) return bad();
+    if (o.files.length > MAX_FILES || !o.files.every((f) => typeof f === "string")) return bad();
+    return { sha: o.sha, subject: o.subject, date: o.date, files: o.files };
+  });
 }
 
 async function readBody(request: IncomingMessage): Promise<unknown> {

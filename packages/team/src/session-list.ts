@@ -8,6 +8,7 @@ import { archiveKey } from "./archive-identity";
 import { ArchiveError } from "./errors";
 import type { Principal } from "./people";
 import type { ArchivedSession } from "./reads";
+import type { PushedCommit } from "./receive";
 import { ReadableSessionsSql } from "./readable-sql";
 
 export interface ListOptions {
@@ -49,8 +50,8 @@ export async function listArchivedPage(pool: pg.Pool, principal: Principal, opti
     if (!at) throw new ArchiveError("bad-request", `not a position in the session list: ${JSON.stringify(options.after.slice(0, 60))}`);
     sql.and(`(s.pushed_at, s.id) < (timestamptz 'epoch' + ${sql.param(at[1])}::bigint * interval '1 microsecond', ${sql.param(at[2])}::bigint)`);
   }
-  const rows = await pool.query<{ pk: string; micros: string; session_id: string; project: string; pushed_by: string; agent: string; title: string | null; cwd: string | null; started_at: string | null; pushed_at: Date; entry_count: number }>(
-    `SELECT s.id AS pk, ((extract(epoch FROM s.pushed_at) * 1000000)::bigint)::text AS micros, s.session_id, p.name AS project, u.name AS pushed_by, s.agent, s.title, s.cwd, s.started_at, s.pushed_at, s.entry_count
+  const rows = await pool.query<{ pk: string; micros: string; session_id: string; project: string; pushed_by: string; agent: string; title: string | null; cwd: string | null; started_at: string | null; pushed_at: Date; entry_count: number; commits: PushedCommit[] | null }>(
+    `SELECT s.id AS pk, ((extract(epoch FROM s.pushed_at) * 1000000)::bigint)::text AS micros, s.session_id, p.name AS project, u.name AS pushed_by, s.agent, s.title, s.cwd, s.started_at, s.pushed_at, s.entry_count, s.commits
        FROM sessions s JOIN projects p ON p.id = s.project_id JOIN people u ON u.id = s.pushed_by
       WHERE ${sql.where}
       ORDER BY s.pushed_at DESC, s.id DESC
@@ -71,6 +72,7 @@ export async function listArchivedPage(pool: pg.Pool, principal: Principal, opti
       startedAt: r.started_at,
       pushedAt: r.pushed_at.toISOString(),
       entryCount: r.entry_count,
+      commits: r.commits ?? [],
       cursor: `${r.micros}:${r.pk}`,
     })),
     next: rows.rows.length > limit && last ? `${last.micros}:${last.pk}` : null,

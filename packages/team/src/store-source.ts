@@ -1,8 +1,11 @@
 /** The local store as what a push reads: its sessions' headers and entries, never changed. */
-import type { SessionStore } from "@bonsai/store";
+import type { SessionCommit, SessionStore } from "@bonsai/store";
 import type { PushSource } from "./push";
 
-export type PushableStore = Pick<SessionStore, "getSession" | "getHeader" | "loadEntries">;
+export type PushableStore = Pick<SessionStore, "getSession" | "getHeader" | "loadEntries"> & {
+  /** the commits a session produced (sessions imported from a repository's checkpoint branch) */
+  getSessionCommits?(sessionId: string): SessionCommit[];
+};
 
 export function storePushSource(store: PushableStore): PushSource {
   return {
@@ -17,6 +20,7 @@ export function storePushSource(store: PushableStore): PushSource {
         cwd: summary.cwd,
         header: JSON.stringify(header),
         startedAt: typeof header.timestamp === "string" ? header.timestamp : summary.createdAt,
+        commits: store.getSessionCommits?.(sessionId) ?? [],
       };
     },
     entries: (sessionId) => store.loadEntries(sessionId),

@@ -94,6 +94,7 @@ const settings = { compactionEnabled: true, reserveTokens: 16384, keepRecentToke
 
 /** every call that reads one session, with its parameters for session `id` */
 const READS: Record<string, (id: string) => unknown> = {
+  getSessionCommits: (id) => ({ sessionId: id }),
   openSession: (id) => ({ sessionId: id }),
   getSkeleton: (id) => ({ sessionId: id }),
   getPreviews: (id) => ({ sessionId: id, entryIds: [`${id}-e1`] }),
@@ -111,7 +112,7 @@ const READS: Record<string, (id: string) => unknown> = {
 };
 
 /** the calls that answer without a session, for anyone signed in */
-const GENERAL = ["getAppInfo", "listSessions", "findSessionFolders", "searchSessions", "getUndo", "getSettings", "getAmnesiaOverview"];
+const GENERAL = ["getAppInfo", "listSessions", "findSessionFolders", "getCommitCounts", "searchSessions", "getUndo", "getSettings", "getAmnesiaOverview"];
 
 /** every call that would change a session, the settings or the host, with valid parameters */
 const WRITES: Record<string, unknown> = {

@@ -119,6 +119,17 @@ export const importResultSchema = z.object({
 });
 export type ImportResult = z.infer<typeof importResultSchema>;
 
+/** A commit a session produced (a session imported from a repository's Entire checkpoint branch). */
+export const sessionCommitSchema = z.object({
+  sha: z.string(),
+  subject: z.string(),
+  /** committer date, ISO 8601 */
+  date: z.string(),
+  /** the files it changed */
+  files: z.array(z.string()),
+});
+export type SessionCommit = z.infer<typeof sessionCommitSchema>;
+
 export const searchHitSchema = z.object({
   sessionId: z.string(),
   sessionTitle: z.string(),

@@ -114,26 +114,26 @@ export async function importGitRepository(store: GitImportTarget, repoPath: stri
   const result: GitImportResult = { repository: repo.path, branchRef: found.ref, tip: found.tip, checkpointsTotal: folders.length, checkpointsRead: fresh.length, sessions: [], skipped: [], commitsLinked: 0, aborted: false };
 
   options.onProgress?.({ phase: "metadata", done: 0, total: fresh.length });
-  const read = await readCheckpoints(repo, tree, fresh, result.skipped, options.signal);
-  const due = transcriptsDue(db, repoId, read.sightings);
-  const folder = copyFolderOf(dataDir, repo.path);
   // checkpoints with a file the repository lacks are read again next time
   const unread = new Set<string>();
-  for (const k of result.skipped) if (k.reason === MISSING) unread.add(idOfPath(k.path));
-  let aborted = false;
+  let read: ReadCheckpoints;
   try {
-    await importTranscripts(store, repo, folder, due, result, unread, options);
+    read = await readCheckpoints(repo, tree, fresh, result.skipped, options.signal);
+    for (const k of result.skipped) if (k.reason === MISSING) unread.add(idOfPath(k.path));
+    const due = transcriptsDue(db, repoId, read.sightings);
+    await importTranscripts(store, repo, copyFolderOf(dataDir, repo.path), due, result, unread, options);
   } catch (err) {
     if (!options.signal?.aborted) throw err;
-    aborted = true;
+    // stopped: nothing of the checkpoints is saved, so the next import reads them again
+    return { ...result, aborted: true };
   }
-  if (aborted) return { ...result, aborted: true };
+  const done = read;
 
   options.onProgress?.({ phase: "commits", done: 0, total: 1 });
   const commits = readCommitLinks(repo, rows.knownCommits(db, repoId));
   db.transaction(() => {
-    for (const c of read.checkpoints) if (!unread.has(c.folder.id)) rows.saveCheckpoint(db, repoId, c.folder.id, c.folder.tree, c.meta);
-    for (const s of read.sightings) if (!unread.has(s.checkpointId)) rows.saveSighting(db, repoId, s);
+    for (const c of done.checkpoints) if (!unread.has(c.folder.id)) rows.saveCheckpoint(db, repoId, c.folder.id, c.folder.tree, c.meta);
+    for (const s of done.sightings) if (!unread.has(s.checkpointId)) rows.saveSighting(db, repoId, s);
     for (const s of result.sessions) if (s.report.sessionId) rows.linkAgentSession(db, repoId, s.agentSessionId, s.report.sessionId);
     for (const c of commits) rows.saveCommit(db, repoId, c);
     rows.setRepoTip(db, repoId, found.ref, found.tip, new Date().toISOString());

@@ -188,6 +188,14 @@ export function archiveHandlers(deps: ArchiveHandlerDeps, token: string): Handle
       await who();
       return { folders: [] };
     },
+    // the commit links pushed with sessions imported from a checkpoint branch
+    getSessionCommits: async ({ sessionId }) => {
+      // a session the caller may not read is refused as any read of it
+      return { commits: await (await who()).commits(sessionId) };
+    },
+    getCommitCounts: async () => {
+      return { counts: Object.fromEntries(await (await who()).commitCounts()) };
+    },
     searchSessions: async ({ query, sessionId, limit }) => {
       // within one session: the one the page's name names (a name the caller may not read finds nothing)
       const hits = await (await who()).searchHits(query, { ...(limit !== undefined ? { limit } : {}), ...(sessionId !== undefined ? { session: sessionId } : {}) });

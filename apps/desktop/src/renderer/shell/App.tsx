@@ -9,6 +9,7 @@ import { Notifications } from "./Notifications";
 import { Onboarding } from "./Onboarding";
 import { RemoveSessionDialog } from "./RemoveSessionDialog";
 import { GitImportDialog } from "./GitImportDialog";
+import { SessionCommits } from "./SessionCommits";
 import { SessionList } from "./SessionList";
 import { SimpleTree } from "./SimpleTree";
 import { Splitter } from "./Splitter";
@@ -301,6 +302,7 @@ function SessionArea() {
       <h1 className="session-area__title" title={[session.title.slice(0, 2000), session.cwd].filter(Boolean).join("\n")}>
         {session.title || "(untitled session)"}
       </h1>
+      <SessionCommits sessionId={openId} />
       {View ? <View sessionId={openId} session={session} skeleton={skeleton} /> : <SimpleTree skeleton={skeleton} />}
     </section>
   );

@@ -14,6 +14,7 @@ import { useBonsai } from "../state/store";
 import { signingInToArchive } from "../state/ui-slice";
 import { exportOpenSession } from "./import";
 import { archiveFacets, drawnGroups, filterSessions, groupSessions, SORTS, type SessionSort } from "./session-groups";
+import { CommitsCount } from "./SessionCommits";
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 const compact = new Intl.NumberFormat("en", { notation: "compact", maximumFractionDigits: 1 });
@@ -258,6 +259,7 @@ function SessionItem({ s }: { s: SessionSummaryDto }) {
             </span>
           ) : null}
           <Counts s={s} />
+          <CommitsCount sessionId={s.id} />
           {s.archive ? null : s.readOnly ? (
             <span className="session-item__detached" data-testid="session-read-only" title={s.readOnly}>
               read-only — Continue in pi to change it
