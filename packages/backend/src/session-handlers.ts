@@ -200,7 +200,7 @@ export function sessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, Sessio
       const previous = store.getLabel(sessionId, entryId);
       const before = store.getLeaf(sessionId);
       const entry = store.appendLabel(sessionId, entryId, label ?? undefined);
-      deps.undos.record(sessionId, { kind: "label", entryId: entry.id, before, after: entry.id, label: { targetId: entryId, previous } });
+      deps.undos.record(sessionId, { kind: "label", entryId: entry.id, before, after: entry.id, label: { targetId: entryId, previous, next: label ?? undefined } });
       return { labelEntryId: entry.id };
     },
   };

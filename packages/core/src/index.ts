@@ -30,4 +30,5 @@ export * from "./limits";
 export * from "./context-figures";
 export * from "./size-series";
 export * from "./model-window";
+export * from "./undo-markers";
 export * from "./errors";

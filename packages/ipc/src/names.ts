@@ -37,6 +37,7 @@ export const METHOD_NAMES = [
   "prompt",
   "getUndo",
   "undo",
+  "redo",
   "setLabel",
   "whatIf",
   "getAmnesiaReport",
