@@ -66,8 +66,9 @@ test("a branch switch, a compaction and a label are undone one by one and redone
   await expect(leafNode(page)).toHaveAttribute("data-kind", "compaction");
   await expect(compactions).toHaveText("1");
 
-  // 3. a label on the compaction
+  // 3. a label on the compaction, which the inspector says Bonsai's offline summarizer wrote
   await leafNode(page).click();
+  await expect(page.getByTestId("inspector-origin")).toHaveText("Bonsai's offline summarizer (no model)");
   await page.getByTestId("label-input").fill("after the compaction");
   await page.getByTestId("label-save").click();
   await expect(undo).toHaveText("↶ Undo label");

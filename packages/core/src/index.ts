@@ -31,4 +31,5 @@ export * from "./context-figures";
 export * from "./size-series";
 export * from "./model-window";
 export * from "./undo-markers";
+export * from "./summary-origin";
 export * from "./errors";

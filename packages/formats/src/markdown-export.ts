@@ -2,7 +2,7 @@
  * The Markdown export: the active path of a session as Markdown (for reading and sharing, not for
  * resuming), beside the HTML page (html/page.ts) and the pi export (to-pi.ts).
  */
-import type { SessionEntry, SessionHeader } from "@bonsai/core";
+import { summaryOrigin, summaryOriginLabel, type SessionEntry, type SessionHeader } from "@bonsai/core";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -83,6 +83,7 @@ export function renderSessionMarkdown(header: SessionHeader, title: string | nul
   for (const e of path) {
     const md = entryMarkdown(e);
     if (md !== null) out.push(md, "");
+    if (md !== null && (e.type === "compaction" || e.type === "branch_summary") && summaryOrigin(e) !== "model") out.push(`*Written by ${summaryOriginLabel(summaryOrigin(e))}.*`, "");
   }
   return `${out.join("\n").trimEnd()}\n`;
 }
