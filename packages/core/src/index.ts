@@ -32,4 +32,5 @@ export * from "./size-series";
 export * from "./model-window";
 export * from "./undo-markers";
 export * from "./summary-origin";
+export * from "./session-title";
 export * from "./errors";

@@ -2,7 +2,7 @@
  * The Markdown export: the active path of a session as Markdown (for reading and sharing, not for
  * resuming), beside the HTML page (html/page.ts) and the pi export (to-pi.ts).
  */
-import { summaryOrigin, summaryOriginLabel, type SessionEntry, type SessionHeader } from "@bonsai/core";
+import { firstRealPrompt, sessionTitle, summaryOrigin, summaryOriginLabel, type SessionEntry, type SessionHeader } from "@bonsai/core";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -76,9 +76,9 @@ function entryMarkdown(e: SessionEntry): string | null {
   }
 }
 
-/** The session titled `title` (else its id), its header facts, then each entry of `path` that shows in a transcript. */
+/** The session titled by core's title rule (`title`, else the path's first real prompt, else its id), its header facts, then each entry of `path` that shows in a transcript. */
 export function renderSessionMarkdown(header: SessionHeader, title: string | null, path: readonly SessionEntry[]): string {
-  const out: string[] = [`# ${title ?? `Session ${header.id}`}`, ""];
+  const out: string[] = [`# ${sessionTitle({ name: title, firstPrompt: firstRealPrompt(path) }) ?? `Session ${header.id}`}`, ""];
   out.push(`- Session: \`${header.id}\``, `- Started: ${header.timestamp}`, `- Folder: \`${header.cwd}\``, `- Entries on this path: ${path.length}`, "");
   for (const e of path) {
     const md = entryMarkdown(e);
