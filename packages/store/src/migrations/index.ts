@@ -14,6 +14,7 @@ import { migration015SessionLocks } from "./015-session-locks";
 import { migration016LineRepairs } from "./016-line-repairs";
 import { migration017TitlesNotSummaries } from "./017-titles-not-summaries";
 import { migration018TrigramIndex } from "./018-trigram-index";
+import { migration019UndoneCompactions } from "./019-undone-compactions";
 import type { Migration } from "./types";
 
 export type { Migration } from "./types";
@@ -36,6 +37,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration016LineRepairs,
   migration017TitlesNotSummaries,
   migration018TrigramIndex,
+  migration019UndoneCompactions,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
