@@ -65,6 +65,12 @@ describe.skipIf(!have)("the title rule", () => {
     fs.writeFileSync(file, rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
     const { title } = await imported(file);
     expect(title).toBe("rename the exporter and keep its tests green");
+    // the same when the stray line reads like a prompt: it is another session's line all the same
+    const second = path.join(dir, "stray-prompt.jsonl");
+    const strayPrompt = { ...rows[0]!, message: { role: "user", content: "please carry on with the migration" }, uuid: "bbbbbbbb-0000-4000-8000-000000000001" };
+    const rest = rows.slice(1).map((r) => ({ ...r, sessionId: "33333333-aaaa-4bbb-8ccc-000000000003", uuid: r.uuid.replace("aaaaaaaa", "cccccccc"), parentUuid: r.parentUuid.replace("aaaaaaaa-0000-4000-8000-000000000001", "bbbbbbbb-0000-4000-8000-000000000001").replace("aaaaaaaa", "cccccccc") }));
+    fs.writeFileSync(second, [strayPrompt, ...rest].map((r) => JSON.stringify(r)).join("\n") + "\n");
+    expect((await imported(second)).title).toBe("rename the exporter and keep its tests green");
   });
 
   it("an unnamed pi session: the list, search hits and the given title follow the rule", async () => {

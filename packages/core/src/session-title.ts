@@ -55,11 +55,34 @@ function userText(entry: SessionEntry): string | null {
   return texts.length > 0 ? texts.map((b) => b.text).join("\n") : null;
 }
 
-/** the first real prompt (isRealPrompt) among entries in file order, or null */
-export function firstRealPrompt(entries: readonly SessionEntry[]): string | null {
+/**
+ * The agent's session id on the line an entry was read from (a Claude Code line's `sessionId`, kept
+ * in the entry's `source` lines), or undefined (pi entries, lines without one).
+ */
+export function sourceSessionId(entry: SessionEntry | undefined): string | undefined {
+  const source = (entry as { source?: unknown } | undefined)?.source;
+  const text = Array.isArray(source) ? (source[0] as { text?: unknown } | undefined)?.text : undefined;
+  if (typeof text !== "string" || !text.includes('"sessionId"')) return undefined;
+  try {
+    const id = (JSON.parse(text) as { sessionId?: unknown }).sessionId;
+    return typeof id === "string" && id !== "" ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The first real prompt (isRealPrompt) among entries in file order, or null. `ownSessionId`: the
+ * session the file belongs to (the agent's id on its last line); a line of another session (a
+ * resumed file's first lines) is skipped.
+ */
+export function firstRealPrompt(entries: readonly SessionEntry[], ownSessionId: string | undefined = sourceSessionId(entries[entries.length - 1])): string | null {
   for (const entry of entries) {
     const text = userText(entry);
-    if (text !== null && isRealPrompt(text)) return text;
+    if (text === null || !isRealPrompt(text)) continue;
+    const lineSession = ownSessionId === undefined ? undefined : sourceSessionId(entry);
+    if (lineSession !== undefined && lineSession !== ownSessionId) continue;
+    return text;
   }
   return null;
 }

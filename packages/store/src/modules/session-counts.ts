@@ -2,7 +2,7 @@
  * A session's derived row fields after its entries changed: counts, title, first message, updated
  * time, leaf; and the state of its source file as last read.
  */
-import { isRealPrompt, type SessionEntry } from "@bonsai/core";
+import { isRealPrompt, sourceSessionId, type SessionEntry } from "@bonsai/core";
 import { deriveColumns, oneLine } from "../derive";
 import type { WriterResult } from "../import/entry-writer";
 import type { SessionRow } from "../reads/sessions";
@@ -64,14 +64,23 @@ export function recountSessionMeta(ctx: StoreContext, sessionId: string, leafId?
   refreshSessionMeta(ctx, ctx.sessions.require(sessionId), leafId, written, true);
 }
 
-/** the first user message a person wrote (core isRealPrompt), among the session's first ones; "" when none */
+/**
+ * The first user message a person wrote in this session (core isRealPrompt), among the session's
+ * first ones; never one read from a line of another session (core sourceSessionId: the agent's id
+ * on the line, against the one on the session's last line); "" when none.
+ */
 function firstRealPrompt(ctx: StoreContext, sessionId: string): string {
+  const last = sql(ctx, "SELECT j.json FROM entries e JOIN entry_json j ON j.pk = e.pk WHERE e.session_id = ? ORDER BY e.seq DESC LIMIT 1").pluck().get(sessionId) as string | undefined;
+  const own = last === undefined ? undefined : sourceSessionId(JSON.parse(last) as SessionEntry);
   const rows = sql(ctx,
     "SELECT j.json FROM entries e JOIN entry_json j ON j.pk = e.pk WHERE e.session_id = ? AND e.type = 'message' AND e.role = 'user' ORDER BY e.seq LIMIT 50",
   ).pluck().iterate(sessionId) as IterableIterator<string>;
   for (const json of rows) {
-    const text = deriveColumns(JSON.parse(json) as SessionEntry).userText ?? "";
-    if (isRealPrompt(text)) return text;
+    const entry = JSON.parse(json) as SessionEntry;
+    const text = deriveColumns(entry).userText ?? "";
+    if (!isRealPrompt(text)) continue;
+    const lineSession = own === undefined ? undefined : sourceSessionId(entry);
+    if (lineSession === undefined || lineSession === own) return text;
   }
   return "";
 }
