@@ -29,14 +29,19 @@ export interface UndoDeps {
   prune(sessionId: string): Promise<{ entryIds: readonly string[] }>;
 }
 
-/** Moves the leaf to `to` with a marker entry there (the file's last line is the leaf again); the leaf alone for a session Bonsai never writes. */
-function moveLeafMarked(store: SessionStore, sessionId: string, to: string | null, body: { type: "custom"; customType: string; data: unknown }): string | null {
+/**
+ * Moves the leaf from `from` to `to` with a marker entry there (the file's last line is the leaf
+ * again); the leaf alone for a session Bonsai never writes. Refused with nothing written
+ * (StaleCommitError) when the file, read up to date first, moved on from `from`: an agent that
+ * appended meanwhile keeps its turn as the place it resumes from.
+ */
+function moveLeafMarked(store: SessionStore, sessionId: string, from: string | null, to: string | null, body: { type: "custom"; customType: string; data: unknown }): string | null {
   const session = store.getSession(sessionId);
   if (!session || session.readOnly !== null) {
     store.setLeaf(sessionId, to);
     return null;
   }
-  return store.appendEntry(sessionId, body, { parentId: to, expect: { exists: to === null ? [] : [to] } }).id;
+  return store.appendEntry(sessionId, body, { parentId: to, expect: { leafId: from, exists: to === null ? [] : [to] } }).id;
 }
 
 async function undoOne(deps: UndoDeps, sessionId: string, r: UndoRecord): Promise<{ appended: string | null; restored: number }> {
@@ -54,7 +59,7 @@ async function undoOne(deps: UndoDeps, sessionId: string, r: UndoRecord): Promis
     }
     case "compaction":
     case "branch":
-      return { appended: moveLeafMarked(store, sessionId, r.before, undoMarker(r.kind, r.entryId)), restored: 0 };
+      return { appended: moveLeafMarked(store, sessionId, r.after, r.before, undoMarker(r.kind, r.entryId)), restored: 0 };
   }
 }
 
@@ -70,7 +75,7 @@ async function redoOne(deps: UndoDeps, sessionId: string, r: UndoRecord): Promis
     }
     case "compaction":
     case "branch":
-      return { appended: moveLeafMarked(store, sessionId, r.after, redoMarker(r.kind, r.entryId)), again: {} };
+      return { appended: moveLeafMarked(store, sessionId, store.getLeaf(sessionId), r.after, redoMarker(r.kind, r.entryId)), again: {} };
   }
 }
 

@@ -156,6 +156,23 @@ describe("undo history", () => {
     expect(fs.readFileSync(file).equals(original)).toBe(true);
   });
 
+  it("an undo is refused, nothing written, when the agent appended to the file since (its turn stays where it resumes)", async () => {
+    const file = sessionFile(14);
+    const sessionId = (await call("importSessions", { paths: [file] })).results[0]!.sessionId!;
+    await call("setSettings", { patch: { compaction: { keepRecentTokens: 3000 } } });
+    const compacted = (await call("compact", { sessionId })).entryId!;
+    // the agent goes on from the compaction; Bonsai has not read it yet
+    const turn = { type: "message", id: "agent-turn", parentId: compacted, timestamp: "2027-01-01T00:00:00.000Z", message: { role: "user", content: "the agent went on", timestamp: 1 } };
+    fs.appendFileSync(file, `${JSON.stringify(turn)}\n`);
+    const before = fs.readFileSync(file);
+    const out = await backend.dispatch("undo", { sessionId });
+    expect(out).toMatchObject({ ok: false, error: { code: "conflict" } });
+    expect(out.ok ? "" : out.error.message).toMatch(/Nothing was written/u);
+    expect(fs.readFileSync(file).equals(before)).toBe(true);
+    expect(agentView(file).leaf).toBe("agent-turn");
+    expect(await compactionCount(sessionId)).toBe(1);
+  });
+
   it("a new change after an undo drops what could be redone", async () => {
     const file = sessionFile(13);
     const sessionId = (await call("importSessions", { paths: [file] })).results[0]!.sessionId!;
