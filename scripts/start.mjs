@@ -11,6 +11,7 @@ import * as fs from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
+import { electronForStart } from "./electron-binary.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const args = process.argv.slice(2);
@@ -52,18 +53,12 @@ if (forceBuild || missing.length || stale) {
 }
 
 // ------------------------------------------------------------------ Electron or browser
-function electronBinary() {
-  try {
-    const bin = createRequire(path.join(root, "apps/desktop/package.json"))("electron");
-    return typeof bin === "string" && fs.existsSync(bin) ? bin : null;
-  } catch {
-    return null;
-  }
-}
+// never `require("electron")`: that downloads the binary when it is absent, on every start
+const electron = forceBrowser ? { binary: null, reason: "--browser given" } : electronForStart(root);
+const electronBinary = () => electron.binary;
 
 function whyNotElectron() {
-  if (forceBrowser) return "--browser given";
-  if (!electronBinary()) return "no Electron binary is installed (its download was skipped or failed, e.g. ELECTRON_SKIP_BINARY_DOWNLOAD=1)";
+  if (!electron.binary) return electron.reason;
   if (process.platform === "linux" && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) return "no graphical display (DISPLAY / WAYLAND_DISPLAY unset)";
   return null;
 }

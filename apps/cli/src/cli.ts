@@ -20,7 +20,9 @@ export function formatMainHelp(): string {
   return [
     "Usage: bonsai <command> [arguments] [--json]",
     "",
-    "See and shape AI coding-agent sessions (pi / oh-my-pi JSONL).",
+    "See and shape AI coding-agent sessions. Bonsai reads the session files of pi / oh-my-pi",
+    "(changes are written back to them), Claude Code and Codex (read only; `bonsai export --format pi`",
+    "makes a pi copy that takes changes), each recognised from its content.",
     "",
     "Commands:",
     ...COMMANDS.map((c) => `  ${c.spec.name.padEnd(width)}  ${usageLine(c.spec).slice("bonsai ".length + c.spec.name.length + 1)}`),

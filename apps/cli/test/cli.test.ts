@@ -86,6 +86,9 @@ describe("bonsai (CLI framework)", () => {
     expect(main.code).toBe(0);
     expect(main.stdout).toMatch(/context\s+SESSION \[--leaf ID\] \[--all\] \[--json\]/);
     expect(main.stdout).toMatch(/migrate\s+SESSION \[-o OUT\]/);
+    // every agent whose files Bonsai reads is named, not pi alone
+    for (const agent of ["pi / oh-my-pi", "Claude Code", "Codex"]) expect(main.stdout).toContain(agent);
+    expect(main.stdout).not.toMatch(/pi \/ oh-my-pi JSONL\)/);
     const ctx = run("context", "--help");
     expect(ctx.code).toBe(0);
     expect(ctx.stdout).toMatch(/^Usage: bonsai context SESSION \[--leaf ID\] \[--all\] \[--json\]/);

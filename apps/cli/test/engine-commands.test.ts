@@ -59,6 +59,30 @@ describe("bonsai compact", () => {
     expect(readFileSync(file, "utf8")).toContain('"type":"compaction"');
   });
 
+  it("an offline compaction says so: in the store's tree, the Markdown export and the HTML export; a model's does not", async () => {
+    const file = writeSession();
+    expect((await bonsai("compact", file, "--offline", "--data-dir", dataDir())).code).toBe(0);
+    const md = await bonsai("export", file, "--format", "md");
+    expect(md.stdout).toMatch(/## Compaction summary[\s\S]*\n\*Written by Bonsai's offline summarizer \(no model\)\.\*\n/);
+    const html = await bonsai("export", file, "--format", "html");
+    expect(html.stdout).toContain('title="written by Bonsai&#39;s offline summarizer (no model)">offline summary</span>');
+    const store = openStore({ path: path.join(dataDir(), "bonsai.db") });
+    try {
+      const [session] = store.listSessions();
+      const compaction = store.getSkeleton(session!.id).nodes.find((n) => n.type === "compaction");
+      expect(compaction?.offline).toBe(true);
+    } finally {
+      store.close();
+    }
+    // the same session compacted by the loopback model: no such label
+    const other = path.join(dir, "model.jsonl");
+    writeFileSync(other, readFileSync(writeSession(), "utf8"));
+    expect((await bonsai("compact", other, "--base-url", server.baseUrl, "--model", "mock-model", "--data-dir", path.join(dir, "data2"))).code).toBe(0);
+    const byModel = await bonsai("export", other, "--format", "md");
+    expect(byModel.stdout).toContain("## Compaction summary");
+    expect(byModel.stdout).not.toContain("Written by");
+  });
+
   it("--dry-run --json with the loopback model: nothing written; the prompt carries the instructions", async () => {
     const file = writeSession();
     const r = await bonsai("compact", file, "--dry-run", "--json", "--instructions", "parser only", "--base-url", server.baseUrl, "--model", "mock-model", "--data-dir", dataDir());

@@ -159,14 +159,16 @@ describe.skipIf(!haveReal)("stored Claude Code and Codex sessions (imported from
     const listed = JSON.parse(runStored("ls", "--json").stdout) as Listed[];
     const claude = listed.find((s) => s.sourcePath === claudeCopy);
     const codex = listed.find((s) => s.sourcePath === codexCopy);
-    expect(claude).toMatchObject({ agent: "claude-code", title: "Branch review by competing agents", cwd: "/Users/soph/Work/entire/devenv/cli", entryCount: 890, compactionCount: 3 });
+    // its summary lines name another session's leaf: no title of its own (the list shows its first prompt)
+    expect(claude).toMatchObject({ agent: "claude-code", title: null, cwd: "/Users/soph/Work/entire/devenv/cli", entryCount: 890, compactionCount: 3 });
     expect(codex).toMatchObject({ agent: "codex", compactionCount: 2, entryCount: 882 });
     expect(claude?.readOnly).toMatch(/never writes Claude Code/);
     claudeId = claude?.id ?? "";
     codexId = codex?.id ?? "";
     const text = runStored("ls").stdout;
     expect(text).toMatch(/^ID +AGENT +UPDATED +ENTRIES +COMP +TITLE/);
-    expect(text).toMatch(new RegExp(`${claudeId} +claude-code .* 890 +3 +Branch review by competing agents`));
+    expect(text).toMatch(new RegExp(`${claudeId} +claude-code .* 890 +3 +in /Users/soph/Work/entire/research/git-ai is a open source repo`));
+    expect(text).not.toContain("Branch review by competing agents");
     expect(text).toContain("read-only: Bonsai never writes Claude Code sessions");
   });
 

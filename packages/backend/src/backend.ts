@@ -235,7 +235,7 @@ export function createBackend(options: BackendOptions): Backend {
     ...foreignHandlers({ store: host, emit, env }),
     ...engineHandlers({ store: host, engine, keys, emit, env, requests, planner, dialogs: options.dialogs, hostSettings, undos }),
     ...whatIfHandlers({ store, planner, caches: whatIfCaches, settings: () => engine.getSettings() }),
-    ...undoHandlers(store, undos),
+    ...undoHandlers({ store, jobs, undos, prune: (sessionId) => engine.pruneToolOutputs(sessionId) }),
   };
 
   const dispatch = createDispatcher(waitingForSessionWriters(handlers, store), { mapError: mapBackendError, onInternalError: options.onInternalError });

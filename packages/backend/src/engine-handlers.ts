@@ -233,6 +233,7 @@ export function engineHandlers(deps: EngineHandlerDeps): Pick<Handlers, EngineHa
       const leaf = store.getLeaf(sessionId);
       const before = leaf === null ? [] : store.getPath(sessionId, leaf);
       const out = await engine.pruneToolOutputs(sessionId);
+      if (out.entryIds.length > 0) undos.record(sessionId, { kind: "prune", entryId: null, before: leaf, after: leaf, prunedEntryIds: out.entryIds });
       const after = leaf === null ? [] : store.getPath(sessionId, leaf);
       const hidden = new Set(out.entryIds);
       let bytesHidden = 0;

@@ -4,7 +4,7 @@
  * export-handlers.ts.
  */
 import * as path from "node:path";
-import { entryContextTokens, messageFromEntry, type BonsaiSettings } from "@bonsai/core";
+import { entryContextTokens, messageFromEntry, sessionTitle, type BonsaiSettings } from "@bonsai/core";
 import { IpcError, type EntryDetail, type EventSink, type Handlers, type SessionSummaryDto } from "@bonsai/ipc";
 import type { HostStore, SessionSummary as StoredSummary, StoreReads } from "@bonsai/store";
 import { contextPreview } from "./context-preview";
@@ -47,10 +47,9 @@ export interface SessionHandlerDeps {
   listed?: () => void;
 }
 
-/** The session as the list shows it: Bonsai's title when one was given, else the file's, the first prompt, the file name. */
+/** The session as the list shows it: core's title rule (sessionTitle), else the file name, else its id. */
 export function toSummary(s: StoredSummary, customTitle?: string, counts?: SessionCounts | null): SessionSummaryDto {
-  const firstLine = s.firstMessage.split("\n", 1)[0]?.trim() ?? "";
-  const title = customTitle ?? s.title ?? (firstLine !== "" ? firstLine.slice(0, 120) : s.sourcePath ? path.basename(s.sourcePath) : s.id);
+  const title = sessionTitle({ given: customTitle, name: s.title, firstPrompt: s.firstMessage }) ?? (s.sourcePath ? path.basename(s.sourcePath) : s.id);
   return {
     id: s.id,
     title,
@@ -160,13 +159,25 @@ export function sessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, Sessio
       // rest is indexed in the background (the store worker's thread when there is one) and the
       // answer says how much is still to come
       const hits = store.search(query, { sessionId, limit, indexLimit: SEARCH_INDEX_BUDGET });
+      // each hit's session named as the list names it (the title rule), looked up once a session
+      const given = store.getSessionTitles();
+      const titles = new Map<string, string>();
+      const titleOf = (id: string, stored: string | null): string => {
+        let title = titles.get(id);
+        if (title === undefined) {
+          const s = store.getSession(id);
+          title = s ? toSummary(s, given.get(id)).title : (stored ?? id);
+          titles.set(id, title);
+        }
+        return title;
+      };
       const unindexed = store.unindexedCount(sessionId);
       if (unindexed > 0) store.index().catch(() => undefined);
       return {
         unindexed,
         hits: hits.map((h) => ({
           sessionId: h.sessionId,
-          sessionTitle: h.sessionTitle ?? h.sessionId,
+          sessionTitle: titleOf(h.sessionId, h.sessionTitle),
           entryId: h.entryId,
           type: h.type,
           role: h.role,
@@ -198,7 +209,7 @@ export function sessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, Sessio
       const previous = store.getLabel(sessionId, entryId);
       const before = store.getLeaf(sessionId);
       const entry = store.appendLabel(sessionId, entryId, label ?? undefined);
-      deps.undos.record(sessionId, { kind: "label", entryId: entry.id, before, after: entry.id, label: { targetId: entryId, previous } });
+      deps.undos.record(sessionId, { kind: "label", entryId: entry.id, before, after: entry.id, label: { targetId: entryId, previous, next: label ?? undefined } });
       return { labelEntryId: entry.id };
     },
   };

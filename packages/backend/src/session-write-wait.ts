@@ -10,7 +10,7 @@ import type { Handlers } from "@bonsai/ipc";
 import { waitForSessionWriter, type SqliteSessionStore } from "@bonsai/store";
 
 /** the calls that write a session's rows or file (each names it by `sessionId`) */
-export const SESSION_WRITES = ["setSessionTitle", "deleteSession", "commitCompaction", "compact", "navigate", "applyPrune", "restorePruned", "prompt", "undo", "setLabel"] as const;
+export const SESSION_WRITES = ["setSessionTitle", "deleteSession", "commitCompaction", "compact", "navigate", "applyPrune", "restorePruned", "prompt", "undo", "redo", "setLabel"] as const;
 
 /** `handlers` with each session write preceded by a wait that does not block the thread. */
 export function waitingForSessionWriters(handlers: Handlers, store: SqliteSessionStore, waitMs?: number): Handlers {

@@ -57,13 +57,13 @@ describe("undo", () => {
     const sessionId = results[0]!.sessionId!;
     await call("setSettings", { patch: { compaction: { keepRecentTokens: 3000 } } });
     const before = agentView(file);
-    expect(await call("getUndo", { sessionId })).toEqual({ undo: null });
+    expect(await call("getUndo", { sessionId })).toEqual({ undo: null, redo: null });
 
     const compacted = await call("compact", { sessionId });
     expect((await call("getUndo", { sessionId })).undo).toMatchObject({ kind: "compaction", entryId: compacted.entryId, title: "Undo compaction" });
 
     const out = await call("undo", { sessionId });
-    expect(out.message).toBe("The compaction is undone: the leaf is back at m15, where an undo entry makes the agent resume too; the compaction stays in the file as an abandoned branch.");
+    expect(out.message).toBe("The compaction is undone: the leaf is back at m15, where an undo entry makes the agent resume too; the compaction stays in the file as an abandoned branch and is no longer counted.");
     const skeleton = unpackSkeleton((await call("getSkeleton", { sessionId })) as PackedSkeleton);
     const marker = skeleton.nodes.find((n) => n.id === out.appendedEntryId)!;
     expect(marker).toMatchObject({ type: "custom", parentId: "m15", customType: "bonsai-undo" });
@@ -74,8 +74,8 @@ describe("undo", () => {
     expect(after.leaf).toBe(marker.id);
     expect(after.contextIds).toEqual(before.contextIds);
     expect(after.entries.some((e) => e.id === compacted.entryId)).toBe(true);
-    // one level only
-    expect(await call("getUndo", { sessionId })).toEqual({ undo: null });
+    // nothing before it to undo; the compaction can be redone
+    expect(await call("getUndo", { sessionId })).toMatchObject({ undo: null, redo: { kind: "compaction", title: "Redo compaction" } });
     await expect(backend.dispatch("undo", { sessionId })).resolves.toMatchObject({ ok: false, error: { code: "conflict" } });
   });
 
@@ -144,14 +144,15 @@ describe("undo", () => {
     expect(agentView(file).contextIds).toEqual(before.contextIds);
   });
 
-  it("is not offered once the session moved on", async () => {
+  it("is not offered once the session moved on without Bonsai (the agent appended a turn)", async () => {
     const file = sessionFile();
     const sessionId = (await call("importSessions", { paths: [file] })).results[0]!.sessionId!;
     await call("setLabel", { sessionId, entryId: "m3", label: "x" });
-    await call("navigate", { sessionId, targetId: "m7", summarize: false });
-    await call("navigate", { sessionId, targetId: "m9", summarize: false });
-    expect((await call("getUndo", { sessionId })).undo).toMatchObject({ kind: "branch" });
-    await call("undo", { sessionId });
-    expect((await call("getUndo", { sessionId })).undo).toBeNull();
+    expect((await call("getUndo", { sessionId })).undo).toMatchObject({ kind: "label" });
+    const last = agentView(file).leaf;
+    fs.appendFileSync(file, JSON.stringify({ type: "message", id: "agent1", parentId: last, timestamp: "2026-01-01T00:02:00.000Z", message: { role: "user", content: "the agent went on", timestamp: 100 } }) + "\n");
+    await call("importSessions", { paths: [file] });
+    expect(await call("getUndo", { sessionId })).toEqual({ undo: null, redo: null });
+    await expect(backend.dispatch("undo", { sessionId })).resolves.toMatchObject({ ok: false, error: { code: "conflict" } });
   });
 });

@@ -39,6 +39,7 @@ import type { AssistantMessage, CompactionEntry, SessionEntry, ToolCall, ToolRes
 import { messageFromEntry } from "./context";
 import { createFileOperations, extractFileOpsFromMessage, recoverFileLists } from "./file-ops";
 import { buildIndex, childrenOf, defaultLeafId, getPath, type SessionIndex } from "./tree";
+import { undoneCompactionIds } from "./undo-markers";
 
 export type AmnesiaKind = "reread" | "repeatedCall" | "recurringError" | "restatedInstruction" | "droppedIdentifier";
 
@@ -593,16 +594,18 @@ function findingsOf(w: Window, kinds: "all" | "calls", r: EntryReader): AmnesiaF
 }
 
 /**
- * The report of a session: every compaction entry (on the path through it) and every pruning on
- * the active path. `leafId` defaults to the session's default leaf (the last entry).
+ * The report of a session: every compaction entry (on the path through it) that is not undone
+ * (undo-markers.ts) and every pruning on the active path. `leafId` defaults to the session's default
+ * leaf (the last entry).
  */
 export function amnesiaReport(entries: readonly SessionEntry[], leafId: string | null = defaultLeafId(entries)): AmnesiaReport {
   const index = buildIndex(entries);
   const leafPath = getPath(index, leafId);
   const reader = new EntryReader();
   const compactions: CompactionAmnesia[] = [];
+  const undone = undoneCompactionIds(entries);
   for (const entry of entries) {
-    if (entry.type !== "compaction" || index.byId.get(entry.id) !== entry) continue;
+    if (entry.type !== "compaction" || index.byId.get(entry.id) !== entry || undone.has(entry.id)) continue;
     const path = pathThrough(index, entry.id, leafPath);
     const c = path.findIndex((e) => e.id === entry.id);
     const findings = findingsOf(compactionWindow(path, c), "all", reader);

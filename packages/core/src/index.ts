@@ -30,4 +30,7 @@ export * from "./limits";
 export * from "./context-figures";
 export * from "./size-series";
 export * from "./model-window";
+export * from "./undo-markers";
+export * from "./summary-origin";
+export * from "./session-title";
 export * from "./errors";

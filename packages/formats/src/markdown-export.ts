@@ -2,7 +2,7 @@
  * The Markdown export: the active path of a session as Markdown (for reading and sharing, not for
  * resuming), beside the HTML page (html/page.ts) and the pi export (to-pi.ts).
  */
-import type { SessionEntry, SessionHeader } from "@bonsai/core";
+import { firstRealPrompt, sessionTitle, summaryOrigin, summaryOriginLabel, type SessionEntry, type SessionHeader } from "@bonsai/core";
 import { mdCode, mdText } from "./markdown-inline";
 
 type Obj = Record<string, unknown>;
@@ -77,13 +77,14 @@ function entryMarkdown(e: SessionEntry): string | null {
   }
 }
 
-/** The session titled `title` (else its id), its header facts, then each entry of `path` that shows in a transcript. */
+/** The session titled by core's title rule (`title`, else the path's first real prompt, else its id), its header facts, then each entry of `path` that shows in a transcript. */
 export function renderSessionMarkdown(header: SessionHeader, title: string | null, path: readonly SessionEntry[]): string {
-  const out: string[] = [`# ${mdText(title ?? `Session ${header.id}`)}`, ""];
+  const out: string[] = [`# ${mdText(sessionTitle({ name: title, firstPrompt: firstRealPrompt(path) }) ?? `Session ${header.id}`)}`, ""];
   out.push(`- Session: ${mdCode(header.id)}`, `- Started: ${mdText(header.timestamp)}`, `- Folder: ${mdCode(header.cwd)}`, `- Entries on this path: ${path.length}`, "");
   for (const e of path) {
     const md = entryMarkdown(e);
     if (md !== null) out.push(md, "");
+    if (md !== null && (e.type === "compaction" || e.type === "branch_summary") && summaryOrigin(e) !== "model") out.push(`*Written by ${summaryOriginLabel(summaryOrigin(e))}.*`, "");
   }
   return `${out.join("\n").trimEnd()}\n`;
 }

@@ -16,6 +16,7 @@ interface Facts {
   microcompactions: number;
   midSession: boolean;
   finalNewline: boolean;
+  /** the file's own title; null where its only title lines are summaries naming another session's leaf (never this one's title) */
   title: string | null;
   /** sub-agents spawned (Task results naming an agentId, or inline sidechains) */
   subAgents: number;
@@ -25,12 +26,12 @@ interface Facts {
 
 // the README's table (line counts, compactions with their preTokens, microcompactions, mid-session starts, newlines)
 const FACTS: Facts[] = [
-  { prefix: "entireio__cli__cd_95adddad32_0", lines: 893, compactions: [156_699, 155_241, 155_413], microcompactions: 0, midSession: false, finalNewline: false, title: "Branch review by competing agents", subAgents: 4, sidechains: 0 },
+  { prefix: "entireio__cli__cd_95adddad32_0", lines: 893, compactions: [156_699, 155_241, 155_413], microcompactions: 0, midSession: false, finalNewline: false, title: null, subAgents: 4, sidechains: 0 },
   { prefix: "entireio__cli__b0_dc55b3a1dc_1", lines: 723, compactions: [157_692], microcompactions: 2, midSession: false, finalNewline: true, title: null, subAgents: 0, sidechains: 0 },
   { prefix: "entireio__cli__9b_04c3d92e38_2", lines: 362, compactions: [167_361], microcompactions: 0, midSession: false, finalNewline: true, title: null, subAgents: 0, sidechains: 0 },
   { prefix: "entireio__cli__b0_2936744f3b_0", lines: 593, compactions: [155_829, 155_203], microcompactions: 0, midSession: true, finalNewline: false, title: null, subAgents: 1, sidechains: 0 },
   { prefix: "entireio__cli__ca_fca7ea73ac_0", lines: 85, compactions: [155_461], microcompactions: 0, midSession: true, finalNewline: false, title: null, subAgents: 0, sidechains: 0 },
-  { prefix: "d-kimuson__claude-code-viewer", lines: 438, compactions: [], microcompactions: 0, midSession: false, finalNewline: true, title: "Empty Repo Setup: CLAUDE.md Foundation Created", subAgents: 5, sidechains: 5 },
+  { prefix: "d-kimuson__claude-code-viewer", lines: 438, compactions: [], microcompactions: 0, midSession: false, finalNewline: true, title: null, subAgents: 5, sidechains: 5 },
   { prefix: "ta93abe__me__05_082272ed34_0", lines: 651, compactions: [], microcompactions: 0, midSession: false, finalNewline: true, title: "Resolve conflicts in modified files", subAgents: 0, sidechains: 0 },
   { prefix: "entireio__external-agents__01_8c2b5cd218_0", lines: 118, compactions: [], microcompactions: 0, midSession: false, finalNewline: true, title: "fix-external-agent-discovery", subAgents: 0, sidechains: 0 },
 ];

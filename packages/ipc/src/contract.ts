@@ -291,14 +291,22 @@ export const contract = {
   ),
 
   // ------------------------------------------------------------ undo
-  /** the last compaction, branch switch or label made in Bonsai that can still be undone */
-  getUndo: method(z.strictObject(sessionRef), z.object({ undo: undoSchema.nullable() })),
+  /**
+   * the newest compaction, branch switch, label or prune made in Bonsai that can still be undone,
+   * and the last one undone that can be redone (a history: undone one by one, redone in turn)
+   */
+  getUndo: method(z.strictObject(sessionRef), z.object({ undo: undoSchema.nullable(), redo: undoSchema.nullable() })),
   /**
    * Undo it: the entries stay (append-only); the leaf moves back, and an entry is appended there so
    * that the file's last line — where the agent resumes — is back too (a label restores the old
    * label; otherwise a `custom` entry of type "bonsai-undo", which adds nothing to the context)
    */
   undo: method(
+    z.strictObject(sessionRef),
+    z.object({ leafId: z.string().nullable(), appendedEntryId: z.string().nullable(), message: z.string() }),
+  ),
+  /** do the last undone change again (a "bonsai-redo" entry where the leaf moves; a prune prunes again) */
+  redo: method(
     z.strictObject(sessionRef),
     z.object({ leafId: z.string().nullable(), appendedEntryId: z.string().nullable(), message: z.string() }),
   ),

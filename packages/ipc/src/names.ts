@@ -41,6 +41,7 @@ export const METHOD_NAMES = [
   "prompt",
   "getUndo",
   "undo",
+  "redo",
   "setLabel",
   "whatIf",
   "getAmnesiaReport",

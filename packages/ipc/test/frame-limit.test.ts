@@ -68,6 +68,7 @@ const LARGEST: { [M in MethodName]: unknown } = {
   setLabel: { ...session, entryId: id, label: `x${worst(198)}x` },
   getUndo: session,
   undo: session,
+  redo: session,
   whatIf: {
     sessionIds: ids(12),
     settings: {

@@ -2,7 +2,7 @@
  * Derived columns of an entry: what the tree skeleton, the session list and search need without
  * parsing the entry's JSON again (role, token estimate, preview, tool names, flags, FTS text).
  */
-import { estimateTokens, fileOpCodesOf, type AgentMessage, type SessionEntry } from "@bonsai/core";
+import { estimateTokens, fileOpCodesOf, summaryOrigin, type AgentMessage, type SessionEntry } from "@bonsai/core";
 
 export const FLAG_PRUNED = 1;
 export const FLAG_THINKING = 2;
@@ -268,8 +268,9 @@ function summaryColumns(e: Obj, d: DerivedColumns, paths: Set<string>, title: st
   d.tokens = Math.ceil(summary.length / 4);
   d.body = summary;
   collectDetailPaths(e.details, paths);
-  if (e.fromExtension === true || e.fromHook === true) d.flags |= FLAG_FROM_EXTENSION;
-  if (isObj(e.details) && e.details.offline === true) d.flags |= FLAG_OFFLINE;
+  const origin = summaryOrigin(e);
+  if (origin === "hook") d.flags |= FLAG_FROM_EXTENSION;
+  if (origin === "offline") d.flags |= FLAG_OFFLINE;
   d.preview = oneLine(`${title}: ${str(e.shortSummary) ?? summary}`);
 }
 

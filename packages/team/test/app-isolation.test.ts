@@ -136,6 +136,7 @@ const WRITES: Record<string, unknown> = {
   restorePruned: { sessionId: "alpha-one" },
   prompt: { sessionId: "alpha-one", text: "hello" },
   undo: { sessionId: "alpha-one" },
+  redo: { sessionId: "alpha-one" },
   setLabel: { sessionId: "alpha-one", entryId: "alpha-one-e0", label: "x" },
   setSettings: { patch: {} },
   pickSettingsFolder: { field: "hooksDir" },

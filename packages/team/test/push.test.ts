@@ -72,6 +72,23 @@ describe.skipIf(PI_FILES.length === 0)("bonsai push", () => {
     expect(logLines.join("\n")).not.toContain(stored[1]?.id ?? "never");
   });
 
+  it("sends the title rule's title: an unnamed pi session is stored in the archive under its first prompt, as the local list names it", async () => {
+    const { store } = localStore();
+    const fixture = PI_FILES.find((f) => {
+      const text = fs.readFileSync(path.join(REAL_PI, f), "utf8");
+      return !text.includes('"type":"session_info"') && !/^\{[^\n]*"title":/u.test(text);
+    }) as string;
+    const lines = fs.readFileSync(path.join(REAL_PI, fixture), "utf8").split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l) as { type: string; message?: { role: string; content: unknown } });
+    const content = lines.find((l) => l.type === "message" && l.message?.role === "user")!.message!.content;
+    const text = typeof content === "string" ? content : (content as { type: string; text?: string }[]).filter((b) => b.type === "text").map((b) => b.text).join("\n");
+    const firstLine = text.trim().split("\n")[0]!.trim().slice(0, 120);
+    const { sessionId } = await store.importFile(path.join(REAL_PI, fixture));
+    expect(store.getSession(sessionId as string)?.title).toBeNull(); // no name of its own
+    await pushSession(storePushSource(store), sessionId as string, { client: new ArchiveClient(url, adaToken), project: "alpha" });
+    const stored = await db.pool.query<{ title: string | null }>("SELECT title FROM sessions WHERE session_id = $1", [sessionId]);
+    expect(stored.rows.map((r) => r.title)).toEqual([firstLine]);
+  });
+
   it("sends only what the session gained since the last push", async () => {
     const { store, dir } = localStore();
     const file = path.join(dir, "grow.jsonl");
@@ -103,13 +120,18 @@ describe.skipIf(PI_FILES.length === 0)("bonsai push", () => {
     const client = new ArchiveClient(url, adaToken);
     const dry = await pushSession(storePushSource(store), sessionId, { client, project: "alpha", dryRun: true });
     expect(dry).toMatchObject({ had: 0, sent: 1, added: 0 });
-    expect(dry.redacted).toEqual([{ rule: "aws-access-key", count: 1 }, { rule: "url-password", count: 1 }]);
+    // each secret twice: in the entry and in the title (the title rule makes the first prompt the title)
+    expect(dry.redacted).toEqual([{ rule: "aws-access-key", count: 2 }, { rule: "url-password", count: 2 }]);
     expect(await entriesInArchive(sessionId)).toEqual([]);
     await pushSession(storePushSource(store), sessionId, { client, project: "alpha" });
     const stored = (await db.pool.query<{ entry: string }>("SELECT entry FROM entries e JOIN sessions s ON s.id = e.session_pk WHERE s.session_id = $1", [sessionId])).rows;
     expect(stored[0]?.entry).toContain("[REDACTED:aws-access-key]");
     expect(stored[0]?.entry).not.toContain("AKIAABCDEFGHIJKLMNOP");
     expect(stored[0]?.entry).not.toContain("hunter22");
+    const [title] = (await db.pool.query<{ title: string }>("SELECT title FROM sessions WHERE session_id = $1", [sessionId])).rows;
+    expect(title?.title).toContain("[REDACTED:aws-access-key]");
+    expect(title?.title).not.toContain("AKIAABCDEFGHIJKLMNOP");
+    expect(title?.title).not.toContain("hunter22");
     expect(fs.readFileSync(file, "utf8")).toContain("AKIAABCDEFGHIJKLMNOP");
   });
 

@@ -3,14 +3,13 @@
  * compacts a stored session (or a session file, imported first) with the configured model, or the
  * offline summarizer, and prints what was summarized and the summary.
  */
-import type { CompactionEntry } from "@bonsai/core";
+import { summaryOrigin, type CompactionEntry } from "@bonsai/core";
 import { withEngineSession } from "../engine-session";
 import { printJson, type Io } from "../output";
 import type { Command } from "./command";
 
 function describeSummarizer(details: unknown, model: string, offline: boolean): string {
-  const d = details as { summarizer?: string } | undefined;
-  return d?.summarizer === "offline" || offline ? "the offline summarizer" : model;
+  return summaryOrigin({ details }) === "offline" || offline ? "the offline summarizer" : model;
 }
 
 export const compactCommand: Command = {

@@ -5,6 +5,7 @@
  * `commits`: what a session imported from a checkpoint branch produced, `[{sha, subject, date, files}]`).
  */
 import { commitLines } from "../commits-text";
+import { sessionTitle } from "@bonsai/core";
 import { column, printJson } from "../output";
 import { withCliStore } from "../store-db";
 import type { Command } from "./command";
@@ -31,7 +32,7 @@ export const lsCommand: Command = {
       io.stdout(`${column("ID", idWidth)}  ${column("AGENT", 11)}  ${column("UPDATED", 16)}  ${"ENTRIES".padStart(7)}  ${"COMP".padStart(4)}  TITLE / FIRST MESSAGE\n`);
       for (const s of sessions) {
         const updated = s.updatedAt.replace("T", " ").slice(0, 16);
-        const title = s.title ?? (s.firstMessage || "(no messages)");
+        const title = sessionTitle({ name: s.title, firstPrompt: s.firstMessage }) ?? "(no messages)";
         const where = s.cwd ? `  [${s.cwd}]` : "";
         io.stdout(
           `${column(s.id, idWidth)}  ${column(s.agent, 11)}  ${column(updated, 16)}  ${String(s.entryCount).padStart(7)}  ${String(s.compactionCount).padStart(4)}  ${column(title, 70).trimEnd()}${where}\n`,

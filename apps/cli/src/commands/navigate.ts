@@ -3,6 +3,7 @@
  * stored session to TARGET; with --summarize the abandoned branch is summarized into a branch
  * summary attached at the destination (branch-summary.md §1).
  */
+import { summaryOrigin, summaryOriginLabel } from "@bonsai/core";
 import { BRANCH_MARKER_TYPE } from "@bonsai/engine";
 import { withEngineSession } from "../engine-session";
 import { printJson } from "../output";
@@ -27,7 +28,7 @@ export const navigateCommand: Command = {
         const place = marker ? `${marker.parentId ?? "(before the first entry)"}, with entry ${marker.id} in the file so that the agent resumes there` : (out.leafId ?? "(before the first entry)");
         lines.push(`Moved the leaf of session ${sessionId} from ${from ?? "(root)"} to ${place}.`);
       }
-      if (out.summaryEntry) lines.push(`Added branch summary ${out.summaryEntry.id} under ${out.summaryEntry.parentId ?? "(root)"}:`, "", out.summaryEntry.summary);
+      if (out.summaryEntry) lines.push(`Added branch summary ${out.summaryEntry.id} under ${out.summaryEntry.parentId ?? "(root)"}, written by ${summaryOriginLabel(summaryOrigin(out.summaryEntry))}:`, "", out.summaryEntry.summary);
       if (out.editorText !== undefined) lines.push("", "Text of the selected message (to edit and send again):", out.editorText);
       io.stdout(`${lines.join("\n")}\n`);
     }, args.options.summarize === true); // moving the leaf alone writes only to pi files (an entry the agent ignores)

@@ -113,9 +113,10 @@ export class ClaudeCodeReader extends ForeignReader {
     return { header, leafId: this.#mainTip, title, links: { ...this.#links, subAgents: [...this.#links.subAgents] } };
   }
 
+  /** the last summary line that names this file's conversation (its leafUuid is here); one naming another session's never */
   #summaryTitle(): string | undefined {
     const inFile = this.#summaries.filter((s) => s.leafUuid !== undefined && this.#nodes.has(s.leafUuid));
-    return (inFile[inFile.length - 1] ?? this.#summaries[this.#summaries.length - 1])?.summary;
+    return inFile[inFile.length - 1]?.summary;
   }
 
   /** Header fields from the first lines that carry them; titles; the first timestamp. */

@@ -6,7 +6,7 @@
  */
 import { sha256 } from "@noble/hashes/sha2";
 import { utf8ToBytes } from "@noble/hashes/utils";
-import { buildIndex, getPath } from "@bonsai/core";
+import { buildIndex, firstRealPrompt, getPath, sessionTitle, undoneCompactionIds } from "@bonsai/core";
 import type { AgentKind, ReadSession } from "../types";
 import { renderChart } from "./chart";
 import { escapeHtml } from "./escape";
@@ -50,8 +50,9 @@ export function renderHtml(session: ReadSession, options: HtmlOptions = {}): str
   const leafId = options.leafId === undefined ? session.leafId : options.leafId;
   const path = getPath(index, leafId);
   const anchors = new Map(path.map((e, i) => [e.id, `e${i}`]));
-  const title = session.title ?? `${AGENT_NAMES[session.agent]} session ${session.header.id}`;
-  const compactions = session.entries.filter((e) => e.type === "compaction").length;
+  const title = sessionTitle({ name: session.title, firstPrompt: firstRealPrompt(session.entries) }) ?? `${AGENT_NAMES[session.agent]} session ${session.header.id}`;
+  // an undone compaction (core undo-markers.ts) is not counted
+  const compactions = session.entries.filter((e) => e.type === "compaction").length - undoneCompactionIds(session.entries).size;
   const facts = [
     AGENT_NAMES[session.agent],
     session.header.cwd,

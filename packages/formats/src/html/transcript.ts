@@ -3,7 +3,7 @@
  * tool results collapsible under their call, compactions and branch summaries marked, entries a
  * compaction summarized dimmed, metadata lines grouped and folded.
  */
-import type { CompactionEntry, SessionEntry } from "@bonsai/core";
+import { summaryOrigin, summaryOriginLabel, type CompactionEntry, type SessionEntry } from "@bonsai/core";
 import { agentEventOf } from "../entries";
 import { isObj, objs, str, type Obj } from "../values";
 import { capText, countHtml, escapeHtml } from "./escape";
@@ -148,8 +148,10 @@ export function renderTranscript(path: readonly SessionEntry[], anchors: Readonl
     const model = kind === "assistant" && str(m.model) ? ` <span class="muted">${escapeHtml(str(m.model) as string)}</span>` : "";
     const badge = kind === "compaction" ? ` <span class="badge">${countHtml((entry as CompactionEntry).tokensBefore)} tokens before</span>` : "";
     const classes = `entry ${kind}${summarized ? " summarized" : ""}`;
+    // a summary Bonsai's offline summarizer or a hook wrote says so (as the inspector's "written by")
+    const origin = (kind === "compaction" || kind === "branchSummary") && summaryOrigin(entry) !== "model" ? ` <span class="badge" title="written by ${escapeHtml(summaryOriginLabel(summaryOrigin(entry)))}">${summaryOrigin(entry) === "offline" ? "offline summary" : "by a hook"}</span>` : "";
     out.push(
-      `<section class="${classes}" id="${anchor}"><header><span class="who">${escapeHtml(titleOf(entry))}</span>${model}${badge}${kind === "assistant" ? usageLine(m) : ""}${time(entry.timestamp)}</header>${entryBody(entry)}</section>`,
+      `<section class="${classes}" id="${anchor}"><header><span class="who">${escapeHtml(titleOf(entry))}</span>${model}${badge}${origin}${kind === "assistant" ? usageLine(m) : ""}${time(entry.timestamp)}</header>${entryBody(entry)}</section>`,
     );
     if (entry === lastCompaction) out.push(`<p class="boundary">The model sees the summary above${keptFrom >= 0 ? ", the entries it kept" : ""} and what follows; the dimmed entries before it were summarized.</p>`);
   });

@@ -91,10 +91,10 @@ export const sessionFolderSchema = z.object({
 });
 export type SessionFolder = z.infer<typeof sessionFolderSchema>;
 
-/** The last change made in Bonsai that can be undone (while the leaf is still where it left it). */
+/** A change made in Bonsai that can be undone or redone (while the leaf is still where it left it). */
 export const undoSchema = z.object({
-  kind: z.enum(["compaction", "branch", "label"]),
-  /** the entry that change appended (compaction, branch summary, label entry), null for a plain branch switch */
+  kind: z.enum(["compaction", "branch", "label", "prune"]),
+  /** the entry that change appended (compaction, branch summary, label entry), null for a plain branch switch or a prune */
   entryId: z.string().nullable(),
   /** "Undo compaction" */
   title: z.string(),

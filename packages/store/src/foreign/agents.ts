@@ -4,7 +4,7 @@
  * store's insert and clear of entries, so that listing sessions never reads an entry.
  */
 import type Database from "better-sqlite3";
-import type { SessionEntry } from "@bonsai/core";
+import { compactionCountStep, type SessionEntry } from "@bonsai/core";
 import type { AgentKind, ReadState } from "@bonsai/formats";
 import { isForeignFormat, readOnlyReason } from "./read-only";
 import { Statements } from "./statements";
@@ -51,7 +51,8 @@ export class AgentTally {
   compactions = 0;
 
   add(entries: readonly SessionEntry[]): void {
-    for (const e of entries) if (e.type === "compaction") this.compactions++;
+    // an undone compaction does not count (its bonsai-undo marker takes it back, a redo counts it again)
+    for (const e of entries) this.compactions += compactionCountStep(e);
     this.traits |= piTraits(entries);
   }
 }
@@ -121,7 +122,7 @@ export class SessionAgents {
     const agent = isForeignFormat(row.source_format) ? (r?.agent ?? row.source_format) : piAgent(row.source_path, traits);
     return {
       agent,
-      compactionCount: r?.compactions ?? 0,
+      compactionCount: Math.max(0, r?.compactions ?? 0),
       readOnly: readOnlyReason(row.source_format),
       parentSession: typeof header.parentSession === "string" && header.parentSession !== "" ? header.parentSession : null,
     };

@@ -48,7 +48,10 @@ function hostTasks(store: SqliteSessionStore) {
     },
     /** the formats layer's HTML export of the path to `leafId` (null: no leaf), written atomically to `file` */
     exportHtml(sessionId: string, file: string, leafId: string | null): void {
-      atomicWriteFileSync(path.resolve(file), renderHtml(store.readSession(sessionId, leafId), { leafId }));
+      const read = store.readSession(sessionId, leafId);
+      // the title rule: a title given in Bonsai first (renderHtml takes the file's name, else the first real prompt)
+      const given = store.getSessionTitles().get(sessionId);
+      atomicWriteFileSync(path.resolve(file), renderHtml(given === undefined ? read : { ...read, title: given }, { leafId }));
     },
     /** the path to `leafId` as a pi session file, written atomically to `file` */
     exportPi(sessionId: string, file: string, leafId: string | null): void {

@@ -15,6 +15,7 @@ import { migration016LineRepairs } from "./016-line-repairs";
 import { migration017TitlesNotSummaries } from "./017-titles-not-summaries";
 import { migration018TrigramIndex } from "./018-trigram-index";
 import { migration019GitCheckpoints } from "./019-git-checkpoints";
+import { migration020UndoneCompactions } from "./020-undone-compactions";
 import type { Migration } from "./types";
 
 export type { Migration } from "./types";
@@ -38,6 +39,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration017TitlesNotSummaries,
   migration018TrigramIndex,
   migration019GitCheckpoints,
+  migration020UndoneCompactions,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

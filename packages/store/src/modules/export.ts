@@ -1,6 +1,8 @@
 /** Exports: the session's JSONL as its format gives it back, and the Markdown of a path. */
 import path from "node:path";
+import { sessionTitle } from "@bonsai/core";
 import { renderSessionMarkdown } from "@bonsai/formats";
+import { readSessionTitles } from "../session-meta";
 import { atomicWriteFileSync } from "../atomic-write";
 import type { ExportOptions } from "../session-store";
 import type { StoreContext } from "./context";
@@ -21,7 +23,9 @@ export async function exportJsonl(ctx: StoreContext, sessionId: string, file: st
 export async function exportMarkdown(ctx: StoreContext, sessionId: string, file?: string, options: ExportOptions = {}): Promise<string> {
   const row = ctx.sessions.require(sessionId);
   const entries = ctx.reader.getPath(sessionId, options.leafId === undefined ? row.leaf_id : options.leafId);
-  const md = renderSessionMarkdown(storedHeader(row), row.title, entries);
+  // the title rule (core sessionTitle): the title given in Bonsai, the file's name, its first real prompt
+  const title = sessionTitle({ given: readSessionTitles(ctx.db).get(sessionId), name: row.title, firstPrompt: row.first_message });
+  const md = renderSessionMarkdown(storedHeader(row), title, entries);
   await Promise.resolve();
   if (file) atomicWriteFileSync(path.resolve(file), md);
   return md;

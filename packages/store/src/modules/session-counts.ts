@@ -2,7 +2,7 @@
  * A session's derived row fields after its entries changed: counts, title, first message, updated
  * time, leaf; and the state of its source file as last read.
  */
-import type { SessionEntry } from "@bonsai/core";
+import { isRealPrompt, sourceSessionId, type SessionEntry } from "@bonsai/core";
 import { deriveColumns, oneLine } from "../derive";
 import type { WriterResult } from "../import/entry-writer";
 import type { SessionRow } from "../reads/sessions";
@@ -38,10 +38,7 @@ export function refreshSessionMeta(ctx: StoreContext, row: SessionRow, leafId: s
   const messageCount = whole ? written.messages : row.message_count + written.messages;
   let firstMessage = row.first_message;
   if (whole || (firstMessage === "" && written.types.has("message"))) {
-    const firstUser = sql(ctx,
-      "SELECT j.json FROM entries e JOIN entry_json j ON j.pk = e.pk WHERE e.session_id = ? AND e.type = 'message' AND e.role = 'user' ORDER BY e.seq LIMIT 1",
-    ).pluck().get(sessionId) as string | undefined;
-    firstMessage = oneLine(firstUser ? (deriveColumns(JSON.parse(firstUser) as SessionEntry).userText ?? "") : "", 500);
+    firstMessage = oneLine(firstRealPrompt(ctx, sessionId), 500);
   }
   const title = whole || written.types.has("session_info") ? resolveTitle(ctx, row) : row.title;
   const updated = written.latestTimestamp > row.updated_at ? written.latestTimestamp : row.updated_at;
@@ -65,6 +62,27 @@ export function recountSessionMeta(ctx: StoreContext, sessionId: string, leafId?
   };
   const written: WriterResult = { startSeq: 0, added: counts.n, types: new Set(), messages: counts.m, latestTimestamp: counts.latest, lastId: null, irregular: false, issues: [] };
   refreshSessionMeta(ctx, ctx.sessions.require(sessionId), leafId, written, true);
+}
+
+/**
+ * The first user message a person wrote in this session (core isRealPrompt), among the session's
+ * first ones; never one read from a line of another session (core sourceSessionId: the agent's id
+ * on the line, against the one on the session's last line); "" when none.
+ */
+function firstRealPrompt(ctx: StoreContext, sessionId: string): string {
+  const last = sql(ctx, "SELECT j.json FROM entries e JOIN entry_json j ON j.pk = e.pk WHERE e.session_id = ? ORDER BY e.seq DESC LIMIT 1").pluck().get(sessionId) as string | undefined;
+  const own = last === undefined ? undefined : sourceSessionId(JSON.parse(last) as SessionEntry);
+  const rows = sql(ctx,
+    "SELECT j.json FROM entries e JOIN entry_json j ON j.pk = e.pk WHERE e.session_id = ? AND e.type = 'message' AND e.role = 'user' ORDER BY e.seq LIMIT 50",
+  ).pluck().iterate(sessionId) as IterableIterator<string>;
+  for (const json of rows) {
+    const entry = JSON.parse(json) as SessionEntry;
+    const text = deriveColumns(entry).userText ?? "";
+    if (!isRealPrompt(text)) continue;
+    const lineSession = own === undefined ? undefined : sourceSessionId(entry);
+    if (lineSession === undefined || lineSession === own) return text;
+  }
+  return "";
 }
 
 /** header title, else the latest session_info's name (the agent's or the user's; never a compaction's or branch summary's text) */

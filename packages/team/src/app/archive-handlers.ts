@@ -52,6 +52,7 @@ const REFUSED = {
   restorePruned: "restore pruned output",
   prompt: "continue a session with a model",
   undo: "undo changes",
+  redo: "redo changes",
   setLabel: "label entries",
   setSettings: "change settings",
   pickSettingsFolder: "choose host folders",
@@ -223,7 +224,7 @@ export function archiveHandlers(deps: ArchiveHandlerDeps, token: string): Handle
     whatIf: async (input) => cache.withSessions(await who(), input.sessionIds, async (held) => keyedAnswer(await app.whatIf({ ...input, sessionIds: held.map((r) => r.storeId) }), keysOf(held))),
     getUndo: async () => {
       await who();
-      return { undo: null };
+      return { undo: null, redo: null };
     },
     getSettings: async () => {
       await who();

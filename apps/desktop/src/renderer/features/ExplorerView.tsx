@@ -7,7 +7,7 @@ import type { SessionViewProps } from "../shell/slots";
 import { Splitter } from "../shell/Splitter";
 import { useBonsai } from "../state/store";
 import type { PanelName, ViewName } from "../state/ui-slice";
-import { undoLastChange } from "./actions/undo";
+import { redoLastUndone, undoLastChange } from "./actions/undo";
 import { Composer } from "./composer/Composer";
 import { CompactionPanel } from "./compaction/CompactionPanel";
 import { ContextView } from "./context/ContextView";
@@ -40,6 +40,7 @@ function Toolbar() {
   const auto = useBonsai((s) => s.autoCompaction);
   const leafId = useBonsai((s) => s.skeleton?.leafId ?? null);
   const undo = useBonsai((s) => s.undo);
+  const redo = useBonsai((s) => s.redo);
   const requestFocus = useBonsai((s) => s.requestFocus);
   const setFollow = useBonsai((s) => s.setFollow);
   const setPanel = useBonsai((s) => s.setPanel);
@@ -79,6 +80,11 @@ function Toolbar() {
       {undo ? (
         <button type="button" onClick={() => void undoLastChange()} data-testid="undo-button" title={`${undo.detail} (Ctrl+Z)`}>
           ↶ {undo.title}
+        </button>
+      ) : null}
+      {redo ? (
+        <button type="button" onClick={() => void redoLastUndone()} data-testid="redo-button" title={`${redo.detail} (Ctrl+Shift+Z)`}>
+          ↷ {redo.title}
         </button>
       ) : null}
       {hostReadOnly === null ? (

@@ -65,9 +65,12 @@ function useShortcuts(): void {
         if (e.key === ",") {
           e.preventDefault();
           runCommand("preferences");
-        } else if (e.key.toLowerCase() === "z" && !e.shiftKey && !isTyping(e.target)) {
+        } else if (e.key.toLowerCase() === "z" && !isTyping(e.target)) {
           e.preventDefault();
-          runCommand("undo");
+          runCommand(e.shiftKey ? "redo" : "undo");
+        } else if (e.key.toLowerCase() === "y" && !e.shiftKey && !isTyping(e.target)) {
+          e.preventDefault();
+          runCommand("redo");
         }
         return;
       }

@@ -35,6 +35,8 @@ export interface WorkSlice {
   autoCompaction: "threshold" | "overflow" | null;
   /** the last change made in Bonsai that can be undone, null when there is none */
   undo: UndoState;
+  /** the last change undone that can be done again, null when there is none */
+  redo: UndoState;
   /** fetch what the model sees from an entry (null = the leaf) */
   loadContext(entryId: string | null): Promise<void>;
   /** fetch the shown context again with every message listed (a long one comes folded) */
@@ -61,6 +63,7 @@ const idle: WorkState = {
   composerDraft: null,
   autoCompaction: null,
   undo: null,
+  redo: null,
 };
 
 export const createWorkSlice: Slice<WorkSlice> = (set, get) => ({
@@ -90,10 +93,10 @@ export const createWorkSlice: Slice<WorkSlice> = (set, get) => ({
     const sessionId = get().openSessionId;
     if (!sessionId) return;
     try {
-      const { undo } = await api().getUndo({ sessionId });
-      if (get().openSessionId === sessionId) set({ undo });
+      const { undo, redo } = await api().getUndo({ sessionId });
+      if (get().openSessionId === sessionId) set({ undo, redo });
     } catch {
-      if (get().openSessionId === sessionId) set({ undo: null });
+      if (get().openSessionId === sessionId) set({ undo: null, redo: null });
     }
   },
 

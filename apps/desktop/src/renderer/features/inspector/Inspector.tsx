@@ -15,6 +15,7 @@ import type {
   ToolResultMessage,
   Usage,
 } from "@bonsai/core";
+import { summaryOrigin, summaryOriginLabel } from "@bonsai/core";
 import type { EntryDetail } from "@bonsai/ipc";
 import { api, failureSentence } from "../../lib/api";
 import { useBonsai } from "../../state/store";
@@ -73,11 +74,9 @@ function FileLists({ details }: { details: unknown }) {
   );
 }
 
-function origin(e: { fromExtension?: boolean; fromHook?: boolean; offline?: unknown; details?: unknown }): string {
-  if (e.fromExtension || e.fromHook) return "a hook or extension";
-  const details = typeof e.details === "object" && e.details !== null ? (e.details as { offline?: unknown }) : {};
-  if (e.offline === true || details.offline === true) return "Bonsai's offline summarizer";
-  return "the summarization model";
+/** who wrote a summary, as the entry records it (core summary-origin.ts, the exports' words) */
+function origin(e: { fromExtension?: boolean; fromHook?: boolean; details?: unknown }): string {
+  return summaryOriginLabel(summaryOrigin(e));
 }
 
 function EntryLink({ id }: { id: string }) {

@@ -6,7 +6,7 @@
 import { chooseAndImport, exportOpenSession } from "../../shell/import";
 import { useBonsai } from "../../state/store";
 import type { BonsaiState } from "../../state/types";
-import { undoLastChange } from "../actions/undo";
+import { redoLastUndone, undoLastChange } from "../actions/undo";
 import { switchTheme } from "../theme";
 
 export interface Command {
@@ -44,7 +44,8 @@ export const COMMANDS: readonly Command[] = [
 
   { id: "view-tree", title: "Show the tree", group: "Session", keys: "G", enabled: hasSession, run: (s) => s.setView("tree") },
   { id: "view-transcript", title: "Read the transcript", group: "Session", keys: "T", enabled: hasSession, run: (s) => s.setView("transcript") },
-  { id: "undo", title: "Undo the last compaction, branch switch or label", group: "Session", keys: "Ctrl+Z / ⌘Z", enabled: (s) => s.undo !== null && writable(s), run: () => void undoLastChange() },
+  { id: "undo", title: "Undo the last compaction, branch switch, label or prune", group: "Session", keys: "Ctrl+Z / ⌘Z", enabled: (s) => s.undo !== null && writable(s), run: () => void undoLastChange() },
+  { id: "redo", title: "Redo the last change undone", group: "Session", keys: "Ctrl+Shift+Z / Ctrl+Y", enabled: (s) => s.redo !== null && writable(s), run: () => void redoLastUndone() },
   { id: "export-jsonl", title: "Export the session as JSONL", group: "Session", enabled: hasSession, run: () => void exportOpenSession("jsonl") },
   { id: "export-markdown", title: "Export the session as Markdown", group: "Session", enabled: hasSession, run: () => void exportOpenSession("markdown") },
   { id: "export-html", title: "Export the session as HTML (one offline page)", group: "Session", enabled: hasSession, run: () => void exportOpenSession("html") },

@@ -47,6 +47,8 @@ export function PrunePanel() {
       await useBonsai.getState().reloadSkeleton();
     } catch (err) {
       notifyAll("error", failureSentence(err, "nothing was pruned"), sessionId);
+    } finally {
+      void useBonsai.getState().refreshUndo();
     }
   };
 
