@@ -11,7 +11,7 @@
  */
 import { statSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
-import type { AgentMessage, BranchPlan, CompactionPlanSummary, CompactionSettings, ContextFigures, ContextSummary, MigrationResult, ParseIssue, PruneConfig, PrunePlan, PruneSummary, SessionContext, SessionEntry, SessionHeader } from "@bonsai/core";
+import type { AgentMessage, BranchPlan, CompactionPlanSummary, CompactionSettings, FiguresOfPath, ContextSummary, MigrationResult, ParseIssue, PruneConfig, PrunePlan, PruneSummary, SessionContext, SessionEntry, SessionHeader } from "@bonsai/core";
 import type { ReadSession } from "@bonsai/formats";
 import type { ContextLists } from "@bonsai/store";
 import { UserError, describeFsError } from "./errors";
@@ -57,7 +57,7 @@ export interface LoadedSession {
    * a stored session: the estimate and the last usage reported on the path to the leaf, as core's
    * contextOf gives them over `path(leafId)`, read without the path (undefined: use the path)
    */
-  contextFigures?(leafId: string | null): Pick<ContextFigures, "tokens" | "usage"> | undefined;
+  contextFigures?(leafId: string | null): FiguresOfPath | undefined;
   /**
    * a stored session: the messages of a long context the text listing shows (its first `head` and
    * newest `tail`, ContextListing), read without the others; undefined when it lists them all

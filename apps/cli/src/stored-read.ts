@@ -16,10 +16,14 @@ import { pruneDryRunOn } from "./commands/prune";
 import { reportError } from "./errors";
 import type { Io } from "./output";
 import type { StoredReadCommand } from "./session-argument";
+import type { LoadedSession } from "./session-source";
+import { storedSettings } from "./stored-settings";
 import { openStoredPiSession } from "./stored-session";
+import type { BonsaiSettings } from "@bonsai/core";
 
-const COMMANDS: Record<StoredReadCommand, { check?: (args: ParsedArgs) => unknown; on: SessionCommand }> = {
-  context: { on: contextOn },
+const COMMANDS: Record<StoredReadCommand, { check?: (args: ParsedArgs) => unknown; on: SessionCommand; withSettings?: (session: LoadedSession, args: ParsedArgs, io: Io, settings: BonsaiSettings) => void }> = {
+  // the window of the session's model under the saved settings (overrides from `bonsai config`)
+  context: { on: contextOn, withSettings: (session, args, io, settings) => contextOn(session, args, io, settings.model) },
   plan: { on: planOn },
   prune: { on: pruneDryRunOn },
   branch: { check: requireTarget, on: branchOn },
@@ -33,10 +37,12 @@ export async function runStoredRead(name: StoredReadCommand, args: ParsedArgs, i
   const command = COMMANDS[name];
   try {
     command.check?.(args);
+    const settings = command.withSettings ? await storedSettings(args, io) : undefined;
     const session = openStoredPiSession(args.positionals[0] as string, args.options["data-dir"] as string | undefined);
     if (!session) return undefined;
     try {
-      command.on(session, args, io);
+      if (command.withSettings && settings) command.withSettings(session, args, io, settings);
+      else command.on(session, args, io);
     } finally {
       session.close();
     }

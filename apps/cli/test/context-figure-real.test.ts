@@ -60,6 +60,11 @@ describe.skipIf(!HAVE_REAL)("the context figure on the real sessions (bonsai con
       expect(r.contextTokens).toBe(r.estimatedTokens);
     }
     expect(r.contextWindow).toBeGreaterThan(0);
+    // what-if replays the same session on the same window, and the figure is within it
+    const whatif = await json<{ settings: { contextWindow: number }; candidate: { compactions: { summarizedTokens: number }[] } }>("whatif", file, "--threshold-percent", "70");
+    expect(whatif.settings.contextWindow).toBe(r.contextWindow);
+    if (agent !== "pi") expect(r.contextTokens).toBeLessThanOrEqual(r.contextWindow);
+    for (const c of whatif.candidate.compactions) expect(c.summarizedTokens).toBeGreaterThan(0);
   });
 
   it("a Claude Code session reports what the model last counted, far above the estimate of its messages (the system prompt and tools)", async () => {

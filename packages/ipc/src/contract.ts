@@ -289,7 +289,13 @@ export const contract = {
    * file's run and the candidate's, series thinned to maxPoints (default 600), and the totals
    */
   whatIf: method(
-    z.strictObject({ sessionIds: z.array(idSchema).min(1).max(12), settings: whatIfSettingsSchema, maxPoints: z.number().int().min(10).max(20_000).optional() }),
+    z.strictObject({
+      sessionIds: z.array(idSchema).min(1).max(12),
+      settings: whatIfSettingsSchema,
+      maxPoints: z.number().int().min(10).max(20_000).optional(),
+      /** "session" (default): each session on its own model's window, as the page shows it (settings.contextWindow serves a model Bonsai does not know); "fixed": every session on settings.contextWindow */
+      window: z.enum(["session", "fixed"]).optional(),
+    }),
     whatIfResultSchema,
   ),
   /** for each compaction and pruning of the session, the signs that the agent lost context, scored */

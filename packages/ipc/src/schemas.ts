@@ -302,7 +302,7 @@ export const contextPreviewSchema = z.object({
   /** the window of the session's model (core contextWindowOf): known model, override, or the settings' */
   contextWindow: count,
   /** where contextWindow came from */
-  contextWindowSource: z.enum(["override", "known-model", "extended", "settings"]),
+  contextWindowSource: z.enum(["override", "known-model", "extended", "settings", "recorded"]),
   /** agentTokens is the reported usage plus the estimate after it ("reported"), or the estimate alone */
   basis: z.enum(["reported", "estimate"]),
   /** above it a threshold compaction triggers: contextWindow - compaction.reserveTokens, or the threshold set in the settings */
@@ -544,6 +544,9 @@ export const whatIfResultSchema = z.object({
         z.object({ source: z.literal("ratio"), ratio: z.number() }),
       ]),
       tokensPerEstimatedToken: z.number(),
+      /** the window this session was replayed on, and the threshold from it */
+      contextWindow: posInt,
+      threshold: z.number(),
       actual: whatIfRunSchema,
       candidate: whatIfRunSchema,
     }),

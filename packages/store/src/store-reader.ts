@@ -5,7 +5,7 @@
  * "@bonsai/store/reader"), without the file-side code.
  */
 import type Database from "better-sqlite3";
-import type { BranchPlan, CompactionPlanSettings, CompactionPlanSummary, ContextFigures, ContextSummary, PruneConfig, PrunePlan, PruneSummary, SessionEntry, SessionHeader, ToolResultOnPath } from "@bonsai/core";
+import type { BranchPlan, CompactionPlanSettings, CompactionPlanSummary, FiguresOfPath, ContextSummary, PruneConfig, PrunePlan, PruneSummary, SessionEntry, SessionHeader, ToolResultOnPath } from "@bonsai/core";
 import { buildSessionContext, summarizeContext } from "@bonsai/core";
 import { SessionAgents } from "./foreign/agents";
 import { StoredReads, type ContextLists, type ContextMessageRows, type ContextWindow } from "./reads/index";
@@ -179,7 +179,7 @@ export class StoreReader {
    * the few entries they need; undefined where they must come from the path (an irregular session,
    * a message without a role in the columns).
    */
-  getContextFigures(sessionId: string, leafId?: string | null): Pick<ContextFigures, "tokens" | "usage"> | undefined {
+  getContextFigures(sessionId: string, leafId?: string | null): FiguresOfPath | undefined {
     const { ref, leaf } = this.readRef(sessionId, leafId);
     return this.reads.contextFigures(ref, leaf);
   }

@@ -20,8 +20,8 @@ import {
   reportedUsageWith,
   type AgentRole,
   type CompactionEntry,
-  type ContextFigures,
   type ContextSummary,
+  type FiguresOfPath,
   type ReportedUsage,
   type SessionEntry,
 } from "@bonsai/core";
@@ -177,10 +177,17 @@ export class ContextReader {
    * JSON read is that of the newest assistant messages on the path up to the first with a usage,
    * and of the latest compaction. Undefined when a message has no role in the columns.
    */
-  contextFigures(session: SessionRef, leafSeq: number): Pick<ContextFigures, "tokens" | "usage"> | undefined {
+  contextFigures(session: SessionRef, leafSeq: number): FiguresOfPath | undefined {
     const plan = this.plan(session, leafSeq);
     const tokens = this.tokensOf(session, plan);
-    return tokens === undefined ? undefined : { tokens, usage: this.usageOn(session, plan, tokens) };
+    return tokens === undefined ? undefined : { tokens, usage: this.usageOn(session, plan, tokens), compactionTokensBefore: this.anchorTokensBefore(session, plan) };
+  }
+
+  /** the tokensBefore of the path's latest compaction (null: none) */
+  private anchorTokensBefore(session: SessionRef, plan: ContextPlan): number | null {
+    if (plan.anchor === null) return null;
+    const e = this.paths.entriesAt(session.id, [plan.anchor])[0] as CompactionEntry | undefined;
+    return e?.type === "compaction" && typeof e.tokensBefore === "number" ? e.tokensBefore : null;
   }
 
   /** the last usage reported on the plan's path (contextFigures), given the context's estimate `tokens` */
@@ -243,7 +250,7 @@ export class ContextReader {
       }
     }
     const { models, thinkingLevel } = this.settingsInForce(session, plan, leafSeq);
-    const figures = { tokens: estimatedTokens, usage: this.usageOn(session, plan, estimatedTokens) };
+    const figures = { tokens: estimatedTokens, usage: this.usageOn(session, plan, estimatedTokens), compactionTokensBefore: this.anchorTokensBefore(session, plan) };
     return { entryIds, roles: roleList, llmRoles: sentList, estimatedTokens, models, thinkingLevel, figures };
   }
 

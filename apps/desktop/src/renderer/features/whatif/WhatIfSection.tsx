@@ -147,7 +147,7 @@ export function WhatIfSection({ saved }: { saved: BonsaiSettings }) {
         <label className="bz-whatif-check">
           <input type="checkbox" checked={form.compactionEnabled} onChange={(e) => setForm((f) => ({ ...f, compactionEnabled: e.target.checked }))} data-testid="whatif-compactionEnabled" /> automatic compaction
         </label>
-        <NumberInput field="contextWindow" label="Context window" unit="tokens" form={form} error={errors.contextWindow} onChange={set} />
+        <NumberInput field="contextWindow" label="Window of an unknown model" unit="tokens" form={form} error={errors.contextWindow} onChange={set} />
         <NumberInput field="reserveTokens" label="Reserve" unit="tokens" form={form} error={errors.reserveTokens} onChange={set} />
         <NumberInput field="keepRecentTokens" label="Keep recent" unit="tokens" form={form} error={errors.keepRecentTokens} onChange={set} />
         <div className="bz-whatif-field bz-whatif-threshold" role="radiogroup" aria-label="Threshold">
@@ -185,12 +185,12 @@ export function WhatIfSection({ saved }: { saved: BonsaiSettings }) {
           <div className="bz-whatif-legend" aria-hidden>
             <span className="bz-whatif-key bz-whatif-key-actual" /> as recorded
             <span className="bz-whatif-key bz-whatif-key-candidate" /> with these settings
-            <span className="bz-whatif-key bz-whatif-key-threshold" /> threshold {formatInt(result.settings.threshold)}
+            <span className="bz-whatif-key bz-whatif-key-threshold" /> threshold
             <span className="bz-whatif-key bz-whatif-key-window" /> window
             <span className="bz-whatif-dot" /> compaction
           </div>
           {result.sessions.map((s) => (
-            <WhatIfChart key={s.sessionId} session={s} threshold={result.settings.threshold} contextWindow={result.settings.contextWindow} />
+            <WhatIfChart key={s.sessionId} session={s} threshold={s.threshold} contextWindow={s.contextWindow} />
           ))}
           <Totals result={result} />
           <div className="bz-muted bz-whatif-status" data-testid="whatif-status">
