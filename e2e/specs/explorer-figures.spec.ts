@@ -93,8 +93,10 @@ test("pruning reports the context sent before → after, and the stored output i
   await page.getByTestId("tab-context").click();
   expect(await shownNumber(page.getByTestId("context-total"))).toBe(before);
   await page.getByTestId("tab-prune").click();
+  const stops = await shownNumber(page.getByTestId("prune-stops-seeing"));
+  expect(stops).toBe(before - after);
   await page.getByTestId("prune-apply").click();
-  await expect(page.getByTestId("notification").filter({ hasText: "Pruned" })).toContainText(`the model sees ${before.toLocaleString("en")} → ${after.toLocaleString("en")} tokens`);
+  await expect(page.getByTestId("notification").filter({ hasText: "Pruned" })).toContainText(`the model stops seeing about ${stops.toLocaleString("en")} tokens (${before.toLocaleString("en")} → ${after.toLocaleString("en")})`);
   await page.getByTestId("tab-context").click();
   await expect.poll(async () => shownNumber(page.getByTestId("context-total"))).toBe(after);
   expect((await bonsai.call<{ tokens: number }>("getContextPreview", { sessionId })).tokens).toBe(after);
