@@ -286,3 +286,34 @@ export function windowEvidenceOfPath(path: readonly SessionEntry[]): WindowEvide
   }
   return windowEvidenceOf(usage, compaction);
 }
+
+/**
+ * The display figure (contextFigureOf: the last usage reported on the path since its latest
+ * compaction plus the estimate of what followed it, else the estimate) of every node of a tree, from
+ * the estimates contextTokensOfTree gives (`estimates`) and the usage each assistant reply reports
+ * (`usageOf(i)`: calculateContextTokens of its usage, undefined for a node without one). `parent`
+ * as contextTokensOfTree takes it. A usage is "since the latest compaction" by position on the path.
+ */
+export function displayTokensOfTree(steps: readonly Pick<ContextStep, "type">[], parent: ArrayLike<number>, estimates: Float64Array, usageOf: (i: number) => number | undefined): Float64Array {
+  const n = steps.length;
+  const out = new Float64Array(n);
+  // the node whose usage is in force at each node (-1: none since the latest compaction), parents first
+  const source = new Int32Array(n).fill(-1);
+  const children: number[][] = Array.from({ length: n }, () => []);
+  const queue: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const p = parent[i] as number;
+    if (p < 0) queue.push(i);
+    else children[p]?.push(i);
+  }
+  for (let q = 0; q < queue.length; q++) {
+    const i = queue[q] as number;
+    const p = parent[i] as number;
+    const own = usageOf(i);
+    source[i] = own !== undefined ? i : (steps[i] as ContextStep).type === "compaction" || p < 0 ? -1 : (source[p] as number);
+    const s = source[i] as number;
+    out[i] = s < 0 ? (estimates[i] as number) : (usageOf(s) as number) + (estimates[i] as number) - (estimates[s] as number);
+    for (const c of children[i] as number[]) queue.push(c);
+  }
+  return out;
+}

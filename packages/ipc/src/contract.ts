@@ -11,6 +11,7 @@ import { z } from "zod";
 import { agree, type Same } from "./type-checks";
 import type { METHOD_NAMES, EVENT_NAMES } from "./names";
 import {
+  usagePointsSchema,
   compactionOutcomeSchema,
   compactionPlanSchema,
   compactionResultSchema,
@@ -206,6 +207,8 @@ export const contract = {
     z.strictObject({ ...sessionRef, leafId: leafIdSchema.optional(), allMessages: z.boolean().optional() }),
     contextPreviewSchema,
   ),
+  /** the usage every assistant reply reports: the page's display figure for every node of the tree (core displayTokensOfTree) */
+  getUsagePoints: method(z.strictObject(sessionRef), usagePointsSchema),
 
   // ------------------------------------------------------------ compaction
   planCompaction: method(z.strictObject({ ...sessionRef, leafId: leafIdSchema.optional() }), compactionPlanSchema),

@@ -627,3 +627,9 @@ agree<Same<z.infer<typeof whatIfSettingsSchema>, WhatIfSettings>>();
 agree<Same<z.infer<typeof amnesiaReportSchema>, AmnesiaReport>>();
 agree<Same<z.infer<typeof amnesiaOverviewSchema>, AmnesiaOverview>>();
 agree<Same<z.infer<typeof identifierUseSchema>, IdentifierUse>>();
+
+// ---------------------------------------------------------------- usage points (issue 44: one figure in every panel)
+
+/** each assistant reply with a usage, and what it reports (core calculateContextTokens), in file order */
+export const usagePointsSchema = z.object({ entryIds: z.array(z.string()), tokens: z.array(tokens) });
+export type UsagePoints = z.infer<typeof usagePointsSchema>;

@@ -208,6 +208,7 @@ export function archiveHandlers(deps: ArchiveHandlerDeps, token: string): Handle
     getEntry: fromArchiveOrCopy("getEntry", (row, input: { sessionId: string; entryId: string }) => entryDetailFromArchive(pool, row, input.entryId)),
     getEntries: onSession("getEntries"),
     getContextPreview: onSession("getContextPreview"),
+    getUsagePoints: onSession("getUsagePoints"),
     planCompaction: onSession("planCompaction"),
     planPrune: onSession("planPrune"),
     getAmnesiaReport: onSession("getAmnesiaReport"),

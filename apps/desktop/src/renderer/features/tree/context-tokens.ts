@@ -1,9 +1,12 @@
 /**
- * What the model sees from every node of the tree (core contextTokensOfTree over the skeleton, the
- * same rule as the backend's contextOf): computed once per tree, just after the tree is first drawn
- * (the store's `treeTokens`; views show "…" until then).
+ * What the model sees from every node of the tree: the estimate (core contextTokensOfTree over the
+ * skeleton, the same rule as the backend's contextOf), then the display figure every panel shows
+ * (core displayTokensOfTree: the last usage reported since the latest compaction plus the estimate
+ * after it). Computed once per tree, just after the tree is first drawn (the store's `treeTokens`;
+ * views show "…" until then).
  */
-import { contextTokensOfTree } from "@bonsai/core";
+import { contextTokensOfTree, displayTokensOfTree } from "@bonsai/core";
+import type { UsagePoints } from "@bonsai/ipc";
 import type { TreeIndex } from "./model";
 import { formatTokens } from "./format";
 
@@ -19,7 +22,17 @@ export function treeContextTokens(index: TreeIndex): Float64Array {
   return tokens;
 }
 
-/** The estimate from one entry; null when the entry is not in the tree or the figures are not computed yet. */
+/** The display figure of every node from the estimates and the usage the replies report (getUsagePoints). */
+export function treeDisplayTokens(index: TreeIndex, estimates: Float64Array, usage: UsagePoints): Float64Array {
+  const byIndex = new Map<number, number>();
+  usage.entryIds.forEach((id, k) => {
+    const i = index.byId.get(id);
+    if (i !== undefined) byIndex.set(i, usage.tokens[k] as number);
+  });
+  return displayTokensOfTree(index.nodes, index.parent, estimates, (i) => byIndex.get(i));
+}
+
+/** What the model sees from one entry (the display figure); null when the entry is not in the tree or the figures are not computed yet. */
 export function contextTokensAt(s: { index: TreeIndex | null; treeTokens: Float64Array | null }, entryId: string | null): number | null {
   if (!s.index || !s.treeTokens || entryId === null) return null;
   const i = s.index.byId.get(entryId);
