@@ -12,7 +12,10 @@ import { applyPruning, type PruneConfig, type PrunePlan } from "./prune";
 export interface PruneContextChange {
   /** the figure at the leaf before (contextFigureOf) */
   contextTokensBefore: number;
-  /** the same less what the model stops seeing */
+  /**
+   * the figure at the leaf after, by the same rule: a usage the model reported before the pruning
+   * still counts there (the figure drops at its next reply), so it may equal contextTokensBefore
+   */
   contextTokensAfter: number;
   /** the estimate of the context's messages the pruning shrinks by: what the model stops seeing */
   stopsSeeingTokens: number;
@@ -23,10 +26,10 @@ export interface PruneContextChange {
 /** The change between the root -> leaf entries before and after a pruning (the same ids, pruned outputs replaced). */
 export function contextChangeOf(before: readonly SessionEntry[], after: readonly SessionEntry[], leafId: string | null, minimumSavings: number): PruneContextChange {
   const was = contextOf(before, leafId);
-  const stopsSeeingTokens = Math.max(0, was.tokens - contextOf(after, leafId).tokens);
-  const contextTokensBefore = contextFigureOf(was).contextTokens;
+  const is = contextOf(after, leafId);
+  const stopsSeeingTokens = Math.max(0, was.tokens - is.tokens);
   const changed = before.some((e, i) => e !== after[i]);
-  return { contextTokensBefore, contextTokensAfter: Math.max(0, contextTokensBefore - stopsSeeingTokens), stopsSeeingTokens, gainsLittle: changed && stopsSeeingTokens < minimumSavings };
+  return { contextTokensBefore: contextFigureOf(was).contextTokens, contextTokensAfter: contextFigureOf(is).contextTokens, stopsSeeingTokens, gainsLittle: changed && stopsSeeingTokens < minimumSavings };
 }
 
 /** What `plan` (core planPruning over `path`) would change from the leaf. */

@@ -21,9 +21,10 @@ describe("pruneContextChange", () => {
     const after = contextOf(b.entries.map((e) => (e.id === "e5" ? { ...e, message: toolResult("[Output truncated - 2000 tokens]") } : e)) as typeof b.entries, "e8");
     expect(change.stopsSeeingTokens).toBe(contextOf(b.entries, "e8").tokens - after.tokens);
     expect(change.stopsSeeingTokens).toBeLessThan(2_000);
-    // the figure every panel leads with, less what the model stops seeing
+    // the figure every panel leads with, before and after (the usage reported before the pruning still counts until the next reply)
     expect(change.contextTokensBefore).toBe(contextFigureOf(contextOf(b.entries, "e8")).contextTokens);
-    expect(change.contextTokensAfter).toBe(change.contextTokensBefore - change.stopsSeeingTokens);
+    expect(change.contextTokensAfter).toBe(contextFigureOf(after).contextTokens);
+    expect(change.contextTokensAfter).toBe(change.contextTokensBefore);
     expect(change.gainsLittle).toBe(true);
     expect(littleGainNote(change)).toMatch(/^Little gain: the model would see only [\d,]+ tokens less/);
   });
@@ -34,6 +35,8 @@ describe("pruneContextChange", () => {
     const plan = planPruning(b.entries, config);
     const change = pruneContextChange(b.entries, "e4", plan, config);
     expect(change.stopsSeeingTokens).toBe(plan.tokensSaved);
+    // no usage reported on the path: the figure is the estimate, and drops by all of it
+    expect(change.contextTokensAfter).toBe(change.contextTokensBefore - change.stopsSeeingTokens);
     expect(change.gainsLittle).toBe(false);
     expect(littleGainNote(change)).toBeNull();
     const none = pruneContextChange(b.entries, "e4", planPruning(b.entries, { ...config, minimumSavings: 1_000_000 }), config);

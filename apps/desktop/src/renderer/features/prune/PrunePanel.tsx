@@ -86,6 +86,9 @@ export function PrunePanel() {
               <dd>
                 <strong data-testid="prune-context-before">{formatInt(plan.contextTokensBefore)}</strong> →{" "}
                 <strong data-testid="prune-context-after">{formatInt(plan.contextTokensAfter)}</strong> tokens
+                {plan.stopsSeeingTokens > 0 && plan.contextTokensAfter === plan.contextTokensBefore ? (
+                  <span className="bz-muted"> (the model last reported its usage before this pruning: the figure drops at its next reply)</span>
+                ) : null}
               </dd>
               <dt>stored output hidden</dt>
               <dd>
