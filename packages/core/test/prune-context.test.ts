@@ -1,7 +1,14 @@
 /** What a pruning changes in what the model sees (prune-context.ts), beside the spec's tokensSaved. */
 import { describe, expect, it } from "vitest";
 import { contextFigureOf, contextOf, DEFAULT_PRUNE_CONFIG, littleGainNote, planPruning, pruneContextChange } from "../src/index";
-import { A, SessionBuilder, U, toolResult, usage } from "./builders";
+import type { AgentMessage } from "../src/index";
+import { A, BASE_TIME, SessionBuilder, U, toolResult, usage } from "./builders";
+
+/** an assistant reply that reports no usage */
+const unreported = (): AgentMessage => {
+  const { usage: _usage, ...rest } = A(40);
+  return rest as unknown as AgentMessage;
+};
 
 const config = { ...DEFAULT_PRUNE_CONFIG, protectTokens: 1_000, minimumSavings: 5_000 };
 const output = (tokens: number) => toolResult("x".repeat(tokens * 4));
@@ -11,7 +18,8 @@ describe("pruneContextChange", () => {
     const b = new SessionBuilder();
     b.msg(U(40)).msg(output(30_000)).msg(A(40)); // e0-e2: summarized away below
     b.compaction("the summary", "e4"); // e3
-    b.msg(U(40)).msg(output(2_000)).msg(A(40, { usage: usage(50_000, 100) })).msg(U(40)).msg(output(3_000)); // e4-e8 (e8 protected)
+    // e4-e8 (e8 protected); the reply at e6 reports its usage after the compaction
+    b.msg(U(40)).msg(output(2_000)).msg({ ...A(40, { usage: usage(50_000, 100) }), timestamp: BASE_TIME + 60_000 }).msg(U(40)).msg(output(3_000));
     const plan = planPruning(b.entries, config);
     expect(plan.prunedCount).toBe(2);
     const change = pruneContextChange(b.entries, "e8", plan, config);
@@ -22,6 +30,7 @@ describe("pruneContextChange", () => {
     expect(change.stopsSeeingTokens).toBe(contextOf(b.entries, "e8").tokens - after.tokens);
     expect(change.stopsSeeingTokens).toBeLessThan(2_000);
     // the figure every panel leads with, before and after (the usage reported before the pruning still counts until the next reply)
+    expect(contextFigureOf(contextOf(b.entries, "e8")).basis).toBe("reported");
     expect(change.contextTokensBefore).toBe(contextFigureOf(contextOf(b.entries, "e8")).contextTokens);
     expect(change.contextTokensAfter).toBe(contextFigureOf(after).contextTokens);
     expect(change.contextTokensAfter).toBe(change.contextTokensBefore);
@@ -31,7 +40,7 @@ describe("pruneContextChange", () => {
 
   it("a pruning inside the live context gains what it saves, and nothing pruned gains nothing (not 'little')", () => {
     const b = new SessionBuilder();
-    b.msg(U(40)).msg(output(20_000)).msg(A(40)).msg(U(40)).msg(output(3_000));
+    b.msg(U(40)).msg(output(20_000)).msg(unreported()).msg(U(40)).msg(output(3_000));
     const plan = planPruning(b.entries, config);
     const change = pruneContextChange(b.entries, "e4", plan, config);
     expect(change.stopsSeeingTokens).toBe(plan.tokensSaved);
