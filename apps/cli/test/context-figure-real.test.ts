@@ -6,10 +6,12 @@
  * it (input + output + cache read + cache write; OpenAI's input already holds its cached part), and
  * checked against the file's own lines; the window is the recorded model's.
  */
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ALL_REAL_SESSIONS as ALL_REAL_FILES, HAVE_REAL_SESSIONS as HAVE_REAL, realSession as realPath } from "./real-sessions";
-import { json } from "./run-cli";
+import { bonsai, json } from "./run-cli";
 
 interface Report {
   leafId: string;
@@ -80,5 +82,20 @@ describe.skipIf(!HAVE_REAL)("the context figure on the real sessions (bonsai con
     const r = await json<Report>("context", file);
     expect(r).toMatchObject({ contextBasis: "reported", contextWindow: 121_600, contextWindowSource: "known-model" });
     expect(r.usage?.model).toBe("gpt-5.3-codex-spark");
+  });
+
+  it("an override saved with bonsai config sets the window of context and whatif alike", async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "bonsai-window-"));
+    try {
+      const set = await bonsai("config", "set", "model.contextWindowOverrides", "gpt-5.3-codex*=150000", "--data-dir", dataDir);
+      expect(set.code, set.stderr).toBe(0);
+      const file = realPath("codex", ALL_REAL_FILES.find((f) => f.name.startsWith("EntityProcess__agentv__00_34f597b72d_1"))!.name);
+      const r = await json<Report>("context", file, "--data-dir", dataDir);
+      expect(r).toMatchObject({ contextWindow: 150_000, contextWindowSource: "override" });
+      const w = await json<{ settings: { contextWindow: number } }>("whatif", file, "--data-dir", dataDir);
+      expect(w.settings.contextWindow).toBe(150_000);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
