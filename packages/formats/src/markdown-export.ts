@@ -3,6 +3,7 @@
  * resuming), beside the HTML page (html/page.ts) and the pi export (to-pi.ts).
  */
 import type { SessionEntry, SessionHeader } from "@bonsai/core";
+import { leafContextLine } from "./context-line";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -79,7 +80,7 @@ function entryMarkdown(e: SessionEntry): string | null {
 /** The session titled `title` (else its id), its header facts, then each entry of `path` that shows in a transcript. */
 export function renderSessionMarkdown(header: SessionHeader, title: string | null, path: readonly SessionEntry[]): string {
   const out: string[] = [`# ${title ?? `Session ${header.id}`}`, ""];
-  out.push(`- Session: \`${header.id}\``, `- Started: ${header.timestamp}`, `- Folder: \`${header.cwd}\``, `- Entries on this path: ${path.length}`, "");
+  out.push(`- Session: \`${header.id}\``, `- Started: ${header.timestamp}`, `- Folder: \`${header.cwd}\``, `- Entries on this path: ${path.length}`, `- ${leafContextLine(path)}`, "");
   for (const e of path) {
     const md = entryMarkdown(e);
     if (md !== null) out.push(md, "");
