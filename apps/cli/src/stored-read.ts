@@ -17,7 +17,6 @@ import { reportError } from "./errors";
 import type { Io } from "./output";
 import type { StoredReadCommand } from "./session-argument";
 import type { LoadedSession } from "./session-source";
-import { storedSettings } from "./stored-settings";
 import { openStoredPiSession } from "./stored-session";
 import type { BonsaiSettings } from "@bonsai/core";
 
@@ -37,7 +36,8 @@ export async function runStoredRead(name: StoredReadCommand, args: ParsedArgs, i
   const command = COMMANDS[name];
   try {
     command.check?.(args);
-    const settings = command.withSettings ? await storedSettings(args, io) : undefined;
+    // the saved settings on demand (the whole store's code, only for the command that needs them)
+    const settings = command.withSettings ? await (await import("./stored-settings")).storedSettings(args, io) : undefined;
     const session = openStoredPiSession(args.positionals[0] as string, args.options["data-dir"] as string | undefined);
     if (!session) return undefined;
     try {

@@ -23,7 +23,6 @@ import {
   windowOfSession,
 } from "@bonsai/core";
 import type { ParsedArgs } from "../args";
-import { storedSettings } from "../stored-settings";
 import { column, printJson, type Io } from "../output";
 import { reportIssues, resolveLeafId, withSessionOf, type ContextListing, type LoadedSession } from "../session-source";
 import type { Command } from "./command";
@@ -200,6 +199,8 @@ export function contextOn(session: LoadedSession, args: ParsedArgs, io: Io, mode
 export const contextCommand: Command = {
   async run(args, io) {
     // the windows and overrides saved with `bonsai config` / Preferences, as the page uses them
+    // (loaded on demand: reading a file needs no store when there is no database)
+    const { storedSettings } = await import("../stored-settings");
     const model = (await storedSettings(args, io)).model;
     await withSessionOf(args, (session) => contextOn(session, args, io, model));
   },
