@@ -77,6 +77,17 @@ describe.skipIf(!HAVE_REAL)("the context figure on the real sessions (bonsai con
     expect(r.estimatedTokens).toBeLessThan(r.contextTokens / 2);
   });
 
+  it("bonsai plan leads with the figure bonsai context gives", async () => {
+    for (const prefix of ["entireio__cli__cd_95adddad32_0", "EntityProcess__agentv__00_34f597b72d_1"]) {
+      const f = ALL_REAL_FILES.find((x) => x.name.startsWith(prefix))!;
+      const file = realPath(f.agent, f.name);
+      const r = await json<Report>("context", file);
+      const plan = await bonsai("plan", file);
+      expect(plan.code, plan.stderr).toBe(0);
+      expect(plan.stdout).toContain(`The model sees: ${r.contextTokens} tokens`);
+    }
+  });
+
   it("a Codex session is judged against its model's window", async () => {
     const file = realPath("codex", ALL_REAL_FILES.find((f) => f.name.startsWith("EntityProcess__agentv__00_34f597b72d_1"))!.name);
     const r = await json<Report>("context", file);
