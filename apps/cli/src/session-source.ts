@@ -63,6 +63,8 @@ export interface LoadedSession {
    * newest `tail`, ContextListing), read without the others; undefined when it lists them all
    */
   contextListing?(leafId: string | null, head: number, tail: number): ContextListing | undefined;
+  /** a stored session: the settings saved in its database (their JSON; undefined: none) */
+  savedSettings?(): unknown;
   /** what a compaction of the path to the leaf would summarize and keep (core summarizeCompaction; a stored session reads it from its columns) */
   compactionPlan(leafId: string | null, settings: CompactionSettings): CompactionPlanSummary | undefined;
   /** the pruning plan of the path to the leaf (pruning.md §2; a stored session reads only the results it may prune) */

@@ -18,11 +18,19 @@ import type { Io } from "./output";
 import type { StoredReadCommand } from "./session-argument";
 import type { LoadedSession } from "./session-source";
 import { openStoredPiSession } from "./stored-session";
-import type { BonsaiSettings } from "@bonsai/core";
+import { loadSettings, type BonsaiSettings } from "@bonsai/core";
+import { warn } from "./output";
 
-const COMMANDS: Record<StoredReadCommand, { check?: (args: ParsedArgs) => unknown; on: SessionCommand; withSettings?: (session: LoadedSession, args: ParsedArgs, io: Io, settings: BonsaiSettings) => void }> = {
-  // the window of the session's model under the saved settings (overrides from `bonsai config`)
-  context: { on: contextOn, withSettings: (session, args, io, settings) => contextOn(session, args, io, settings.model) },
+/** the model settings saved in the stored session's database, read through its reader (invalid fields: the defaults, with a warning) */
+function savedModelSettings(session: LoadedSession, io: Io): BonsaiSettings["model"] {
+  const { settings, errors } = loadSettings(session.savedSettings?.());
+  for (const e of errors) warn(io, `saved setting ignored: ${e.message}`);
+  return settings.model;
+}
+
+const COMMANDS: Record<StoredReadCommand, { check?: (args: ParsedArgs) => unknown; on: SessionCommand }> = {
+  // the window of the session's model under the settings saved in the same database (overrides from `bonsai config`)
+  context: { on: (session, args, io) => contextOn(session, args, io, savedModelSettings(session, io)) },
   plan: { on: planOn },
   prune: { on: pruneDryRunOn },
   branch: { check: requireTarget, on: branchOn },
@@ -36,13 +44,10 @@ export async function runStoredRead(name: StoredReadCommand, args: ParsedArgs, i
   const command = COMMANDS[name];
   try {
     command.check?.(args);
-    // the saved settings on demand (the whole store's code, only for the command that needs them)
-    const settings = command.withSettings ? await (await import("./stored-settings")).storedSettings(args, io) : undefined;
     const session = openStoredPiSession(args.positionals[0] as string, args.options["data-dir"] as string | undefined);
     if (!session) return undefined;
     try {
-      if (command.withSettings && settings) command.withSettings(session, args, io, settings);
-      else command.on(session, args, io);
+      command.on(session, args, io);
     } finally {
       session.close();
     }

@@ -122,6 +122,7 @@ function storedSession(store: SessionReader, source: SessionSource & { kind: "st
     pruneSummary: (leafId, config) => store.getPruneSummary(id, leafId, config),
     branch: (fromId, toId, budget) => store.getBranchPlan(id, fromId, toId, budget),
     jsonl: () => store.renderJsonl(id),
+    savedSettings: () => store.getSettingsJson(),
     close: () => store.close(),
   };
 }

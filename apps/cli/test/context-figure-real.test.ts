@@ -105,6 +105,15 @@ describe.skipIf(!HAVE_REAL)("the context figure on the real sessions (bonsai con
       expect(r).toMatchObject({ contextWindow: 150_000, contextWindowSource: "override" });
       const w = await json<{ settings: { contextWindow: number } }>("whatif", file, "--data-dir", dataDir);
       expect(w.settings.contextWindow).toBe(150_000);
+      // a stored pi session, read through the store's reader: the override saved in its database applies
+      const pi = ALL_REAL_FILES.find((x) => x.name.startsWith("mholtzscher__pi-herdr-subagents__1"))!;
+      expect((await bonsai("import", realPath("pi", pi.name), "--data-dir", dataDir)).code).toBe(0);
+      expect((await bonsai("config", "set", "model.contextWindowOverrides", "gpt-5.6*=400000", "--data-dir", dataDir)).code).toBe(0);
+      const listed = await json<{ id: string }[]>("ls", "--data-dir", dataDir);
+      const stored = await json<Report>("context", listed[0]!.id, "--data-dir", dataDir);
+      expect(stored).toMatchObject({ contextWindow: 400_000, contextWindowSource: "override" });
+      const storedWhatif = await json<{ settings: { contextWindow: number } }>("whatif", listed[0]!.id, "--data-dir", dataDir);
+      expect(storedWhatif.settings.contextWindow).toBe(400_000);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }

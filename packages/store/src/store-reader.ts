@@ -35,6 +35,7 @@ export type SessionReader = Pick<
   | "getPruneSummary"
   | "getBranchPlan"
   | "renderJsonl"
+  | "getSettingsJson"
   | "close"
 >;
 
@@ -55,6 +56,12 @@ export class StoreReader {
 
   listSessions(): SessionSummary[] {
     return this.sessions.list();
+  }
+
+  /** the settings saved with the app or `bonsai config`, as JSON (undefined: none saved) */
+  getSettingsJson(): unknown {
+    const v = this.db.prepare("SELECT value FROM settings WHERE key = 'settings'").pluck().get() as string | undefined;
+    return v === undefined ? undefined : (JSON.parse(v) as unknown);
   }
 
   getSession(sessionId: string): SessionSummary | undefined {
