@@ -1,11 +1,12 @@
 /**
- * One figure per node: for nodes of every kind, the inspector's "model sees from here", What the
- * model sees (which follows the selection, says where from, and goes back to the leaf), the
- * backend's answer, the compaction node's "before → after", and at the leaf the Compact panel and
- * the dry run all show the same context tokens. Pruning reports the context before → after and,
- * apart, the bytes it hides.
+ * One figure per node (issue 44): for nodes of every kind, in both themes, the inspector's "model
+ * sees from here", What the model sees (which follows the selection, says where from, and goes back
+ * to the leaf), the backend's answer, the compaction node's "before → after" (before: the recorded
+ * tokensBefore), and at the leaf the Compact panel, the dry run and the session list all lead with
+ * the same display figure (compaction.md §2.6), the estimate second. Pruning reports what the model
+ * stops seeing, before → after, and, apart, the bytes it hides.
  */
-import { expect, generatedSessionFile, importAndOpen, longDashedSides, screenshot, selectViaTranscript, shownNumber, test } from "./explorer-fixtures";
+import { expect, generatedSessionFile, importAndOpen, longDashedSides, screenshot, selectViaTranscript, setTheme, shownNumber, test } from "./explorer-fixtures";
 
 const compactTokens = (n: number) => (n < 1000 ? String(Math.round(n)) : new Intl.NumberFormat("en", { notation: "compact", maximumFractionDigits: 1 }).format(n));
 
@@ -29,20 +30,29 @@ test("the same node shows the same context tokens in every panel", async ({ app:
   expect([...byKind.keys()]).toEqual(expect.arrayContaining(["user", "assistant", "toolResult", "compaction", "meta"]));
   expect(skeleton.ids.length).toBeGreaterThan(200);
 
+  let round = 0;
   for (const [kind, id] of byKind) {
+    // half the nodes in each theme
+    await setTheme(page, round++ % 2 === 0 ? "light" : "dark");
     await selectViaTranscript(page, id);
     await page.getByTestId("tab-inspect").click();
     await expect(page.getByTestId("inspector")).toHaveAttribute("data-entry-id", id);
     await expect(page.getByTestId("inspector-context-tokens")).toHaveText(/\d/u);
     const inspector = await shownNumber(page.getByTestId("inspector-context-tokens"));
+    const inspectorEstimate = (await page.getByTestId("inspector-estimated-tokens").count()) > 0 ? await shownNumber(page.getByTestId("inspector-estimated-tokens")) : inspector;
+    await screenshot(page, testInfo, `figures-inspector-${kind}-${round % 2 === 1 ? "light" : "dark"}`);
     await page.getByTestId("tab-context").click();
     const view = page.getByTestId("context-view");
     await expect(view).toHaveAttribute("data-leaf-id", id);
-    const context = await shownNumber(page.getByTestId("context-total"));
-    const backend = await bonsai.call<{ tokens: number }>("getContextPreview", { sessionId, leafId: id });
-    expect(inspector, `${kind} ${id}: inspector vs What the model sees`).toBe(context);
-    expect(context, `${kind} ${id}: the backend's answer`).toBe(backend.tokens);
-    expect(Number(await page.getByTestId("context-chart").getAttribute("data-last-tokens"))).toBe(context);
+    const shown = await shownNumber(page.getByTestId("context-figure"));
+    const estimate = await shownNumber(page.getByTestId("context-total"));
+    const backend = await bonsai.call<{ tokens: number; agentTokens: number }>("getContextPreview", { sessionId, leafId: id });
+    expect(inspector, `${kind} ${id}: inspector vs What the model sees`).toBe(shown);
+    expect(shown, `${kind} ${id}: the backend's display figure`).toBe(backend.agentTokens);
+    expect(inspectorEstimate, `${kind} ${id}: the estimate, second`).toBe(estimate);
+    expect(estimate).toBe(backend.tokens);
+    const context = shown;
+    expect(Number(await page.getByTestId("context-chart").getAttribute("data-last-tokens"))).toBe(estimate);
     if (id !== leafId) {
       await expect(page.getByTestId("context-from")).toContainText(`From ${id}`);
     }
@@ -50,7 +60,12 @@ test("the same node shows the same context tokens in every panel", async ({ app:
       // the compaction node says "before → after": after is this same figure
       await page.getByTestId("view-tree").click();
       await page.getByTestId("tab-inspect").click();
-      await expect(page.getByTestId(`tree-node-${id}`).getByTestId("compaction-tokens-before")).toContainText(`→ ${compactTokens(context)} tok`);
+      const band = page.getByTestId(`tree-node-${id}`).getByTestId("compaction-tokens-before");
+      await expect(band).toContainText(`→ ${compactTokens(context)} tok`);
+      // before: the tokensBefore the file records, named in the tooltip
+      const entry = await bonsai.call<{ entry: { tokensBefore: number } }>("getEntry", { sessionId, entryId: id });
+      await expect(band).toHaveText(`${compactTokens(entry.entry.tokensBefore)} → ${compactTokens(context)} tok`);
+      await expect(band).toHaveAttribute("title", new RegExp(`before: ${entry.entry.tokensBefore.toLocaleString("en")} tokens, as the agent recorded it`, "u"));
       await page.getByTestId("view-transcript").click();
     }
     await page.getByTestId("tab-inspect").click();
@@ -64,7 +79,13 @@ test("the same node shows the same context tokens in every panel", async ({ app:
   await page.getByTestId("context-back-to-leaf").click();
   await expect(page.getByTestId("context-view")).toHaveAttribute("data-leaf-id", leafId);
   await expect(page.getByTestId("context-from")).toContainText("From the leaf");
-  const atLeaf = await shownNumber(page.getByTestId("context-total"));
+  const atLeaf = await shownNumber(page.getByTestId("context-figure"));
+  // the session list leads with the same figure
+  await expect(page.getByTestId("session-item").filter({ hasText: "Figures fixture" }).getByTestId("session-tokens")).toHaveText(compactTokens(atLeaf));
+  await setTheme(page, "dark");
+  await page.setViewportSize({ width: 1024, height: 800 });
+  await screenshot(page, testInfo, "figures-leaf-dark-1024");
+  await setTheme(page, "light");
 
   // the Compact panel and the dry run start from the same figure
   await page.getByTestId("tab-compact").click();
@@ -88,14 +109,21 @@ test("pruning reports the context sent before → after, and the stored output i
   await expect(page.getByTestId("prune-figures")).toBeVisible();
   const before = await shownNumber(page.getByTestId("prune-context-before"));
   const after = await shownNumber(page.getByTestId("prune-context-after"));
-  expect(after).toBeLessThan(before);
+  expect(after).toBeLessThanOrEqual(before);
   await expect(page.getByTestId("prune-bytes")).toHaveText(/\d+(\.\d)? (KB|MB)/u);
   await page.getByTestId("tab-context").click();
-  expect(await shownNumber(page.getByTestId("context-total"))).toBe(before);
+  expect(await shownNumber(page.getByTestId("context-figure"))).toBe(before);
+  const estimateBefore = await shownNumber(page.getByTestId("context-total"));
   await page.getByTestId("tab-prune").click();
+  const stops = await shownNumber(page.getByTestId("prune-stops-seeing"));
+  expect(stops).toBeGreaterThan(0);
+  await screenshot(page, testInfo, "prune-panel-light");
   await page.getByTestId("prune-apply").click();
-  await expect(page.getByTestId("notification").filter({ hasText: "Pruned" })).toContainText(`the model sees ${before.toLocaleString("en")} → ${after.toLocaleString("en")} tokens`);
+  await expect(page.getByTestId("notification").filter({ hasText: "Pruned" })).toContainText(`the model stops seeing about ${stops.toLocaleString("en")} tokens (${before.toLocaleString("en")} → ${after.toLocaleString("en")})`);
+  // what the page shows after is the figure the panel said, and the estimate dropped by what the model stops seeing
   await page.getByTestId("tab-context").click();
-  await expect.poll(async () => shownNumber(page.getByTestId("context-total"))).toBe(after);
-  expect((await bonsai.call<{ tokens: number }>("getContextPreview", { sessionId })).tokens).toBe(after);
+  await expect.poll(async () => shownNumber(page.getByTestId("context-total"))).toBe(estimateBefore - stops);
+  expect(await shownNumber(page.getByTestId("context-figure"))).toBe(after);
+  const preview = await bonsai.call<{ tokens: number; agentTokens: number }>("getContextPreview", { sessionId });
+  expect(preview).toMatchObject({ tokens: estimateBefore - stops, agentTokens: after });
 });

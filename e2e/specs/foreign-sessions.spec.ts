@@ -63,12 +63,12 @@ test.describe("Claude Code and Codex sessions in the app", () => {
     await expect(app.getByTestId("read-only-notice")).toContainText("Bonsai never writes Claude Code sessions");
     await expect(app.getByTestId("tree-status")).toHaveAttribute("data-entry-count", "890");
 
-    // the compactions are nodes of the tree, before → after on one basis (the estimate; never the file's preTokens beside it)
+    // the compactions are nodes of the tree: before is the preTokens the file records, after what the model sees from the compaction
     await app.getByTestId("zoom-fit").click();
     const compactions = app.locator('.react-flow__node [data-kind="compaction"]');
     await expect(compactions).toHaveCount(3);
-    await expect(compactions.getByTestId("compaction-tokens-before")).toHaveText([/^[\d.]+K → 2\.8K tok \(est\.\)$/u, /^[\d.]+K → 2\.6K tok \(est\.\)$/u, /^[\d.]+K → 3\.8K tok \(est\.\)$/u]);
-    await expect(compactions.getByTestId("compaction-tokens-before").filter({ hasText: "156.7K" })).toHaveCount(0);
+    await expect(compactions.getByTestId("compaction-tokens-before")).toHaveText(["156.7K → 2.8K tok", "155.2K → 2.6K tok", "155.4K → 3.8K tok"]);
+    await expect(compactions.getByTestId("compaction-tokens-before").first()).toHaveAttribute("title", /before: 156,699 tokens, as the agent recorded it \(tokensBefore\); after: [\d,]+ tokens, what the model sees from the compaction/u);
 
     // the inspector shows a compaction with Claude Code's own summary and the lines it came from
     await compactions.first().click();

@@ -27,6 +27,13 @@ test("the candidate chart follows the typed values, and Save applies them", asyn
   const total = whatif.getByTestId("whatif-total-compactions");
   const markers = whatif.getByTestId("whatif-candidate-compaction");
 
+  // replayed on its own model's window first: the file's usage went past 200K, which proves the 1M window
+  // of its model (claude-sonnet-4-5), and the caption says so
+  await expect(whatif.getByTestId("whatif-window")).toHaveAttribute("data-context-window", "1000000");
+  // every session on the typed window (200,000): the file outgrows it several times
+  await page.getByTestId("whatif-fixedWindow").check();
+  await expect(whatif.getByTestId("whatif-window")).toHaveAttribute("data-context-window", "200000");
+
   // the saved settings first: the file never compacted, the replay does
   await expect(whatif.getByTestId("whatif-actual-compaction")).toHaveCount(0);
   await expect.poll(() => number(total)).toBeGreaterThan(0);

@@ -11,7 +11,7 @@
  */
 import { statSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
-import type { AgentMessage, BranchPlan, CompactionPlanSummary, CompactionSettings, ContextFigures, ContextSummary, MigrationResult, ParseIssue, PruneConfig, PrunePlan, PruneSummary, SessionContext, SessionEntry, SessionHeader } from "@bonsai/core";
+import type { AgentMessage, BranchPlan, CompactionPlanSummary, CompactionSettings, FiguresOfPath, ContextSummary, MigrationResult, ParseIssue, PruneConfig, PrunePlan, PruneSummary, SessionContext, SessionEntry, SessionHeader } from "@bonsai/core";
 import type { ReadSession } from "@bonsai/formats";
 import type { ContextLists, SessionCommit } from "@bonsai/store";
 import { UserError, describeFsError } from "./errors";
@@ -59,12 +59,14 @@ export interface LoadedSession {
    * a stored session: the estimate and the last usage reported on the path to the leaf, as core's
    * contextOf gives them over `path(leafId)`, read without the path (undefined: use the path)
    */
-  contextFigures?(leafId: string | null): Pick<ContextFigures, "tokens" | "usage"> | undefined;
+  contextFigures?(leafId: string | null): FiguresOfPath | undefined;
   /**
    * a stored session: the messages of a long context the text listing shows (its first `head` and
    * newest `tail`, ContextListing), read without the others; undefined when it lists them all
    */
   contextListing?(leafId: string | null, head: number, tail: number): ContextListing | undefined;
+  /** a stored session: the settings saved in its database (their JSON; undefined: none) */
+  savedSettings?(): unknown;
   /** what a compaction of the path to the leaf would summarize and keep (core summarizeCompaction; a stored session reads it from its columns) */
   compactionPlan(leafId: string | null, settings: CompactionSettings): CompactionPlanSummary | undefined;
   /** the pruning plan of the path to the leaf (pruning.md §2; a stored session reads only the results it may prune) */

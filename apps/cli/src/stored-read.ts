@@ -16,10 +16,21 @@ import { pruneDryRunOn } from "./commands/prune";
 import { reportError } from "./errors";
 import type { Io } from "./output";
 import type { StoredReadCommand } from "./session-argument";
+import type { LoadedSession } from "./session-source";
 import { openStoredPiSession } from "./stored-session";
+import { loadSettings, type BonsaiSettings } from "@bonsai/core";
+import { warn } from "./output";
+
+/** the model settings saved in the stored session's database, read through its reader (invalid fields: the defaults, with a warning) */
+function savedModelSettings(session: LoadedSession, io: Io): BonsaiSettings["model"] {
+  const { settings, errors } = loadSettings(session.savedSettings?.());
+  for (const e of errors) warn(io, `saved setting ignored: ${e.message}`);
+  return settings.model;
+}
 
 const COMMANDS: Record<StoredReadCommand, { check?: (args: ParsedArgs) => unknown; on: SessionCommand }> = {
-  context: { on: contextOn },
+  // the window of the session's model under the settings saved in the same database (overrides from `bonsai config`)
+  context: { on: (session, args, io) => contextOn(session, args, io, savedModelSettings(session, io)) },
   plan: { on: planOn },
   prune: { on: pruneDryRunOn },
   branch: { check: requireTarget, on: branchOn },

@@ -123,6 +123,7 @@ function storedSession(store: StoredSessionReads, source: SessionSource & { kind
     branch: (fromId, toId, budget) => store.getBranchPlan(id, fromId, toId, budget),
     jsonl: () => store.renderJsonl(id),
     commits: () => store.getSessionCommits(id),
+    savedSettings: () => store.getSettingsJson(),
     close: () => store.close(),
   };
 }

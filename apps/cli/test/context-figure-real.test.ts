@@ -6,10 +6,12 @@
  * it (input + output + cache read + cache write; OpenAI's input already holds its cached part), and
  * checked against the file's own lines; the window is the recorded model's.
  */
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ALL_REAL_SESSIONS as ALL_REAL_FILES, HAVE_REAL_SESSIONS as HAVE_REAL, realSession as realPath } from "./real-sessions";
-import { json } from "./run-cli";
+import { bonsai, json } from "./run-cli";
 
 interface Report {
   leafId: string;
@@ -60,6 +62,11 @@ describe.skipIf(!HAVE_REAL)("the context figure on the real sessions (bonsai con
       expect(r.contextTokens).toBe(r.estimatedTokens);
     }
     expect(r.contextWindow).toBeGreaterThan(0);
+    // what-if replays the same session on the same window, and the figure is within it
+    const whatif = await json<{ settings: { contextWindow: number }; candidate: { compactions: { summarizedTokens: number }[] } }>("whatif", file, "--threshold-percent", "70");
+    expect(whatif.settings.contextWindow).toBe(r.contextWindow);
+    if (agent !== "pi") expect(r.contextTokens).toBeLessThanOrEqual(r.contextWindow);
+    for (const c of whatif.candidate.compactions) expect(c.summarizedTokens).toBeGreaterThan(0);
   });
 
   it("a Claude Code session reports what the model last counted, far above the estimate of its messages (the system prompt and tools)", async () => {
@@ -70,10 +77,45 @@ describe.skipIf(!HAVE_REAL)("the context figure on the real sessions (bonsai con
     expect(r.estimatedTokens).toBeLessThan(r.contextTokens / 2);
   });
 
+  it("bonsai plan leads with the figure bonsai context gives", async () => {
+    for (const prefix of ["entireio__cli__cd_95adddad32_0", "EntityProcess__agentv__00_34f597b72d_1"]) {
+      const f = ALL_REAL_FILES.find((x) => x.name.startsWith(prefix))!;
+      const file = realPath(f.agent, f.name);
+      const r = await json<Report>("context", file);
+      const plan = await bonsai("plan", file);
+      expect(plan.code, plan.stderr).toBe(0);
+      expect(plan.stdout).toContain(`The model sees: ${r.contextTokens} tokens`);
+    }
+  });
+
   it("a Codex session is judged against its model's window", async () => {
     const file = realPath("codex", ALL_REAL_FILES.find((f) => f.name.startsWith("EntityProcess__agentv__00_34f597b72d_1"))!.name);
     const r = await json<Report>("context", file);
     expect(r).toMatchObject({ contextBasis: "reported", contextWindow: 121_600, contextWindowSource: "known-model" });
     expect(r.usage?.model).toBe("gpt-5.3-codex-spark");
+  });
+
+  it("an override saved with bonsai config sets the window of context and whatif alike", async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "bonsai-window-"));
+    try {
+      const set = await bonsai("config", "set", "model.contextWindowOverrides", "gpt-5.3-codex*=150000", "--data-dir", dataDir);
+      expect(set.code, set.stderr).toBe(0);
+      const file = realPath("codex", ALL_REAL_FILES.find((f) => f.name.startsWith("EntityProcess__agentv__00_34f597b72d_1"))!.name);
+      const r = await json<Report>("context", file, "--data-dir", dataDir);
+      expect(r).toMatchObject({ contextWindow: 150_000, contextWindowSource: "override" });
+      const w = await json<{ settings: { contextWindow: number } }>("whatif", file, "--data-dir", dataDir);
+      expect(w.settings.contextWindow).toBe(150_000);
+      // a stored pi session, read through the store's reader: the override saved in its database applies
+      const pi = ALL_REAL_FILES.find((x) => x.name.startsWith("mholtzscher__pi-herdr-subagents__1"))!;
+      expect((await bonsai("import", realPath("pi", pi.name), "--data-dir", dataDir)).code).toBe(0);
+      expect((await bonsai("config", "set", "model.contextWindowOverrides", "gpt-5.6*=400000", "--data-dir", dataDir)).code).toBe(0);
+      const listed = await json<{ id: string }[]>("ls", "--data-dir", dataDir);
+      const stored = await json<Report>("context", listed[0]!.id, "--data-dir", dataDir);
+      expect(stored).toMatchObject({ contextWindow: 400_000, contextWindowSource: "override" });
+      const storedWhatif = await json<{ settings: { contextWindow: number } }>("whatif", listed[0]!.id, "--data-dir", dataDir);
+      expect(storedWhatif.settings.contextWindow).toBe(400_000);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -225,13 +225,13 @@ describe("bonsai navigate / prompt / prune", () => {
     const sessionId = (JSON.parse(imported.stdout) as { sessionId: string }).sessionId;
     // the dry run of a stored session answers as the file's does (read from the store, no engine)
     const dry = await bonsai("prune", sessionId, "--dry-run", "--data-dir", dataDir());
-    expect(dry.stdout).toMatch(/Would prune 1 tool results, saving about 24991 tokens:\n\n.*\n {2}t1 /);
+    expect(dry.stdout).toMatch(/Would prune 1 tool results: the model would stop seeing about 24,991 tokens \(it sees [\d,]+ → [\d,]+\)\n {2}the outputs replaced hold 24,991 tokens \(tokensSaved\).*\n\n.*\n {2}t1 /);
     const dryJson = await bonsai("prune", sessionId, "--dry-run", "--json", "--data-dir", dataDir());
     expect(dryJson.stdout).toBe((await bonsai("prune", file, "--dry-run", "--json")).stdout);
     expect(readFileSync(file, "utf8")).not.toContain("[Output truncated");
     const r = await bonsai("prune", sessionId, "--data-dir", dataDir());
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^Pruned 1 old tool outputs of session \S+, saving about 24991 tokens \(originals kept: restorable\)\.\n {2}t1\n$/);
+    expect(r.stdout).toMatch(/^Pruned 1 old tool outputs of session \S+: the model stops seeing about 24,991 tokens \(the outputs replaced held 24,991; originals kept: restorable\)\.\n {2}t1\n$/);
     expect(readFileSync(file, "utf8")).toContain("[Output truncated - 25000 tokens]");
     const store = openStore({ path: path.join(dataDir(), "bonsai.db") });
     try {

@@ -129,7 +129,8 @@ describe("bonsai prune (dry run)", () => {
     expect(report.prunedCount).toBe(60);
     expect(report.prunedEntryIds).toEqual(Array.from({ length: 60 }, (_, i) => `e${i + 1}`));
     const out = (await bonsai("prune", file, "--dry-run")).stdout;
-    expect(out).toContain("Would prune 60 tool results, saving about 39520 tokens:");
+    expect(out).toContain("Would prune 60 tool results: the model would stop seeing about 39,520 tokens");
+    expect(out).toContain("the outputs replaced hold 39,520 tokens (tokensSaved)");
     // most saved first: 20 x (1,000 - 8) for grep, 40 x (500 - 8) for bash
     expect(out).toMatch(/^ {2}grep +20 +20000 +19840\n {2}bash +40 +20000 +19680$/m);
     expect(out).toContain("from e1 to e60; --json lists every entry id");

@@ -85,11 +85,13 @@ describe("bonsai whatif", () => {
     expect(off.candidate.compactions).toEqual([]);
     expect(off.candidate.peakContextTokens).toBe(off.actual.peakContextTokens);
     const byTokens = await json<Report>("whatif", file, "--threshold", "100000");
-    const byPercent = await json<Report>("whatif", file, "--threshold-percent", "50");
+    // the usage reaches 273,000 tokens: the session's own window is at least that (the file's evidence); 50 % of 200,000 wants it set
+    const byPercent = await json<Report>("whatif", file, "--threshold-percent", "50", "--context-window", "200000");
+    expect((await json<Report>("whatif", file)).settings.contextWindow).toBe(273_000);
     expect(byTokens.settings).toMatchObject({ thresholdTokens: 100000, threshold: 100000 });
     expect(byPercent.candidate.compactions.map((c) => c.atEntryId)).toEqual(byTokens.candidate.compactions.map((c) => c.atEntryId));
-    const small = await json<Report>("whatif", file, "--reserve", "20000");
-    const large = await json<Report>("whatif", file, "--reserve", "120000");
+    const small = await json<Report>("whatif", file, "--reserve", "20000", "--context-window", "200000");
+    const large = await json<Report>("whatif", file, "--reserve", "120000", "--context-window", "200000");
     expect(large.candidate.compactions.length).toBeGreaterThan(small.candidate.compactions.length);
     expect((await json<Report>("whatif", file, "--prune", "off")).settings.pruningEnabled).toBe(false);
   });

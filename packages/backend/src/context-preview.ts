@@ -7,7 +7,6 @@
 import {
   compactionThreshold,
   contextFigureOf,
-  contextWindowOf,
   contextOf,
   convertMessageToLlm,
   isCompactionEntry,
@@ -20,6 +19,8 @@ import {
   type ContextFigure,
   type ModelWindow,
   type SessionEntry,
+  windowEvidenceOf,
+  windowOfSession,
 } from "@bonsai/core";
 import { CONTEXT_LIST_HEAD, CONTEXT_LIST_TAIL, type ContextMessage, type ContextPreview } from "@bonsai/ipc";
 import type { ContextMessageRows, StoreReads } from "@bonsai/store";
@@ -106,10 +107,9 @@ export function contextPreview(store: StoreReads, sessionId: string, leafId: str
   };
 }
 
-/** The window of the model that reported the path's usage (core contextWindowOf), judged by the largest figure the path reports. */
+/** The window of the model that reported the path's usage (core windowOfSession), judged by the largest figure the path reports. */
 export function sessionWindow(part: Pick<ContextPreview, "usage" | "compaction">, settings: BonsaiSettings): ModelWindow {
-  const largestSeenTokens = Math.max(part.usage?.tokens ?? 0, part.compaction?.tokensBefore ?? 0);
-  return contextWindowOf(part.usage?.model ?? "", { overrides: settings.model.contextWindowOverrides, fallback: settings.model.contextWindow, largestSeenTokens });
+  return windowOfSession(windowEvidenceOf(part.usage, part.compaction), settings.model);
 }
 
 /**

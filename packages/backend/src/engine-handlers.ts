@@ -3,6 +3,8 @@
  * prompts, settings and the API key. Thin: the engine does the work and emits the events.
  */
 import {
+  contextChangeOf,
+  contextFigureOf,
   contextOf,
   estimateMessagesTokens,
   nothingToPruneReason,
@@ -16,7 +18,7 @@ import type { HostStore, StoreReads } from "@bonsai/store";
 import type { HostDialogs } from "./dialogs";
 import { guardSettingsPatch, hostSettingsState, type HostSettingsInfo } from "./host-policy";
 import { resolveApiKey, type KeyProvider } from "./keys";
-import { contextTokensAt } from "./context-preview";
+import { contextFigureAt } from "./context-preview";
 import { requireWritable } from "./read-only";
 import type { UndoLog } from "./undo";
 import { outputBytes, pruneFigures } from "./prune-figures";
@@ -223,7 +225,7 @@ export function engineHandlers(deps: EngineHandlerDeps): Pick<Handlers, EngineHa
         items: plan.candidates.map((c) => ({ entryId: c.entryId, toolName: c.toolName, tokens: c.tokens })),
         tokensSaved: plan.tokensSaved,
         nothingReason: nothingToPruneReason(plan, config),
-        ...pruneFigures(path, leaf, plan),
+        ...pruneFigures(path, leaf, plan, config),
       };
     },
 
@@ -241,8 +243,7 @@ export function engineHandlers(deps: EngineHandlerDeps): Pick<Handlers, EngineHa
       return {
         prunedEntryIds: out.entryIds,
         tokensSaved: out.tokensSaved,
-        contextTokensBefore: contextOf(before, leaf).tokens,
-        contextTokensAfter: contextOf(after, leaf).tokens,
+        ...contextChangeOf(before, after, leaf, engine.pruneConfig().minimumSavings),
         bytesHidden,
       };
     },
@@ -305,13 +306,14 @@ export function engineHandlers(deps: EngineHandlerDeps): Pick<Handlers, EngineHa
 }
 
 /**
- * The estimate at the current leaf (core contextOf); with `compaction`, as if that compaction were
- * appended at the leaf (the dry run's "after").
+ * What the model sees from the current leaf, in the figure every panel shows (core contextFigureOf,
+ * compaction.md §2.6); with `compaction`, as if that compaction were appended at the leaf (the dry
+ * run's "after": a usage reported before it no longer measures the context, so the estimate).
  */
 function estimateContext(store: StoreReads, sessionId: string, compaction?: { summary: string; firstKeptEntryId: string; tokensBefore: number }, at?: string): number {
   const leaf = at ?? store.getLeaf(sessionId);
   if (leaf === null) return 0;
-  if (!compaction) return contextTokensAt(store, sessionId, leaf);
+  if (!compaction) return contextFigureAt(store, sessionId, leaf).contextTokens;
   const entries: SessionEntry[] = store.getContextEntries(sessionId, leaf);
   let target = leaf;
   if (compaction) {
@@ -319,5 +321,5 @@ function estimateContext(store: StoreReads, sessionId: string, compaction?: { su
     const preview: CompactionEntry = { type: "compaction", id: target, parentId: leaf, timestamp: new Date().toISOString(), ...compaction };
     entries.push(preview);
   }
-  return contextOf(entries, target).tokens;
+  return contextFigureOf(contextOf(entries, target)).contextTokens;
 }

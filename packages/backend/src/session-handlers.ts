@@ -14,6 +14,7 @@ import type { SessionFolders } from "./session-folders";
 import { packedSkeleton, skeletonTail } from "./skeleton-reads";
 import type { SessionCounts, SessionStats } from "./session-stats";
 import type { UndoLog } from "./undo";
+import { usagePoints } from "./usage-points";
 
 type SessionHandlerNames =
   | "listSessions"
@@ -28,6 +29,7 @@ type SessionHandlerNames =
   | "searchSessions"
   | "deleteSession"
   | "getContextPreview"
+  | "getUsagePoints"
   | "setLabel";
 
 export interface SessionHandlerDeps {
@@ -201,6 +203,11 @@ export function sessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, Sessio
       if (leafId && !store.getEntry(sessionId, leafId)) throw new IpcError("not_found", `no entry ${leafId} in session ${sessionId}`);
       const leaf = leafId === undefined ? store.getLeaf(sessionId) : leafId;
       return contextPreview(store, sessionId, leaf, deps.settings(), { allMessages: allMessages === true });
+    },
+
+    getUsagePoints: ({ sessionId }) => {
+      requireSession(store, sessionId);
+      return usagePoints(store, sessionId);
     },
 
     setLabel: ({ sessionId, entryId, label }) => {

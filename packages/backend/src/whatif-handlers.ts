@@ -13,6 +13,7 @@ import {
   downsampleSeries,
   prepareCompaction,
   prepareWhatIf,
+  replayWindowOf,
   runTotals,
   runWhatIf,
   sumTotals,
@@ -118,14 +119,16 @@ export function whatIfHandlers(deps: WhatIfHandlerDeps): Pick<Handlers, "whatIf"
   };
 
   return {
-    whatIf: ({ sessionIds, settings, maxPoints = DEFAULT_POINTS }) => {
+    whatIf: ({ sessionIds, settings, maxPoints = DEFAULT_POINTS, window = "session" }) => {
       const started = performance.now();
       const sessions: WhatIfResult["sessions"] = [];
       let used: WhatIfResult["settings"] | undefined;
       for (const sessionId of sessionIds) {
         const summary = requireSession(store, sessionId);
         const replay = replayOf(sessionId, summary.leafId);
-        const report = runWhatIf(replay.prepared, settings);
+        // the page's window for this session (core replayWindowOf), the request's for a model nobody knows
+        const own = window === "fixed" ? settings : { ...settings, contextWindow: replayWindowOf(replay.prepared.path, { contextWindow: settings.contextWindow, contextWindowOverrides: deps.settings().model.contextWindowOverrides }).contextWindow };
+        const report = runWhatIf(replay.prepared, own);
         const { summaryEstimate, tokensPerEstimatedToken, ...rest } = report.settings;
         used = rest;
         let actual = replay.actual.get(maxPoints);
@@ -139,6 +142,8 @@ export function whatIfHandlers(deps: WhatIfHandlerDeps): Pick<Handlers, "whatIf"
           pathLength: replay.prepared.path.length,
           summaryEstimate,
           tokensPerEstimatedToken,
+          contextWindow: rest.contextWindow,
+          threshold: rest.threshold,
           actual,
           candidate: runDto(report.candidate, replay.positions, maxPoints),
         });

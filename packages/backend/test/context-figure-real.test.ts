@@ -54,6 +54,16 @@ describe.skipIf(FILES.length === 0)("the context figure of real Claude Code and 
     // a Claude session past 200K tokens (ta93abe's claude-opus-4-8 session reports 246,892) is on the 1M window
     expect(preview.contextWindowSource).toBe(preview.usage && preview.usage.tokens > 200_000 ? "extended" : "known-model");
     expect(preview.overThreshold).toBe(preview.agentTokens > preview.threshold);
+    // never shown above 100 % of its window (the file's evidence makes the window larger)
+    expect(preview.agentTokens).toBeLessThanOrEqual(preview.contextWindow);
+    // both exports lead with the same figure for the leaf
+    for (const format of ["markdown", "html"] as const) {
+      const exported = ok<{ url: string }>(await backend.dispatch("exportSession", { sessionId: s.id, format }));
+      const download = backend.takeDownload(exported.url.slice("/download/".length))!;
+      const text = fs.readFileSync(download.file, "utf8");
+      download.done();
+      expect(text, format).toContain(`What the model sees from the leaf: ${preview.agentTokens.toLocaleString("en-US")} tokens`);
+    }
   });
 
   it("judges a Claude session that went past 200K tokens against the 1M window (threshold and bar)", async () => {

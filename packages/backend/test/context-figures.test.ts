@@ -7,7 +7,7 @@
  * the dry run start from the same figure.
  */
 import { describe, expect, it } from "vitest";
-import { contextOf, contextStepOfNode, contextTokensOfTree, unpackSkeleton, type PackedSkeleton, type SkeletonNode } from "@bonsai/core";
+import { contextFigureOf, contextOf, contextStepOfNode, contextTokensOfTree, displayTokensOfTree, unpackSkeleton, type PackedSkeleton, type SkeletonNode } from "@bonsai/core";
 import { contract, type MethodName, type MethodOutput } from "@bonsai/ipc";
 import { generateSession, sessionToJsonl } from "@bonsai/testkit";
 import { importUpload, useBackend, ok } from "./support";
@@ -33,6 +33,11 @@ describe("context figures agree for every node (core contextOf)", () => {
       const index = new Map(skeleton.nodes.map((n, i) => [n.id, i]));
       const parent = skeleton.nodes.map((n) => (n.parentId === null ? -1 : (index.get(n.parentId) ?? -1)));
       const byTree = contextTokensOfTree(skeleton.nodes.map(contextStepOfNode), parent);
+      // the display figure every panel leads with (compaction.md §2.6), from the replies' usage, as the page computes it
+      const usage = await call("getUsagePoints", { sessionId });
+      const usageAt = new Map(usage.entryIds.map((id, k) => [index.get(id)!, usage.tokens[k]!]));
+      expect(usageAt.size).toBeGreaterThan(0);
+      const display = displayTokensOfTree(skeleton.nodes, parent, byTree, (i) => usageAt.get(i));
 
       for (let i = 0; i < skeleton.nodes.length; i++) {
         const node = skeleton.nodes[i]!;
@@ -42,6 +47,8 @@ describe("context figures agree for every node (core contextOf)", () => {
         expect(byTree[i], `${kindOf(node)} ${node.id}: skeleton rule vs contextOf`).toBe(fromEntries.tokens);
         const preview = await call("getContextPreview", { sessionId, leafId: node.id });
         expect(preview.tokens, `${kindOf(node)} ${node.id}: preview`).toBe(fromEntries.tokens);
+        expect(display[i], `${kindOf(node)} ${node.id}: the tree's display figure vs What the model sees`).toBe(preview.agentTokens);
+        expect(preview.agentTokens).toBe(contextFigureOf(fromEntries).contextTokens);
         expect(preview.messages.reduce((n, m) => n + m.tokens, 0)).toBe(preview.tokens);
         expect(preview.sizeSeries.at(-1)?.tokens).toBe(preview.tokens);
         const detail = await call("getEntry", { sessionId, entryId: node.id });
@@ -50,10 +57,10 @@ describe("context figures agree for every node (core contextOf)", () => {
       // at the leaf, the Compact panel and the dry run start from the same figure
       const leafIndex = index.get(skeleton.leafId!)!;
       const plan = await call("planCompaction", { sessionId });
-      expect(plan.contextTokens).toBe(byTree[leafIndex]);
+      expect(plan.contextTokens).toBe(display[leafIndex]);
       if (plan.possible) {
         const dry = await call("compact", { sessionId, dryRun: true });
-        expect(dry.contextTokensBefore).toBe(byTree[leafIndex]);
+        expect(dry.contextTokensBefore).toBe(display[leafIndex]);
         expect(dry.contextTokensAfter).toBeLessThan(dry.contextTokensBefore);
       }
     }

@@ -27,8 +27,12 @@ describe("whatIf", () => {
   it("replays sessions under candidate settings: the contract's output, thinned series, markers on the path, totals", async () => {
     const a = await importGenerated(3000, 3);
     const b = await importGenerated(800, 4);
-    const r = contract.whatIf.output.parse(ok(await backend().dispatch("whatIf", { sessionIds: [a, b], settings: { ...settings, reserveTokens: 60000 }, maxPoints: 200 })));
+    const r = contract.whatIf.output.parse(ok(await backend().dispatch("whatIf", { sessionIds: [a, b], settings: { ...settings, reserveTokens: 60000 }, maxPoints: 200, window: "fixed" })));
     expect(r.settings).toMatchObject({ reserveTokens: 60000, threshold: 140000 });
+    expect(r.sessions.map((s) => [s.contextWindow, s.threshold])).toEqual([
+      [200000, 140000],
+      [200000, 140000],
+    ]);
     expect(r.sessions.map((s) => s.sessionId)).toEqual([a, b]);
     const first = r.sessions[0]!;
     expect(first.actual.points.length).toBeLessThanOrEqual(200);
@@ -43,6 +47,18 @@ describe("whatIf", () => {
     // compaction off: the candidate is the file
     const off = contract.whatIf.output.parse(ok(await backend().dispatch("whatIf", { sessionIds: [a], settings: { ...settings, compactionEnabled: false } })));
     expect(off.sessions[0]!.candidate).toEqual(off.sessions[0]!.actual);
+  });
+
+  it("replays each session on the window the page shows for it, the request's window serving an unknown model", async () => {
+    const known = await importGenerated(3000, 3);
+    const unknown = await importLines(backend(), chain("u", [{ role: "user", content: "hi" }, reply("hello"), { role: "user", content: "more" }, reply("done")]));
+    const r = contract.whatIf.output.parse(ok(await backend().dispatch("whatIf", { sessionIds: [known, unknown], settings: { ...settings, contextWindow: 64_000 } })));
+    for (const s of r.sessions) {
+      const page = ok<{ contextWindow: number; threshold: number }>(await backend().dispatch("getContextPreview", { sessionId: s.sessionId }));
+      if (s.sessionId === unknown) expect(s.contextWindow).toBe(64_000);
+      else expect(s.contextWindow).toBe(page.contextWindow);
+    }
+    expect(r.sessions[0]!.contextWindow).not.toBe(64_000);
   });
 
   it("reads the session again after it changed (here: pruned)", async () => {

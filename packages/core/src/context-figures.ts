@@ -16,6 +16,7 @@ import type { AgentMessage, AssistantMessage, CompactionEntry, SessionEntry } fr
 import { calculateContextTokens, estimateTokens, isOlderThanLatestCompaction } from "./tokens";
 import type { SkeletonNode } from "./skeleton";
 import { getPath } from "./tree";
+import { windowEvidenceOf, type WindowEvidence } from "./model-window";
 
 /** What the context rule needs of one entry: its id, whether it is a compaction, its message's estimate. */
 export interface ContextStep {
@@ -72,7 +73,12 @@ export interface ContextFigures {
   tokens: number;
   /** the last usage reported on the path, null when no reply carries one */
   usage: ReportedUsage | null;
+  /** the tokensBefore the path's latest compaction records (null: no compaction on the path); evidence of the window */
+  compactionTokensBefore: number | null;
 }
+
+/** The figures a reader gives without the messages (the store answers them from its columns). */
+export type FiguresOfPath = Pick<ContextFigures, "tokens" | "usage" | "compactionTokensBefore">;
 
 /**
  * The context the model sees from `leafId` over `entries` (a root -> leaf path, or the store's
@@ -87,7 +93,12 @@ export function contextOf(entries: readonly SessionEntry[], leafId: string | nul
   for (const t of messageTokens) tokens += t;
   const leaf = leafId === null ? undefined : byId.has(leafId) ? leafId : entries[entries.length - 1]?.id;
   const path = leaf === undefined ? [] : getPath({ byId }, leaf);
-  return { context, messageTokens, tokens, usage: lastReportedUsage(path, context, messageTokens) };
+  return { context, messageTokens, tokens, usage: lastReportedUsage(path, context, messageTokens), compactionTokensBefore: latestTokensBefore(path) };
+}
+
+function latestTokensBefore(path: readonly SessionEntry[]): number | null {
+  for (let i = path.length - 1; i >= 0; i--) if ((path[i] as SessionEntry).type === "compaction") return (path[i] as CompactionEntry).tokensBefore;
+  return null;
 }
 
 /** The last assistant reply on the path that reports a usage (aborted and error replies included, as §2.6 does). */
@@ -255,4 +266,54 @@ export function contextStepOfNode(node: Pick<SkeletonNode, "id" | "type" | "toke
   const step: ContextStep = { id: node.id, type: node.type, tokens: node.tokens };
   if (node.type === "compaction" && node.firstKeptEntryId !== undefined) step.firstKeptEntryId = node.firstKeptEntryId;
   return step;
+}
+
+/**
+ * What a root -> leaf path tells about its model's window (model-window.ts windowEvidenceOf): the
+ * last reported usage on it (as contextOf finds it) and its latest compaction's tokensBefore.
+ */
+export function windowEvidenceOfPath(path: readonly SessionEntry[]): WindowEvidence {
+  let usage: { tokens: number; model: string } | null = null;
+  let compaction: CompactionEntry | null = null;
+  for (let i = path.length - 1; i >= 0 && (usage === null || compaction === null); i--) {
+    const entry = path[i] as SessionEntry;
+    if (entry.type === "compaction") compaction ??= entry as CompactionEntry;
+    const m = entry.type === "message" ? (entry as { message?: AgentMessage }).message : undefined;
+    if (usage === null && m?.role === "assistant" && (m as AssistantMessage).usage) {
+      const a = m as AssistantMessage;
+      usage = { tokens: calculateContextTokens(a.usage), model: typeof a.model === "string" ? a.model : "" };
+    }
+  }
+  return windowEvidenceOf(usage, compaction);
+}
+
+/**
+ * The display figure (contextFigureOf: the last usage reported on the path since its latest
+ * compaction plus the estimate of what followed it, else the estimate) of every node of a tree, from
+ * the estimates contextTokensOfTree gives (`estimates`) and the usage each assistant reply reports
+ * (`usageOf(i)`: calculateContextTokens of its usage, undefined for a node without one). `parent`
+ * as contextTokensOfTree takes it. A usage is "since the latest compaction" by position on the path.
+ */
+export function displayTokensOfTree(steps: readonly Pick<ContextStep, "type">[], parent: ArrayLike<number>, estimates: Float64Array, usageOf: (i: number) => number | undefined): Float64Array {
+  const n = steps.length;
+  const out = new Float64Array(n);
+  // the node whose usage is in force at each node (-1: none since the latest compaction), parents first
+  const source = new Int32Array(n).fill(-1);
+  const children: number[][] = Array.from({ length: n }, () => []);
+  const queue: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const p = parent[i] as number;
+    if (p < 0) queue.push(i);
+    else children[p]?.push(i);
+  }
+  for (let q = 0; q < queue.length; q++) {
+    const i = queue[q] as number;
+    const p = parent[i] as number;
+    const own = usageOf(i);
+    source[i] = own !== undefined ? i : (steps[i] as ContextStep).type === "compaction" || p < 0 ? -1 : (source[p] as number);
+    const s = source[i] as number;
+    out[i] = s < 0 ? (estimates[i] as number) : (usageOf(s) as number) + (estimates[i] as number) - (estimates[s] as number);
+    for (const c of children[i] as number[]) queue.push(c);
+  }
+  return out;
 }

@@ -24,6 +24,7 @@ export * from "./templates";
 export * from "./overflow";
 export * from "./compaction-check";
 export * from "./whatif";
+export * from "./prune-context";
 export * from "./amnesia";
 export * from "./amnesia-overview";
 export * from "./limits";

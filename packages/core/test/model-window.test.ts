@@ -1,6 +1,6 @@
 /** The window a session is judged against, from its recorded model (model-window.ts). */
 import { describe, expect, it } from "vitest";
-import { contextWindowOf, estimateTokens, parseContextWindowOverride, validateSettingsPatch, type AgentMessage } from "../src/index";
+import { contextWindowOf, estimateTokens, windowEvidenceOf, windowOfSession, parseContextWindowOverride, validateSettingsPatch, type AgentMessage } from "../src/index";
 
 const FALLBACK = 200_000;
 
@@ -18,6 +18,20 @@ describe("contextWindowOf", () => {
     expect(contextWindowOf("claude-opus-4-6", { fallback: FALLBACK, largestSeenTokens: 998_659 })).toMatchObject({ contextWindow: 1_000_000, source: "extended" });
     expect(contextWindowOf("claude-opus-4-6", { fallback: FALLBACK, largestSeenTokens: 150_000 })).toMatchObject({ contextWindow: 200_000, source: "known-model" });
     expect(contextWindowOf("claude-sonnet-4-5[1m]", { fallback: FALLBACK })).toMatchObject({ contextWindow: 1_000_000, source: "known-model" });
+  });
+
+  it("knows the newer Claude ids (claude-opus-4-8, claude-opus-5) and lets the file's evidence win over any window assumed", () => {
+    // the issue's case: claude-opus-5 with a compaction recorded at 998,659 tokens is on the 1M window, not at 499 % of 200K
+    expect(contextWindowOf("claude-opus-5", { fallback: FALLBACK, largestSeenTokens: 998_659 })).toMatchObject({ contextWindow: 1_000_000, source: "extended" });
+    expect(contextWindowOf("claude-opus-4-8", { fallback: FALLBACK, largestSeenTokens: 246_892 })).toMatchObject({ contextWindow: 1_000_000, source: "extended" });
+    expect(contextWindowOf("claude-opus-5", { fallback: FALLBACK })).toMatchObject({ contextWindow: 200_000, source: "known-model" });
+    // a window with no larger one known: the recorded figure proves at least itself
+    expect(contextWindowOf("gpt-5.5", { fallback: FALLBACK, largestSeenTokens: 300_000 })).toEqual({ contextWindow: 300_000, source: "recorded", model: "gpt-5.5" });
+    expect(contextWindowOf("my-local-model", { fallback: 32_000, largestSeenTokens: 40_000 })).toMatchObject({ contextWindow: 40_000, source: "recorded" });
+    expect(contextWindowOf("claude-opus-4-5", { fallback: FALLBACK, overrides: ["claude-*=100000"], largestSeenTokens: 150_000 })).toMatchObject({ contextWindow: 150_000, source: "recorded" });
+    // the evidence of a path: its last usage and its latest compaction's tokensBefore, the larger
+    expect(windowEvidenceOf({ tokens: 5_000, model: "claude-opus-5" }, { tokensBefore: 998_659 })).toEqual({ model: "claude-opus-5", largestSeenTokens: 998_659 });
+    expect(windowOfSession(windowEvidenceOf(null, null), { contextWindow: 128_000, contextWindowOverrides: [] })).toEqual({ contextWindow: 128_000, source: "settings", model: "" });
   });
 
   it("takes the first matching override, and the settings' window for an unknown or unrecorded model", () => {

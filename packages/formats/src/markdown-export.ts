@@ -4,6 +4,7 @@
  */
 import { firstRealPrompt, sessionTitle, summaryOrigin, summaryOriginLabel, type SessionEntry, type SessionHeader } from "@bonsai/core";
 import { mdCode, mdText } from "./markdown-inline";
+import { leafContextLine } from "./context-line";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -80,7 +81,7 @@ function entryMarkdown(e: SessionEntry): string | null {
 /** The session titled by core's title rule (`title`, else the path's first real prompt, else its id), its header facts, then each entry of `path` that shows in a transcript. */
 export function renderSessionMarkdown(header: SessionHeader, title: string | null, path: readonly SessionEntry[]): string {
   const out: string[] = [`# ${mdText(sessionTitle({ name: title, firstPrompt: firstRealPrompt(path) }) ?? `Session ${header.id}`)}`, ""];
-  out.push(`- Session: ${mdCode(header.id)}`, `- Started: ${mdText(header.timestamp)}`, `- Folder: ${mdCode(header.cwd)}`, `- Entries on this path: ${path.length}`, "");
+  out.push(`- Session: ${mdCode(header.id)}`, `- Started: ${mdText(header.timestamp)}`, `- Folder: ${mdCode(header.cwd)}`, `- Entries on this path: ${path.length}`, `- ${leafContextLine(path)}`, "");
   for (const e of path) {
     const md = entryMarkdown(e);
     if (md !== null) out.push(md, "");

@@ -11,6 +11,7 @@ import { z } from "zod";
 import { agree, type Same } from "./type-checks";
 import type { METHOD_NAMES, EVENT_NAMES } from "./names";
 import {
+  usagePointsSchema,
   compactionOutcomeSchema,
   compactionPlanSchema,
   compactionResultSchema,
@@ -232,6 +233,8 @@ export const contract = {
     z.strictObject({ ...sessionRef, leafId: leafIdSchema.optional(), allMessages: z.boolean().optional() }),
     contextPreviewSchema,
   ),
+  /** the usage every assistant reply reports: the page's display figure for every node of the tree (core displayTokensOfTree) */
+  getUsagePoints: method(z.strictObject(sessionRef), usagePointsSchema),
 
   // ------------------------------------------------------------ compaction
   planCompaction: method(z.strictObject({ ...sessionRef, leafId: leafIdSchema.optional() }), compactionPlanSchema),
@@ -323,7 +326,13 @@ export const contract = {
    * file's run and the candidate's, series thinned to maxPoints (default 600), and the totals
    */
   whatIf: method(
-    z.strictObject({ sessionIds: z.array(idSchema).min(1).max(12), settings: whatIfSettingsSchema, maxPoints: z.number().int().min(10).max(20_000).optional() }),
+    z.strictObject({
+      sessionIds: z.array(idSchema).min(1).max(12),
+      settings: whatIfSettingsSchema,
+      maxPoints: z.number().int().min(10).max(20_000).optional(),
+      /** "session" (default): each session on its own model's window, as the page shows it (settings.contextWindow serves a model Bonsai does not know); "fixed": every session on settings.contextWindow */
+      window: z.enum(["session", "fixed"]).optional(),
+    }),
     whatIfResultSchema,
   ),
   /** for each compaction and pruning of the session, the signs that the agent lost context, scored */

@@ -30,6 +30,7 @@ export const METHOD_NAMES = [
   "searchSessions",
   "deleteSession",
   "getContextPreview",
+  "getUsagePoints",
   "planCompaction",
   "compact",
   "commitCompaction",

@@ -43,6 +43,7 @@ const LARGEST: { [M in MethodName]: unknown } = {
   searchSessions: { query: worst(1000), sessionId: id, limit: 500 },
   deleteSession: session,
   getContextPreview: { ...session, leafId: id },
+  getUsagePoints: session,
   planCompaction: { ...session, leafId: id },
   compact: { ...session, leafId: id, instructions: worst(20_000), dryRun: true, requestId },
   commitCompaction: {

@@ -190,7 +190,7 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
     sessions.setLeaf(this.ctx, sessionId, leafId);
   }
 
-  getSettingsJson(): unknown {
+  override getSettingsJson(): unknown {
     return sessions.getSettingsJson(this.ctx);
   }
 

@@ -5,7 +5,7 @@
  * "@bonsai/store/reader"), without the file-side code.
  */
 import type Database from "better-sqlite3";
-import type { BranchPlan, CompactionPlanSettings, CompactionPlanSummary, ContextFigures, ContextSummary, PruneConfig, PrunePlan, PruneSummary, SessionEntry, SessionHeader, ToolResultOnPath } from "@bonsai/core";
+import type { BranchPlan, CompactionPlanSettings, CompactionPlanSummary, FiguresOfPath, ContextSummary, PruneConfig, PrunePlan, PruneSummary, SessionEntry, SessionHeader, ToolResultOnPath } from "@bonsai/core";
 import { buildSessionContext, summarizeContext } from "@bonsai/core";
 import { SessionAgents } from "./foreign/agents";
 import { StoredReads, type ContextLists, type ContextMessageRows, type ContextWindow } from "./reads/index";
@@ -37,6 +37,7 @@ export type StoredSessionReads = Pick<
   | "getBranchPlan"
   | "renderJsonl"
   | "getSessionCommits"
+  | "getSettingsJson"
   | "close"
 >;
 
@@ -57,6 +58,12 @@ export class StoreReader {
 
   listSessions(): SessionSummary[] {
     return this.sessions.list();
+  }
+
+  /** the settings saved with the app or `bonsai config`, as JSON (undefined: none saved) */
+  getSettingsJson(): unknown {
+    const v = this.db.prepare("SELECT value FROM settings WHERE key = 'settings'").pluck().get() as string | undefined;
+    return v === undefined ? undefined : (JSON.parse(v) as unknown);
   }
 
   getSession(sessionId: string): SessionSummary | undefined {
@@ -191,7 +198,7 @@ export class StoreReader {
    * the few entries they need; undefined where they must come from the path (an irregular session,
    * a message without a role in the columns).
    */
-  getContextFigures(sessionId: string, leafId?: string | null): Pick<ContextFigures, "tokens" | "usage"> | undefined {
+  getContextFigures(sessionId: string, leafId?: string | null): FiguresOfPath | undefined {
     const { ref, leaf } = this.readRef(sessionId, leafId);
     return this.reads.contextFigures(ref, leaf);
   }

@@ -161,10 +161,10 @@ function compareContextFigures(store: SqliteSessionStore, id: string, leaf: stri
   // read from the columns wherever the estimate is (a regular session without odd messages)
   expect(figures === undefined, leaf).toBe(store.getContextTokens(id, leaf) === undefined);
   if (!figures) return;
-  const { tokens, usage } = contextOf(wholePath, leaf);
-  expect(figures, leaf).toEqual({ tokens, usage });
+  const { tokens, usage, compactionTokensBefore } = contextOf(wholePath, leaf);
+  expect(figures, leaf).toEqual({ tokens, usage, compactionTokensBefore });
   // the same, read with the lists `context --json` prints
-  expect(store.getContextLists(id, leaf)?.figures, leaf).toEqual({ tokens, usage });
+  expect(store.getContextLists(id, leaf)?.figures, leaf).toEqual({ tokens, usage, compactionTokensBefore });
 }
 
 /** a window's part of the context (its first and newest messages, and the figures of what it leaves out) against the whole one */
@@ -374,7 +374,7 @@ describe("stored reads equal core on the whole session", () => {
     expect(usageOf("a3")).toMatchObject({ entryId: "a1", age: "before-compaction", tokens: 950, model: "m-a1" });
     expect(usageOf("u6")).toMatchObject({ entryId: "a4", age: "after-compaction", tokens: 320 });
     expect(usageOf("b2")).toBeNull();
-    expect(store.getContextFigures(id, null)).toEqual({ tokens: 0, usage: null });
+    expect(store.getContextFigures(id, null)).toEqual({ tokens: 0, usage: null, compactionTokensBefore: null });
   });
 
   it("after a compaction only its window and the settings entries are read", async () => {

@@ -102,6 +102,7 @@ const READS: Record<string, (id: string) => unknown> = {
   getEntry: (id) => ({ sessionId: id, entryId: `${id}-e0` }),
   getEntries: (id) => ({ sessionId: id, entryIds: [`${id}-e0`] }),
   getContextPreview: (id) => ({ sessionId: id }),
+  getUsagePoints: (id) => ({ sessionId: id }),
   planCompaction: (id) => ({ sessionId: id }),
   planPrune: (id) => ({ sessionId: id }),
   getAmnesiaReport: (id) => ({ sessionId: id }),

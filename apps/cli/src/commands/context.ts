@@ -8,23 +8,28 @@ import {
   DEFAULT_SETTINGS,
   contextFigureOf,
   contextOf,
-  contextWindowOf,
   listedOf,
   summarizeContext,
   type AgentMessage,
+  type BonsaiSettings,
   type ContextBasis,
-  type ContextFigures,
   type ContextSummary,
   type ContextWindowSource,
   type IdList,
   type ReportedUsage,
   type SessionContext,
+  type FiguresOfPath,
+  windowEvidenceOf,
+  windowOfSession,
 } from "@bonsai/core";
 import type { SessionCommit } from "@bonsai/store";
 import { commitLines } from "../commits-text";
+import type { ParsedArgs } from "../args";
 import { column, printJson, type Io } from "../output";
 import { reportIssues, resolveLeafId, withSessionOf, type ContextListing, type LoadedSession } from "../session-source";
-import type { Command, SessionCommand } from "./command";
+import type { Command } from "./command";
+
+type ModelSettings = BonsaiSettings["model"];
 
 export interface ContextReport {
   leafId: string | null;
@@ -61,15 +66,15 @@ type Figures = Pick<ContextReport, "contextTokens" | "contextBasis" | "usage" | 
  * The context figure at the leaf, from its path (the usage is on the path, not in the context's
  * lists); a stored session reads the estimate and the usage without reading the path.
  */
-function figuresAt(session: LoadedSession, leafId: string | null): Figures {
-  return figuresOf(session.contextFigures?.(leafId) ?? contextOf(session.path(leafId), leafId));
+function figuresAt(session: LoadedSession, leafId: string | null, model: ModelSettings): Figures {
+  return figuresOf(session.contextFigures?.(leafId) ?? contextOf(session.path(leafId), leafId), model);
 }
 
 /** The figures the report prints, from the estimate and the last reported usage (core contextFigureOf). */
-function figuresOf(figures: Pick<ContextFigures, "tokens" | "usage">): Figures {
+function figuresOf(figures: FiguresOfPath, model: ModelSettings): Figures {
   const figure = contextFigureOf(figures);
-  const settings = DEFAULT_SETTINGS.model;
-  const window = contextWindowOf(figure.usage?.model ?? "", { overrides: settings.contextWindowOverrides, fallback: settings.contextWindow, largestSeenTokens: figure.usage?.tokens ?? 0 });
+  const tokensBefore = figures.compactionTokensBefore;
+  const window = windowOfSession(windowEvidenceOf(figure.usage, tokensBefore === null ? null : { tokensBefore }), model);
   return { contextTokens: figure.contextTokens, contextBasis: figure.basis, usage: figure.usage, contextWindow: window.contextWindow, contextWindowSource: window.source };
 }
 
@@ -87,12 +92,12 @@ function reportOf(leafId: string | null, summary: ContextSummary, figures: Figur
 }
 
 /** The report of the context at the leaf (a stored session answers it from its columns, without the messages). */
-export function contextReport(session: LoadedSession, leafOption: string | undefined): ContextReport {
+export function contextReport(session: LoadedSession, leafOption: string | undefined, model: ModelSettings = DEFAULT_SETTINGS.model): ContextReport {
   const leafId = resolveLeafId(session, leafOption);
   const lists = session.contextLists?.(leafId);
   const commits = session.commits?.() ?? [];
-  if (lists) return { leafId, entryIds: lists.entryIds, roles: lists.roles, llmRoles: lists.llmRoles, estimatedTokens: lists.estimatedTokens, model: lists.models, thinkingLevel: lists.thinkingLevel, ...figuresOf(lists.figures), commits };
-  return { ...reportOf(leafId, session.contextSummary(leafId), figuresAt(session, leafId)), commits };
+  if (lists) return { leafId, entryIds: lists.entryIds, roles: lists.roles, llmRoles: lists.llmRoles, estimatedTokens: lists.estimatedTokens, model: lists.models, thinkingLevel: lists.thinkingLevel, ...figuresOf(lists.figures, model), commits };
+  return { ...reportOf(leafId, session.contextSummary(leafId), figuresAt(session, leafId, model)), commits };
 }
 
 /** The context's messages with their summary (the text listing shows them). */
@@ -157,14 +162,14 @@ export function messagePreview(m: AgentMessage): string {
   return text.replace(/\s+/g, " ").trim();
 }
 
-function printText(io: Io, session: LoadedSession, leafId: string | null, listing: ContextListing): void {
+function printText(io: Io, session: LoadedSession, leafId: string | null, listing: ContextListing, model: ModelSettings): void {
   const models = Object.entries(listing.models).map(([role, model]) => `${role}=${model}`).join(", ") || "(none)";
   const lines = [
     `Session ${session.header.id} (${session.label})`,
     `Leaf: ${leafId ?? "(none)"}`,
     `Model: ${models}   Thinking: ${listing.thinkingLevel}`,
     `Messages: ${listing.count} (${listing.sent} sent to the model), about ${listing.estimatedTokens} tokens estimated`,
-    contextLine(figuresAt(session, leafId)),
+    contextLine(figuresAt(session, leafId, model)),
     ...commitLines(session.commits?.() ?? [], ""),
     "",
   ];
@@ -186,19 +191,23 @@ function contextLine(f: Figures): string {
 }
 
 /** The command on a loaded session (a file's, or the stored one stored-read.ts opened). */
-export const contextOn: SessionCommand = (session, args, io) => {
+export function contextOn(session: LoadedSession, args: ParsedArgs, io: Io, model: ModelSettings = DEFAULT_SETTINGS.model): void {
   reportIssues(io, session);
   const leaf = args.options.leaf as string | undefined;
   if (args.options.json) {
-    printJson(io, contextReport(session, leaf));
+    printJson(io, contextReport(session, leaf, model));
     return;
   }
   const { leafId, listing } = contextListing(session, leaf, args.options.all === true);
-  printText(io, session, leafId, listing);
-};
+  printText(io, session, leafId, listing, model);
+}
 
 export const contextCommand: Command = {
   async run(args, io) {
-    await withSessionOf(args, (session) => contextOn(session, args, io));
+    // the windows and overrides saved with `bonsai config` / Preferences, as the page uses them
+    // (loaded on demand: reading a file needs no store when there is no database)
+    const { storedSettings } = await import("../stored-settings");
+    const model = (await storedSettings(args, io)).model;
+    await withSessionOf(args, (session) => contextOn(session, args, io, model));
   },
 };

@@ -2,7 +2,7 @@
  * `bonsai plan SESSION [--leaf ID] [--reserve N] [--keep-recent N] [--json]`: what a compaction of the
  * branch ending at the leaf would summarize and keep (compaction.md §5). Read only; no model call.
  */
-import { DEFAULT_SETTINGS, compactionMaxTokens, IdList, type CompactionPlanSummary, type CompactionSettings } from "@bonsai/core";
+import { DEFAULT_SETTINGS, compactionMaxTokens, contextFigureOf, contextOf, IdList, type CompactionPlanSummary, type CompactionSettings } from "@bonsai/core";
 import { printJson, type Io } from "../output";
 import { reportIssues, resolveLeafId, withSessionOf, type LoadedSession } from "../session-source";
 import type { Command, SessionCommand } from "./command";
@@ -57,6 +57,11 @@ function idRange(list: readonly string[] | IdList): string {
   return ids.length === 1 ? ` (${ids[0]})` : ` (${ids[0]} … ${ids[ids.length - 1]})`;
 }
 
+/** the display figure at the leaf (core contextFigureOf, compaction.md §2.6), read as `bonsai context` reads it */
+function modelSees(session: LoadedSession, leafId: string | null): number {
+  return contextFigureOf(session.contextFigures?.(leafId) ?? contextOf(session.path(leafId), leafId)).contextTokens;
+}
+
 function fileLines(title: string, files: readonly string[]): string[] {
   return files.length === 0 ? [`${title}: none`] : [`${title} (${files.length}):`, ...files.map((f) => `  ${f}`)];
 }
@@ -71,7 +76,8 @@ function printText(io: Io, session: LoadedSession, report: PlanReport | null, pl
   const lines = [
     `Compaction plan for ${session.label} (leaf ${report.leafId})`,
     `Window: ${plan.previousCompactionId ? `after compaction ${plan.previousCompactionId} (its summary is updated)` : "the whole branch (first compaction)"}`,
-    `Context before: ${report.tokensBefore} tokens (last assistant usage)`,
+    `The model sees: ${modelSees(session, report.leafId)} tokens (the figure every panel and \`bonsai context\` show)`,
+    `Context before: ${report.tokensBefore} tokens (last assistant usage; recorded as the compaction's tokensBefore)`,
     `Keep budget: ${report.keepRecentTokens} estimated tokens${adapted}`,
     `Summarize: ${report.summarizeEntryIds.length} messages${idRange(report.summarizeEntryIds)}`,
     report.isSplitTurn

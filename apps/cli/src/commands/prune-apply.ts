@@ -11,11 +11,17 @@ export async function applyPruneToStoredSession(args: ParsedArgs, io: Io): Promi
   await withEngineSession(args, io, async ({ engine, sessionId }) => {
     const out = await engine.pruneToolOutputs(sessionId);
     if (args.options.json) {
-      printJson(io, { sessionId, dryRun: false, prunedCount: out.prunedCount, tokensSaved: out.tokensSaved, prunedEntryIds: out.entryIds });
+      printJson(io, { sessionId, dryRun: false, prunedCount: out.prunedCount, tokensSaved: out.tokensSaved, stopsSeeingTokens: out.tokensSavedInContext, prunedEntryIds: out.entryIds });
       return;
     }
     const list = out.entryIds.map((id) => `  ${id}\n`).join("");
     if (out.prunedCount === 0) io.stdout(`Nothing pruned in session ${sessionId}: old tool outputs would not save at least the minimum.\n`);
-    else io.stdout(`Pruned ${out.prunedCount} old tool outputs of session ${sessionId}, saving about ${out.tokensSaved} tokens (originals kept: restorable).\n${list}`);
+    else {
+      const n = (v: number) => v.toLocaleString("en-US");
+      const little = out.tokensSavedInContext < engine.pruneConfig().minimumSavings ? " Little gain: most of these outputs were already summarized away by a compaction." : "";
+      io.stdout(
+        `Pruned ${out.prunedCount} old tool outputs of session ${sessionId}: the model stops seeing about ${n(out.tokensSavedInContext)} tokens (the outputs replaced held ${n(out.tokensSaved)}; originals kept: restorable).${little}\n${list}`,
+      );
+    }
   });
 }

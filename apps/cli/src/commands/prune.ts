@@ -6,16 +6,27 @@
  * belongs to stored sessions (the engine, with restorable originals): a session *file* is never
  * modified, so for a file the command always answers with the dry run, with or without --dry-run.
  */
-import { DEFAULT_PRUNE_CONFIG, nothingToPruneReason, type IdList, type PruneCandidate, type PruneConfig } from "@bonsai/core";
+import {
+  DEFAULT_PRUNE_CONFIG,
+  littleGainNote,
+  nothingToPruneReason,
+  pruneContextChange,
+  type IdList,
+  type PruneCandidate,
+  type PruneConfig,
+  type PruneContextChange,
+  type PrunePlan,
+} from "@bonsai/core";
 import { column, printJson, type Io } from "../output";
 import { reportIssues, resolveLeafId, withSession, type LoadedSession } from "../session-source";
 import type { Command, SessionCommand } from "./command";
 import { existsSync } from "node:fs";
 import { UserError } from "../errors";
 
-export interface PruneDryRunReport {
+export interface PruneDryRunReport extends PruneContextChange {
   /** tool results that would be pruned, oldest first (printed from the store's text for a stored session) */
   prunedEntryIds: IdList;
+  /** the reference's saving (pruning.md §2): every replaced output on the path, also those summarized away; stopsSeeingTokens is what the model sees less */
   tokensSaved: number;
   prunedCount: number;
   leafId: string | null;
@@ -35,7 +46,12 @@ export function parseProtectedTools(value: string | undefined): readonly string[
 export function pruneDryRun(session: LoadedSession, leafOption: string | undefined, config: PruneConfig): PruneDryRunReport {
   const leafId = resolveLeafId(session, leafOption);
   const { entryIds, tokensSaved, prunedCount } = session.pruneSummary(leafId, config);
-  return { prunedEntryIds: entryIds, tokensSaved, prunedCount, leafId, protectedTools: [...config.protectedTools] };
+  return { prunedEntryIds: entryIds, tokensSaved, prunedCount, leafId, protectedTools: [...config.protectedTools], ...changeAt(session, leafId, config) };
+}
+
+/** what the plan changes in what the model sees from the leaf (core pruneContextChange, as the page's Prune panel shows it) */
+function changeAt(session: LoadedSession, leafId: string | null, config: PruneConfig, plan: PrunePlan = session.prunePlan(leafId, config)): PruneContextChange {
+  return pruneContextChange(session.path(leafId), leafId, plan, config);
 }
 
 /** The text report of a dry run: the plan's results one by one, or by tool name when there are many. */
@@ -48,7 +64,15 @@ function printText(io: Io, session: LoadedSession, leafOption: string | undefine
   if (nothing !== null) {
     lines.push(nothing);
   } else {
-    lines.push(`Would prune ${plan.prunedCount} tool results, saving about ${plan.tokensSaved} tokens:`, "");
+    const change = changeAt(session, leafId, config, plan);
+    const n = (v: number) => v.toLocaleString("en-US");
+    lines.push(
+      `Would prune ${plan.prunedCount} tool results: the model would stop seeing about ${n(change.stopsSeeingTokens)} tokens (it sees ${n(change.contextTokensBefore)} → ${n(change.contextTokensAfter)})`,
+      `  the outputs replaced hold ${n(plan.tokensSaved)} tokens (tokensSaved), counting those a compaction already summarized away`,
+    );
+    const little = littleGainNote(change);
+    if (little !== null) lines.push(little);
+    lines.push("");
     lines.push(...(plan.candidates.length <= MAX_LISTED ? candidateLines(plan.candidates) : toolLines(plan.candidates)));
   }
   io.stdout(`${lines.join("\n")}\n`);

@@ -5,6 +5,7 @@
 import {
   mergeSettings,
   prepareWhatIf,
+  replayWindowOf,
   runTotals,
   runWhatIf,
   sumTotals,
@@ -12,6 +13,7 @@ import {
   whatIfSettingsOf,
   whatIfSettingsUsed,
   type BonsaiSettings,
+  type SessionEntry,
   type SettingsPatch,
   type WhatIfReport,
   type WhatIfRun,
@@ -51,6 +53,15 @@ export function whatIfPatch(args: ParsedArgs): SettingsPatch {
   return patch;
 }
 
+/**
+ * The settings a replay of `path` runs with: `settings`, on the session's own window (core
+ * replayWindowOf: the window the page and `bonsai context` show) unless --context-window sets one.
+ */
+export function settingsForPath(settings: WhatIfSettings, base: BonsaiSettings, args: ParsedArgs, path: readonly SessionEntry[]): WhatIfSettings {
+  if (args.options["context-window"] !== undefined) return settings;
+  return { ...settings, contextWindow: replayWindowOf(path, base.model).contextWindow };
+}
+
 /** Base settings with the options applied; a value out of range is one clear error. */
 export function candidateSettings(base: BonsaiSettings, args: ParsedArgs): WhatIfSettings {
   const patch = whatIfPatch(args);
@@ -63,10 +74,10 @@ export function candidateSettings(base: BonsaiSettings, args: ParsedArgs): WhatI
 
 const n = (v: number) => Math.round(v).toLocaleString("en-US");
 
-function settingsLine(s: WhatIfSettingsUsed): string {
+function settingsLine(s: WhatIfSettingsUsed, windowPerSession = false): string {
   const threshold = s.thresholdTokens > 0 ? `${n(s.threshold)} (set)` : s.thresholdPercent > 0 ? `${n(s.threshold)} (${s.thresholdPercent} % of the window)` : `${n(s.threshold)} (window − reserve ${n(s.reserveTokens)})`;
   const pruning = s.pruningEnabled && s.compactionEnabled ? `on (protect ${n(s.protectTokens)}, minimum ${n(s.minimumSavings)})` : "off";
-  return `Settings: window ${n(s.contextWindow)}, threshold ${threshold}, keep recent ${n(s.keepRecentTokens)}, compaction ${s.compactionEnabled ? "on" : "off"}, pruning ${pruning}`;
+  return `Settings: window ${windowPerSession ? "each session's model's (below)" : n(s.contextWindow)}, threshold ${windowPerSession ? "from it" : threshold}, keep recent ${n(s.keepRecentTokens)}, compaction ${s.compactionEnabled ? "on" : "off"}, pruning ${pruning}`;
 }
 
 function estimatesLine(s: WhatIfReport["settings"]): string {
@@ -112,7 +123,7 @@ async function one(args: ParsedArgs, io: Io): Promise<void> {
     reportIssues(io, session);
     const settings = candidateSettings(base, args);
     const path = session.path(resolveLeafId(session, undefined));
-    const report = runWhatIf(prepareWhatIf(path), settings);
+    const report = runWhatIf(prepareWhatIf(path), settingsForPath(settings, base, args, path));
     if (args.options.json) printJson(io, report);
     else printReport(io, session.label, path.length, report);
   });
@@ -121,15 +132,18 @@ async function one(args: ParsedArgs, io: Io): Promise<void> {
 type SessionRun = Omit<WhatIfRun, "series">;
 
 async function all(args: ParsedArgs, io: Io): Promise<void> {
-  const settings = candidateSettings(await storedSettings(args, io), args);
+  const base = await storedSettings(args, io);
+  const settings = candidateSettings(base, args);
   await withCliStore(args, { create: false }, (store) => {
-    const sessions: { sessionId: string; title: string | null; summaryEstimate: WhatIfReport["settings"]["summaryEstimate"]; tokensPerEstimatedToken: number; actual: SessionRun; candidate: SessionRun }[] = [];
+    const sessions: { sessionId: string; title: string | null; contextWindow: number; summaryEstimate: WhatIfReport["settings"]["summaryEstimate"]; tokensPerEstimatedToken: number; actual: SessionRun; candidate: SessionRun }[] = [];
     for (const s of store.listSessions()) {
-      const report = runWhatIf(prepareWhatIf(s.leafId === null ? [] : store.getPath(s.id, s.leafId)), settings);
+      const path = s.leafId === null ? [] : store.getPath(s.id, s.leafId);
+      const own = settingsForPath(settings, base, args, path);
+      const report = runWhatIf(prepareWhatIf(path), own);
       const { summaryEstimate, tokensPerEstimatedToken } = report.settings;
       const { series: _a, ...actual } = report.actual;
       const { series: _c, ...candidate } = report.candidate;
-      sessions.push({ sessionId: s.id, title: s.title, summaryEstimate, tokensPerEstimatedToken, actual, candidate });
+      sessions.push({ sessionId: s.id, title: s.title, contextWindow: own.contextWindow, summaryEstimate, tokensPerEstimatedToken, actual, candidate });
     }
     const totals = {
       sessions: sessions.length,
@@ -141,9 +155,9 @@ async function all(args: ParsedArgs, io: Io): Promise<void> {
       return;
     }
     const lines = [`What if over ${sessions.length} stored sessions`];
-    lines.push(settingsLine(whatIfSettingsUsed(settings)), "", ...totalsTable(totals.actual, totals.candidate), "");
+    lines.push(settingsLine(whatIfSettingsUsed(settings), args.options["context-window"] === undefined), "", ...totalsTable(totals.actual, totals.candidate), "");
     for (const s of sessions) {
-      lines.push(`  ${column(s.sessionId, 24)} ${column(s.title ?? "", 40)} compactions ${s.actual.compactions.length} → ${s.candidate.compactions.length}, peak ${n(s.actual.peakContextTokens)} → ${n(s.candidate.peakContextTokens)}`);
+      lines.push(`  ${column(s.sessionId, 24)} ${column(s.title ?? "", 40)} window ${n(s.contextWindow)}, compactions ${s.actual.compactions.length} → ${s.candidate.compactions.length}, peak ${n(s.actual.peakContextTokens)} → ${n(s.candidate.peakContextTokens)}`);
     }
     io.stdout(`${lines.join("\n")}\n`);
   });

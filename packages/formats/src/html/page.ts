@@ -9,6 +9,7 @@ import { utf8ToBytes } from "@noble/hashes/utils";
 import { buildIndex, firstRealPrompt, getPath, sessionTitle, undoneCompactionIds } from "@bonsai/core";
 import type { AgentKind, ReadSession } from "../types";
 import { renderChart } from "./chart";
+import { leafContextLine } from "../context-line";
 import { escapeHtml } from "./escape";
 import { SCRIPT, STYLE } from "./style";
 import { renderTranscript } from "./transcript";
@@ -66,7 +67,7 @@ export function renderHtml(session: ReadSession, options: HtmlOptions = {}): str
 <html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${CSP}"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="generator" content="Bonsai"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head>
 <body><header class="top"><div><h1>${escapeHtml(title)}</h1><div class="facts">${facts.map((f) => `<span>${escapeHtml(f)}</span>`).join("")}</div></div><button id="theme" type="button" title="Switch between light and dark">Light / dark</button></header>
 <main><nav class="tree-panel" aria-label="Session tree"><h2 class="section">Tree</h2>${renderTree(session.entries, anchors, leafId)}</nav>
-<div class="content"><h2 class="section">Context</h2>${renderChart(path)}<h2 class="section">Transcript of the active path</h2><div class="transcript">${renderTranscript(path, anchors)}</div></div></main>
+<div class="content"><h2 class="section">Context</h2><p class="context-figure">${escapeHtml(leafContextLine(path))}</p>${renderChart(path)}<h2 class="section">Transcript of the active path</h2><div class="transcript">${renderTranscript(path, anchors)}</div></div></main>
 <script>${SCRIPT}</script></body></html>
 `;
 }

@@ -82,7 +82,7 @@ export const contextPreviewSchema = z.object({
   /** the window of the session's model (core contextWindowOf): known model, override, or the settings' */
   contextWindow: count,
   /** where contextWindow came from */
-  contextWindowSource: z.enum(["override", "known-model", "extended", "settings"]),
+  contextWindowSource: z.enum(["override", "known-model", "extended", "settings", "recorded"]),
   /** agentTokens is the reported usage plus the estimate after it ("reported"), or the estimate alone */
   basis: z.enum(["reported", "estimate"]),
   /** above it a threshold compaction triggers: contextWindow - compaction.reserveTokens, or the threshold set in the settings */
@@ -103,3 +103,7 @@ export const contextPreviewSchema = z.object({
   sizeSeries: z.array(contextSizePointSchema),
 });
 export type ContextPreview = z.infer<typeof contextPreviewSchema>;
+
+/** each assistant reply with a usage, and what it reports (core calculateContextTokens), in file order */
+export const usagePointsSchema = z.object({ entryIds: z.array(z.string()), tokens: z.array(tokens) });
+export type UsagePoints = z.infer<typeof usagePointsSchema>;

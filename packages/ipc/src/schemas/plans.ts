@@ -73,9 +73,13 @@ export const prunePlanItemSchema = z.object({
 
 /** What pruning changes: the context sent from the leaf, and the stored output the notices hide. */
 export const pruneFiguresShape = {
-  /** the estimate at the leaf (core contextOf) before and after: outputs already summarized away change nothing */
+  /** the figure at the leaf (core pruneContextChange: the display figure, less what the model stops seeing after): outputs already summarized away change nothing */
   contextTokensBefore: tokens,
   contextTokensAfter: tokens,
+  /** what the model stops seeing (the estimate of the context's messages the pruning shrinks by) */
+  stopsSeeingTokens: tokens,
+  /** something is pruned, but the model would see less than the pruning minimum */
+  gainsLittle: z.boolean(),
   /** UTF-8 bytes of the stored tool outputs replaced by a notice (Bonsai keeps them to restore) */
   bytesHidden: count,
 };

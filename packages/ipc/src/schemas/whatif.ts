@@ -53,6 +53,9 @@ export const whatIfResultSchema = z.object({
         z.object({ source: z.literal("ratio"), ratio: z.number() }),
       ]),
       tokensPerEstimatedToken: z.number(),
+      /** the window this session was replayed on, and the threshold from it */
+      contextWindow: posInt,
+      threshold: z.number(),
       actual: whatIfRunSchema,
       candidate: whatIfRunSchema,
     }),

@@ -1,5 +1,5 @@
 /** The shapes of what the context reads return (reads/context.ts). */
-import type { CompactionEntry, ContextFigures, ContextSummary, IdList, SessionEntry } from "@bonsai/core";
+import type { CompactionEntry, FiguresOfPath, ContextSummary, IdList, SessionEntry } from "@bonsai/core";
 import type { SeqRange } from "./path";
 
 /** What a context preview lists of the context's messages (ContextReader.contextMessages). */
@@ -67,6 +67,6 @@ export interface ContextLists {
   models: Record<string, string>;
   thinkingLevel: string;
   /** the estimate and the last usage reported on the path (contextFigures, read with the same plan) */
-  figures: Pick<ContextFigures, "tokens" | "usage">;
+  figures: FiguresOfPath;
 }
 

@@ -10,21 +10,8 @@
  * - `contextFigures`: the estimate and the last usage reported on the path (core contextOf's, which
  *   contextFigureOf takes) from one aggregate and the JSON of the few entries they need.
  */
-import {
-  buildSessionContext,
-  convertMessageToLlm,
-  estimateTokens,
-  IdList,
-  llmRoleOf,
-  messageFromEntry,
-  reportedUsageWith,
-  type AgentRole,
-  type CompactionEntry,
-  type ContextFigures,
-  type ContextSummary,
-  type ReportedUsage,
-  type SessionEntry,
-} from "@bonsai/core";
+import { buildSessionContext, convertMessageToLlm, estimateTokens, IdList, llmRoleOf, messageFromEntry, reportedUsageWith } from "@bonsai/core";
+import type { AgentRole, CompactionEntry, ContextSummary, FiguresOfPath, ReportedUsage, SessionEntry } from "@bonsai/core";
 import { FLAG_EMPTY_SUMMARY, FLAG_EXCLUDED, FLAG_ODD_MESSAGE } from "../derive";
 import { SETTINGS_ROWS } from "../migrations/014-settings-rows";
 import { clipRanges, rangesBefore, rangesFrom, rangesJson, relinked, type PathReader, type SeqRange, type SessionRef, type Statements } from "./path";
@@ -177,10 +164,16 @@ export class ContextReader {
    * JSON read is that of the newest assistant messages on the path up to the first with a usage,
    * and of the latest compaction. Undefined when a message has no role in the columns.
    */
-  contextFigures(session: SessionRef, leafSeq: number): Pick<ContextFigures, "tokens" | "usage"> | undefined {
+  contextFigures(session: SessionRef, leafSeq: number): FiguresOfPath | undefined {
     const plan = this.plan(session, leafSeq);
     const tokens = this.tokensOf(session, plan);
-    return tokens === undefined ? undefined : { tokens, usage: this.usageOn(session, plan, tokens) };
+    return tokens === undefined ? undefined : this.figuresOf(session, plan, tokens);
+  }
+
+  /** contextFigures of the plan's path given its estimate: the last usage reported and the latest compaction's tokensBefore */
+  private figuresOf(session: SessionRef, plan: ContextPlan, tokens: number): FiguresOfPath {
+    const e = plan.anchor === null ? undefined : (this.paths.entriesAt(session.id, [plan.anchor])[0] as CompactionEntry | undefined);
+    return { tokens, usage: this.usageOn(session, plan, tokens), compactionTokensBefore: e?.type === "compaction" && typeof e.tokensBefore === "number" ? e.tokensBefore : null };
   }
 
   /** the last usage reported on the plan's path (contextFigures), given the context's estimate `tokens` */
@@ -243,8 +236,7 @@ export class ContextReader {
       }
     }
     const { models, thinkingLevel } = this.settingsInForce(session, plan, leafSeq);
-    const figures = { tokens: estimatedTokens, usage: this.usageOn(session, plan, estimatedTokens) };
-    return { entryIds, roles: roleList, llmRoles: sentList, estimatedTokens, models, thinkingLevel, figures };
+    return { entryIds, roles: roleList, llmRoles: sentList, estimatedTokens, models, thinkingLevel, figures: this.figuresOf(session, plan, estimatedTokens) };
   }
 
   /**

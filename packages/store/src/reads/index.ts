@@ -3,7 +3,7 @@
  * ranges, what the model sees, and the rows compaction, pruning and branch plans need. Every read
  * is a few indexed queries over the narrow rows plus the JSON of only the entries it must show.
  */
-import { createFileOperations, IdList, planOfEligible, summarizePrunePlan, type BranchPlan, type CompactionPlanSettings, type CompactionPlanSummary, type ContextFigures, type ContextSummary, type PruneConfig, type PrunePlan, type PruneSummary, type SessionEntry, type ToolResultOnPath } from "@bonsai/core";
+import { createFileOperations, IdList, planOfEligible, summarizePrunePlan, type BranchPlan, type CompactionPlanSettings, type CompactionPlanSummary, type FiguresOfPath, type ContextSummary, type PruneConfig, type PrunePlan, type PruneSummary, type SessionEntry, type ToolResultOnPath } from "@bonsai/core";
 import type { PathNode, SizeSeries } from "../session-store";
 import { ContextReader, type ContextLists, type ContextMessageRows, type ContextWindow } from "./context";
 import { PathReader, relinked, type SeqRange, type SessionRef, type Statements } from "./path";
@@ -84,9 +84,9 @@ export class StoredReads {
   }
 
   /** the estimate and the last usage reported on the path, as core's contextOf gives them (context.ts contextFigures); undefined for an irregular session or an odd message */
-  contextFigures(session: SessionRef, leafId: string | null): Pick<ContextFigures, "tokens" | "usage"> | undefined {
+  contextFigures(session: SessionRef, leafId: string | null): FiguresOfPath | undefined {
     const leaf = this.seqOf(session, leafId);
-    if (leaf === undefined) return leafId === null ? { tokens: 0, usage: null } : undefined;
+    if (leaf === undefined) return leafId === null ? { tokens: 0, usage: null, compactionTokensBefore: null } : undefined;
     return session.irregular !== 0 ? undefined : this.contexts.contextFigures(session, leaf);
   }
 

@@ -213,6 +213,7 @@ export function archiveHandlers(deps: ArchiveHandlerDeps, token: string): Handle
     getEntry: fromArchiveOrCopy("getEntry", (archive, row, input: { sessionId: string; entryId: string }) => archive.entryDetail(row, input.entryId)),
     getEntries: onSession("getEntries"),
     getContextPreview: onSession("getContextPreview"),
+    getUsagePoints: onSession("getUsagePoints"),
     planCompaction: onSession("planCompaction"),
     planPrune: onSession("planPrune"),
     getAmnesiaReport: onSession("getAmnesiaReport"),

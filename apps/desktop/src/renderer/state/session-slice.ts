@@ -8,7 +8,7 @@ import type { EntryDetail, EventPayload, SessionSummaryDto } from "@bonsai/ipc";
 import { afterPaint } from "../lib/after-paint";
 import { api, errorMessage } from "../lib/api";
 import { hiddenIn, toFlow, type FlowGraph, type FlowNode } from "../features/tree/layout";
-import { treeContextTokens } from "../features/tree/context-tokens";
+import { treeContextTokens, treeDisplayTokens } from "../features/tree/context-tokens";
 import { indexTree, type TreeIndex } from "../features/tree/model";
 import type { PanelName } from "./ui-slice";
 import type { Slice } from "./types";
@@ -28,8 +28,14 @@ export interface SessionSlice {
   /** the skeleton's parent/child structure and the flow graph drawn from it */
   index: TreeIndex | null;
   graph: FlowGraph | null;
-  /** what the model sees from each entry (by index position), computed just after the tree is drawn */
+  /**
+   * what the model sees from each entry (by index position): the display figure every panel shows
+   * (core displayTokensOfTree over the estimates and the replies' usage), computed just after the
+   * tree is drawn
+   */
   treeTokens: Float64Array | null;
+  /** the estimate of the messages the model sees from each entry (core contextTokensOfTree), shown second */
+  treeEstimates: Float64Array | null;
   expanded: ReadonlySet<string>;
   /** ms spent in the last toFlow (shown in the status bar) */
   layoutMs: number;
@@ -158,9 +164,17 @@ export const createSessionSlice: Slice<SessionSlice> = (set, get) => {
       if (selectedId && !selectedId.startsWith("seg:")) void get().loadDetail(selectedId, true);
     }
     // the figures of every node: one pass over the tree, kept off the frame that first draws it
-    set({ treeTokens: null });
+    set({ treeTokens: null, treeEstimates: null });
     afterPaint(() => {
-      if (get().index === index) set({ treeTokens: treeContextTokens(index) });
+      if (get().index !== index) return;
+      const estimates = treeContextTokens(index);
+      api()
+        .getUsagePoints({ sessionId: skeleton.sessionId })
+        .then(
+          (usage) => (get().index === index ? set({ treeTokens: treeDisplayTokens(index, estimates, usage), treeEstimates: estimates }) : undefined),
+          // without the replies' usage (an older backend, a failed read) the estimate stands, as the panels say then
+          () => (get().index === index ? set({ treeTokens: estimates, treeEstimates: estimates }) : undefined),
+        );
     });
     void fillPreviews();
     const pending = get().pendingReveal;
@@ -179,6 +193,7 @@ export const createSessionSlice: Slice<SessionSlice> = (set, get) => {
     index: null,
     graph: null,
     treeTokens: null,
+    treeEstimates: null,
     expanded: new Set(),
     layoutMs: 0,
     follow: true,

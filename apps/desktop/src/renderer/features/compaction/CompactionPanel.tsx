@@ -140,7 +140,7 @@ export function CompactionPanel() {
             <dd data-testid="plan-split">{plan.isSplitTurn ? `yes (${plan.turnPrefixEntryIds.length} entries of the turn summarized separately)` : "no"}</dd>
             <dt>the model sees now</dt>
             <dd>
-              <span data-testid="plan-context">{formatInt(plan.contextTokens)}</span> tokens (est., as in every panel)
+              <span data-testid="plan-context">{formatInt(plan.contextTokens)}</span> tokens (as in every panel)
             </dd>
             <dt>kept part after</dt>
             <dd data-testid="plan-after">{formatInt(plan.estimatedTokensAfter)} tokens (est.) + the summary</dd>
@@ -202,7 +202,7 @@ export function CompactionPanel() {
           </label>
           <div className="bz-diff" data-testid="dry-run-diff">
             <div>
-              The model sees <strong data-testid="dry-run-before">{formatInt(dryRun.contextTokensBefore)}</strong> → <strong data-testid="dry-run-after">{formatInt(dryRun.contextTokensAfter)}</strong> tokens (est.)
+              The model sees <strong data-testid="dry-run-before">{formatInt(dryRun.contextTokensBefore)}</strong> → <strong data-testid="dry-run-after">{formatInt(dryRun.contextTokensAfter)}</strong> tokens
             </div>
             <ol className="bz-msgs">
               <li className="bz-msg bz-diff-add">

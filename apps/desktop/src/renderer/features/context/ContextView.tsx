@@ -94,6 +94,8 @@ function windowSourceText(p: { contextWindowSource: string; usage: ReportedUsage
       return `(${model} on its extended window: the session went past the standard one)`;
     case "known-model":
       return `(the window of ${model})`;
+    case "recorded":
+      return `(the largest figure this session records for ${model}: its window is at least that)`;
     default:
       return "(the window in Preferences: the model is not known)";
   }

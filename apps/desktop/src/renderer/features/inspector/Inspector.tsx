@@ -277,6 +277,7 @@ export function Inspector() {
     return i === undefined ? undefined : s.index?.nodes[i];
   });
   const contextTokens = useBonsai((s) => contextTokensAt(s, s.selectedId));
+  const estimatedTokens = useBonsai((s) => contextTokensAt({ index: s.index, treeTokens: s.treeEstimates }, s.selectedId));
   const onActivePath = useBonsai((s) => {
     const i = s.selectedId ? s.index?.byId.get(s.selectedId) : undefined;
     return i !== undefined && s.graph ? s.graph.active.region[i] !== 0 : false;
@@ -309,7 +310,13 @@ export function Inspector() {
             <span data-testid="inspector-tokens">{formatInt(node.tokens)}</span> tokens (est.){node.type === "compaction" ? ": its summary" : ""}
           </Field>
           <Field name="model sees from here">
-            <span data-testid="inspector-context-tokens">{contextTokens === null ? "…" : formatInt(contextTokens)}</span> tokens (est.){" "}
+            <span data-testid="inspector-context-tokens">{contextTokens === null ? "…" : formatInt(contextTokens)}</span> tokens
+            {estimatedTokens !== null && estimatedTokens !== contextTokens ? (
+              <span className="bz-muted" data-testid="inspector-estimated-tokens">
+                {" "}
+                ({formatInt(estimatedTokens)} est. in the file)
+              </span>
+            ) : null}{" "}
             <button type="button" className="bz-link bz-link-text" onClick={() => setPanel("context")} data-testid="inspector-open-context">
               show what the model sees
             </button>
@@ -378,7 +385,7 @@ function SegmentSummary({ segKey }: { segKey: string }) {
           {data.users} user · {data.assistants} assistant · {data.tools} tool
         </Field>
         <Field name="they add">{formatInt(data.tokens)} tokens (est.)</Field>
-        <Field name="model sees from the last">{contextTokens === null ? "—" : formatInt(contextTokens)} tokens (est.)</Field>
+        <Field name="model sees from the last">{contextTokens === null ? "—" : formatInt(contextTokens)} tokens</Field>
         <Field name="first">
           <EntryLink id={data.firstId} />
         </Field>

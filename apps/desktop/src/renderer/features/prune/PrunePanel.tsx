@@ -41,7 +41,7 @@ export function PrunePanel() {
       const r = await api().applyPrune({ sessionId, leafId });
       notifyAll(
         "info",
-        `Pruned ${r.prunedEntryIds.length} tool output${r.prunedEntryIds.length === 1 ? "" : "s"}: the model sees ${formatInt(r.contextTokensBefore)} → ${formatInt(r.contextTokensAfter)} tokens; ${formatBytes(r.bytesHidden)} of stored output hidden (kept by Bonsai).`,
+        `Pruned ${r.prunedEntryIds.length} tool output${r.prunedEntryIds.length === 1 ? "" : "s"}: the model stops seeing about ${formatInt(r.stopsSeeingTokens)} tokens (${formatInt(r.contextTokensBefore)} → ${formatInt(r.contextTokensAfter)}); ${formatBytes(r.bytesHidden)} of stored output hidden (kept by Bonsai).`,
         sessionId,
       );
       await useBonsai.getState().reloadSkeleton();
@@ -75,14 +75,22 @@ export function PrunePanel() {
         plan.items.length > 0 ? (
           <>
             <div data-testid="prune-summary">
-              Would replace <strong data-testid="prune-count">{plan.items.length}</strong> tool output{plan.items.length === 1 ? "" : "s"} by a notice.
+              Would replace <strong data-testid="prune-count">{plan.items.length}</strong> tool output{plan.items.length === 1 ? "" : "s"} by a notice: the model
+              would stop seeing about <strong data-testid="prune-stops-seeing">{formatInt(plan.stopsSeeingTokens)}</strong> tokens.
             </div>
+            {plan.gainsLittle ? (
+              <div className="bz-warn" data-testid="prune-little-gain">
+                Little gain: the model would see only {formatInt(plan.stopsSeeingTokens)} tokens less; most of these outputs were already summarized away by a compaction.
+              </div>
+            ) : null}
             <dl className="bz-fields" data-testid="prune-figures">
               <dt>the model sees</dt>
               <dd>
                 <strong data-testid="prune-context-before">{formatInt(plan.contextTokensBefore)}</strong> →{" "}
-                <strong data-testid="prune-context-after">{formatInt(plan.contextTokensAfter)}</strong> tokens (est.)
-                {plan.contextTokensBefore === plan.contextTokensAfter ? " — these outputs were already summarized away" : ""}
+                <strong data-testid="prune-context-after">{formatInt(plan.contextTokensAfter)}</strong> tokens
+                {plan.stopsSeeingTokens > 0 && plan.contextTokensAfter === plan.contextTokensBefore ? (
+                  <span className="bz-muted"> (the model last reported its usage before this pruning: the figure drops at its next reply)</span>
+                ) : null}
               </dd>
               <dt>stored output hidden</dt>
               <dd>

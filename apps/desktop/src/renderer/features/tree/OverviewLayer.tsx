@@ -202,7 +202,7 @@ function Labels({ graph, g, height }: { graph: FlowGraph; g: OverviewGeometry; h
           data-testid="compaction-band"
           data-entry-id={b.entryId}
           style={{ transform: `translate(${b.x}px, ${b.y}px) translateY(-50%)`, maxWidth: BAND_LABEL_W }}
-          title={`Compaction ${b.entryId}: ${b.label} (recorded before → what the model sees from it)`}
+          title={b.title}
         >
           {b.label}
         </div>

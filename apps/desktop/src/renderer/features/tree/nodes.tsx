@@ -9,7 +9,7 @@ import type { NodeProps, NodeTypes } from "@xyflow/react";
 import { useBonsai } from "../../state/store";
 // issue 14: amnesia score on compaction nodes, and the entries of a picked finding
 import { AmnesiaBadge, useAmnesiaHit } from "../amnesia/AmnesiaBadge";
-import { compactionBandLabel } from "./context-tokens";
+import { compactionBandLabel, compactionBandTitle } from "./context-tokens";
 import { formatTokens, nodeTitle, summaryPreview } from "./format";
 import type { EntryFlowNode, SegmentFlowNode } from "./layout";
 
@@ -35,6 +35,10 @@ function EntryNodeView({ id, data }: NodeProps<EntryFlowNode>) {
     const i = isCompaction && s.index ? s.index.byId.get(id) : undefined;
     return i === undefined || !s.index ? null : compactionBandLabel(s.index, s.treeTokens, i);
   });
+  const bandTitle = useBonsai((s) => {
+    const i = isCompaction && s.index ? s.index.byId.get(id) : undefined;
+    return i === undefined || !s.index ? undefined : compactionBandTitle(s.index, s.treeTokens, i, id);
+  });
   const amnesiaHit = useAmnesiaHit(data.entryId);
   const cls = [
     amnesiaHit ? "bz-amnesia-hit" : "",
@@ -51,7 +55,7 @@ function EntryNodeView({ id, data }: NodeProps<EntryFlowNode>) {
     data.kind === "meta"
       ? ""
       : isCompaction
-        ? (band ?? "… tok (est.)")
+        ? (band ?? "… tok")
         : `${formatTokens(data.tokens)} tok`;
   const preview = data.kind === "compaction" || data.kind === "branchSummary" ? summaryPreview(data.preview) : data.preview;
   return (
@@ -68,7 +72,7 @@ function EntryNodeView({ id, data }: NodeProps<EntryFlowNode>) {
       <Handles />
       <div className="bz-node-head">
         <span className="bz-node-title">{nodeTitle(data)}</span>
-        <span className="bz-node-tokens" data-testid={isCompaction ? "compaction-tokens-before" : undefined}>
+        <span className="bz-node-tokens" data-testid={isCompaction ? "compaction-tokens-before" : undefined} title={bandTitle}>
           {tokens}
         </span>
       </div>

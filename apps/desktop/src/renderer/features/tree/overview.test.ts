@@ -40,13 +40,17 @@ describe("the overview's geometry", () => {
     ]);
   });
 
-  it("labels a compaction band before → after on one basis, the estimate (never the recorded tokensBefore)", () => {
+  it("labels a compaction band with the tokensBefore the file records → what the model sees from the compaction, both named in its tooltip", () => {
     const bands = bandsOf(graph, index, treeContextTokens(index));
-    const tokens = treeContextTokens(index);
-    const before = formatTokens(tokens[index.byId.get("m3")!] as number);
     // after: summary 20 + kept m2, m3 (100 each)
-    expect(bands).toEqual([expect.objectContaining({ entryId: "m4", label: `${before} → 220 tok (est.)`, onPath: true })]);
-    expect(bands[0]!.label).not.toContain("99.9K");
+    expect(bands).toEqual([expect.objectContaining({ entryId: "m4", label: "99.9K → 220 tok", onPath: true })]);
+    expect(bands[0]!.title).toBe("Compaction m4: before: 99,900 tokens, as the agent recorded it (tokensBefore); after: 220 tokens, what the model sees from the compaction (its summary and the kept entries)");
+    // a compaction whose file records no tokensBefore: the estimate from the entry it follows, said to be one
+    const unrecorded = indexTree(nodes.map((n) => (n.id === "m4" ? { ...n, tokensBefore: 0 } : n)));
+    const tokens = treeContextTokens(unrecorded);
+    const band = bandsOf(toFlow(unrecorded, { leafId: "m5", minRun: 100 }), unrecorded, tokens)[0]!;
+    expect(band.label).toBe(`${formatTokens(tokens[unrecorded.byId.get("m3")!] as number)} → 220 tok`);
+    expect(band.title).toContain("estimated (the file records no tokensBefore)");
   });
 
   it("keeps lanes apart on screen at any zoom, and finds the bar under the pointer", () => {

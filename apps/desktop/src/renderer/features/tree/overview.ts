@@ -5,7 +5,7 @@
  * sees from the compaction), branch points and leaves keep a mark. Lanes keep a minimum spacing on
  * screen, so the session's shape shows even when a 100,000-entry tree is fitted into the window.
  */
-import { compactionBandLabel } from "./context-tokens";
+import { compactionBandLabel, compactionBandTitle } from "./context-tokens";
 import { COL_W, NODE_H, NODE_W, ROW_H, type FlowGraph, type FlowNode } from "./layout";
 import { Region, type NodeKind, type TreeIndex } from "./model";
 
@@ -88,8 +88,10 @@ export interface Band {
   /** flow node index of the compaction */
   v: number;
   entryId: string;
-  /** "99.9K → 22.6K tok (est.)": the estimate from the entry it follows → from the compaction (one basis) */
+  /** "998.7K → 5.2K tok": the recorded tokensBefore → what the model sees from the compaction */
   label: string;
+  /** both figures named (context-tokens.ts compactionBandTitle) */
+  title: string;
   onPath: boolean;
 }
 
@@ -100,8 +102,9 @@ export function bandsOf(graph: FlowGraph, index: TreeIndex, contextTokens: Float
     const node = graph.nodes[v] as FlowNode;
     if (node.type !== "entry" || node.data.type !== "compaction") continue;
     const i = index.byId.get(node.id);
-    const label = i === undefined ? "… tok (est.)" : compactionBandLabel(index, contextTokens, i);
-    bands.push({ v, entryId: node.id, label, onPath: node.data.onPath });
+    const label = i === undefined ? "… tok" : compactionBandLabel(index, contextTokens, i);
+    const title = i === undefined ? `Compaction ${node.id}` : compactionBandTitle(index, contextTokens, i, node.id);
+    bands.push({ v, entryId: node.id, label, title, onPath: node.data.onPath });
   }
   return bands;
 }

@@ -29,7 +29,10 @@ export const WhatIfChart = memo(function WhatIfChart({ session, threshold, conte
     <figure className="bz-whatif-figure" data-testid="whatif-chart" data-session-id={session.sessionId}>
       <figcaption>
         <span className="bz-whatif-title">{session.title}</span>
-        <span className="bz-muted"> · {formatInt(session.pathLength)} entries on the active path</span>
+        <span className="bz-muted" data-testid="whatif-window" data-context-window={contextWindow}>
+          {" "}
+          · {formatInt(session.pathLength)} entries on the active path · window {formatInt(contextWindow)}, threshold {formatInt(threshold)}
+        </span>
       </figcaption>
       <svg viewBox={`-46 -4 ${W + 50} ${H + 20}`} className="bz-whatif-svg" role="img" aria-label={`Context along the path of ${session.title}: the file and the candidate settings`}>
         {yTicks(g.top).map((t) => (

@@ -92,7 +92,9 @@ export function WhatIfSection({ saved }: { saved: BonsaiSettings }) {
 
   const parsed = useMemo(() => parseForm(form, saved), [form, saved]);
   const sessionIds = scope === "open" && openId ? [openId] : chosen;
-  const state = useWhatIf(parsed.ok ? parsed.settings : null, sessionIds);
+  // each session on its own model's window (as the page shows it), or every session on the one typed
+  const [fixedWindow, setFixedWindow] = useState(false);
+  const state = useWhatIf(parsed.ok ? parsed.settings : null, sessionIds, fixedWindow ? "fixed" : "session");
   const [updateMs, setUpdateMs] = useState<number | null>(null);
   useEffect(() => {
     // the charts of this result are on screen: how long since its settings were typed
@@ -147,7 +149,10 @@ export function WhatIfSection({ saved }: { saved: BonsaiSettings }) {
         <label className="bz-whatif-check">
           <input type="checkbox" checked={form.compactionEnabled} onChange={(e) => setForm((f) => ({ ...f, compactionEnabled: e.target.checked }))} data-testid="whatif-compactionEnabled" /> automatic compaction
         </label>
-        <NumberInput field="contextWindow" label="Context window" unit="tokens" form={form} error={errors.contextWindow} onChange={set} />
+        <NumberInput field="contextWindow" label={fixedWindow ? "Context window" : "Window of an unknown model"} unit="tokens" form={form} error={errors.contextWindow} onChange={set} />
+        <label className="bz-whatif-check" title="Off: each session is replayed on its own model's window, the one What the model sees shows">
+          <input type="checkbox" checked={fixedWindow} onChange={(e) => setFixedWindow(e.target.checked)} data-testid="whatif-fixedWindow" /> every session on this window
+        </label>
         <NumberInput field="reserveTokens" label="Reserve" unit="tokens" form={form} error={errors.reserveTokens} onChange={set} />
         <NumberInput field="keepRecentTokens" label="Keep recent" unit="tokens" form={form} error={errors.keepRecentTokens} onChange={set} />
         <div className="bz-whatif-field bz-whatif-threshold" role="radiogroup" aria-label="Threshold">
@@ -185,12 +190,12 @@ export function WhatIfSection({ saved }: { saved: BonsaiSettings }) {
           <div className="bz-whatif-legend" aria-hidden>
             <span className="bz-whatif-key bz-whatif-key-actual" /> as recorded
             <span className="bz-whatif-key bz-whatif-key-candidate" /> with these settings
-            <span className="bz-whatif-key bz-whatif-key-threshold" /> threshold {formatInt(result.settings.threshold)}
+            <span className="bz-whatif-key bz-whatif-key-threshold" /> threshold
             <span className="bz-whatif-key bz-whatif-key-window" /> window
             <span className="bz-whatif-dot" /> compaction
           </div>
           {result.sessions.map((s) => (
-            <WhatIfChart key={s.sessionId} session={s} threshold={result.settings.threshold} contextWindow={result.settings.contextWindow} />
+            <WhatIfChart key={s.sessionId} session={s} threshold={s.threshold} contextWindow={s.contextWindow} />
           ))}
           <Totals result={result} />
           <div className="bz-muted bz-whatif-status" data-testid="whatif-status">

@@ -20,10 +20,12 @@ export interface WhatIfState {
 interface Job {
   settings: WhatIfSettings;
   sessionIds: string[];
+  window: "session" | "fixed";
   at: number;
 }
 
-export function useWhatIf(settings: WhatIfSettings | null, sessionIds: readonly string[]): WhatIfState {
+/** `window`: each session on its own model's window ("session"), or every one on settings.contextWindow ("fixed") */
+export function useWhatIf(settings: WhatIfSettings | null, sessionIds: readonly string[], window: "session" | "fixed" = "session"): WhatIfState {
   const [state, setState] = useState<WhatIfState>({ result: null, error: null, inputAt: 0, running: false });
   const pending = useRef<Job | null>(null);
   const busy = useRef(false);
@@ -39,7 +41,7 @@ export function useWhatIf(settings: WhatIfSettings | null, sessionIds: readonly 
 
   useEffect(() => {
     if (!settings || ids === "") return;
-    pending.current = { settings, sessionIds: ids.split("\n"), at: performance.now() };
+    pending.current = { settings, sessionIds: ids.split("\n"), window, at: performance.now() };
     const pump = async (): Promise<void> => {
       if (busy.current || !pending.current) return;
       const job = pending.current;
@@ -47,7 +49,7 @@ export function useWhatIf(settings: WhatIfSettings | null, sessionIds: readonly 
       busy.current = true;
       setState((s) => ({ ...s, running: true }));
       try {
-        const result = await api().whatIf({ sessionIds: job.sessionIds, settings: job.settings });
+        const result = await api().whatIf({ sessionIds: job.sessionIds, settings: job.settings, window: job.window });
         if (alive.current) setState({ result, error: null, inputAt: job.at, running: pending.current !== null });
       } catch (err) {
         if (alive.current) setState((s) => ({ ...s, error: errorMessage(err), running: false }));
@@ -57,7 +59,7 @@ export function useWhatIf(settings: WhatIfSettings | null, sessionIds: readonly 
       }
     };
     void pump();
-  }, [settings, ids]);
+  }, [settings, ids, window]);
 
   return state;
 }
