@@ -7,7 +7,7 @@ import { calculateContextTokens, type AssistantMessage } from "@bonsai/core";
 import type { UsagePoints } from "@bonsai/ipc";
 import type { SessionStore } from "@bonsai/store";
 
-export function usagePoints(store: SessionStore, sessionId: string): UsagePoints {
+export function usagePoints(store: Pick<SessionStore, "getSkeleton" | "getEntries">, sessionId: string): UsagePoints {
   const replies = store
     .getSkeleton(sessionId)
     .nodes.filter((n) => n.type === "message" && n.role === "assistant")
