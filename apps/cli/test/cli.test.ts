@@ -127,8 +127,10 @@ describe("bonsai (CLI framework)", () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toBe("");
     const out = JSON.parse(r.stdout);
-    expect(Object.keys(out)).toEqual(["leafId", "entryIds", "roles", "llmRoles", "estimatedTokens", "model", "thinkingLevel", "contextTokens", "contextBasis", "usage", "contextWindow", "contextWindowSource"]);
-    const { contextTokens, contextBasis, usage, contextWindow, contextWindowSource, ...reference } = out;
+    expect(Object.keys(out)).toEqual(["leafId", "entryIds", "roles", "llmRoles", "estimatedTokens", "model", "thinkingLevel", "contextTokens", "contextBasis", "usage", "contextWindow", "contextWindowSource", "commits"]);
+    const { contextTokens, contextBasis, usage, contextWindow, contextWindowSource, commits, ...reference } = out;
+    // a session file is not imported from a checkpoint branch: it produced no commits
+    expect(commits).toEqual([]);
     // the figure: the last reported usage (before the compaction e5 here: stale) -> the estimate
     expect({ contextTokens, contextBasis, contextWindowSource }).toEqual({ contextTokens: out.estimatedTokens, contextBasis: "estimate", contextWindowSource: "settings" });
     expect(usage === null || usage.age === "before-compaction").toBe(true);
@@ -250,6 +252,7 @@ describe("bonsai (CLI framework)", () => {
       usage: null,
       contextWindow: 200_000,
       contextWindowSource: "settings",
+      commits: [],
     });
   });
 
@@ -268,7 +271,7 @@ describe("bonsai (CLI framework)", () => {
       out.leafId = pinned.get(out.leafId);
       out.entryIds = out.entryIds.map((id: string) => pinned.get(id));
       // the reference's fields exactly (estimatedTokens among them); the context figure is Bonsai's own
-      expect(out).toEqual({ ...c.expected, contextTokens: out.contextTokens, contextBasis: out.contextBasis, usage: out.usage, contextWindow: out.contextWindow, contextWindowSource: out.contextWindowSource });
+      expect(out).toEqual({ ...c.expected, contextTokens: out.contextTokens, contextBasis: out.contextBasis, usage: out.usage, contextWindow: out.contextWindow, contextWindowSource: out.contextWindowSource, commits: [] });
       if (out.usage && out.contextBasis === "reported") expect(out.contextTokens).toBe(out.usage.tokens + out.usage.trailingTokens);
     }
   });
