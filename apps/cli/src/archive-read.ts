@@ -26,7 +26,7 @@ function clientOf(args: ParsedArgs): ArchiveClient {
   return new ArchiveClient(args.options.archive as string, token);
 }
 
-/** an archived session in the shape of the local `ls --json` (the counts and commits the list does not read are null), with its place in the archive */
+/** an archived session in the shape of the local `ls --json` (the counts the list does not read are null), with its place in the archive */
 function localShape(s: ArchivedSession): Record<string, unknown> {
   const sourceFormat = s.agent === "claude-code" || s.agent === "codex" ? s.agent : "pi-jsonl";
   return {
@@ -52,8 +52,6 @@ function localShape(s: ArchivedSession): Record<string, unknown> {
     prunedCount: 0,
     generation: 0,
     detached: null,
-    // the commits a session produced are kept in the local store only (a push does not send them): unknown here
-    commits: null,
     archive: { project: s.project, pushedBy: s.pushedBy, pushedAt: s.pushedAt },
     commits: s.commits ?? [],
   };
