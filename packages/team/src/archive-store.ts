@@ -101,6 +101,13 @@ export class ArchiveStore {
   }
 
   /** the key of the one session the reference names among those the principal may read; SessionLookupError otherwise */
+  /** Whether the caller may read the archive's row `pk` (a download ticket's session): the access rule on that row alone. */
+  async mayReadRow(pk: string): Promise<boolean> {
+    if (!/^\d+$/u.test(pk)) return false;
+    const sql = new ReadableSessionsSql(this.principal, pk).and("s.id = $2::bigint");
+    return (await this.pool.query(`SELECT 1 FROM sessions s WHERE ${sql.where}`, sql.params)).rowCount === 1;
+  }
+
   /** The commits the session produced (pushed with a session imported from a checkpoint branch; [] when none). */
   async commits(reference: string): Promise<PushedCommit[]> {
     return archivedCommits(this.pool, (await this.session(reference)).pk);

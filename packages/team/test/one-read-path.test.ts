@@ -17,7 +17,6 @@ const READ_PATH = ["archive-store.ts", "archive-resolver.ts", "archive-summary.t
 /** files with SQL on sessions or entries that is not a read of them */
 const NOT_READS: Record<string, string> = {
   "receive.ts": "the push's writes (and the row it appends to, under its lock)",
-  "app/answer-downloads.ts": "a download ticket's access check on the row it was issued for (no session's content)",
 };
 
 function productFiles(dir = SRC): string[] {

@@ -20,6 +20,7 @@ import { pipeline } from "node:stream/promises";
 import * as zlib from "node:zlib";
 import { ANSWER_PATH, type GzipJson, type LargeAnswers } from "@bonsai/ipc";
 import type pg from "pg";
+import { ArchiveStore } from "../archive-store";
 import type { Principal } from "../people";
 import { keepTicket, ticketHash } from "./download-tickets";
 
@@ -82,7 +83,7 @@ export class AnswerDownloads {
       response.writeHead(status, { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store", ...headers }).end(`${message}\n`);
     };
     if (request.method !== "GET") return text(405, "an answer is downloaded with GET", { allow: "GET" });
-    const taken = ID.test(id) && principal !== undefined ? await this.take(id, principal.tokenId) : undefined;
+    const taken = ID.test(id) && principal !== undefined ? await this.take(id, principal) : undefined;
     if (taken === undefined || !taken.readable) return text(404, "no such answer: it was downloaded already or waited too long");
     identify?.(taken.person);
     if (taken.gzip === null) return text(410, "the session changed while it was being opened: open it again");
@@ -99,19 +100,23 @@ export class AnswerDownloads {
     }
   }
 
-  /** the ticket `id`, deleted (so taken once), with its person, whether they may still read the session, and the answer (null: replaced since) */
-  private async take(id: string, tokenId: string): Promise<{ person: string; readable: boolean; gzip: Buffer | null } | undefined> {
-    const row = (
-      await this.pool.query<{ person: string; readable: boolean; answer_gzip: Buffer | null }>(
+  /**
+   * The ticket `id` (asked for with `principal`'s token), deleted so it is taken once, with its
+   * person, whether `principal` may still read the session (ArchiveStore's access rule) and the
+   * answer (null: replaced since).
+   */
+  private async take(id: string, principal: Principal): Promise<{ person: string; readable: boolean; gzip: Buffer | null } | undefined> {
+    const ticket = (
+      await this.pool.query<{ session_pk: string; person: string; fresh: boolean; answer_gzip: Buffer | null }>(
         `WITH taken AS (DELETE FROM open_answer_downloads WHERE id_hash = $1 RETURNING session_pk, entry_count, person_id, expires_at)
-         SELECT u.name AS person, o.answer_gzip,
-                t.expires_at >= now() AND (u.role = 'admin' OR EXISTS (
-                  SELECT 1 FROM sessions s JOIN grants g ON g.project_id = s.project_id WHERE s.id = t.session_pk AND g.person_id = u.id)) AS readable
+         SELECT t.session_pk::text AS session_pk, u.name AS person, t.expires_at >= now() AS fresh, o.answer_gzip
            FROM taken t JOIN people u ON u.id = t.person_id
            LEFT JOIN opened_sessions o ON o.session_pk = t.session_pk AND o.entry_count = t.entry_count`,
-        [ticketHash(id, tokenId)],
+        [ticketHash(id, principal.tokenId)],
       )
     ).rows[0];
-    return row === undefined ? undefined : { person: row.person, readable: row.readable, gzip: row.answer_gzip };
+    if (ticket === undefined) return undefined;
+    const readable = ticket.fresh && (await new ArchiveStore(this.pool, principal).mayReadRow(ticket.session_pk));
+    return { person: ticket.person, readable, gzip: ticket.answer_gzip };
   }
 }
