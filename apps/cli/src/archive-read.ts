@@ -39,6 +39,7 @@ function localShape(s: ArchivedSession): Record<string, unknown> {
     sourceFormat,
     agent: s.agent,
     compactionCount: null,
+    contextTokens: null,
     readOnly: ARCHIVE_READ_ONLY,
     parentSession: null,
     sourceVersion: null,

@@ -88,6 +88,28 @@ describe.skipIf(!HAVE_REAL)("the context figure on the real sessions (bonsai con
     }
   });
 
+  it("bonsai ls leads each stored session with the figure bonsai context gives", async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "bonsai-ls-figure-"));
+    try {
+      for (const prefix of ["entireio__cli__cd_95adddad32_0", "EntityProcess__agentv__00_34f597b72d_1", "mholtzscher__pi-herdr-subagents__1"]) {
+        const f = ALL_REAL_FILES.find((x) => x.name.startsWith(prefix))!;
+        const imported = await bonsai("import", realPath(f.agent, f.name), "--data-dir", dataDir);
+        expect(imported.code, imported.stderr).toBe(0);
+      }
+      const listed = await json<{ id: string; contextTokens: number }[]>("ls", "--data-dir", dataDir);
+      expect(listed).toHaveLength(3);
+      const text = await bonsai("ls", "--data-dir", dataDir);
+      expect(text.stdout).toContain("CONTEXT");
+      for (const s of listed) {
+        const r = await json<Report>("context", s.id, "--data-dir", dataDir);
+        expect(s.contextTokens).toBe(r.contextTokens);
+        expect(s.contextTokens).toBeGreaterThan(0);
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it("a Codex session is judged against its model's window", async () => {
     const file = realPath("codex", ALL_REAL_FILES.find((f) => f.name.startsWith("EntityProcess__agentv__00_34f597b72d_1"))!.name);
     const r = await json<Report>("context", file);

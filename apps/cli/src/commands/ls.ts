@@ -2,13 +2,28 @@
  * `bonsai ls [--json]`: the sessions in the Bonsai database, most recently updated first, with the
  * title given in the app when there is one. --json gives the store's summaries (agent, title, cwd,
  * entryCount, compactionCount, readOnly, ...; `titleInBonsai` when the title was given in the app;
- * `commits`: what a session imported from a checkpoint branch produced, `[{sha, subject, date, files}]`).
+ * `commits`: what a session imported from a checkpoint branch produced, `[{sha, subject, date, files}]`;
+ * `contextTokens`: what the model sees from the current leaf, the figure every panel and command leads
+ * with, core's contextFigureOf).
  */
 import { commitLines } from "../commits-text";
-import { sessionTitle } from "@bonsai/core";
+import { contextFigureOf, contextOf, sessionTitle } from "@bonsai/core";
+import type { SessionSummary, SqliteSessionStore } from "@bonsai/store";
 import { column, printJson } from "../output";
 import { withCliStore } from "../store-db";
 import type { Command } from "./command";
+
+/** What the model sees from the session's current leaf (core contextFigureOf), as `bonsai context` leads with it. */
+function contextTokensOf(store: SqliteSessionStore, s: SessionSummary): number {
+  if (s.leafId === null) return 0;
+  const figures = store.getContextFigures(s.id, s.leafId) ?? contextOf(store.getContextEntries(s.id, s.leafId), s.leafId);
+  return contextFigureOf(figures).contextTokens;
+}
+
+/** 49523 -> "49.5K" */
+function shortTokens(n: number): string {
+  return n < 1000 ? String(n) : n < 1_000_000 ? `${(n / 1000).toFixed(1)}K` : `${(n / 1_000_000).toFixed(2)}M`;
+}
 
 export const lsCommand: Command = {
   async run(args, io) {
@@ -19,7 +34,7 @@ export const lsCommand: Command = {
       const sessions = store
         .listSessions()
         .map((s) => (titles.has(s.id) ? { ...s, title: titles.get(s.id) ?? s.title, titleInBonsai: true } : s))
-        .map((s) => ({ ...s, commits: commits.get(s.id) ?? [] }));
+        .map((s) => ({ ...s, contextTokens: contextTokensOf(store, s), commits: commits.get(s.id) ?? [] }));
       if (args.options.json) {
         printJson(io, sessions);
         return;
@@ -29,13 +44,13 @@ export const lsCommand: Command = {
         return;
       }
       const idWidth = Math.min(40, Math.max(...sessions.map((s) => s.id.length)));
-      io.stdout(`${column("ID", idWidth)}  ${column("AGENT", 11)}  ${column("UPDATED", 16)}  ${"ENTRIES".padStart(7)}  ${"COMP".padStart(4)}  TITLE / FIRST MESSAGE\n`);
+      io.stdout(`${column("ID", idWidth)}  ${column("AGENT", 11)}  ${column("UPDATED", 16)}  ${"ENTRIES".padStart(7)}  ${"COMP".padStart(4)}  ${"CONTEXT".padStart(7)}  TITLE / FIRST MESSAGE\n`);
       for (const s of sessions) {
         const updated = s.updatedAt.replace("T", " ").slice(0, 16);
         const title = sessionTitle({ name: s.title, firstPrompt: s.firstMessage }) ?? "(no messages)";
         const where = s.cwd ? `  [${s.cwd}]` : "";
         io.stdout(
-          `${column(s.id, idWidth)}  ${column(s.agent, 11)}  ${column(updated, 16)}  ${String(s.entryCount).padStart(7)}  ${String(s.compactionCount).padStart(4)}  ${column(title, 70).trimEnd()}${where}\n`,
+          `${column(s.id, idWidth)}  ${column(s.agent, 11)}  ${column(updated, 16)}  ${String(s.entryCount).padStart(7)}  ${String(s.compactionCount).padStart(4)}  ${shortTokens(s.contextTokens).padStart(7)}  ${column(title, 70).trimEnd()}${where}\n`,
         );
         if (s.readOnly !== null) io.stdout(`${" ".repeat(idWidth + 2)}read-only: ${s.readOnly}\n`);
         else if (s.detached !== null) io.stdout(`${" ".repeat(idWidth + 2)}changes kept in the database only: ${s.detached}\n`);
