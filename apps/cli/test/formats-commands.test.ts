@@ -166,8 +166,8 @@ describe.skipIf(!haveReal)("stored Claude Code and Codex sessions (imported from
     claudeId = claude?.id ?? "";
     codexId = codex?.id ?? "";
     const text = runStored("ls").stdout;
-    expect(text).toMatch(/^ID +AGENT +UPDATED +ENTRIES +COMP +TITLE/);
-    expect(text).toMatch(new RegExp(`${claudeId} +claude-code .* 890 +3 +in /Users/soph/Work/entire/research/git-ai is a open source repo`));
+    expect(text).toMatch(/^ID +AGENT +UPDATED +ENTRIES +COMP +CONTEXT +TITLE/);
+    expect(text).toMatch(new RegExp(`${claudeId} +claude-code .* 890 +3 +[0-9.]+[KM]? +in /Users/soph/Work/entire/research/git-ai is a open source repo`));
     expect(text).not.toContain("Branch review by competing agents");
     expect(text).toContain("read-only: Bonsai never writes Claude Code sessions");
   });
