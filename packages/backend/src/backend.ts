@@ -13,6 +13,7 @@ import {
   WorkerStoreJobs,
   storeWorkerUrl,
   hostStore,
+  sessionsByCommitOrFile,
   NewerDatabaseError,
   DB_FILE_NAME,
   writeThroughFromEnv,
@@ -204,7 +205,7 @@ export function createBackend(options: BackendOptions): Backend {
       dataDir,
       nativeDialogs: options.dialogs !== undefined,
     }),
-    ...sessionHandlers({ store: host, emit, settings: () => engine.reloadSettings(), stats, folders: () => folders, undos, follow, opened: (id) => lastOpened.note(id), listed }),
+    ...sessionHandlers({ store: host, emit, settings: () => engine.reloadSettings(), stats, folders: () => folders, undos, follow, opened: (id) => lastOpened.note(id), listed, commitMatches: (query) => sessionsByCommitOrFile(store.db, query) }),
     ...importHandlers({
       store: host,
       emit,

@@ -6,7 +6,7 @@
 import * as path from "node:path";
 import { entryContextTokens, messageFromEntry, sessionTitle, type BonsaiSettings } from "@bonsai/core";
 import { IpcError, type EntryDetail, type EventSink, type Handlers, type SessionSummaryDto } from "@bonsai/ipc";
-import type { HostStore, SessionSummary as StoredSummary, StoreReads } from "@bonsai/store";
+import type { CommitMatch, HostStore, SessionSummary as StoredSummary, StoreReads } from "@bonsai/store";
 import { contextPreview } from "./context-preview";
 import { requireWritable } from "./read-only";
 import { contractSnippets } from "./search-snippet";
@@ -47,6 +47,8 @@ export interface SessionHandlerDeps {
   opened?: (sessionId: string) => void;
   /** the sessions were listed (after the answer is made) */
   listed?: () => void;
+  /** sessions imported from a checkpoint branch found by a commit's sha prefix or a file it changed (store sessionsByCommitOrFile) */
+  commitMatches?: (query: string) => readonly CommitMatch[];
 }
 
 /** The session as the list shows it: core's title rule (sessionTitle), else the file name, else its id. */
@@ -175,9 +177,18 @@ export function sessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, Sessio
       };
       const unindexed = store.unindexedCount(sessionId);
       if (unindexed > 0) store.index().catch(() => undefined);
+      // a session imported from a checkpoint branch is also found by its commits (sha prefix, a file
+      // they changed): the hit opens the session at its leaf, as the CLI's search lists it first
+      const commitHits = (deps.commitMatches?.(query) ?? []).flatMap((m) => {
+        const s = sessionId === undefined || m.sessionId === sessionId ? store.getSession(m.sessionId) : undefined;
+        if (!s || s.leafId === null) return [];
+        const sha = m.commit.sha.slice(0, 10);
+        const text = m.file ? `commit ${sha} ${m.commit.subject} (changed [${m.file}])` : `commit [${sha}] ${m.commit.subject}`;
+        return [{ sessionId: s.id, sessionTitle: titleOf(s.id, s.title), entryId: s.leafId, type: "commit", role: null, timestamp: m.commit.date, snippet: snippet(text) }];
+      });
       return {
         unindexed,
-        hits: hits.map((h) => ({
+        hits: [...commitHits, ...hits.map((h) => ({
           sessionId: h.sessionId,
           sessionTitle: titleOf(h.sessionId, h.sessionTitle),
           entryId: h.entryId,
@@ -185,7 +196,7 @@ export function sessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, Sessio
           role: h.role,
           timestamp: h.timestamp,
           snippet: snippet(h.snippet),
-        })),
+        }))],
       };
     },
 

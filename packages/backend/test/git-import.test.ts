@@ -72,6 +72,13 @@ describe.skipIf(!HAVE)("importGitRepository", () => {
     const commits = ok<{ commits: { sha: string; subject: string; files: string[] }[] }>(await b.dispatch("getSessionCommits", { sessionId: piId })).commits;
     expect(commits.map((c) => [c.subject, c.files])).toEqual([["Add one", ["one.txt"]]]);
     expect(ok<{ counts: Record<string, number> }>(await b.dispatch("getCommitCounts", {})).counts).toEqual({ [piId]: 1, [r.results[0]!.sessionId!]: 1 });
+    // the window's search finds the sessions by a commit's sha prefix and by a file it changed, a hit opening the session at its leaf
+    const search = async (query: string) => ok<{ hits: { sessionId: string; entryId: string; type: string; snippet: string }[] }>(await b.dispatch("searchSessions", { query })).hits.filter((h) => h.type === "commit");
+    const bySha = await search(commits[0]!.sha.slice(0, 8));
+    expect(bySha.map((h) => h.sessionId)).toContain(piId);
+    expect(bySha.find((h) => h.sessionId === piId)).toMatchObject({ entryId: b.store.getSession(piId)!.leafId, snippet: expect.stringContaining("Add one") });
+    expect((await search("one.txt")).map((h) => h.sessionId)).toContain(piId);
+    expect(await search("no-such-file.txt")).toEqual([]);
     // again: nothing new
     const again = ok<GitImport>(await b.dispatch("importGitRepository", { path: repo.dir }));
     expect([again.checkpointsRead, again.results.length]).toEqual([0, 0]);
