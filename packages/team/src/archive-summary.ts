@@ -3,7 +3,7 @@
  * counts and its leaf read from the entries, and the fields a local file has and an archived copy
  * does not (source path, pruned originals, detachment) given as an archive holds them.
  */
-import type { SessionEntry, SessionHeader } from "@bonsai/core";
+import { REDO_MARKER_TYPE, UNDO_MARKER_TYPE, type SessionEntry, type SessionHeader } from "@bonsai/core";
 import type { SessionSummary } from "@bonsai/store";
 import { deriveColumns } from "@bonsai/store/derive";
 import type pg from "pg";
@@ -31,6 +31,13 @@ interface SummaryRow {
   first_user: string | null;
 }
 
+/**
+ * Bonsai's Undo and Redo of a compaction (core undo-markers.ts: a `custom` entry naming it): an
+ * undone compaction is not counted, as in the local list, until it is redone.
+ */
+const UNDO_MARKER = `e.entry::jsonb->>'customType' = '${UNDO_MARKER_TYPE}' AND e.entry::jsonb->'data'->>'undid' = 'compaction'`;
+const REDO_MARKER = `e.entry::jsonb->>'customType' = '${REDO_MARKER_TYPE}' AND e.entry::jsonb->'data'->>'redid' = 'compaction'`;
+
 /** One row per session the principal may read (`where` narrows it; its parameters follow $1, the principal's projects). */
 const SUMMARY_SQL = (where: string): string => `
   SELECT s.id AS pk, s.session_id, p.name AS project, u.name AS pushed_by, s.agent, s.title, s.cwd, s.header, s.started_at, s.pushed_at, s.entry_count,
@@ -38,7 +45,9 @@ const SUMMARY_SQL = (where: string): string => `
          (SELECT l.entry_id FROM entries l WHERE l.session_pk = s.id ORDER BY l.seq DESC LIMIT 1) AS leaf_id,
          (SELECT f.entry FROM entries f WHERE f.session_pk = s.id AND f.type = 'message' AND f.entry LIKE '%"role":"user"%' ORDER BY f.seq LIMIT 1) AS first_user
     FROM sessions s JOIN projects p ON p.id = s.project_id JOIN people u ON u.id = s.pushed_by
-    CROSS JOIN LATERAL (SELECT count(*) FILTER (WHERE e.type = 'compaction')::int AS compactions, count(*) FILTER (WHERE e.type = 'message')::int AS messages
+    CROSS JOIN LATERAL (SELECT (count(*) FILTER (WHERE e.type = 'compaction') - count(*) FILTER (WHERE e.type = 'custom' AND ${UNDO_MARKER})
+                                + count(*) FILTER (WHERE e.type = 'custom' AND ${REDO_MARKER}))::int AS compactions,
+                               count(*) FILTER (WHERE e.type = 'message')::int AS messages
                           FROM entries e WHERE e.session_pk = s.id) c
    WHERE ${where}
    ORDER BY s.pushed_at DESC, s.id DESC`;
