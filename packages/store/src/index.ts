@@ -11,6 +11,7 @@ export { openDatabase, openCurrentDatabase, migrate, NewerDatabaseError, Databas
 export { MIGRATIONS, SCHEMA_VERSION } from "./migrations/index";
 export { defaultDataDir, defaultDbPath, defaultSessionDirs, claudeCodeProjectsDir, codexSessionsDir, agentOfSessionDir, piAgentDir, piSessionFile, APP_NAME, DB_FILE_NAME } from "./paths";
 export { scanPaths } from "./scan";
+export { seriesOfNodes } from "./reads/series";
 export { atomicWriteFileSync } from "./atomic-write";
 export { writeFailureSentence, WriteFailedError, asWriteFailure } from "./source/write-failure";
 export { ReadOnlySessionError, readOnlyReason, isForeignFormat, type ForeignFormat } from "./foreign/index";

@@ -66,6 +66,15 @@ function workerStore(writeThrough: boolean): StoreFactory {
       renderJsonl: api.renderJsonl,
       exportJsonl: api.exportJsonl,
       search: api.search,
+      getToolResultsOnPath: api.getToolResultsOnPath,
+      getPrunePlan: api.getPrunePlan,
+      getPruneSummary: api.getPruneSummary,
+      getBranchPlan: api.getBranchPlan,
+      getCompactionWindow: api.getCompactionWindow,
+      getContextTokens: api.getContextTokens,
+      getSizeSeries: api.getSizeSeries,
+      getContextMessages: api.getContextMessages,
+      readSession: api.readSession,
     };
     return {
       store,

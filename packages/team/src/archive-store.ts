@@ -6,21 +6,24 @@
  * hits with their keys, a session's JSONL as a stream, single entries, the amnesia report). The
  * HTTP routes (server.ts), the page (app/) and `--archive` (through the HTTP routes) read sessions
  * only through it; the modules it reads with (archive-resolver.ts, archive-summary.ts, reads.ts,
- * session-list.ts, app/direct-reads.ts, archive-amnesia.ts) are imported by nothing else
+ * session-list.ts, app/direct-reads.ts, archive-amnesia.ts, archive-derived-reads.ts) are imported by nothing else
  * (test/one-read-path.test.ts). A session is named by its key, "project/person/id"
  * (archive-identity.ts); every method takes any reference the one resolver takes. Sessions get in
  * by a push (receive.ts), never from a host file; every call that would change a session, import
  * or follow a file, or write an export is refused with a read-only ArchiveError, nothing changed.
  * The store API's conformance suite runs on it (test/conformance.test.ts).
  */
-import { buildSessionContext, packSkeleton, resolveLabels, summarizeContext, type ContextSummary, type PackedSkeleton, type SessionEntry, type SessionHeader, type SkeletonNode, type TreeSkeleton } from "@bonsai/core";
+import { buildIndex, buildSessionContext, packSkeleton, planBranch, planPruningOf, resolveLabels, summarizePrunePlan, summarizeContext, toolResultsOf } from "@bonsai/core";
+import type { BranchPlan, ContextSummary, PackedSkeleton, PruneConfig, PrunePlan, PruneSummary, SessionEntry, SessionHeader, SkeletonNode, ToolResultOnPath, TreeSkeleton } from "@bonsai/core";
+import type { ReadSession } from "@bonsai/formats";
 import type { AmnesiaOverview } from "@bonsai/core";
 import type { EntryDetail } from "@bonsai/ipc";
-import { SessionLookupError, type PathNode, type PrunedOriginal, type SearchHit, type SearchOptions, type SessionSummary, type StoredEntryInfo } from "@bonsai/store";
+import { seriesOfNodes, SessionLookupError, type Async, type ContextMessageRows, type PathNode, type PrunedOriginal, type SearchHit, type SearchOptions, type SessionSummary, type SizeSeries, type StoredEntryInfo, type StoreReads } from "@bonsai/store";
 import { deriveColumns } from "@bonsai/store/derive";
 import type pg from "pg";
 import type { AmnesiaScore } from "./amnesia-scorer";
 import { archiveAmnesia } from "./archive-amnesia";
+import { archivedReadSession, compactionWindowOf } from "./archive-derived-reads";
 import { archivedCommitCounts, archivedCommits } from "./archive-commits";
 import type { PushedCommit } from "./receive";
 import { parseArchiveReference } from "./archive-identity";
@@ -70,7 +73,7 @@ function walkPath(rows: readonly TreeRow[], leafId: string | null): TreeRow[] {
   return path.reverse();
 }
 
-export class ArchiveStore {
+export class ArchiveStore implements Async<StoreReads> {
   constructor(
     private readonly pool: pg.Pool,
     readonly principal: Principal,
@@ -255,7 +258,55 @@ export class ArchiveStore {
     return summarizeContext(buildSessionContext(await this.getPath(sessionId, leaf), leaf));
   }
 
+  /**
+   * null, as the contract answers for a session without derived columns: the archive keeps none, so
+   * a context preview builds its lists from getContextEntries (what the SQLite store's columns give).
+   */
+  async getContextMessages(sessionId: string): Promise<ContextMessageRows | null> {
+    await this.session(sessionId);
+    return null;
+  }
+
+  /** the sum of getContextSummary's token estimates (the archive has no aggregate columns: from the path's messages) */
+  async getContextTokens(sessionId: string, leafId: string | null): Promise<number | undefined> {
+    return (await this.getContextSummary(sessionId, leafId)).tokens.reduce((sum, t) => sum + t, 0);
+  }
+
+  async getCompactionWindow(sessionId: string, leafId?: string | null): Promise<SessionEntry[]> {
+    return compactionWindowOf(await this.getPath(sessionId, leafId));
+  }
+
+  async getSizeSeries(sessionId: string, leafId: string | null, buckets: number): Promise<SizeSeries> {
+    return seriesOfNodes(await this.getPathNodes(sessionId, leafId), buckets);
+  }
+
+  // ------------------------------------------------------------ plans (core's planners on the entries read)
+  async getToolResultsOnPath(sessionId: string, leafId?: string | null): Promise<ToolResultOnPath[]> {
+    return toolResultsOf(await this.getPath(sessionId, leafId));
+  }
+
+  async getPrunePlan(sessionId: string, leafId: string | null | undefined, config: PruneConfig): Promise<PrunePlan> {
+    return planPruningOf(await this.getToolResultsOnPath(sessionId, leafId), config);
+  }
+
+  async getPruneSummary(sessionId: string, leafId: string | null | undefined, config: PruneConfig): Promise<PruneSummary> {
+    return summarizePrunePlan(await this.getPrunePlan(sessionId, leafId, config));
+  }
+
+  async getBranchPlan(sessionId: string, fromId: string | null, toId: string, budget: number): Promise<BranchPlan> {
+    return planBranch(buildIndex(await this.loadEntries(sessionId)), fromId, toId, budget);
+  }
+
   // ------------------------------------------------------------ export, search
+  /** the session as the formats layer reads it (a pi session: a push sends pi-form entries); leaf default: the last entry */
+  async readSession(sessionId: string, leafId?: string | null): Promise<ReadSession> {
+    const row = await this.session(sessionId);
+    const summary = await archivedSessionSummary(this.pool, this.principal, row.pk);
+    if (!summary) throw new SessionLookupError(`no session ${sessionId}`);
+    const entries = await this.loadEntries(row.key);
+    return archivedReadSession(summary, parseHeader(row.header), entries, leafId === undefined ? (entries.at(-1)?.id ?? null) : leafId);
+  }
+
   /** the session as JSONL, as pushed: its header line and its entries in order */
   async renderJsonl(sessionId: string): Promise<string> {
     const parts: Buffer[] = [];
@@ -295,6 +346,22 @@ export class ArchiveStore {
       sessionPk = row.pk;
     }
     return searchArchive(this.pool, this.principal, query, { ...(options.limit !== undefined ? { limit: options.limit } : {}), ...(sessionPk !== undefined ? { sessionPk } : {}), ...(options.project !== undefined ? { project: options.project } : {}) });
+  }
+
+  /** 0 once the session is readable: PostgreSQL indexes each entry as a push stores it (archive-search.ts) */
+  async unindexedCount(sessionId?: string): Promise<number> {
+    if (sessionId !== undefined) await this.session(sessionId);
+    return 0;
+  }
+
+  /** an archive keeps no titles given in Bonsai (a push sends the session's own title): none */
+  async getSessionTitles(): Promise<Map<string, string>> {
+    return new Map();
+  }
+
+  /** an archive has no settings of its own (a machine's settings stay on it): none saved */
+  async getSettingsJson(): Promise<unknown> {
+    return undefined;
   }
 
   // ------------------------------------------------------------ the page's reads before a copy exists (app/direct-reads.ts)

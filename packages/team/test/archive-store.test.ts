@@ -3,6 +3,7 @@
  * answered by every read exactly as one that does not exist (same refusal, same sentence), never
  * listed, resolved or found by search; an admin reads both; a revoked token gets no principal.
  */
+import { DEFAULT_PRUNE_CONFIG } from "@bonsai/core";
 import { SessionLookupError } from "@bonsai/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addPerson, addProject, ArchiveError, ArchiveStore, authenticate, grant, openArchiveDatabase, receiveBatch, revokeTokens, type ArchiveDatabase, type Principal } from "../src";
@@ -61,6 +62,16 @@ const READS: [string, (store: ArchiveStore, id: string) => Promise<unknown>][] =
   ["getContextSummary", (s, id) => s.getContextSummary(id)],
   ["renderJsonl", (s, id) => s.renderJsonl(id)],
   ["listPruned", (s, id) => s.listPruned(id)],
+  ["getContextMessages", (s, id) => s.getContextMessages(id)],
+  ["getContextTokens", (s, id) => s.getContextTokens(id, `${id}-e1`)],
+  ["getCompactionWindow", (s, id) => s.getCompactionWindow(id)],
+  ["getSizeSeries", (s, id) => s.getSizeSeries(id, `${id}-e1`, 8)],
+  ["getToolResultsOnPath", (s, id) => s.getToolResultsOnPath(id)],
+  ["getPrunePlan", (s, id) => s.getPrunePlan(id, undefined, DEFAULT_PRUNE_CONFIG)],
+  ["getPruneSummary", (s, id) => s.getPruneSummary(id, undefined, DEFAULT_PRUNE_CONFIG)],
+  ["getBranchPlan", (s, id) => s.getBranchPlan(id, `${id}-e1`, `${id}-e0`, 1_000)],
+  ["readSession", (s, id) => s.readSession(id)],
+  ["unindexedCount", (s, id) => s.unindexedCount(id)],
 ];
 
 /** the refusal a call ends with, its id replaced so that two ids' sentences compare */
@@ -90,6 +101,24 @@ describe("ArchiveStore: one principal's projects", () => {
     expect(await bob.search("aardvark")).toEqual([]);
     expect(await bob.search("aardvark", { sessionId: "alpha-session" })).toEqual([]);
     expect((await bob.search("bumblebee")).map((h) => h.sessionId)).toEqual(["beta/bob/beta-session", "beta/bob/beta-session"]);
+  });
+
+  it("answers the reads of what an archive does not keep as the truth: no titles or settings of its own, nothing left to index", async () => {
+    const ada = await storeOf("ada");
+    expect(await ada.getSessionTitles()).toEqual(new Map());
+    expect(await ada.getSettingsJson()).toBeUndefined();
+    expect(await ada.unindexedCount()).toBe(0);
+    expect(await ada.unindexedCount("alpha-session")).toBe(0);
+    // what search finds right after the push: every entry is indexed
+    expect((await ada.search("aardvark")).map((h) => h.entryId).sort()).toEqual(["alpha-session-e0", "alpha-session-e1"]);
+    const read = await ada.readSession("alpha-session");
+    expect({ format: read.format, agent: read.agent, title: read.title, leafId: read.leafId, ids: read.entries.map((e) => e.id) }).toEqual({
+      format: "pi",
+      agent: "pi",
+      title: "aardvark title",
+      leafId: "alpha-session-e1",
+      ids: ["alpha-session-e0", "alpha-session-e1"],
+    });
   });
 
   it("lets an admin read every project, and a member only theirs", async () => {

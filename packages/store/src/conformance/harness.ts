@@ -18,7 +18,8 @@ export type ConformanceMethod =
   | "loadEntries" | "getEntry" | "getEntryInfo" | "getEntries" | "hasEntry" | "getPreviews" | "getLabel" | "lastEntryId"
   | "getSkeleton" | "getPackedSkeleton" | "getSkeletonTail" | "countSessionShape" | "getPath" | "getPathNodes" | "isOnPath" | "areOnPath"
   | "getContextEntries" | "getContextSummary" | "appendEntry" | "appendLabel" | "applyPruning" | "restorePruned" | "listPruned"
-  | "renderJsonl" | "exportJsonl" | "search" | "follow";
+  | "renderJsonl" | "exportJsonl" | "search" | "follow" | "getToolResultsOnPath" | "getPrunePlan" | "getPruneSummary" | "getBranchPlan"
+  | "getCompactionWindow" | "getContextTokens" | "getSizeSeries" | "getContextMessages" | "readSession";
 
 /**
  * What the suite tests: the `SessionStore` methods it calls, each of which may answer through a

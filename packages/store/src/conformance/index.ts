@@ -16,6 +16,7 @@ import { describe } from "vitest";
 import { DEFAULT_FIXTURES_DIR, missingFixtures, realFixtures, type ConformanceOptions, type StoreCapabilities, type StoreFactory } from "./harness";
 import { describeImport, describeStoredReads } from "./import-and-read";
 import { describeEvents, describeFollow, describeSearch } from "./search-and-events";
+import { describePlans } from "./plans";
 import { describeRefusals } from "./refusals";
 import { describePrune, describeWrites, describeWriteThrough } from "./writes";
 
@@ -37,6 +38,7 @@ export function describeSessionStoreConformance(
   describe(`SessionStore conformance: ${name}`, () => {
     describeImport(factory, fx, unless(can.import, "no import"));
     describeStoredReads(factory, fx, unless(can.read, "no reads"));
+    describePlans(factory, fx, unless(can.read, "no reads"));
     describeWrites(factory, fx, unless(can.write, "no writes"));
     describeWriteThrough(factory, fx, unless(can.writeThrough && can.write, "no write-through"));
     describePrune(factory, fx, unless(can.prune, "no pruning"));
