@@ -1,5 +1,5 @@
 /**
- * Migration 019 on a real SQLite file: a store written by an earlier version counted a compaction
+ * Migration 020 on a real SQLite file: a store written by an earlier version counted a compaction
  * that Bonsai's Undo had undone (its "bonsai-undo" entry, the same entry written now); opened now,
  * the count leaves it out, and a redo entry counts it again.
  */
@@ -29,9 +29,9 @@ function sessionFile(dir: string, name: string, redo: boolean): string {
   return file;
 }
 
-describe("migration 019: undone compactions are not counted", () => {
+describe("migration 020: undone compactions are not counted", () => {
   it("recounts a store whose count still held an undone compaction", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bonsai-m019-"));
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bonsai-m020-"));
     dirs.push(dir);
     const dbPath = path.join(dir, "bonsai.db");
     let store = openStore({ path: dbPath });
@@ -40,14 +40,14 @@ describe("migration 019: undone compactions are not counted", () => {
     // what this version counts on import
     expect(store.getSession(undone)?.compactionCount).toBe(0);
     expect(store.getSession(redone)?.compactionCount).toBe(1);
-    // as an earlier version left it: every compaction entry counted, schema 18
+    // as an earlier version left it: every compaction entry counted, schema 19
     store.db.prepare("UPDATE session_agents SET compactions = 1").run();
-    store.db.pragma("user_version = 18");
+    store.db.pragma("user_version = 19");
     store.close();
 
     store = openStore({ path: dbPath });
     try {
-      expect(store.db.pragma("user_version", { simple: true })).toBe(19);
+      expect(store.db.pragma("user_version", { simple: true })).toBe(20);
       expect(store.getSession(undone)?.compactionCount).toBe(0);
       expect(store.getSession(redone)?.compactionCount).toBe(1);
       expect(store.countSessionShape(undone).compactions).toBe(0);

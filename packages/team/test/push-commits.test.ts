@@ -11,8 +11,7 @@ import { importGitRepository, openStore, type SqliteSessionStore } from "@bonsai
 import { generateSession, sessionToJsonl } from "@bonsai/testkit";
 import { EntireRepo } from "@bonsai/testkit/entire-repo";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { addPerson, addProject, ArchiveClient, authenticate, createArchiveServer, grant, listen, openArchiveDatabase, pushSession, storePushSource, type ArchiveDatabase } from "../src";
-import { archivedCommitCounts, archivedCommits } from "../src/archive-commits";
+import { addPerson, addProject, ArchiveClient, ArchiveStore, authenticate, createArchiveServer, grant, listen, openArchiveDatabase, pushSession, storePushSource, type ArchiveDatabase } from "../src";
 import { usePostgres } from "./archive-server";
 
 const server = usePostgres();
@@ -86,12 +85,15 @@ describe("bonsai push with commit links", () => {
 
     // read for the people who may read the session
     const ada = await authenticate(db.pool, adaToken);
-    expect(await archivedCommitCounts(db.pool, ada)).toEqual([{ project: "alpha", sessionId, count: 2 }]);
-    expect((await archivedCommits(db.pool, (await row()).pk)).map((c) => c.subject)).toEqual([stored[0]!.subject, "Add two"]);
+    const key = `alpha/ada/${sessionId}`;
+    expect(await new ArchiveStore(db.pool, ada).commitCounts()).toEqual([[key, 2]]);
+    expect((await new ArchiveStore(db.pool, ada).commits(key)).map((c) => c.subject)).toEqual([stored[0]!.subject, "Add two"]);
     // in the archive's list (what `ls --archive --json` prints)
     const listed = await new ArchiveClient(url, adaToken).sessions();
     expect(listed.find((x) => x.id === sessionId)!.commits.map((c) => c.sha)).toEqual([first, second]);
     const bob = await authenticate(db.pool, bobToken);
-    expect(await archivedCommitCounts(db.pool, bob)).toEqual([]);
+    expect(await new ArchiveStore(db.pool, bob).commitCounts()).toEqual([]);
+    // a session bob may not read is answered as one that does not exist
+    await expect(new ArchiveStore(db.pool, bob).commits(key)).rejects.toThrow(/no session/);
   });
 });
