@@ -70,12 +70,12 @@ describe("bonsai import / ls / search / export", () => {
     const sessions = JSON.parse(ls.stdout) as { id: string; entryCount: number; firstMessage: string }[];
     expect(sessions.map((s) => s.id).sort()).toEqual(["aaaa1111", "bbbb2222"]);
     expect(sessions.find((s) => s.id === "aaaa1111")).toMatchObject({ entryCount: 2, firstMessage: "refactor the parser module" });
-    expect(run("ls").stdout).toMatch(/aaaa1111 +pi +.* 2 +0 {2}refactor the parser module {2}\[\/work\/p\]/);
+    expect(run("ls").stdout).toMatch(/aaaa1111 +pi +.* 2 +0 +14 {2}refactor the parser module {2}\[\/work\/p\]/);
     // a title given in the app shows in ls (the app's own store writes it; the file keeps its header)
     const store = openStore({ path: db });
     store.setSessionTitle("aaaa1111", "Parser rewrite");
     store.close();
-    expect(run("ls").stdout).toMatch(/aaaa1111 +pi +.* 2 +0 {2}Parser rewrite {2}\[\/work\/p\]/);
+    expect(run("ls").stdout).toMatch(/aaaa1111 +pi +.* 2 +0 +14 {2}Parser rewrite {2}\[\/work\/p\]/);
     expect((JSON.parse(run("ls", "--json").stdout) as { id: string; title: string; titleInBonsai?: boolean }[]).find((s) => s.id === "aaaa1111")).toMatchObject({
       title: "Parser rewrite",
       titleInBonsai: true,
