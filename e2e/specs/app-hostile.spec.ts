@@ -69,6 +69,8 @@ function handMadeSession(): string {
 /** Every session in the list opened: tree (each node drawn in view inspected), transcript (every run and fold opened). */
 async function showEverything(page: Page): Promise<void> {
   const items = page.getByTestId("session-item");
+  // the list is read after a reload: wait for it before counting, or nothing is shown
+  await expect(items.first()).toBeVisible();
   const n = await items.count();
   for (let i = 0; i < n; i++) {
     await items.nth(i).click();

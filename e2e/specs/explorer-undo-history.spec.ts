@@ -63,6 +63,9 @@ test("a branch switch, a compaction and a label are undone one by one and redone
   const compactionId = lastLine(file).id;
   expect(lastLine(file)).toMatchObject({ type: "compaction", parentId: switched });
   await expect(status).toHaveAttribute("data-leaf-id", compactionId);
+  // the new leaf brought into view as a node of its own (a zoomed-out tree draws its overview instead)
+  await goToEntry(page, compactionId);
+  await expect(page.getByTestId(`tree-node-${compactionId}`)).toHaveAttribute("data-leaf", "true");
   await expect(leafNode(page)).toHaveAttribute("data-kind", "compaction");
   await expect(compactions).toHaveText("1");
 
