@@ -7,27 +7,20 @@
  */
 import { isSubstringTerm } from "@bonsai/formats";
 import { parseQuery, snippetMaker, type QueryTerm } from "@bonsai/store/search-text";
+import type { SearchHit } from "@bonsai/store";
 import type pg from "pg";
 import { archiveKey } from "./archive-identity";
 import { namedQuery } from "./named-query";
 import type { Principal } from "./people";
 import { ReadableSessionsSql } from "./readable-sql";
 
-export interface ArchiveSearchHit {
+/** A search hit of the local store's shape (SearchHit), with the session's key, project and who pushed it. */
+export interface ArchiveSearchHit extends SearchHit {
   /** "project/person/id" of the hit's session (archive-identity.ts) */
   key: string;
-  sessionId: string;
-  sessionTitle: string | null;
   project: string;
   /** who pushed the session */
   pushedBy: string;
-  entryId: string;
-  type: string;
-  role: string | null;
-  timestamp: string;
-  snippet: string;
-  /** lower is better, as the local search's bm25 */
-  rank: number;
 }
 
 /**
