@@ -6,38 +6,27 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { Server } from "node:http";
 import { importGitRepository, openStore, type SqliteSessionStore } from "@bonsai/store";
 import { generateSession, sessionToJsonl } from "@bonsai/testkit";
 import { EntireRepo } from "@bonsai/testkit/entire-repo";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { addPerson, addProject, ArchiveClient, ArchiveStore, authenticate, createArchiveServer, grant, listen, openArchiveDatabase, pushSession, storePushSource, type ArchiveDatabase } from "../src";
-import { usePostgres } from "./archive-server";
+import { ArchiveClient, ArchiveStore, authenticate, pushSession, storePushSource, type ArchiveDatabase } from "../src";
+import { startTwoPeopleArchive, usePostgres, type TwoPeopleArchive } from "./archive-server";
 
 const server = usePostgres();
 let db: ArchiveDatabase;
-let http: Server;
 let url: string;
 let adaToken: string;
 let bobToken: string;
 const dirs: string[] = [];
 const stores: SqliteSessionStore[] = [];
 
+let archive: TwoPeopleArchive;
 beforeAll(async () => {
-  db = await openArchiveDatabase(server.freshDatabase());
-  http = createArchiveServer({ pool: db.pool, log: () => undefined });
-  url = `http://127.0.0.1:${(await listen(http, "127.0.0.1", 0)).port}`;
-  await addProject(db.pool, "alpha");
-  await addProject(db.pool, "beta");
-  adaToken = (await addPerson(db.pool, "ada")).token;
-  bobToken = (await addPerson(db.pool, "bob")).token;
-  await grant(db.pool, "ada", "alpha");
-  await grant(db.pool, "bob", "beta");
+  archive = await startTwoPeopleArchive(server.freshDatabase());
+  ({ db, url, adaToken, bobToken } = archive);
 });
-afterAll(async () => {
-  await new Promise((resolve) => http.close(resolve));
-  await db.close();
-});
+afterAll(() => archive.stop());
 afterEach(() => {
   for (const s of stores.splice(0)) s.close();
   for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });

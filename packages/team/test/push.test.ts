@@ -1,39 +1,27 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { Server } from "node:http";
 import { openStore, type SqliteSessionStore } from "@bonsai/store";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { addPerson, addProject, ARCHIVE_SCHEMA_VERSION, ArchiveClient, ArchiveError, createArchiveServer, grant, listen, openArchiveDatabase, pushSession, revokeTokens, storePushSource, type ArchiveDatabase } from "../src";
-import { usePostgres } from "./archive-server";
+import { addPerson, ARCHIVE_SCHEMA_VERSION, ArchiveClient, ArchiveError, grant, pushSession, revokeTokens, storePushSource, type ArchiveDatabase } from "../src";
+import { startTwoPeopleArchive, usePostgres, type TwoPeopleArchive } from "./archive-server";
 
 const REAL_PI = path.resolve(__dirname, "../../../../shared/fixtures/real/pi");
 const PI_FILES = fs.existsSync(REAL_PI) ? fs.readdirSync(REAL_PI).filter((f) => f.endsWith(".jsonl")).sort() : [];
 
 const server = usePostgres();
 let db: ArchiveDatabase;
-let http: Server;
 let url: string;
 let adaToken: string;
 let bobToken: string;
 const logLines: string[] = [];
 
+let archive: TwoPeopleArchive;
 beforeAll(async () => {
-  db = await openArchiveDatabase(server.freshDatabase());
-  http = createArchiveServer({ pool: db.pool, log: (line) => logLines.push(line) });
-  const address = await listen(http, "127.0.0.1", 0);
-  url = `http://127.0.0.1:${address.port}`;
-  await addProject(db.pool, "alpha");
-  await addProject(db.pool, "beta");
-  adaToken = (await addPerson(db.pool, "ada")).token;
-  bobToken = (await addPerson(db.pool, "bob")).token;
-  await grant(db.pool, "ada", "alpha");
-  await grant(db.pool, "bob", "beta");
+  archive = await startTwoPeopleArchive(server.freshDatabase(), (line) => logLines.push(line));
+  ({ db, url, adaToken, bobToken } = archive);
 });
-afterAll(async () => {
-  await new Promise((resolve) => http.close(resolve));
-  await db.close();
-});
+afterAll(() => archive.stop());
 
 const cleanup: (() => void)[] = [];
 afterEach(() => {
