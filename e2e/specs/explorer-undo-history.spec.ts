@@ -29,14 +29,20 @@ async function shoot(page: Page, testInfo: TestInfo, name: string): Promise<void
   await page.setViewportSize({ width: 1400, height: 900 });
 }
 
-test("a branch switch, a compaction and a label are undone one by one and redone", async ({ app: page, bonsai }, testInfo) => {
-  test.setTimeout(120_000);
-  const file = await generatedSessionFile(testInfo, "Undo history fixture", { entries: 220, seed: 92, compactionInterval: 0, branchProbability: 0 }, undefined, bonsai.sessionsDir);
+/** a generated session (no compaction, no branch) written to the agents' folder, imported, and opened; its file and its list item */
+async function openGenerated(page: Page, bonsai: { sessionsDir: string; call(method: string, params?: unknown): Promise<unknown> }, testInfo: TestInfo, title: string, entries: number, seed: number) {
+  const file = await generatedSessionFile(testInfo, title, { entries, seed, compactionInterval: 0, branchProbability: 0 }, undefined, bonsai.sessionsDir);
   await bonsai.call("importSessions", { paths: [file] });
   await page.reload();
-  const item = page.getByTestId("session-item").filter({ hasText: "Undo history fixture" });
+  const item = page.getByTestId("session-item").filter({ hasText: title });
   await item.click();
   await expect(leafNode(page)).toBeVisible();
+  return { file, item };
+}
+
+test("a branch switch, a compaction and a label are undone one by one and redone", async ({ app: page, bonsai }, testInfo) => {
+  test.setTimeout(120_000);
+  const { file, item } = await openGenerated(page, bonsai, testInfo, "Undo history fixture", 220, 92);
   const status = page.getByTestId("tree-status");
   const leafNow = async () => (await status.getAttribute("data-leaf-id"))!;
   const undo = page.getByTestId("undo-button");
@@ -127,12 +133,7 @@ test("a branch switch, a compaction and a label are undone one by one and redone
 test("a compaction made before bonsai serve restarted is undone after the restart", async ({ app: page, bonsai, target }, testInfo) => {
   test.skip(target === "electron", "restarts `bonsai serve` (the browser target)");
   test.setTimeout(120_000);
-  const file = await generatedSessionFile(testInfo, "Undo restart fixture", { entries: 160, seed: 93, compactionInterval: 0, branchProbability: 0 }, undefined, bonsai.sessionsDir);
-  await bonsai.call("importSessions", { paths: [file] });
-  await page.reload();
-  const item = page.getByTestId("session-item").filter({ hasText: "Undo restart fixture" });
-  await item.click();
-  await expect(leafNode(page)).toBeVisible();
+  const { file, item } = await openGenerated(page, bonsai, testInfo, "Undo restart fixture", 160, 93);
   const before = lastLine(file).id;
   const undo = page.getByTestId("undo-button");
   await page.getByTestId("tab-compact").click();
