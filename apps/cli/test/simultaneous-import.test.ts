@@ -5,7 +5,8 @@
  * a Claude Code one, which the store reads through its foreign import). And an import that finds
  * another process writing the database for longer than SQLite's 5 s busy timeout (a real write
  * transaction held open by this test's process) says so on one line and waits for it, then imports
- * everything; Ctrl-C while it waits stops it with nothing stored.
+ * everything; the writer killed with -9 lets it go on at once (SQLite releases a dead process's
+ * lock); Ctrl-C while it waits stops it with nothing stored.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
@@ -15,7 +16,7 @@ import { BUSY_TIMEOUT_MS, openStore } from "@bonsai/store";
 import Database from "better-sqlite3";
 import { generateSession, sessionToJsonl } from "@bonsai/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bin, buildCli } from "./built-cli";
+import { bin, buildCli, root } from "./built-cli";
 import { REAL_SESSIONS, realSession } from "./real-sessions";
 
 const ENTRIES = 3000;
@@ -158,6 +159,40 @@ describe("an import while another process writes the database for longer than th
     const store = openStore({ path: database });
     try {
       expect(store.listSessions().map((s) => s.entryCount).sort((a, b) => a - b)).toEqual([401, 500]);
+    } finally {
+      store.close();
+    }
+  }, 120_000);
+
+  it("the other writer killed with -9 while it waits: the import goes on and stores the file", async () => {
+    const dir = path.join(work, "killed");
+    fs.mkdirSync(dir);
+    const database = path.join(dir, "bonsai.db");
+    openStore({ path: database }).close();
+    const file = path.join(dir, "s.jsonl");
+    fs.writeFileSync(file, sessionToJsonl(generateSession({ entries: 250, seed: 34, compactionInterval: 0, branchProbability: 0 })));
+    // another process holding a write transaction open, never to finish it
+    const holder = spawn(process.execPath, ["-e", `const db = new (require("better-sqlite3"))(${JSON.stringify(database)}); db.exec("BEGIN IMMEDIATE"); db.prepare("INSERT OR REPLACE INTO settings (key, value) VALUES ('held', '1')").run(); console.log("held"); setInterval(() => {}, 1000);`], {
+      cwd: path.join(root, "apps/cli"),
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    try {
+      await new Promise<void>((resolve) => holder.stdout?.once("data", () => resolve()));
+      const run = startImport([file], database);
+      for (let i = 0; i < 200 && !WAITING.test(run.output().stderr.trim()); i++) await sleep(100);
+      expect(run.output().stderr.trim()).toMatch(WAITING);
+      holder.kill("SIGKILL");
+      const result = await run.done;
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toMatch(/^imported {3}.*s\.jsonl -> .*: 250 entries/mu);
+    } finally {
+      holder.kill("SIGKILL");
+    }
+    const store = openStore({ path: database });
+    try {
+      expect(store.listSessions().map((s) => s.entryCount)).toEqual([250]);
+      // the killed writer's transaction was rolled back
+      expect(store.db.prepare("SELECT count(*) FROM settings WHERE key = 'held'").pluck().get()).toBe(0);
     } finally {
       store.close();
     }
