@@ -126,6 +126,25 @@ async function holdingWriteLock(database: string, holdMs: number, whileHeld: () 
   }
 }
 
+/** a new database in `work/<name>` and a generated session file beside it, not imported yet */
+function freshCase(name: string, entries: number, seed: number): { database: string; file: string } {
+  const dir = path.join(work, name);
+  fs.mkdirSync(dir);
+  const database = path.join(dir, "bonsai.db");
+  openStore({ path: database }).close();
+  const file = path.join(dir, "s.jsonl");
+  fs.writeFileSync(file, sessionToJsonl(generateSession({ entries, seed, compactionInterval: 0, branchProbability: 0 })));
+  return { database, file };
+}
+
+/** starts the import of `file` and resolves once it has said it waits */
+async function importUntilWaiting(file: string, database: string): Promise<Started> {
+  const run = startImport([file], database);
+  for (let i = 0; i < 200 && !WAITING.test(run.output().stderr.trim()); i++) await sleep(100);
+  expect(run.output().stderr.trim()).toMatch(WAITING);
+  return run;
+}
+
 describe("an import while another process writes the database for longer than the busy timeout", () => {
   it("says it waits, on one line, then imports the new file and the grown one once the writer is done", async () => {
     const dir = path.join(work, "waiting");
@@ -165,12 +184,7 @@ describe("an import while another process writes the database for longer than th
   }, 120_000);
 
   it("the other writer killed with -9 while it waits: the import goes on and stores the file", async () => {
-    const dir = path.join(work, "killed");
-    fs.mkdirSync(dir);
-    const database = path.join(dir, "bonsai.db");
-    openStore({ path: database }).close();
-    const file = path.join(dir, "s.jsonl");
-    fs.writeFileSync(file, sessionToJsonl(generateSession({ entries: 250, seed: 34, compactionInterval: 0, branchProbability: 0 })));
+    const { database, file } = freshCase("killed", 250, 34);
     // another process holding a write transaction open, never to finish it
     const holder = spawn(process.execPath, ["-e", `const db = new (require("better-sqlite3"))(${JSON.stringify(database)}); db.exec("BEGIN IMMEDIATE"); db.prepare("INSERT OR REPLACE INTO settings (key, value) VALUES ('held', '1')").run(); console.log("held"); setInterval(() => {}, 1000);`], {
       cwd: path.join(root, "apps/cli"),
@@ -178,9 +192,7 @@ describe("an import while another process writes the database for longer than th
     });
     try {
       await new Promise<void>((resolve) => holder.stdout?.once("data", () => resolve()));
-      const run = startImport([file], database);
-      for (let i = 0; i < 200 && !WAITING.test(run.output().stderr.trim()); i++) await sleep(100);
-      expect(run.output().stderr.trim()).toMatch(WAITING);
+      const run = await importUntilWaiting(file, database);
       holder.kill("SIGKILL");
       const result = await run.done;
       expect(result.code, result.stderr).toBe(0);
@@ -199,17 +211,9 @@ describe("an import while another process writes the database for longer than th
   }, 120_000);
 
   it("Ctrl-C while it waits stops it: interrupted, exit 1, nothing of the file stored", async () => {
-    const dir = path.join(work, "interrupted");
-    fs.mkdirSync(dir);
-    const database = path.join(dir, "bonsai.db");
-    openStore({ path: database }).close();
-    const file = path.join(dir, "s.jsonl");
-    fs.writeFileSync(file, sessionToJsonl(generateSession({ entries: 300, seed: 33, compactionInterval: 0, branchProbability: 0 })));
-    let run: Started | undefined;
+    const { database, file } = freshCase("interrupted", 300, 33);
     await holdingWriteLock(database, BUSY_TIMEOUT_MS * 3, async () => {
-      run = startImport([file], database);
-      for (let i = 0; i < 200 && !WAITING.test(run.output().stderr.trim()); i++) await sleep(100);
-      expect(run.output().stderr.trim()).toMatch(WAITING);
+      const run = await importUntilWaiting(file, database);
       run.child.kill("SIGINT");
       const result = await run.done;
       expect(result.code).toBe(1);
