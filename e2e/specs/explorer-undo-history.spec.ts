@@ -3,6 +3,7 @@
  * compaction and a label — undone one by one (the buttons and Ctrl+Z) and redone (Ctrl+Shift+Z and
  * the button), each step checked in the agent's file (its last line is where pi resumes) and in the
  * session list, where an undone compaction is not counted. Screenshots at 1024 px, light and dark.
+ * And Undo after a restart: a compaction made before `bonsai serve` stopped is undone by the next one.
  */
 import * as fs from "node:fs";
 import type { Page, TestInfo } from "@playwright/test";
@@ -28,14 +29,20 @@ async function shoot(page: Page, testInfo: TestInfo, name: string): Promise<void
   await page.setViewportSize({ width: 1400, height: 900 });
 }
 
-test("a branch switch, a compaction and a label are undone one by one and redone", async ({ app: page, bonsai }, testInfo) => {
-  test.setTimeout(120_000);
-  const file = await generatedSessionFile(testInfo, "Undo history fixture", { entries: 220, seed: 92, compactionInterval: 0, branchProbability: 0 }, undefined, bonsai.sessionsDir);
+/** a generated session (no compaction, no branch) written to the agents' folder, imported, and opened; its file and its list item */
+async function openGenerated(page: Page, bonsai: { sessionsDir: string; call(method: string, params?: unknown): Promise<unknown> }, testInfo: TestInfo, title: string, entries: number, seed: number) {
+  const file = await generatedSessionFile(testInfo, title, { entries, seed, compactionInterval: 0, branchProbability: 0 }, undefined, bonsai.sessionsDir);
   await bonsai.call("importSessions", { paths: [file] });
   await page.reload();
-  const item = page.getByTestId("session-item").filter({ hasText: "Undo history fixture" });
+  const item = page.getByTestId("session-item").filter({ hasText: title });
   await item.click();
   await expect(leafNode(page)).toBeVisible();
+  return { file, item };
+}
+
+test("a branch switch, a compaction and a label are undone one by one and redone", async ({ app: page, bonsai }, testInfo) => {
+  test.setTimeout(120_000);
+  const { file, item } = await openGenerated(page, bonsai, testInfo, "Undo history fixture", 220, 92);
   const status = page.getByTestId("tree-status");
   const leafNow = async () => (await status.getAttribute("data-leaf-id"))!;
   const undo = page.getByTestId("undo-button");
@@ -121,4 +128,34 @@ test("a branch switch, a compaction and a label are undone one by one and redone
   await expect(undo).toHaveText("↶ Undo label");
   await expect(page.getByTestId(`tree-node-${compactionId}`).getByTestId("node-label")).toHaveText("after the compaction");
   await shoot(page, testInfo, "undo-history-all-redone");
+});
+
+test("a compaction made before bonsai serve restarted is undone after the restart", async ({ app: page, bonsai, target }, testInfo) => {
+  test.skip(target === "electron", "restarts `bonsai serve` (the browser target)");
+  test.setTimeout(120_000);
+  const { file, item } = await openGenerated(page, bonsai, testInfo, "Undo restart fixture", 160, 93);
+  const before = lastLine(file).id;
+  const undo = page.getByTestId("undo-button");
+  await page.getByTestId("tab-compact").click();
+  await page.getByTestId("compaction-run").click();
+  await expect(undo).toHaveText("↶ Undo compaction", { timeout: 30_000 });
+  const compactionId = lastLine(file).id;
+  expect(lastLine(file)).toMatchObject({ type: "compaction", parentId: before });
+  await expect(item.getByTestId("session-compaction-count")).toHaveText("1");
+
+  // the user closes Bonsai and starts it again: the compaction is still offered for undo
+  await bonsai.restart();
+  await page.goto(bonsai.url);
+  const again = page.getByTestId("session-item").filter({ hasText: "Undo restart fixture" });
+  await again.click();
+  await expect(leafNode(page)).toBeVisible();
+  await expect(undo).toHaveText("↶ Undo compaction");
+  await shoot(page, testInfo, "undo-after-restart");
+  await undo.click();
+  await expect(page.getByTestId("notification").filter({ hasText: "The compaction is undone" }).last()).toBeVisible();
+  // the agent resumes where it was before the compaction; the list counts no compaction
+  expect(lastLine(file)).toMatchObject({ type: "custom", customType: "bonsai-undo", parentId: before, data: { undid: "compaction", entryId: compactionId } });
+  await expect(page.getByTestId("tree-status")).toHaveAttribute("data-leaf-id", lastLine(file).id);
+  await expect(again.getByTestId("session-compaction-count")).toHaveText("0");
+  await expect(page.getByTestId("redo-button")).toHaveText("↷ Redo compaction");
 });

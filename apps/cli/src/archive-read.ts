@@ -2,7 +2,8 @@
  * The read commands on a team archive (`--archive URL`, token from BONSAI_TOKEN): `ls` and `search`
  * ask the archive, and name each session by its key "project/person/id", which every command
  * takes as SESSION (as does a shorter "project/id" or id that names one session); `context` and `export` download the session as JSONL into a private temporary
- * folder and answer on it exactly as on a local file, so the JSON is the same as for the local store.
+ * folder and answer on it exactly as on a local file (`context` with the commits the session produced,
+ * asked of the archive), so the JSON is the same as for the local store.
  * `amnesia --all` asks the archive for its report over the sessions the token may read (computed on
  * the server: packages/team/src/archive-amnesia.ts), the same JSON as `amnesia --all` on the local
  * store; `amnesia SESSION` downloads the session as `context` does.
@@ -99,12 +100,21 @@ async function amnesiaAll(client: ArchiveClient, url: string, args: ParsedArgs, 
   else io.stdout(amnesiaOverviewText(overview, project === undefined ? `the archive ${url}` : `project ${project} of the archive ${url}`));
 }
 
-/** context and export: the session downloaded, then the command as on a local file. */
+/**
+ * context and export: the session downloaded, then the command as on a local file; `context` also
+ * asks for the commits the session produced (the file does not hold them), as the local store has them.
+ */
 async function onDownloaded(client: ArchiveClient, command: CommandEntry, args: ParsedArgs, io: Io): Promise<number> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bonsai-archive-"));
   try {
-    const { file } = await client.downloadSessionJsonl(args.positionals[0] as string, dir, args.options.project as string | undefined);
+    const { sessionId: key, file } = await client.downloadSessionJsonl(args.positionals[0] as string, dir, args.options.project as string | undefined);
     const local: ParsedArgs = { ...args, positionals: [file, ...args.positionals.slice(1)], options: { ...args.options, archive: undefined, project: undefined } };
+    if (command.spec.name === "context") {
+      // by the key the download answered with: the commits of exactly the session downloaded
+      const commits = await client.sessionCommits(key);
+      await (await import("./commands/context")).runContext(local, io, commits);
+      return 0;
+    }
     return (await (await command.load()).run(local, io)) ?? 0;
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

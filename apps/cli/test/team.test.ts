@@ -8,7 +8,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { generateSession, writeSessionJsonl } from "@bonsai/testkit";
+import { generateSession, sessionToJsonl, writeSessionJsonl } from "@bonsai/testkit";
+import { EntireRepo } from "@bonsai/testkit/entire-repo";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BIN, runBonsai, startServe, startTestArchive, type TestArchive } from "./team-archive";
@@ -239,4 +240,36 @@ describe("bonsai push of a session the archive refuses", () => {
     expect(await archiveRows("gamma-fine")).toEqual([0, 1]);
     expect(await archiveRows("gamma-dupes")).toEqual([]);
   }, 60_000);
+});
+
+describe("context --archive of a session imported from a checkpoint branch", () => {
+  it("shows the commits the session produced, as the local context does (JSON and text)", () => {
+    ok(["team", "project", "add", "delta"]);
+    const eveToken = (JSON.parse(ok(["team", "user", "add", "eve", "--json"])) as { token: string }).token;
+    ok(["team", "grant", "eve", "delta"]);
+    const data = path.join(dir, "local-eve");
+    const repo = EntireRepo.create(fs.mkdtempSync(path.join(dir, "repo-")));
+    const session = generateSession({ entries: 12, seed: 47, cwd: repo.dir });
+    repo.addCheckpoint("ab12cd34ef56", [{ sessionId: session.header.id, agent: "Pi", createdAt: "2026-05-02T09:00:00Z", transcript: Buffer.from(sessionToJsonl(session)) }]);
+    const sha = repo.commitCode("src/links.ts", "export const links = 1;\n", "Link the commits", ["ab12cd34ef56"]);
+    ok(["import", "--git", repo.dir, "--data-dir", data]);
+    const localId = (JSON.parse(ok(["ls", "--data-dir", data, "--json"])) as { id: string }[])[0]?.id as string;
+    const env = { BONSAI_TOKEN: eveToken };
+    ok(["push", "--all", "--to", url, "--project", "delta", "--data-dir", data], env);
+    const key = `delta/eve/${localId}`;
+
+    const local = JSON.parse(ok(["context", localId, "--data-dir", data, "--json"])) as { commits: { sha: string; subject: string; date: string; files: string[] }[] };
+    expect(local.commits.map((c) => [c.sha, c.subject, c.files])).toEqual([[sha, "Link the commits", ["src/links.ts"]]]);
+    const remote = JSON.parse(ok(["context", key, "--archive", url, "--json"], env)) as { commits: unknown };
+    expect(remote.commits).toEqual(local.commits);
+    // the same commits as the archive's list has for the session
+    const listed = (JSON.parse(ok(["ls", "--archive", url, "--json"], env)) as { id: string; commits: unknown }[]).find((s) => s.id === key);
+    expect(listed?.commits).toEqual(local.commits);
+
+    // the text: the same "produced 1 commit" lines as the local context prints
+    const commitText = (out: string): string[] => out.split("\n").filter((line) => /^produced \d+ commit|^ {2}[0-9a-f]{10} /.test(line));
+    const localText = commitText(ok(["context", localId, "--data-dir", data]));
+    expect(localText).toEqual(["produced 1 commit:", `  ${sha.slice(0, 10)} ${local.commits[0]?.date.slice(0, 10) ?? ""} Link the commits (1 file: src/links.ts)`]);
+    expect(commitText(ok(["context", key, "--archive", url], env))).toEqual(localText);
+  }, 120_000);
 });

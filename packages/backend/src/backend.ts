@@ -171,7 +171,7 @@ export function createBackend(options: BackendOptions): Backend {
   const stats = new SessionStats(store, () => emit("sessionsChanged", {}));
   const folders = sessionFolders(() => engine.reloadSettings().sessionDirs, env);
   const requests = new RequestTracker();
-  const undos = new UndoLog();
+  const undos = new UndoLog(store);
   let follower: { close(): void } | null = null;
   const followed = new Set<string>();
   const follow = (sessionId: string) => {

@@ -2,21 +2,26 @@
  * Undo as people expect: the changes Bonsai made to a session (label, branch switch, compaction,
  * prune) undone one by one and redone, each checked against the agent's file (what pi resumes
  * from) and the store a new backend reads; an undone compaction is not counted or reported, and a
- * prune is undone as a whole.
+ * prune is undone as a whole. The history is kept in the store (migration 021): a compaction made
+ * before the backend closed is undone by the next one; what changed outside Bonsai meanwhile still
+ * refuses it, with nothing written; a file read again whole forgets the history.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { buildSessionContext, parseSessionText, unpackSkeleton, type PackedSkeleton, type SessionEntry } from "@bonsai/core";
+import { buildSessionContext, unpackSkeleton, type PackedSkeleton } from "@bonsai/core";
 import type { MethodName, MethodOutput } from "@bonsai/ipc";
+import { openStore } from "@bonsai/store";
 import { generateSession, sessionToJsonl } from "@bonsai/testkit";
 import { createBackend, type Backend } from "../src/index";
+import { agentView, generatedSessionFile } from "./agent-file";
 import { callParsed } from "./support";
 
 let dir: string;
 let backend: Backend;
-const open = () => createBackend({ dataDir: path.join(dir, "data"), env: { BONSAI_SESSIONS_DIRS: dir } });
+const dataDir = () => path.join(dir, "data");
+const open = () => createBackend({ dataDir: dataDir(), env: { BONSAI_SESSIONS_DIRS: dir } });
 beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "bonsai-undo-history-"));
   backend = open();
@@ -28,19 +33,7 @@ afterEach(async () => {
 
 const call = <M extends MethodName>(method: M, params: unknown): Promise<MethodOutput<M>> => callParsed(backend, method, params);
 
-/** a generated pi session with tool rounds, written where write-through goes */
-function sessionFile(seed: number): string {
-  const file = path.join(dir, `s${seed}.jsonl`);
-  fs.writeFileSync(file, sessionToJsonl(generateSession({ entries: 240, seed, contentScale: 12, compactionInterval: 0, branchProbability: 0 })));
-  return file;
-}
-
-/** What pi does on resume: the file's last entry is the leaf. */
-function agentView(file: string): { leaf: string; contextIds: string[]; entries: SessionEntry[] } {
-  const { entries } = parseSessionText(fs.readFileSync(file, "utf8"));
-  const leaf = entries.at(-1)!.id;
-  return { leaf, contextIds: buildSessionContext(entries, leaf).entryIds, entries };
-}
+const sessionFile = (seed: number): string => generatedSessionFile(dir, seed);
 
 const labelOf = async (sessionId: string, entryId: string) => unpackSkeleton((await call("getSkeleton", { sessionId })) as PackedSkeleton).nodes.find((n) => n.id === entryId)?.label;
 const compactionCount = async (sessionId: string) => (await call("listSessions", {})).sessions.find((s) => s.id === sessionId)!.compactionCount;
@@ -91,8 +84,8 @@ describe("undo history", () => {
     await backend.close();
     backend = open();
     expect(await compactionCount(sessionId)).toBe(0);
-    // the history is the backend's (in memory): a new one starts a new history
-    expect(await call("getUndo", { sessionId })).toEqual({ undo: null, redo: null });
+    // the history is kept in the store: the new backend offers to redo the label
+    expect(await call("getUndo", { sessionId })).toMatchObject({ undo: null, redo: { kind: "label", title: "Redo label" } });
   });
 
   it("redo does the undone changes again in order, and each can be undone again", async () => {
@@ -183,5 +176,97 @@ describe("undo history", () => {
     await call("setLabel", { sessionId, entryId: ids[2], label: "two" });
     expect(await call("getUndo", { sessionId })).toMatchObject({ undo: { kind: "label" }, redo: null });
     await expect(backend.dispatch("redo", { sessionId })).resolves.toMatchObject({ ok: false, error: { code: "conflict" } });
+  });
+});
+
+/** what the store holds of the session, read by a store of its own on the database file (the backend closed) */
+function stored(sessionId: string): { compactions: number | null | undefined; contextIds: string[]; history: unknown } {
+  const store = openStore({ path: path.join(dataDir(), "bonsai.db") });
+  try {
+    const leaf = store.getLeaf(sessionId);
+    return {
+      compactions: store.getSession(sessionId)?.compactionCount,
+      contextIds: buildSessionContext(store.getPath(sessionId, leaf), leaf).entryIds,
+      history: store.getUndoHistory(sessionId),
+    };
+  } finally {
+    store.close();
+  }
+}
+
+async function compacted(seed: number): Promise<{ file: string; sessionId: string; before: ReturnType<typeof agentView>; entryId: string }> {
+  const file = sessionFile(seed);
+  const sessionId = (await call("importSessions", { paths: [file] })).results[0]!.sessionId!;
+  await call("setSettings", { patch: { compaction: { keepRecentTokens: 3000 } } });
+  const before = agentView(file);
+  const entryId = (await call("compact", { sessionId })).entryId!;
+  expect(agentView(file).contextIds[0]).toBe(entryId);
+  return { file, sessionId, before, entryId };
+}
+
+describe("undo after a restart", () => {
+  it("a compaction made before the backend closed is undone by the next backend: the file and the store as before it, and it can be redone", async () => {
+    const { file, sessionId, before, entryId } = await compacted(21);
+    await backend.close();
+    const storedBefore = stored(sessionId);
+    expect(storedBefore.compactions).toBe(1);
+    expect(storedBefore.contextIds[0]).toBe(entryId);
+    backend = open();
+
+    expect((await call("getUndo", { sessionId })).undo).toMatchObject({ kind: "compaction", entryId, title: "Undo compaction" });
+    const out = await call("undo", { sessionId });
+    expect(out.message).toMatch(/^The compaction is undone/u);
+    // the agent resumes where it was before the compaction; the compaction stays off the path
+    const after = agentView(file);
+    expect(after.contextIds).toEqual(before.contextIds);
+    expect(after.leaf).toBe(out.appendedEntryId);
+    expect(after.entries.some((e) => e.id === entryId)).toBe(true);
+    await backend.close();
+    const storedAfter = stored(sessionId);
+    expect(storedAfter.compactions).toBe(0);
+    expect(storedAfter.contextIds).toEqual(before.contextIds);
+
+    // and redone by yet another backend
+    backend = open();
+    expect(await call("getUndo", { sessionId })).toMatchObject({ undo: null, redo: { kind: "compaction", entryId } });
+    await call("redo", { sessionId });
+    expect(agentView(file).contextIds[0]).toBe(entryId);
+    await backend.close();
+    expect(stored(sessionId)).toMatchObject({ compactions: 1 });
+    backend = open();
+    expect((await call("getUndo", { sessionId })).undo).toMatchObject({ kind: "compaction", entryId });
+  });
+
+  it("the agent appended while Bonsai was closed: the undo is refused in one line, nothing written", async () => {
+    const { file, sessionId, entryId } = await compacted(22);
+    await backend.close();
+    const turn = { type: "message", id: "agent-turn", parentId: entryId, timestamp: "2027-01-01T00:00:00.000Z", message: { role: "user", content: "the agent went on", timestamp: 1 } };
+    fs.appendFileSync(file, `${JSON.stringify(turn)}\n`);
+    const bytes = fs.readFileSync(file);
+    backend = open();
+    const out = await backend.dispatch("undo", { sessionId });
+    expect(out).toMatchObject({ ok: false, error: { code: "conflict" } });
+    expect(out.ok ? "" : out.error.message.split("\n")).toHaveLength(1);
+    expect(fs.readFileSync(file).equals(bytes)).toBe(true);
+    // once the store has read the agent's turn, nothing is offered
+    await call("importSessions", { paths: [file] });
+    expect(await call("getUndo", { sessionId })).toEqual({ undo: null, redo: null });
+    const refused = await backend.dispatch("undo", { sessionId });
+    expect(refused).toMatchObject({ ok: false, error: { code: "conflict", message: expect.stringMatching(/^Nothing to undo: the session changed since/u) as unknown } });
+    expect(fs.readFileSync(file).equals(bytes)).toBe(true);
+  });
+
+  it("a file rewritten outside Bonsai (read again whole) forgets the history", async () => {
+    const { file, sessionId } = await compacted(23);
+    expect((await call("getUndo", { sessionId })).undo).toMatchObject({ kind: "compaction" });
+    await backend.close();
+    // another session's content in the same file: not an append, so the store reads it again whole
+    fs.writeFileSync(file, sessionToJsonl(generateSession({ entries: 60, seed: 99, compactionInterval: 0, branchProbability: 0 })));
+    backend = open();
+    await call("importSessions", { paths: [file] });
+    expect(await call("getUndo", { sessionId })).toEqual({ undo: null, redo: null });
+    await backend.close();
+    expect(stored(sessionId).history).toEqual({ done: [], undone: [] });
+    backend = open();
   });
 });

@@ -6,9 +6,10 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { buildSessionContext, parseSessionText, unpackSkeleton, type PackedSkeleton, type SessionEntry } from "@bonsai/core";
+import { buildSessionContext, unpackSkeleton, type PackedSkeleton, type SessionEntry } from "@bonsai/core";
 import type { MethodName, MethodOutput } from "@bonsai/ipc";
 import { createBackend, type Backend } from "../src/index";
+import { agentView } from "./agent-file";
 import { callParsed } from "./support";
 
 let dir: string;
@@ -41,13 +42,6 @@ function sessionFile(): string {
   const file = path.join(dir, "undo.jsonl");
   fs.writeFileSync(file, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
   return file;
-}
-
-/** What pi does on resume: the file's last entry is the leaf. */
-function agentView(file: string): { leaf: string; contextIds: string[]; entries: SessionEntry[] } {
-  const { entries } = parseSessionText(fs.readFileSync(file, "utf8"));
-  const leaf = entries.at(-1)!.id;
-  return { leaf, contextIds: buildSessionContext(entries, leaf).entryIds, entries };
 }
 
 describe("undo", () => {

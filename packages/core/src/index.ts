@@ -32,6 +32,7 @@ export * from "./context-figures";
 export * from "./size-series";
 export * from "./model-window";
 export * from "./undo-markers";
+export * from "./undo-history";
 export * from "./summary-origin";
 export * from "./session-title";
 export * from "./errors";

@@ -99,6 +99,11 @@ export function migrate(db: Database.Database, migrations: readonly Migration[] 
 /** how long a write waits for another connection's write to end */
 export const BUSY_TIMEOUT_MS = 5000;
 
+/** whether `err` is SQLite's "database is locked": another connection held the write lock past the busy timeout */
+export function isDatabaseBusy(err: unknown): boolean {
+  return String((err as { code?: unknown } | null | undefined)?.code ?? "").startsWith("SQLITE_BUSY");
+}
+
 /**
  * Runs a write that can wait: if another connection holds the write lock (SQLITE_BUSY at once,
  * no busy wait), undefined — the caller tries again later (or not at all) instead of blocking its
@@ -109,7 +114,7 @@ export function withoutWaiting<T>(db: Database.Database, write: () => T): T | un
   try {
     return write();
   } catch (err) {
-    if (String((err as { code?: unknown }).code ?? "").startsWith("SQLITE_BUSY")) return undefined;
+    if (isDatabaseBusy(err)) return undefined;
     throw err;
   } finally {
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);

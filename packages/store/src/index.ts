@@ -7,7 +7,7 @@ export type { FaultPoint, FaultHook } from "./source/faults";
 export type { RecoveryReport } from "./source/source-sync";
 export { waitForSessionWriter, SESSION_LOCK_WAIT_MS } from "./source/session-lock";
 export { toFtsQuery, parseQuery, makeSnippet, snippetMaker } from "./search-text";
-export { openDatabase, openCurrentDatabase, migrate, NewerDatabaseError, DatabaseOpenError, type OpenDatabaseOptions } from "./database";
+export { openDatabase, openCurrentDatabase, migrate, BUSY_TIMEOUT_MS, NewerDatabaseError, DatabaseOpenError, type OpenDatabaseOptions } from "./database";
 export { MIGRATIONS, SCHEMA_VERSION } from "./migrations/index";
 export { defaultDataDir, defaultDbPath, defaultSessionDirs, claudeCodeProjectsDir, codexSessionsDir, agentOfSessionDir, piAgentDir, piSessionFile, APP_NAME, DB_FILE_NAME } from "./paths";
 export { scanPaths } from "./scan";

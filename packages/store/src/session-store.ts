@@ -9,7 +9,7 @@
  * transaction. Sessions that came from a JSONL file are written through to it (see the README of
  * this package for the exact rules).
  */
-import type { BranchPlan, ContextSummary, PackedSkeleton, PrunedResult, PruneConfig, PrunePlan, PruneSummary, SessionEntry, SessionHeader, SkeletonNode, ToolResultOnPath, TreeSkeleton } from "@bonsai/core";
+import type { BranchPlan, ContextSummary, PackedSkeleton, PrunedResult, PruneConfig, PrunePlan, PruneSummary, SessionEntry, SessionHeader, SkeletonNode, ToolResultOnPath, TreeSkeleton, UndoHistory } from "@bonsai/core";
 import type { ReadSession } from "@bonsai/formats";
 import type { ContextMessageRows, ContextWindow } from "./reads/context";
 import type { PackedSkeletonRead } from "./reads/skeleton-cache";
@@ -171,6 +171,13 @@ export interface StoreWrites {
   saveSettingsJson(value: unknown): void;
 }
 
+/** What Bonsai's Undo and Redo can take back in a session (core undo-history.ts), kept across restarts. */
+export interface StoreUndoHistory {
+  /** the session's history (empty: none, or emptied because its file changed other than by appending) */
+  getUndoHistory(sessionId: string): UndoHistory;
+  saveUndoHistory(sessionId: string, history: UndoHistory): void;
+}
+
 /** A session written out to a file of its own. */
 export interface StoreExports {
   /** the session in the current JSONL format (pruned form), written atomically */
@@ -208,4 +215,4 @@ export interface StoreUpkeep {
 }
 
 /** The whole store API. */
-export interface SessionStore extends StoreImports, StoreReads, StoreWrites, StoreExports, StoreNotices, StoreUpkeep {}
+export interface SessionStore extends StoreImports, StoreReads, StoreWrites, StoreUndoHistory, StoreExports, StoreNotices, StoreUpkeep {}

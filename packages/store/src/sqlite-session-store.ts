@@ -4,7 +4,7 @@
  * See session-store.ts for the contract and ../README.md for import, write-through and follow semantics.
  */
 import type Database from "better-sqlite3";
-import { defaultRandomSource, type PackedSkeleton, type RandomSource, type SessionEntry, type SkeletonNode, type TreeSkeleton } from "@bonsai/core";
+import { defaultRandomSource, type PackedSkeleton, type RandomSource, type SessionEntry, type SkeletonNode, type TreeSkeleton, type UndoHistory } from "@bonsai/core";
 import type { ReadSession } from "@bonsai/formats";
 import { openDatabase } from "./database";
 import { continueInPi } from "./foreign/index";
@@ -21,6 +21,7 @@ import { indexSearch, quietIndexing, scheduleIndexing, search, startBackgroundIn
 import * as sessions from "./modules/sessions";
 import { getPackedSkeleton, getPackedSkeletonJson, getSkeleton, getSkeletonTail, heldPackedSkeletonJson, holdPackedSkeletonJson } from "./modules/skeletons";
 import { importFile, importPaths } from "./modules/sync";
+import { readUndoHistory, saveUndoHistory } from "./modules/undo-history";
 import { StoreReader } from "./store-reader";
 import type { PackedSkeletonRead, SkeletonJson } from "./reads/skeleton-cache";
 import type {
@@ -188,6 +189,14 @@ export class SqliteSessionStore extends StoreReader implements SessionStore {
 
   setLeaf(sessionId: string, leafId: string | null): void {
     sessions.setLeaf(this.ctx, sessionId, leafId);
+  }
+
+  getUndoHistory(sessionId: string): UndoHistory {
+    return readUndoHistory(this.ctx, sessionId);
+  }
+
+  saveUndoHistory(sessionId: string, history: UndoHistory): void {
+    saveUndoHistory(this.ctx, sessionId, history);
   }
 
   override getSettingsJson(): unknown {

@@ -74,6 +74,14 @@ export interface ImportProgress {
 export interface ImportOptions {
   signal?: AbortSignal;
   onProgress?: (progress: ImportProgress) => void;
+  /**
+   * Wait for another process writing the database: when its write outlasts SQLite's busy timeout
+   * (BUSY_TIMEOUT_MS), this is called once with the file being imported and the file is tried again,
+   * as long as the write lock is held (a process that ends releases it) or until the signal stops
+   * the import. Without it, such a file fails ("database is locked"), as a host that is itself a
+   * writer of the database must not wait on its own connections.
+   */
+  onWaitForWriter?: (file: string) => void;
 }
 
 export interface ImportPathsResult {

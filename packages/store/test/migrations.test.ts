@@ -28,7 +28,7 @@ describe("schema and migrations", () => {
     const names = (store.db.prepare("SELECT name FROM sqlite_master WHERE type IN ('table') ORDER BY name").pluck().all() as string[]).filter(
       (n) => !n.startsWith("entries_fts_") && !n.startsWith("entries_trigram_"),
     );
-    expect(names).toEqual(["entries", "entries_fts", "entries_trigram", "entry_json", "git_checkpoint_sessions", "git_checkpoints", "git_commit_checkpoints", "git_commits", "git_repos", "import_reports", "labels", "line_repairs", "pruned_outputs", "session_agents", "session_locks", "session_titles", "sessions", "settings", "skeleton_cache", "source_backups", "source_intents", "trigram_backfill"]);
+    expect(names).toEqual(["entries", "entries_fts", "entries_trigram", "entry_json", "git_checkpoint_sessions", "git_checkpoints", "git_commit_checkpoints", "git_commits", "git_repos", "import_reports", "labels", "line_repairs", "pruned_outputs", "session_agents", "session_locks", "session_titles", "sessions", "settings", "skeleton_cache", "source_backups", "source_intents", "trigram_backfill", "undo_history"]);
   });
 
   it("opens with an explicit native binding (how Electron passes its own build)", () => {

@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { openStore } from "../src/index";
+import { SCHEMA_VERSION, openStore } from "../src/index";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -47,7 +47,7 @@ describe("migration 020: undone compactions are not counted", () => {
 
     store = openStore({ path: dbPath });
     try {
-      expect(store.db.pragma("user_version", { simple: true })).toBe(20);
+      expect(store.db.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
       expect(store.getSession(undone)?.compactionCount).toBe(0);
       expect(store.getSession(redone)?.compactionCount).toBe(1);
       expect(store.countSessionShape(undone).compactions).toBe(0);

@@ -11,7 +11,8 @@ import type { AmnesiaOverview } from "@bonsai/core";
 import { ARCHIVE_ERROR_CODES, ArchiveError, type ArchiveErrorCode } from "./errors";
 import type { ArchiveSearchHit } from "./archive-search";
 import type { ArchivedSession } from "./reads";
-import type { PushBatch } from "./receive";
+import type { PushBatch, PushedCommit } from "./receive";
+import { commitsOf } from "./commit-shape";
 
 function query(values: Record<string, string | number | undefined>): string {
   const params = new URLSearchParams();
@@ -100,6 +101,13 @@ export class ArchiveClient {
       throw this.cutOff();
     }
     return { sessionId, file };
+  }
+
+  /** The commits the session produced (pushed with a session imported from a checkpoint branch; [] when none), typed as read. */
+  async sessionCommits(id: string, project?: string): Promise<PushedCommit[]> {
+    const commits = commitsOf(await this.call("GET", `/api/session/commits?${query({ id, project })}`));
+    if (commits === null) throw new ArchiveError("unreachable", `${this.base} answered a session's commits in a shape Bonsai does not read; is it a team archive?`);
+    return commits;
   }
 
   private async sessionResponse(id: string, project?: string): Promise<Response> {

@@ -20,6 +20,7 @@ import { archiveHas, receiveBatch, type PushBatch, type PushedCommit } from "./r
 import { SignInLimiter, TOO_MANY_FAILURES, type SignInLimitOptions } from "./sign-in-limit";
 import type { ArchiveApp } from "./app/archive-app";
 import { answerKey, type AnswerCache, type KeptAnswer } from "./answer-cache";
+import { commitsOf } from "./commit-shape";
 import type { AmnesiaScore } from "./amnesia-scorer";
 
 /** how long an idle kept-alive connection stays open */
@@ -98,6 +99,7 @@ const ROUTES: Record<string, Handler> = {
     const { row, chunks } = await new ArchiveStore(pool, principal).openJsonl(sessionReference(query));
     return new Streamed("application/x-ndjson; charset=utf-8", { [SESSION_ID_HEADER]: encodeURIComponent(row.key) }, chunks);
   },
+  "GET /api/session/commits": async (principal, _body, pool, query) => new ArchiveStore(pool, principal).commits(sessionReference(query)),
   "GET /api/search": async (principal, _body, pool, query) =>
     new ArchiveStore(pool, principal).searchHits(requiredParam(query, "q"), { ...optional("limit", numberParam(query, "limit")), ...optional("session", query.get("session")), ...optional("project", query.get("project")) }),
   "GET /api/amnesia": async (principal, _body, pool, query, options) => new ArchiveStore(pool, principal).amnesiaOverview(optional("project", query.get("project")), options.amnesiaScore),
@@ -151,21 +153,11 @@ function parseBatch(body: unknown): PushBatch {
   };
 }
 
-const MAX_COMMITS = 10_000;
-const MAX_FILES = 10_000;
-
 /** A pushed session's commits: `[{sha, subject, date, files}]`, each a string (files: strings). */
 function parseCommits(value: unknown): PushedCommit[] {
-  const bad = (): never => {
-    throw new ArchiveError("bad-request", "the pushed session's commits are [{sha, subject, date, files}] of strings");
-  };
-  if (!Array.isArray(value) || value.length > MAX_COMMITS) return bad();
-  return value.map((c: unknown) => {
-    const o = c as Partial<PushedCommit> | null;
-    if (!o || typeof o !== "object" || typeof o.sha !== "string" || typeof o.subject !== "string" || typeof o.date !== "string" || !Array.isArray(o.files)) return bad();
-    if (o.files.length > MAX_FILES || !o.files.every((f) => typeof f === "string")) return bad();
-    return { sha: o.sha, subject: o.subject, date: o.date, files: o.files };
-  });
+  const commits = commitsOf(value);
+  if (commits === null) throw new ArchiveError("bad-request", "the pushed session's commits are [{sha, subject, date, files}] of strings");
+  return commits;
 }
 
 async function readBody(request: IncomingMessage): Promise<unknown> {

@@ -84,5 +84,8 @@ describe("bonsai push with commit links", () => {
     expect(await new ArchiveStore(db.pool, bob).commitCounts()).toEqual([]);
     // a session bob may not read is answered as one that does not exist
     await expect(new ArchiveStore(db.pool, bob).commits(key)).rejects.toThrow(/no session/);
+    // over HTTP (what `context --archive` asks): the same commits for ada, none of it for bob
+    expect(await new ArchiveClient(url, adaToken).sessionCommits(key)).toEqual(await new ArchiveStore(db.pool, ada).commits(key));
+    await expect(new ArchiveClient(url, bobToken).sessionCommits(key)).rejects.toMatchObject({ code: "not-found" });
   });
 });

@@ -202,12 +202,20 @@ export function contextOn(session: LoadedSession, args: ParsedArgs, io: Io, mode
   printText(io, session, leafId, listing, model);
 }
 
+/**
+ * The command on its SESSION argument; `commits`: the commits the session produced when the file
+ * alone does not hold them (a session downloaded from a team archive: archive-read.ts).
+ */
+export async function runContext(args: ParsedArgs, io: Io, commits?: readonly SessionCommit[]): Promise<void> {
+  // the windows and overrides saved with `bonsai config` / Preferences, as the page uses them
+  // (loaded on demand: reading a file needs no store when there is no database)
+  const { storedSettings } = await import("../stored-settings");
+  const model = (await storedSettings(args, io)).model;
+  await withSessionOf(args, (session) => contextOn(commits === undefined ? session : { ...session, commits: () => [...commits] }, args, io, model));
+}
+
 export const contextCommand: Command = {
   async run(args, io) {
-    // the windows and overrides saved with `bonsai config` / Preferences, as the page uses them
-    // (loaded on demand: reading a file needs no store when there is no database)
-    const { storedSettings } = await import("../stored-settings");
-    const model = (await storedSettings(args, io)).model;
-    await withSessionOf(args, (session) => contextOn(session, args, io, model));
+    await runContext(args, io);
   },
 };

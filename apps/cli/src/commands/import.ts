@@ -3,7 +3,8 @@
  * Bonsai database — pi / oh-my-pi, Claude Code and Codex files, told apart by their content. Without
  * a path: ~/.pi/agent/sessions, ~/.omp/agent/sessions, Claude Code's projects folder, Codex's
  * sessions folder, BONSAI_SESSIONS_DIRS and the settings' sessionDirs (store defaultSessionDirs). Unchanged files are skipped, grown files read from where the last
- * import stopped. Source files are never modified. Ctrl-C stops after the current file.
+ * import stopped. Source files are never modified. Ctrl-C stops after the current file. While another
+ * process writes the database (another import, the app) it says so once and waits for it.
  * `--git REPO`: a repository's Entire checkpoint branch instead (import-git.ts).
  */
 import * as fs from "node:fs";
@@ -60,6 +61,9 @@ export const importCommand: Command = {
         const showProgress = io.stderrIsTerminal?.() === true && !args.options.json;
         const result = await store.importPaths(paths, {
           signal: controller.signal,
+          // another process writing the database (another import, the app) for longer than SQLite's
+          // busy timeout: said once, on a line of its own, and waited for as long as it writes
+          onWaitForWriter: (file) => io.stderr(`${showProgress ? "\r\x1b[K" : ""}bonsai: waiting for another Bonsai process writing the database to finish (${path.basename(file)} next; Ctrl-C stops)…\n`),
           onProgress: showProgress
             ? (p) => io.stderr(`\rimporting ${p.filesDone}/${p.filesTotal} files, ${(p.bytesDone / 1e6).toFixed(1)}/${(p.bytesTotal / 1e6).toFixed(1)} MB\x1b[K`)
             : undefined,

@@ -16,6 +16,7 @@ import { migration017TitlesNotSummaries } from "./017-titles-not-summaries";
 import { migration018TrigramIndex } from "./018-trigram-index";
 import { migration019GitCheckpoints } from "./019-git-checkpoints";
 import { migration020UndoneCompactions } from "./020-undone-compactions";
+import { migration021UndoHistory } from "./021-undo-history";
 import type { Migration } from "./types";
 
 export type { Migration } from "./types";
@@ -40,6 +41,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration018TrigramIndex,
   migration019GitCheckpoints,
   migration020UndoneCompactions,
+  migration021UndoHistory,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

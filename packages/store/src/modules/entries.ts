@@ -13,6 +13,7 @@ import type { ImportIssue } from "../session-store";
 import type { ReadEntry } from "../source/reader";
 import { unindexEntry, unindexSession } from "../search-index";
 import { sql, type StoreContext } from "./context";
+import { clearUndoHistory } from "./undo-history";
 
 /** the last stored entry with an id: where it is */
 export interface StoredId {
@@ -98,6 +99,8 @@ export function clearEntries(ctx: StoreContext, sessionId: string): void {
   sql(ctx, "DELETE FROM entries WHERE session_id = ?").run(sessionId);
   sql(ctx, "DELETE FROM labels WHERE session_id = ?").run(sessionId);
   sql(ctx, "UPDATE sessions SET irregular = 0 WHERE id = ?").run(sessionId);
+  // what Bonsai's Undo would take back names entries of the file as it was: gone with them
+  clearUndoHistory(ctx, sessionId);
 }
 
 export function replaceEntryJson(ctx: StoreContext, sessionId: string, seq: number, entry: SessionEntry, json: string): void {

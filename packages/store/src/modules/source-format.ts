@@ -23,6 +23,8 @@ export interface SyncOptions {
   whole?: boolean;
   /** the bytes read so far of a file read whole, after each block */
   onBytes?: (bytesDone: number) => void;
+  /** a write held up past the busy timeout is thrown (the caller waits and tries again: syncWaitingForWriter), not reported as a failed import */
+  waitForWriter?: boolean;
 }
 
 /** A file read whole: a first import, or `existing` read again as its next generation. */

@@ -5,6 +5,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { isDatabaseBusy } from "../database";
 import { importFailureOf } from "../import-failure";
 import type { SessionRow } from "../reads/sessions";
 import { defaultSessionDirs } from "../paths";
@@ -35,7 +36,33 @@ export async function importFile(ctx: StoreContext, file: string, options: Impor
   }
   // a big file reports its progress block by block
   const onBytes = onProgress ? (bytesDone: number) => onProgress({ filesDone: 0, filesTotal: 1, bytesDone, bytesTotal: size, currentFile: resolved }) : undefined;
-  return syncFile(ctx, resolved, "import", { signal: options.signal, onBytes });
+  return syncWaitingForWriter(ctx, resolved, { signal: options.signal, onBytes }, options.onWaitForWriter);
+}
+
+/** how long a waiting import lets its event loop turn (Ctrl-C, timers) between two tries of a file */
+const WRITER_POLL_MS = 50;
+
+/**
+ * syncFile for an import that waits for another process's write (ImportOptions.onWaitForWriter):
+ * each try waits SQLite's busy timeout for the write lock; one that still finds it held told the
+ * caller once, then lets the event loop turn and tries again. SQLite releases the lock of a process
+ * that ends, so this waits exactly as long as a live writer holds it (or until the signal stops it).
+ * Nothing of a try that found the lock held was stored (the data change is one transaction).
+ */
+async function syncWaitingForWriter(ctx: StoreContext, file: string, options: SyncOptions, onWait: ((file: string) => void) | undefined): Promise<ImportReport> {
+  if (!onWait) return syncFile(ctx, file, "import", options);
+  let told = false;
+  for (;;) {
+    try {
+      return syncFile(ctx, file, "import", { ...options, waitForWriter: true });
+    } catch (err) {
+      if (!isDatabaseBusy(err)) throw err;
+      if (!told) onWait(file);
+      told = true;
+      await new Promise((resolve) => setTimeout(resolve, WRITER_POLL_MS));
+      throwIfAborted(options.signal);
+    }
+  }
 }
 
 export async function importPaths(ctx: StoreContext, paths?: readonly string[], options: ImportOptions = {}): Promise<ImportPathsResult> {
@@ -67,7 +94,7 @@ export async function importPaths(ctx: StoreContext, paths?: readonly string[], 
         options.onProgress?.(p);
         ctx.events.emit("import-progress", p);
       };
-      reports.push(syncFile(ctx, f.path, "import", { signal: options.signal, onBytes }));
+      reports.push(await syncWaitingForWriter(ctx, f.path, { signal: options.signal, onBytes }, options.onWaitForWriter));
     } catch (err) {
       if (!isAbortError(err)) throw err;
       aborted = true;
@@ -129,7 +156,7 @@ export function applyChange(
     if (existing && change.kind === "appended") {
       const appended = change.open();
       try {
-        const read = { row: existing, appended, offset: change.offset, source, options, resync: (whole: boolean) => syncFile(ctx, file, source, { signal, whole }) };
+        const read = { row: existing, appended, offset: change.offset, source, options, resync: (whole: boolean) => syncFile(ctx, file, source, { signal, whole, waitForWriter: options.waitForWriter }) };
         return formatOfSession(ctx, existing.source_format).importAppended(ctx, read);
       } finally {
         appended.close();
@@ -154,6 +181,8 @@ export function applyChange(
     return failedReport(ctx, file, existing, `import of ${file} failed: the store has no record of it`, { kind: "other" });
   } catch (err) {
     if (isAbortError(err) || err instanceof ImportedMeanwhile) throw err;
+    // another process's write outlasted the busy timeout: the caller waits for it and tries again
+    if (options.waitForWriter && isDatabaseBusy(err)) throw err;
     // nothing was changed (the data change is one transaction): say why, keep going with other files
     const failure = importFailureOf(err);
     switch (failure.kind) {
