@@ -12,7 +12,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { ARCHIVE_READ_ONLY, ArchiveClient, type ArchivedSession } from "@bonsai/team";
+import { ARCHIVE_READ_ONLY, ArchiveClient, ArchiveError, type ArchivedSession, type PushedCommit } from "@bonsai/team";
 import { amnesiaOverviewText } from "./amnesia-table";
 import type { ParsedArgs } from "./args";
 import { checkAmnesiaArgs } from "./commands/amnesia";
@@ -101,6 +101,21 @@ async function amnesiaAll(client: ArchiveClient, url: string, args: ParsedArgs, 
 }
 
 /**
+ * The commits of a session just downloaded. An archive older than this Bonsai has no such call (it
+ * answers not-found for a session it has just served): the context is shown without them, and the
+ * user is told so on stderr.
+ */
+async function commitsOrNone(client: ArchiveClient, key: string, io: Io): Promise<PushedCommit[]> {
+  try {
+    return await client.sessionCommits(key);
+  } catch (error) {
+    if (!(error instanceof ArchiveError) || error.code !== "not-found") throw error;
+    io.stderr(`bonsai: this archive does not list the commits of its sessions (a server older than this Bonsai): the context is shown without them\n`);
+    return [];
+  }
+}
+
+/**
  * context and export: the session downloaded, then the command as on a local file; `context` also
  * asks for the commits the session produced (the file does not hold them), as the local store has them.
  */
@@ -111,7 +126,7 @@ async function onDownloaded(client: ArchiveClient, command: CommandEntry, args: 
     const local: ParsedArgs = { ...args, positionals: [file, ...args.positionals.slice(1)], options: { ...args.options, archive: undefined, project: undefined } };
     if (command.spec.name === "context") {
       // by the key the download answered with: the commits of exactly the session downloaded
-      const commits = await client.sessionCommits(key);
+      const commits = await commitsOrNone(client, key, io);
       await (await import("./commands/context")).runContext(local, io, commits);
       return 0;
     }

@@ -5,6 +5,7 @@
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -243,7 +244,7 @@ describe("bonsai push of a session the archive refuses", () => {
 });
 
 describe("context --archive of a session imported from a checkpoint branch", () => {
-  it("shows the commits the session produced, as the local context does (JSON and text)", () => {
+  it("shows the commits the session produced, as the local context does (JSON and text)", async () => {
     ok(["team", "project", "add", "delta"]);
     const eveToken = (JSON.parse(ok(["team", "user", "add", "eve", "--json"])) as { token: string }).token;
     ok(["team", "grant", "eve", "delta"]);
@@ -271,5 +272,47 @@ describe("context --archive of a session imported from a checkpoint branch", () 
     const localText = commitText(ok(["context", localId, "--data-dir", data]));
     expect(localText).toEqual(["produced 1 commit:", `  ${sha.slice(0, 10)} ${local.commits[0]?.date.slice(0, 10) ?? ""} Link the commits (1 file: src/links.ts)`]);
     expect(commitText(ok(["context", key, "--archive", url], env))).toEqual(localText);
+
+    // an archive older than this CLI has no commits call: the context is shown, without them, and stderr says so
+    const older = await olderArchiveProxy(url);
+    try {
+      const r = await runBonsaiAsync(["context", key, "--archive", older.url, "--json"], env);
+      expect(r.code).toBe(0);
+      expect((JSON.parse(r.stdout) as { commits: unknown; entryIds: unknown }).commits).toEqual([]);
+      expect(r.stderr).toContain("this archive does not list the commits of its sessions (a server older than this Bonsai)");
+    } finally {
+      await older.close();
+    }
   }, 120_000);
 });
+
+/** A real HTTP server in front of the archive that answers as an archive from before the commits call. */
+async function olderArchiveProxy(target: string): Promise<{ url: string; close(): Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    if ((req.url ?? "").startsWith("/api/session/commits")) {
+      res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: "no such call", code: "not-found" }));
+      return;
+    }
+    const forwarded = http.request(target + (req.url ?? "/"), { method: req.method, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    req.pipe(forwarded);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as { port: number }).port;
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+/** The built CLI as a child process, without blocking this process (the proxy above answers it). */
+function runBonsaiAsync(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env: { ...process.env, BONSAI_TEAM_DATABASE: database, HOME: dir, BONSAI_TOKEN: "", ...env } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
