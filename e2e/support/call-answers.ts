@@ -4,9 +4,11 @@
  * sockets opened afterwards: reload the page after it), then `answers.next("cancelImport")`
  * before the click that sends the call resolves with the value of the backend's answer to it
  * (rejects when the answer is an error). Specs wait on it to know the backend has acted on a click
- * before they go on, instead of waiting a while.
+ * before they go on, instead of waiting a while. `holdAnswers` routes the page's socket through the
+ * spec and keeps the backend's answers to one method from the page until the spec releases them:
+ * what the page does with them (the next upload chunk) waits, provably unfinished, meanwhile.
  */
-import type { Page, WebSocket } from "@playwright/test";
+import type { Page, WebSocket, WebSocketRoute } from "@playwright/test";
 
 interface Frame {
   t?: unknown;
@@ -58,5 +60,44 @@ export function watchAnswers(page: Page): CallAnswers {
   });
   return {
     next: <T,>(method: string) => new Promise<T>((resolve, reject) => waiting.push({ method, call: null, resolve: resolve as (v: unknown) => void, reject })),
+  };
+}
+
+export interface HeldAnswers {
+  /** how many answers are held back now */
+  held(): number;
+  /** sends the held answers to the page, in their order, and holds none from now on */
+  release(): void;
+}
+
+/**
+ * Routes the page's WebSocket through the spec (every frame goes both ways, in order) and holds back
+ * the backend's answers to `method` calls once `passed` of them reached the page. Call it before the
+ * page connects (then reload it).
+ */
+export async function holdAnswers(page: Page, method: string, passed: number): Promise<HeldAnswers> {
+  const calls = new Set<unknown>();
+  const held: { page: WebSocketRoute; frame: string | Buffer }[] = [];
+  let through = 0;
+  let releasing = false;
+  await page.routeWebSocket(/\/ws\b/u, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((frame) => {
+      const call = parse(frame);
+      if (call?.t === "call" && call.method === method) calls.add(call.id);
+      server.send(frame);
+    });
+    server.onMessage((frame) => {
+      const result = parse(frame);
+      if (!releasing && result?.t === "result" && calls.has(result.id) && ++through > passed) held.push({ page: ws, frame });
+      else ws.send(frame);
+    });
+  });
+  return {
+    held: () => held.length,
+    release() {
+      releasing = true;
+      for (const { page: ws, frame } of held.splice(0)) ws.send(frame);
+    },
   };
 }
