@@ -29,12 +29,17 @@ test("a search during indexing shows the matches so far, how many entries are le
   const server = new BonsaiServer(dataDir);
   await server.start();
   try {
+    // the page's timers run on a clock this spec moves: the panel asks again (every REFRESH_MS)
+    // only when the spec lets its clock run, so the first answer stays shown while it is read,
+    // however fast the background indexing is
+    await page.clock.install();
     await page.goto(server.url);
     await setTheme(page, "dark");
     // imported in a terminal while the app is open: stored, not indexed
     bonsaiCli(["import", file], { BONSAI_DB: path.join(dataDir, "bonsai.db") });
     await page.getByTestId("open-search").click();
     await page.getByTestId("search-input").fill(WORD);
+    await page.clock.pauseAt(Date.now() + 1_000);
     await page.getByTestId("search-input").press("Enter");
 
     const indexing = page.getByTestId("search-indexing");
@@ -49,6 +54,7 @@ test("a search during indexing shows the matches so far, how many entries are le
     await screenshot(page, testInfo, "search-indexing-dark");
 
     // no click: the panel asks again until indexing is done
+    await page.clock.resume();
     await expect(indexing).toBeHidden({ timeout: 120_000 });
     const hit = page.getByTestId("search-hit");
     await expect(hit).toHaveCount(1);

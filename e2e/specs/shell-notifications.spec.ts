@@ -1,8 +1,8 @@
 /**
  * Notifications: one stack docked under the session list (it never covers a control), info goes
- * by itself after about 5 s, errors stay until dismissed, the same message is counted instead of
- * stacked, a session's messages go when another session is opened, and an error is one sentence
- * with its cause first and no repeated prefixes.
+ * by itself after 5 s (counted on a clock the spec moves), errors stay until dismissed, the same
+ * message is counted instead of stacked, a session's messages go when another session is opened,
+ * and an error is one sentence with its cause first and no repeated prefixes.
  */
 import { expect, generatedSessionFile, importAndOpen, screenshot, test, useLoopbackModel } from "./explorer-fixtures";
 
@@ -61,7 +61,12 @@ test("an error is one sentence, stays, is counted, belongs to its session, and n
   await expect(notes.filter({ hasText: "boom" })).toHaveCount(0);
 });
 
-test("info goes by itself after about 5 seconds; an error stays until dismissed", async ({ app: page }, testInfo) => {
+test("info goes by itself after 5 seconds; an error stays until dismissed", async ({ app: page }, testInfo) => {
+  // the page's timers run on a clock this test moves: a notification's lifetime is counted in the
+  // page's time, exactly, however long the machine takes for the steps in between
+  await page.clock.install();
+  await page.reload();
+  await expect(page.getByTestId("import-button")).toBeVisible();
   const file = await generatedSessionFile(testInfo, "Lifetime", session(33));
   await importAndOpen(page, file, "Lifetime");
   const notes = page.getByTestId("notification");
@@ -70,21 +75,26 @@ test("info goes by itself after about 5 seconds; an error stays until dismissed"
   await page.locator('[data-leaf="true"]').click();
   await page.getByTestId("label-input").fill("checkpoint");
   await page.getByTestId("label-save").click();
+  await expect(page.getByTestId("undo-button")).toBeEnabled();
+  // time stands still from here: the undo's notification is shown at the moment the clock stopped
+  await page.clock.pauseAt(Date.now() + 1_000);
   await page.getByTestId("undo-button").click();
   const info = notes.filter({ hasText: "The label is undone" });
   await expect(info).toHaveAttribute("data-level", "info");
-  await page.waitForTimeout(2_500);
+  await page.clock.runFor(4_900);
   await expect(info).toBeVisible();
-  await expect(info).toBeHidden({ timeout: 6_000 });
+  await page.clock.runFor(100);
+  await expect(info).toHaveCount(0);
 
-  // an error: a prompt without a model configured
+  // an error: a prompt without a model configured; it stays however long the page's clock runs
   await page.getByTestId("composer-input").fill("continue please");
   await page.getByTestId("composer-send").click();
   const error = notes.filter({ hasText: "so the prompt was not sent" });
   await expect(error).toHaveAttribute("data-level", "error");
   await expect(error.locator(".notification__text")).toHaveText(/^No model configured: .*, so the prompt was not sent\.$/u);
-  await page.waitForTimeout(6_000);
+  await page.clock.runFor(60_000);
   await expect(error).toBeVisible();
+  await page.clock.resume();
   await screenshot(page, testInfo, "notifications-dark-check");
   await error.getByTestId("notification-dismiss").click();
   await expect(error).toHaveCount(0);

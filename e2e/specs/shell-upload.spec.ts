@@ -2,13 +2,18 @@
  * Uploads stream: a picked file of tens of MB travels to the backend in chunks, with progress and
  * a Cancel button, while the page stays responsive (no long task over 200 ms during the upload,
  * measured in the page with a PerformanceObserver); a cancelled upload and a file that is not a
- * session leave nothing on disk. The files are generated here.
+ * session leave nothing on disk; Cancel during the backend's read stores nothing. Where Cancel
+ * must come midway, the spec holds the operation unfinished for real (the backend's answers to the
+ * upload's chunks held back on the page's WebSocket; the database's write lock held while the
+ * backend imports), whatever the machine's speed. The files are generated here.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Page } from "@playwright/test";
 import { generateSession, writeSessionJsonl } from "@bonsai/testkit";
+import { holdAnswers, watchAnswers } from "../support/call-answers";
 import { test, expect } from "../support/fixtures";
+import { holdWriteLock, storedCounts } from "../support/store-lock";
 
 test.describe.configure({ timeout: 180_000 });
 
@@ -79,17 +84,26 @@ test("a 40 MB session uploads in chunks with progress; the page stays responsive
   expect(uploadedFiles(bonsai.dataDir)).toEqual([expect.stringMatching(/^[0-9a-f]{16}-big-upload\.jsonl$/)]);
 });
 
-test("Cancel stops an upload: nothing is imported and its bytes are deleted", async ({ app: page, bonsai }, testInfo) => {
+test("Cancel stops an upload: nothing is imported and its bytes are deleted", async ({ app: page, bonsai, target }, testInfo) => {
+  test.skip(target === "electron", "the backend's answers are held on the page's WebSocket (browser mode)");
   const file = testInfo.outputPath("huge.jsonl");
-  fs.writeFileSync(file, Buffer.alloc(200 * MB, "x"));
+  fs.writeFileSync(file, Buffer.alloc(20 * MB, "x"));
+  // after 8 chunks (2 MB) the backend's answers to uploadChunk are held back: the page, with its
+  // chunks in flight unanswered, cannot finish the upload before Cancel is clicked (on any machine)
+  const answers = await holdAnswers(page, "uploadChunk", 8);
+  await page.reload();
+  await expect(page.getByTestId("import-button")).toBeVisible();
   await page.getByTestId("import-input").setInputFiles(file);
   await expect(page.getByTestId("import-progress")).toHaveAttribute("data-phase", "uploading");
-  await expect(page.getByTestId("upload-bytes")).not.toHaveText(/^0\.0 of/u);
+  await expect.poll(() => answers.held()).toBeGreaterThan(0);
+  await expect(page.getByTestId("upload-bytes")).toHaveText(/^2\.1 of 21\.0 MB/u);
   await page.getByTestId("import-cancel").click();
+  answers.release();
   await expect(page.getByText("Upload cancelled: nothing was imported.")).toBeVisible();
   await expect(page.getByTestId("import-progress")).toHaveCount(0);
   await expect.poll(() => uploadedFiles(bonsai.dataDir)).toEqual([]);
   await expect(page.getByTestId("session-list-empty")).toBeVisible();
+  expect(storedCounts(path.join(bonsai.dataDir, "bonsai.db"))).toEqual({ sessions: 0, entries: 0 });
   // the connection is fine afterwards: a real session still imports
   const session = testInfo.outputPath("after-cancel.jsonl");
   await writeSessionJsonl(session, generateSession({ entries: 40, seed: 9 }));
@@ -97,21 +111,47 @@ test("Cancel stops an upload: nothing is imported and its bytes are deleted", as
   await expect(page.getByTestId("import-result")).toContainText("Imported 1 of 1 file");
 });
 
-test("Cancel while the backend reads an uploaded session: nothing of it is stored", async ({ app: page, bonsai }, testInfo) => {
+test("Cancel while the backend reads an uploaded session: nothing of it is stored", async ({ app: page, bonsai, target }, testInfo) => {
+  test.skip(target === "electron", "the backend's answer to Cancel is read off the page's WebSocket (browser mode)");
   const file = testInfo.outputPath("read-then-cancel.jsonl");
-  // many entries: reading them takes seconds (the screenshots and the click fit in)
-  await writeSessionJsonl(file, generateSession({ entries: 40_000, seed: 6 }));
-  await page.getByTestId("import-input").setInputFiles(file);
+  await writeSessionJsonl(file, generateSession({ entries: 10_000, seed: 6 }));
+  const db = path.join(bonsai.dataDir, "bonsai.db");
+  const answers = watchAnswers(page);
+  await page.reload();
+  await expect(page.getByTestId("import-button")).toBeVisible();
+  // the database's write lock, held here on a connection of this process: the backend's import
+  // waits for it, so it is still running, with nothing stored, when Cancel is clicked (on any
+  // machine); the store waits BUSY_TIMEOUT_MS (5 s) for it, far more than the steps below take
+  const lock = holdWriteLock(db);
   const progress = page.getByTestId("import-progress");
-  await expect(progress).toHaveAttribute("data-phase", "importing", { timeout: 120_000 });
-  await page.screenshot({ path: testInfo.outputPath("importing-light.png") });
-  await page.emulateMedia({ colorScheme: "dark" });
-  await page.screenshot({ path: testInfo.outputPath("importing-dark.png") });
-  await page.getByTestId("import-cancel").click();
+  try {
+    await page.getByTestId("import-input").setInputFiles(file);
+    // at once when the phase changes (polled every frame): the import's wait for the lock has begun
+    await page.waitForFunction(() => document.querySelector('[data-testid="import-progress"]')?.getAttribute("data-phase") === "importing", undefined, {
+      polling: "raf",
+      timeout: 120_000,
+    });
+    const importing = Date.now();
+    const answer = answers.next<{ cancelled: boolean }>("cancelImport");
+    await page.getByTestId("import-cancel").click();
+    // the backend stopped a running import call (it answers false when none runs)
+    expect(await answer).toEqual({ cancelled: true });
+    await expect(progress).toHaveAttribute("data-phase", "importing");
+    await page.screenshot({ path: testInfo.outputPath("importing-light.png") });
+    await page.emulateMedia({ colorScheme: "dark" });
+    await page.screenshot({ path: testInfo.outputPath("importing-dark.png") });
+    const held = Date.now() - importing;
+    testInfo.annotations.push({ type: "lock", description: `held ${held} ms after the import began waiting for it` });
+  } finally {
+    lock.release();
+  }
+  // now the import gets the lock, reads the file and sees the cancel before it commits
+  await expect(progress).toHaveCount(0, { timeout: 60_000 });
   const result = page.getByTestId("import-result");
-  await expect(result).toContainText("Imported 0 of 1 file", { timeout: 60_000 });
+  await expect(result).toContainText("Imported 0 of 1 file");
   await expect(result.locator(".error")).toContainText("import cancelled: nothing of this file was stored");
   await expect(page.getByTestId("session-list-empty")).toBeVisible();
+  expect(storedCounts(db)).toEqual({ sessions: 0, entries: 0 });
   await expect.poll(() => uploadedFiles(bonsai.dataDir)).toEqual([]);
 });
 

@@ -143,8 +143,10 @@ describe("the archive server under load and abuse", () => {
     const socket = net.connect(port, "127.0.0.1");
     await new Promise((resolve) => socket.once("connect", resolve));
     const body = JSON.stringify({ project: "alpha", sessionId: "none" });
+    // under way: the server has read the request's head (its "request" event), not all of its body
+    const underWay = new Promise((resolve) => server.once("request", resolve));
     socket.write(`POST /api/push/has HTTP/1.1\r\nHost: archive\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await underWay;
     const stopped = shutdownGracefully(server, 30_000);
     const answer = new Promise<string>((resolve) => {
       let text = "";
