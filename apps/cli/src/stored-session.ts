@@ -120,6 +120,7 @@ function storedSession(store: StoredSessionReads, source: SessionSource & { kind
     compactionPlan: (leafId, settings) => store.getCompactionPlan(id, leafId, settings),
     prunePlan: (leafId, config) => store.getPrunePlan(id, leafId, config),
     pruneSummary: (leafId, config) => store.getPruneSummary(id, leafId, config),
+    pruneChange: (leafId, config) => store.getPruneContextChange(id, leafId, config),
     branch: (fromId, toId, budget) => store.getBranchPlan(id, fromId, toId, budget),
     jsonl: () => store.renderJsonl(id),
     commits: () => store.getSessionCommits(id),

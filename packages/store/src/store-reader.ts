@@ -5,7 +5,7 @@
  * "@bonsai/store/reader"), without the file-side code.
  */
 import type Database from "better-sqlite3";
-import type { BranchPlan, CompactionPlanSettings, CompactionPlanSummary, FiguresOfPath, ContextSummary, PruneConfig, PrunePlan, PruneSummary, SessionEntry, SessionHeader, ToolResultOnPath } from "@bonsai/core";
+import type { BranchPlan, CompactionPlanSettings, CompactionPlanSummary, FiguresOfPath, ContextSummary, PruneConfig, PruneContextChange, PrunePlan, PruneSummary, SessionEntry, SessionHeader, ToolResultOnPath } from "@bonsai/core";
 import { buildSessionContext, summarizeContext } from "@bonsai/core";
 import { SessionAgents } from "./foreign/agents";
 import { StoredReads, type ContextLists, type ContextMessageRows, type ContextWindow } from "./reads/index";
@@ -34,6 +34,7 @@ export type StoredSessionReads = Pick<
   | "getCompactionPlan"
   | "getPrunePlan"
   | "getPruneSummary"
+  | "getPruneContextChange"
   | "getBranchPlan"
   | "renderJsonl"
   | "getSessionCommits"
@@ -239,6 +240,12 @@ export class StoreReader {
   getPruneSummary(sessionId: string, leafId: string | null | undefined, config: PruneConfig): PruneSummary {
     const { ref, leaf } = this.readRef(sessionId, leafId);
     return this.reads.pruneSummary(ref, leaf, config);
+  }
+
+  /** What getPrunePlan's plan changes in what the model sees from `leafId` (core pruneContextChange), read without the path; undefined where it must come from the path (an irregular session, a message without a role in the columns, no leaf). */
+  getPruneContextChange(sessionId: string, leafId: string | null | undefined, config: PruneConfig): PruneContextChange | undefined {
+    const { ref, leaf } = this.readRef(sessionId, leafId);
+    return this.reads.pruneContextChange(ref, leaf, config);
   }
 
   getBranchPlan(sessionId: string, fromId: string | null, toId: string, budget: number): BranchPlan {

@@ -165,9 +165,14 @@ export class ContextReader {
    * and of the latest compaction. Undefined when a message has no role in the columns.
    */
   contextFigures(session: SessionRef, leafSeq: number): FiguresOfPath | undefined {
+    return this.figuresAndStart(session, leafSeq)?.figures;
+  }
+
+  /** contextFigures, and the seq where the context starts on the path (its first kept entry; null: it keeps none) */
+  figuresAndStart(session: SessionRef, leafSeq: number): { figures: FiguresOfPath; keptFrom: number | null } | undefined {
     const plan = this.plan(session, leafSeq);
     const tokens = this.tokensOf(session, plan);
-    return tokens === undefined ? undefined : this.figuresOf(session, plan, tokens);
+    return tokens === undefined ? undefined : { figures: this.figuresOf(session, plan, tokens), keptFrom: plan.kept[0]?.from ?? null };
   }
 
   /** contextFigures of the plan's path given its estimate: the last usage reported and the latest compaction's tokensBefore */
