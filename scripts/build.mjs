@@ -28,6 +28,23 @@ for (const [name, file] of Object.entries(workerEntries)) if (fs.existsSync(path
 // other worker entries beside it) stay where the CLI looks for them (apps/cli/src/bundle-paths.ts).
 const outdir = path.join(root, "apps/cli/dist");
 
+// node:fs as the module itself (process.getBuiltinModule), not through its ES module facade: an ES
+// module's first `import ... from "node:fs"` reads every export of fs, its lazy getters too
+// (ReadStream, promises, ...), which load fs's streams and promises on every start (a few ms of a
+// stored read's CPU). The getters are left out: an import of one fails the build (import-is-undefined).
+const fsModule = process.getBuiltinModule("node:fs");
+const fsExports = Object.keys(fsModule).filter((key) => !Object.getOwnPropertyDescriptor(fsModule, key)?.get && /^[A-Za-z_$][\w$]*$/.test(key));
+const fsWithoutFacade = {
+  name: "node-fs-without-facade",
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?fs$/ }, (args) => (args.kind === "import-statement" || args.kind === "dynamic-import" ? { path: "fs", namespace: "node-fs" } : undefined));
+    b.onLoad({ filter: /.*/, namespace: "node-fs" }, () => ({
+      contents: `const fs = process.getBuiltinModule("node:fs");\nexport default fs;\nexport const { ${fsExports.join(", ")} } = fs;\n`,
+      loader: "js",
+    }));
+  },
+};
+
 const result = await build({
   outdir,
   absWorkingDir: root, // metafile paths relative to the repository root
@@ -46,6 +63,8 @@ const result = await build({
   external: ["electron"],
   banner: { js: "import { createRequire as __bonsaiCreateRequire } from 'node:module'; const require = __bonsaiCreateRequire(import.meta.url);" },
   logLevel: "warning",
+  logOverride: { "import-is-undefined": "error" },
+  plugins: [fsWithoutFacade],
   entryPoints,
   splitting: true,
   chunkNames: "chunks/[name]-[hash]",

@@ -71,8 +71,8 @@ export interface LoadedSession {
   compactionPlan(leafId: string | null, settings: CompactionSettings): CompactionPlanSummary | undefined;
   /** the pruning plan of the path to the leaf (pruning.md §2; a stored session reads only the results it may prune) */
   prunePlan(leafId: string | null, config: PruneConfig): PrunePlan;
-  /** what a dry run reports of that plan: its ids and figures (a stored session reads them as aggregates) */
-  pruneSummary(leafId: string | null, config: PruneConfig): PruneSummary;
+  /** what a dry run reports of that plan: its ids and figures (a stored session reads them as aggregates, with what the model stops seeing: `change`) */
+  pruneSummary(leafId: string | null, config: PruneConfig): PruneSummary & { change?: PruneContextChange };
   /** a stored session: what prunePlan's plan changes in what the model sees from the leaf, read without the path (undefined: use the path) */
   pruneChange?(leafId: string | null, config: PruneConfig): PruneContextChange | undefined;
   /** the branch summary plan of moving from `fromId` to `toId` with `budget` (a stored session reads it from its rows) */

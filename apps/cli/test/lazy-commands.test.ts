@@ -126,4 +126,12 @@ describe("lazy commands", () => {
     expect(unwanted).toEqual([]);
     expect([...externals].filter((e) => !e.startsWith("node:"))).toEqual([]);
   });
+
+  it("node:fs is taken as the module itself, never through its ES module facade (whose first import loads fs's streams and promises)", () => {
+    const meta = readMeta();
+    const facades = Object.entries(meta.outputs).flatMap(([out, o]) => o.imports.filter((i) => i.external && i.kind !== "require-call" && /^(node:)?fs$/.test(i.path)).map((i) => `${out} imports ${i.path}`));
+    expect(facades).toEqual([]);
+    // the module in its place, and it is the one fs
+    expect(Object.values(meta.outputs).some((o) => Object.keys(o.inputs).includes("node-fs:fs"))).toBe(true);
+  });
 });

@@ -35,6 +35,7 @@ export type StoredSessionReads = Pick<
   | "getPrunePlan"
   | "getPruneSummary"
   | "getPruneContextChange"
+  | "getPruneDryRun"
   | "getBranchPlan"
   | "renderJsonl"
   | "getSessionCommits"
@@ -240,6 +241,12 @@ export class StoreReader {
   getPruneSummary(sessionId: string, leafId: string | null | undefined, config: PruneConfig): PruneSummary {
     const { ref, leaf } = this.readRef(sessionId, leafId);
     return this.reads.pruneSummary(ref, leaf, config);
+  }
+
+  /** getPruneSummary and getPruneContextChange of one plan, read together (what `prune --dry-run --json` reports) */
+  getPruneDryRun(sessionId: string, leafId: string | null | undefined, config: PruneConfig): { summary: PruneSummary; change: PruneContextChange | undefined } {
+    const { ref, leaf } = this.readRef(sessionId, leafId);
+    return this.reads.pruneDryRun(ref, leaf, config);
   }
 
   /** What getPrunePlan's plan changes in what the model sees from `leafId` (core pruneContextChange), read without the path; undefined where it must come from the path (an irregular session, a message without a role in the columns, no leaf). */

@@ -129,6 +129,10 @@ function compareLeaf(store: SqliteSessionStore, id: string, all: SessionEntry[],
     const change = store.getPruneContextChange(id, leaf, config);
     expect(change === undefined, leaf).toBe(store.getContextFigures(id, leaf) === undefined);
     if (change) expect(change, leaf).toEqual(pruneContextChange(wholePath, leaf, want, config));
+    // both of a dry run from one read
+    const dryRun = store.getPruneDryRun(id, leaf, config);
+    expect(dryRun.change, leaf).toEqual(change);
+    expect({ ...dryRun.summary, entryIds: dryRun.summary.entryIds.toArray() }).toEqual({ ...rest, entryIds: wantIds.toArray() });
   }
 }
 

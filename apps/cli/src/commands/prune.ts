@@ -45,8 +45,8 @@ export function parseProtectedTools(value: string | undefined): readonly string[
 /** The JSON report of a dry run: the ids and figures of the plan (a stored session reads them as aggregates). */
 export function pruneDryRun(session: LoadedSession, leafOption: string | undefined, config: PruneConfig): PruneDryRunReport {
   const leafId = resolveLeafId(session, leafOption);
-  const { entryIds, tokensSaved, prunedCount } = session.pruneSummary(leafId, config);
-  return { prunedEntryIds: entryIds, tokensSaved, prunedCount, leafId, protectedTools: [...config.protectedTools], ...changeAt(session, leafId, config) };
+  const { entryIds, tokensSaved, prunedCount, change } = session.pruneSummary(leafId, config);
+  return { prunedEntryIds: entryIds, tokensSaved, prunedCount, leafId, protectedTools: [...config.protectedTools], ...(change ?? changeAt(session, leafId, config)) };
 }
 
 /**

@@ -9,7 +9,7 @@ import { ContextReader, type ContextLists, type ContextMessageRows, type Context
 import { PathReader, relinked, type SeqRange, type SessionRef, type Statements } from "./path";
 import { SeriesReader, seriesOfNodes } from "./series";
 import { PlanningReader } from "./planning";
-import { PruningReader } from "./pruning";
+import { PruningReader, type PrunableRows } from "./pruning";
 
 export type { SeqRange, SessionRef } from "./path";
 export type { ContextLists, ContextMessageRows, ContextWindow, UnlistedMessages } from "./context";
@@ -131,7 +131,20 @@ export class StoredReads {
   /** what a dry run reports of prunePlan's plan (its ids and figures) */
   pruneSummary(session: SessionRef, leafId: string | null, config: PruneConfig): PruneSummary {
     const leaf = this.seqOf(session, leafId);
-    return leaf === undefined ? summarizePrunePlan(planOfEligible([], config)) : this.pruning.pruneSummary(session, leaf, config);
+    return leaf === undefined ? summarizePrunePlan(planOfEligible([], config)) : this.pruning.summaryOf(session, this.pruning.prunableRows(session, this.paths.ranges(session, leaf), config), config);
+  }
+
+  /**
+   * pruneSummary and pruneContextChange of one plan, from one read of the path and of the rows it
+   * may prune (what `prune --dry-run --json` reports).
+   */
+  pruneDryRun(session: SessionRef, leafId: string | null, config: PruneConfig): { summary: PruneSummary; change: PruneContextChange | undefined } {
+    const leaf = this.seqOf(session, leafId);
+    if (leaf === undefined) return { summary: this.pruneSummary(session, leafId, config), change: undefined };
+    const path = this.paths.ranges(session, leaf);
+    const rows = this.pruning.prunableRows(session, path, config);
+    const summary = this.pruning.summaryOf(session, rows, config);
+    return { summary, change: this.pruneChangeOf(session, leaf, path, rows, summary.prunedCount > 0, config) };
   }
 
   /**
@@ -141,12 +154,19 @@ export class StoredReads {
    */
   pruneContextChange(session: SessionRef, leafId: string | null, config: PruneConfig): PruneContextChange | undefined {
     const leaf = this.seqOf(session, leafId);
-    if (leaf === undefined || session.irregular !== 0) return undefined;
-    const at = this.contexts.figuresAndStart(session, leaf);
+    if (leaf === undefined) return undefined;
+    const path = this.paths.ranges(session, leaf);
+    const rows = this.pruning.prunableRows(session, path, config);
+    return this.pruneChangeOf(session, leaf, path, rows, this.pruning.prunes(session, rows, config), config);
+  }
+
+  private pruneChangeOf(session: SessionRef, leaf: number, path: SeqRange[], rows: PrunableRows, prunes: boolean, config: PruneConfig): PruneContextChange | undefined {
+    if (session.irregular !== 0) return undefined;
+    const at = this.contexts.figuresAndStart(session, leaf, path);
     if (!at) return undefined;
     const usage = at.figures.usage;
     const usageSeq = usage === null ? null : (this.seqOf(session, usage.entryId) ?? null);
-    return pruneChangeOfFigures(at.figures, this.pruning.pruneShrink(session, leaf, config, at.keptFrom, usageSeq), config.minimumSavings);
+    return pruneChangeOfFigures(at.figures, this.pruning.shrinkOf(session, rows, prunes, at.keptFrom, usageSeq), config.minimumSavings);
   }
 
   branch(session: SessionRef, fromId: string | null, toId: string, budget: number): BranchPlan {

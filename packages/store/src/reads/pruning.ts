@@ -7,6 +7,12 @@ import { IdList, planOfEligible, prunedNotice, pruneSavings, type PruneCandidate
 import { FLAG_PRUNED } from "../derive";
 import { clipRanges, rangeSize, type PathReader, type RowFilter, type SeqRange, type SessionRef, type Statements } from "./path";
 
+/** The rows a pruning plan may prune: the tool results `prunable` picks in the ranges `open`. */
+export interface PrunableRows {
+  open: SeqRange[];
+  prunable: RowFilter;
+}
+
 export class PruningReader {
   constructor(
     private readonly sql: Statements,
@@ -30,7 +36,8 @@ export class PruningReader {
    * nor of a protected tool — no entry JSON, and nothing of the results it leaves alone.
    */
   prunePlan(session: SessionRef, leafSeq: number, config: PruneConfig): PrunePlan {
-    const { path, open, prunable } = this.prunableRows(session, leafSeq, config);
+    const path = this.paths.ranges(session, leafSeq);
+    const { open, prunable } = this.prunableRows(session, path, config);
     const columns = this.paths.columnsIn(session.id, open, ["seq", "tokens"], ["id", "tool_name"], prunable);
     const [seqs, tokens] = columns.numbers as [number[], number[]];
     const [ids, toolNames] = columns.texts as [string[], (string | null)[]];
@@ -43,41 +50,44 @@ export class PruningReader {
   }
 
   /**
-   * What a dry run reports of prunePlan's plan — the ids it prunes and the figures — from one
-   * aggregate of the rows it may prune (their savings summed by SQLite, their ids as one JSON text):
-   * no per-result values, no string per id.
+   * What a dry run reports of prunePlan's plan of the rows it may prune (prunableRows) — the ids it
+   * prunes and the figures — from one aggregate of them (their savings summed by SQLite, their ids
+   * as one JSON text): no per-result values, no string per id.
    */
-  pruneSummary(session: SessionRef, leafSeq: number, config: PruneConfig): PruneSummary {
-    const { open, prunable } = this.prunableRows(session, leafSeq, config);
-    const { ids, totals } = this.paths.idsIn(session.id, open, prunable, [SAVINGS]);
+  summaryOf(session: SessionRef, rows: PrunableRows, config: PruneConfig): PruneSummary {
+    const { ids, totals } = this.paths.idsIn(session.id, rows.open, rows.prunable, [SAVINGS]);
     const saved = totals[0] as number;
     const prunes = ids.length > 0 && saved >= config.minimumSavings;
     return { entryIds: prunes ? ids : IdList.of([]), prunedCount: prunes ? ids.length : 0, tokensSaved: prunes ? saved : 0, potentialTokensSaved: saved, potentialCount: ids.length };
   }
 
-  /**
-   * What pruneSummary's plan takes out of the context of the leaf (core PruneShrink), the context
-   * starting at `keptFrom` on the path (null: it keeps nothing of it) and the figures' usage given
-   * by the reply at `usageSeq` (null: none): sums over the rows it prunes, no entry JSON.
-   */
-  pruneShrink(session: SessionRef, leafSeq: number, config: PruneConfig, keptFrom: number | null, usageSeq: number | null): PruneShrink {
-    const { open, prunable } = this.prunableRows(session, leafSeq, config);
-    const [count, saved] = this.paths.totalsIn(session.id, open, prunable, ["1", SAVINGS]) as [number, number];
-    if (count === 0 || saved < config.minimumSavings || keptFrom === null) return { prunes: count > 0 && saved >= config.minimumSavings, tokens: 0, afterUsageTokens: 0 };
-    const shrinkFrom = (seq: number): number => this.paths.totalsIn(session.id, clipRanges(open, seq, Number.MAX_SAFE_INTEGER), prunable, [SHRINK])[0] as number;
-    const tokens = shrinkFrom(keptFrom);
-    // a reply before the context's start was summarized away: every message of the context follows it
-    const afterUsageTokens = usageSeq === null || usageSeq < keptFrom ? tokens : shrinkFrom(usageSeq + 1);
-    return { prunes: true, tokens, afterUsageTokens };
+  /** whether the plan of these rows prunes anything (summaryOf's prunedCount > 0), from their sums alone */
+  prunes(session: SessionRef, rows: PrunableRows, config: PruneConfig): boolean {
+    const [count, saved] = this.paths.totalsIn(session.id, rows.open, rows.prunable, ["1", SAVINGS]) as [number, number];
+    return count > 0 && saved >= config.minimumSavings;
   }
 
   /**
-   * The rows a pruning plan of the path to `leafSeq` may prune (pruning.md §2): in the ranges up to
-   * where the protection by position ends (`open`), the tool results that are neither pruned nor of
-   * a protected tool (`prunable`).
+   * What the plan of these rows takes out of the context of the leaf (core PruneShrink; `prunes`:
+   * whether it prunes anything), the context starting at `keptFrom` on the path (null: it keeps
+   * nothing of it) and the figures' usage given by the reply at `usageSeq` (null: none): sums over
+   * the rows it prunes, no entry JSON.
    */
-  private prunableRows(session: SessionRef, leafSeq: number, config: PruneConfig): { path: SeqRange[]; open: SeqRange[]; prunable: RowFilter } {
-    const path = this.paths.ranges(session, leafSeq);
+  shrinkOf(session: SessionRef, rows: PrunableRows, prunes: boolean, keptFrom: number | null, usageSeq: number | null): PruneShrink {
+    if (!prunes || keptFrom === null) return { prunes, tokens: 0, afterUsageTokens: 0 };
+    const shrinkFrom = (seq: number): number => this.paths.totalsIn(session.id, clipRanges(rows.open, seq, Number.MAX_SAFE_INTEGER), rows.prunable, [SHRINK])[0] as number;
+    const tokens = shrinkFrom(keptFrom);
+    // a reply before the context's start was summarized away: every message of the context follows it
+    const afterUsageTokens = usageSeq === null || usageSeq < keptFrom ? tokens : shrinkFrom(usageSeq + 1);
+    return { prunes, tokens, afterUsageTokens };
+  }
+
+  /**
+   * The rows a pruning plan of `path` (the ranges to its leaf) may prune (pruning.md §2): in the
+   * ranges up to where the protection by position ends (`open`), the tool results that are neither
+   * pruned nor of a protected tool (`prunable`).
+   */
+  prunableRows(session: SessionRef, path: readonly SeqRange[], config: PruneConfig): PrunableRows {
     const open = this.unprotectedByPosition(session.id, path, config.protectTokens);
     const prunable: RowFilter = {
       ...TOOL_RESULTS,
@@ -86,7 +96,7 @@ export class PruningReader {
       where: `${TOOL_RESULTS.where} AND (flags & ${FLAG_PRUNED}) = 0 AND (tool_name IS NULL OR tool_name NOT IN (${config.protectedTools.map(() => "?").join(", ")}))`,
       params: [...config.protectedTools],
     };
-    return { path, open, prunable };
+    return { open, prunable };
   }
 
   /**
