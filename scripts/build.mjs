@@ -5,6 +5,7 @@
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
@@ -45,6 +46,10 @@ const fsWithoutFacade = {
   },
 };
 
+// where better-sqlite3 is installed, for the CLI to find its native addon without resolving the
+// package on every start (apps/cli/src/native-binding.ts; it resolves it when the folder is gone)
+const sqlitePackageDir = path.dirname(createRequire(path.join(root, "packages/store/package.json")).resolve("better-sqlite3/package.json"));
+
 const result = await build({
   outdir,
   absWorkingDir: root, // metafile paths relative to the repository root
@@ -69,6 +74,7 @@ const result = await build({
   logLevel: "warning",
   logOverride: { "import-is-undefined": "error" },
   plugins: [fsWithoutFacade],
+  define: { BONSAI_SQLITE_PACKAGE_DIR: JSON.stringify(sqlitePackageDir) },
   entryPoints,
   splitting: true,
   chunkNames: "chunks/[name]-[hash]",

@@ -5,6 +5,7 @@
  * dependencies. The bundle's layout is read from apps/cli/dist/meta.json (esbuild's metafile).
  */
 import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -133,5 +134,13 @@ describe("lazy commands", () => {
     expect(facades).toEqual([]);
     // the module in its place, and it is the one fs
     expect(Object.values(meta.outputs).some((o) => Object.keys(o.inputs).includes("node-fs:fs"))).toBe(true);
+  });
+
+  it("the bundle knows where better-sqlite3 was installed, so a start does not resolve the package (native-binding.ts)", () => {
+    const meta = readMeta();
+    const [out] = Object.entries(meta.outputs).find(([, o]) => Object.keys(o.inputs).includes("apps/cli/src/native-binding.ts")) ?? [];
+    expect(out).toBeDefined();
+    const dir = path.dirname(createRequire(path.join(root, "packages/store/package.json")).resolve("better-sqlite3/package.json"));
+    expect(readFileSync(path.join(root, out as string), "utf8")).toContain(JSON.stringify(dir));
   });
 });
