@@ -119,8 +119,21 @@ describe("lazy commands", () => {
     const main = readFileSync(path.join(dist, "bonsai.mjs"), "utf8");
     expect(main).toMatch(/import\("\.\/chunks\/stored-read-[\w-]+\.mjs"\)/);
     const meta = readMeta();
-    const { inputs, externals } = staticClosure(meta, outputOf(meta, "apps/cli/src/stored-read.ts"));
-    for (const needed of ["apps/cli/src/stored-read.ts", "apps/cli/src/commands/context.ts", "apps/cli/src/commands/branch.ts", "packages/store/src/reader.ts"]) expect(inputs).toContain(needed);
+    const readChunk = outputOf(meta, "apps/cli/src/stored-read.ts");
+    const { inputs, externals } = staticClosure(meta, readChunk);
+    for (const needed of ["apps/cli/src/stored-read.ts", "apps/cli/src/stored-session.ts", "packages/store/src/reader.ts"]) expect(inputs).toContain(needed);
+    // each command's answer is a chunk of its own, loaded for the command that runs only
+    const commandChunks = meta.outputs[readChunk]!.imports.filter((i) => i.kind === "dynamic-import").map((i) => i.path);
+    const commands = ["context", "plan", "prune", "branch"].map((c) => `apps/cli/src/commands/${c}.ts`);
+    for (const command of commands) {
+      expect(inputs).not.toContain(command);
+      const chunk = commandChunks.find((c) => staticClosure(meta, c).inputs.has(command));
+      expect(chunk, command).toBeDefined();
+      const loaded = staticClosure(meta, chunk as string);
+      expect(commands.filter((other) => other !== command && loaded.inputs.has(other))).toEqual([]);
+      for (const i of loaded.inputs) inputs.add(i);
+      for (const e of loaded.externals) externals.add(e);
+    }
     const unwanted = [...inputs].filter((i) =>
       /^packages\/(formats|engine|backend|llm|ipc)\/|^packages\/store\/src\/(sqlite-session-store|modules\/|import\/|source\/|jobs\/)|^apps\/cli\/src\/(session-file|held-session|read-session-file|commands\/prune-apply)\.ts$/.test(i),
     );
