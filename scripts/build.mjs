@@ -5,6 +5,7 @@
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
@@ -28,6 +29,27 @@ for (const [name, file] of Object.entries(workerEntries)) if (fs.existsSync(path
 // other worker entries beside it) stay where the CLI looks for them (apps/cli/src/bundle-paths.ts).
 const outdir = path.join(root, "apps/cli/dist");
 
+// node:fs as the module itself (process.getBuiltinModule), not through its ES module facade: an ES
+// module's first `import ... from "node:fs"` reads every export of fs, its lazy getters too
+// (ReadStream, promises, ...), which load fs's streams and promises on every start (a few ms of a
+// stored read's CPU). The getters are left out: an import of one fails the build (import-is-undefined).
+const fsModule = process.getBuiltinModule("node:fs");
+const fsExports = Object.keys(fsModule).filter((key) => !Object.getOwnPropertyDescriptor(fsModule, key)?.get && /^[A-Za-z_$][\w$]*$/.test(key));
+const fsWithoutFacade = {
+  name: "node-fs-without-facade",
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?fs$/ }, (args) => (args.kind === "import-statement" || args.kind === "dynamic-import" ? { path: "fs", namespace: "node-fs" } : undefined));
+    b.onLoad({ filter: /.*/, namespace: "node-fs" }, () => ({
+      contents: `const fs = process.getBuiltinModule("node:fs");\nexport default fs;\nexport const { ${fsExports.join(", ")} } = fs;\n`,
+      loader: "js",
+    }));
+  },
+};
+
+// where better-sqlite3 is installed, for the CLI to find its native addon without resolving the
+// package on every start (apps/cli/src/native-binding.ts; it resolves it when the folder is gone)
+const sqlitePackageDir = path.dirname(createRequire(path.join(root, "packages/store/package.json")).resolve("better-sqlite3/package.json"));
+
 const result = await build({
   outdir,
   absWorkingDir: root, // metafile paths relative to the repository root
@@ -44,8 +66,15 @@ const result = await build({
   // stored read more than its whole answer); its native addon is loaded by path: every store the CLI
   // opens passes nativeBinding (apps/cli/src/native-binding.ts), so its own lookup never runs
   external: ["electron"],
-  banner: { js: "import { createRequire as __bonsaiCreateRequire } from 'node:module'; const require = __bonsaiCreateRequire(import.meta.url);" },
+  // `require` for the CommonJS code bundled in (better-sqlite3's JavaScript), made on its first use:
+  // a createRequire at the top of each of the score of chunks a command loads cost ~2 ms of its start
+  banner: {
+    js: "import { createRequire as __bonsaiCreateRequire } from 'node:module'; let __bonsaiRequire; const __bonsaiRequireOf = () => (__bonsaiRequire ??= __bonsaiCreateRequire(import.meta.url)); const require = Object.assign((id) => __bonsaiRequireOf()(id), { resolve: (id, options) => __bonsaiRequireOf().resolve(id, options) });",
+  },
   logLevel: "warning",
+  logOverride: { "import-is-undefined": "error" },
+  plugins: [fsWithoutFacade],
+  define: { BONSAI_SQLITE_PACKAGE_DIR: JSON.stringify(sqlitePackageDir) },
   entryPoints,
   splitting: true,
   chunkNames: "chunks/[name]-[hash]",

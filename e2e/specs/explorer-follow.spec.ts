@@ -14,7 +14,15 @@ test("entries appended to the source file show up in the open tree", async ({ ap
   expect(imported.results[0]?.ok, imported.results[0]?.error ?? "").toBe(true);
   // which skeleton reads the page makes (the reload opens the connection the listener sees)
   const reads: string[] = [];
-  page.on("websocket", (ws) => ws.on("framesent", (f) => void reads.push(/"method":"(getSkeleton\w*|openSession)"/u.exec(String(f.payload))?.[1] ?? "")));
+  // and which usage the tree's figures ask for (after a change: only the nodes after those it holds)
+  const usageAsks: string[] = [];
+  page.on("websocket", (ws) =>
+    ws.on("framesent", (f) => {
+      const payload = String(f.payload);
+      reads.push(/"method":"(getSkeleton\w*|openSession)"/u.exec(payload)?.[1] ?? "");
+      if (payload.includes('"method":"getUsagePoints"')) usageAsks.push(payload);
+    }),
+  );
   await page.reload();
   const item = page.getByTestId("session-item").filter({ hasText: "Followed session" });
   await item.click();
@@ -55,5 +63,16 @@ test("entries appended to the source file show up in the open tree", async ({ ap
   // the appended entries came as a tail: the 60 nodes already shown were not sent again
   expect(reads.filter(Boolean)).not.toContain("getSkeleton");
   expect(reads).toContain("getSkeletonTail");
+  // the tree's figures: the new reply's usage asked for alone (the page holds the 60 nodes' before), and shown
+  await expect.poll(() => usageAsks.length).toBe(2);
+  expect(usageAsks[0]).not.toContain('"after"');
+  expect(usageAsks[1]).toMatch(/"after":\{"nodes":60,"lastId":"[^"]+"\}/u);
+  await leaf.click();
+  await page.getByTestId("tab-inspect").click();
+  await expect(page.getByTestId("inspector")).toHaveAttribute("data-entry-id", "f0110002");
+  // what the reply reports (13 tokens), as the backend's What the model sees gives it
+  const preview = await bonsai.call<{ agentTokens: number }>("getContextPreview", { sessionId: (await page.getByTestId("session-view").getAttribute("data-session-id"))!, leafId: "f0110002" });
+  expect(preview.agentTokens).toBe(13);
+  await expect(page.getByTestId("inspector-context-tokens")).toHaveText(/^\D*13\D*$/u);
   await screenshot(page, testInfo, "followed");
 });

@@ -11,7 +11,7 @@
  */
 import { statSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
-import type { AgentMessage, BranchPlan, CompactionPlanSummary, CompactionSettings, FiguresOfPath, ContextSummary, MigrationResult, ParseIssue, PruneConfig, PrunePlan, PruneSummary, SessionContext, SessionEntry, SessionHeader } from "@bonsai/core";
+import type { AgentMessage, BranchPlan, CompactionPlanSummary, CompactionSettings, FiguresOfPath, ContextSummary, MigrationResult, ParseIssue, PruneConfig, PruneContextChange, PrunePlan, PruneSummary, SessionContext, SessionEntry, SessionHeader } from "@bonsai/core";
 import type { ReadSession } from "@bonsai/formats";
 import type { ContextLists, SessionCommit } from "@bonsai/store";
 import { UserError, describeFsError } from "./errors";
@@ -71,8 +71,10 @@ export interface LoadedSession {
   compactionPlan(leafId: string | null, settings: CompactionSettings): CompactionPlanSummary | undefined;
   /** the pruning plan of the path to the leaf (pruning.md §2; a stored session reads only the results it may prune) */
   prunePlan(leafId: string | null, config: PruneConfig): PrunePlan;
-  /** what a dry run reports of that plan: its ids and figures (a stored session reads them as aggregates) */
-  pruneSummary(leafId: string | null, config: PruneConfig): PruneSummary;
+  /** what a dry run reports of that plan: its ids and figures (a stored session reads them as aggregates, with what the model stops seeing: `change`) */
+  pruneSummary(leafId: string | null, config: PruneConfig): PruneSummary & { change?: PruneContextChange };
+  /** a stored session: what prunePlan's plan changes in what the model sees from the leaf, read without the path (undefined: use the path) */
+  pruneChange?(leafId: string | null, config: PruneConfig): PruneContextChange | undefined;
   /** the branch summary plan of moving from `fromId` to `toId` with `budget` (a stored session reads it from its rows) */
   branch(fromId: string | null, toId: string, budget: number): BranchPlan;
   /** the session as JSONL in the current format (Claude Code and Codex: the agent's own file) */

@@ -8,11 +8,7 @@
  * usual path.
  */
 import type { ParsedArgs } from "./args";
-import { branchOn, requireTarget } from "./commands/branch";
 import type { SessionCommand } from "./commands/command";
-import { contextOn } from "./commands/context";
-import { planOn } from "./commands/plan";
-import { pruneDryRunOn } from "./commands/prune";
 import { reportError } from "./errors";
 import type { Io } from "./output";
 import type { StoredReadCommand } from "./session-argument";
@@ -28,12 +24,21 @@ function savedModelSettings(session: LoadedSession, io: Io): BonsaiSettings["mod
   return settings.model;
 }
 
-const COMMANDS: Record<StoredReadCommand, { check?: (args: ParsedArgs) => unknown; on: SessionCommand }> = {
+/** each command's answer on the session, and what it checks of the arguments before the store is opened; loaded for the command that runs only (a chunk each) */
+type StoredRead = { check?: (args: ParsedArgs) => unknown; on: SessionCommand };
+
+const COMMANDS: Record<StoredReadCommand, () => Promise<StoredRead>> = {
   // the window of the session's model under the settings saved in the same database (overrides from `bonsai config`)
-  context: { on: (session, args, io) => contextOn(session, args, io, savedModelSettings(session, io)) },
-  plan: { on: planOn },
-  prune: { on: pruneDryRunOn },
-  branch: { check: requireTarget, on: branchOn },
+  context: async () => {
+    const { contextOn } = await import("./commands/context");
+    return { on: (session, args, io) => contextOn(session, args, io, savedModelSettings(session, io)) };
+  },
+  plan: async () => ({ on: (await import("./commands/plan")).planOn }),
+  prune: async () => ({ on: (await import("./commands/prune")).pruneDryRunOn }),
+  branch: async () => {
+    const { branchOn, requireTarget } = await import("./commands/branch");
+    return { check: requireTarget, on: branchOn };
+  },
 };
 
 /**
@@ -41,8 +46,8 @@ const COMMANDS: Record<StoredReadCommand, { check?: (args: ParsedArgs) => unknow
  * or undefined when this is not a session it answers (run the command as usual then).
  */
 export async function runStoredRead(name: StoredReadCommand, args: ParsedArgs, io: Io): Promise<number | undefined> {
-  const command = COMMANDS[name];
   try {
+    const command = await COMMANDS[name]();
     command.check?.(args);
     const session = openStoredPiSession(args.positionals[0] as string, args.options["data-dir"] as string | undefined);
     if (!session) return undefined;

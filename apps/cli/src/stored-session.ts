@@ -119,7 +119,11 @@ function storedSession(store: StoredSessionReads, source: SessionSource & { kind
     contextListing: (leafId, head, tail) => storedContextListing(store, id, leafId, head, tail),
     compactionPlan: (leafId, settings) => store.getCompactionPlan(id, leafId, settings),
     prunePlan: (leafId, config) => store.getPrunePlan(id, leafId, config),
-    pruneSummary: (leafId, config) => store.getPruneSummary(id, leafId, config),
+    pruneSummary: (leafId, config) => {
+      const { summary, change } = store.getPruneDryRun(id, leafId, config);
+      return change ? { ...summary, change } : summary;
+    },
+    pruneChange: (leafId, config) => store.getPruneContextChange(id, leafId, config),
     branch: (fromId, toId, budget) => store.getBranchPlan(id, fromId, toId, budget),
     jsonl: () => store.renderJsonl(id),
     commits: () => store.getSessionCommits(id),

@@ -5,6 +5,7 @@
  * dependencies. The bundle's layout is read from apps/cli/dist/meta.json (esbuild's metafile).
  */
 import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -118,12 +119,41 @@ describe("lazy commands", () => {
     const main = readFileSync(path.join(dist, "bonsai.mjs"), "utf8");
     expect(main).toMatch(/import\("\.\/chunks\/stored-read-[\w-]+\.mjs"\)/);
     const meta = readMeta();
-    const { inputs, externals } = staticClosure(meta, outputOf(meta, "apps/cli/src/stored-read.ts"));
-    for (const needed of ["apps/cli/src/stored-read.ts", "apps/cli/src/commands/context.ts", "apps/cli/src/commands/branch.ts", "packages/store/src/reader.ts"]) expect(inputs).toContain(needed);
+    const readChunk = outputOf(meta, "apps/cli/src/stored-read.ts");
+    const { inputs, externals } = staticClosure(meta, readChunk);
+    for (const needed of ["apps/cli/src/stored-read.ts", "apps/cli/src/stored-session.ts", "packages/store/src/reader.ts"]) expect(inputs).toContain(needed);
+    // each command's answer is a chunk of its own, loaded for the command that runs only
+    const commandChunks = meta.outputs[readChunk]!.imports.filter((i) => i.kind === "dynamic-import").map((i) => i.path);
+    const commands = ["context", "plan", "prune", "branch"].map((c) => `apps/cli/src/commands/${c}.ts`);
+    for (const command of commands) {
+      expect(inputs).not.toContain(command);
+      const chunk = commandChunks.find((c) => staticClosure(meta, c).inputs.has(command));
+      expect(chunk, command).toBeDefined();
+      const loaded = staticClosure(meta, chunk as string);
+      expect(commands.filter((other) => other !== command && loaded.inputs.has(other))).toEqual([]);
+      for (const i of loaded.inputs) inputs.add(i);
+      for (const e of loaded.externals) externals.add(e);
+    }
     const unwanted = [...inputs].filter((i) =>
       /^packages\/(formats|engine|backend|llm|ipc)\/|^packages\/store\/src\/(sqlite-session-store|modules\/|import\/|source\/|jobs\/)|^apps\/cli\/src\/(session-file|held-session|read-session-file|commands\/prune-apply)\.ts$/.test(i),
     );
     expect(unwanted).toEqual([]);
     expect([...externals].filter((e) => !e.startsWith("node:"))).toEqual([]);
+  });
+
+  it("node:fs is taken as the module itself, never through its ES module facade (whose first import loads fs's streams and promises)", () => {
+    const meta = readMeta();
+    const facades = Object.entries(meta.outputs).flatMap(([out, o]) => o.imports.filter((i) => i.external && i.kind !== "require-call" && /^(node:)?fs$/.test(i.path)).map((i) => `${out} imports ${i.path}`));
+    expect(facades).toEqual([]);
+    // the module in its place, and it is the one fs
+    expect(Object.values(meta.outputs).some((o) => Object.keys(o.inputs).includes("node-fs:fs"))).toBe(true);
+  });
+
+  it("the bundle knows where better-sqlite3 was installed, so a start does not resolve the package (native-binding.ts)", () => {
+    const meta = readMeta();
+    const [out] = Object.entries(meta.outputs).find(([, o]) => Object.keys(o.inputs).includes("apps/cli/src/native-binding.ts")) ?? [];
+    expect(out).toBeDefined();
+    const dir = path.dirname(createRequire(path.join(root, "packages/store/package.json")).resolve("better-sqlite3/package.json"));
+    expect(readFileSync(path.join(root, out as string), "utf8")).toContain(JSON.stringify(dir));
   });
 });

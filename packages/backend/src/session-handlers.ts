@@ -216,9 +216,9 @@ export function sessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, Sessio
       return contextPreview(store, sessionId, leaf, deps.settings(), { allMessages: allMessages === true });
     },
 
-    getUsagePoints: ({ sessionId }) => {
+    getUsagePoints: ({ sessionId, after }) => {
       requireSession(store, sessionId);
-      return usagePoints(store, sessionId);
+      return usagePoints(store, sessionId, after);
     },
 
     setLabel: ({ sessionId, entryId, label }) => {

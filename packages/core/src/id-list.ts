@@ -34,6 +34,19 @@ export class IdList {
     return length === 0 ? IdList.of([]) : new IdList(length, undefined, items);
   }
 
+  /**
+   * An IdList as a structured clone gives it back (posted between threads: its fields without its
+   * class), rebuilt; an IdList is given back as it is.
+   */
+  static fromClone(value: IdList): IdList {
+    if (value instanceof IdList) return value;
+    const { length, ids, items } = value as unknown as { length: unknown; ids?: unknown; items?: unknown };
+    if (Array.isArray(ids)) return IdList.of(ids as string[]);
+    if (typeof length === "number" && (typeof items === "string" || items instanceof Uint8Array)) return IdList.fromJsonItems(items, length);
+    if (length === 0) return IdList.of([]);
+    throw new TypeError("not an id list");
+  }
+
   toArray(): string[] {
     // the separator is a comma and JSON whitespace: the items in brackets are a JSON array
     this.ids ??= JSON.parse(`[${textOf(this.items as JsonText)}]`) as string[];

@@ -5,7 +5,7 @@
  * here only the context's messages count. The plan's own bar (`minimumSavings`) says whether the
  * model would see enough less to be worth it.
  */
-import { contextFigureOf, contextOf } from "./context-figures";
+import { contextFigureOf, contextOf, type ContextFigures } from "./context-figures";
 import type { SessionEntry } from "./entries";
 import { applyPruning, type PruneConfig, type PrunePlan } from "./prune";
 
@@ -23,13 +23,35 @@ export interface PruneContextChange {
   gainsLittle: boolean;
 }
 
+/** What a pruning takes out of the context from a leaf: the figures below are read from it (a store sums it from its columns). */
+export interface PruneShrink {
+  /** the plan replaces something on the path (in the context or not) */
+  prunes: boolean;
+  /** the estimate the context's messages lose (each pruned result in it: its estimate less its notice's) */
+  tokens: number;
+  /** the part of `tokens` after the reply whose usage the figures hold (all of it when that reply is not among the context's messages) */
+  afterUsageTokens: number;
+}
+
+/** The change a pruning makes to the leaf's figures (contextOf's, or a store's contextFigures), given what it takes out of the context. */
+export function pruneChangeOfFigures(figures: Pick<ContextFigures, "tokens" | "usage">, shrink: PruneShrink, minimumSavings: number): PruneContextChange {
+  const usage = figures.usage === null ? null : { ...figures.usage, trailingTokens: figures.usage.trailingTokens - shrink.afterUsageTokens };
+  const stopsSeeingTokens = Math.max(0, shrink.tokens);
+  return {
+    contextTokensBefore: contextFigureOf(figures).contextTokens,
+    contextTokensAfter: contextFigureOf({ tokens: figures.tokens - shrink.tokens, usage }).contextTokens,
+    stopsSeeingTokens,
+    gainsLittle: shrink.prunes && stopsSeeingTokens < minimumSavings,
+  };
+}
+
 /** The change between the root -> leaf entries before and after a pruning (the same ids, pruned outputs replaced). */
 export function contextChangeOf(before: readonly SessionEntry[], after: readonly SessionEntry[], leafId: string | null, minimumSavings: number): PruneContextChange {
   const was = contextOf(before, leafId);
   const is = contextOf(after, leafId);
-  const stopsSeeingTokens = Math.max(0, was.tokens - is.tokens);
-  const changed = before.some((e, i) => e !== after[i]);
-  return { contextTokensBefore: contextFigureOf(was).contextTokens, contextTokensAfter: contextFigureOf(is).contextTokens, stopsSeeingTokens, gainsLittle: changed && stopsSeeingTokens < minimumSavings };
+  const prunes = before.some((e, i) => e !== after[i]);
+  const afterUsageTokens = (was.usage?.trailingTokens ?? 0) - (is.usage?.trailingTokens ?? 0);
+  return pruneChangeOfFigures(was, { prunes, tokens: was.tokens - is.tokens, afterUsageTokens }, minimumSavings);
 }
 
 /** What `plan` (core planPruning over `path`) would change from the leaf. */

@@ -14,6 +14,7 @@ import type { EventName } from "./pushed-events";
 
 export { events, type Events, type EventName, type EventPayload } from "./pushed-events";
 import {
+  usagePointsAfterSchema,
   usagePointsSchema,
   compactionOutcomeSchema,
   compactionPlanSchema,
@@ -236,8 +237,8 @@ export const contract = {
     z.strictObject({ ...sessionRef, leafId: leafIdSchema.optional(), allMessages: z.boolean().optional() }),
     contextPreviewSchema,
   ),
-  /** the usage every assistant reply reports: the page's display figure for every node of the tree (core displayTokensOfTree) */
-  getUsagePoints: method(z.strictObject(sessionRef), usagePointsSchema),
+  /** the usage every assistant reply reports: the page's display figure for every node of the tree (core displayTokensOfTree); `after`: only the replies after the nodes the caller has */
+  getUsagePoints: method(z.strictObject({ ...sessionRef, after: usagePointsAfterSchema.optional() }), usagePointsSchema),
 
   // ------------------------------------------------------------ compaction
   planCompaction: method(z.strictObject({ ...sessionRef, leafId: leafIdSchema.optional() }), compactionPlanSchema),

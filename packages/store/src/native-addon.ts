@@ -10,7 +10,11 @@ import * as path from "node:path";
 
 /** The addon of the better-sqlite3 that `from` (a module's URL or path) resolves. */
 export function installedAddonPath(from: string | URL): string {
-  const dir = path.dirname(createRequire(from).resolve("better-sqlite3/package.json"));
+  return addonInPackage(path.dirname(createRequire(from).resolve("better-sqlite3/package.json")));
+}
+
+/** The addon of the better-sqlite3 package in `dir` (its folder, as installed). */
+export function addonInPackage(dir: string): string {
   const built = path.join(dir, "build", "Release", "better_sqlite3.node");
   if (existsSync(built)) return built;
   return path.join(dir, "prebuilds", `${platformName()}-${process.arch}.node`);

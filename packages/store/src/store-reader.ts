@@ -5,8 +5,8 @@
  * "@bonsai/store/reader"), without the file-side code.
  */
 import type Database from "better-sqlite3";
-import type { BranchPlan, CompactionPlanSettings, CompactionPlanSummary, FiguresOfPath, ContextSummary, PruneConfig, PrunePlan, PruneSummary, SessionEntry, SessionHeader, ToolResultOnPath } from "@bonsai/core";
-import { buildSessionContext, summarizeContext } from "@bonsai/core";
+import type { BranchPlan, CompactionPlanSettings, CompactionPlanSummary, FiguresOfPath, ContextSummary, PruneConfig, PruneContextChange, PrunePlan, PruneSummary, SessionEntry, SessionHeader, ToolResultOnPath } from "@bonsai/core";
+import { buildSessionContext, contextOf, summarizeContext } from "@bonsai/core";
 import { SessionAgents } from "./foreign/agents";
 import { StoredReads, type ContextLists, type ContextMessageRows, type ContextWindow } from "./reads/index";
 import { Statements, type SessionRef } from "./reads/path";
@@ -34,6 +34,8 @@ export type StoredSessionReads = Pick<
   | "getCompactionPlan"
   | "getPrunePlan"
   | "getPruneSummary"
+  | "getPruneContextChange"
+  | "getPruneDryRun"
   | "getBranchPlan"
   | "renderJsonl"
   | "getSessionCommits"
@@ -203,6 +205,28 @@ export class StoreReader {
     return this.reads.contextFigures(ref, leaf);
   }
 
+  /**
+   * getContextFigures at the current leaf of each of these sessions (contextOf over its context
+   * entries where the columns cannot answer; none for a session not in the database), read at once:
+   * the sessions' rows by one statement, every figure in one read transaction (one snapshot, the
+   * statements prepared once). What a session list shows.
+   */
+  getLeafContextFigures(sessionIds: readonly string[]): Map<string, FiguresOfPath> {
+    const read = this.db.transaction(() => {
+      const out = new Map<string, FiguresOfPath>();
+      const rows = this.statements
+        .get("SELECT s.id, s.irregular, s.leaf_id FROM json_each(?) AS w CROSS JOIN sessions s ON s.id = w.value")
+        .raw()
+        .all(JSON.stringify(sessionIds)) as [string, number, string | null][];
+      for (const [id, irregular, leaf] of rows) {
+        const ref = { id, irregular };
+        out.set(id, this.reads.contextFigures(ref, leaf) ?? contextOf(this.reads.contextEntries(ref, leaf), leaf));
+      }
+      return out;
+    });
+    return read.deferred();
+  }
+
   /** getContextSummary as the `context` command reports it, its lists as read (ContextLists); undefined where getContextSummary must answer (an irregular session, a message without a role in the columns) */
   getContextLists(sessionId: string, leafId?: string | null): ContextLists | undefined {
     const { ref, leaf } = this.readRef(sessionId, leafId);
@@ -239,6 +263,18 @@ export class StoreReader {
   getPruneSummary(sessionId: string, leafId: string | null | undefined, config: PruneConfig): PruneSummary {
     const { ref, leaf } = this.readRef(sessionId, leafId);
     return this.reads.pruneSummary(ref, leaf, config);
+  }
+
+  /** getPruneSummary and getPruneContextChange of one plan, read together (what `prune --dry-run --json` reports) */
+  getPruneDryRun(sessionId: string, leafId: string | null | undefined, config: PruneConfig): { summary: PruneSummary; change: PruneContextChange | undefined } {
+    const { ref, leaf } = this.readRef(sessionId, leafId);
+    return this.reads.pruneDryRun(ref, leaf, config);
+  }
+
+  /** What getPrunePlan's plan changes in what the model sees from `leafId` (core pruneContextChange), read without the path; undefined where it must come from the path (an irregular session, a message without a role in the columns, no leaf). */
+  getPruneContextChange(sessionId: string, leafId: string | null | undefined, config: PruneConfig): PruneContextChange | undefined {
+    const { ref, leaf } = this.readRef(sessionId, leafId);
+    return this.reads.pruneContextChange(ref, leaf, config);
   }
 
   getBranchPlan(sessionId: string, fromId: string | null, toId: string, budget: number): BranchPlan {

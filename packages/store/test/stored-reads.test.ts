@@ -8,6 +8,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import {
+  pruneContextChange,
   buildIndex,
   buildSessionContext,
   collectEntriesForBranchSummary,
@@ -124,6 +125,14 @@ function compareLeaf(store: SqliteSessionStore, id: string, all: SessionEntry[],
     expect(got).toEqual(rest);
     expect(gotIds.toArray()).toEqual(wantIds.toArray());
     expect(gotIds.prettyJson("  ")).toBe(JSON.stringify(wantIds.toArray(), null, 2).replaceAll("\n", "\n  "));
+    // what the model stops seeing, from the figures and sums over the rows pruned, wherever the figures come from the columns
+    const change = store.getPruneContextChange(id, leaf, config);
+    expect(change === undefined, leaf).toBe(store.getContextFigures(id, leaf) === undefined);
+    if (change) expect(change, leaf).toEqual(pruneContextChange(wholePath, leaf, want, config));
+    // both of a dry run from one read
+    const dryRun = store.getPruneDryRun(id, leaf, config);
+    expect(dryRun.change, leaf).toEqual(change);
+    expect({ ...dryRun.summary, entryIds: dryRun.summary.entryIds.toArray() }).toEqual({ ...rest, entryIds: wantIds.toArray() });
   }
 }
 

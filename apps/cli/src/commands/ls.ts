@@ -7,17 +7,16 @@
  * with, core's contextFigureOf).
  */
 import { commitLines } from "../commits-text";
-import { contextFigureOf, contextOf, sessionTitle } from "@bonsai/core";
+import { contextFigureOf, sessionTitle } from "@bonsai/core";
 import type { SessionSummary, SqliteSessionStore } from "@bonsai/store";
 import { column, printJson } from "../output";
 import { withCliStore } from "../store-db";
 import type { Command } from "./command";
 
-/** What the model sees from the session's current leaf (core contextFigureOf), as `bonsai context` leads with it. */
-function contextTokensOf(store: SqliteSessionStore, s: SessionSummary): number {
-  if (s.leafId === null) return 0;
-  const figures = store.getContextFigures(s.id, s.leafId) ?? contextOf(store.getContextEntries(s.id, s.leafId), s.leafId);
-  return contextFigureOf(figures).contextTokens;
+/** What the model sees from each session's current leaf (core contextFigureOf), as `bonsai context` leads with it: one read for the list. */
+function contextTokensOf(store: SqliteSessionStore, sessions: readonly SessionSummary[]): Map<string, number> {
+  const figures = store.getLeafContextFigures(sessions.map((s) => s.id));
+  return new Map([...figures].map(([id, f]) => [id, contextFigureOf(f).contextTokens]));
 }
 
 /** 49523 -> "49.5K" */
@@ -31,10 +30,12 @@ export const lsCommand: Command = {
       // a title given in the app (kept in Bonsai, not in the agent's file) wins
       const titles = store.getSessionTitles();
       const commits = store.listSessionCommits();
-      const sessions = store
-        .listSessions()
+      const listed = store.listSessions();
+      const context = contextTokensOf(store, listed);
+      const sessions = listed
         .map((s) => (titles.has(s.id) ? { ...s, title: titles.get(s.id) ?? s.title, titleInBonsai: true } : s))
-        .map((s) => ({ ...s, contextTokens: contextTokensOf(store, s), commits: commits.get(s.id) ?? [] }));
+        // (a session removed by another process since the list was read: nothing seen)
+        .map((s) => ({ ...s, contextTokens: context.get(s.id) ?? 0, commits: commits.get(s.id) ?? [] }));
       if (args.options.json) {
         printJson(io, sessions);
         return;

@@ -45,13 +45,16 @@ export function parseProtectedTools(value: string | undefined): readonly string[
 /** The JSON report of a dry run: the ids and figures of the plan (a stored session reads them as aggregates). */
 export function pruneDryRun(session: LoadedSession, leafOption: string | undefined, config: PruneConfig): PruneDryRunReport {
   const leafId = resolveLeafId(session, leafOption);
-  const { entryIds, tokensSaved, prunedCount } = session.pruneSummary(leafId, config);
-  return { prunedEntryIds: entryIds, tokensSaved, prunedCount, leafId, protectedTools: [...config.protectedTools], ...changeAt(session, leafId, config) };
+  const { entryIds, tokensSaved, prunedCount, change } = session.pruneSummary(leafId, config);
+  return { prunedEntryIds: entryIds, tokensSaved, prunedCount, leafId, protectedTools: [...config.protectedTools], ...(change ?? changeAt(session, leafId, config)) };
 }
 
-/** what the plan changes in what the model sees from the leaf (core pruneContextChange, as the page's Prune panel shows it) */
-function changeAt(session: LoadedSession, leafId: string | null, config: PruneConfig, plan: PrunePlan = session.prunePlan(leafId, config)): PruneContextChange {
-  return pruneContextChange(session.path(leafId), leafId, plan, config);
+/**
+ * what the plan changes in what the model sees from the leaf (core pruneContextChange, as the page's
+ * Prune panel shows it): a stored session reads it from its columns, a file from the path
+ */
+function changeAt(session: LoadedSession, leafId: string | null, config: PruneConfig, plan?: PrunePlan): PruneContextChange {
+  return session.pruneChange?.(leafId, config) ?? pruneContextChange(session.path(leafId), leafId, plan ?? session.prunePlan(leafId, config), config);
 }
 
 /** The text report of a dry run: the plan's results one by one, or by tool name when there are many. */

@@ -104,6 +104,21 @@ export const contextPreviewSchema = z.object({
 });
 export type ContextPreview = z.infer<typeof contextPreviewSchema>;
 
-/** each assistant reply with a usage, and what it reports (core calculateContextTokens), in file order */
-export const usagePointsSchema = z.object({ entryIds: z.array(z.string()), tokens: z.array(tokens) });
+/**
+ * each assistant reply with a usage, and what it reports (core calculateContextTokens), in file
+ * order: of the session's whole tree, or (`from` > 0) of its nodes after the first `from` only
+ */
+export const usagePointsSchema = z.object({
+  entryIds: z.array(z.string()),
+  tokens: z.array(tokens),
+  /** the points are of the tree's nodes after its first `from` (0: of every node): the caller had those */
+  from: count,
+  /** how many nodes of the tree (in file order) the points cover, with the last one's id (null: none), to ask for the rest later */
+  nodes: count,
+  lastId: z.string().nullable(),
+});
 export type UsagePoints = z.infer<typeof usagePointsSchema>;
+
+/** what a caller that holds the points of a tree's first `nodes` nodes (the last of them `lastId`) asks for: only the later ones */
+export const usagePointsAfterSchema = z.strictObject({ nodes: count, lastId: z.string() });
+export type UsagePointsAfter = z.infer<typeof usagePointsAfterSchema>;

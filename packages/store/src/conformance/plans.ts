@@ -28,13 +28,15 @@ function decisionsOf(p: CompactionPreparation<CompactionPlanSettings>) {
 }
 
 /**
- * An id list as read (an IdList of one JSON text, or an array) has the ids core's list has. Through
- * a store worker's structured clone an IdList arrives as a plain object without its methods: only
- * its length is compared then (a known gap of the worker proxy).
+ * An id list as read (an IdList of one JSON text, or an array) has the ids core's list has, and an
+ * IdList answers as one wherever it was read (through a store worker too: rebuilt on this side) —
+ * its ids, and the JSON a report prints of them.
  */
 function expectSameIds(got: IdList | readonly string[], want: IdList | readonly string[]): void {
+  expect(got instanceof IdList || Array.isArray(got)).toBe(true);
   expect(got.length).toBe(want.length);
-  if (got instanceof IdList || Array.isArray(got)) expect(IdList.array(got)).toEqual(IdList.array(want));
+  expect(IdList.array(got)).toEqual(IdList.array(want));
+  if (got instanceof IdList) expect(got.prettyJson("  ")).toBe(JSON.stringify(IdList.array(want), null, 2).replaceAll("\n", "\n  "));
 }
 
 export function describePlans(factory: StoreFactory, fx: RealFixtures, skip: string): void {

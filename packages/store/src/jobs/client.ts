@@ -7,6 +7,7 @@
  * `InlineStoreJobs` calls the same operations on the host's store (the CLI, tests, a host without a
  * worker).
  */
+import { IdList } from "@bonsai/core";
 import type { Async } from "../async";
 import type { StoreEventName, StoreEvents } from "../session-store";
 import type { SqliteSessionStore } from "../sqlite-session-store";
@@ -88,6 +89,11 @@ export class WorkerStoreJobs implements StoreJobs {
       label: "the store worker",
       onEvent: (name, payload) => options.relay(name as StoreEventName, payload as StoreEvents[StoreEventName]),
       ...(options.execArgv ? { execArgv: options.execArgv } : {}),
+      // the id lists of plans, rebuilt as IdLists (a read's JSON text, or an array, as the worker held them)
+      revive: {
+        getPruneSummary: (summary) => ({ ...summary, entryIds: IdList.fromClone(summary.entryIds) }),
+        getBranchPlan: (plan) => ({ ...plan, entryIds: IdList.fromClone(plan.entryIds) }),
+      },
     });
     this.api = this.#rpc.proxy();
   }

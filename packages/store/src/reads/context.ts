@@ -89,8 +89,8 @@ export class ContextReader {
     private readonly paths: PathReader,
   ) {}
 
-  private plan(session: SessionRef, leafSeq: number): ContextPlan {
-    const path = this.paths.ranges(session, leafSeq);
+  /** (`path`: the path's ranges, when the caller has read them) */
+  private plan(session: SessionRef, leafSeq: number, path: SeqRange[] = this.paths.ranges(session, leafSeq)): ContextPlan {
     const anchor = this.sql.get("SELECT anchor_seq FROM entries WHERE session_id = ? AND seq = ?").pluck().get(session.id, leafSeq) as number | null;
     if (anchor === null || anchor === undefined) return { path, anchor: null, kept: path };
     const keptId = this.sql.get("SELECT ref_id FROM entries WHERE session_id = ? AND seq = ?").pluck().get(session.id, anchor) as string | null;
@@ -165,9 +165,14 @@ export class ContextReader {
    * and of the latest compaction. Undefined when a message has no role in the columns.
    */
   contextFigures(session: SessionRef, leafSeq: number): FiguresOfPath | undefined {
-    const plan = this.plan(session, leafSeq);
+    return this.figuresAndStart(session, leafSeq)?.figures;
+  }
+
+  /** contextFigures, and the seq where the context starts on the path (its first kept entry; null: it keeps none) */
+  figuresAndStart(session: SessionRef, leafSeq: number, path?: SeqRange[]): { figures: FiguresOfPath; keptFrom: number | null } | undefined {
+    const plan = this.plan(session, leafSeq, path);
     const tokens = this.tokensOf(session, plan);
-    return tokens === undefined ? undefined : this.figuresOf(session, plan, tokens);
+    return tokens === undefined ? undefined : { figures: this.figuresOf(session, plan, tokens), keptFrom: plan.kept[0]?.from ?? null };
   }
 
   /** contextFigures of the plan's path given its estimate: the last usage reported and the latest compaction's tokensBefore */

@@ -3,12 +3,13 @@
  * ranges, what the model sees, and the rows compaction, pruning and branch plans need. Every read
  * is a few indexed queries over the narrow rows plus the JSON of only the entries it must show.
  */
-import { createFileOperations, IdList, planOfEligible, summarizePrunePlan, type BranchPlan, type CompactionPlanSettings, type CompactionPlanSummary, type FiguresOfPath, type ContextSummary, type PruneConfig, type PrunePlan, type PruneSummary, type SessionEntry, type ToolResultOnPath } from "@bonsai/core";
+import { createFileOperations, IdList, planOfEligible, pruneChangeOfFigures, summarizePrunePlan, type PruneContextChange, type BranchPlan, type CompactionPlanSettings, type CompactionPlanSummary, type FiguresOfPath, type ContextSummary, type PruneConfig, type PrunePlan, type PruneSummary, type SessionEntry, type ToolResultOnPath } from "@bonsai/core";
 import type { PathNode, SizeSeries } from "../session-store";
 import { ContextReader, type ContextLists, type ContextMessageRows, type ContextWindow } from "./context";
 import { PathReader, relinked, type SeqRange, type SessionRef, type Statements } from "./path";
 import { SeriesReader, seriesOfNodes } from "./series";
 import { PlanningReader } from "./planning";
+import { PruningReader, type PrunableRows } from "./pruning";
 
 export type { SeqRange, SessionRef } from "./path";
 export type { ContextLists, ContextMessageRows, ContextWindow, UnlistedMessages } from "./context";
@@ -17,6 +18,7 @@ export class StoredReads {
   readonly paths: PathReader;
   private readonly contexts: ContextReader;
   private readonly planning: PlanningReader;
+  private readonly pruning: PruningReader;
   private readonly series: SeriesReader;
 
   constructor(sql: Statements) {
@@ -24,6 +26,7 @@ export class StoredReads {
     this.series = new SeriesReader(sql, this.paths);
     this.contexts = new ContextReader(sql, this.paths);
     this.planning = new PlanningReader(sql, this.paths);
+    this.pruning = new PruningReader(sql, this.paths);
   }
 
   /** seq of the entry an id finds, undefined when none */
@@ -116,19 +119,54 @@ export class StoredReads {
 
   toolResults(session: SessionRef, leafId: string | null): ToolResultOnPath[] {
     const leaf = this.seqOf(session, leafId);
-    return leaf === undefined ? [] : this.planning.toolResults(session, leaf);
+    return leaf === undefined ? [] : this.pruning.toolResults(session, leaf);
   }
 
   /** planPruningOf's plan of the path's tool results, from the columns of only those it may prune (no path: no result, nothing to prune) */
   prunePlan(session: SessionRef, leafId: string | null, config: PruneConfig): PrunePlan {
     const leaf = this.seqOf(session, leafId);
-    return leaf === undefined ? planOfEligible([], config) : this.planning.prunePlan(session, leaf, config);
+    return leaf === undefined ? planOfEligible([], config) : this.pruning.prunePlan(session, leaf, config);
   }
 
   /** what a dry run reports of prunePlan's plan (its ids and figures) */
   pruneSummary(session: SessionRef, leafId: string | null, config: PruneConfig): PruneSummary {
     const leaf = this.seqOf(session, leafId);
-    return leaf === undefined ? summarizePrunePlan(planOfEligible([], config)) : this.planning.pruneSummary(session, leaf, config);
+    return leaf === undefined ? summarizePrunePlan(planOfEligible([], config)) : this.pruning.summaryOf(session, this.pruning.prunableRows(session, this.paths.ranges(session, leaf), config), config);
+  }
+
+  /**
+   * pruneSummary and pruneContextChange of one plan, from one read of the path and of the rows it
+   * may prune (what `prune --dry-run --json` reports).
+   */
+  pruneDryRun(session: SessionRef, leafId: string | null, config: PruneConfig): { summary: PruneSummary; change: PruneContextChange | undefined } {
+    const leaf = this.seqOf(session, leafId);
+    if (leaf === undefined) return { summary: this.pruneSummary(session, leafId, config), change: undefined };
+    const path = this.paths.ranges(session, leaf);
+    const rows = this.pruning.prunableRows(session, path, config);
+    const summary = this.pruning.summaryOf(session, rows, config);
+    return { summary, change: this.pruneChangeOf(session, leaf, path, rows, summary.prunedCount > 0, config) };
+  }
+
+  /**
+   * What prunePlan's plan changes in what the model sees from the leaf (core pruneContextChange over
+   * the path), from the context's figures and sums over the rows it prunes; undefined for an
+   * irregular session, an odd message or no leaf (read it from the path).
+   */
+  pruneContextChange(session: SessionRef, leafId: string | null, config: PruneConfig): PruneContextChange | undefined {
+    const leaf = this.seqOf(session, leafId);
+    if (leaf === undefined) return undefined;
+    const path = this.paths.ranges(session, leaf);
+    const rows = this.pruning.prunableRows(session, path, config);
+    return this.pruneChangeOf(session, leaf, path, rows, this.pruning.prunes(session, rows, config), config);
+  }
+
+  private pruneChangeOf(session: SessionRef, leaf: number, path: SeqRange[], rows: PrunableRows, prunes: boolean, config: PruneConfig): PruneContextChange | undefined {
+    if (session.irregular !== 0) return undefined;
+    const at = this.contexts.figuresAndStart(session, leaf, path);
+    if (!at) return undefined;
+    const usage = at.figures.usage;
+    const usageSeq = usage === null ? null : (this.seqOf(session, usage.entryId) ?? null);
+    return pruneChangeOfFigures(at.figures, this.pruning.shrinkOf(session, rows, prunes, at.keptFrom, usageSeq), config.minimumSavings);
   }
 
   branch(session: SessionRef, fromId: string | null, toId: string, budget: number): BranchPlan {

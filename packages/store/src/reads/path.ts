@@ -250,6 +250,14 @@ export class PathReader {
     return { ids: IdList.fromJsonItems(items ?? "", count), totals: sums };
   }
 
+  /** `totals`, SQL expressions summed over the rows of `ranges` that pass `filter` (one statement over every range) */
+  totalsIn(sessionId: string, ranges: readonly SeqRange[], filter: RowFilter, totals: readonly string[]): number[] {
+    if (ranges.length === 0) return totals.map(() => 0);
+    return this.overRanges(totals.map((e) => `total(${e})`).join(", "), filter)
+      .raw()
+      .get(rangesJson(ranges), sessionId, ...(filter.params ?? [])) as number[];
+  }
+
   private columnAsJson(sessionId: string, ranges: readonly SeqRange[], column: string, filter: RowFilter): (string | null)[] {
     const json = this.overRanges(`json_group_array(${column})`, filter).pluck().get(rangesJson(ranges), sessionId, ...(filter.params ?? [])) as string;
     return (JSON.parse(json) as unknown[]).map((v) => (v === null ? null : String(v)));

@@ -1,9 +1,8 @@
 /**
- * The rows a compaction plan, a pruning plan and a branch summary plan need, for core to plan on:
+ * The rows a compaction plan and a branch summary plan need, for core to plan on (a pruning plan's:
+ * pruning.ts):
  * - compaction: the path from the latest compaction (what the plan's window is made of), and the
  *   last assistant message with a usage before it when the window has none;
- * - pruning: the tool results of the path, from their derived columns (token estimate, tool name,
- *   pruned flag): no entry JSON; a dry run's plan reads only the results it may prune;
  * - branch summary: the abandoned branch's ids from the narrow rows, the budget walk on the token
  *   column, and the JSON of only what the file lists need (branch summaries, assistant messages
  *   calling read, write or edit).
@@ -15,7 +14,7 @@ import {
   branchBudgetStep,
   createFileOperations,
   getLastAssistantUsage,
-  IdList,
+  type IdList,
   outlineCompaction,
   planKindOf,
   PLAN_GIVES_MESSAGE,
@@ -25,21 +24,13 @@ import {
   type CompactionEntry,
   type CompactionPlanSettings,
   type CompactionPlanSummary,
-  planOfEligible,
-  prunedNotice,
-  pruneSavings,
   type BranchPlan,
   type FileOperations,
-  type PruneCandidate,
-  type PruneConfig,
-  type PrunePlan,
-  type PruneSummary,
   type PlanRowIds,
   type SessionEntry,
-  type ToolResultOnPath,
 } from "@bonsai/core";
 import { AGENT_ROLES, sqlText } from "./context";
-import { FLAG_ODD_MESSAGE, FLAG_PRUNED } from "../derive";
+import { FLAG_ODD_MESSAGE } from "../derive";
 import { clipRanges, rangesBefore, rangesFrom, rangeSeqs, rangesJson, rangeSize, type PathReader, type RowFilter, type SeqRange, type SessionRef, type Statements } from "./path";
 import { seqsInRanges } from "./seqs-in-ranges";
 
@@ -107,93 +98,6 @@ export class PlanningReader {
     // history and turn prefix: the rows from the boundary to the first kept one
     if (outline.firstKeptEntryIndex > outline.boundaryStart) this.addFileOpCodesIn(session.id, window, rows.seqAt(outline.boundaryStart), rows.seqAt(outline.firstKeptEntryIndex - 1), fileOps);
     return summarizeOutline(outline, fileOps, previous);
-  }
-
-  /** The tool results on the path to `leafSeq`, in path order, from their columns. */
-  toolResults(session: SessionRef, leafSeq: number): ToolResultOnPath[] {
-    const path = this.paths.ranges(session, leafSeq);
-    const columns = this.paths.columnsIn(session.id, path, ["seq", "tokens", "flags"], ["id", "tool_name"], TOOL_RESULTS);
-    const [seqs, tokens, flags] = columns.numbers as [number[], number[], number[]];
-    const [ids, toolNames] = columns.texts as [string[], (string | null)[]];
-    const positions = positionsOnPath(path, seqs);
-    return ids.map((id, i) => ({ entryId: id, index: positions[i] as number, toolName: toolNames[i] ?? null, tokens: tokens[i] as number, pruned: ((flags[i] as number) & FLAG_PRUNED) !== 0 }));
-  }
-
-  /**
-   * The pruning plan of the path to `leafSeq` (pruning.md §2, what planPruningOf decides on all its
-   * tool results), reading only what decides it: the token sums of the newest results (where the
-   * protection by position ends), then the columns of the older results that are neither pruned
-   * nor of a protected tool — no entry JSON, and nothing of the results it leaves alone.
-   */
-  prunePlan(session: SessionRef, leafSeq: number, config: PruneConfig): PrunePlan {
-    const { path, open, prunable } = this.prunableRows(session, leafSeq, config);
-    const columns = this.paths.columnsIn(session.id, open, ["seq", "tokens"], ["id", "tool_name"], prunable);
-    const [seqs, tokens] = columns.numbers as [number[], number[]];
-    const [ids, toolNames] = columns.texts as [string[], (string | null)[]];
-    const positions = positionsOnPath(path, seqs);
-    const eligible = ids.map((id, i): PruneCandidate => {
-      const t = tokens[i] as number;
-      return { entryId: id, index: positions[i] as number, toolName: toolNames[i] as string, tokens: t, savings: pruneSavings(t) };
-    });
-    return planOfEligible(eligible, config);
-  }
-
-  /**
-   * What a dry run reports of prunePlan's plan — the ids it prunes and the figures — from one
-   * aggregate of the rows it may prune (their savings summed by SQLite, their ids as one JSON text):
-   * no per-result values, no string per id.
-   */
-  pruneSummary(session: SessionRef, leafSeq: number, config: PruneConfig): PruneSummary {
-    const { open, prunable } = this.prunableRows(session, leafSeq, config);
-    const { ids, totals } = this.paths.idsIn(session.id, open, prunable, [SAVINGS]);
-    const saved = totals[0] as number;
-    const prunes = ids.length > 0 && saved >= config.minimumSavings;
-    return { entryIds: prunes ? ids : IdList.of([]), prunedCount: prunes ? ids.length : 0, tokensSaved: prunes ? saved : 0, potentialTokensSaved: saved, potentialCount: ids.length };
-  }
-
-  /**
-   * The rows a pruning plan of the path to `leafSeq` may prune (pruning.md §2): in the ranges up to
-   * where the protection by position ends (`open`), the tool results that are neither pruned nor of
-   * a protected tool (`prunable`).
-   */
-  private prunableRows(session: SessionRef, leafSeq: number, config: PruneConfig): { path: SeqRange[]; open: SeqRange[]; prunable: RowFilter } {
-    const path = this.paths.ranges(session, leafSeq);
-    const open = this.unprotectedByPosition(session.id, path, config.protectTokens);
-    const prunable: RowFilter = {
-      ...TOOL_RESULTS,
-      // the protected names as parameters of a list (one statement per number of names): a row tests
-      // them as values, cheaper than a json_each subquery per read
-      where: `${TOOL_RESULTS.where} AND (flags & ${FLAG_PRUNED}) = 0 AND (tool_name IS NULL OR tool_name NOT IN (${config.protectedTools.map(() => "?").join(", ")}))`,
-      params: [...config.protectedTools],
-    };
-    return { path, open, prunable };
-  }
-
-  /**
-   * The ranges of the path up to the newest tool result that the newest `protectTokens` of tool
-   * output do not protect (the tokens of the newer results, counted before it, reach that figure);
-   * everything after it is protected by position. Whole ranges are summed until the figure is
-   * reached, then the one that reaches it is walked result by result.
-   */
-  private unprotectedByPosition(sessionId: string, path: readonly SeqRange[], protectTokens: number): SeqRange[] {
-    const rows = `FROM entries INDEXED BY ${TOOL_RESULTS.index} WHERE session_id = ? AND seq BETWEEN ? AND ? AND ${TOOL_RESULTS.where}`;
-    const sum = this.sql.get(`SELECT total(tokens) ${rows}`).pluck();
-    const newestFirst = this.sql.get(`SELECT seq, tokens ${rows} ORDER BY seq DESC`).raw();
-    let accumulated = 0;
-    for (let i = path.length - 1; i >= 0; i--) {
-      const r = path[i] as SeqRange;
-      const total = sum.get(sessionId, r.from, r.to) as number;
-      if (accumulated + total < protectTokens) {
-        accumulated += total;
-        continue;
-      }
-      for (const [seq, tokens] of newestFirst.iterate(sessionId, r.from, r.to) as IterableIterator<[number, number]>) {
-        if (accumulated >= protectTokens) return [...path.slice(0, i), { from: r.from, to: seq }];
-        accumulated += tokens;
-      }
-      return path.slice(0, i);
-    }
-    return [];
   }
 
   /**
@@ -316,26 +220,7 @@ function rangesAfter(ranges: readonly SeqRange[], seq: number): SeqRange[] {
   return r.to > seq ? [{ from: seq + 1, to: r.to }, ...ranges.slice(i + 1)] : ranges.slice(i + 1);
 }
 
-/** the seqs' positions on the path (the ranges are consecutive seqs; `seqs` are in path order) */
-function positionsOnPath(path: readonly SeqRange[], seqs: readonly number[]): number[] {
-  const out: number[] = [];
-  let range = 0;
-  let offset = 0;
-  for (const seq of seqs) {
-    while (seq > (path[range] as SeqRange).to || seq < (path[range] as SeqRange).from) offset += rangeSize(path[range++] as SeqRange);
-    out.push(offset + seq - (path[range] as SeqRange).from);
-  }
-  return out;
-}
 
-/**
- * core's pruneSavings of a result of `tokens` in SQL: the estimate minus the notice's tokens
- * (ceil of its length / 4; the notice is "[Output truncated - N tokens]": a fixed part and N's digits)
- */
-const SAVINGS = `max(0, tokens - (${prunedNotice(0).length - 1 + 3} + length(tokens)) / 4)`;
-
-/** the tool results (what pruning reads), from their partial index */
-const TOOL_RESULTS = { where: "type = 'message' AND role = 'toolResult'", index: "entries_tool_results" } as const satisfies RowFilter;
 
 /**
  * The rows whose entry gives a branch message (core's getBranchMessageFromEntry; its token estimate

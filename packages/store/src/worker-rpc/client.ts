@@ -13,7 +13,7 @@ import type { Async } from "../async";
 import type { CallControl, RpcArgs, RpcName, RpcReply, RpcRequest, RpcResult } from "./messages";
 import { spawnModuleWorker } from "./spawn";
 
-export interface WorkerRpcOptions {
+export interface WorkerRpcOptions<M extends object = object> {
   /** the worker entry: a module that calls exposeOnWorker (bundled .mjs/.js, or .ts through tsx) */
   url: URL;
   /** given to the exposed module's loader (ExposeContext.workerData) */
@@ -25,6 +25,11 @@ export interface WorkerRpcOptions {
   /** what the worker is, in the error a failed worker gives ("the store worker") */
   label?: string;
   execArgv?: string[];
+  /**
+   * per function of the module, what rebuilds its answer on this side: a structured clone keeps an
+   * object's fields, not its class (an IdList arrives without its methods)
+   */
+  revive?: { readonly [K in RpcName<M>]?: (value: RpcResult<M, K>) => RpcResult<M, K> };
 }
 
 interface Call {
@@ -60,7 +65,7 @@ export class WorkerRpc<M extends object> {
   #idle: (() => void) | undefined;
   readonly #label: string;
 
-  constructor(private readonly options: WorkerRpcOptions) {
+  constructor(private readonly options: WorkerRpcOptions<M>) {
     this.#label = options.label ?? "the worker";
   }
 
@@ -75,7 +80,9 @@ export class WorkerRpc<M extends object> {
     return new Promise<RpcResult<M, K>>((resolve, reject) => {
       const request: Call["request"] = { rpc: "call", id: this.#nextId++, name, args, cancel };
       if (index !== undefined) request.control = index;
-      this.#queue.push({ request, resolve: resolve as (v: unknown) => void, reject, onProgress: control.onProgress as ((p: unknown) => void) | undefined });
+      const revive = this.options.revive?.[name] as ((value: unknown) => unknown) | undefined;
+      const settle = revive ? (value: unknown) => resolve(revive(value) as RpcResult<M, K>) : (resolve as (v: unknown) => void);
+      this.#queue.push({ request, resolve: settle, reject, onProgress: control.onProgress as ((p: unknown) => void) | undefined });
       this.#drain();
     }).finally(() => control.signal?.removeEventListener("abort", abort));
   }

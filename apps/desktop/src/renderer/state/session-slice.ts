@@ -10,6 +10,7 @@ import { api, errorMessage } from "../lib/api";
 import { hiddenIn, toFlow, type FlowGraph, type FlowNode } from "../features/tree/layout";
 import { treeContextTokens, treeDisplayTokens } from "../features/tree/context-tokens";
 import { indexTree, type TreeIndex } from "../features/tree/model";
+import { joinUsage, usageAfter, type HeldUsage } from "../features/tree/usage-points";
 import type { PanelName } from "./ui-slice";
 import type { Slice } from "./types";
 
@@ -110,6 +111,9 @@ const PREVIEW_BATCH = 500;
 const FIT_ON_OPEN_MAX_NODES = 60;
 
 export const createSessionSlice: Slice<SessionSlice> = (set, get) => {
+  /** the replies' usage held for the open session's tree (features/tree/usage-points.ts) */
+  let heldUsage: HeldUsage | null = null;
+
   /**
    * The skeleton of an open answer carries the previews of the entries drawn on their own only
    * (`previewLater` marks the others): the ones the tree draws now and lacks are fetched and put
@@ -163,15 +167,24 @@ export const createSessionSlice: Slice<SessionSlice> = (set, get) => {
       if (leafMoved && skeleton.leafId && prev.follow) set({ focus: { target: skeleton.leafId, seq: ++focusSeq } });
       if (selectedId && !selectedId.startsWith("seg:")) void get().loadDetail(selectedId, true);
     }
-    // the figures of every node: one pass over the tree, kept off the frame that first draws it
+    // the figures of every node: one pass over the tree, kept off the frame that first draws it; the
+    // replies' usage of a changed tree is asked for the nodes after those held only
     set({ treeTokens: null, treeEstimates: null });
+    if (fresh) heldUsage = null;
     afterPaint(() => {
       if (get().index !== index) return;
       const estimates = treeContextTokens(index);
+      const { sessionId } = skeleton;
+      const held = heldUsage;
+      const after = usageAfter(held, sessionId);
       api()
-        .getUsagePoints({ sessionId: skeleton.sessionId })
+        .getUsagePoints(after ? { sessionId, after } : { sessionId })
         .then(
-          (usage) => (get().index === index ? set({ treeTokens: treeDisplayTokens(index, estimates, usage), treeEstimates: estimates }) : undefined),
+          (answer) => {
+            const usage = joinUsage(held, sessionId, answer);
+            if (usage) heldUsage = { sessionId, points: usage };
+            if (get().index === index) set({ treeTokens: usage ? treeDisplayTokens(index, estimates, usage) : estimates, treeEstimates: estimates });
+          },
           // without the replies' usage (an older backend, a failed read) the estimate stands, as the panels say then
           () => (get().index === index ? set({ treeTokens: estimates, treeEstimates: estimates }) : undefined),
         );
