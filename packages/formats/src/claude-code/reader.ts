@@ -50,6 +50,8 @@ export class ClaudeCodeReader extends ForeignReader {
   /** the first line with a uuid is a sidechain: the file is a sub-agent transcript */
   #subAgentFile: boolean | undefined;
   #header: SessionHeader | null = null;
+  /** the session id of the newest line that carries one: the session writing the file (its name) */
+  #writerId: string | undefined;
   #agentId: string | undefined;
   /** tool call id -> its name and the entry holding the call */
   readonly #calls = new Map<string, { name: string; entryId: string }>();
@@ -105,6 +107,9 @@ export class ClaudeCodeReader extends ForeignReader {
 
   protected facts(): SessionFacts {
     let header = this.#header;
+    // a file can open with a line of the session it continues (Claude Code's "clear context and
+    // implement the plan"): the file is the session whose lines follow, as Claude Code names it
+    if (header && !this.#subAgentFile && this.#writerId !== undefined && this.#writerId !== header.id) header = { ...header, id: this.#writerId };
     if (header && this.#subAgentFile && this.#agentId !== undefined) {
       header = { ...header, id: `agent-${this.#agentId}`, parentSession: header.id };
     }
@@ -122,6 +127,7 @@ export class ClaudeCodeReader extends ForeignReader {
   /** Header fields from the first lines that carry them; titles; the first timestamp. */
   #noteSession(v: Obj): void {
     const sessionId = str(v.sessionId);
+    if (sessionId !== undefined) this.#writerId = sessionId;
     if (this.#header === null && sessionId !== undefined) {
       this.#header = { type: "session", version: 3, id: sessionId, timestamp: "", cwd: "", agent: "claude-code" };
     }
