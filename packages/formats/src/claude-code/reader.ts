@@ -8,7 +8,8 @@
  *   chains): a line joins the end of its parent's run unless a user turn has started in that run
  *   after its parent — only then is it a real branch (a rewind). Tool results always join the end.
  * - A `compact_boundary` (null parent, `logicalParentUuid`) and the `isCompactSummary` user line
- *   after it become one compaction entry joined to the logical parent (tokensBefore = preTokens).
+ *   after it become one compaction entry joined to the logical parent (tokensBefore = preTokens),
+ *   or to the main chain's end when that parent is not in the file.
  * - `microcompact_boundary` marks the cleared tool outputs as pruned.
  * - Lines without uuid (titles, snapshots, modes, ...) and hooks, progress, attachments, system lines
  *   are metadata entries (`agent_event`), never messages.
@@ -354,7 +355,13 @@ export class ClaudeCodeReader extends ForeignReader {
     this.#noteSession(v);
     const timestamp = this.#timestamp(v);
     const meta = isObj(v.compactMetadata) ? v.compactMetadata : {};
-    const parentId = this.#resolve(v.logicalParentUuid ?? v.parentUuid, "compaction", false, boundary.line, timestamp);
+    // Claude Code may name a logical parent it never wrote: the compaction then continues the main
+    // chain it follows in the file (what it summarized), not a root of its own
+    const logical = str(v.logicalParentUuid);
+    const parentId =
+      logical !== undefined && this.#started && this.#mainTip !== null && !this.#nodes.has(logical)
+        ? this.#mainTip
+        : this.#resolve(v.logicalParentUuid ?? v.parentUuid, "compaction", false, boundary.line, timestamp);
     const summaryMessage = summary && isObj(summary.message) ? summary.message : {};
     const entry = {
       type: "compaction",
