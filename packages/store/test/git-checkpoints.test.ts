@@ -131,7 +131,7 @@ describe.skipIf(!HAVE)("bonsai import --git: a repository's Entire checkpoints",
     const plain = tempDir();
     await expect(importGitRepository(store, plain)).rejects.toThrow(/is not a git repository/);
     const repo = EntireRepo.create(tempDir());
-    await expect(importGitRepository(store, repo.dir)).rejects.toThrow(/has no entire\/checkpoints\/v1 branch/);
+    await expect(importGitRepository(store, repo.dir)).rejects.toThrow(/has no entire\/checkpoints\/v1 branch and no refs\/entire\/checkpoints\/ refs .*git fetch origin 'refs\/entire\/\*:refs\/entire\/\*'/);
     expect(store.listSessions()).toEqual([]);
     expect(store.db.prepare("SELECT count(*) AS n FROM git_checkpoints").get()).toEqual({ n: 0 });
   });

@@ -104,7 +104,7 @@ export async function importGitRepository(store: GitImportTarget, repoPath: stri
   const found = findCheckpointRef(repo);
   // Entire 0.10 keeps each checkpoint on a ref of its own; a repository may have both
   const perRef = findCheckpointRefs(repo);
-  if (!found && perRef.length === 0) throw new GitReadError(`${repoPath} has no ${CHECKPOINT_BRANCH} branch and no ${CHECKPOINT_REFS} refs (where Entire keeps its checkpoints)`);
+  if (!found && perRef.length === 0) throw new GitReadError(`${repoPath} has no ${CHECKPOINT_BRANCH} branch and no ${CHECKPOINT_REFS} refs (where Entire keeps its checkpoints; a clone fetches those refs with: git fetch origin 'refs/entire/*:refs/entire/*')`);
   const dataDir = options.dataDir ?? (store.db.name === ":memory:" ? null : path.dirname(path.resolve(store.db.name)));
   if (!dataDir) throw new Error("importGitRepository: a store in memory needs options.dataDir");
   const db = store.db;
