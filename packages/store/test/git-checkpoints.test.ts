@@ -136,6 +136,17 @@ describe.skipIf(!HAVE)("bonsai import --git: a repository's Entire checkpoints",
     expect(store.db.prepare("SELECT count(*) AS n FROM git_checkpoints").get()).toEqual({ n: 0 });
   });
 
+  it("given a folder inside the work tree, reads the repository from its top, as the same repository", async () => {
+    const { repo } = buildRepo();
+    fs.mkdirSync(path.join(repo.dir, "src", "deep"), { recursive: true });
+    const store = newStore();
+    const fromInside = await importGitRepository(store, path.join(repo.dir, "src", "deep"));
+    expect(fromInside.repository).toBe(fs.realpathSync(repo.dir));
+    expect([fromInside.checkpointsTotal, fromInside.checkpointsRead]).toEqual([2, 2]);
+    expect(store.listSessions()).toHaveLength(3);
+    expect((await importGitRepository(store, repo.dir)).checkpointsRead).toBe(0);
+  });
+
   it("reads a remote-tracking checkpoint branch of a clone, and a bare repository", async () => {
     const { repo } = buildRepo();
     const clone = path.join(tempDir(), "clone");
