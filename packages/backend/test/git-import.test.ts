@@ -140,4 +140,16 @@ describe.skipIf(!HAVE)("importGitRepository", () => {
     await other.dispatch("importGitRepository", { path: repo.dir });
     expect(ok<{ repositories: unknown[] }>(await other.dispatch("findGitRepositories", {})).repositories).toEqual([{ path: repo.dir, sessions: 1 }]);
   });
+
+  it("offers and imports a repository whose checkpoints are on refs of their own (Entire 0.10), without the branch", async () => {
+    const refsOnly = EntireRepo.create(path.join(dir, "sessions", "refs-only"));
+    refsOnly.addCheckpointRef("01M00RJ1HC7TDT6GQBD07F6356", [{ sessionId: "pi-in-refs", agent: "Pi", createdAt: "2026-01-01T00:00:05Z", transcript: piSessionIn(refsOnly.dir) }]);
+    refsOnly.commitCode("one.txt", "1\n", "Add one", ["01M00RJ1HC7TDT6GQBD07F6356"]);
+    fs.mkdirSync(path.join(dir, "sessions", "agent"));
+    fs.writeFileSync(path.join(dir, "sessions", "agent", "a.jsonl"), piSessionIn(refsOnly.dir));
+    const b = backendWith();
+    expect(ok<{ repositories: { path: string }[] }>(await b.dispatch("findGitRepositories", {})).repositories.map((r) => r.path)).toEqual([refsOnly.dir]);
+    const r = ok<GitImport>(await b.dispatch("importGitRepository", { path: refsOnly.dir }));
+    expect([r.checkpointsRead, r.commitsLinked, r.results.map((x) => x.ok)]).toEqual([1, 1, [true]]);
+  });
 });

@@ -33,7 +33,8 @@ export const KNOWN_MODEL_WINDOWS: readonly KnownModelWindow[] = [
   { pattern: /\[1m\]|-1m$/i, contextWindow: CLAUDE_1M },
   // Opus and Sonnet from 4 on (claude-opus-4-8, claude-opus-5, …): 200K, or 1M when asked for
   { pattern: /^claude-(opus|sonnet)-([4-9]|\d\d)/i, contextWindow: 200_000, extendedWindow: CLAUDE_1M },
-  { pattern: /^claude-/i, contextWindow: 200_000 },
+  // any other Claude id (claude-haiku-4-5, claude-fable-5, …): 200K; a session past that is on 1M, Claude's only larger window
+  { pattern: /^claude-/i, contextWindow: 200_000, extendedWindow: CLAUDE_1M },
   // Codex: the windows Codex itself reports for these models (token_count model_context_window)
   { pattern: /^gpt-5(\.\d+)?-codex-spark/i, contextWindow: 121_600 },
   { pattern: /^gpt-5\.6/i, contextWindow: 353_400 },

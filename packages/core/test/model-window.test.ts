@@ -25,6 +25,11 @@ describe("contextWindowOf", () => {
     expect(contextWindowOf("claude-opus-5", { fallback: FALLBACK, largestSeenTokens: 998_659 })).toMatchObject({ contextWindow: 1_000_000, source: "extended" });
     expect(contextWindowOf("claude-opus-4-8", { fallback: FALLBACK, largestSeenTokens: 246_892 })).toMatchObject({ contextWindow: 1_000_000, source: "extended" });
     expect(contextWindowOf("claude-opus-5", { fallback: FALLBACK })).toMatchObject({ contextWindow: 200_000, source: "known-model" });
+    // a Claude family the table does not name (a real Entire session of claude-fable-5 reported 227,236 tokens):
+    // past 200K it is on 1M, Claude's only larger window, not at "100 %" of a window equal to its own figure
+    expect(contextWindowOf("claude-fable-5", { fallback: FALLBACK, largestSeenTokens: 227_236 })).toMatchObject({ contextWindow: 1_000_000, source: "extended" });
+    expect(contextWindowOf("claude-haiku-4-5", { fallback: FALLBACK, largestSeenTokens: 150_000 })).toMatchObject({ contextWindow: 200_000, source: "known-model" });
+    expect(contextWindowOf("claude-fable-5", { fallback: FALLBACK, largestSeenTokens: 1_200_000 })).toMatchObject({ contextWindow: 1_200_000, source: "recorded" });
     // a window with no larger one known: the recorded figure proves at least itself
     expect(contextWindowOf("gpt-5.5", { fallback: FALLBACK, largestSeenTokens: 300_000 })).toEqual({ contextWindow: 300_000, source: "recorded", model: "gpt-5.5" });
     expect(contextWindowOf("my-local-model", { fallback: 32_000, largestSeenTokens: 40_000 })).toMatchObject({ contextWindow: 40_000, source: "recorded" });

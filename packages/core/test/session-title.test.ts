@@ -22,6 +22,19 @@ describe("sessionTitle", () => {
     expect(isRealPrompt("fix the parser")).toBe(true);
   });
 
+  it("a Claude Code slash command is titled as typed, not by its markup; a bare /clear is no prompt (seen in real Entire sessions)", () => {
+    const clear = "<command-name>/clear</command-name>\n            <command-message>clear</command-message>\n            <command-args></command-args>";
+    expect(isRealPrompt(clear)).toBe(false);
+    expect(isRealPrompt("<command-message>clear</command-message>\n<command-name>/clear</command-name>")).toBe(false);
+    const review = "<command-message>bmad-code-review</command-message>\n<command-name>/bmad-code-review</command-name>\n<command-args>story 1-2</command-args>";
+    expect(isRealPrompt(review)).toBe(true);
+    expect(sessionTitle({ firstPrompt: review })).toBe("/bmad-code-review story 1-2");
+    expect(sessionTitle({ firstPrompt: "<command-name>/init</command-name>\n<command-args></command-args>" })).toBe("/init");
+    expect(firstRealPrompt([user("a", clear), user("b", "<local-command-stdout></local-command-stdout>"), user("c", "review story 1-2")])).toBe("review story 1-2");
+    // markup a user typed as a prompt stays as typed
+    expect(sessionTitle({ firstPrompt: "<div> is not centred" })).toBe("<div> is not centred");
+  });
+
   it("firstRealPrompt skips notices and takes text blocks", () => {
     const entries = [user("a", "[Request interrupted by user for tool use]"), user("b", [{ type: "image", data: "", mimeType: "image/png" }]), user("c", [{ type: "text", text: "make it stream" }])];
     expect(firstRealPrompt(entries)).toBe("make it stream");

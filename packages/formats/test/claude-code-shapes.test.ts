@@ -100,6 +100,28 @@ describe("Claude Code transcripts (hand-written)", () => {
     expect(originalText(session)).toBe(text);
   });
 
+  it("a compaction whose logical parent is not in the file continues the main chain (a real 2.1.42 file does this)", () => {
+    const text = jsonl([
+      user("u1", null, "implement the plan"),
+      assistant("a1", "u1", "m1", [{ type: "text", text: "on it" }]),
+      user("u2", "a1", "and the tests"),
+      assistant("a2", "u2", "m2", [{ type: "text", text: "done" }]),
+      { ...base, type: "system", subtype: "compact_boundary", uuid: "c1", parentUuid: null, logicalParentUuid: "never-written", timestamp: ts(), compactMetadata: { trigger: "auto", preTokens: 167_717 } },
+      user("s1", "c1", "This session is being continued from a previous conversation", { isCompactSummary: true, isVisibleInTranscriptOnly: true }),
+      user("u3", "s1", "next"),
+      assistant("a3", "u3", "m3", [{ type: "text", text: "ok" }]),
+    ]);
+    const session = claudeCodeReader.read(text);
+    expect(session.entries.find((e) => e.id === "c1")).toMatchObject({ type: "compaction", parentId: "a2", tokensBefore: 167_717 });
+    // one root, no marker for the missing parent: the leaf's path holds what the compaction summarized
+    expect(session.entries.filter((e) => e.parentId === null).map((e) => e.id)).toEqual(["u1"]);
+    expect(session.entries.some((e) => (e as { event?: string }).event === "missing-parent")).toBe(false);
+    expect(getPath(buildIndex(session.entries), session.leafId).map((e) => e.id)).toEqual(["u1", "a1", "u2", "a2", "c1", "u3", "a3"]);
+    const context = buildSessionContext(session.entries, session.leafId);
+    expect(context.messages.map((m) => m.role)).toEqual(["compactionSummary", "user", "assistant"]);
+    expect(originalText(session)).toBe(text);
+  });
+
   it("a sub-agent transcript (agent-<id>.jsonl) is its own session, linked to the parent session", () => {
     const side = { isSidechain: true, agentId: "ab12" };
     const text = jsonl([user("u1", null, "do the thing", side), assistant("a1", "u1", "m1", [{ type: "text", text: "done" }], side)]);

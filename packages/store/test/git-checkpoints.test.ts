@@ -131,9 +131,20 @@ describe.skipIf(!HAVE)("bonsai import --git: a repository's Entire checkpoints",
     const plain = tempDir();
     await expect(importGitRepository(store, plain)).rejects.toThrow(/is not a git repository/);
     const repo = EntireRepo.create(tempDir());
-    await expect(importGitRepository(store, repo.dir)).rejects.toThrow(/has no entire\/checkpoints\/v1 branch/);
+    await expect(importGitRepository(store, repo.dir)).rejects.toThrow(/has no entire\/checkpoints\/v1 branch and no refs\/entire\/checkpoints\/ refs .*git fetch origin 'refs\/entire\/\*:refs\/entire\/\*'/);
     expect(store.listSessions()).toEqual([]);
     expect(store.db.prepare("SELECT count(*) AS n FROM git_checkpoints").get()).toEqual({ n: 0 });
+  });
+
+  it("given a folder inside the work tree, reads the repository from its top, as the same repository", async () => {
+    const { repo } = buildRepo();
+    fs.mkdirSync(path.join(repo.dir, "src", "deep"), { recursive: true });
+    const store = newStore();
+    const fromInside = await importGitRepository(store, path.join(repo.dir, "src", "deep"));
+    expect(fromInside.repository).toBe(fs.realpathSync(repo.dir));
+    expect([fromInside.checkpointsTotal, fromInside.checkpointsRead]).toEqual([2, 2]);
+    expect(store.listSessions()).toHaveLength(3);
+    expect((await importGitRepository(store, repo.dir)).checkpointsRead).toBe(0);
   });
 
   it("reads a remote-tracking checkpoint branch of a clone, and a bare repository", async () => {
@@ -149,6 +160,71 @@ describe.skipIf(!HAVE)("bonsai import --git: a repository's Entire checkpoints",
     const other = newStore();
     expect((await importGitRepository(other, bare)).checkpointsRead).toBe(2);
     expect(other.listSessions()).toHaveLength(3);
+  });
+});
+
+describe.skipIf(!HAVE)("bonsai import --git: checkpoints on refs of their own (Entire 0.10)", () => {
+  const ULID_A = "01M00RJ1HC7TDT6GQBD07F6356";
+  const ULID_B = "01M05HSEZPVP31RB5K4R9BFJCH";
+
+  it("imports refs/entire/checkpoints/<xx>/<ULID> beside the branch, links commits whose trailers name a ULID, and reads only new refs again", async () => {
+    const repo = EntireRepo.create(tempDir());
+    // an older checkpoint on the branch, newer ones on refs (a repository that upgraded Entire)
+    repo.addCheckpoint("a1b2c3d4e5f6", [{ sessionId: "cc-session", agent: "Claude Code", createdAt: "2026-08-13T08:21:00Z", transcript: fs.readFileSync(CLAUDE), filesTouched: ["src/one.ts"] }]);
+    const a = repo.commitCode("src/one.ts", "export const one = 1;\n", "Add one", ["a1b2c3d4e5f6"]);
+    repo.addCheckpointRef(ULID_A, [
+      { sessionId: PI_ID, agent: "Pi", model: "gpt-5.6-sol", createdAt: "2026-08-14T18:29:12Z", transcript: firstLines(PI, 12), filesTouched: ["src/two.ts"], prompt: "do two" },
+      { sessionId: "codex-session", agent: "Codex", createdAt: "2026-08-14T18:30:00Z", transcript: fs.readFileSync(CODEX), filesTouched: ["src/two.ts"] },
+    ]);
+    const b = repo.commitCode("src/two.ts", "export const two = 2;\n", "Add two", [ULID_A]);
+    const before = repo.snapshot();
+    const store = newStore();
+
+    const first = await importGitRepository(store, repo.dir);
+    expect(repo.snapshot()).toEqual(before);
+    expect(first.branchRef).toBe("refs/heads/entire/checkpoints/v1 + refs/entire/checkpoints/* (1 refs)");
+    expect([first.checkpointsTotal, first.checkpointsRead]).toEqual([2, 2]);
+    expect(first.skipped).toEqual([]);
+    expect(first.sessions.map((s) => [s.agentSessionId, s.checkpointId, s.transcript, s.report.status]).sort()).toEqual([
+      [PI_ID, ULID_A.toLowerCase(), `56/${ULID_A}/0/full.jsonl`, "imported"],
+      ["cc-session", "a1b2c3d4e5f6", "a1/b2c3d4e5f6/0/full.jsonl", "imported"],
+      ["codex-session", ULID_A.toLowerCase(), `56/${ULID_A}/1/full.jsonl`, "imported"],
+    ].sort());
+    const sessions = store.listSessions();
+    const pi = sessions.find((x) => x.agent === "pi")!;
+    const codex = sessions.find((x) => x.agent === "codex")!;
+    // the same entries as importing the transcript as a file
+    const direct = newStore();
+    const r = await direct.importFile(CODEX);
+    expect(store.loadEntries(codex.id)).toEqual(direct.loadEntries(r.sessionId!));
+    // the stored metadata and the commits the ULID trailer names
+    const rows = store.db.prepare("SELECT checkpoint_id, idx, agent_session_id, model FROM git_checkpoint_sessions ORDER BY checkpoint_id, idx").all();
+    expect(rows).toEqual([
+      { checkpoint_id: ULID_A.toLowerCase(), idx: 0, agent_session_id: PI_ID, model: "gpt-5.6-sol" },
+      { checkpoint_id: ULID_A.toLowerCase(), idx: 1, agent_session_id: "codex-session", model: null },
+      { checkpoint_id: "a1b2c3d4e5f6", idx: 0, agent_session_id: "cc-session", model: null },
+    ]);
+    expect(store.getSessionCommits(pi.id).map((c) => c.sha)).toEqual([b]);
+    expect(store.getSessionCommits(codex.id).map((c) => [c.sha, c.files])).toEqual([[b, ["src/two.ts"]]]);
+    expect(store.getSessionCommits(sessions.find((x) => x.agent === "claude-code")!.id).map((c) => c.sha)).toEqual([a]);
+
+    // again: nothing new; a new ref holding the pi session grown: only it is read, and appended
+    expect((await importGitRepository(store, repo.dir)).checkpointsRead).toBe(0);
+    repo.addCheckpointRef(ULID_B, [{ sessionId: PI_ID, agent: "Pi", createdAt: "2026-08-16T14:07:00Z", transcript: fs.readFileSync(PI) }]);
+    const third = await importGitRepository(store, repo.dir);
+    expect([third.checkpointsTotal, third.checkpointsRead]).toEqual([3, 1]);
+    expect(third.sessions.map((s) => [s.agentSessionId, s.copy, s.report.status])).toEqual([[PI_ID, "appended", "appended"]]);
+    expect(store.getSession(pi.id)!.entryCount).toBe(direct.getSession((await direct.importFile(PI)).sessionId!)!.entryCount);
+  });
+
+  it("reads a repository whose checkpoints are only on refs (no checkpoint branch)", async () => {
+    const repo = EntireRepo.create(tempDir());
+    repo.addCheckpointRef(ULID_A, [{ sessionId: "cc-session", agent: "Claude Code", createdAt: "2026-08-14T18:29:12Z", transcript: fs.readFileSync(CLAUDE) }]);
+    const store = newStore();
+    const r = await importGitRepository(store, repo.dir);
+    expect(r.branchRef).toBe("refs/entire/checkpoints/* (1 refs)");
+    expect(r.sessions.map((s) => s.report.status)).toEqual(["imported"]);
+    expect(store.listSessions().map((x) => x.agent)).toEqual(["claude-code"]);
   });
 });
 

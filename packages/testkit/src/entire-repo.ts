@@ -2,7 +2,8 @@
  * Test and bench support: a git repository built with `git` itself, holding code commits with
  * `Entire-Checkpoint:` trailers and an `entire/checkpoints/v1` branch in Entire's layout (one folder
  * per checkpoint sharded by the first two characters of its id, a metadata.json listing its
- * sessions, a folder per session with metadata.json, full.jsonl, prompt.txt, content_hash.txt).
+ * sessions, a folder per session with metadata.json, full.jsonl, prompt.txt, content_hash.txt), or
+ * checkpoints on refs of their own as Entire 0.10 keeps them (addCheckpointRef).
  * Transcripts are given as bytes (tests read them from the shared fixtures at run time).
  */
 import { execFileSync } from "node:child_process";
@@ -89,32 +90,34 @@ export class EntireRepo {
 
   /** The checkpoint's files in Entire's layout, added to the branch's files. */
   #layOut(id: string, placed: readonly { index: number; s: CheckpointSession }[], branch: string): void {
-    const sessions = placed.map((p) => p.s);
     const base = `${id.slice(0, 2)}/${id.slice(2)}`;
-    const refs = placed.map(({ index, s }) => {
-      const dir = `${base}/${index}`;
-      const hash = crypto.createHash("sha256").update(s.transcript).digest("hex");
-      this.#put(`${dir}/full.jsonl`, s.transcript);
-      this.#put(`${dir}/content_hash.txt`, Buffer.from(`sha256:${hash}`));
-      if (s.prompt !== undefined) this.#put(`${dir}/prompt.txt`, Buffer.from(s.prompt));
-      const meta = {
-        cli_version: "0.5.0",
-        checkpoint_id: id,
-        session_id: s.sessionId,
-        strategy: "manual-commit",
-        created_at: s.createdAt,
-        branch,
-        checkpoints_count: 1,
-        files_touched: s.filesTouched ?? [],
-        agent: s.agent,
-        ...(s.model ? { model: s.model } : {}),
-        token_usage: { input_tokens: 10, cache_creation_tokens: 0, cache_read_tokens: 0, output_tokens: 5, api_call_count: 1 },
-      };
-      this.#put(`${dir}/metadata.json`, Buffer.from(JSON.stringify(meta, null, 2)));
-      return { metadata: `/${dir}/metadata.json`, transcript: `/${dir}/full.jsonl`, content_hash: `/${dir}/content_hash.txt`, prompt: s.prompt !== undefined ? `/${dir}/prompt.txt` : "" };
-    });
-    const files = [...new Set(sessions.flatMap((s) => s.filesTouched ?? []))];
-    this.#put(`${base}/metadata.json`, Buffer.from(JSON.stringify({ cli_version: "0.5.0", checkpoint_id: id, strategy: "manual-commit", branch, checkpoints_count: 1, files_touched: files, sessions: refs, token_usage: { input_tokens: 10 } }, null, 2)));
+    for (const [p, bytes] of checkpointFiles(id, placed, branch, "0.5.0", `/${base}/`)) this.#put(`${base}/${p}`, bytes);
+  }
+
+  /**
+   * A checkpoint as Entire 0.10 keeps it: a ref of its own, `refs/entire/checkpoints/<last two
+   * characters>/<ULID>`, whose commit's tree is the checkpoint folder (session paths relative to it).
+   */
+  addCheckpointRef(ulid: string, sessions: readonly CheckpointSession[], branch = "main"): string {
+    const files = checkpointFiles(ulid, sessions.map((s, index) => ({ index, s })), branch, "0.10.0", "/");
+    const scratch = fs.mkdtempSync(path.join(path.dirname(this.dir), "ref-"));
+    const env = { GIT_INDEX_FILE: path.join(scratch, "index") };
+    try {
+      const entries = [...files];
+      const paths = entries.map(([, bytes], i) => {
+        const f = path.join(scratch, String(i));
+        fs.writeFileSync(f, bytes);
+        return f;
+      });
+      const ids = this.git(["hash-object", "-w", "--no-filters", "--stdin-paths"], { input: paths.join("\n") + "\n" }).trim().split("\n");
+      this.git(["update-index", "--add", "--index-info"], { input: entries.map(([p], i) => `100644 ${ids[i]!} 0\t${p}`).join("\n") + "\n", env });
+      const tree = this.git(["write-tree"], { env }).trim();
+      const commit = this.git(["commit-tree", tree, "-F", "-"], { input: `Finalize transcript for Checkpoint: ${ulid}\n` }).trim();
+      this.git(["update-ref", `refs/entire/checkpoints/${ulid.slice(-2)}/${ulid}`, commit]);
+      return commit;
+    } finally {
+      fs.rmSync(scratch, { recursive: true, force: true });
+    }
   }
 
   #put(p: string, bytes: Buffer): void {
@@ -181,4 +184,35 @@ export class EntireRepo {
     walk(path.join(this.dir, ".git"));
     return { status, refs, reflog, gitFiles: hash.digest("hex") };
   }
+}
+
+/** A checkpoint folder's files (path in the folder -> bytes); the metadata lists session paths under `listed`. */
+function checkpointFiles(id: string, placed: readonly { index: number; s: CheckpointSession }[], branch: string, cliVersion: string, listed: string): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
+  const refs = placed.map(({ index, s }) => {
+    const dir = String(index);
+    const hash = crypto.createHash("sha256").update(s.transcript).digest("hex");
+    out.set(`${dir}/full.jsonl`, s.transcript);
+    out.set(`${dir}/content_hash.txt`, Buffer.from(`sha256:${hash}`));
+    if (s.prompt !== undefined) out.set(`${dir}/prompt.txt`, Buffer.from(s.prompt));
+    const meta = {
+      cli_version: cliVersion,
+      checkpoint_id: id,
+      session_id: s.sessionId,
+      strategy: "manual-commit",
+      created_at: s.createdAt,
+      branch,
+      checkpoints_count: 1,
+      files_touched: s.filesTouched ?? [],
+      agent: s.agent,
+      ...(s.model ? { model: s.model } : {}),
+      token_usage: { input_tokens: 10, cache_creation_tokens: 0, cache_read_tokens: 0, output_tokens: 5, api_call_count: 1 },
+    };
+    out.set(`${dir}/metadata.json`, Buffer.from(JSON.stringify(meta, null, 2)));
+    const at = `${listed}${dir}`;
+    return { metadata: `${at}/metadata.json`, transcript: `${at}/full.jsonl`, content_hash: `${at}/content_hash.txt`, prompt: s.prompt !== undefined ? `${at}/prompt.txt` : "" };
+  });
+  const files = [...new Set(placed.flatMap((p) => p.s.filesTouched ?? []))];
+  out.set("metadata.json", Buffer.from(JSON.stringify({ cli_version: cliVersion, checkpoint_id: id, strategy: "manual-commit", branch, checkpoints_count: 1, files_touched: files, sessions: refs, token_usage: { input_tokens: 10 } }, null, 2)));
+  return out;
 }

@@ -10,7 +10,7 @@ export const importSpec: CommandSpec = {
     { name: "PATH...", description: "session files or folders (default: ~/.pi/agent/sessions, ~/.omp/agent/sessions, ~/.claude/projects or $CLAUDE_CONFIG_DIR/projects, ~/.codex/sessions or $CODEX_HOME/sessions, BONSAI_SESSIONS_DIRS)", optional: true, variadic: true },
   ],
   options: [
-    { name: "git", type: "string", valueName: "REPO", description: "import the sessions of a local git repository's Entire checkpoint branch (entire/checkpoints/v1), linked to the commits that name them; read through git without changing the repository; again: only checkpoints added since" },
+    { name: "git", type: "string", valueName: "REPO", description: "import the sessions of a local git repository's Entire checkpoints (the entire/checkpoints/v1 branch, or refs/entire/checkpoints/… refs), linked to the commits that name them; read through git without changing the repository; again: only checkpoints added since" },
     DATA_DIR_OPTION,
     JSON_OPTION,
   ],

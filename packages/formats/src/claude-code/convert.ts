@@ -121,20 +121,25 @@ function assistantBlocks(content: unknown): AssistantContentBlock[] {
   return out;
 }
 
+/** The model Claude Code names on a reply it wrote itself, without calling one ("You've hit your limit", "No response requested."). */
+const SYNTHETIC_MODEL = "<synthetic>";
+
 export function assistantMessage(line: Obj, timestamp: string): AssistantMessage {
   const m = isObj(line.message) ? line.message : {};
   const content = assistantBlocks(m.content);
   const error = line.isApiErrorMessage === true;
-  const message: AssistantMessage = {
+  const model = str(m.model) ?? "";
+  const message = {
     role: "assistant",
     content,
     api: CLAUDE_API,
     provider: CLAUDE_PROVIDER,
-    model: str(m.model) ?? "",
-    usage: claudeUsage(m.usage),
+    model,
+    // a usage only where a model reported one: a synthetic reply's zeros measure no context
+    ...(model !== SYNTHETIC_MODEL && isObj(m.usage) ? { usage: claudeUsage(m.usage) } : {}),
     stopReason: stopReason(m.stop_reason, content, error),
     timestamp: millis(timestamp),
-  };
+  } as AssistantMessage;
   const id = str(m.id);
   if (id !== undefined) message.responseId = id;
   if (error) message.errorMessage = contentText(m.content);

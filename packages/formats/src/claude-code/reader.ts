@@ -8,7 +8,8 @@
  *   chains): a line joins the end of its parent's run unless a user turn has started in that run
  *   after its parent — only then is it a real branch (a rewind). Tool results always join the end.
  * - A `compact_boundary` (null parent, `logicalParentUuid`) and the `isCompactSummary` user line
- *   after it become one compaction entry joined to the logical parent (tokensBefore = preTokens).
+ *   after it become one compaction entry joined to the logical parent (tokensBefore = preTokens),
+ *   or to the main chain's end when that parent is not in the file.
  * - `microcompact_boundary` marks the cleared tool outputs as pruned.
  * - Lines without uuid (titles, snapshots, modes, ...) and hooks, progress, attachments, system lines
  *   are metadata entries (`agent_event`), never messages.
@@ -50,6 +51,8 @@ export class ClaudeCodeReader extends ForeignReader {
   /** the first line with a uuid is a sidechain: the file is a sub-agent transcript */
   #subAgentFile: boolean | undefined;
   #header: SessionHeader | null = null;
+  /** the session id of the newest line that carries one: the session writing the file (its name) */
+  #writerId: string | undefined;
   #agentId: string | undefined;
   /** tool call id -> its name and the entry holding the call */
   readonly #calls = new Map<string, { name: string; entryId: string }>();
@@ -105,6 +108,9 @@ export class ClaudeCodeReader extends ForeignReader {
 
   protected facts(): SessionFacts {
     let header = this.#header;
+    // a file can open with a line of the session it continues (Claude Code's "clear context and
+    // implement the plan"): the file is the session whose lines follow, as Claude Code names it
+    if (header && !this.#subAgentFile && this.#writerId !== undefined && this.#writerId !== header.id) header = { ...header, id: this.#writerId };
     if (header && this.#subAgentFile && this.#agentId !== undefined) {
       header = { ...header, id: `agent-${this.#agentId}`, parentSession: header.id };
     }
@@ -122,6 +128,7 @@ export class ClaudeCodeReader extends ForeignReader {
   /** Header fields from the first lines that carry them; titles; the first timestamp. */
   #noteSession(v: Obj): void {
     const sessionId = str(v.sessionId);
+    if (sessionId !== undefined) this.#writerId = sessionId;
     if (this.#header === null && sessionId !== undefined) {
       this.#header = { type: "session", version: 3, id: sessionId, timestamp: "", cwd: "", agent: "claude-code" };
     }
@@ -348,7 +355,13 @@ export class ClaudeCodeReader extends ForeignReader {
     this.#noteSession(v);
     const timestamp = this.#timestamp(v);
     const meta = isObj(v.compactMetadata) ? v.compactMetadata : {};
-    const parentId = this.#resolve(v.logicalParentUuid ?? v.parentUuid, "compaction", false, boundary.line, timestamp);
+    // Claude Code may name a logical parent it never wrote: the compaction then continues the main
+    // chain it follows in the file (what it summarized), not a root of its own
+    const logical = str(v.logicalParentUuid);
+    const parentId =
+      logical !== undefined && this.#started && this.#mainTip !== null && !this.#nodes.has(logical)
+        ? this.#mainTip
+        : this.#resolve(v.logicalParentUuid ?? v.parentUuid, "compaction", false, boundary.line, timestamp);
     const summaryMessage = summary && isObj(summary.message) ? summary.message : {};
     const entry = {
       type: "compaction",

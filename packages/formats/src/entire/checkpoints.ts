@@ -9,10 +9,18 @@
  * `token_usage`, `sessions[]` of paths) and one folder per session (`0/`, `1/`, …) with its own
  * `metadata.json` (`session_id`, `agent`, `model`, `created_at`, …), `full.jsonl`, `prompt.txt` and
  * `content_hash.txt`.
+ *
+ * Entire 0.10 keeps each checkpoint on a ref of its own instead, `refs/entire/checkpoints/<last two
+ * characters>/<ULID>` (`refs/entire/checkpoints/56/01M00RJ1HC7TDT6GQBD07F6356`), whose tree is the
+ * checkpoint folder itself (`metadata.json`, `0/`, …; session paths relative to it); its trailers
+ * name the ULID. Such a checkpoint is read as the folder `56/01M00RJ1HC7TDT6GQBD07F6356`, with the
+ * id in lower case as every checkpoint id is compared.
  */
 
 /** The branch Entire keeps checkpoints on. */
 export const CHECKPOINT_BRANCH = "entire/checkpoints/v1";
+/** Where Entire 0.10 keeps one ref per checkpoint. */
+export const CHECKPOINT_REFS = "refs/entire/checkpoints/";
 
 /** One checkpoint folder found in the branch's tree. */
 export interface CheckpointFolder {
@@ -72,9 +80,23 @@ export function checkpointPath(id: string): string {
   return `${id.slice(0, 2)}/${id.slice(2)}`;
 }
 
-/** A checkpoint id as written in a trailer: 6 to 64 lower-case hex characters. */
+const ULID = /^[0-9a-hjkmnp-tv-z]{26}$/;
+
+/** A checkpoint id as written in a trailer, in lower case: 6 to 64 hex characters, or a ULID (Entire 0.10). */
 export function isCheckpointId(text: string): boolean {
-  return /^[0-9a-f]{6,64}$/.test(text);
+  return /^[0-9a-f]{6,64}$/.test(text) || ULID.test(text);
+}
+
+/**
+ * The checkpoint of a per-checkpoint ref (`refs/entire/checkpoints/56/01M00RJ1HC7TDT6GQBD07F6356`,
+ * its root tree id): the folder it is read as, or null for a ref of another shape.
+ */
+export function checkpointFolderOfRef(ref: string, tree: string): CheckpointFolder | null {
+  if (!ref.startsWith(CHECKPOINT_REFS)) return null;
+  const folder = ref.slice(CHECKPOINT_REFS.length);
+  const m = /^([0-9A-Za-z]{2})\/([0-9A-Za-z]{6,64})$/.exec(folder);
+  if (!m || !isCheckpointId(m[2]!.toLowerCase())) return null;
+  return { id: m[2]!.toLowerCase(), path: folder, tree };
 }
 
 function objectOf(text: string, what: string): Record<string, unknown> {
@@ -90,11 +112,17 @@ function objectOf(text: string, what: string): Record<string, unknown> {
 
 const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
-const treePath = (v: unknown): string => (typeof v === "string" ? v.replace(/^\/+/, "") : "");
+/** A path the metadata lists, in the tree: the branch's (`/01/8c2b5cd218/0/full.jsonl`), or the checkpoint's own (`/0/full.jsonl`, Entire 0.10). */
+function treePathIn(folder: CheckpointFolder, v: unknown): string {
+  if (typeof v !== "string") return "";
+  const p = v.replace(/^\/+/, "");
+  return p === "" || p.startsWith(`${folder.path}/`) ? p : `${folder.path}/${p}`;
+}
 
 /** A checkpoint's metadata.json; sessions listed without a path are read from the `N/` folders by the caller. */
 export function parseCheckpointMetadata(text: string, folder: CheckpointFolder): CheckpointMetadata {
   const raw = objectOf(text, `${folder.path}/metadata.json`);
+  const treePath = (v: unknown): string => treePathIn(folder, v);
   const sessions = Array.isArray(raw.sessions)
     ? raw.sessions
         .filter((s): s is Record<string, unknown> => typeof s === "object" && s !== null)

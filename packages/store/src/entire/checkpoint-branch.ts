@@ -3,7 +3,7 @@
  * ref and tree, small blobs as text, and the commits of the branches that carry
  * `Entire-Checkpoint:` trailers with their files. Reading only: see git.ts.
  */
-import { CHECKPOINT_BRANCH, checkpointIdsOfTrailers } from "@bonsai/formats";
+import { CHECKPOINT_BRANCH, CHECKPOINT_REFS, checkpointFolderOfRef, checkpointIdsOfTrailers, type CheckpointFolder } from "@bonsai/formats";
 import { GitRepository } from "./git";
 
 /** The checkpoint branch: the local one, else a remote-tracking one (a fresh clone has only that). */
@@ -19,10 +19,31 @@ export function findCheckpointRef(repo: GitRepository): { ref: string; tip: stri
   return null;
 }
 
-/** Whether the folder is a git repository with a checkpoint branch (false for anything else). */
+/** A checkpoint on a ref of its own (Entire 0.10): its folder (path, root tree) and the ref's commit. */
+export interface CheckpointRef {
+  ref: string;
+  commit: string;
+  folder: CheckpointFolder;
+}
+
+/** The per-checkpoint refs (`refs/entire/checkpoints/<xx>/<ULID>`), one for-each-ref run. */
+export function findCheckpointRefs(repo: GitRepository): CheckpointRef[] {
+  const out: CheckpointRef[] = [];
+  const listed = repo.run(["for-each-ref", "--format=%(refname) %(objectname) %(tree)", CHECKPOINT_REFS]).toString("utf8");
+  for (const line of listed.split("\n")) {
+    const [ref, commit, tree] = line.split(" ");
+    if (!ref || !commit || !tree) continue;
+    const folder = checkpointFolderOfRef(ref, tree);
+    if (folder) out.push({ ref, commit, folder });
+  }
+  return out;
+}
+
+/** Whether the folder is a git repository with Entire checkpoints, on the branch or on refs of their own (false for anything else). */
 export function hasCheckpointBranch(dir: string): boolean {
   try {
-    return findCheckpointRef(GitRepository.open(dir)) !== null;
+    const repo = GitRepository.open(dir);
+    return findCheckpointRef(repo) !== null || findCheckpointRefs(repo).length > 0;
   } catch {
     return false;
   }
@@ -49,6 +70,16 @@ export function readBranchTree(repo: GitRepository, commit: string): BranchTree 
     else if (type === "blob") blobs.set(p, id!);
   }
   return { trees, blobs };
+}
+
+/** Adds the files of per-checkpoint refs to a tree, under their folders' paths (`ls-tree -r` of each). */
+export function addCheckpointRefFiles(repo: GitRepository, tree: BranchTree, refs: readonly CheckpointRef[]): void {
+  for (const r of refs) {
+    const listed = readBranchTree(repo, r.commit);
+    tree.trees.set(r.folder.path, r.folder.tree);
+    for (const [p, id] of listed.trees) tree.trees.set(`${r.folder.path}/${p}`, id);
+    for (const [p, id] of listed.blobs) tree.blobs.set(`${r.folder.path}/${p}`, id);
+  }
 }
 
 /** Small blobs (metadata.json files) as text, by blob id; those the repository lacks are absent. */

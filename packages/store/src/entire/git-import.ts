@@ -13,6 +13,7 @@ import path from "node:path";
 import fs from "node:fs";
 import {
   CHECKPOINT_BRANCH,
+  CHECKPOINT_REFS,
   checkpointFolders,
   isLater,
   latestBySession,
@@ -27,7 +28,7 @@ import {
 import type Database from "better-sqlite3";
 import type { ImportOptions, ImportReport } from "../session-store";
 import { writeOwnedCopy, type CopyChange } from "../source/owned-copy";
-import { findCheckpointRef, readBranchTree, readCommitLinks, readTextBlobs, type BranchTree } from "./checkpoint-branch";
+import { addCheckpointRefFiles, findCheckpointRef, findCheckpointRefs, readBranchTree, readCommitLinks, readTextBlobs, type BranchTree } from "./checkpoint-branch";
 import { GitReadError, GitRepository } from "./git";
 import * as rows from "./git-rows";
 
@@ -81,10 +82,9 @@ export interface GitImportResult {
   aborted: boolean;
 }
 
-/** The checkpoint id of a path in the branch (`01/8c2b5cd218/0/full.jsonl` -> `018c2b5cd218`). */
-function idOfPath(p: string): string {
-  const [shard, rest] = p.split("/");
-  return `${shard ?? ""}${rest ?? ""}`;
+/** The checkpoint whose folder holds a path (`01/8c2b5cd218/0/full.jsonl` -> `018c2b5cd218`). */
+function idOfPath(folders: readonly CheckpointFolder[], p: string): string {
+  return folders.find((f) => p.startsWith(`${f.path}/`))?.id ?? p;
 }
 
 /** The folder of a repository's transcript copies: readable, and unique per repository path. */
@@ -102,16 +102,21 @@ function copyFileOf(folder: string, agentSessionId: string): string {
 export async function importGitRepository(store: GitImportTarget, repoPath: string, options: GitImportOptions = {}): Promise<GitImportResult> {
   const repo = GitRepository.open(repoPath);
   const found = findCheckpointRef(repo);
-  if (!found) throw new GitReadError(`${repoPath} has no ${CHECKPOINT_BRANCH} branch (where Entire keeps its checkpoints)`);
+  // Entire 0.10 keeps each checkpoint on a ref of its own; a repository may have both
+  const perRef = findCheckpointRefs(repo);
+  if (!found && perRef.length === 0) throw new GitReadError(`${repoPath} has no ${CHECKPOINT_BRANCH} branch and no ${CHECKPOINT_REFS} refs (where Entire keeps its checkpoints; a clone fetches those refs with: git fetch origin 'refs/entire/*:refs/entire/*')`);
   const dataDir = options.dataDir ?? (store.db.name === ":memory:" ? null : path.dirname(path.resolve(store.db.name)));
   if (!dataDir) throw new Error("importGitRepository: a store in memory needs options.dataDir");
   const db = store.db;
   const repoId = rows.ensureRepoRow(db, repo.path, new Date().toISOString()).id;
-  const tree = readBranchTree(repo, found.tip);
-  const folders = checkpointFolders(tree.trees);
+  const tree: BranchTree = found ? readBranchTree(repo, found.tip) : { trees: new Map(), blobs: new Map() };
+  const onBranch = checkpointFolders(tree.trees);
+  const folders = [...onBranch, ...perRef.filter((r) => !onBranch.some((f) => f.id === r.folder.id)).map((r) => r.folder)];
   const stored = rows.checkpointTrees(db, repoId);
   const fresh = folders.filter((f) => stored.get(f.id) !== f.tree);
-  const result: GitImportResult = { repository: repo.path, branchRef: found.ref, tip: found.tip, checkpointsTotal: folders.length, checkpointsRead: fresh.length, sessions: [], skipped: [], commitsLinked: 0, aborted: false };
+  addCheckpointRefFiles(repo, tree, perRef.filter((r) => fresh.includes(r.folder)));
+  const branchRef = [found?.ref, perRef.length > 0 ? `${CHECKPOINT_REFS}* (${perRef.length} refs)` : undefined].filter((r) => r !== undefined).join(" + ");
+  const result: GitImportResult = { repository: repo.path, branchRef, tip: found?.tip ?? "", checkpointsTotal: folders.length, checkpointsRead: fresh.length, sessions: [], skipped: [], commitsLinked: 0, aborted: false };
 
   options.onProgress?.({ phase: "metadata", done: 0, total: fresh.length });
   // checkpoints with a file the repository lacks are read again next time
@@ -119,7 +124,7 @@ export async function importGitRepository(store: GitImportTarget, repoPath: stri
   let read: ReadCheckpoints;
   try {
     read = await readCheckpoints(repo, tree, fresh, result.skipped, options.signal);
-    for (const k of result.skipped) if (k.reason === MISSING) unread.add(idOfPath(k.path));
+    for (const k of result.skipped) if (k.reason === MISSING) unread.add(idOfPath(folders, k.path));
     const due = transcriptsDue(db, repoId, read.sightings);
     await importTranscripts(store, repo, copyFolderOf(dataDir, repo.path), due, result, unread, options);
   } catch (err) {
@@ -136,7 +141,7 @@ export async function importGitRepository(store: GitImportTarget, repoPath: stri
     for (const s of done.sightings) if (!unread.has(s.checkpointId)) rows.saveSighting(db, repoId, s);
     for (const s of result.sessions) if (s.report.sessionId) rows.linkAgentSession(db, repoId, s.agentSessionId, s.report.sessionId);
     for (const c of commits) rows.saveCommit(db, repoId, c);
-    rows.setRepoTip(db, repoId, found.ref, found.tip, new Date().toISOString());
+    rows.setRepoTip(db, repoId, branchRef, found?.tip ?? null, new Date().toISOString());
   })();
   result.commitsLinked = commits.length;
   options.onProgress?.({ phase: "commits", done: 1, total: 1 });

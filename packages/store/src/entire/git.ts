@@ -36,7 +36,7 @@ export class GitReadError extends Error {
 /** A repository read through git's plumbing. */
 export class GitRepository {
   private constructor(
-    /** the folder given (work tree or bare repository) */
+    /** the repository's folder: the top of its work tree (whichever folder of it was given), else its git directory */
     readonly path: string,
     /** the repository's git directory, absolute */
     readonly gitDir: string,
@@ -54,7 +54,11 @@ export class GitRepository {
     const r = spawnSync("git", [...SAFE_CONFIG, "-C", real, "rev-parse", "--absolute-git-dir"], { env: gitEnv(), encoding: "utf8" });
     if (r.error) throw new GitReadError(`cannot run git: ${r.error.message}`);
     if (r.status !== 0) throw new GitReadError(`${dir} is not a git repository (${firstLine(r.stderr) || "git rev-parse failed"})`);
-    return new GitRepository(real, r.stdout.trim());
+    const gitDir = r.stdout.trim();
+    // a folder inside the work tree is the repository at its top: git would read trees relative to the folder
+    const top = spawnSync("git", [...SAFE_CONFIG, "-C", real, "rev-parse", "--show-toplevel"], { env: gitEnv(), encoding: "utf8" });
+    const topDir = top.status === 0 ? top.stdout.trim() : "";
+    return new GitRepository(topDir !== "" ? fs.realpathSync(topDir) : gitDir, gitDir);
   }
 
   /** Runs a read-only git command and returns its stdout (throws GitReadError with git's first line). */

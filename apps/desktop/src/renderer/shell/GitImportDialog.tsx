@@ -75,7 +75,7 @@ export function GitImportDialog({ onClose }: { onClose(): void }) {
     <Dialog label="Import from a Git Repository" testId="git-import-dialog" onClose={onClose} className="git-import">
       <h2>Import from a Git Repository</h2>
       <p>
-        Bonsai reads the sessions a repository keeps on Entire&apos;s <code>entire/checkpoints/v1</code> branch, through git, without changing the repository, and links each session to the commits
+        Bonsai reads the sessions a repository keeps on Entire&apos;s <code>entire/checkpoints/v1</code> branch (or its <code>refs/entire/checkpoints/…</code> refs), through git, without changing the repository, and links each session to the commits
         that name its checkpoints. Importing again reads only the checkpoints added since.
       </p>
       {error ? <p className="error">The repositories could not be looked for: {error}</p> : null}
