@@ -5,7 +5,7 @@
  * change of it only for the nodes it does not have: an entry's usage never changes once written
  * (entries are appended; pruning rewrites tool results only), so the replies' entries are read once.
  */
-import { calculateContextTokens, type AssistantMessage } from "@bonsai/core";
+import { reportedContextTokens } from "@bonsai/core";
 import type { UsagePoints, UsagePointsAfter } from "@bonsai/ipc";
 import type { SessionStore } from "@bonsai/store";
 
@@ -25,10 +25,10 @@ export function usagePoints(store: Pick<SessionStore, "getSkeleton" | "getEntrie
   const entryIds: string[] = [];
   const tokens: number[] = [];
   store.getEntries(sessionId, replies).forEach((entry, i) => {
-    const message = entry?.type === "message" ? (entry as { message?: AssistantMessage }).message : undefined;
-    if (message?.role !== "assistant" || !message.usage || typeof message.usage !== "object") return;
+    const reported = entry ? reportedContextTokens(entry) : undefined;
+    if (reported === undefined) return;
     entryIds.push(replies[i] as string);
-    tokens.push(calculateContextTokens(message.usage));
+    tokens.push(reported);
   });
   return { entryIds, tokens, from, nodes: nodes.length, lastId: nodes.at(-1)?.id ?? null };
 }

@@ -12,8 +12,8 @@
  * sessions to show the two agree.
  */
 import { buildSessionContext, compactionSummaryMessage, messageFromEntry, type SessionContext } from "./context";
-import type { AgentMessage, AssistantMessage, CompactionEntry, SessionEntry } from "./entries";
-import { calculateContextTokens, estimateTokens, isOlderThanLatestCompaction } from "./tokens";
+import type { AssistantMessage, CompactionEntry, SessionEntry } from "./entries";
+import { calculateContextTokens, estimateTokens, isOlderThanLatestCompaction, reportedContextTokens } from "./tokens";
 import type { SkeletonNode } from "./skeleton";
 import { getPath } from "./tree";
 import { windowEvidenceOf, type WindowEvidence } from "./model-window";
@@ -101,14 +101,13 @@ function latestTokensBefore(path: readonly SessionEntry[]): number | null {
   return null;
 }
 
-/** The last assistant reply on the path that reports a usage (aborted and error replies included, as §2.6 does). */
+/** The last assistant reply on the path that reports a usage (reportedContextTokens; aborted and error replies included, as §2.6 does, when they report one). */
 function lastReportedUsage(path: readonly SessionEntry[], context: SessionContext, messageTokens: readonly number[]): ReportedUsage | null {
   let compaction: SessionEntry | null = null;
   for (let i = path.length - 1; i >= 0 && compaction === null; i--) if ((path[i] as SessionEntry).type === "compaction") compaction = path[i] as SessionEntry;
   for (let i = path.length - 1; i >= 0; i--) {
     const entry = path[i] as SessionEntry;
-    const m = entry.type === "message" ? (entry as { message?: AgentMessage }).message : undefined;
-    if (m?.role !== "assistant" || !(m as AssistantMessage).usage) continue;
+    if (reportedContextTokens(entry) === undefined) continue;
     return reportedUsageOf(entry, compaction, context.entryIds, messageTokens);
   }
   return null;
@@ -278,10 +277,10 @@ export function windowEvidenceOfPath(path: readonly SessionEntry[]): WindowEvide
   for (let i = path.length - 1; i >= 0 && (usage === null || compaction === null); i--) {
     const entry = path[i] as SessionEntry;
     if (entry.type === "compaction") compaction ??= entry as CompactionEntry;
-    const m = entry.type === "message" ? (entry as { message?: AgentMessage }).message : undefined;
-    if (usage === null && m?.role === "assistant" && (m as AssistantMessage).usage) {
-      const a = m as AssistantMessage;
-      usage = { tokens: calculateContextTokens(a.usage), model: typeof a.model === "string" ? a.model : "" };
+    const tokens: number | undefined = usage === null ? reportedContextTokens(entry) : undefined;
+    if (tokens !== undefined) {
+      const model = (entry as { message: AssistantMessage }).message.model;
+      usage = { tokens, model: typeof model === "string" ? model : "" };
     }
   }
   return windowEvidenceOf(usage, compaction);

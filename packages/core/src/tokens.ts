@@ -32,6 +32,22 @@ function validAssistantUsage(entry: SessionEntry): Usage | undefined {
   return usage;
 }
 
+/**
+ * The context size an entry's assistant reply reports (calculateContextTokens of its usage), or
+ * undefined when it reports none: not an assistant reply, no usage object, or a usage of all zeros (a
+ * reply aborted or refused before the model counted anything says nothing about the context). Every
+ * figure Bonsai shows (context, ls, the tree's nodes, the model-window evidence, what-if) reads
+ * reported usage through this one rule, so they agree.
+ */
+export function reportedContextTokens(entry: SessionEntry): number | undefined {
+  const message = entry.type === "message" ? (entry as { message?: AgentMessage }).message : undefined;
+  if (typeof message !== "object" || message === null || message.role !== "assistant") return undefined;
+  const usage = (message as AssistantMessage).usage;
+  if (typeof usage !== "object" || usage === null) return undefined;
+  const tokens = calculateContextTokens(usage);
+  return tokens > 0 ? tokens : undefined;
+}
+
 /** Usage of the last assistant message (scanning from the end) that is neither aborted nor an error. */
 export function getLastAssistantUsage(entries: readonly SessionEntry[]): Usage | undefined {
   for (let i = entries.length - 1; i >= 0; i--) {

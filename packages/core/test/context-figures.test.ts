@@ -7,6 +7,8 @@ import {
   contextTokensOfTree,
   entryContextTokens,
   getPath,
+  reportedContextTokens,
+  windowEvidenceOfPath,
   type SessionEntry,
 } from "../src/index";
 import { A, SessionBuilder, U, assistant, usage } from "./builders";
@@ -86,6 +88,19 @@ describe("contextOf and contextTokensOfTree (one rule for every figure)", () => 
     const stale = contextOf(s.entries, "e3");
     expect(stale.usage).toMatchObject({ entryId: "e1", age: "before-compaction" });
     expect(agentContextTokens(stale)).toBe(stale.tokens);
+  });
+
+  it("a reply that reports a usage of all zeros (aborted before the model counted) is no report: the one before it stays in force", () => {
+    const s = new SessionBuilder().msg(U(40)).msg(assistant("x".repeat(40), { usage: usage(900, 100) })).msg(U(8)).msg(assistant("", { usage: usage(0, 0), stop: "aborted" }));
+    const figures = contextOf(s.entries, "e3");
+    expect(figures.usage).toMatchObject({ tokens: 1000, entryId: "e1" });
+    expect(agentContextTokens(figures)).toBe(1000 + 2 + 0);
+    expect(windowEvidenceOfPath(s.entries)).toEqual(windowEvidenceOfPath(s.entries.slice(0, 2)));
+    expect(reportedContextTokens(s.entries[3] as SessionEntry)).toBeUndefined();
+    expect(reportedContextTokens(s.entries[1] as SessionEntry)).toBe(1000);
+    // an aborted reply that did report a usage counts, as §2.6 counts it
+    const reported = new SessionBuilder().msg(U(40)).msg(assistant("", { usage: usage(500, 0), stop: "aborted" }));
+    expect(contextOf(reported.entries, "e1").usage).toMatchObject({ tokens: 500, entryId: "e1" });
   });
 
   it("null leaf: nothing is sent", () => {

@@ -371,6 +371,8 @@ describe("stored reads equal core on the whole session", () => {
       message("u5", "a3", 9, { role: "user", content: "later" }),
       reply("a4", "u5", 10, { input: 300, output: 20, cacheRead: 0, cacheWrite: 0, totalTokens: 320 }),
       message("u6", "a4", 11, { role: "user", content: "last" }),
+      // a reply whose usage is all zeros (as a reply aborted before the model counted records it): no report
+      reply("a5", "u6", 14, { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0 }),
       // a branch from the first question whose replies report nothing
       reply("b1", "u1", 12),
       message("b2", "b1", 13, { role: "user", content: "other" }),
@@ -382,6 +384,7 @@ describe("stored reads equal core on the whole session", () => {
     // the reply with a usage lies before the kept entries, behind one without: found, older than the compaction
     expect(usageOf("a3")).toMatchObject({ entryId: "a1", age: "before-compaction", tokens: 950, model: "m-a1" });
     expect(usageOf("u6")).toMatchObject({ entryId: "a4", age: "after-compaction", tokens: 320 });
+    expect(usageOf("a5")).toMatchObject({ entryId: "a4", age: "after-compaction", tokens: 320 });
     expect(usageOf("b2")).toBeNull();
     expect(store.getContextFigures(id, null)).toEqual({ tokens: 0, usage: null, compactionTokensBefore: null });
   });

@@ -10,7 +10,7 @@
  * - `contextFigures`: the estimate and the last usage reported on the path (core contextOf's, which
  *   contextFigureOf takes) from one aggregate and the JSON of the few entries they need.
  */
-import { buildSessionContext, convertMessageToLlm, estimateTokens, IdList, llmRoleOf, messageFromEntry, reportedUsageWith } from "@bonsai/core";
+import { buildSessionContext, convertMessageToLlm, estimateTokens, IdList, llmRoleOf, messageFromEntry, reportedContextTokens, reportedUsageWith } from "@bonsai/core";
 import type { AgentRole, CompactionEntry, ContextSummary, FiguresOfPath, ReportedUsage, SessionEntry } from "@bonsai/core";
 import { FLAG_EMPTY_SUMMARY, FLAG_EXCLUDED, FLAG_ODD_MESSAGE } from "../derive";
 import { SETTINGS_ROWS } from "../migrations/014-settings-rows";
@@ -420,8 +420,7 @@ export class ContextReader {
 
 /** an assistant message entry with a usage (what the reported usage looks for) */
 function hasUsageField(entry: SessionEntry): boolean {
-  const m = entry.type === "message" ? (entry as { message?: { role?: unknown; usage?: unknown } }).message : undefined;
-  return typeof m === "object" && m !== null && m.role === "assistant" && Boolean(m.usage);
+  return reportedContextTokens(entry) !== undefined;
 }
 
 /**
