@@ -5,7 +5,7 @@
  * the text it choked on), and skipped lines of a session are described by kind and line number.
  */
 import type { ImportResult } from "@bonsai/ipc";
-import type { ImportIssue, ImportReport } from "@bonsai/store";
+import { BUSY_TIMEOUT_MS, type ImportIssue, type ImportReport } from "@bonsai/store";
 
 export const MAX_WARNINGS = 20;
 
@@ -62,6 +62,7 @@ export function failureReason(report: Pick<ImportReport, "status" | "issues" | "
     }
     return "not a session file";
   }
+  if (failure?.kind === "busy") return `another Bonsai process was writing the store for more than ${BUSY_TIMEOUT_MS / 1000} seconds: nothing of this file was stored; import it again when that has finished`;
   const reason = failure?.kind === "unreadable" && failure.code !== null ? ERRNO[failure.code] : undefined;
   return reason ? `the file could not be read: ${reason}` : NOT_IMPORTED;
 }

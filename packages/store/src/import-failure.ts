@@ -4,6 +4,7 @@
  * the file.
  */
 import { BonsaiError } from "@bonsai/core";
+import { isDatabaseBusy } from "./database";
 import { writeFailureSentence } from "./write-failure-sentence";
 
 export type ImportFailure =
@@ -15,6 +16,8 @@ export type ImportFailure =
   | { kind: "too-large" }
   /** the disk refused the import's write; nothing of it was kept */
   | { kind: "disk" }
+  /** another process held the store's write lock past the busy timeout; nothing of it was stored */
+  | { kind: "busy" }
   /** anything else (the report's message says what) */
   | { kind: "other" };
 
@@ -28,6 +31,7 @@ export function systemErrorCode(err: unknown): string | null {
 export function importFailureOf(err: unknown): ImportFailure {
   if ((err as { code?: unknown } | null | undefined)?.code === "ERR_STRING_TOO_LONG") return { kind: "too-large" };
   if (writeFailureSentence(err) !== null || (err instanceof BonsaiError && err.kind === "disk")) return { kind: "disk" };
+  if (isDatabaseBusy(err)) return { kind: "busy" };
   const code = systemErrorCode(err);
   return code !== null ? { kind: "unreadable", code } : { kind: "other" };
 }

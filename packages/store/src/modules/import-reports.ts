@@ -52,6 +52,11 @@ export function storeReport(ctx: StoreContext, r: Omit<ImportReport, "reportId" 
   return { ...r, reportId: Number(info.lastInsertRowid), startedAt };
 }
 
+/** A report given but not kept (id 0): when the store cannot be written (another process holds its write lock). */
+export function unkeptReport(r: Omit<ImportReport, "reportId" | "startedAt">): ImportReport {
+  return { ...r, reportId: 0, startedAt: nowIso() };
+}
+
 export function failedReport(ctx: StoreContext, file: string, existing: SessionRow | undefined, message: string, failure: ImportFailure): ImportReport {
   return storeReport(ctx, {
     sourcePath: file,
