@@ -20,10 +20,28 @@ export interface TestArchive {
   stop(): Promise<void>;
 }
 
+/** the environment the CLI runs in: the archive's database, `cwd` as home, no token unless `env` gives one */
+function cliEnv(cwd: string, database: string, env: Record<string, string>): NodeJS.ProcessEnv {
+  return { ...process.env, BONSAI_TEAM_DATABASE: database, HOME: cwd, BONSAI_TOKEN: "", ...env };
+}
+
 /** Runs the built CLI in `cwd` with the archive's database in the environment. */
 export function runBonsai(cwd: string, database: string, args: string[], env: Record<string, string> = {}): { code: number; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", cwd, env: { ...process.env, BONSAI_TEAM_DATABASE: database, HOME: cwd, BONSAI_TOKEN: "", ...env } });
+  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", cwd, env: cliEnv(cwd, database, env) });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** runBonsai without blocking this process (a server the test runs in it must answer the CLI). */
+export function runBonsaiAsync(cwd: string, database: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: cliEnv(cwd, database, env) });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
 }
 
 /** Starts `bonsai team serve` on a database and resolves with the URL it prints. */

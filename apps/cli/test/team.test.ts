@@ -13,7 +13,7 @@ import { generateSession, sessionToJsonl, writeSessionJsonl } from "@bonsai/test
 import { EntireRepo } from "@bonsai/testkit/entire-repo";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BIN, runBonsai, startServe, startTestArchive, type TestArchive } from "./team-archive";
+import { BIN, runBonsai, runBonsaiAsync, startServe, startTestArchive, type TestArchive } from "./team-archive";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const FIXTURE = path.resolve(here, "../../../../shared/fixtures/real/pi");
@@ -276,7 +276,7 @@ describe("context --archive of a session imported from a checkpoint branch", () 
     // an archive older than this CLI has no commits call: the context is shown, without them, and stderr says so
     const older = await olderArchiveProxy(url);
     try {
-      const r = await runBonsaiAsync(["context", key, "--archive", older.url, "--json"], env);
+      const r = await runBonsaiAsync(dir, database, ["context", key, "--archive", older.url, "--json"], env);
       expect(r.code).toBe(0);
       expect((JSON.parse(r.stdout) as { commits: unknown; entryIds: unknown }).commits).toEqual([]);
       expect(r.stderr).toContain("this archive does not list the commits of its sessions (a server older than this Bonsai)");
@@ -302,17 +302,4 @@ async function olderArchiveProxy(target: string): Promise<{ url: string; close()
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as { port: number }).port;
   return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
-
-/** The built CLI as a child process, without blocking this process (the proxy above answers it). */
-function runBonsaiAsync(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env: { ...process.env, BONSAI_TEAM_DATABASE: database, HOME: dir, BONSAI_TOKEN: "", ...env } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
 }
