@@ -42,9 +42,14 @@ function validAssistantUsage(entry: SessionEntry): Usage | undefined {
 export function reportedContextTokens(entry: SessionEntry): number | undefined {
   const message = entry.type === "message" ? (entry as { message?: AgentMessage }).message : undefined;
   if (typeof message !== "object" || message === null || message.role !== "assistant") return undefined;
-  const usage = (message as AssistantMessage).usage;
+  return replyContextTokens(message as AssistantMessage);
+}
+
+/** reportedContextTokens of an assistant reply itself. */
+export function replyContextTokens(message: AssistantMessage): number | undefined {
+  const usage: unknown = message.usage;
   if (typeof usage !== "object" || usage === null) return undefined;
-  const tokens = calculateContextTokens(usage);
+  const tokens = calculateContextTokens(usage as Usage);
   return tokens > 0 ? tokens : undefined;
 }
 

@@ -8,7 +8,7 @@ import type { AssistantMessage, CompactionEntry, SessionEntry, ToolResultMessage
 import { compactionSummaryMessage, liveContextStart, messageFromEntry } from "./context";
 import { splitTurnAt } from "./cut-point";
 import { parsePrunedNotice, pruneSavings } from "./prune";
-import { calculateContextTokens, calculatePromptTokens, estimateTokens } from "./tokens";
+import { calculatePromptTokens, estimateTokens, replyContextTokens } from "./tokens";
 import type { PreparedWhatIf, WhatIfCompaction } from "./whatif-types";
 
 interface UsagePoint {
@@ -32,9 +32,9 @@ export function toolResultOf(entry: SessionEntry | null | undefined): ToolResult
   return entry?.type === "message" && entry.message?.role === "toolResult" ? entry.message : undefined;
 }
 
-/** Context tokens of a recorded usage object (0 when there is none or it is all zeros). */
+/** Context tokens a reply reports (core replyContextTokens), 0 when it reports none. */
 export function usageTokens(message: AssistantMessage): number {
-  return message.usage && typeof message.usage === "object" ? calculateContextTokens(message.usage) : 0;
+  return replyContextTokens(message) ?? 0;
 }
 
 /** A usage the context size can be read from: an assistant reply that was neither aborted nor an error. */
