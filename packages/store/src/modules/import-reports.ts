@@ -52,22 +52,17 @@ export function storeReport(ctx: StoreContext, r: Omit<ImportReport, "reportId" 
   return { ...r, reportId: Number(info.lastInsertRowid), startedAt };
 }
 
-/** A report given but not kept (id 0): when the store cannot be written (another process holds its write lock). */
-export function unkeptReport(r: Omit<ImportReport, "reportId" | "startedAt">): ImportReport {
-  return { ...r, reportId: 0, startedAt: nowIso() };
+export function failedReport(ctx: StoreContext, file: string, existing: SessionRow | undefined, message: string, failure: ImportFailure): ImportReport {
+  return storeReport(ctx, failedReportOf(file, existing, message, failure));
 }
 
-export function failedReport(ctx: StoreContext, file: string, existing: SessionRow | undefined, message: string, failure: ImportFailure): ImportReport {
-  return storeReport(ctx, {
-    sourcePath: file,
-    sessionId: existing?.id ?? null,
-    status: "failed",
-    bytesRead: 0,
-    entriesAdded: 0,
-    issues: [{ line: 0, kind: "io-error", message }],
-    message,
-    failure,
-  });
+/** failedReport given but not kept: the store cannot be written (another process holds its write lock). */
+export function unkeptFailedReport(file: string, existing: SessionRow | undefined, message: string, failure: ImportFailure): ImportReport {
+  return { ...failedReportOf(file, existing, message, failure), reportId: 0, startedAt: nowIso() };
+}
+
+function failedReportOf(file: string, existing: SessionRow | undefined, message: string, failure: ImportFailure): Omit<ImportReport, "reportId" | "startedAt"> {
+  return { sourcePath: file, sessionId: existing?.id ?? null, status: "failed", bytesRead: 0, entriesAdded: 0, issues: [{ line: 0, kind: "io-error", message }], message, failure };
 }
 
 export function unchanged(row: SessionRow, file: string, message = "unchanged since the last import"): ImportReport {

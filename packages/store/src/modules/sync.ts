@@ -15,7 +15,7 @@ import type { FileChange } from "../source/source-sync";
 import { writeFailureSentence } from "../source/write-failure";
 import { errorMessage, sql, type StoreContext } from "./context";
 import { formatOfFile, formatOfSession } from "./formats";
-import { failedReport, storeReport, unchanged, unkeptReport } from "./import-reports";
+import { failedReport, storeReport, unchanged, unkeptFailedReport } from "./import-reports";
 import { isAbortError, throwIfAborted } from "./pi-format";
 import { knownFileOf } from "./session-counts";
 import { ImportedMeanwhile, sessionBySource, settingsSessionDirs } from "./sessions";
@@ -191,7 +191,7 @@ export function applyChange(
       case "busy": {
         // the store's write lock is another process's: the report cannot be kept either (it would wait again)
         const message = `${file} was not imported: another process kept the store's write lock for more than ${BUSY_TIMEOUT_MS / 1000} s (another Bonsai import?); nothing of it was stored`;
-        return unkeptReport({ sourcePath: file, sessionId: existing?.id ?? null, status: "failed", bytesRead: 0, entriesAdded: 0, issues: [{ line: 0, kind: "io-error", message }], message, failure });
+        return unkeptFailedReport(file, existing, message, failure);
       }
       case "disk":
         // the disk refused a write (SQLite's "database or disk is full"): the transaction was rolled back
